@@ -1,0 +1,101 @@
+import type { Usage } from '../../../shared/protocol/agent-event'
+
+/**
+ * Our own shapes for the Messages API, so nothing above the model service imports the SDK.
+ * They mirror the wire format one to one (snake_case where the API has it).
+ */
+
+export type CacheControl = { type: 'ephemeral'; ttl?: '5m' | '1h' }
+
+export type TextBlock = { type: 'text'; text: string; cache_control?: CacheControl }
+export type ThinkingBlock = { type: 'thinking'; thinking: string; signature: string }
+export type RedactedThinkingBlock = { type: 'redacted_thinking'; data: string }
+export type ImageBlock = {
+  type: 'image'
+  source: { type: 'base64'; media_type: string; data: string }
+  cache_control?: CacheControl
+}
+export type ToolUseBlock = { type: 'tool_use'; id: string; name: string; input: unknown; cache_control?: CacheControl }
+export type ToolResultBlock = {
+  type: 'tool_result'
+  tool_use_id: string
+  content: string | Array<TextBlock | ImageBlock>
+  is_error?: boolean
+  cache_control?: CacheControl
+}
+
+export type AssistantBlock = TextBlock | ThinkingBlock | RedactedThinkingBlock | ToolUseBlock
+export type UserBlock = TextBlock | ImageBlock | ToolResultBlock
+
+export type Message =
+  | { role: 'user'; content: string | UserBlock[] }
+  | { role: 'assistant'; content: AssistantBlock[] }
+
+/** A tool as the API sees it. */
+export interface ToolSchema {
+  name: string
+  description: string
+  input_schema: Record<string, unknown>
+  cache_control?: CacheControl
+}
+
+export interface ModelRequest {
+  model: string
+  system: TextBlock[]
+  messages: Message[]
+  tools: ToolSchema[]
+  maxTokens: number
+  /** Extended thinking budget; omitted means thinking off. */
+  thinkingBudget?: number
+  temperature?: number
+  signal: AbortSignal
+}
+
+/** Why a request failed, as a value. */
+export type ModelErrorReason =
+  | 'prompt_too_long'
+  | 'rate_limited'
+  | 'overloaded'
+  | 'server_error'
+  | 'connection'
+  | 'authentication'
+  | 'permission'
+  | 'invalid_request'
+  | 'not_found'
+  | 'aborted'
+  | 'unknown'
+
+/**
+ * What a streaming request yields, in order. `block_stop` carries the finished block (a tool_use
+ * with its parsed input) so the engine can start a safe tool before the reply ends. Exactly one
+ * of `message_end` or `error` comes last.
+ */
+export type ModelStreamEvent =
+  | { type: 'request_start'; model: string; attempt: number }
+  | { type: 'retry'; attempt: number; reason: ModelErrorReason; delayMs: number; message: string }
+  | { type: 'fallback'; from: string; to: string; reason: string }
+  | { type: 'block_start'; index: number; kind: 'text' | 'thinking' | 'tool_use' | 'redacted_thinking'; id?: string; name?: string }
+  | { type: 'text_delta'; index: number; text: string }
+  | { type: 'thinking_delta'; index: number; text: string }
+  | { type: 'block_stop'; index: number; block: AssistantBlock }
+  | {
+      type: 'message_end'
+      model: string
+      content: AssistantBlock[]
+      stopReason: string | null
+      usage: Usage
+      costUsd: number
+    }
+  | {
+      type: 'error'
+      reason: ModelErrorReason
+      message: string
+      /** True when the error arrived after the stream had started (partial output is void). */
+      midStream: boolean
+      status?: number
+    }
+
+/** The one line to the model. Contract: `stream` never throws for API failures. */
+export interface ModelService {
+  stream(request: ModelRequest): AsyncIterable<ModelStreamEvent>
+}

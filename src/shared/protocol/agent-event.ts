@@ -1,0 +1,93 @@
+import { z } from 'zod'
+
+/**
+ * The one stream the engine emits and the UI reduces. Every member carries `sessionId` and
+ * `agentId`; subagent events also carry `parentToolUseId`. Wire names are snake_case.
+ * Extend it additively: the renderer's stores and the transcripts depend on these shapes.
+ */
+
+const base = {
+  sessionId: z.string(),
+  agentId: z.string(),
+  parentToolUseId: z.string().optional(),
+}
+
+/** Why a turn ended. */
+export const TerminalReason = z.enum([
+  'completed',
+  'aborted',
+  'max_turns',
+  'max_tokens',
+  'prompt_too_long',
+  'model_error',
+  'hook_stopped',
+])
+export type TerminalReason = z.infer<typeof TerminalReason>
+
+/** Where a tool call is in its life. */
+export const ToolState = z.enum(['pending', 'awaiting_approval', 'running', 'done', 'error'])
+export type ToolState = z.infer<typeof ToolState>
+
+/** Token usage of one request or of a whole session. */
+export const Usage = z.object({
+  inputTokens: z.number(),
+  outputTokens: z.number(),
+  cacheReadTokens: z.number(),
+  cacheWriteTokens: z.number(),
+})
+export type Usage = z.infer<typeof Usage>
+
+export const AgentEvent = z.discriminatedUnion('type', [
+  z.object({ ...base, type: z.literal('turn_start'), turnId: z.string(), prompt: z.string() }),
+  z.object({ ...base, type: z.literal('request_start'), model: z.string(), attempt: z.number() }),
+  z.object({ ...base, type: z.literal('text_delta'), text: z.string() }),
+  z.object({ ...base, type: z.literal('thinking_delta'), text: z.string() }),
+  z.object({ ...base, type: z.literal('tool_use_start'), toolUseId: z.string(), name: z.string() }),
+  z.object({
+    ...base,
+    type: z.literal('tool_state'),
+    toolUseId: z.string(),
+    name: z.string(),
+    state: ToolState,
+    input: z.unknown().optional(),
+    summary: z.string().optional(),
+  }),
+  z.object({ ...base, type: z.literal('tool_progress'), toolUseId: z.string(), text: z.string() }),
+  z.object({
+    ...base,
+    type: z.literal('tool_end'),
+    toolUseId: z.string(),
+    name: z.string(),
+    isError: z.boolean(),
+    /** What the model was given, as text (a preview where the result was large). */
+    content: z.string(),
+    /** Tool-specific data for the UI (a diff, an exit code…). */
+    details: z.unknown().optional(),
+  }),
+  z.object({ ...base, type: z.literal('assistant_message'), text: z.string(), stopReason: z.string().nullable() }),
+  z.object({
+    ...base,
+    type: z.literal('usage'),
+    model: z.string(),
+    request: Usage,
+    total: Usage,
+    costUsd: z.number(),
+  }),
+  z.object({
+    ...base,
+    type: z.literal('model_retry'),
+    attempt: z.number(),
+    reason: z.string(),
+    delayMs: z.number(),
+  }),
+  z.object({ ...base, type: z.literal('model_fallback'), from: z.string(), to: z.string(), reason: z.string() }),
+  z.object({ ...base, type: z.literal('notice'), level: z.enum(['info', 'warning', 'error']), message: z.string() }),
+  z.object({
+    ...base,
+    type: z.literal('turn_end'),
+    reason: TerminalReason,
+    /** A one-line explanation for anything but `completed`. */
+    message: z.string().optional(),
+  }),
+])
+export type AgentEvent = z.infer<typeof AgentEvent>
