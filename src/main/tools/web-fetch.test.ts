@@ -2,6 +2,8 @@ import { createServer } from 'node:http'
 import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { startModelServer, textReply } from '../../../test/model-server'
+import { AnthropicModelService, createAskModel, resolveModelConfig } from '../services/model'
 import { runToolCall } from './run-tool'
 import { makeTestWorld } from './test-support'
 import { parseUrl, webFetchTool } from './web-fetch'
@@ -49,18 +51,20 @@ describe('WebFetch', () => {
     expect(text).not.toContain('evil')
   })
 
-  it('answers the prompt through the injected small model', async () => {
-    let seen = ''
-    const ctx = world.ctx({
-      askModel: async (_system, user) => {
-        seen = user
-        return 'The title is "Title".'
-      },
-    })
-    const result = await runToolCall(webFetchTool, { url: `${base}/page`, prompt: 'What is the title?' }, ctx)
-    expect(result.content).toBe('The title is "Title".')
-    expect(seen).toContain('# Title')
-    expect(seen).toContain('What is the title?')
+  it('answers the prompt with the small model, through the real model service', async () => {
+    const models = await startModelServer({ scenario: [textReply('The title is "Title".')] })
+    try {
+      const config = resolveModelConfig({ ANTHROPIC_API_KEY: 'test', ANTHROPIC_BASE_URL: models.url })
+      if (!config.ok) throw new Error(config.error.message)
+      const ctx = world.ctx({ askModel: createAskModel(new AnthropicModelService(config.value)) })
+      const result = await runToolCall(webFetchTool, { url: `${base}/page`, prompt: 'What is the title?' }, ctx)
+      expect(result.content).toBe('The title is "Title".')
+      const sent = JSON.stringify(models.requests[0]?.body)
+      expect(sent).toContain('# Title')
+      expect(sent).toContain('What is the title?')
+    } finally {
+      await models.close()
+    }
   })
 
   it('follows same-host redirects and reports cross-host ones', async () => {
