@@ -1,0 +1,20 @@
+/**
+ * Governance: the checks the engine runs before every tool call.
+ *
+ * - {@link loadSettings} merges managed, CLI, local, project and user settings (fail closed).
+ * - {@link decide} answers allow / deny / ask with an explanation.
+ * - {@link analyzeBash} parses a command with tree-sitter and reports what it runs and touches.
+ * - {@link ApprovalQueue} turns asks into pending requests the UI resolves.
+ * - {@link HookRunner} runs Claude Code command hooks; {@link BashSandbox} wraps commands with srt.
+ */
+export type { PermissionDecision, Explanation, PermissionMode, DecisionPreview, RuleOrigin, SettingsSourceName } from './types'
+export { describeExplanation, PERMISSION_MODES } from './types'
+export { decide, NO_PROMPT_TOOLS, type DecideInput, type HookVerdict } from './decide/decide'
+export { SessionGrants } from './decide/session'
+export { protectedReason } from './decide/protected'
+export { loadSettings, settingsFilePaths, DEFAULT_MANAGED_SETTINGS, type LoadSettingsOptions } from './settings/load'
+export type { MergedSettings, LoadedSettings, SettingsDiagnostic, LoadedRule, LoadedHook } from './settings/types'
+export { parseRule, type ParsedRule } from './rules/parse'
+export { analyzeBash, analyzeBashSync, MAX_COMMAND_LENGTH } from './bash/analyze'
+export { initBashParser } from './bash/parser'
+export type { BashAnalysis, BashCommand, BashPath, BashRedirect, AnalyzeOptions } from './bash/types'
