@@ -21,3 +21,8 @@ export type { BashAnalysis, BashCommand, BashPath, BashRedirect, AnalyzeOptions 
 export { ApprovalQueue, type ApprovalRequest, type ApprovalReply, type ApprovalOutcome, type PermissionDenial, type ApprovalQueueOptions } from './approvals/queue'
 export { suggestRules, MAX_SUGGESTED_RULES } from './approvals/suggest'
 export { addRulesToSettingsFile } from './approvals/settings-writer'
+export { HookRunner, type HookRunnerOptions, type FireOptions } from './hooks/runner'
+export { HookLog, type HookLogEntry } from './hooks/log'
+export { StopHookGuard } from './hooks/stop-guard'
+export { matcherMatches } from './hooks/matcher'
+export { HOOK_EVENTS, type HookEvent, type HookAggregate, type HookPermission } from './hooks/types'
