@@ -234,3 +234,12 @@ function commandProblems(c: BashCommand, problems: string[]): void {
     if (positional.length === 0 || positional.includes('-')) problems.push(`${name} reads code from stdin (pipe, heredoc or herestring)`)
   }
 }
+
+/**
+ * For the Bash tool's `isReadOnly` / `isConcurrencySafe` (synchronous): true only when the parser
+ * is loaded and the command is in the read-only set with a clean parse. False otherwise (fail closed).
+ */
+export function isReadOnlyBash(command: string, opts: AnalyzeOptions): boolean {
+  if (!bashParserIfReady()) return false
+  return analyzeBashSync(command, opts).readOnly
+}
