@@ -140,11 +140,10 @@ function mustReview(ctx: DecideContext): Explanation | undefined {
     return undefined
   }
   if (s.kind === 'edit') {
-    if (!s.path) return { kind: 'default', detail: `${ctx.tool.name} was called without a file path` }
     const why = protectedReason(s.path, ctx.projectRoot, ctx.settings.settingsFiles)
     if (why) return { kind: 'protected-path', path: s.path, detail: `edits a ${why}` }
   }
-  if (EDIT_TOOLS.has(ctx.tool.name) && s.kind !== 'edit') return { kind: 'default', detail: 'unknown edit target' }
+  if (EDIT_TOOLS.has(ctx.tool.name) && s.kind !== 'edit') return { kind: 'default', detail: `${ctx.tool.name} was called without a file path` }
   return undefined
 }
 

@@ -30,6 +30,8 @@ export async function subjectOf(
   }
   if (EDIT_TOOLS.has(toolName)) {
     const p = str('file_path') ?? str('notebook_path') ?? ''
+    // No target: not an edit we can place, so it falls to ask (never to an acceptEdits allow).
+    if (p.trim() === '') return { kind: 'other' }
     return { kind: 'edit', path: resolveUserPath(p, where.cwd, where.home) }
   }
   if (toolName === 'WebFetch') {
