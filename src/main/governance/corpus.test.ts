@@ -103,7 +103,7 @@ const MODE_CASES: Array<[PermissionMode, ...Case]> = [
   ['acceptEdits', 'Edit', { file_path: '/etc/x' }, 'ask'], ['acceptEdits', 'Bash', 'mkdir build', 'allow'], ['acceptEdits', 'Bash', 'touch src/x', 'allow'],
   ['acceptEdits', 'Bash', 'mv README.md docs.md', 'allow'], ['acceptEdits', 'Bash', 'cp /etc/passwd x', 'ask'], ['acceptEdits', 'Bash', 'mkdir ../x', 'ask'],
   ['acceptEdits', 'Bash', 'npm install', 'ask'], ['acceptEdits', 'Bash', 'echo x > .bashrc', 'ask'], ['acceptEdits', 'Bash', 'touch link-out/x', 'ask'],
-  ['acceptEdits', 'Bash', 'mkdir .git/hooks', 'ask'], ['acceptEdits', 'Write', { content: 'x' }, 'ask'], ['bypassPermissions', 'Write', { file_path: '' }, 'ask'], ['acceptEdits', 'Bash', 'cp * /tmp', 'ask'],
+  ['acceptEdits', 'Bash', 'mkdir .git/hooks', 'ask'], ['acceptEdits', 'Write', { content: 'x' }, 'ask'], ['bypassPermissions', 'Write', { file_path: '' }, 'ask'], ['bypassPermissions', 'Bash', { command: 'ls', dangerouslyDisableSandbox: true }, 'ask'], ['acceptEdits', 'Bash', 'cp * /tmp', 'ask'],
   ['bypassPermissions', 'Bash', 'npm install', 'allow'], ['bypassPermissions', 'Bash', 'rm x', 'deny'], ['bypassPermissions', 'Bash', 'git push', 'ask'],
   ['bypassPermissions', 'Edit', { file_path: '.git/config' }, 'ask'], ['bypassPermissions', 'Bash', 'rmdir /usr', 'ask'],
   ['bypassPermissions', 'Bash', 'unlink x; rmdir ~', 'ask'], ['bypassPermissions', 'Bash', 'rmdir .', 'ask'], ['bypassPermissions', 'Bash', '$X', 'ask'],
