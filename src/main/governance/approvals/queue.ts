@@ -1,0 +1,160 @@
+import { randomUUID } from 'node:crypto'
+import { join } from 'node:path'
+import type { ToolPreview } from '../../tools/types'
+import type { SessionGrants } from '../decide/session'
+import type { DecisionPreview, Explanation } from '../types'
+import { describeExplanation } from '../types'
+import { addRulesToSettingsFile } from './settings-writer'
+import { MAX_SUGGESTED_RULES } from './suggest'
+
+/** A call waiting for the user. */
+export interface ApprovalRequest {
+  id: string
+  toolName: string
+  input: unknown
+  preview?: ToolPreview | DecisionPreview
+  explanation: Explanation
+  /** Editable rules offered for "allow for this session" / "always allow". */
+  suggestions: string[]
+}
+
+/** The user's answer. `rules` default to the request's suggestions. */
+export type ApprovalReply =
+  | { kind: 'allow_once' }
+  | { kind: 'allow_session'; rules?: string[] }
+  | { kind: 'allow_always'; rules?: string[]; destination?: 'local' | 'user' }
+  | { kind: 'reject'; message?: string }
+
+/** What the engine gets back. A deny's `message` goes to the model as the (error) tool_result. */
+export type ApprovalOutcome =
+  | { behavior: 'allow'; scope: 'once' | 'session' | 'always'; rules: string[]; warning?: string }
+  | { behavior: 'deny'; reason: 'rejected' | 'aborted' | 'headless'; message: string }
+
+/** A denial recorded in headless mode (reported at the end of `sous -p`). */
+export interface PermissionDenial {
+  toolName: string
+  input: unknown
+  explanation: Explanation
+  message: string
+}
+
+/** Options of {@link ApprovalQueue}. */
+export interface ApprovalQueueOptions {
+  projectRoot: string
+  /** `$SOUS_HOME`: "always allow" with destination `user` writes `<sousHome>/settings.json`. */
+  sousHome: string
+  sessionGrants: SessionGrants
+  /** No UI: every ask resolves to deny and is recorded. */
+  headless?: boolean
+}
+
+interface Pending {
+  request: ApprovalRequest
+  settle(outcome: ApprovalOutcome): void
+}
+
+/**
+ * Pending approval requests the UI resolves. Contract: every promise returned by {@link request}
+ * settles exactly once — by the user's reply, by the signal's abort, or by {@link dispose}.
+ */
+export class ApprovalQueue {
+  private readonly pendingById = new Map<string, Pending>()
+  private readonly listeners = new Set<(pending: ApprovalRequest[]) => void>()
+  private readonly denialLog: PermissionDenial[] = []
+
+  constructor(private readonly opts: ApprovalQueueOptions) {}
+
+  /** Queues an ask; resolves when the user answers or `signal` aborts. */
+  request(req: Omit<ApprovalRequest, 'id' | 'suggestions'> & { suggestions?: string[]; signal?: AbortSignal }): Promise<ApprovalOutcome> {
+    const { signal, ...rest } = req
+    const request: ApprovalRequest = { ...rest, id: randomUUID(), suggestions: (rest.suggestions ?? []).slice(0, MAX_SUGGESTED_RULES) }
+    if (this.opts.headless) {
+      const message = `Permission to use ${req.toolName} was denied: no one can approve it in headless mode (${describeExplanation(req.explanation)}).`
+      this.denialLog.push({ toolName: req.toolName, input: req.input, explanation: req.explanation, message })
+      return Promise.resolve({ behavior: 'deny', reason: 'headless', message })
+    }
+    if (signal?.aborted) return Promise.resolve(aborted(req.toolName))
+    return new Promise<ApprovalOutcome>((resolve) => {
+      const onAbort = (): void => this.settle(request.id, aborted(req.toolName))
+      const settle = (outcome: ApprovalOutcome): void => {
+        signal?.removeEventListener('abort', onAbort)
+        resolve(outcome)
+      }
+      this.pendingById.set(request.id, { request, settle })
+      signal?.addEventListener('abort', onAbort, { once: true })
+      this.emit()
+    })
+  }
+
+  /** Requests waiting for an answer, oldest first. */
+  pending(): ApprovalRequest[] {
+    return [...this.pendingById.values()].map((p) => p.request)
+  }
+
+  /** Headless denials so far. */
+  denials(): PermissionDenial[] {
+    return [...this.denialLog]
+  }
+
+  /** Called with the pending list whenever it changes; returns an unsubscribe function. */
+  subscribe(listener: (pending: ApprovalRequest[]) => void): () => void {
+    this.listeners.add(listener)
+    return () => this.listeners.delete(listener)
+  }
+
+  /**
+   * Applies the user's reply. Returns an error message for an unknown id or rules that could not be
+   * saved (the call is still allowed once in that case, and the warning says why the rule was not kept).
+   */
+  resolve(id: string, reply: ApprovalReply): string | undefined {
+    const p = this.pendingById.get(id)
+    if (!p) return `no pending approval ${id}`
+    const rules = ('rules' in reply && reply.rules ? reply.rules : p.request.suggestions).slice(0, MAX_SUGGESTED_RULES)
+    switch (reply.kind) {
+      case 'allow_once':
+        this.settle(id, { behavior: 'allow', scope: 'once', rules: [] })
+        return undefined
+      case 'allow_session': {
+        const errors = rules.map((r) => this.opts.sessionGrants.add(r)).filter((e): e is string => !!e)
+        this.settle(id, { behavior: 'allow', scope: 'session', rules, ...(errors.length ? { warning: errors.join('; ') } : {}) })
+        return errors.length ? errors.join('; ') : undefined
+      }
+      case 'allow_always': {
+        const file = reply.destination === 'user' ? join(this.opts.sousHome, 'settings.json') : join(this.opts.projectRoot, '.claude', 'settings.local.json')
+        const error = addRulesToSettingsFile(file, 'allow', rules)
+        // The saved rule takes effect at the next settings load; grant it for this session right away.
+        for (const r of rules) this.opts.sessionGrants.add(r)
+        this.settle(id, { behavior: 'allow', scope: error ? 'once' : 'always', rules, ...(error ? { warning: error } : {}) })
+        return error
+      }
+      case 'reject': {
+        const text = reply.message?.trim()
+        const message = text ? `The user rejected this ${p.request.toolName} call and said: ${text}` : `The user rejected this ${p.request.toolName} call.`
+        this.settle(id, { behavior: 'deny', reason: 'rejected', message })
+        return undefined
+      }
+    }
+  }
+
+  /** Rejects every pending request (session end). */
+  dispose(): void {
+    for (const [id, p] of [...this.pendingById]) this.settle(id, aborted(p.request.toolName))
+  }
+
+  private settle(id: string, outcome: ApprovalOutcome): void {
+    const p = this.pendingById.get(id)
+    if (!p) return
+    this.pendingById.delete(id)
+    p.settle(outcome)
+    this.emit()
+  }
+
+  private emit(): void {
+    const list = this.pending()
+    for (const l of this.listeners) l(list)
+  }
+}
+
+function aborted(toolName: string): ApprovalOutcome {
+  return { behavior: 'deny', reason: 'aborted', message: `The ${toolName} call was cancelled before it was approved.` }
+}

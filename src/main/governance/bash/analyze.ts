@@ -1,0 +1,245 @@
+import type { Node } from 'web-tree-sitter'
+import { bashParserIfReady, initBashParser } from './parser'
+import { evalWord } from './words'
+import type { WordValue } from './words'
+import type { AnalyzeOptions, BashAnalysis, BashCommand, BashRedirect } from './types'
+import { analyzePaths } from './path-facts'
+import { INTERPRETERS, SHELLS, stripSafeWrappers } from './commands'
+
+/** Commands longer than this always ask (Claude Code's limit). */
+export const MAX_COMMAND_LENGTH = 10_000
+const MAX_SHELL_DEPTH = 3
+
+/** Analyses a bash command string; loads the parser on first use. */
+export async function analyzeBash(command: string, opts: AnalyzeOptions): Promise<BashAnalysis> {
+  await initBashParser()
+  return analyzeBashSync(command, opts)
+}
+
+/**
+ * Synchronous analysis; {@link initBashParser} must have finished (a bug otherwise).
+ * Contract: never throws for any input string; anything it cannot vouch for lands in `problems`.
+ */
+export function analyzeBashSync(command: string, opts: AnalyzeOptions): BashAnalysis {
+  const problems: string[] = []
+  const commands = collect(command, problems, false, 0)
+  const facts = analyzePaths(commands, opts)
+  problems.push(...facts.problems)
+  if (command.length > MAX_COMMAND_LENGTH) problems.unshift(`command is longer than ${MAX_COMMAND_LENGTH} characters`)
+  const unique = [...new Set(problems)]
+  return {
+    commands,
+    paths: facts.paths,
+    writesOutside: facts.writesOutside,
+    readOnly: unique.length === 0 && facts.readOnly,
+    problems: unique,
+    critical: facts.critical,
+  }
+}
+
+interface Frame {
+  node: Node
+  nested: boolean
+}
+
+/** Walks the syntax tree with an explicit stack (deep nesting must not overflow) and collects simple commands. */
+function collect(source: string, problems: string[], nestedBase: boolean, depth: number): BashCommand[] {
+  const parser = bashParserIfReady()
+  if (!parser) throw new Error('initBashParser() must finish before analyzeBashSync()')
+  const tree = parser.parse(source)
+  if (!tree) {
+    problems.push('the command could not be parsed')
+    return []
+  }
+  const commands: BashCommand[] = []
+  try {
+    if (tree.rootNode.hasError) problems.push('the command has a syntax error')
+    const bodyRedirects = new Map<number, Node[]>()
+    const stack: Frame[] = [{ node: tree.rootNode, nested: nestedBase }]
+    while (stack.length > 0) {
+      const { node, nested } = stack.pop() as Frame
+      let childNested = nested
+      switch (node.type) {
+        case 'ERROR':
+          problems.push('the command has a syntax error')
+          break
+        case 'command':
+          commands.push(buildCommand(node, nested, bodyRedirects.get(node.id) ?? []))
+          inlineShell(commands, problems, depth)
+          break
+        case 'redirected_statement': {
+          const body = node.childForFieldName('body')
+          const redirects = node.childrenForFieldName('redirect')
+          if (body?.type === 'command') bodyRedirects.set(body.id, redirects)
+          else commands.push(orphanRedirects(node, redirects, nested))
+          break
+        }
+        case 'command_substitution':
+          problems.push('command substitution $(...) or `...`')
+          childNested = true
+          break
+        case 'process_substitution':
+          problems.push('process substitution <(...) or >(...)')
+          childNested = true
+          break
+        case 'function_definition':
+          problems.push('defines a shell function')
+          break
+        case 'variable_assignment': {
+          const parentType = node.parent?.type
+          if (parentType !== 'command' && parentType !== 'declaration_command')
+            problems.push(`sets shell variable ${node.childForFieldName('name')?.text ?? ''} for later commands`)
+          break
+        }
+        case 'declaration_command':
+        case 'unset_command':
+          commands.push(declaration(node, nested))
+          break
+      }
+      if (node.isMissing) problems.push('the command is incomplete')
+      for (let i = node.childCount - 1; i >= 0; i--) {
+        const c = node.child(i)
+        if (c) stack.push({ node: c, nested: childNested })
+      }
+    }
+  } finally {
+    tree.delete()
+  }
+  for (const c of commands) commandProblems(c, problems)
+  return commands
+}
+
+function buildCommand(node: Node, nested: boolean, extra: Node[]): BashCommand {
+  const words: WordValue[] = []
+  const assignments: BashCommand['assignments'] = []
+  const redirectNodes: Node[] = []
+  let dynamic = false
+  for (let i = 0; i < node.childCount; i++) {
+    const c = node.child(i)
+    if (!c) continue
+    switch (c.type) {
+      case 'variable_assignment': {
+        const value = c.childForFieldName('value')
+        const v = value ? evalWord(value) : { value: '', literal: true }
+        assignments.push({ name: c.childForFieldName('name')?.text ?? '', value: v.value, literal: v.literal })
+        break
+      }
+      case 'command_name': {
+        const inner = c.namedChild(0) ?? c
+        words.push(evalWord(inner))
+        break
+      }
+      case 'file_redirect':
+      case 'heredoc_redirect':
+      case 'herestring_redirect':
+        redirectNodes.push(c)
+        break
+      default:
+        if (c.isNamed && c.type !== 'comment') words.push(evalWord(c))
+        else if (c.type === '$') dynamic = true
+    }
+  }
+  redirectNodes.push(...extra)
+  const redirects = redirectNodes.flatMap(parseRedirect)
+  if (words.some((w) => !w.literal)) dynamic = true
+  const stdinFed = redirects.some((r) => r.op === '<<' || r.op === '<<-' || r.op === '<<<') || pipedInto(node)
+  return { argv: words.map((w) => w.value), words, redirects, assignments, text: node.text, dynamic, nested, stdinFed }
+}
+
+/** Redirects of a compound statement (`{ ...; } > out`): recorded as a command without argv. */
+function orphanRedirects(node: Node, redirects: Node[], nested: boolean): BashCommand {
+  return { argv: [], words: [], redirects: redirects.flatMap(parseRedirect), assignments: [], text: node.text, dynamic: false, nested, stdinFed: false }
+}
+
+function declaration(node: Node, nested: boolean): BashCommand {
+  const words: WordValue[] = []
+  for (let i = 0; i < node.childCount; i++) {
+    const c = node.child(i)
+    if (!c) continue
+    if (i === 0) words.push({ value: c.text, literal: true, glob: false, tilde: false })
+    else if (c.type === 'variable_assignment') words.push({ value: c.text, literal: false, glob: false, tilde: false })
+    else if (c.isNamed) words.push(evalWord(c))
+  }
+  return { argv: words.map((w) => w.value), words, redirects: [], assignments: [], text: node.text, dynamic: true, nested, stdinFed: false }
+}
+
+const WRITE_OPS = new Set(['>', '>>', '>|', '&>', '&>>', '<>'])
+
+function parseRedirect(node: Node): BashRedirect[] {
+  if (node.type === 'heredoc_redirect') {
+    const inner = node.namedChildren.filter((c): c is Node => c !== null && c.type === 'file_redirect')
+    return [{ op: '<<', target: '', literal: true, write: false }, ...inner.flatMap(parseRedirect)]
+  }
+  if (node.type === 'herestring_redirect') return [{ op: '<<<', target: '', literal: true, write: false }]
+  let op = ''
+  for (let i = 0; i < node.childCount; i++) {
+    const c = node.child(i)
+    if (c && !c.isNamed) {
+      op = c.type
+      break
+    }
+  }
+  const dest = node.childForFieldName('destination')
+  const v = dest ? evalWord(dest) : { value: '', literal: false }
+  const dup = (op === '>&' || op === '<&') && /^(\d+|-)$/.test(v.value)
+  if (dup) return []
+  const write = WRITE_OPS.has(op) || op === '>&'
+  return [{ op, target: v.value, literal: v.literal && !('glob' in v && v.glob) && !('tilde' in v && v.tilde), write }]
+}
+
+/** True when a `|` or `|&` precedes this command's statement in its pipeline. */
+function pipedInto(node: Node): boolean {
+  let stmt: Node = node
+  if (stmt.parent?.type === 'redirected_statement') stmt = stmt.parent
+  const pipe = stmt.parent
+  if (pipe?.type !== 'pipeline') return false
+  for (let i = 0; i < pipe.childCount; i++) {
+    const c = pipe.child(i)
+    if (!c) continue
+    if (c.id === stmt.id) return false
+    if (c.type === '|' || c.type === '|&') return true
+  }
+  return false
+}
+
+/** `bash -c '<literal>'`: the inner script's commands join the list (nested), so every one must pass. */
+function inlineShell(commands: BashCommand[], problems: string[], depth: number): void {
+  const cmd = commands[commands.length - 1]
+  if (!cmd) return
+  const { argv } = stripSafeWrappers(cmd.argv)
+  const offset = cmd.argv.length - argv.length
+  if (!SHELLS.has(argv[0] ?? '')) return
+  const ci = argv.findIndex((a, i) => i > 0 && /^-[a-z]*c[a-z]*$/.test(a))
+  if (ci === -1) return
+  const script = cmd.words[offset + ci + 1]
+  if (!script || !script.literal) {
+    problems.push(`${argv[0]} -c with a script only known at run time`)
+    return
+  }
+  if (depth >= MAX_SHELL_DEPTH) {
+    problems.push('shell -c nested too deeply')
+    return
+  }
+  commands.push(...collect(script.value, problems, true, depth + 1))
+}
+
+function commandProblems(c: BashCommand, problems: string[]): void {
+  const first = c.words[0]
+  if (first && !first.literal) problems.push(`command name is only known at run time (${first.value})`)
+  const { argv } = stripSafeWrappers(c.argv)
+  const name = argv[0] ?? ''
+  if (name === 'eval') problems.push('eval runs a string as code')
+  if (INTERPRETERS.has(name) && c.stdinFed) {
+    const positional = argv.slice(1).filter((a) => !a.startsWith('-') || a === '-')
+    if (positional.length === 0 || positional.includes('-')) problems.push(`${name} reads code from stdin (pipe, heredoc or herestring)`)
+  }
+}
+
+/**
+ * For the Bash tool's `isReadOnly` / `isConcurrencySafe` (synchronous): true only when the parser
+ * is loaded and the command is in the read-only set with a clean parse. False otherwise (fail closed).
+ */
+export function isReadOnlyBash(command: string, opts: AnalyzeOptions): boolean {
+  if (!bashParserIfReady()) return false
+  return analyzeBashSync(command, opts).readOnly
+}

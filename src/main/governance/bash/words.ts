@@ -1,0 +1,141 @@
+import type { Node } from 'web-tree-sitter'
+
+/**
+ * Literal evaluation of shell words. tree-sitter gives words raw (`"r"m`, `r\m`, `$'\x72m'`), so we
+ * dequote them ourselves and refuse anything whose value depends on the shell at run time
+ * (expansions, substitutions, brace expansion): such a word is `literal: false` and keeps its raw text.
+ */
+export interface WordValue {
+  /** The dequoted value when literal, else the raw source text. */
+  value: string
+  literal: boolean
+  /** Contains an unquoted glob character (`*`, `?`, `[`). */
+  glob: boolean
+  /** Starts with an unquoted `~` (tilde expansion). */
+  tilde: boolean
+}
+
+/** The value of a word-like node (word, string, raw_string, concatenation, number, ansi_c_string). */
+export function evalWord(node: Node): WordValue {
+  let value = ''
+  // `shape` mirrors the value with every quoted or escaped character replaced by NUL, so unquoted
+  // glob and brace characters can be found without confusing them with quoted ones.
+  let shape = ''
+  let literal = true
+  const stack: Node[] = [node]
+  while (stack.length > 0) {
+    const n = stack.pop() as Node
+    switch (n.type) {
+      case 'concatenation':
+        for (let i = n.childCount - 1; i >= 0; i--) {
+          const c = n.child(i)
+          if (c) stack.push(c)
+        }
+        break
+      case 'word':
+      case 'number': {
+        const [v, s] = unquotedWord(n.text)
+        value += v
+        shape += s
+        break
+      }
+      case 'raw_string': {
+        const v = n.text.slice(1, -1)
+        value += v
+        shape += '\0'.repeat(v.length)
+        break
+      }
+      case 'string': {
+        for (let i = 0; i < n.childCount; i++) {
+          const c = n.child(i)
+          if (!c || c.type === '"') continue
+          if (c.type !== 'string_content') {
+            literal = false
+            continue
+          }
+          const v = doubleQuoted(c.text)
+          value += v
+          shape += '\0'.repeat(v.length)
+        }
+        break
+      }
+      case 'ansi_c_string': {
+        const v = ansiC(n.text.slice(2, -1))
+        if (v === undefined) literal = false
+        else {
+          value += v
+          shape += '\0'.repeat(v.length)
+        }
+        break
+      }
+      default:
+        literal = false
+    }
+  }
+  if (!literal) return { value: node.text, literal: false, glob: false, tilde: false }
+  if (/\{[^}\0]*(,|\.\.)[^}\0]*\}/.test(shape)) return { value: node.text, literal: false, glob: false, tilde: false }
+  return { value, literal: true, glob: /[*?[]/.test(shape), tilde: shape.startsWith('~') }
+}
+
+/** Removes backslash escapes from unquoted text; returns [value, shape]. */
+function unquotedWord(text: string): [string, string] {
+  let v = ''
+  let s = ''
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i] as string
+    if (ch === '\\' && i + 1 < text.length) {
+      const next = text[i + 1] as string
+      i++
+      if (next === '\n') continue
+      v += next
+      s += '\0'
+      continue
+    }
+    v += ch
+    s += ch
+  }
+  return [v, s]
+}
+
+/** Inside double quotes a backslash escapes only `$`, backquote, `"`, `\` and newline. */
+function doubleQuoted(text: string): string {
+  return text.replace(/\\([$`"\\\n])/g, (_m, c: string) => (c === '\n' ? '' : c))
+}
+
+const SIMPLE_ESCAPES: Record<string, string> = {
+  n: '\n', t: '\t', r: '\r', a: '\x07', b: '\b', e: '\x1b', E: '\x1b', f: '\f', v: '\v', '\\': '\\', "'": "'", '"': '"', '?': '?',
+}
+
+/** Decodes the body of `$'...'`; undefined for escapes we do not model (then the word is not literal). */
+function ansiC(body: string): string | undefined {
+  let out = ''
+  for (let i = 0; i < body.length; i++) {
+    const ch = body[i] as string
+    if (ch !== '\\') {
+      out += ch
+      continue
+    }
+    const next = body[i + 1]
+    if (next === undefined) return undefined
+    const simple = SIMPLE_ESCAPES[next]
+    if (simple !== undefined) {
+      out += simple
+      i++
+      continue
+    }
+    let m: RegExpExecArray | null
+    if ((m = /^x([0-9a-fA-F]{1,2})/.exec(body.slice(i + 1)))) {
+      out += String.fromCharCode(parseInt(m[1] as string, 16))
+      i += m[0].length
+    } else if ((m = /^([0-7]{1,3})/.exec(body.slice(i + 1)))) {
+      out += String.fromCharCode(parseInt(m[1] as string, 8))
+      i += m[0].length
+    } else if ((m = /^u([0-9a-fA-F]{1,4})/.exec(body.slice(i + 1))) || (m = /^U([0-9a-fA-F]{1,8})/.exec(body.slice(i + 1)))) {
+      const cp = parseInt(m[1] as string, 16)
+      if (cp > 0x10ffff) return undefined
+      out += String.fromCodePoint(cp)
+      i += m[0].length
+    } else return undefined
+  }
+  return out
+}

@@ -1,0 +1,28 @@
+import { escapeRegExp } from './parse'
+
+/**
+ * Bash rule specifiers (REFERENCE 2.1): `*` matches any sequence (spaces included) anywhere;
+ * a space before a trailing `*` is a word boundary (`ls *` matches `ls` and `ls -la`, not `lsof`);
+ * the legacy `:*` suffix equals a trailing ` *` and only counts at the end.
+ */
+export function compileBashPattern(pattern: string): RegExp {
+  let p = pattern.trim()
+  if (p.endsWith(':*')) p = `${p.slice(0, -2)} *`
+  let body: string
+  if (p.endsWith(' *')) {
+    const head = p.slice(0, -2)
+    body = `${wildcards(head)}(?: [\\s\\S]*)?`
+  } else {
+    body = wildcards(p)
+  }
+  return new RegExp(`^${body}$`)
+}
+
+function wildcards(s: string): string {
+  return s.split('*').map(escapeRegExp).join('[\\s\\S]*')
+}
+
+/** True when the normalized command text matches the rule specifier. */
+export function bashPatternMatches(pattern: string, commandText: string): boolean {
+  return compileBashPattern(pattern).test(commandText)
+}

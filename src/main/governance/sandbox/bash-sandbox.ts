@@ -1,0 +1,133 @@
+import { spawn } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { homedir, tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { SandboxManager, type SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime'
+
+/** Files and folders a sandboxed command may never read (credentials). */
+export function defaultDenyRead(home: string): string[] {
+  return ['.ssh', '.aws', '.gnupg', '.config/gcloud', '.kube', '.docker', '.netrc', '.azure', '.config/gh', '.password-store'].map((p) => join(home, p))
+}
+
+/** Options of {@link BashSandbox.start}. */
+export interface BashSandboxOptions {
+  projectRoot: string
+  home?: string
+  /** Extra writable folders (temp dirs are always writable). */
+  allowWrite?: string[]
+  denyWrite?: string[]
+  denyRead?: string[]
+  allowedDomains?: string[]
+  deniedDomains?: string[]
+  /** Asked for hosts in neither list; resolve true to allow. Without it, new hosts are refused. */
+  askNetwork?: (host: string, port: number | undefined) => Promise<boolean>
+}
+
+export type SandboxStart = { ok: true; sandbox: BashSandbox } | { ok: false; reason: string }
+
+/**
+ * Runs Bash commands inside @anthropic-ai/sandbox-runtime (bubblewrap on Linux, Seatbelt on macOS):
+ * writes only to the project and temp dirs, credential folders hidden, network only through the
+ * library's proxy to allowed domains. The library keeps one global configuration per process, so
+ * only one BashSandbox may be started at a time.
+ */
+export class BashSandbox {
+  private constructor(readonly config: SandboxRuntimeConfig) {}
+
+  /** Builds the runtime configuration (exported for inspection and tests). */
+  static configFor(o: BashSandboxOptions): SandboxRuntimeConfig {
+    const home = o.home ?? homedir()
+    const root = resolve(o.projectRoot)
+    // A folder that is not yet a repository gets .git write-protected: a sandboxed `git init` plus
+    // a hook would otherwise run unsandboxed the next time the user runs git (REFERENCE 3.3 item 6).
+    const gitGuard = existsSync(join(root, '.git')) ? [] : [join(root, '.git')]
+    return {
+      network: { allowedDomains: o.allowedDomains ?? [], deniedDomains: o.deniedDomains ?? [] },
+      filesystem: {
+        denyRead: [...defaultDenyRead(home), ...(o.denyRead ?? [])],
+        allowWrite: [root, tmpdir(), '/tmp', ...(o.allowWrite ?? [])],
+        denyWrite: [...gitGuard, ...(o.denyWrite ?? [])],
+      },
+    } as SandboxRuntimeConfig
+  }
+
+  /**
+   * Initializes the library and probes it by actually running a wrapped `true` (its dependency
+   * check misses absent user namespaces). Contract: never throws; an unusable sandbox comes back
+   * as `{ok:false, reason}` ("sandbox unavailable: …").
+   */
+  static async start(o: BashSandboxOptions): Promise<SandboxStart> {
+    if (!SandboxManager.isSupportedPlatform()) return { ok: false, reason: `sandbox unavailable: platform ${process.platform} is not supported` }
+    const deps = SandboxManager.checkDependencies()
+    if (deps.errors.length > 0) return { ok: false, reason: `sandbox unavailable: ${deps.errors.join('; ')}` }
+    const config = BashSandbox.configFor(o)
+    try {
+      await SandboxManager.initialize(config, async ({ host, port }) => {
+        if (!o.askNetwork) return { allow: false, reason: 'not in the allowed domains' }
+        return (await o.askNetwork(host, port)) ? true : { allow: false, reason: 'user denied' }
+      })
+    } catch (e) {
+      return { ok: false, reason: `sandbox unavailable: ${(e as Error).message}` }
+    }
+    const sandbox = new BashSandbox(config)
+    const probe = await sandbox.run('true', { cwd: o.projectRoot, timeoutMs: 30_000 })
+    if (probe.exitCode !== 0) {
+      await SandboxManager.reset().catch(() => undefined)
+      return { ok: false, reason: `sandbox unavailable: probe failed (exit ${probe.exitCode}): ${probe.stderr.trim().split('\n').slice(-2).join(' ')}` }
+    }
+    return { ok: true, sandbox }
+  }
+
+  /** The shell string that runs `command` inside the sandbox (run it with `/bin/bash -c`). */
+  wrap(command: string, opts: { commandId?: string; signal?: AbortSignal } = {}): Promise<string> {
+    return SandboxManager.wrapWithSandbox(command, undefined, undefined, opts.signal, { commandId: opts.commandId ?? command, commandText: command })
+  }
+
+  /** Appends a `<sandbox_violations>` block to stderr when the command hit the sandbox. */
+  annotate(commandId: string, stderr: string): string {
+    return SandboxManager.annotateStderrWithSandboxFailures(commandId, stderr)
+  }
+
+  /**
+   * Convenience runner (tests, probes): wraps, runs with bash, collects output, annotates stderr.
+   * The Bash tool runs the wrapped string in its own PTY instead.
+   */
+  async run(command: string, o: { cwd: string; timeoutMs?: number; commandId?: string }): Promise<{ exitCode: number | null; stdout: string; stderr: string }> {
+    const commandId = o.commandId ?? `${command}#${Math.random().toString(36).slice(2)}`
+    let wrapped: string
+    try {
+      wrapped = await this.wrap(command, { commandId })
+    } catch (e) {
+      return { exitCode: null, stdout: '', stderr: `sandbox could not wrap the command: ${(e as Error).message}` }
+    }
+    const result = await new Promise<{ exitCode: number | null; stdout: string; stderr: string }>((done) => {
+      const child = spawn('/bin/bash', ['-c', wrapped], { cwd: o.cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
+      let stdout = ''
+      let stderr = ''
+      const timer = setTimeout(() => {
+        try {
+          if (child.pid) process.kill(-child.pid, 'SIGKILL')
+        } catch {
+          // gone
+        }
+      }, o.timeoutMs ?? 120_000)
+      child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d))
+      child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d))
+      child.on('error', (e) => {
+        clearTimeout(timer)
+        done({ exitCode: null, stdout, stderr: `${stderr}${e.message}` })
+      })
+      child.on('close', (code) => {
+        clearTimeout(timer)
+        done({ exitCode: code, stdout, stderr })
+      })
+    })
+    SandboxManager.cleanupAfterCommand()
+    return { ...result, stderr: this.annotate(commandId, result.stderr) }
+  }
+
+  /** Stops the proxies and forgets the configuration. */
+  async dispose(): Promise<void> {
+    await SandboxManager.reset()
+  }
+}

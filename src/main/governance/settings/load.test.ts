@@ -1,0 +1,71 @@
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { decide } from '../decide/decide'
+import { makeTempProject, type TempProject } from '../test-support/fixture'
+import { loadSettings } from './load'
+
+let project: TempProject | undefined
+afterEach(() => project?.cleanup())
+
+const write = (file: string, data: unknown) => {
+  mkdirSync(join(file, '..'), { recursive: true })
+  writeFileSync(file, typeof data === 'string' ? data : JSON.stringify(data))
+}
+
+describe('loadSettings', () => {
+  it('merges list keys across every source, scalars from the highest', () => {
+    project = makeTempProject({ permissions: { allow: ['Bash(a)'], defaultMode: 'plan' } })
+    const managed = join(project.base, 'managed.json')
+    write(managed, { permissions: { deny: ['Bash(m)'] } })
+    write(join(project.root, '.claude', 'settings.local.json'), { permissions: { allow: ['Bash(l)'], defaultMode: 'acceptEdits' } })
+    write(join(project.sousHome, 'settings.json'), { permissions: { allow: ['Read(~/notes/**)'], ask: ['Bash(u)'] } })
+    const { settings, diagnostics } = loadSettings(project.root, { managedPath: managed, sousHome: project.sousHome, home: project.home, cli: { allowedTools: ['Bash(c)'] } })
+    expect(diagnostics).toEqual([])
+    expect(settings.rules.allow.map((r) => `${r.origin.source}:${r.origin.text}`)).toEqual(['cli:Bash(c)', 'local:Bash(l)', 'project:Bash(a)', 'user:Read(~/notes/**)'])
+    expect(settings.rules.deny.map((r) => r.origin.source)).toEqual(['managed'])
+    expect(settings.rules.ask.map((r) => r.origin.file)).toEqual([join(project.sousHome, 'settings.json')])
+    expect(settings.defaultMode).toBe('acceptEdits')
+  })
+
+  it('fails closed on a JSON syntax error, with file, line and column', async () => {
+    project = makeTempProject({ permissions: { allow: ['Bash(ls *)'] } })
+    const local = join(project.root, '.claude', 'settings.local.json')
+    write(local, '{\n  "permissions": {\n    "allow": ["Bash(*)"],\n  }\n}\n')
+    const { settings, diagnostics } = loadSettings(project.root, { sousHome: project.sousHome, home: project.home, managedPath: join(project.base, 'm.json') })
+    expect(diagnostics).toHaveLength(1)
+    expect(diagnostics[0]).toMatchObject({ file: local, level: 'error', line: 4, column: 3 })
+    expect(diagnostics[0]?.message).toContain(`${local}:4:3`)
+    const d = await decide({ tool: { name: 'Bash', isReadOnly: () => false }, input: { command: 'ls' }, mode: 'default', settings, cwd: project.root, projectRoot: project.root })
+    expect(d.behavior).toBe('ask')
+    expect(d.explanation).toMatchObject({ kind: 'settings-error', file: local })
+  })
+
+  it('fails closed on a schema error but keeps the deny rules it can read', async () => {
+    project = makeTempProject({ permissions: { allow: 42, deny: ['Bash(rm *)'] } })
+    const { settings, diagnostics } = loadSettings(project.root, { sousHome: project.sousHome, home: project.home, managedPath: join(project.base, 'm.json') })
+    expect(diagnostics[0]?.message).toMatch(/permissions\.allow/)
+    expect(diagnostics[0]?.line).toBe(3)
+    const run = (command: string) => decide({ tool: { name: 'Bash', isReadOnly: () => false }, input: { command }, mode: 'bypassPermissions', settings, cwd: project!.root, projectRoot: project!.root })
+    expect((await run('rm x')).behavior).toBe('deny')
+    expect((await run('npm test')).behavior).toBe('ask')
+  })
+
+  it('turns an unparseable deny rule into an ask for its tool', async () => {
+    project = makeTempProject({ permissions: { deny: ['Bash(rm *'], allow: ['Bash(ls *)'] } })
+    const { settings, diagnostics } = loadSettings(project.root, { sousHome: project.sousHome, home: project.home, managedPath: join(project.base, 'm.json') })
+    expect(diagnostics[0]?.level).toBe('error')
+    const d = await decide({ tool: { name: 'Bash', isReadOnly: () => false }, input: { command: 'ls' }, mode: 'default', settings, cwd: project.root, projectRoot: project.root })
+    expect(d.behavior).toBe('ask')
+  })
+
+  it('honours managed-only locks', async () => {
+    project = makeTempProject({ permissions: { allow: ['Bash(npm *)'] } })
+    const managed = join(project.base, 'managed.json')
+    write(managed, { allowManagedPermissionRulesOnly: true, permissions: { disableBypassPermissionsMode: 'disable' } })
+    const { settings } = loadSettings(project.root, { managedPath: managed, sousHome: project.sousHome, home: project.home })
+    expect(settings.rules.allow).toEqual([])
+    const d = await decide({ tool: { name: 'Bash', isReadOnly: () => false }, input: { command: 'npm i' }, mode: 'bypassPermissions', settings, cwd: project.root, projectRoot: project.root })
+    expect(d.behavior).toBe('ask')
+  })
+})

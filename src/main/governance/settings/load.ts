@@ -1,0 +1,179 @@
+import { existsSync, readFileSync } from 'node:fs'
+import { homedir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { sousHome } from '../../base/paths'
+import { parseRule } from '../rules/parse'
+import type { PermissionMode, RuleBehavior, SettingsSourceName } from '../types'
+import { jsonErrorPosition, keyPathPosition } from './json-position'
+import { SettingsFileSchema, type SettingsFile } from './schema'
+import type { LoadedSettings, MergedSettings, SettingsDiagnostic } from './types'
+
+/** Default location of the managed policy file. */
+export const DEFAULT_MANAGED_SETTINGS = '/etc/sous/managed-settings.json'
+
+/** Options of {@link loadSettings}. */
+export interface LoadSettingsOptions {
+  /** Managed policy file (default {@link DEFAULT_MANAGED_SETTINGS}). */
+  managedPath?: string
+  /** `$SOUS_HOME` (default from the environment); user settings are `<sousHome>/settings.json`. */
+  sousHome?: string
+  /** Home directory for `~` (default os.homedir()). */
+  home?: string
+  /** Command-line flags (source `cli`). */
+  cli?: { allowedTools?: string[]; disallowedTools?: string[]; askTools?: string[]; permissionMode?: PermissionMode }
+}
+
+interface Source {
+  name: SettingsSourceName
+  file?: string
+  sourceRoot: string
+  data?: SettingsFile
+}
+
+/** Paths of the settings files of a project, highest precedence first. */
+export function settingsFilePaths(projectRoot: string, opts: LoadSettingsOptions = {}): Record<'managed' | 'local' | 'project' | 'user', string> {
+  return {
+    managed: opts.managedPath ?? DEFAULT_MANAGED_SETTINGS,
+    local: join(projectRoot, '.claude', 'settings.local.json'),
+    project: join(projectRoot, '.claude', 'settings.json'),
+    user: join(opts.sousHome ?? sousHome(), 'settings.json'),
+  }
+}
+
+/**
+ * Loads and merges every settings source. Contract: never throws for bad files. A file that
+ * cannot be parsed (JSON syntax or schema) fails closed: it is listed in `broken` (so every allow
+ * becomes ask), its deny/ask lists are kept when they can still be read, and the error is reported
+ * with file, line and column.
+ */
+export function loadSettings(projectRoot: string, opts: LoadSettingsOptions = {}): LoadedSettings {
+  const root = resolve(projectRoot)
+  const home = opts.home ?? homedir()
+  const files = settingsFilePaths(root, opts)
+  const diagnostics: SettingsDiagnostic[] = []
+  const merged: MergedSettings = {
+    projectRoot: root,
+    home,
+    rules: { allow: [], deny: [], ask: [] },
+    additionalDirectories: [],
+    hooks: [],
+    disableAllHooks: false,
+    disableBypassPermissions: false,
+    sandbox: { allowedDomains: [], deniedDomains: [], denyRead: [], allowWrite: [], denyWrite: [] },
+    broken: [],
+    settingsFiles: Object.values(files),
+  }
+  const sources: Source[] = [
+    readSource('managed', files.managed, root, merged, diagnostics),
+    cliSource(opts.cli, root),
+    readSource('local', files.local, root, merged, diagnostics),
+    readSource('project', files.project, root, merged, diagnostics),
+    readSource('user', files.user, home, merged, diagnostics),
+  ]
+  const managed = sources[0]?.data
+  const managedRulesOnly = managed?.allowManagedPermissionRulesOnly === true
+  const managedHooksOnly = managed?.allowManagedHooksOnly === true
+  for (const src of sources) {
+    const d = src.data
+    if (!d) continue
+    const p = d.permissions
+    for (const behavior of ['deny', 'ask', 'allow'] as const) {
+      if (managedRulesOnly && src.name !== 'managed' && behavior !== 'deny') continue
+      for (const text of p?.[behavior] ?? []) addRule(merged, diagnostics, src, behavior, text)
+    }
+    if (p?.defaultMode && !merged.defaultMode) merged.defaultMode = p.defaultMode as PermissionMode
+    for (const dir of p?.additionalDirectories ?? []) merged.additionalDirectories.push(resolve(src.sourceRoot, dir.replace(/^~(?=\/|$)/, home)))
+    if (p?.disableBypassPermissionsMode === 'disable' && src.name === 'managed') merged.disableBypassPermissions = true
+    if (d.disableAllHooks === true) merged.disableAllHooks = true
+    if (!(managedHooksOnly && src.name !== 'managed')) {
+      for (const [event, matchers] of Object.entries(d.hooks ?? {})) {
+        for (const m of matchers) for (const handler of m.hooks) merged.hooks.push({ event, matcher: m.matcher, handler, source: src.name, file: src.file })
+      }
+    }
+    const sb = d.sandbox
+    if (sb) {
+      if (merged.sandbox.enabled === undefined && sb.enabled !== undefined) merged.sandbox.enabled = sb.enabled
+      merged.sandbox.allowedDomains.push(...(sb.network?.allowedDomains ?? []))
+      merged.sandbox.deniedDomains.push(...(sb.network?.deniedDomains ?? []))
+      merged.sandbox.denyRead.push(...(sb.filesystem?.denyRead ?? []))
+      merged.sandbox.allowWrite.push(...(sb.filesystem?.allowWrite ?? []))
+      merged.sandbox.denyWrite.push(...(sb.filesystem?.denyWrite ?? []))
+    }
+  }
+  return { settings: merged, diagnostics }
+}
+
+function cliSource(cli: LoadSettingsOptions['cli'], root: string): Source {
+  if (!cli) return { name: 'cli', sourceRoot: root }
+  return {
+    name: 'cli',
+    sourceRoot: root,
+    data: { permissions: { allow: cli.allowedTools, deny: cli.disallowedTools, ask: cli.askTools, defaultMode: cli.permissionMode } },
+  }
+}
+
+function readSource(name: SettingsSourceName, file: string, sourceRoot: string, merged: MergedSettings, diagnostics: SettingsDiagnostic[]): Source {
+  if (!existsSync(file)) return { name, file, sourceRoot }
+  let text: string
+  try {
+    text = readFileSync(file, 'utf8')
+  } catch (e) {
+    return broken(name, file, sourceRoot, merged, diagnostics, `cannot be read: ${(e as Error).message}`)
+  }
+  if (text.trim() === '') return { name, file, sourceRoot }
+  let raw: unknown
+  try {
+    raw = JSON.parse(text)
+  } catch (e) {
+    const message = (e as Error).message
+    return broken(name, file, sourceRoot, merged, diagnostics, `invalid JSON: ${message}`, jsonErrorPosition(text, message))
+  }
+  const parsed = SettingsFileSchema.safeParse(raw)
+  if (parsed.success) return { name, file, sourceRoot, data: parsed.data }
+  const issue = parsed.error.issues[0]
+  const where = issue ? keyPathPosition(text, issue.path) : undefined
+  const path = issue?.path.join('.') ?? ''
+  const src = broken(name, file, sourceRoot, merged, diagnostics, `invalid settings at ${path || '(root)'}: ${issue?.message ?? 'schema error'}`, where)
+  // Restrictions we can still read are kept: a broken file must never loosen anything.
+  src.data = { permissions: { deny: stringList(raw, 'deny'), ask: stringList(raw, 'ask') } }
+  return src
+}
+
+function stringList(raw: unknown, key: 'deny' | 'ask'): string[] | undefined {
+  const perms = (raw as { permissions?: Record<string, unknown> } | null)?.permissions
+  const list = perms?.[key]
+  return Array.isArray(list) ? list.filter((x): x is string => typeof x === 'string') : undefined
+}
+
+function broken(
+  name: SettingsSourceName,
+  file: string,
+  sourceRoot: string,
+  merged: MergedSettings,
+  diagnostics: SettingsDiagnostic[],
+  message: string,
+  at?: { line: number; column: number },
+): Source {
+  const located = at ? `${file}:${at.line}:${at.column}: ${message}` : `${file}: ${message}`
+  diagnostics.push({ source: name, file, level: 'error', message: located, line: at?.line, column: at?.column })
+  merged.broken.push({ file, message: located })
+  return { name, file, sourceRoot }
+}
+
+function addRule(merged: MergedSettings, diagnostics: SettingsDiagnostic[], src: Source, behavior: RuleBehavior, text: string): void {
+  const origin = { text, behavior, source: src.name, file: src.file }
+  const r = parseRule(text)
+  if (r.ok) {
+    if (r.warning) diagnostics.push({ source: src.name, file: src.file, level: 'warning', message: r.warning })
+    merged.rules[behavior].push({ parsed: r.rule, origin, sourceRoot: src.sourceRoot })
+    return
+  }
+  if (behavior === 'allow') {
+    diagnostics.push({ source: src.name, file: src.file, level: 'warning', message: `ignored allow rule: ${r.error}` })
+    return
+  }
+  // An unreadable deny/ask rule fails closed: ask for the whole tool it names, or for everything.
+  diagnostics.push({ source: src.name, file: src.file, level: 'error', message: `${behavior} rule could not be parsed, asking instead: ${r.error}` })
+  if (r.tool) merged.rules.ask.push({ parsed: { kind: 'tool', tool: r.tool }, origin: { ...origin, behavior: 'ask' }, sourceRoot: src.sourceRoot })
+  else merged.broken.push({ file: src.file ?? src.name, message: r.error })
+}

@@ -1,0 +1,61 @@
+import type { ParsedRule } from '../rules/parse'
+import type { PermissionMode, RuleBehavior, RuleOrigin, SettingsSourceName } from '../types'
+import type { HookHandlerConfig } from './schema'
+
+/** A rule ready for matching: parsed form, where it came from, and the root its `/x` paths are relative to. */
+export interface LoadedRule {
+  parsed: ParsedRule
+  origin: RuleOrigin
+  sourceRoot: string
+}
+
+/** A hook handler with its event, matcher and the file it came from. */
+export interface LoadedHook {
+  event: string
+  matcher?: string
+  handler: HookHandlerConfig
+  source: SettingsSourceName
+  file?: string
+}
+
+/** A problem found while loading one source; errors make the source fail closed. */
+export interface SettingsDiagnostic {
+  source: SettingsSourceName
+  file?: string
+  level: 'error' | 'warning'
+  message: string
+  line?: number
+  column?: number
+}
+
+/** Every source merged: list keys concatenated, scalars from the highest source that sets them. */
+export interface MergedSettings {
+  projectRoot: string
+  home: string
+  rules: Record<RuleBehavior, LoadedRule[]>
+  defaultMode?: PermissionMode
+  additionalDirectories: string[]
+  hooks: LoadedHook[]
+  disableAllHooks: boolean
+  disableBypassPermissions: boolean
+  sandbox: {
+    enabled?: boolean
+    allowedDomains: string[]
+    deniedDomains: string[]
+    denyRead: string[]
+    allowWrite: string[]
+    denyWrite: string[]
+  }
+  /** Files that could not be read: while any is listed, no call is allowed without asking. */
+  broken: Array<{ file: string; message: string }>
+  /** Settings files governance itself must protect (all sources' paths, including the managed file). */
+  settingsFiles: string[]
+}
+
+/** What {@link loadSettings} returns. */
+export interface LoadedSettings {
+  settings: MergedSettings
+  diagnostics: SettingsDiagnostic[]
+}
+
+export type { RuleBehavior }

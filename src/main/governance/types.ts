@@ -1,0 +1,73 @@
+/**
+ * Shared vocabulary of the governance layer: where a rule comes from, what a decision is, and why
+ * it was taken. Every decision carries an {@link Explanation} so the UI and the transcript can say
+ * which rule, file, mode or protected path decided.
+ */
+
+/** Claude Code's permission modes (`auto` is not supported: it needs a classifier). */
+export type PermissionMode = 'default' | 'acceptEdits' | 'plan' | 'bypassPermissions' | 'dontAsk'
+
+export const PERMISSION_MODES: readonly PermissionMode[] = ['default', 'acceptEdits', 'plan', 'bypassPermissions', 'dontAsk']
+
+/** Where settings (and so rules) come from, highest precedence first. */
+export type SettingsSourceName = 'managed' | 'cli' | 'local' | 'project' | 'user' | 'session'
+
+/** Rule lists, as in Claude Code's `permissions` block. */
+export type RuleBehavior = 'allow' | 'deny' | 'ask'
+
+/** A rule string as written plus where it was found. */
+export interface RuleOrigin {
+  /** The rule text as written, e.g. `Bash(npm run test:*)`. */
+  text: string
+  behavior: RuleBehavior
+  source: SettingsSourceName
+  /** The settings file that holds it (absent for CLI flags and session grants). */
+  file?: string
+}
+
+/** Why a decision was taken. `kind` says what decided; the rest says which one. */
+export type Explanation =
+  | { kind: 'rule'; rule: RuleOrigin; detail?: string }
+  | { kind: 'mode'; mode: PermissionMode; detail: string }
+  | { kind: 'default'; detail: string }
+  | { kind: 'protected-path'; path: string; detail: string }
+  | { kind: 'outside-project'; path: string; detail: string }
+  | { kind: 'bash-analysis'; problems: string[] }
+  | { kind: 'hook'; source?: string; detail: string }
+  | { kind: 'settings-error'; file: string; detail: string }
+  | { kind: 'sandbox'; detail: string }
+
+/** What the approval UI can show with an ask. */
+export type DecisionPreview =
+  | { kind: 'command'; command: string; subcommands: string[]; problems: string[] }
+  | { kind: 'path'; path: string; operation: 'read' | 'edit' }
+  | { kind: 'url'; url: string; domain: string }
+
+/** The answer to "may this tool call run?". */
+export type PermissionDecision =
+  | { behavior: 'allow'; updatedInput?: unknown; explanation: Explanation }
+  | { behavior: 'deny'; message: string; explanation: Explanation }
+  | { behavior: 'ask'; explanation: Explanation; preview?: DecisionPreview; suggestions?: string[] }
+
+/** Renders an explanation as one line for people (approval cards, logs, headless denials). */
+export function describeExplanation(e: Explanation): string {
+  switch (e.kind) {
+    case 'rule':
+      return `${e.rule.behavior} rule ${e.rule.text} from ${e.rule.file ?? e.rule.source}${e.detail ? ` (${e.detail})` : ''}`
+    case 'mode':
+      return `${e.mode} mode: ${e.detail}`
+    case 'default':
+      return e.detail
+    case 'protected-path':
+    case 'outside-project':
+      return `${e.detail}: ${e.path}`
+    case 'bash-analysis':
+      return `command needs review: ${e.problems.join('; ')}`
+    case 'hook':
+      return `hook${e.source ? ` from ${e.source}` : ''}: ${e.detail}`
+    case 'settings-error':
+      return `settings file ${e.file}: ${e.detail}`
+    case 'sandbox':
+      return `sandbox: ${e.detail}`
+  }
+}
