@@ -67,9 +67,11 @@ describe('auth helpers', () => {
 describe('parseFrame', () => {
   it('reads requests and recovers ids from bad ones', () => {
     expect(parseFrame('{"id":1,"channel":"app.info","payload":{}}')).toEqual({ ok: true, id: 1, channel: 'app.info', payload: {} })
-    expect(parseFrame('{')).toMatchObject({ ok: false, id: undefined })
-    expect(parseFrame('null')).toMatchObject({ ok: false, id: undefined })
-    expect(parseFrame('{"id":1.5,"channel":"x"}')).toMatchObject({ ok: false, id: undefined })
+    for (const text of ['{', 'null', '{"id":1.5,"channel":"x"}', '{"id":{},"channel":"x"}']) {
+      const frame = parseFrame(text)
+      expect(frame.ok).toBe(false)
+      expect(frame.ok ? 'ok' : frame.id).toBeUndefined()
+    }
     expect(parseFrame('{"id":"a","channel":[]}')).toMatchObject({ ok: false, id: 'a' })
   })
 })
