@@ -4,7 +4,7 @@ import { readAppFile } from './app-protocol'
 
 /**
  * Declares `app://` as a standard, secure scheme. Must run before the app is ready. The renderer
- * is loaded from it rather than `file://`, which would grant file-wide privileges.
+ * is loaded from it rather than from the file protocol, which would grant file-wide privileges.
  */
 export function registerAppScheme(): void {
   protocol.registerSchemesAsPrivileged([
