@@ -86,6 +86,7 @@ export async function* streamReply(
           for (const block of event.content) {
             if (block.type === 'tool_use' && !executor.has(block.id)) executor.add(block)
           }
+          executor.seal()
         }
         yield* executor.takeEvents()
         return {
