@@ -1,5 +1,5 @@
 import type { ToolResultBlock, ToolUseBlock } from '../services/model/types'
-import { isSafeCall, notExecuted, runToolCall, type CallOutcome, type RunToolDeps } from './run-tool'
+import { isSafeCall, notExecuted, processToolCall, type CallOutcome, type RunToolDeps } from './tool-call'
 import type { EventBody } from './types'
 
 /** How long a tool may keep running after an abort before its result is synthesized. */
@@ -155,7 +155,7 @@ export class ToolExecutor {
   private start(entry: Entry): void {
     entry.state = 'running'
     const deps: RunToolDeps = { ...this.deps, emit: (event) => this.push(event) }
-    void runToolCall(entry.block, this.controller.signal, deps).then((outcome) => this.settle(entry, outcome, true))
+    void processToolCall(entry.block, this.controller.signal, deps).then((outcome) => this.settle(entry, outcome, true))
   }
 
   private settle(entry: Entry, outcome: CallOutcome, eventsSent = false): void {
