@@ -35,16 +35,16 @@ async function main(argv: readonly string[]): Promise<number> {
   return 2
 }
 
-/**
- * Headless mode. `runPrint` lives in `./print` (the engine's side of the CLI); until it is wired
- * in, this says so plainly instead of failing obscurely.
- */
-async function runPrintMode(_argv: readonly string[]): Promise<number> {
-  process.stderr.write('sous: --print is not available in this build yet.\n')
-  return 1
+/** Headless mode (`sous -p`): one prompt through the same core, answer on stdout. */
+async function runPrintMode(argv: readonly string[]): Promise<number> {
+  const [{ runPrint }, { readStdin }] = await Promise.all([import('./print'), import('./stdin')])
+  const controller = new AbortController()
+  process.once('SIGINT', () => controller.abort())
+  const stdin = process.stdin.isTTY ? undefined : await readStdin(process.stdin)
+  return runPrint([...argv], process.env, { stdout: process.stdout, stderr: process.stderr, stdin, signal: controller.signal })
 }
 
 const code = await main(process.argv.slice(2))
-// Exit explicitly: a lingering handle (a PTY being reaped, a keep-alive socket) must not keep
-// a finished command alive.
+// Exit explicitly: a lingering handle (a PTY being reaped, pooled HTTP connections) must not
+// keep a finished command alive. stdout/stderr to pipes and files are synchronous on POSIX.
 process.exit(code)
