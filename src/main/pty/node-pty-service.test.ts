@@ -121,7 +121,7 @@ describe('NodePtyService', () => {
   })
 
   it('pauses above the high-water mark and resumes after acks', async () => {
-    const proc = service.spawn({ file: '/bin/bash', args: ['-c', 'yes | head -c 1000000; echo; echo DONE'], cwd: dir, flowControl: true })
+    const proc = service.spawn({ file: '/bin/bash', args: ['-c', 'yes | head -c 1000000; echo; echo DONE; read -r _'], cwd: dir, flowControl: true })
     const out = collector(proc)
     // Without acks, output stops shortly after 100k characters (plus what was in flight).
     await out.until((text) => text.length > 100_000)

@@ -63,6 +63,8 @@ export class AnthropicModelService implements ModelService {
       try {
         const events = await this.client.messages.create(toParams(request, model), { signal: request.signal })
         for await (const event of events) {
+          // Events already buffered by the SDK must not leak out after an abort.
+          if (request.signal.aborted) break
           for (const out of accumulator.push(event)) yield out
         }
         // The SDK ends the iteration quietly when the signal aborts, so ask before judging the end.

@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest'
+import { DEFAULT_MODEL, DEFAULT_RETRY_POLICY, resolveModelConfig } from './config'
+
+describe('resolveModelConfig', () => {
+  it('reads ANTHROPIC_* variables, with overrides on top', () => {
+    const env = {
+      ANTHROPIC_API_KEY: 'sk-env',
+      ANTHROPIC_BASE_URL: 'http://127.0.0.1:9999/',
+      ANTHROPIC_MODEL: 'claude-opus-4-6',
+      ANTHROPIC_FALLBACK_MODEL: 'claude-haiku-4-5',
+    }
+    const result = resolveModelConfig(env, { model: 'claude-sonnet-4-6', retry: { maxAttempts: 3 } })
+    expect(result).toEqual({
+      ok: true,
+      value: {
+        apiKey: 'sk-env',
+        baseURL: 'http://127.0.0.1:9999',
+        model: 'claude-sonnet-4-6',
+        fallbackModel: 'claude-haiku-4-5',
+        retry: { ...DEFAULT_RETRY_POLICY, maxAttempts: 3 },
+      },
+    })
+  })
+
+  it('defaults the model and leaves credentials absent when unset or blank', () => {
+    const result = resolveModelConfig({ ANTHROPIC_API_KEY: '  ', ANTHROPIC_MODEL: '' })
+    expect(result.ok && result.value).toEqual({ model: DEFAULT_MODEL, retry: DEFAULT_RETRY_POLICY })
+  })
+
+  it('fails closed on a bad base URL or retry policy', () => {
+    expect(resolveModelConfig({ ANTHROPIC_BASE_URL: 'not a url' })).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } })
+    expect(resolveModelConfig({ ANTHROPIC_BASE_URL: 'file:///etc' })).toMatchObject({ ok: false })
+    expect(resolveModelConfig({}, { retry: { maxAttempts: 0 } })).toMatchObject({ ok: false, error: { message: expect.stringContaining('maxAttempts') } })
+    expect(resolveModelConfig({}, { retry: { jitter: 2 } })).toMatchObject({ ok: false })
+    expect(resolveModelConfig({}, { retry: { baseDelayMs: 10, maxDelayMs: 5 } })).toMatchObject({ ok: false })
+  })
+})
