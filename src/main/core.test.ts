@@ -1,3 +1,4 @@
+import { AppError } from '../shared/ipc/result'
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -97,6 +98,11 @@ describe('project handlers', () => {
   })
 })
 
+function summary(sessionId: string) {
+  const now = new Date().toISOString()
+  return { sessionId, projectPath: '/p', title: 't', createdAt: now, updatedAt: now, messageCount: 0 }
+}
+
 describe('settings and session handlers', () => {
   it('stores a key and reports only its status', async () => {
     expect(await core.router.invoke('settings.apiKeyStatus', {}, app)).toEqual({ ok: true, value: { present: false, source: 'none' } })
@@ -115,6 +121,14 @@ describe('settings and session handlers', () => {
       prompt: async (id, text) => void calls.push(`prompt ${id} ${text}`),
       abort: async (id) => void calls.push(`abort ${id}`),
       dispose: async () => void (disposed = true),
+      list: async () => [],
+      resume: async (sessionId) => summary(sessionId),
+      continueLatest: async () => summary('s1'),
+      history: async () => {
+        throw new AppError('NOT_FOUND', 'no history here')
+      },
+      rename: async () => undefined,
+      delete: async () => undefined,
     }
     const withAgent = createCore({ sousHome: home, transport: 'electron', keyStore: new MemoryKeyStore({}), sessions })
     expect(await withAgent.router.invoke('session.create', { projectPath: home }, app)).toEqual({ ok: true, value: { sessionId: 's1' } })

@@ -322,11 +322,13 @@ describe('query', () => {
   })
 
   it('forwards a switch to the fallback model', async () => {
-    server.setScenario([overloaded(), overloaded(), overloaded(), textReply('from the fallback')])
-    const { events, result } = await runQuery(baseParams(scriptedModel(server.url, 'claude-haiku-4-5')))
+    server.setScenario([overloaded(), overloaded(), overloaded(), toolUseReply('Echo', { value: 'v' }), textReply('from the fallback')])
+    const { events, result } = await runQuery(baseParams(scriptedModel(server.url, 'claude-haiku-4-5'), { tools: [echo] }))
     expect(result.reason).toBe('completed')
     expect(ofType(events, 'model_fallback')[0]).toMatchObject({ from: 'claude-sonnet-4-6', to: 'claude-haiku-4-5' })
-    expect(server.requests.at(-1)!.model).toBe('claude-haiku-4-5')
+    // The rest of the run stays on the fallback model.
+    expect(server.requests.slice(3).map((request) => request.model)).toEqual(['claude-haiku-4-5', 'claude-haiku-4-5'])
+    expectPaired(result.messages)
   })
 
   it('survives a connection dropped before the response', async () => {

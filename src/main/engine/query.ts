@@ -48,6 +48,8 @@ class LoopState {
   /** True when the next request re-issues the last one (it does not count as a turn). */
   reissue = false
   maxTokens: number
+  /** The model to ask; becomes the fallback model for the rest of the run once the service switched. */
+  modelName: string
   continuations = 0
   streamRetries = 0
   compactTried = false
@@ -58,6 +60,7 @@ class LoopState {
   constructor(private readonly params: QueryParams) {
     this.messages = [...params.messages]
     this.maxTokens = params.maxTokens ?? 8192
+    this.modelName = params.modelName
   }
 
   append(message: Message): void {
@@ -83,7 +86,7 @@ function beforeRequest(loop: LoopState, params: QueryParams): End | undefined {
 
 function buildRequest(loop: LoopState, params: QueryParams, tools: ToolSchema[]): ModelRequest {
   const request: ModelRequest = {
-    model: params.modelName,
+    model: loop.modelName,
     system: params.system,
     messages: withMessageBreakpoints(loop.messages),
     tools,
@@ -126,6 +129,7 @@ async function* onMessage(
 ): AsyncGenerator<AgentEvent, End | undefined> {
   loop.streamRetries = 0
   loop.compactTried = false
+  if (reply.fallbackModel) loop.modelName = reply.fallbackModel
   yield* account(loop, params, reply)
   if (reply.stopReason === 'max_tokens' && !params.signal.aborted) return yield* onMaxTokens(loop, params, reply)
   loop.continuations = 0

@@ -15,6 +15,8 @@ export type ReplyOutcome =
       costUsd: number
       /** Holds the reply's tool calls (already started where safe). */
       executor: ToolExecutor
+      /** Set when the model service switched to its fallback model during this request. */
+      fallbackModel?: string
     }
   | { kind: 'error'; reason: ModelErrorReason; message: string; midStream: boolean; status?: number }
 
@@ -33,6 +35,7 @@ export async function* streamReply(
   let executor = new ToolExecutor(toolDeps, request.signal)
   let unconfirmed: ToolUseBlock[] = []
   let dirty = false
+  let fallbackModel: string | undefined
   const confirm = () => {
     for (const block of unconfirmed) executor.add(block)
     unconfirmed = []
@@ -57,6 +60,7 @@ export async function* streamReply(
         break
       case 'fallback':
         yield* reset(`the request switched to the fallback model ${event.to}`)
+        fallbackModel = event.to
         yield { type: 'model_fallback', from: event.from, to: event.to, reason: event.reason }
         break
       case 'block_start':
@@ -97,6 +101,7 @@ export async function* streamReply(
           usage: event.usage,
           costUsd: event.costUsd,
           executor,
+          ...(fallbackModel ? { fallbackModel } : {}),
         }
       case 'error':
         dirty = true

@@ -65,10 +65,13 @@ describe('NodePtyService', () => {
   })
 
   it('runs a command in cwd with env and reports its output and exit code', async () => {
-    const proc = service.spawn({ file: '/bin/bash', args: ['-c', 'echo hi; echo "$FOO $TERM"; pwd; exit 3'], cwd: dir, env: { FOO: 'bar' } })
+    const proc = service.spawn({ file: '/bin/bash', args: ['-c', 'echo hi; echo "$FOO $TERM"; pwd; echo END; read -r _; exit 3'], cwd: dir, env: { FOO: 'bar' } })
     expect(proc.id).toMatch(/^pty_\d+$/)
     expect(service.get(proc.id)).toBe(proc)
     const out = collector(proc)
+    // Read the output while the program still runs: node-pty may drop the last bytes at exit.
+    await out.until(/END/)
+    proc.write('\r')
     const exit = await exitOf(proc)
     expect(exit.exitCode).toBe(3)
     expect(out.text).toContain('hi\r\n')
@@ -80,6 +83,7 @@ describe('NodePtyService', () => {
   it('uses the default shell when no program is given', async () => {
     const proc = service.spawn({ cwd: dir, env: { SHELL: '/bin/bash', PS1: '$ ' } })
     const out = collector(proc)
+    await out.until((text) => text.length > 0)
     proc.write('echo "shell:$0"\r')
     await out.until(/shell:\S*bash/)
     proc.write('exit\r')
@@ -89,6 +93,7 @@ describe('NodePtyService', () => {
   it('resizes the terminal', async () => {
     const proc = service.spawn({ file: '/bin/bash', args: ['--norc', '--noprofile', '-i'], cwd: dir, cols: 80, rows: 24, env: { PS1: '$ ' } })
     const out = collector(proc)
+    await out.until(/\$ $/)
     proc.write('stty size\r')
     await out.until(/24 80/)
     proc.resize(120, 40)
@@ -164,6 +169,7 @@ describe('NodePtyService', () => {
   it('kills background jobs that job control put in their own group', async () => {
     const proc = service.spawn({ file: '/bin/bash', args: ['--norc', '--noprofile', '-i'], cwd: dir, env: { PS1: '$ ' } })
     const out = collector(proc)
+    await out.until(/\$ $/)
     proc.write('trap "" HUP; sleep 1000 & echo "job:$!"\r')
     await out.until(/job:\d+/)
     const job = Number(/job:(\d+)/.exec(out.text)![1])

@@ -9,7 +9,7 @@ import { zeroUsage } from '../engine/usage'
 import { findTranscriptFile, listSessions, summarize, type SessionSummary } from '../store/session-index'
 import { loadTranscript, transcriptPath, type LoadedTranscript } from '../store/transcript'
 import { Session, type SessionEnvironment } from './session'
-import type { SessionService } from './types'
+import type { SessionHistory, SessionService } from './types'
 
 /** How the manager builds each session's environment. */
 export interface SessionManagerOptions {
@@ -17,12 +17,6 @@ export interface SessionManagerOptions {
   home: string
   /** Everything a session needs except its own paths. */
   environment: (projectPath: string, sessionId: string) => Omit<SessionEnvironment, 'projectDataDir' | 'transcriptPath'>
-}
-
-/** A session's stored history, for a UI that opens it. */
-export interface SessionHistory {
-  summary: SessionSummary
-  events: AgentEvent[]
 }
 
 /**

@@ -1,6 +1,18 @@
+import type { AgentEvent } from '../../shared/protocol/agent-event'
+import type { SessionSummary } from '../store/session-index'
+
+export type { SessionSummary }
+
+/** A stored session's history, for a UI that opens it: its row and its events (no deltas). */
+export interface SessionHistory {
+  summary: SessionSummary
+  events: AgentEvent[]
+}
+
 /**
  * What the host needs from the session layer. The SessionManager implements it; handlers and
  * the CLI call it. Replies stream out as `agent.event`s on the EventHub, not as return values.
+ * Failures a caller can expect (unknown id, a turn already running) reject with an `AppError`.
  */
 export interface SessionService {
   /** Starts a new conversation in a project; returns its id. */
@@ -9,6 +21,18 @@ export interface SessionService {
   prompt(sessionId: string, text: string): Promise<void>
   /** Stops the running turn, if any. */
   abort(sessionId: string): Promise<void>
+  /** Stored sessions of a project (or of all projects), newest first. */
+  list(projectPath?: string): Promise<SessionSummary[]>
+  /** Brings a stored session back (repairing a transcript cut mid-turn). */
+  resume(sessionId: string): Promise<SessionSummary>
+  /** Resumes the most recent session of a project. */
+  continueLatest(projectPath: string): Promise<SessionSummary>
+  /** Stored events of a session, to redraw it. */
+  history(sessionId: string): Promise<SessionHistory>
+  /** Gives a session a new title. */
+  rename(sessionId: string, title: string): Promise<void>
+  /** Stops a session if it runs and deletes its transcript. */
+  delete(sessionId: string): Promise<void>
   /** Ends every session; nothing keeps running. */
   dispose(): Promise<void>
 }

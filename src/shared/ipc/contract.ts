@@ -16,6 +16,17 @@ const Empty = z.object({}).strict()
 export const Project = z.object({ path: z.string(), name: z.string(), openedAt: z.string() })
 export type Project = z.infer<typeof Project>
 
+/** One stored conversation, as the session list shows it. */
+export const SessionSummary = z.object({
+  sessionId: z.string(),
+  projectPath: z.string(),
+  title: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  messageCount: z.number(),
+})
+export type SessionSummary = z.infer<typeof SessionSummary>
+
 export const requests = {
   /** Facts about the running app, for the status bar and the about box. */
   'app.info': {
@@ -58,6 +69,20 @@ export const requests = {
   },
   /** Stops the running turn. */
   'session.abort': { input: z.object({ sessionId: Id }).strict(), output: z.void() },
+  /** Stored sessions, newest first: of one project, or of all when `projectPath` is omitted. */
+  'session.list': { input: z.object({ projectPath: AbsPath.optional() }).strict(), output: z.array(SessionSummary) },
+  /** Brings a stored session back so it can take prompts (a transcript cut mid-turn is repaired). */
+  'session.resume': { input: z.object({ sessionId: Id }).strict(), output: SessionSummary },
+  /** Resumes the most recent session of a project. */
+  'session.continue': { input: z.object({ projectPath: AbsPath }).strict(), output: SessionSummary },
+  /** A stored session's events (no deltas), to redraw it. */
+  'session.history': {
+    input: z.object({ sessionId: Id }).strict(),
+    output: z.object({ summary: SessionSummary, events: z.array(AgentEvent) }),
+  },
+  'session.rename': { input: z.object({ sessionId: Id, title: z.string().trim().min(1).max(200) }).strict(), output: z.void() },
+  /** Stops the session if it runs and deletes its transcript. */
+  'session.delete': { input: z.object({ sessionId: Id }).strict(), output: z.void() },
 
   /** Stores the API key with the OS keychain. It is never readable back through the contract. */
   'settings.setApiKey': { input: z.object({ key: z.string().min(1).max(500) }).strict(), output: z.void() },

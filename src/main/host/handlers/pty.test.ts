@@ -44,6 +44,8 @@ describe('pty handlers', () => {
     const created = await core.router.invoke('pty.create', { cwd: dir, cols: 80, rows: 24 }, app)
     if (!created.ok) throw new Error(created.error.message)
     const { id } = created.value as { id: string }
+    // Type only after the shell's first prompt: input sent before readline starts can be discarded.
+    await outputUntil(id, (text) => text.length > 0)
     const exited = new Promise<EventPayload<'pty.exit'>>((resolve) => {
       core.events.subscribe((channel, payload) => {
         if (channel === 'pty.exit' && (payload as EventPayload<'pty.exit'>).id === id) resolve(payload as EventPayload<'pty.exit'>)

@@ -2,17 +2,36 @@ import { AppError } from '../../../shared/ipc/result'
 import type { SessionService } from '../../session/types'
 import type { Handlers } from '../router'
 
-/** Handlers of the `session.*` channels: thin delegation to the {@link SessionService}. */
-export function sessionHandlers(deps: {
-  sessions?: SessionService
-}): Pick<Handlers, 'session.create' | 'session.prompt' | 'session.abort'> {
-  const sessions = (): SessionService => {
+type SessionChannels =
+  | 'session.create'
+  | 'session.prompt'
+  | 'session.abort'
+  | 'session.list'
+  | 'session.resume'
+  | 'session.continue'
+  | 'session.history'
+  | 'session.rename'
+  | 'session.delete'
+
+/**
+ * Handlers of the `session.*` channels: thin delegation to the {@link SessionService}, which
+ * raises AppErrors for expected failures. Without a service (a build with no agent) every
+ * channel answers UNAVAILABLE.
+ */
+export function sessionHandlers(deps: { sessions?: SessionService }): Pick<Handlers, SessionChannels> {
+  const service = (): SessionService => {
     if (!deps.sessions) throw new AppError('UNAVAILABLE', 'The agent is not available in this build.')
     return deps.sessions
   }
   return {
-    'session.create': ({ projectPath }) => sessions().create(projectPath),
-    'session.prompt': ({ sessionId, text }) => sessions().prompt(sessionId, text),
-    'session.abort': ({ sessionId }) => sessions().abort(sessionId),
+    'session.create': ({ projectPath }) => service().create(projectPath),
+    'session.prompt': ({ sessionId, text }) => service().prompt(sessionId, text),
+    'session.abort': ({ sessionId }) => service().abort(sessionId),
+    'session.list': ({ projectPath }) => service().list(projectPath),
+    'session.resume': ({ sessionId }) => service().resume(sessionId),
+    'session.continue': ({ projectPath }) => service().continueLatest(projectPath),
+    'session.history': ({ sessionId }) => service().history(sessionId),
+    'session.rename': ({ sessionId, title }) => service().rename(sessionId, title),
+    'session.delete': ({ sessionId }) => service().delete(sessionId),
   }
 }

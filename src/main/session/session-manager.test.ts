@@ -1,0 +1,151 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { startModelServer, textReply, toolUseReply, type ModelServer } from '../../../test/model-server'
+import type { AgentEvent } from '../../shared/protocol/agent-event'
+import { createEventHub, type EventHub } from '../base/event-hub'
+import { scriptedModel, testTool, untilAborted } from '../engine/testing'
+import type { Message } from '../services/model/types'
+import { loadTranscript, TranscriptWriter, transcriptPath } from '../store/transcript'
+import { SessionManager } from './session-manager'
+
+let server: ModelServer
+let home: string
+let project: string
+let hub: EventHub
+let events: AgentEvent[]
+let manager: SessionManager
+
+const slow = testTool('Slow', { run: async (_input, ctx) => (await untilAborted(ctx.signal), { content: 'stopped', isError: true }) })
+const echo = testTool('Echo', { safe: true, run: async (input) => ({ content: `echo ${input.value}` }) })
+
+beforeAll(async () => {
+  server = await startModelServer()
+})
+afterAll(async () => {
+  await server.close()
+})
+beforeEach(async () => {
+  server.requests.length = 0
+  server.failures.length = 0
+  home = await mkdtemp(join(tmpdir(), 'sous-sessions-'))
+  project = await mkdtemp(join(tmpdir(), 'sous-sessions-project-'))
+  hub = createEventHub()
+  events = []
+  hub.subscribe((_channel, payload) => events.push(payload as AgentEvent))
+  const model = scriptedModel(server.url)
+  manager = new SessionManager({
+    home,
+    environment: () => ({
+      hub,
+      model: async () => model,
+      modelName: 'claude-sonnet-4-6',
+      toolset: async () => ({ tools: [slow, echo] }),
+      canUseTool: async () => ({ behavior: 'allow' }),
+      maxTurns: 10,
+      homeDir: home,
+    }),
+  })
+})
+afterEach(async () => {
+  await manager.dispose()
+  await rm(home, { recursive: true, force: true })
+  await rm(project, { recursive: true, force: true })
+})
+
+function turnEnd(sessionId: string): Promise<Extract<AgentEvent, { type: 'turn_end' }>> {
+  return new Promise((resolve) => {
+    const stop = hub.subscribe((_channel, payload) => {
+      const event = payload as AgentEvent
+      if (event.type === 'turn_end' && event.sessionId === sessionId) {
+        stop()
+        resolve(event)
+      }
+    })
+  })
+}
+
+describe('SessionManager', () => {
+  it('runs a prompt in the background, emits on the hub, and lists, renames, shows and deletes', async () => {
+    server.setScenario([toolUseReply('Echo', { value: 'x' }), textReply('All good.')])
+    const { sessionId } = await manager.create(project)
+    const ended = turnEnd(sessionId)
+    await manager.prompt(sessionId, 'Check the build\nplease')
+    expect((await ended).reason).toBe('completed')
+    expect(events.map((event) => event.type)).toContain('text_delta')
+    expect(events[0]).toMatchObject({ type: 'turn_start', prompt: 'Check the build\nplease', sessionId })
+
+    const [row] = await manager.list(project)
+    expect(row).toMatchObject({ sessionId, title: 'Check the build', messageCount: 4 })
+    await manager.rename(sessionId, 'Build check')
+    expect((await manager.list())[0]?.title).toBe('Build check')
+    const history = await manager.history(sessionId)
+    expect(history.events.map((event) => event.type)).toEqual(expect.arrayContaining(['turn_start', 'tool_end', 'usage', 'turn_end']))
+    expect(history.events.some((event) => event.type === 'text_delta')).toBe(false)
+
+    await manager.delete(sessionId)
+    expect(await manager.list(project)).toEqual([])
+    await expect(manager.history(sessionId)).rejects.toMatchObject({ code: 'NOT_FOUND' })
+  })
+
+  it('refuses a second prompt while a turn runs, and aborts it cleanly', async () => {
+    server.setScenario([toolUseReply('Slow', { value: '1' })])
+    const { sessionId } = await manager.create(project)
+    const ended = turnEnd(sessionId)
+    const running = new Promise<void>((resolve) => hub.subscribe((_c, payload) => (payload as AgentEvent).type === 'tool_state' && (payload as { state: string }).state === 'running' && resolve()))
+    await manager.prompt(sessionId, 'go')
+    await running
+    await expect(manager.prompt(sessionId, 'again')).rejects.toMatchObject({ code: 'CONFLICT' })
+    await manager.abort(sessionId)
+    expect((await ended).reason).toBe('aborted')
+    const stored = await loadTranscript(transcriptPath(home, project, sessionId))
+    const last = stored!.messages.at(-1) as Extract<Message, { role: 'user' }>
+    expect(last.content).toEqual([expect.objectContaining({ type: 'tool_result', is_error: true })])
+  })
+
+  it('resumes a transcript cut mid-turn and goes on with a valid conversation', async () => {
+    const sessionId = 'crashed-session'
+    const writer = TranscriptWriter.create(transcriptPath(home, project, sessionId), { sessionId, projectPath: project })
+    writer.appendMessage({ role: 'user', content: [{ type: 'text', text: 'start' }] })
+    writer.appendMessage({ role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_lost', name: 'Echo', input: { value: 'x' } }] })
+    server.setScenario([textReply('Picking up again.')])
+    const summary = await manager.resume(sessionId)
+    expect(summary.projectPath).toBe(project)
+    const result = await manager.run(sessionId, 'continue please')
+    expect(result.reason).toBe('completed')
+    const sent = server.requests[0]!.body['messages'] as Message[]
+    expect(sent.map((message) => message.role)).toEqual(['user', 'assistant', 'user', 'user'])
+    expect(JSON.stringify(sent[2])).toContain('toolu_lost')
+    const reloaded = await loadTranscript(transcriptPath(home, project, sessionId))
+    expect(reloaded!.repaired).toBe(false)
+    expect(reloaded!.messages).toHaveLength(5)
+  })
+
+  it('continues the latest session of a project', async () => {
+    server.setScenario([textReply('one'), textReply('two')])
+    const { sessionId } = await manager.create(project)
+    await manager.run(sessionId, 'first')
+    const other = new SessionManager({ home, environment: () => ({ ...baseEnv() }) })
+    try {
+      const latest = await other.continueLatest(project)
+      expect(latest.sessionId).toBe(sessionId)
+      await expect(other.continueLatest(join(project, 'elsewhere'))).rejects.toMatchObject({ code: 'NOT_FOUND' })
+    } finally {
+      await other.dispose()
+    }
+  })
+})
+
+function baseEnv() {
+  const model = scriptedModel(server.url)
+  return {
+    hub,
+    model: async () => model,
+    modelName: 'claude-sonnet-4-6',
+    toolset: async () => ({ tools: [] }),
+    canUseTool: async () => ({ behavior: 'allow' as const }),
+    maxTurns: 10,
+    homeDir: home,
+  }
+}

@@ -1,0 +1,86 @@
+import { appendFile, mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import type { Message } from '../services/model/types'
+import { loadTranscript, TranscriptWriter, transcriptPath } from './transcript'
+import { INTERRUPTED_RESULT, repairMessages } from './transcript-repair'
+
+let home: string
+beforeEach(async () => {
+  home = await mkdtemp(join(tmpdir(), 'sous-transcript-'))
+})
+afterEach(async () => {
+  await rm(home, { recursive: true, force: true })
+})
+
+const ask: Message = { role: 'user', content: [{ type: 'text', text: 'list files' }] }
+const call: Message = {
+  role: 'assistant',
+  content: [
+    { type: 'tool_use', id: 't1', name: 'Bash', input: { command: 'ls' } },
+    { type: 'tool_use', id: 't2', name: 'Read', input: { file_path: '/x' } },
+  ],
+}
+
+describe('transcripts', () => {
+  it('writes under projects/<slug>/sessions and reads back what was appended', async () => {
+    const path = transcriptPath(home, '/work/app', 's1')
+    expect(path).toBe(join(home, 'projects', '-work-app', 'sessions', 's1.jsonl'))
+    const writer = TranscriptWriter.create(path, { sessionId: 's1', projectPath: '/work/app' })
+    writer.appendMessage(ask)
+    writer.appendMessage({ role: 'assistant', content: [{ type: 'text', text: 'ok' }] })
+    writer.appendEvent({ type: 'turn_end', reason: 'completed', sessionId: 's1', agentId: 'main' })
+    writer.setTitle('Listing')
+    const loaded = await loadTranscript(path)
+    expect(loaded).toMatchObject({ sessionId: 's1', projectPath: '/work/app', title: 'Listing', repaired: false })
+    expect(loaded!.messages).toHaveLength(2)
+    expect(loaded!.events).toEqual([{ type: 'turn_end', reason: 'completed', sessionId: 's1', agentId: 'main' }])
+  })
+
+  it('ignores a torn last line and answers orphan tool calls after a crash', async () => {
+    const path = transcriptPath(home, '/work/app', 's2')
+    const writer = TranscriptWriter.create(path, { sessionId: 's2', projectPath: '/work/app' })
+    writer.appendMessage(ask)
+    writer.appendMessage(call)
+    await appendFile(path, '{"type":"message","at":"2026-01-01","message":{"role":"user","cont')
+    const loaded = await loadTranscript(path)
+    expect(loaded!.repaired).toBe(true)
+    expect(loaded!.messages).toHaveLength(3)
+    expect(loaded!.messages[2]).toEqual({
+      role: 'user',
+      content: [
+        { type: 'tool_result', tool_use_id: 't1', content: INTERRUPTED_RESULT, is_error: true },
+        { type: 'tool_result', tool_use_id: 't2', content: INTERRUPTED_RESULT, is_error: true },
+      ],
+    })
+  })
+
+  it('returns undefined for a missing file or one without a header', async () => {
+    expect(await loadTranscript(join(home, 'nope.jsonl'))).toBeUndefined()
+  })
+})
+
+describe('repairMessages', () => {
+  it('completes a partly answered call, results first, and drops answers to nothing', () => {
+    const partial: Message = {
+      role: 'user',
+      content: [
+        { type: 'text', text: 'next prompt' },
+        { type: 'tool_result', tool_use_id: 't1', content: 'a b' },
+        { type: 'tool_result', tool_use_id: 'ghost', content: '?' },
+      ],
+    }
+    const { messages, repaired } = repairMessages([ask, call, partial])
+    expect(repaired).toBe(true)
+    const blocks = messages[2]!.content as Array<{ type: string; tool_use_id?: string }>
+    expect(blocks.map((block) => block.tool_use_id ?? block.type)).toEqual(['t1', 't2', 'text'])
+  })
+
+  it('leaves a valid conversation alone', () => {
+    const answered: Message = { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: '' }, { type: 'tool_result', tool_use_id: 't2', content: '' }] }
+    const result = repairMessages([ask, call, answered])
+    expect(result.repaired).toBe(false)
+    expect(result.messages).toEqual([ask, call, answered])
+  })
+})
