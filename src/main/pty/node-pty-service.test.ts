@@ -81,7 +81,7 @@ describe('NodePtyService', () => {
   })
 
   it('uses the default shell when no program is given', async () => {
-    const proc = service.spawn({ cwd: dir, env: { SHELL: '/bin/bash', PS1: '$ ' } })
+    const proc = service.spawn({ cwd: dir, env: { SHELL: '/bin/bash', PS1: '$ ', HOME: dir } })
     const out = collector(proc)
     await out.until((text) => text.length > 0)
     proc.write('echo "shell:$0"\r')

@@ -12,12 +12,16 @@ import { APP_URL } from '../sender-policy'
 const app: Sender = { transport: 'electron', frameUrl: APP_URL }
 let dir: string
 let core: Core
+const realHome = process.env.HOME
 
 beforeEach(async () => {
   dir = await realpath(await mkdtemp(join(tmpdir(), 'sous-pty-')))
+  // The user's own shell start-up files must not decide whether the test passes.
+  process.env.HOME = dir
   core = createCore({ sousHome: dir, transport: 'electron', keyStore: new MemoryKeyStore({}), pty: new NodePtyService({ killGraceMs: 200 }) })
 })
 afterEach(async () => {
+  process.env.HOME = realHome
   await core.dispose()
   await rm(dir, { recursive: true, force: true })
 })
