@@ -48,7 +48,8 @@ export const useProjects = create<ProjectsState>()((set, get) => ({
     set({ busy: true, error: null })
     const result = await api.invoke('project.open', { path: trimmed })
     if (!result.ok) {
-      set({ busy: false, error: `Could not open ${trimmed}: ${result.error.message}` })
+      // The host names the path and the problem ("Not a folder: /x"); say it as is.
+      set({ busy: false, error: result.error.message })
       return false
     }
     set({ busy: false, current: result.value, choosing: false })
