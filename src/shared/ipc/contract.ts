@@ -66,7 +66,8 @@ export const requests = {
     input: Empty,
     output: z.object({
       present: z.boolean(),
-      source: z.enum(['keychain', 'environment', 'none']),
+      /** `memory`: set through the browser host; kept for this run only, never written to disk. */
+      source: z.enum(['keychain', 'environment', 'memory', 'none']),
       warning: z.string().optional(),
     }),
   },

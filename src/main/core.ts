@@ -1,0 +1,81 @@
+import { createEventHub, type EventHub } from './base/event-hub'
+import { appHandlers } from './host/handlers/app'
+import { projectHandlers, type PickFolder } from './host/handlers/project'
+import { userTerminals } from './host/handlers/pty'
+import { sessionHandlers } from './host/handlers/session'
+import { settingsHandlers } from './host/handlers/settings'
+import { createRouter, type Handlers, type Router } from './host/router'
+import { APP_URL, createSenderPolicy } from './host/sender-policy'
+import { SOUS_VERSION } from './host/version'
+import { RecentProjects } from './projects/recent-projects'
+import type { PtyService } from './pty/types'
+import type { KeyStore } from './secrets/key-store'
+import type { SessionService } from './session/types'
+
+/** What {@link createCore} needs. Services are built by the caller and owned by the core from then on. */
+export interface CoreOptions {
+  /** `$SOUS_HOME` (see `base/paths.ts`). */
+  sousHome: string
+  transport: 'electron' | 'browser'
+  keyStore: KeyStore
+  /** The desktop folder dialog; without it `project.pick` answers UNAVAILABLE. */
+  pickFolder?: PickFolder
+  /** The agent; without it `session.*` answers UNAVAILABLE. Disposed with the core. */
+  sessions?: SessionService
+  /** Terminals; without it `pty.*` answers UNAVAILABLE. Disposed with the core. */
+  pty?: PtyService
+  /** Pass the hub the session service already emits into; a new one is made otherwise. */
+  events?: EventHub
+  /** Electron: the renderer URLs that may call (default: the `app://` protocol only). */
+  appOrigins?: readonly string[]
+  /** Non-fatal problems (a corrupt recent-projects file…), for the log. */
+  onWarning?: (message: string) => void
+  /** Handler bugs, for the log. */
+  onInternalError?: (channel: string, error: unknown) => void
+}
+
+/** The running core: what transports call and listen to. */
+export interface Core {
+  router: Router
+  events: EventHub
+  /**
+   * Kills user terminals, ends sessions and disposes the PTY service. Idempotent.
+   * Contract: never rejects.
+   */
+  dispose(): Promise<void>
+}
+
+/** The composition root shared by the desktop app, `sous serve` and tests. */
+export function createCore(options: CoreOptions): Core {
+  const log = options.onWarning ?? ((message: string) => console.warn(`[sous] ${message}`))
+  const events = options.events ?? createEventHub((error) => log(`event listener failed: ${String(error)}`))
+  const recent = new RecentProjects(options.sousHome, { onWarning: log })
+  const terminals = userTerminals({ pty: options.pty, events })
+
+  const handlers: Handlers = {
+    ...appHandlers({ version: SOUS_VERSION, transport: options.transport }),
+    ...projectHandlers({ recent, pickFolder: options.pickFolder }),
+    ...terminals.handlers,
+    ...settingsHandlers({ keyStore: options.keyStore }),
+    ...sessionHandlers({ sessions: options.sessions }),
+  }
+  const router = createRouter(handlers, {
+    isTrustedSender: createSenderPolicy({ transport: options.transport, appOrigins: options.appOrigins ?? [APP_URL] }),
+    onInternalError:
+      options.onInternalError ?? ((channel, error) => console.error(`[sous] ${channel} failed:`, error)),
+  })
+
+  let disposed: Promise<void> | undefined
+  return {
+    router,
+    events,
+    dispose() {
+      disposed ??= (async () => {
+        terminals.dispose()
+        const results = await Promise.allSettled([options.sessions?.dispose(), options.pty?.dispose()])
+        for (const result of results) if (result.status === 'rejected') log(`dispose failed: ${String(result.reason)}`)
+      })()
+      return disposed
+    },
+  }
+}

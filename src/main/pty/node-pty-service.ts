@@ -1,0 +1,203 @@
+import * as nodePty from 'node-pty'
+import type { IPty } from 'node-pty'
+import { killSessionTree } from './process-tree'
+import type { PtyProcess, PtyService, SpawnOptions } from './types'
+
+/** Output is gathered for this long and delivered as one data event (as VS Code does). */
+export const BATCH_MS = 5
+/** Above this many unacknowledged characters the PTY is paused... */
+export const HIGH_WATER_CHARS = 100_000
+/** ...and it resumes once acknowledgements bring the backlog below this. */
+export const LOW_WATER_CHARS = 5_000
+/** How long a process group gets to exit after SIGHUP before SIGKILL. */
+export const KILL_GRACE_MS = 1_500
+
+type ExitInfo = { exitCode: number; signal?: number }
+
+/** Tunables, mostly so tests and benchmarks can shorten the grace period. */
+export interface NodePtyServiceOptions {
+  killGraceMs?: number
+  highWaterChars?: number
+  lowWaterChars?: number
+}
+
+/** The user's shell, or bash. */
+export function defaultShell(env: NodeJS.ProcessEnv = process.env): string {
+  return env.SHELL || '/bin/bash'
+}
+
+/** One PTY: batching, flow control, group kill. */
+class NodePtyProcess implements PtyProcess {
+  readonly pid: number
+  private readonly dataListeners = new Set<(data: string) => void>()
+  private readonly exitListeners = new Set<(exit: ExitInfo) => void>()
+  private pending: string[] = []
+  private flushTimer: NodeJS.Timeout | undefined
+  private unacked = 0
+  private paused = false
+  private killTimer: NodeJS.Timeout | undefined
+  private exitInfo: ExitInfo | undefined
+  /** Resolves once the PTY has exited and its last output was delivered. */
+  readonly exited: Promise<ExitInfo>
+
+  constructor(
+    readonly id: string,
+    private readonly pty: IPty,
+    private readonly flowControl: boolean,
+    private readonly options: Required<NodePtyServiceOptions>,
+    onGone: () => void,
+  ) {
+    this.pid = pty.pid
+    pty.onData((chunk) => this.receive(chunk))
+    this.exited = new Promise((resolve) => {
+      pty.onExit((exit) => {
+        // Deliver what is still batched before anyone hears about the exit.
+        this.flush()
+        if (this.killTimer) clearTimeout(this.killTimer)
+        this.exitInfo = exit.signal ? { exitCode: exit.exitCode, signal: exit.signal } : { exitCode: exit.exitCode }
+        // The shell is gone, but a background grandchild may still hold the terminal.
+        killSessionTree(this.pid, 'SIGKILL')
+        onGone()
+        for (const listener of this.exitListeners) listener(this.exitInfo)
+        this.exitListeners.clear()
+        this.dataListeners.clear()
+        resolve(this.exitInfo)
+      })
+    })
+  }
+
+  get hasExited(): boolean {
+    return this.exitInfo !== undefined
+  }
+
+  onData(listener: (data: string) => void): () => void {
+    this.dataListeners.add(listener)
+    return () => this.dataListeners.delete(listener)
+  }
+
+  onExit(listener: (exit: ExitInfo) => void): () => void {
+    if (this.exitInfo) {
+      const info = this.exitInfo
+      queueMicrotask(() => listener(info))
+      return () => {}
+    }
+    this.exitListeners.add(listener)
+    return () => this.exitListeners.delete(listener)
+  }
+
+  write(data: string): void {
+    if (!this.exitInfo) this.pty.write(data)
+  }
+
+  resize(cols: number, rows: number): void {
+    if (this.exitInfo || cols < 1 || rows < 1) return
+    this.pty.resize(Math.floor(cols), Math.floor(rows))
+  }
+
+  ack(chars: number): void {
+    if (!this.flowControl) return
+    this.unacked = Math.max(0, this.unacked - chars)
+    if (this.paused && this.unacked < this.options.lowWaterChars) {
+      this.paused = false
+      this.pty.resume()
+    }
+  }
+
+  kill(signal: NodeJS.Signals = 'SIGHUP'): void {
+    if (this.exitInfo) return
+    // A paused PTY would keep a dying program blocked on write; let it drain.
+    if (this.paused) {
+      this.paused = false
+      this.pty.resume()
+    }
+    killSessionTree(this.pid, signal)
+    if (signal !== 'SIGKILL' && !this.killTimer) {
+      this.killTimer = setTimeout(() => killSessionTree(this.pid, 'SIGKILL'), this.options.killGraceMs)
+      this.killTimer.unref()
+    }
+  }
+
+  private receive(chunk: string): void {
+    this.pending.push(chunk)
+    if (this.flowControl) {
+      this.unacked += chunk.length
+      if (!this.paused && this.unacked > this.options.highWaterChars) {
+        this.paused = true
+        this.pty.pause()
+      }
+    }
+    this.flushTimer ??= setTimeout(() => this.flush(), BATCH_MS)
+  }
+
+  private flush(): void {
+    if (this.flushTimer) clearTimeout(this.flushTimer)
+    this.flushTimer = undefined
+    if (this.pending.length === 0) return
+    const data = this.pending.length === 1 ? this.pending[0]! : this.pending.join('')
+    this.pending = []
+    for (const listener of this.dataListeners) listener(data)
+  }
+}
+
+/**
+ * {@link PtyService} over node-pty.
+ *
+ * **Contract:** every PTY is a session leader (node-pty calls setsid), so killing it signals its
+ * whole process group and every other group of its session; `dispose()` resolves only after every
+ * PTY has exited.
+ *
+ * **Known limit:** when the last holder of the terminal exits, libuv may report end-of-file while
+ * the kernel still buffers a few KB of output (a POLLHUP + partial-read heuristic), so the tail of
+ * a program's output can be lost at exit. Consumers that need every byte (the Bash tool) make the
+ * program print an end marker and wait for it before letting the terminal close.
+ */
+export class NodePtyService implements PtyService {
+  private readonly processes = new Map<string, NodePtyProcess>()
+  private nextId = 1
+  private readonly options: Required<NodePtyServiceOptions>
+
+  constructor(options: NodePtyServiceOptions = {}) {
+    this.options = {
+      killGraceMs: options.killGraceMs ?? KILL_GRACE_MS,
+      highWaterChars: options.highWaterChars ?? HIGH_WATER_CHARS,
+      lowWaterChars: options.lowWaterChars ?? LOW_WATER_CHARS,
+    }
+  }
+
+  spawn(options: SpawnOptions & { flowControl?: boolean }): PtyProcess {
+    const env: Record<string, string> = { ...stringEnv(process.env), ...options.env, TERM: 'xterm-256color' }
+    const file = options.file ?? defaultShell(env)
+    const pty = nodePty.spawn(file, options.args ?? [], {
+      name: 'xterm-256color',
+      cwd: options.cwd,
+      env,
+      cols: options.cols ?? 80,
+      rows: options.rows ?? 24,
+    })
+    const id = `pty_${this.nextId++}`
+    const proc = new NodePtyProcess(id, pty, options.flowControl ?? true, this.options, () => this.processes.delete(id))
+    this.processes.set(id, proc)
+    return proc
+  }
+
+  get(id: string): PtyProcess | undefined {
+    return this.processes.get(id)
+  }
+
+  list(): PtyProcess[] {
+    return [...this.processes.values()]
+  }
+
+  async dispose(): Promise<void> {
+    const all = [...this.processes.values()]
+    for (const proc of all) proc.kill('SIGHUP')
+    await Promise.all(all.map((proc) => proc.exited))
+  }
+}
+
+/** process.env without undefined values, as node-pty wants. */
+function stringEnv(env: NodeJS.ProcessEnv): Record<string, string> {
+  const out: Record<string, string> = {}
+  for (const [key, value] of Object.entries(env)) if (value !== undefined) out[key] = value
+  return out
+}
