@@ -34,6 +34,11 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { paths: [noElectron, noPty] }] },
   },
   {
+    // The scripted model server's own tests drive it with the real SDK to prove the wire format.
+    files: ['test/model-server/**'],
+    rules: { 'no-restricted-imports': ['error', { paths: [noElectron, noPty] }] },
+  },
+  {
     files: ['src/renderer/**'],
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks },

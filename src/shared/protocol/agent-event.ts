@@ -70,8 +70,12 @@ export const AgentEvent = z.discriminatedUnion('type', [
     type: z.literal('usage'),
     model: z.string(),
     request: Usage,
+    /** Session totals so far. */
     total: Usage,
+    /** Cost of the session so far, in USD (matches `total`). */
     costUsd: z.number(),
+    /** Cost of this request alone. */
+    requestCostUsd: z.number().optional(),
   }),
   z.object({
     ...base,

@@ -85,6 +85,8 @@ export type ModelStreamEvent =
       stopReason: string | null
       usage: Usage
       costUsd: number
+      /** Set when the cost is an estimate (e.g. a model missing from the price table). */
+      costNote?: string
     }
   | {
       type: 'error'

@@ -1,0 +1,61 @@
+import type { AssistantBlock, CacheControl, Message, UserBlock } from '../services/model/types'
+
+const EPHEMERAL: CacheControl = { type: 'ephemeral' }
+
+/** Breakpoints the messages may use: 4 in all, minus the two on the system prompt. */
+export const MESSAGE_BREAKPOINTS = 2
+
+/**
+ * Places the message cache breakpoints of one request, on copies.
+ *
+ * One breakpoint goes on the last block of the last message, so the next request can reuse this
+ * one's whole prefix. A second stays where the *previous* request put its last one — the last block
+ * of the user message before the last — so this request reads exactly the prefix the previous one
+ * wrote, whatever the API's look-back window. In an append-only conversation (tool rounds,
+ * continuations, re-issues, a new prompt) that position is always the previous request's end.
+ *
+ * String user contents become one text block everywhere, so every request serializes a message
+ * the same way. Messages without a breakpoint are passed through untouched.
+ */
+export function withMessageBreakpoints(messages: readonly Message[]): Message[] {
+  const out = messages.map(asBlocks)
+  const last = out.length - 1
+  if (last < 0) return out
+  mark(out, last)
+  for (let index = last - 1; index >= 0; index--) {
+    if (out[index]!.role === 'user') {
+      mark(out, index)
+      break
+    }
+  }
+  return out
+}
+
+function asBlocks(message: Message): Message {
+  if (message.role === 'user' && typeof message.content === 'string') {
+    return { role: 'user', content: [{ type: 'text', text: message.content }] }
+  }
+  return message
+}
+
+function mark(messages: Message[], index: number): void {
+  const message = messages[index]!
+  if (message.role === 'user') {
+    const content = [...(message.content as UserBlock[])]
+    const at = content.length - 1
+    if (at < 0) return
+    content[at] = { ...content[at]!, cache_control: EPHEMERAL }
+    messages[index] = { role: 'user', content }
+    return
+  }
+  const content: AssistantBlock[] = [...message.content]
+  for (let at = content.length - 1; at >= 0; at--) {
+    const block = content[at]!
+    // Thinking blocks cannot carry a breakpoint; the nearest text or tool_use before them can.
+    if (block.type === 'text' || block.type === 'tool_use') {
+      content[at] = { ...block, cache_control: EPHEMERAL }
+      messages[index] = { role: 'assistant', content }
+      return
+    }
+  }
+}

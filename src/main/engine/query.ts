@@ -1,0 +1,236 @@
+import type { AgentEvent, TerminalReason, Usage } from '../../shared/protocol/agent-event'
+import { withMessageBreakpoints } from '../context/cache-breakpoints'
+import type { AssistantBlock, Message, ModelRequest, ToolSchema } from '../services/model/types'
+import type { AnyTool } from '../tools/types'
+import { stamp } from './events'
+import { executeTool } from './execute-tool'
+import type { RunToolDeps } from './run-tool'
+import { streamReply, type ReplyOutcome } from './stream-reply'
+import { maxTokensStep } from './transitions/max-tokens'
+import { compactAfterOverflow } from './transitions/prompt-too-long'
+import { stopHookRound } from './transitions/stop-hook'
+import { sleep, streamRetryDelay } from './transitions/stream-retry'
+import { addUsage, zeroUsage } from './usage'
+import type { EventBody, QueryParams, QueryResult } from './types'
+
+/**
+ * The agent loop: stream a reply → run its tool calls → append → repeat, until the model stops
+ * asking for tools or a terminal reason ends the run. Recovery paths live in `transitions/`.
+ *
+ * Contract: yields AgentEvents and always ends with exactly one `turn_end`; never throws for model
+ * or tool failures. Every tool_use it appends is followed by exactly one tool_result.
+ */
+export async function* query(params: QueryParams): AsyncGenerator<AgentEvent, QueryResult> {
+  const loop = new LoopState(params)
+  const toolDeps = toolDepsOf(params)
+  const schemas = toolSchemas(params.tools)
+  let end: End | undefined
+  while (!end) {
+    end = beforeRequest(loop, params)
+    if (end) break
+    const outcome = yield* stamped(streamReply(params.model, buildRequest(loop, params, schemas), toolDeps), params)
+    end = outcome.kind === 'error' ? yield* onError(loop, params, outcome) : yield* onMessage(loop, params, outcome)
+  }
+  yield stamp({ type: 'turn_end', reason: end.reason, message: end.message }, params)
+  return loop.result(end)
+}
+
+interface End {
+  reason: TerminalReason
+  message?: string
+}
+
+/** Mutable bookkeeping of one run. */
+class LoopState {
+  messages: Message[]
+  turns = 0
+  /** True when the next request re-issues the last one (it does not count as a turn). */
+  reissue = false
+  maxTokens: number
+  continuations = 0
+  streamRetries = 0
+  compactTried = false
+  stopHookForced = false
+  usage: Usage = zeroUsage()
+  costUsd = 0
+
+  constructor(private readonly params: QueryParams) {
+    this.messages = [...params.messages]
+    this.maxTokens = params.maxTokens ?? 8192
+  }
+
+  append(message: Message): void {
+    this.messages.push(message)
+    this.params.onMessage?.(message)
+  }
+
+  result(end: End): QueryResult {
+    return { ...end, messages: this.messages, turns: this.turns, usage: this.usage, costUsd: this.costUsd, resultText: lastText(this.messages) }
+  }
+}
+
+function beforeRequest(loop: LoopState, params: QueryParams): End | undefined {
+  if (params.signal.aborted) return { reason: 'aborted', message: 'Interrupted by the user.' }
+  if (loop.reissue) {
+    loop.reissue = false
+    return undefined
+  }
+  if (loop.turns >= params.maxTurns) return { reason: 'max_turns', message: `Reached the limit of ${params.maxTurns} turns.` }
+  loop.turns++
+  return undefined
+}
+
+function buildRequest(loop: LoopState, params: QueryParams, tools: ToolSchema[]): ModelRequest {
+  const request: ModelRequest = {
+    model: params.modelName,
+    system: params.system,
+    messages: withMessageBreakpoints(loop.messages),
+    tools,
+    maxTokens: loop.maxTokens,
+    signal: params.signal,
+  }
+  if (params.thinkingBudget !== undefined) request.thinkingBudget = params.thinkingBudget
+  return request
+}
+
+async function* onError(
+  loop: LoopState,
+  params: QueryParams,
+  error: Extract<ReplyOutcome, { kind: 'error' }>,
+): AsyncGenerator<AgentEvent, End | undefined> {
+  if (params.signal.aborted || error.reason === 'aborted') return { reason: 'aborted', message: 'Interrupted by the user.' }
+  if (error.reason === 'prompt_too_long') {
+    const shorter = await compactAfterOverflow(loop.messages, params.compact, loop.compactTried)
+    if (!shorter) return { reason: 'prompt_too_long', message: error.message }
+    loop.compactTried = true
+    loop.messages = shorter
+    params.onCompacted?.(shorter)
+    yield stamp({ type: 'notice', level: 'info', message: 'The conversation was compacted to fit the context window.' }, params)
+    loop.reissue = true
+    return undefined
+  }
+  const delayMs = streamRetryDelay(error, loop.streamRetries, params.streamRetryDelayMs ?? 250)
+  if (delayMs === undefined) return { reason: 'model_error', message: error.message }
+  loop.streamRetries++
+  yield stamp({ type: 'model_retry', attempt: loop.streamRetries, reason: `stream_interrupted: ${error.reason}`, delayMs }, params)
+  await sleep(delayMs, params.signal)
+  loop.reissue = true
+  return undefined
+}
+
+async function* onMessage(
+  loop: LoopState,
+  params: QueryParams,
+  reply: Extract<ReplyOutcome, { kind: 'message' }>,
+): AsyncGenerator<AgentEvent, End | undefined> {
+  loop.streamRetries = 0
+  loop.compactTried = false
+  yield* account(loop, params, reply)
+  if (reply.stopReason === 'max_tokens' && !params.signal.aborted) return yield* onMaxTokens(loop, params, reply)
+  loop.continuations = 0
+  if (reply.content.length > 0) loop.append({ role: 'assistant', content: reply.content })
+  yield stamp({ type: 'assistant_message', text: textOf(reply.content), stopReason: reply.stopReason }, params)
+  const calls = reply.content.filter((block) => block.type === 'tool_use')
+  if (calls.length === 0) return yield* onStop(loop, params)
+  loop.stopHookForced = false
+  yield* stamped(reply.executor.drain(), params)
+  loop.append({ role: 'user', content: reply.executor.results() })
+  if (params.signal.aborted) return { reason: 'aborted', message: 'Interrupted by the user.' }
+  return undefined
+}
+
+async function* account(
+  loop: LoopState,
+  params: QueryParams,
+  reply: Extract<ReplyOutcome, { kind: 'message' }>,
+): AsyncGenerator<AgentEvent> {
+  loop.usage = addUsage(loop.usage, reply.usage)
+  loop.costUsd += reply.costUsd
+  const before = params.usageSoFar ?? { usage: zeroUsage(), costUsd: 0 }
+  yield stamp(
+    {
+      type: 'usage',
+      model: reply.model,
+      request: reply.usage,
+      total: addUsage(before.usage, loop.usage),
+      costUsd: before.costUsd + loop.costUsd,
+      requestCostUsd: reply.costUsd,
+    },
+    params,
+  )
+}
+
+async function* onMaxTokens(
+  loop: LoopState,
+  params: QueryParams,
+  reply: Extract<ReplyOutcome, { kind: 'message' }>,
+): AsyncGenerator<AgentEvent, End | undefined> {
+  const step = maxTokensStep(reply.content, {
+    maxTokens: loop.maxTokens,
+    escalatedMaxTokens: params.escalatedMaxTokens ?? 64_000,
+    continuations: loop.continuations,
+  })
+  yield* stamped(reply.executor.discard('the reply was cut off at the output token limit'), params)
+  if (step.kind === 'escalate') {
+    loop.maxTokens = step.maxTokens
+    loop.reissue = true
+    return undefined
+  }
+  for (const message of step.append) loop.append(message)
+  yield stamp({ type: 'assistant_message', text: textOf(reply.content), stopReason: 'max_tokens' }, params)
+  if (step.kind === 'stop') return { reason: 'max_tokens', message: 'The reply kept exceeding the output token limit.' }
+  loop.continuations++
+  return undefined
+}
+
+async function* onStop(loop: LoopState, params: QueryParams): AsyncGenerator<AgentEvent, End | undefined> {
+  if (params.signal.aborted) return { reason: 'aborted', message: 'Interrupted by the user.' }
+  const feedback = await stopHookRound(params.hooks, loop.stopHookForced)
+  if (!feedback) return { reason: 'completed' }
+  loop.stopHookForced = true
+  loop.append(feedback)
+  yield stamp({ type: 'notice', level: 'info', message: 'A Stop hook asked the agent to continue.' }, params)
+  return undefined
+}
+
+/** Stamps the events of an inner generator and hands back its return value. */
+async function* stamped<R>(inner: AsyncGenerator<EventBody, R>, params: QueryParams): AsyncGenerator<AgentEvent, R> {
+  for (;;) {
+    const next = await inner.next()
+    if (next.done) return next.value
+    yield stamp(next.value, params)
+  }
+}
+
+function toolDepsOf(params: QueryParams): Omit<RunToolDeps, 'emit'> {
+  const deps: Omit<RunToolDeps, 'emit'> = {
+    tools: new Map(params.tools.map((tool) => [tool.name, tool])),
+    canUseTool: params.canUseTool,
+    context: {
+      cwd: params.cwd,
+      projectRoot: params.projectRoot,
+      projectDataDir: params.projectDataDir,
+      sessionId: params.sessionId,
+      agentId: params.agentId,
+    },
+    execute: params.executeTool ?? executeTool,
+  }
+  if (params.hooks) deps.hooks = params.hooks
+  return deps
+}
+
+function toolSchemas(tools: AnyTool[]): ToolSchema[] {
+  return tools.map((tool) => ({ name: tool.name, description: tool.description, input_schema: tool.jsonSchema }))
+}
+
+function textOf(content: AssistantBlock[]): string {
+  return content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('')
+}
+
+function lastText(messages: Message[]): string {
+  for (let index = messages.length - 1; index >= 0; index--) {
+    const message = messages[index]!
+    if (message.role === 'assistant') return textOf(message.content)
+  }
+  return ''
+}

@@ -1,0 +1,118 @@
+import type { ToolResultBlock, ToolUseBlock } from '../services/model/types'
+import type { AnyTool, ToolContext, ToolResult } from '../tools/types'
+import { contentText, preview } from './events'
+import type { CanUseTool, EventBody, QueryHooks } from './types'
+
+/** What one call needs besides its block. */
+export interface RunToolDeps {
+  tools: ReadonlyMap<string, AnyTool>
+  canUseTool: CanUseTool
+  hooks?: QueryHooks
+  /** The tool context without the per-call fields. */
+  context: Omit<ToolContext, 'toolUseId' | 'signal' | 'progress'>
+  emit: (event: EventBody) => void
+  /** Executes a validated call; a throw becomes an error result. */
+  execute: (tool: AnyTool, input: unknown, ctx: ToolContext) => Promise<ToolResult>
+}
+
+/** One finished call: the block for the model, and whether permission was refused. */
+export interface CallOutcome {
+  block: ToolResultBlock
+  denial?: { toolName: string; toolUseId: string; input: unknown; message: string }
+}
+
+/** Parses a call's input against its tool; `undefined` when the tool is unknown or the input invalid. */
+export function parseInput(tool: AnyTool | undefined, input: unknown): { ok: true; value: unknown } | { ok: false; error: string } {
+  if (!tool) return { ok: false, error: 'unknown tool' }
+  const parsed = tool.inputSchema.safeParse(input)
+  if (parsed.success) return { ok: true, value: parsed.data }
+  const issues = parsed.error.issues
+    .slice(0, 5)
+    .map((issue) => `${issue.path.map(String).join('.') || '(input)'}: ${issue.message}`)
+    .join('; ')
+  return { ok: false, error: issues }
+}
+
+/** Fail closed: a call is concurrency-safe only if its tool exists, its input parses and the tool says so. */
+export function isSafeCall(tool: AnyTool | undefined, input: unknown): boolean {
+  const parsed = parseInput(tool, input)
+  if (!tool || !parsed.ok) return false
+  try {
+    return tool.isConcurrencySafe(parsed.value) === true
+  } catch {
+    return false
+  }
+}
+
+/**
+ * Runs one tool call from permission to result: find → parse → PreToolUse → canUseTool → execute →
+ * PostToolUse. Contract: never throws; every path yields exactly one tool_result and one `tool_end`.
+ */
+export async function runToolCall(block: ToolUseBlock, signal: AbortSignal, deps: RunToolDeps): Promise<CallOutcome> {
+  const tool = deps.tools.get(block.name)
+  const finish = (result: ToolResult, denial?: CallOutcome['denial']): CallOutcome => {
+    const isError = result.isError === true
+    deps.emit({ type: 'tool_state', toolUseId: block.id, name: block.name, state: isError ? 'error' : 'done' })
+    deps.emit({
+      type: 'tool_end',
+      toolUseId: block.id,
+      name: block.name,
+      isError,
+      content: preview(contentText(result.content)),
+      details: result.details,
+    })
+    const out: ToolResultBlock = { type: 'tool_result', tool_use_id: block.id, content: result.content }
+    if (isError) out.is_error = true
+    return denial ? { block: out, denial } : { block: out }
+  }
+  if (!tool) {
+    const names = [...deps.tools.keys()].join(', ')
+    return finish({ content: `Error: no tool named ${block.name}. Available tools: ${names}.`, isError: true })
+  }
+  const parsed = parseInput(tool, block.input)
+  if (!parsed.ok) {
+    return finish({ content: `InputValidationError: ${block.name}: ${parsed.error}`, isError: true })
+  }
+  let input = parsed.value
+  const hook = await safely(() => deps.hooks?.preToolUse?.({ tool, input, toolUseId: block.id }))
+  if (hook?.deny !== undefined) return finish({ content: `Blocked by hook: ${hook.deny}`, isError: true })
+  if (hook?.updatedInput !== undefined) input = hook.updatedInput
+  const decision = await safely(() => deps.canUseTool(tool, input, block.id))
+  if (!decision || decision.behavior === 'deny') {
+    const message = decision?.message ?? 'The permission check failed.'
+    return finish(
+      { content: `Permission to use ${block.name} was denied: ${message}`, isError: true },
+      { toolName: block.name, toolUseId: block.id, input, message },
+    )
+  }
+  if (decision.updatedInput !== undefined) input = decision.updatedInput
+  if (signal.aborted) return finish(notExecuted('the turn was interrupted'))
+  deps.emit({ type: 'tool_state', toolUseId: block.id, name: block.name, state: 'running' })
+  const ctx: ToolContext = {
+    ...deps.context,
+    toolUseId: block.id,
+    signal,
+    progress: (text) => deps.emit({ type: 'tool_progress', toolUseId: block.id, text }),
+  }
+  let result: ToolResult
+  try {
+    result = await deps.execute(tool, input, ctx)
+  } catch (error) {
+    result = { content: `Error: ${block.name} failed: ${error instanceof Error ? error.message : String(error)}`, isError: true }
+  }
+  await safely(() => deps.hooks?.postToolUse?.({ tool, input, toolUseId: block.id }, result))
+  return finish(result)
+}
+
+/** The result a call gets when it never ran or was cut off. */
+export function notExecuted(why: string): ToolResult {
+  return { content: `Tool call not executed because ${why}.`, isError: true }
+}
+
+async function safely<T>(fn: () => Promise<T> | T | undefined): Promise<T | undefined> {
+  try {
+    return await fn()
+  } catch {
+    return undefined
+  }
+}

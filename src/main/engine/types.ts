@@ -1,0 +1,94 @@
+import type { AgentEvent, TerminalReason, Usage } from '../../shared/protocol/agent-event'
+import type { Message, ModelService, TextBlock } from '../services/model/types'
+import type { AnyTool, ToolContext, ToolResult } from '../tools/types'
+
+/**
+ * The permission decision for one tool call. Governance plugs in here; the engine only obeys.
+ * `updatedInput` replaces the model's input (e.g. a path the user corrected).
+ */
+export type PermissionDecision =
+  | { behavior: 'allow'; updatedInput?: unknown }
+  | { behavior: 'deny'; message: string }
+
+/** Asked once per tool call, after the input parsed and before it runs. May wait for a person. */
+export type CanUseTool = (tool: AnyTool, input: unknown, toolUseId: string) => Promise<PermissionDecision>
+
+/** One tool call as hooks see it. */
+export interface ToolCallInfo {
+  tool: AnyTool
+  input: unknown
+  toolUseId: string
+}
+
+/** Optional callbacks around the loop. None of them may throw; a throw counts as "no opinion". */
+export interface QueryHooks {
+  /** A Stop hook: a `blockReason` forces one more round (never twice in a row). */
+  onStop?: () => Promise<{ blockReason?: string }>
+  /** Before a call runs: `deny` blocks it with that message, `updatedInput` replaces the input. */
+  preToolUse?: (call: ToolCallInfo) => Promise<{ deny?: string; updatedInput?: unknown } | undefined>
+  /** After a call ran (also when it failed). */
+  postToolUse?: (call: ToolCallInfo, result: ToolResult) => Promise<void>
+}
+
+/** Shrinks a conversation that no longer fits; `undefined` means it could not. */
+export type Compactor = (messages: Message[]) => Promise<Message[] | undefined>
+
+/** Everything one run of the loop needs. */
+export interface QueryParams {
+  /** The conversation so far, ending with the user's new prompt. Not mutated. */
+  messages: Message[]
+  /** System blocks from `src/main/context` (their cache breakpoints already placed). */
+  system: TextBlock[]
+  tools: AnyTool[]
+  model: ModelService
+  modelName: string
+  /** Model requests allowed in this run (retries of one request do not count). */
+  maxTurns: number
+  signal: AbortSignal
+  sessionId: string
+  agentId: string
+  parentToolUseId?: string
+  /** Working directory and data folders handed to tools. */
+  cwd: string
+  projectRoot: string
+  projectDataDir: string
+  canUseTool: CanUseTool
+  hooks?: QueryHooks
+  compact?: Compactor
+  /** Called synchronously for every message the loop appends (persist it here). */
+  onMessage?: (message: Message) => void
+  /** Called when compaction replaced the whole conversation. */
+  onCompacted?: (messages: Message[]) => void
+  /** Output limit of the first attempt (default 8192); raised once to {@link QueryParams.escalatedMaxTokens}. */
+  maxTokens?: number
+  /** Default 64000. */
+  escalatedMaxTokens?: number
+  thinkingBudget?: number
+  /** Usage of the session before this run, so `usage` events carry session totals. */
+  usageSoFar?: { usage: Usage; costUsd: number }
+  /** Runs a permitted call (default: schema check, `validate`, `execute`; a throw becomes an error result). */
+  executeTool?: (tool: AnyTool, input: unknown, ctx: ToolContext) => Promise<ToolResult>
+  /** Base delay before re-issuing a request whose stream broke (default 250 ms, doubling). */
+  streamRetryDelayMs?: number
+}
+
+/** What `query` returns when its generator finishes (after the `turn_end` event). */
+export interface QueryResult {
+  reason: TerminalReason
+  message?: string
+  /** The whole conversation after this run. */
+  messages: Message[]
+  /** Model requests made (not counting re-issues). */
+  turns: number
+  usage: Usage
+  costUsd: number
+  /** Text of the last assistant message, for headless output. */
+  resultText: string
+}
+
+/** An AgentEvent without the identity fields the loop fills in. */
+export type EventBody = AgentEvent extends infer E
+  ? E extends AgentEvent
+    ? Omit<E, 'sessionId' | 'agentId' | 'parentToolUseId'>
+    : never
+  : never

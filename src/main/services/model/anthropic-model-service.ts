@@ -1,0 +1,155 @@
+import Anthropic from '@anthropic-ai/sdk'
+import { StreamAccumulator } from './accumulate'
+import type { ModelConfig } from './config'
+import { backoffDelay, classifyError, type ClassifiedError } from './retry'
+import type { ModelRequest, ModelService, ModelStreamEvent } from './types'
+
+/** Test seams: randomness for jitter and the wait between attempts. */
+export interface ModelServiceDeps {
+  random?: () => number
+  /** Resolves after `ms`, or early when `signal` aborts. */
+  sleep?: (ms: number, signal: AbortSignal) => Promise<void>
+}
+
+/**
+ * The one line to the model, over @anthropic-ai/sdk (its only importer). Streams a request and
+ * normalizes it into {@link ModelStreamEvent}s.
+ *
+ * Contract: `stream()` never throws for API failures; it ends with exactly one `message_end` or
+ * `error`. Retries are ours (the SDK's are off): only before any block has been emitted, with
+ * `retry-after` honoured on 429 and exponential backoff with jitter on 529, 5xx and connection
+ * errors. After `overloadsBeforeFallback` consecutive overloads it switches to the fallback model.
+ * Once content has streamed, a failure ends the stream with `midStream: true`: the caller discards
+ * the partial reply and re-issues.
+ */
+export class AnthropicModelService implements ModelService {
+  private readonly client: Anthropic
+  private readonly random: () => number
+  private readonly sleep: (ms: number, signal: AbortSignal) => Promise<void>
+
+  constructor(
+    private readonly config: ModelConfig,
+    deps: ModelServiceDeps = {},
+  ) {
+    this.client = new Anthropic({
+      apiKey: config.apiKey ?? null,
+      authToken: config.authToken ?? null,
+      ...(config.baseURL ? { baseURL: config.baseURL } : {}),
+      ...(config.timeoutMs ? { timeout: config.timeoutMs } : {}),
+      maxRetries: 0,
+      logLevel: 'off',
+    })
+    this.random = deps.random ?? Math.random
+    this.sleep = deps.sleep ?? abortableSleep
+  }
+
+  async *stream(request: ModelRequest): AsyncGenerator<ModelStreamEvent> {
+    if (!this.config.apiKey && !this.config.authToken) {
+      yield { type: 'error', reason: 'authentication', message: 'No API key: set ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN).', midStream: false }
+      return
+    }
+    const policy = this.config.retry
+    let model = request.model
+    let overloads = 0
+    let backoffs = 0
+    for (let attempt = 1; ; attempt++) {
+      if (request.signal.aborted) {
+        yield aborted(false)
+        return
+      }
+      yield { type: 'request_start', model, attempt }
+      const accumulator = new StreamAccumulator(model)
+      let failure: ClassifiedError
+      try {
+        const events = await this.client.messages.create(toParams(request, model), { signal: request.signal })
+        for await (const event of events) {
+          for (const out of accumulator.push(event)) yield out
+        }
+        // The SDK ends the iteration quietly when the signal aborts, so ask before judging the end.
+        if (request.signal.aborted) {
+          yield aborted(accumulator.contentStarted)
+          return
+        }
+        const end = accumulator.finish()
+        if (end.type === 'message_end' || end.midStream) {
+          yield end
+          return
+        }
+        failure = { reason: end.reason, message: end.message, retryable: true }
+      } catch (error) {
+        failure = classifyError(error, request.signal)
+      }
+      if (failure.reason === 'aborted') {
+        yield aborted(accumulator.contentStarted)
+        return
+      }
+      if (accumulator.contentStarted) {
+        yield toErrorEvent(failure, true)
+        return
+      }
+      const waitTooLong = failure.retryAfterMs !== undefined && failure.retryAfterMs > policy.maxRetryAfterMs
+      if (!failure.retryable || attempt >= policy.maxAttempts || waitTooLong) {
+        yield toErrorEvent(failure, false)
+        return
+      }
+
+      overloads = failure.reason === 'overloaded' ? overloads + 1 : 0
+      let delayMs: number
+      const fallback = this.config.fallbackModel
+      if (fallback && fallback !== model && overloads >= policy.overloadsBeforeFallback) {
+        yield { type: 'fallback', from: model, to: fallback, reason: `${overloads} consecutive overloaded responses` }
+        model = fallback
+        overloads = 0
+        backoffs = 0
+        delayMs = 0 // A different model has its own capacity: try it at once.
+      } else {
+        delayMs = failure.retryAfterMs ?? backoffDelay(backoffs++, policy, this.random)
+      }
+      yield { type: 'retry', attempt: attempt + 1, reason: failure.reason, delayMs, message: failure.message }
+      await this.sleep(delayMs, request.signal)
+    }
+  }
+}
+
+/** Our request shape → SDK streaming params. Thinking, when on, forbids a custom temperature. */
+export function toParams(request: ModelRequest, model: string): Anthropic.MessageCreateParamsStreaming {
+  const params: Anthropic.MessageCreateParamsStreaming = {
+    model,
+    max_tokens: request.maxTokens,
+    // Our block types mirror the wire format one to one (see types.ts); the SDK's param unions are wider.
+    messages: request.messages as Anthropic.MessageParam[],
+    stream: true,
+  }
+  if (request.system.length > 0) params.system = request.system as Anthropic.TextBlockParam[]
+  if (request.tools.length > 0) params.tools = request.tools as Anthropic.Tool[]
+  if (request.thinkingBudget !== undefined) {
+    params.thinking = { type: 'enabled', budget_tokens: request.thinkingBudget }
+  } else if (request.temperature !== undefined) {
+    // SDK 1.14's param types no longer list temperature; the body is sent as given, so add it untyped.
+    Object.assign(params, { temperature: request.temperature })
+  }
+  return params
+}
+
+function toErrorEvent(failure: ClassifiedError, midStream: boolean): ModelStreamEvent {
+  const event: ModelStreamEvent = { type: 'error', reason: failure.reason, message: failure.message, midStream }
+  if (failure.status !== undefined) event.status = failure.status
+  return event
+}
+
+function aborted(midStream: boolean): ModelStreamEvent {
+  return { type: 'error', reason: 'aborted', message: 'request aborted', midStream }
+}
+
+function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted || ms <= 0) return resolve()
+    const done = (): void => {
+      clearTimeout(timer)
+      signal.removeEventListener('abort', done)
+      resolve()
+    }
+    const timer = setTimeout(done, ms)
+    signal.addEventListener('abort', done, { once: true })
+  })
+}

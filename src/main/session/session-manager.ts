@@ -1,0 +1,149 @@
+import { randomUUID } from 'node:crypto'
+import { rm } from 'node:fs/promises'
+import { resolve } from 'node:path'
+import type { AgentEvent, Usage } from '../../shared/protocol/agent-event'
+import { AppError } from '../../shared/ipc/result'
+import { projectDataDir } from '../base/paths'
+import type { QueryResult } from '../engine/types'
+import { zeroUsage } from '../engine/usage'
+import { findTranscriptFile, listSessions, summarize, type SessionSummary } from '../store/session-index'
+import { loadTranscript, transcriptPath, type LoadedTranscript } from '../store/transcript'
+import { Session, type SessionEnvironment } from './session'
+import type { SessionService } from './types'
+
+/** How the manager builds each session's environment. */
+export interface SessionManagerOptions {
+  /** `$SOUS_HOME`. */
+  home: string
+  /** Everything a session needs except its own paths. */
+  environment: (projectPath: string, sessionId: string) => Omit<SessionEnvironment, 'projectDataDir' | 'transcriptPath'>
+}
+
+/** A session's stored history, for a UI that opens it. */
+export interface SessionHistory {
+  summary: SessionSummary
+  events: AgentEvent[]
+}
+
+/**
+ * Owns every live session. Implements {@link SessionService}: sessions are created or resumed
+ * from their transcripts, prompts run in the background, events go out on the hub.
+ */
+export class SessionManager implements SessionService {
+  private readonly sessions = new Map<string, Session>()
+  private readonly turns = new Set<Promise<QueryResult>>()
+
+  constructor(private readonly options: SessionManagerOptions) {}
+
+  async create(projectPath: string): Promise<{ sessionId: string }> {
+    const session = this.open(randomUUID(), resolve(projectPath))
+    return { sessionId: session.id }
+  }
+
+  async prompt(sessionId: string, text: string): Promise<void> {
+    const turn = this.get(sessionId).runTurn(text)
+    this.turns.add(turn)
+    void turn.finally(() => this.turns.delete(turn))
+  }
+
+  async abort(sessionId: string): Promise<void> {
+    await this.sessions.get(sessionId)?.abort()
+  }
+
+  /** Runs one turn and waits for its end (the headless CLI). */
+  async run(sessionId: string, text: string): Promise<QueryResult> {
+    return this.get(sessionId).runTurn(text)
+  }
+
+  /** Stored sessions of a project (or of all projects), newest first. */
+  async list(projectPath?: string): Promise<SessionSummary[]> {
+    return listSessions(this.options.home, projectPath === undefined ? undefined : resolve(projectPath))
+  }
+
+  /** Brings a stored session back (repairing a transcript cut mid-turn). */
+  async resume(sessionId: string): Promise<SessionSummary> {
+    const found = await this.find(sessionId)
+    if (!found) throw new AppError('NOT_FOUND', `No session ${sessionId}.`)
+    if (!this.sessions.has(sessionId)) {
+      const session = this.open(sessionId, found.projectPath, found)
+      if (found.repaired) session.persistRepair()
+    }
+    return summarize(found)
+  }
+
+  /** Resumes the most recent session of a project. */
+  async continueLatest(projectPath: string): Promise<SessionSummary> {
+    const [latest] = await this.list(projectPath)
+    if (!latest) throw new AppError('NOT_FOUND', `No earlier session in ${resolve(projectPath)}.`)
+    return this.resume(latest.sessionId)
+  }
+
+  /** Stored events of a session, to redraw it. */
+  async history(sessionId: string): Promise<SessionHistory> {
+    const found = await this.find(sessionId)
+    if (!found) throw new AppError('NOT_FOUND', `No session ${sessionId}.`)
+    return { summary: summarize(found), events: found.events }
+  }
+
+  async rename(sessionId: string, title: string): Promise<void> {
+    const live = this.sessions.get(sessionId)
+    if (live) return live.rename(title)
+    await this.resume(sessionId)
+    this.get(sessionId).rename(title)
+  }
+
+  /** Stops the session if it runs and deletes its transcript. */
+  async delete(sessionId: string): Promise<void> {
+    const live = this.sessions.get(sessionId)
+    const found = await this.find(sessionId)
+    if (!live && !found) throw new AppError('NOT_FOUND', `No session ${sessionId}.`)
+    await live?.abort()
+    this.sessions.delete(sessionId)
+    if (found) await rm(this.pathOf(found.projectPath, sessionId), { force: true })
+  }
+
+  async dispose(): Promise<void> {
+    await Promise.all([...this.sessions.values()].map((session) => session.abort()))
+    await Promise.all(this.turns)
+    this.sessions.clear()
+  }
+
+  private open(sessionId: string, projectPath: string, stored?: LoadedTranscript): Session {
+    const env: SessionEnvironment = {
+      ...this.options.environment(projectPath, sessionId),
+      projectDataDir: projectDataDir(this.options.home, projectPath),
+      transcriptPath: this.pathOf(projectPath, sessionId),
+    }
+    const seed = stored ? { messages: stored.messages, ...lastTotals(stored.events), persisted: true } : undefined
+    const session = new Session(sessionId, projectPath, env, seed)
+    this.sessions.set(sessionId, session)
+    return session
+  }
+
+  private get(sessionId: string): Session {
+    const session = this.sessions.get(sessionId)
+    if (!session) throw new AppError('NOT_FOUND', `No open session ${sessionId}.`)
+    return session
+  }
+
+  private pathOf(projectPath: string, sessionId: string): string {
+    return transcriptPath(this.options.home, projectPath, sessionId)
+  }
+
+  /** Finds a stored session by id in any project. */
+  private async find(sessionId: string): Promise<LoadedTranscript | undefined> {
+    if (!/^[A-Za-z0-9_-]{1,200}$/.test(sessionId)) return undefined
+    const live = this.sessions.get(sessionId)
+    if (live) return loadTranscript(this.pathOf(live.projectPath, sessionId))
+    const file = await findTranscriptFile(this.options.home, sessionId)
+    return file ? loadTranscript(file) : undefined
+  }
+}
+
+function lastTotals(events: AgentEvent[]): { usage: Usage; costUsd: number } {
+  for (let index = events.length - 1; index >= 0; index--) {
+    const event = events[index]!
+    if (event.type === 'usage') return { usage: event.total, costUsd: event.costUsd }
+  }
+  return { usage: zeroUsage(), costUsd: 0 }
+}

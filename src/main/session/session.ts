@@ -1,0 +1,181 @@
+import type { AgentEvent, Usage } from '../../shared/protocol/agent-event'
+import { AppError } from '../../shared/ipc/result'
+import type { EventHub } from '../base/event-hub'
+import { buildSystemPrompt } from '../context/system-prompt'
+import { query } from '../engine/query'
+import type { CanUseTool, Compactor, QueryHooks, QueryResult } from '../engine/types'
+import { addUsage, zeroUsage } from '../engine/usage'
+import type { Message, ModelService } from '../services/model/types'
+import { TranscriptWriter } from '../store/transcript'
+import type { AnyTool } from '../tools/types'
+
+/** What a session needs from its owner. */
+export interface SessionEnvironment {
+  hub: EventHub
+  model: () => Promise<ModelService>
+  modelName: string
+  /** The tools of this session (created once, on the first turn). */
+  tools: () => Promise<AnyTool[]>
+  canUseTool: CanUseTool
+  maxTurns: number
+  projectDataDir: string
+  transcriptPath: string
+  hooks?: QueryHooks
+  compact?: Compactor
+  /** Where `~/.claude/CLAUDE.md` is looked up. */
+  homeDir?: string
+  /** Extra system prompt text. */
+  appendSystemPrompt?: string
+  maxTokens?: number
+}
+
+/** Saved state a session starts from (a resumed transcript). */
+export interface SessionSeed {
+  messages: Message[]
+  usage: Usage
+  costUsd: number
+  /** The transcript file exists already. */
+  persisted: boolean
+}
+
+/** Events the transcript keeps (deltas and progress are replayable from the messages, or noise). */
+const VOLATILE = new Set<AgentEvent['type']>(['text_delta', 'thinking_delta', 'tool_progress'])
+
+/**
+ * One conversation in one project: its messages, its transcript and at most one running turn.
+ * Events go out on the hub's `agent.event` channel and, except deltas, into the transcript.
+ */
+export class Session {
+  private messages: Message[]
+  private usage: Usage
+  private costUsd: number
+  private writer: TranscriptWriter | undefined
+  private running: { controller: AbortController; done: Promise<QueryResult> } | undefined
+  private tools: Promise<AnyTool[]> | undefined
+  private turnCounter = 0
+
+  constructor(
+    readonly id: string,
+    readonly projectPath: string,
+    private readonly env: SessionEnvironment,
+    seed?: SessionSeed,
+  ) {
+    this.messages = seed?.messages ?? []
+    this.usage = seed?.usage ?? zeroUsage()
+    this.costUsd = seed?.costUsd ?? 0
+    if (seed?.persisted) this.writer = TranscriptWriter.open(env.transcriptPath)
+  }
+
+  /** Whether a turn is running. */
+  get busy(): boolean {
+    return this.running !== undefined
+  }
+
+  /** A copy of the conversation. */
+  history(): Message[] {
+    return [...this.messages]
+  }
+
+  /**
+   * Runs one turn to its end. Throws {@link AppError} CONFLICT when a turn is already running.
+   * Contract: resolves (never rejects) once the loop ended, whatever the reason.
+   */
+  runTurn(text: string): Promise<QueryResult> {
+    if (this.running) throw new AppError('CONFLICT', 'A turn is already running in this session.')
+    const controller = new AbortController()
+    const done = this.loop(text, controller.signal).finally(() => {
+      this.running = undefined
+    })
+    this.running = { controller, done }
+    return done
+  }
+
+  /** Stops the running turn and waits for it to wind down. */
+  async abort(): Promise<void> {
+    const running = this.running
+    if (!running) return
+    running.controller.abort()
+    await running.done
+  }
+
+  /** Records a new title in the transcript. */
+  rename(title: string): void {
+    this.transcript().setTitle(title)
+  }
+
+  /** Makes sure the transcript holds the conversation as the session sees it (after a repair). */
+  persistRepair(): void {
+    this.transcript().replaceMessages(this.messages, 'repair')
+  }
+
+  private async loop(text: string, signal: AbortSignal): Promise<QueryResult> {
+    const identity = { sessionId: this.id, agentId: 'main' }
+    const prompt: Message = { role: 'user', content: [{ type: 'text', text }] }
+    this.append(prompt)
+    this.emit({ ...identity, type: 'turn_start', turnId: `${this.id}:${++this.turnCounter}`, prompt: text })
+    try {
+      const [model, tools, system] = await Promise.all([
+        this.env.model(),
+        (this.tools ??= this.env.tools()),
+        buildSystemPrompt({ cwd: this.projectPath, projectRoot: this.projectPath, homeDir: this.env.homeDir, append: this.env.appendSystemPrompt }),
+      ])
+      const run = query({
+        ...identity,
+        messages: this.messages,
+        system,
+        tools,
+        model,
+        modelName: this.env.modelName,
+        maxTurns: this.env.maxTurns,
+        signal,
+        cwd: this.projectPath,
+        projectRoot: this.projectPath,
+        projectDataDir: this.env.projectDataDir,
+        canUseTool: this.env.canUseTool,
+        hooks: this.env.hooks,
+        compact: this.env.compact,
+        maxTokens: this.env.maxTokens,
+        usageSoFar: { usage: this.usage, costUsd: this.costUsd },
+        onMessage: (message) => this.append(message),
+        onCompacted: (messages) => this.replace(messages),
+      })
+      for (;;) {
+        const next = await run.next()
+        if (next.done) return this.finish(next.value)
+        this.emit(next.value)
+      }
+    } catch (error) {
+      // A bug below (the loop itself never throws for model or tool failures): end the turn visibly.
+      const message = `Internal error: ${error instanceof Error ? error.message : String(error)}`
+      this.emit({ ...identity, type: 'turn_end', reason: 'model_error', message })
+      return { reason: 'model_error', message, messages: this.messages, turns: 0, usage: zeroUsage(), costUsd: 0, resultText: '' }
+    }
+  }
+
+  private finish(result: QueryResult): QueryResult {
+    this.messages = result.messages
+    this.usage = addUsage(this.usage, result.usage)
+    this.costUsd += result.costUsd
+    return result
+  }
+
+  private append(message: Message): void {
+    this.messages = [...this.messages, message]
+    this.transcript().appendMessage(message)
+  }
+
+  private replace(messages: Message[]): void {
+    this.messages = [...messages]
+    this.transcript().replaceMessages(messages, 'compaction')
+  }
+
+  private emit(event: AgentEvent): void {
+    this.env.hub.emit('agent.event', event)
+    if (!VOLATILE.has(event.type)) this.transcript().appendEvent(event)
+  }
+
+  private transcript(): TranscriptWriter {
+    this.writer ??= TranscriptWriter.create(this.env.transcriptPath, { sessionId: this.id, projectPath: this.projectPath })
+    return this.writer
+  }
+}

@@ -1,0 +1,159 @@
+import { appendFileSync, mkdirSync } from 'node:fs'
+import { readFile } from 'node:fs/promises'
+import { dirname, join } from 'node:path'
+import type { AgentEvent } from '../../shared/protocol/agent-event'
+import { projectDataDir } from '../base/paths'
+import type { Message } from '../services/model/types'
+import { repairMessages } from './transcript-repair'
+
+/**
+ * Session transcripts: one append-only JSONL file per session at
+ * `$SOUS_HOME/projects/<slug>/sessions/<id>.jsonl`. Each line is written synchronously as it
+ * happens, so a crash loses at most the line being written; a torn last line is ignored on load.
+ */
+
+/** One line of a transcript. */
+export type TranscriptEntry =
+  | { type: 'session'; version: 1; sessionId: string; projectPath: string; createdAt: string }
+  | { type: 'message'; at: string; message: Message }
+  | { type: 'event'; at: string; event: AgentEvent }
+  | { type: 'title'; at: string; title: string }
+  /** The conversation was replaced (compaction, or a repair on resume); later messages append to these. */
+  | { type: 'messages_replaced'; at: string; why: 'compaction' | 'repair'; messages: Message[] }
+
+/** Path of a session's transcript. */
+export function transcriptPath(home: string, projectPath: string, sessionId: string): string {
+  return join(sessionsDir(home, projectPath), `${sessionId}.jsonl`)
+}
+
+/** Folder holding a project's transcripts. */
+export function sessionsDir(home: string, projectPath: string): string {
+  return join(projectDataDir(home, projectPath), 'sessions')
+}
+
+/** Appends entries to one transcript file. */
+export class TranscriptWriter {
+  private constructor(readonly path: string) {}
+
+  /** Starts a new transcript (creates folders, writes the header line). */
+  static create(path: string, header: { sessionId: string; projectPath: string; createdAt?: string }): TranscriptWriter {
+    mkdirSync(dirname(path), { recursive: true })
+    const writer = new TranscriptWriter(path)
+    writer.append({ type: 'session', version: 1, sessionId: header.sessionId, projectPath: header.projectPath, createdAt: header.createdAt ?? new Date().toISOString() })
+    return writer
+  }
+
+  /** Continues an existing transcript. */
+  static open(path: string): TranscriptWriter {
+    return new TranscriptWriter(path)
+  }
+
+  appendMessage(message: Message): void {
+    this.append({ type: 'message', at: now(), message })
+  }
+
+  appendEvent(event: AgentEvent): void {
+    this.append({ type: 'event', at: now(), event })
+  }
+
+  setTitle(title: string): void {
+    this.append({ type: 'title', at: now(), title })
+  }
+
+  replaceMessages(messages: Message[], why: 'compaction' | 'repair'): void {
+    this.append({ type: 'messages_replaced', at: now(), why, messages })
+  }
+
+  private append(entry: TranscriptEntry): void {
+    // One write per line; a crash mid-write leaves at most a torn last line, which load ignores.
+    appendFileSync(this.path, `${JSON.stringify(entry)}\n`)
+  }
+}
+
+/** A transcript read back, repaired for the API. */
+export interface LoadedTranscript {
+  sessionId: string
+  projectPath: string
+  createdAt: string
+  /** Time of the last entry. */
+  updatedAt: string
+  title: string | undefined
+  /** The conversation, valid for the API (see {@link repairMessages}). */
+  messages: Message[]
+  /** Persisted AgentEvents (no deltas), oldest first. */
+  events: AgentEvent[]
+  /** True when a torn line was skipped or orphan tool calls got synthesized results. */
+  repaired: boolean
+}
+
+/** Reads and repairs a transcript; `undefined` when the file is missing or has no valid header. */
+export async function loadTranscript(path: string): Promise<LoadedTranscript | undefined> {
+  const text = await readFile(path, 'utf8').catch(() => undefined)
+  if (text === undefined) return undefined
+  return parseTranscript(text)
+}
+
+/** Parses transcript text (see {@link loadTranscript}). */
+export function parseTranscript(text: string): LoadedTranscript | undefined {
+  const lines = text.split('\n')
+  let torn = false
+  let header: Extract<TranscriptEntry, { type: 'session' }> | undefined
+  let messages: Message[] = []
+  const events: AgentEvent[] = []
+  let title: string | undefined
+  let updatedAt = ''
+  for (const line of lines) {
+    if (line.trim() === '') continue
+    const entry = parseLine(line)
+    if (!entry) {
+      // Only the last line may be torn by a crash; a bad line elsewhere is skipped the same way.
+      torn = true
+      continue
+    }
+    if ('at' in entry) updatedAt = entry.at
+    switch (entry.type) {
+      case 'session':
+        header ??= entry
+        updatedAt ||= entry.createdAt
+        break
+      case 'message':
+        messages.push(entry.message)
+        break
+      case 'event':
+        events.push(entry.event)
+        break
+      case 'title':
+        title = entry.title
+        break
+      case 'messages_replaced':
+        messages = [...entry.messages]
+        break
+    }
+  }
+  if (!header) return undefined
+  const repair = repairMessages(messages)
+  return {
+    sessionId: header.sessionId,
+    projectPath: header.projectPath,
+    createdAt: header.createdAt,
+    updatedAt,
+    title,
+    messages: repair.messages,
+    events,
+    repaired: torn || repair.repaired,
+  }
+}
+
+function parseLine(line: string): TranscriptEntry | undefined {
+  try {
+    const value: unknown = JSON.parse(line)
+    if (typeof value !== 'object' || value === null || !('type' in value)) return undefined
+    return value as TranscriptEntry
+  } catch {
+    return undefined
+  }
+}
+
+function now(): string {
+  return new Date().toISOString()
+}
