@@ -1,4 +1,4 @@
-import { useEffect, useId, useState, type FormEvent } from 'react'
+import { useEffect, useId, useState, type FormEvent, type KeyboardEvent } from 'react'
 import { useProjects } from './store'
 import './projects.css'
 
@@ -18,8 +18,13 @@ export function OpenProject() {
     void open(path)
   }
 
+  // Escape returns to the open project, as closing any panel would.
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (event.key === 'Escape' && current) setChoosing(false)
+  }
+
   return (
-    <section className="open-project" aria-label="Open a project">
+    <section className="open-project" aria-label="Open a project" onKeyDown={onKeyDown}>
       <div className="open-project__card">
         <h1 className="open-project__title">Open a project</h1>
         <p className="open-project__hint">Drop a folder anywhere on this window, or type its path.</p>
