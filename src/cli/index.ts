@@ -1,0 +1,50 @@
+import { SOUS_VERSION } from '../main/host/version'
+
+/**
+ * The `sous` command. Kept tiny: each subcommand is imported only when asked for, so
+ * `sous --version` and `sous --help` start fast.
+ */
+
+const HELP = `Sous ${SOUS_VERSION} — a companion for coding with an AI agent.
+
+Usage:
+  sous serve [--port N] [--host 127.0.0.1] [--allow-remote]
+                          Serve the app to a browser (loopback only by default).
+  sous -p, --print "…"    Run one prompt headless and print the answer.
+  sous --help             Show this help.
+  sous --version          Show the version.
+`
+
+/** Runs the command line and returns the exit code. */
+async function main(argv: readonly string[]): Promise<number> {
+  const [first] = argv
+  if (first === 'serve') {
+    const { runServe } = await import('./serve')
+    return runServe(argv.slice(1))
+  }
+  if (argv.includes('-p') || argv.includes('--print')) return runPrintMode(argv)
+  if (first === '--version' || first === '-v') {
+    process.stdout.write(`${SOUS_VERSION}\n`)
+    return 0
+  }
+  if (first === undefined || first === '--help' || first === '-h' || first === 'help') {
+    process.stdout.write(HELP)
+    return 0
+  }
+  process.stderr.write(`sous: unknown command or option: ${first}\n\n${HELP}`)
+  return 2
+}
+
+/**
+ * Headless mode. `runPrint` lives in `./print` (the engine's side of the CLI); until it is wired
+ * in, this says so plainly instead of failing obscurely.
+ */
+async function runPrintMode(_argv: readonly string[]): Promise<number> {
+  process.stderr.write('sous: --print is not available in this build yet.\n')
+  return 1
+}
+
+const code = await main(process.argv.slice(2))
+// Exit explicitly: a lingering handle (a PTY being reaped, a keep-alive socket) must not keep
+// a finished command alive.
+process.exit(code)

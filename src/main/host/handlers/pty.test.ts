@@ -1,0 +1,92 @@
+import { mkdtemp, realpath, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import type { EventPayload } from '../../../shared/ipc/contract'
+import { createCore, type Core } from '../../core'
+import { NodePtyService } from '../../pty/node-pty-service'
+import { MemoryKeyStore } from '../../secrets/memory-key-store'
+import type { Sender } from '../router'
+import { APP_URL } from '../sender-policy'
+
+const app: Sender = { transport: 'electron', frameUrl: APP_URL }
+let dir: string
+let core: Core
+
+beforeEach(async () => {
+  dir = await realpath(await mkdtemp(join(tmpdir(), 'sous-pty-')))
+  core = createCore({ sousHome: dir, transport: 'electron', keyStore: new MemoryKeyStore({}), pty: new NodePtyService({ killGraceMs: 200 }) })
+})
+afterEach(async () => {
+  await core.dispose()
+  await rm(dir, { recursive: true, force: true })
+})
+
+/** Collects a terminal's output until `predicate` holds. */
+function outputUntil(id: string, predicate: (text: string) => boolean): Promise<string> {
+  let text = ''
+  return new Promise((resolve) => {
+    const stop = core.events.subscribe((channel, payload) => {
+      if (channel !== 'pty.data') return
+      const data = payload as EventPayload<'pty.data'>
+      if (data.id !== id) return
+      text += data.data
+      if (predicate(text)) {
+        stop()
+        resolve(text)
+      }
+    })
+  })
+}
+
+describe('pty handlers', () => {
+  it('runs a real shell in the project folder, forwards output and the exit', async () => {
+    const created = await core.router.invoke('pty.create', { cwd: dir, cols: 80, rows: 24 }, app)
+    if (!created.ok) throw new Error(created.error.message)
+    const { id } = created.value as { id: string }
+    const exited = new Promise<EventPayload<'pty.exit'>>((resolve) => {
+      core.events.subscribe((channel, payload) => {
+        if (channel === 'pty.exit' && (payload as EventPayload<'pty.exit'>).id === id) resolve(payload as EventPayload<'pty.exit'>)
+      })
+    })
+    const output = outputUntil(id, (text) => text.includes(`CWD=${dir}`))
+    expect(await core.router.invoke('pty.write', { id, data: 'echo "CWD=$(pwd)"\r' }, app)).toEqual({ ok: true, value: undefined })
+    await output
+    expect((await core.router.invoke('pty.resize', { id, cols: 100, rows: 30 }, app)).ok).toBe(true)
+    expect((await core.router.invoke('pty.ack', { id, chars: 10 }, app)).ok).toBe(true)
+    await core.router.invoke('pty.write', { id, data: 'exit 3\r' }, app)
+    expect(await exited).toMatchObject({ id, exitCode: 3 })
+    // Gone: further calls answer NOT_FOUND.
+    expect(await core.router.invoke('pty.write', { id, data: 'x' }, app)).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } })
+  })
+
+  it('refuses a missing folder and unknown ids', async () => {
+    expect(await core.router.invoke('pty.create', { cwd: join(dir, 'nope'), cols: 80, rows: 24 }, app)).toMatchObject({
+      ok: false,
+      error: { code: 'NOT_FOUND' },
+    })
+    expect(await core.router.invoke('pty.kill', { id: 'nope' }, app)).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } })
+  })
+
+  it('kills live terminals when the core is disposed', async () => {
+    const created = await core.router.invoke('pty.create', { cwd: dir, cols: 80, rows: 24 }, app)
+    if (!created.ok) throw new Error(created.error.message)
+    const { id } = created.value as { id: string }
+    const exited = new Promise<void>((resolve) => {
+      core.events.subscribe((channel, payload) => {
+        if (channel === 'pty.exit' && (payload as EventPayload<'pty.exit'>).id === id) resolve()
+      })
+    })
+    await core.dispose()
+    await exited
+  })
+
+  it('answers UNAVAILABLE without a PTY service', async () => {
+    const bare = createCore({ sousHome: dir, transport: 'electron', keyStore: new MemoryKeyStore({}) })
+    expect(await bare.router.invoke('pty.create', { cwd: dir, cols: 80, rows: 24 }, app)).toMatchObject({
+      ok: false,
+      error: { code: 'UNAVAILABLE' },
+    })
+    await bare.dispose()
+  })
+})

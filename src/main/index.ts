@@ -1,0 +1,131 @@
+import { fileURLToPath } from 'node:url'
+import { app, BrowserWindow, dialog, ipcMain, Menu, safeStorage, session } from 'electron'
+import { cspHeader } from '../shared/csp'
+import { hardenSession, hardenWebContents } from './app/harden'
+import { menuTemplate } from './app/menu'
+import { folderFromArgv, OpenRequestQueue } from './app/open-requests'
+import { registerAppScheme, serveAppProtocol } from './app/protocol'
+import { createWindowOptions } from './app/window-options'
+import { sousHome } from './base/paths'
+import { createCore, type Core } from './core'
+import { attachElectronTransport } from './host/electron'
+import { APP_URL, isAllowedUrl } from './host/sender-policy'
+import { NodePtyService } from './pty/node-pty-service'
+import { SafeStorageKeyStore } from './secrets/safe-storage-key-store'
+
+/**
+ * The desktop entry: hardened shell + core + Electron transport. Everything testable lives in
+ * `app/`, `host/` and the core; this file only wires Electron's objects to them.
+ */
+
+// electron-vite sets this in development only; a packaged app never loads from a server.
+const devUrl = app.isPackaged ? undefined : process.env.ELECTRON_RENDERER_URL
+const appOrigins = devUrl ? [APP_URL, devUrl] : [APP_URL]
+const rendererDir = fileURLToPath(new URL('../renderer', import.meta.url))
+const preloadPath = fileURLToPath(new URL('../preload/index.cjs', import.meta.url))
+
+let core: Core | undefined
+let mainWindow: BrowserWindow | undefined
+const openRequests = new OpenRequestQueue((path) => core?.events.emit('project.openRequested', { path }))
+
+registerAppScheme()
+
+// macOS: a folder dropped on the Dock icon or opened with "Open With"; may fire before ready.
+app.on('open-file', (event, path) => {
+  event.preventDefault()
+  openRequests.request(path)
+})
+
+if (!app.requestSingleInstanceLock()) {
+  // Another Sous is running: it receives our argv through 'second-instance'.
+  app.quit()
+} else {
+  app.on('second-instance', (_event, argv, workingDirectory) => {
+    const folder = folderFromArgv(argv.slice(1), workingDirectory)
+    if (folder) openRequests.request(folder)
+    if (mainWindow) {
+      if (mainWindow.isMinimized()) mainWindow.restore()
+      mainWindow.focus()
+    }
+  })
+  const initial = folderFromArgv(process.argv.slice(process.defaultApp ? 2 : 1), process.cwd())
+  if (initial) openRequests.request(initial)
+  app.on('web-contents-created', (_event, contents) => hardenWebContents(contents, appOrigins))
+  app.whenReady().then(start, (error: unknown) => {
+    console.error('[sous] failed to start:', error)
+    app.exit(1)
+  })
+}
+
+async function pickFolder(): Promise<string | null> {
+  const options = { properties: ['openDirectory', 'createDirectory'] as Array<'openDirectory' | 'createDirectory'> }
+  const result = mainWindow ? await dialog.showOpenDialog(mainWindow, options) : await dialog.showOpenDialog(options)
+  return result.canceled ? null : (result.filePaths[0] ?? null)
+}
+
+function start(): void {
+  const csp = cspHeader({ dev: devUrl !== undefined })
+  hardenSession(session.defaultSession, { csp, appOrigins })
+  serveAppProtocol(session.defaultSession.protocol, rendererDir, csp)
+
+  const home = sousHome()
+  const running = createCore({
+    sousHome: home,
+    transport: 'electron',
+    keyStore: new SafeStorageKeyStore(home, safeStorage),
+    pickFolder,
+    pty: new NodePtyService(),
+    // sessions: the SessionManager, built over the same EventHub (wired by the lead).
+    appOrigins,
+  })
+  core = running
+  attachElectronTransport({
+    ipcMain,
+    core: running,
+    targets: () => BrowserWindow.getAllWindows().map((window) => window.webContents),
+    isTrustedUrl: (url) => isAllowedUrl(url, appOrigins),
+  })
+
+  Menu.setApplicationMenu(
+    Menu.buildFromTemplate(
+      menuTemplate({
+        isMac: process.platform === 'darwin',
+        developer: !app.isPackaged,
+        openFolder: () => {
+          void pickFolder().then((path) => path && openRequests.request(path))
+        },
+      }),
+    ),
+  )
+
+  createMainWindow()
+  app.on('activate', () => {
+    if (BrowserWindow.getAllWindows().length === 0) createMainWindow()
+  })
+  app.on('window-all-closed', () => {
+    if (process.platform !== 'darwin') app.quit()
+  })
+
+  // Kill terminals and end sessions before quitting; Electron does not wait for promises.
+  let disposed = false
+  app.on('will-quit', (event) => {
+    if (disposed) return
+    event.preventDefault()
+    void running.dispose().finally(() => {
+      disposed = true
+      app.quit()
+    })
+  })
+}
+
+function createMainWindow(): void {
+  const window = new BrowserWindow(createWindowOptions({ preloadPath }))
+  mainWindow = window
+  window.once('ready-to-show', () => window.show())
+  window.on('closed', () => {
+    if (mainWindow === window) mainWindow = undefined
+  })
+  window.webContents.on('did-start-loading', () => openRequests.setReady(false))
+  window.webContents.on('did-finish-load', () => openRequests.setReady(true))
+  void window.loadURL(devUrl ?? APP_URL)
+}
