@@ -35,13 +35,14 @@ async function main(argv: readonly string[]): Promise<number> {
   return 2
 }
 
-/**
- * Headless mode. `runPrint` lives in `./print` (the engine's side of the CLI); until it is wired
- * in, this says so plainly instead of failing obscurely.
- */
-async function runPrintMode(_argv: readonly string[]): Promise<number> {
-  process.stderr.write('sous: --print is not available in this build yet.\n')
-  return 1
+/** Headless mode (`./print`, the engine's side of the CLI). */
+async function runPrintMode(argv: readonly string[]): Promise<number> {
+  const { runPrint } = await import('./print')
+  const { readStdin } = await import('./stdin')
+  const controller = new AbortController()
+  process.once('SIGINT', () => controller.abort())
+  const stdin = process.stdin.isTTY ? undefined : await readStdin(process.stdin)
+  return runPrint([...argv], process.env, { stdout: process.stdout, stderr: process.stderr, stdin, signal: controller.signal })
 }
 
 const code = await main(process.argv.slice(2))

@@ -3,8 +3,9 @@ import { withMessageBreakpoints } from '../context/cache-breakpoints'
 import type { AssistantBlock, Message, ModelRequest, ToolSchema } from '../services/model/types'
 import type { AnyTool } from '../tools/types'
 import { stamp } from './events'
-import { executeTool } from './execute-tool'
-import type { RunToolDeps } from './run-tool'
+import { runToolCall as executeTool } from '../tools/run-tool'
+import { budgetResults } from './result-budget'
+import type { RunToolDeps } from './tool-call'
 import { streamReply, type ReplyOutcome } from './stream-reply'
 import { maxTokensStep } from './transitions/max-tokens'
 import { compactAfterOverflow } from './transitions/prompt-too-long'
@@ -134,7 +135,8 @@ async function* onMessage(
   if (calls.length === 0) return yield* onStop(loop, params)
   loop.stopHookForced = false
   yield* stamped(reply.executor.drain(), params)
-  loop.append({ role: 'user', content: reply.executor.results() })
+  const toolOf = (id: string) => params.tools.find((tool) => tool.name === calls.find((call) => call.id === id)?.name)
+  loop.append({ role: 'user', content: await budgetResults(reply.executor.results(), toolOf, params.projectDataDir) })
   if (params.signal.aborted) return { reason: 'aborted', message: 'Interrupted by the user.' }
   return undefined
 }
@@ -212,6 +214,7 @@ function toolDepsOf(params: QueryParams): Omit<RunToolDeps, 'emit'> {
       projectDataDir: params.projectDataDir,
       sessionId: params.sessionId,
       agentId: params.agentId,
+      ...params.toolContext,
     },
     execute: params.executeTool ?? executeTool,
   }

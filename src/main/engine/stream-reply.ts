@@ -1,7 +1,7 @@
 import type { Usage } from '../../shared/protocol/agent-event'
 import type { AssistantBlock, ModelErrorReason, ModelRequest, ModelService, ToolUseBlock } from '../services/model/types'
 import { ToolExecutor } from './tool-executor'
-import type { RunToolDeps } from './run-tool'
+import type { RunToolDeps } from './tool-call'
 import type { EventBody } from './types'
 
 /** How one request ended. */
@@ -86,6 +86,7 @@ export async function* streamReply(
           for (const block of event.content) {
             if (block.type === 'tool_use' && !executor.has(block.id)) executor.add(block)
           }
+          executor.seal()
         }
         yield* executor.takeEvents()
         return {

@@ -1,5 +1,5 @@
 import type { ToolResultBlock, ToolUseBlock } from '../services/model/types'
-import { isSafeCall, notExecuted, runToolCall, type CallOutcome, type RunToolDeps } from './run-tool'
+import { isSafeCall, notExecuted, processToolCall, type CallOutcome, type RunToolDeps } from './tool-call'
 import type { EventBody } from './types'
 
 /** How long a tool may keep running after an abort before its result is synthesized. */
@@ -29,6 +29,8 @@ export class ToolExecutor {
   private readonly controller = new AbortController()
   private wake: (() => void) | undefined
   private discarded = false
+  /** False while the reply streams: a call with side effects waits for the whole reply. */
+  private sealed = false
 
   constructor(
     private readonly deps: Omit<RunToolDeps, 'emit'>,
@@ -58,6 +60,12 @@ export class ToolExecutor {
     this.push({ type: 'tool_state', toolUseId: block.id, name: block.name, state: 'pending', input: block.input, summary })
     this.entries.push({ block, safe, state: 'queued' })
     if (this.controller.signal.aborted) this.settle(this.entries.at(-1)!, notExecutedBlock(block, 'the turn was interrupted'))
+    this.pump()
+  }
+
+  /** The reply is complete: calls that are not concurrency-safe may run now. */
+  seal(): void {
+    this.sealed = true
     this.pump()
   }
 
@@ -98,9 +106,8 @@ export class ToolExecutor {
     this.discarded = true
     this.abort(why)
     yield* this.drain()
+    // Close every card of this attempt, even one that finished: its result is dropped.
     for (const [id, name] of this.announced) {
-      if (this.ended.has(id)) continue
-      this.ended.add(id)
       yield { type: 'tool_state', toolUseId: id, name, state: 'error' }
       yield { type: 'tool_end', toolUseId: id, name, isError: true, content: `Not executed: ${why}.` }
     }
@@ -137,7 +144,8 @@ export class ToolExecutor {
     for (const entry of this.entries) {
       if (entry.state !== 'queued') continue
       const running = this.entries.filter((other) => other.state === 'running')
-      const canStart = entry.safe ? running.every((other) => other.safe) : running.length === 0
+      // An unsafe call never starts before the reply is complete: a broken stream could not undo it.
+      const canStart = entry.safe ? running.every((other) => other.safe) : this.sealed && running.length === 0
       if (!canStart) return
       this.start(entry)
       if (!entry.safe) return
@@ -147,7 +155,7 @@ export class ToolExecutor {
   private start(entry: Entry): void {
     entry.state = 'running'
     const deps: RunToolDeps = { ...this.deps, emit: (event) => this.push(event) }
-    void runToolCall(entry.block, this.controller.signal, deps).then((outcome) => this.settle(entry, outcome, true))
+    void processToolCall(entry.block, this.controller.signal, deps).then((outcome) => this.settle(entry, outcome, true))
   }
 
   private settle(entry: Entry, outcome: CallOutcome, eventsSent = false): void {
@@ -166,6 +174,7 @@ export class ToolExecutor {
   }
 
   private push(event: EventBody): void {
+    if (this.discarded) return
     // A call settled by force (abort grace) may still report late; its card is already closed.
     if ('toolUseId' in event && this.ended.has(event.toolUseId)) return
     this.buffer.push(event)

@@ -64,9 +64,11 @@ export interface QueryParams {
   /** Default 64000. */
   escalatedMaxTokens?: number
   thinkingBudget?: number
+  /** Session capabilities for tools (file-state cache, Bash state, PTY hook, small model). */
+  toolContext?: Partial<Omit<ToolContext, 'cwd' | 'projectRoot' | 'projectDataDir' | 'sessionId' | 'agentId' | 'toolUseId' | 'signal' | 'progress'>>
   /** Usage of the session before this run, so `usage` events carry session totals. */
   usageSoFar?: { usage: Usage; costUsd: number }
-  /** Runs a permitted call (default: schema check, `validate`, `execute`; a throw becomes an error result). */
+  /** Runs a permitted call (default: the tool layer's `runToolCall`). */
   executeTool?: (tool: AnyTool, input: unknown, ctx: ToolContext) => Promise<ToolResult>
   /** Base delay before re-issuing a request whose stream broke (default 250 ms, doubling). */
   streamRetryDelayMs?: number

@@ -97,13 +97,13 @@ export class SessionManager implements SessionService {
     const live = this.sessions.get(sessionId)
     const found = await this.find(sessionId)
     if (!live && !found) throw new AppError('NOT_FOUND', `No session ${sessionId}.`)
-    await live?.abort()
+    await live?.dispose()
     this.sessions.delete(sessionId)
     if (found) await rm(this.pathOf(found.projectPath, sessionId), { force: true })
   }
 
   async dispose(): Promise<void> {
-    await Promise.all([...this.sessions.values()].map((session) => session.abort()))
+    await Promise.all([...this.sessions.values()].map((session) => session.dispose()))
     await Promise.all(this.turns)
     this.sessions.clear()
   }

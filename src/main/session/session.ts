@@ -3,7 +3,7 @@ import { AppError } from '../../shared/ipc/result'
 import type { EventHub } from '../base/event-hub'
 import { buildSystemPrompt } from '../context/system-prompt'
 import { query } from '../engine/query'
-import type { CanUseTool, Compactor, QueryHooks, QueryResult } from '../engine/types'
+import type { CanUseTool, Compactor, QueryHooks, QueryParams, QueryResult } from '../engine/types'
 import { addUsage, zeroUsage } from '../engine/usage'
 import type { Message, ModelService } from '../services/model/types'
 import { TranscriptWriter } from '../store/transcript'
@@ -14,8 +14,8 @@ export interface SessionEnvironment {
   hub: EventHub
   model: () => Promise<ModelService>
   modelName: string
-  /** The tools of this session (created once, on the first turn). */
-  tools: () => Promise<AnyTool[]>
+  /** The tools of this session (created once, on the first turn; disposed with the session). */
+  toolset: () => Promise<Toolset>
   canUseTool: CanUseTool
   maxTurns: number
   projectDataDir: string
@@ -27,6 +27,13 @@ export interface SessionEnvironment {
   /** Extra system prompt text. */
   appendSystemPrompt?: string
   maxTokens?: number
+}
+
+/** A session's tools and the capabilities they share (file-state cache, Bash state…). */
+export interface Toolset {
+  tools: AnyTool[]
+  context?: QueryParams['toolContext']
+  dispose?(): Promise<void>
 }
 
 /** Saved state a session starts from (a resumed transcript). */
@@ -51,7 +58,7 @@ export class Session {
   private costUsd: number
   private writer: TranscriptWriter | undefined
   private running: { controller: AbortController; done: Promise<QueryResult> } | undefined
-  private tools: Promise<AnyTool[]> | undefined
+  private toolset: Promise<Toolset> | undefined
   private turnCounter = 0
 
   constructor(
@@ -98,6 +105,14 @@ export class Session {
     await running.done
   }
 
+  /** Stops the running turn and releases the tools (PTYs, background shells). */
+  async dispose(): Promise<void> {
+    await this.abort()
+    const toolset = this.toolset
+    this.toolset = undefined
+    await (await toolset?.catch(() => undefined))?.dispose?.()
+  }
+
   /** Records a new title in the transcript. */
   rename(title: string): void {
     this.transcript().setTitle(title)
@@ -114,16 +129,17 @@ export class Session {
     this.append(prompt)
     this.emit({ ...identity, type: 'turn_start', turnId: `${this.id}:${++this.turnCounter}`, prompt: text })
     try {
-      const [model, tools, system] = await Promise.all([
+      const [model, toolset, system] = await Promise.all([
         this.env.model(),
-        (this.tools ??= this.env.tools()),
+        (this.toolset ??= this.env.toolset()),
         buildSystemPrompt({ cwd: this.projectPath, projectRoot: this.projectPath, homeDir: this.env.homeDir, append: this.env.appendSystemPrompt }),
       ])
       const run = query({
         ...identity,
         messages: this.messages,
         system,
-        tools,
+        tools: toolset.tools,
+        toolContext: toolset.context,
         model,
         modelName: this.env.modelName,
         maxTurns: this.env.maxTurns,

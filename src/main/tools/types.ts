@@ -1,5 +1,8 @@
 import type { z } from 'zod'
+import type { PtyProcess } from '../pty/types'
 import type { ImageBlock, TextBlock } from '../services/model/types'
+import type { FileStateCache } from './file-state'
+import type { ShellState } from './shell/shell-state'
 
 /**
  * The contract between the engine and every tool. The engine knows no tool by name; governance
@@ -35,6 +38,21 @@ export interface ToolContext {
   signal: AbortSignal
   /** Streams a line of progress to the UI while the tool runs. */
   progress(text: string): void
+  /**
+   * What this session has read (path → mtime, size, hash). Edit and Write refuse to change an
+   * existing file that is missing here or changed on disk since; without a cache they refuse
+   * every existing file (fail closed). One per session: see `createToolSession`.
+   */
+  fileState?: FileStateCache
+  /** The Bash tool's per-session state: persisted cwd and background shells. */
+  shell?: ShellState
+  /**
+   * Called when the Bash tool starts a command on a PTY, so the desktop can show it live in the
+   * "Agent" terminal (and the user can type into it when a command waits for input).
+   */
+  onPtySpawn?(proc: PtyProcess, command: string): void
+  /** Asks a small, fast model (WebFetch uses it to answer a prompt over a page). */
+  askModel?(system: string, user: string, signal: AbortSignal): Promise<string>
 }
 
 /** A tool as the engine sees it, after `defineTool`. */
@@ -58,6 +76,11 @@ export interface Tool<Input = unknown> {
   /** Semantic checks after the schema; a string is an instructive error for the model. */
   validate?(input: Input, ctx: ToolContext): Promise<string | undefined>
   execute(input: Input, ctx: ToolContext): Promise<ToolResult>
+  /**
+   * Results longer than this are persisted to disk and replaced by a preview (see
+   * result-budget.ts). `Infinity` exempts the tool (Read: persisting a read would loop).
+   */
+  readonly maxResultChars?: number
 }
 
 /** Any tool, whatever its input type. */

@@ -11,7 +11,7 @@ export interface RunToolDeps {
   /** The tool context without the per-call fields. */
   context: Omit<ToolContext, 'toolUseId' | 'signal' | 'progress'>
   emit: (event: EventBody) => void
-  /** Executes a validated call; a throw becomes an error result. */
+  /** Executes a permitted call (schema, `validate`, `execute`); must not throw, but a throw becomes an error result. */
   execute: (tool: AnyTool, input: unknown, ctx: ToolContext) => Promise<ToolResult>
 }
 
@@ -48,7 +48,7 @@ export function isSafeCall(tool: AnyTool | undefined, input: unknown): boolean {
  * Runs one tool call from permission to result: find → parse → PreToolUse → canUseTool → execute →
  * PostToolUse. Contract: never throws; every path yields exactly one tool_result and one `tool_end`.
  */
-export async function runToolCall(block: ToolUseBlock, signal: AbortSignal, deps: RunToolDeps): Promise<CallOutcome> {
+export async function processToolCall(block: ToolUseBlock, signal: AbortSignal, deps: RunToolDeps): Promise<CallOutcome> {
   const tool = deps.tools.get(block.name)
   const finish = (result: ToolResult, denial?: CallOutcome['denial']): CallOutcome => {
     const isError = result.isError === true

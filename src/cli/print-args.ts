@@ -1,0 +1,98 @@
+import { parseArgs } from 'node:util'
+
+/** How headless mode prints its outcome. */
+export type OutputFormat = 'text' | 'json' | 'stream-json'
+/** Permission modes as Claude Code names them. */
+export type PermissionMode = 'default' | 'acceptEdits' | 'plan' | 'bypassPermissions'
+
+/** The parsed command line of `sous -p`. */
+export interface PrintOptions {
+  prompt: string
+  cwd?: string
+  outputFormat: OutputFormat
+  permissionMode: PermissionMode
+  model?: string
+  maxTurns: number
+  resume?: string
+  continue: boolean
+  verbose: boolean
+  appendSystemPrompt?: string
+}
+
+/** Default turn limit in headless mode (a runaway loop must end). */
+export const DEFAULT_MAX_TURNS = 100
+
+const FORMATS: readonly OutputFormat[] = ['text', 'json', 'stream-json']
+const MODES: readonly PermissionMode[] = ['default', 'acceptEdits', 'plan', 'bypassPermissions']
+
+/** Usage text for `sous -p --help`. */
+export const PRINT_USAGE = `Usage: sous -p [options] [prompt]
+
+Runs one agent turn without a UI and prints the result. The prompt may also come on stdin.
+
+Options:
+  --cwd <dir>                     project folder (default: current directory)
+  --output-format <format>        text (default) | json | stream-json
+  --permission-mode <mode>        default | acceptEdits | plan | bypassPermissions
+  --model <name>                  model id (default: ANTHROPIC_MODEL or the built-in default)
+  --max-turns <n>                 limit on model requests (default ${DEFAULT_MAX_TURNS})
+  -r, --resume <session-id>       continue a stored session
+  -c, --continue                  continue the latest session of this folder
+  --append-system-prompt <text>   extra instructions for this run
+  --verbose                       print tool activity on stderr (text format)
+  -h, --help                      show this help`
+
+/**
+ * Parses `sous -p` arguments (with or without the `-p` itself). Returns an error string for bad
+ * input; `help` when help was asked for. The prompt is the positional text; stdin is merged later.
+ */
+export function parsePrintArgs(argv: string[]): { ok: true; options: Omit<PrintOptions, 'prompt'> & { prompt: string } } | { ok: false; error: string } | { ok: 'help' } {
+  let parsed
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        print: { type: 'boolean', short: 'p' },
+        cwd: { type: 'string' },
+        'output-format': { type: 'string' },
+        'permission-mode': { type: 'string' },
+        model: { type: 'string' },
+        'max-turns': { type: 'string' },
+        resume: { type: 'string', short: 'r' },
+        continue: { type: 'boolean', short: 'c' },
+        verbose: { type: 'boolean' },
+        'append-system-prompt': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    })
+  } catch (error) {
+    return { ok: false, error: error instanceof Error ? error.message : String(error) }
+  }
+  const values = parsed.values
+  if (values.help) return { ok: 'help' }
+  const outputFormat = (values['output-format'] ?? 'text') as OutputFormat
+  if (!FORMATS.includes(outputFormat)) return { ok: false, error: `--output-format must be one of ${FORMATS.join(', ')}` }
+  const permissionMode = (values['permission-mode'] ?? 'default') as PermissionMode
+  if (!MODES.includes(permissionMode)) return { ok: false, error: `--permission-mode must be one of ${MODES.join(', ')}` }
+  let maxTurns = DEFAULT_MAX_TURNS
+  if (values['max-turns'] !== undefined) {
+    maxTurns = Number(values['max-turns'])
+    if (!Number.isInteger(maxTurns) || maxTurns < 1) return { ok: false, error: '--max-turns must be a positive integer' }
+  }
+  if (values.resume !== undefined && values.continue) return { ok: false, error: '--resume and --continue cannot be combined' }
+  const options: Omit<PrintOptions, 'prompt'> & { prompt: string } = {
+    prompt: parsed.positionals.join(' '),
+    outputFormat,
+    permissionMode,
+    maxTurns,
+    continue: values.continue ?? false,
+    verbose: values.verbose ?? false,
+  }
+  if (values.cwd !== undefined) options.cwd = values.cwd
+  if (values.model !== undefined) options.model = values.model
+  if (values.resume !== undefined) options.resume = values.resume
+  if (values['append-system-prompt'] !== undefined) options.appendSystemPrompt = values['append-system-prompt']
+  return { ok: true, options }
+}

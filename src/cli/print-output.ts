@@ -1,0 +1,74 @@
+import type { AgentEvent } from '../shared/protocol/agent-event'
+import type { QueryResult } from '../main/engine/types'
+import type { PermissionDenial } from './print-permissions'
+
+/** The final JSON of `--output-format json` (and the last line of `stream-json`), shaped like Claude Code's. */
+export interface PrintResult {
+  type: 'result'
+  subtype: 'success' | 'error_max_turns' | 'error_during_execution'
+  is_error: boolean
+  duration_ms: number
+  num_turns: number
+  result: string
+  session_id: string
+  total_cost_usd: number
+  usage: {
+    input_tokens: number
+    output_tokens: number
+    cache_creation_input_tokens: number
+    cache_read_input_tokens: number
+  }
+  permission_denials: PermissionDenial[]
+  /** Why the run ended (Sous's terminal reason). */
+  terminal_reason: QueryResult['reason']
+  /** One line on why it failed, when it did. */
+  error?: string
+}
+
+/** Builds the result object of a finished run. */
+export function toPrintResult(run: QueryResult, sessionId: string, denials: PermissionDenial[], durationMs: number): PrintResult {
+  const subtype = run.reason === 'completed' ? 'success' : run.reason === 'max_turns' ? 'error_max_turns' : 'error_during_execution'
+  const out: PrintResult = {
+    type: 'result',
+    subtype,
+    is_error: run.reason !== 'completed',
+    duration_ms: Math.round(durationMs),
+    num_turns: run.turns,
+    result: run.resultText,
+    session_id: sessionId,
+    total_cost_usd: run.costUsd,
+    usage: {
+      input_tokens: run.usage.inputTokens,
+      output_tokens: run.usage.outputTokens,
+      cache_creation_input_tokens: run.usage.cacheWriteTokens,
+      cache_read_input_tokens: run.usage.cacheReadTokens,
+    },
+    permission_denials: denials,
+    terminal_reason: run.reason,
+  }
+  if (run.reason !== 'completed') out.error = failureLine(run)
+  return out
+}
+
+/** The one-line reason printed on stderr when a run did not complete. */
+export function failureLine(run: Pick<QueryResult, 'reason' | 'message'>): string {
+  return `sous: ${run.reason}${run.message ? `: ${run.message.split('\n')[0]}` : ''}`
+}
+
+/** One line of `--verbose` activity for people watching stderr; undefined for events not worth a line. */
+export function verboseLine(event: AgentEvent): string | undefined {
+  switch (event.type) {
+    case 'tool_state':
+      return event.state === 'running' ? `→ ${event.name}${event.summary ? ` ${event.summary}` : ''}` : undefined
+    case 'tool_end':
+      return event.isError ? `✗ ${event.name}: ${event.content.split('\n')[0]}` : undefined
+    case 'model_retry':
+      return `… retrying the model request (${event.reason}, attempt ${event.attempt})`
+    case 'model_fallback':
+      return `… switched to ${event.to} (${event.reason})`
+    case 'notice':
+      return `${event.level}: ${event.message}`
+    default:
+      return undefined
+  }
+}

@@ -1,0 +1,123 @@
+import { stat } from 'node:fs/promises'
+import { resolve } from 'node:path'
+import type { AgentEvent } from '../shared/protocol/agent-event'
+import { AppError } from '../shared/ipc/result'
+import type { Toolset } from '../main/session/session'
+import type { SessionManager } from '../main/session/session-manager'
+import { parsePrintArgs, PRINT_USAGE, type PrintOptions } from './print-args'
+import { failureLine, toPrintResult, verboseLine } from './print-output'
+import { headlessPermission, type PermissionDenial } from './print-permissions'
+
+/** Where headless mode reads and writes; the real process by default, buffers in tests. */
+export interface PrintIO {
+  stdout: { write(text: string): unknown }
+  stderr: { write(text: string): unknown }
+  /** Text piped on stdin, if any (read by the caller when stdin is not a TTY). */
+  stdin?: string
+  /** Aborting it stops the run (SIGINT). */
+  signal?: AbortSignal
+  /** Builds the tools (tests may pass their own set). */
+  toolset?: (cwd: string) => Promise<Toolset>
+}
+
+/**
+ * `sous -p`: runs one agent turn without a UI and prints the outcome as text, JSON or a stream of
+ * JSON lines. Returns the exit code: 0 when the turn completed; otherwise non-zero with a one-line
+ * reason on stderr (2 for bad usage).
+ */
+export async function runPrint(argv: string[], env: NodeJS.ProcessEnv, io: PrintIO = defaultIO()): Promise<number> {
+  const started = performance.now()
+  // The SDK is the slowest import; start loading it while the rest is set up.
+  const modelModule = import('../main/services/model/index')
+  const parsed = parsePrintArgs(argv)
+  if (parsed.ok === 'help') {
+    io.stdout.write(`${PRINT_USAGE}\n`)
+    return 0
+  }
+  if (!parsed.ok) return usageError(io, parsed.error)
+  const options: PrintOptions = { ...parsed.options, prompt: [parsed.options.prompt, io.stdin ?? ''].map((part) => part.trim()).filter(Boolean).join('\n\n') }
+  if (!options.prompt) return usageError(io, 'no prompt: pass it as an argument or on stdin')
+  const cwd = resolve(options.cwd ?? process.cwd())
+  if (!(await stat(cwd).catch(() => undefined))?.isDirectory()) return fail(io, `sous: --cwd is not a folder: ${cwd}`)
+
+  const { AnthropicModelService, resolveModelConfig } = await modelModule
+  const config = resolveModelConfig(env, options.model ? { model: options.model } : {})
+  if (!config.ok) return fail(io, `sous: ${config.error.message}`)
+  const model = new AnthropicModelService(config.value)
+
+  const [{ createEventHub }, { SessionManager }, { sousHome }, { createHeadlessToolset }] = await Promise.all([
+    import('../main/base/event-hub'),
+    import('../main/session/session-manager'),
+    import('../main/base/paths'),
+    import('./print-tools'),
+  ])
+  const denials: PermissionDenial[] = []
+  const hub = createEventHub()
+  const manager = new SessionManager({
+    home: sousHome(env),
+    environment: () => ({
+      hub,
+      model: async () => model,
+      modelName: config.value.model,
+      toolset: () => (io.toolset ?? createHeadlessToolset)(cwd),
+      canUseTool: headlessPermission(options.permissionMode, denials),
+      maxTurns: options.maxTurns,
+      appendSystemPrompt: options.appendSystemPrompt,
+    }),
+  })
+  try {
+    const sessionId = await openSession(manager, options, cwd)
+    const unsubscribe = hub.subscribe((_channel, payload) => onEvent(io, options, payload as AgentEvent))
+    if (options.outputFormat === 'stream-json') {
+      writeLine(io, { type: 'system', subtype: 'init', session_id: sessionId, cwd, model: config.value.model, permissionMode: options.permissionMode })
+    }
+    const stop = () => void manager.abort(sessionId)
+    io.signal?.addEventListener('abort', stop, { once: true })
+    const run = await manager.run(sessionId, options.prompt)
+    io.signal?.removeEventListener('abort', stop)
+    unsubscribe()
+    const result = toPrintResult(run, sessionId, denials, performance.now() - started)
+    if (options.outputFormat === 'text') io.stdout.write(run.resultText.endsWith('\n') ? run.resultText : `${run.resultText}\n`)
+    else writeLine(io, result, options.outputFormat === 'json' ? 2 : undefined)
+    if (run.reason === 'completed') return 0
+    io.stderr.write(`${failureLine(run)}\n`)
+    return run.reason === 'aborted' ? 130 : 1
+  } catch (error) {
+    if (error instanceof AppError) return fail(io, `sous: ${error.message}`)
+    throw error
+  } finally {
+    await manager.dispose()
+  }
+}
+
+async function openSession(manager: SessionManager, options: PrintOptions, cwd: string): Promise<string> {
+  if (options.resume) return (await manager.resume(options.resume)).sessionId
+  if (options.continue) return (await manager.continueLatest(cwd)).sessionId
+  return (await manager.create(cwd)).sessionId
+}
+
+function onEvent(io: PrintIO, options: PrintOptions, event: AgentEvent): void {
+  if (options.outputFormat === 'stream-json') return writeLine(io, event)
+  if (options.verbose && options.outputFormat === 'text') {
+    const line = verboseLine(event)
+    if (line) io.stderr.write(`${line}\n`)
+  }
+}
+
+function writeLine(io: PrintIO, value: unknown, indent?: number): void {
+  io.stdout.write(`${JSON.stringify(value, null, indent)}\n`)
+}
+
+function usageError(io: PrintIO, message: string): number {
+  io.stderr.write(`sous: ${message}\nRun 'sous -p --help' for usage.\n`)
+  return 2
+}
+
+function fail(io: PrintIO, line: string): number {
+  io.stderr.write(`${line}\n`)
+  return 1
+}
+
+function defaultIO(): PrintIO {
+  return { stdout: process.stdout, stderr: process.stderr }
+}

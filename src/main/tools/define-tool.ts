@@ -1,0 +1,73 @@
+import { z } from 'zod'
+import type { TextBlock } from '../services/model/types'
+import type { Tool, ToolContext, ToolPreview, ToolResult } from './types'
+
+/** What a tool file declares; traits left out take the cautious answer. */
+export interface ToolSpec<S extends z.ZodType> {
+  name: string
+  label: string
+  /** Model-facing description (kept in a `*.prompt.ts` beside the tool). */
+  description: string
+  input: S
+  /** Default false: a tool not declared read-only is not. */
+  isReadOnly?(input: z.output<S>): boolean
+  /** Default true. */
+  isDestructive?(input: z.output<S>): boolean
+  /** Default false: runs alone. */
+  isConcurrencySafe?(input: z.output<S>): boolean
+  summarize(input: z.output<S>): string
+  preview?(input: z.output<S>, ctx: ToolContext): Promise<ToolPreview | undefined>
+  validate?(input: z.output<S>, ctx: ToolContext): Promise<string | undefined>
+  execute(input: z.output<S>, ctx: ToolContext): Promise<ToolResult>
+  maxResultChars?: number
+}
+
+/**
+ * Builds a {@link Tool} from a spec: fills cautious defaults for the traits and derives the JSON
+ * Schema for the API once (input side, so defaulted fields are optional; no `$schema` key).
+ */
+export function defineTool<S extends z.ZodType>(spec: ToolSpec<S>): Tool<z.output<S>> {
+  return {
+    name: spec.name,
+    label: spec.label,
+    description: spec.description.trim(),
+    inputSchema: spec.input as unknown as z.ZodType<z.output<S>>,
+    jsonSchema: toApiSchema(spec.input),
+    isReadOnly: spec.isReadOnly ?? (() => false),
+    isDestructive: spec.isDestructive ?? (() => true),
+    isConcurrencySafe: spec.isConcurrencySafe ?? (() => false),
+    summarize: spec.summarize,
+    preview: spec.preview,
+    validate: spec.validate,
+    execute: spec.execute,
+    maxResultChars: spec.maxResultChars,
+  }
+}
+
+/** JSON Schema the Messages API accepts: no `$schema`, no safe-integer noise. */
+export function toApiSchema(schema: z.ZodType): Record<string, unknown> {
+  const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>
+  return clean(json) as Record<string, unknown>
+}
+
+function clean(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(clean)
+  if (value === null || typeof value !== 'object') return value
+  const out: Record<string, unknown> = {}
+  for (const [key, child] of Object.entries(value)) {
+    if (key === '$schema') continue
+    if ((key === 'maximum' && child === Number.MAX_SAFE_INTEGER) || (key === 'minimum' && child === Number.MIN_SAFE_INTEGER)) continue
+    out[key] = clean(child)
+  }
+  return out
+}
+
+/** A text block. */
+export function text(value: string): TextBlock {
+  return { type: 'text', text: value }
+}
+
+/** An error result for the model. */
+export function errorResult(message: string, details?: unknown): ToolResult {
+  return details === undefined ? { content: message, isError: true } : { content: message, isError: true, details }
+}

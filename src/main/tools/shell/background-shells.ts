@@ -1,0 +1,100 @@
+import type { PtyService } from '../../pty/types'
+import { CommandRun } from './command-run'
+import type { CommandEnd, CommandOptions } from './command-run'
+import { cleanTerminalText, cutMiddle } from './output'
+
+/** Unread output kept per background shell at most; older unread output is dropped and counted. */
+const MAX_UNREAD_CHARS = 1_000_000
+
+export type BackgroundStatus = 'running' | 'completed' | 'failed' | 'killed'
+
+/** One command started with run_in_background. */
+export class BackgroundShell {
+  private unread: string[] = []
+  private unreadLength = 0
+  private droppedUnread = 0
+  private end: CommandEnd | undefined
+  readonly startedAt = Date.now()
+
+  constructor(
+    readonly id: string,
+    readonly command: string,
+    readonly run: CommandRun,
+  ) {
+    run.onOutput((raw) => this.push(raw))
+    void run.done.then((end) => {
+      this.end = end
+    })
+  }
+
+  get status(): BackgroundStatus {
+    if (!this.end) return 'running'
+    if (this.end.killed || this.end.aborted || this.end.timedOut) return 'killed'
+    return this.end.exitCode === 0 ? 'completed' : 'failed'
+  }
+
+  get exitCode(): number | null | undefined {
+    return this.end?.exitCode
+  }
+
+  /** New output since the last call, clean, middle cut when long. */
+  takeOutput(): string {
+    const raw = this.unread.join('')
+    const dropped = this.droppedUnread
+    this.unread = []
+    this.unreadLength = 0
+    this.droppedUnread = 0
+    const clean = cleanTerminalText(raw)
+    const body = cutMiddle(clean)
+    return dropped > 0 ? `[${dropped.toLocaleString('en-US')} earlier characters were not kept]\n${body}` : body
+  }
+
+  private push(raw: string): void {
+    this.unread.push(raw)
+    this.unreadLength += raw.length
+    if (this.unreadLength > 2 * MAX_UNREAD_CHARS) {
+      const joined = this.unread.join('')
+      const excess = joined.length - MAX_UNREAD_CHARS
+      this.droppedUnread += excess
+      this.unread = [joined.slice(excess)]
+      this.unreadLength = MAX_UNREAD_CHARS
+    }
+  }
+}
+
+/**
+ * The background shells of one session. **Contract:** `dispose()` stops every one of them and
+ * resolves once they have ended; nothing outlives the session.
+ */
+export class BackgroundShells {
+  private readonly shells = new Map<string, BackgroundShell>()
+  private nextId = 1
+
+  start(pty: PtyService, options: Omit<CommandOptions, 'signal'>): BackgroundShell {
+    const id = `bash_${this.nextId++}`
+    const shell = new BackgroundShell(id, options.command, new CommandRun(pty, options))
+    this.shells.set(id, shell)
+    return shell
+  }
+
+  get(id: string): BackgroundShell | undefined {
+    return this.shells.get(id)
+  }
+
+  list(): BackgroundShell[] {
+    return [...this.shells.values()]
+  }
+
+  /** Stops one shell and waits for its end; false if unknown. */
+  async stop(id: string): Promise<boolean> {
+    const shell = this.shells.get(id)
+    if (!shell) return false
+    shell.run.stop('kill')
+    await shell.run.done
+    return true
+  }
+
+  async dispose(): Promise<void> {
+    await Promise.all(this.list().map((shell) => this.stop(shell.id)))
+  }
+}
