@@ -25,7 +25,7 @@ test('a prompt streams its reply, with an intermediate state, then a usage line'
 
   await expect(reply).toContainText(closing)
   await expect(chat.getByRole('button', { name: 'Send' })).toBeVisible()
-  await expect(reply.getByLabel('Usage')).toContainText(/\d+ in · \d+ out · \$\d/)
+  await expect(reply.getByLabel('Usage')).toContainText(/^[\d,.k]+ in( \([\d,.k]+ cached\))? · [\d,.k]+ out · \$\d/)
   const { requests } = await modelServer.recorded()
   expect(JSON.stringify(requests.at(-1)?.body['messages'])).toContain('Say hello')
 })
@@ -57,6 +57,25 @@ test('a failing model shows a clear error instead of a reply', async ({ app, pro
   const chat = app.getByRole('region', { name: 'Chat' })
   await chat.getByRole('textbox', { name: 'Message' }).fill('Hello?')
   await chat.getByRole('button', { name: 'Send' }).click()
-  await expect(chat.getByRole('alert')).toBeVisible()
+  await expect(chat.getByRole('alert')).toContainText('The model request failed')
+  await expect(chat.getByRole('alert')).toContainText('invalid x-api-key')
   await expect(chat.getByRole('button', { name: 'Send' })).toBeVisible()
+})
+
+test('a tool call shows as a card with its state and result', async ({ app, projectDir, modelServer }) => {
+  const readme = `${projectDir}/README.md`
+  await modelServer.setScenario([
+    { reply: { content: [{ type: 'text', text: 'Let me look.' }, { type: 'tool_use', id: 'toolu_e2e_1', name: 'Read', input: { file_path: readme } }] } },
+    { reply: { content: [{ type: 'text', text: 'The README has a title and nothing else.' }] } },
+  ])
+  await openByPath(app, projectDir)
+  const chat = app.getByRole('region', { name: 'Chat' })
+  await chat.getByRole('textbox', { name: 'Message' }).fill('What does the README say?')
+  await chat.getByRole('button', { name: 'Send' }).click()
+
+  const card = chat.getByRole('article', { name: 'Tool Read: Done' })
+  await expect(card).toContainText(readme)
+  await card.getByText('Result').click()
+  await expect(card).toContainText('A test project')
+  await expect(chat.getByLabel('Assistant')).toContainText('The README has a title and nothing else.')
 })

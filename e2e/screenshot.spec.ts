@@ -1,4 +1,5 @@
-import { resolve } from 'node:path'
+import { mkdir, writeFile } from 'node:fs/promises'
+import { join, resolve } from 'node:path'
 import { expect, test } from './fixtures'
 import { openByPath } from './support/app'
 
@@ -13,7 +14,7 @@ test.skip(!target, 'Set SOUS_SCREENSHOT=<file.png> to render the README screensh
 test('README screenshot', async ({ app, projectDir, modelServer, host }) => {
   test.skip(host !== 'browser', 'The screenshot is taken in Chromium.')
   const reply = [
-    'This is a small project with a single `README.md`. A few things you could do next:',
+    '**Pantry** is a small TypeScript project: a `README.md` and `src/index.ts`, which exports an empty `items` list. A few things you could do next:',
     '',
     '1. Add a `package.json` with a `test` script.',
     '2. Describe how to run it in the README.',
@@ -24,15 +25,21 @@ test('README screenshot', async ({ app, projectDir, modelServer, host }) => {
   await modelServer.setScenario([
     { reply: { content: [{ type: 'thinking', thinking: 'The user wants an overview. I will look at the files first.', signature: 'sig' }, { type: 'text', text: reply }] }, chunkSize: 24 },
   ])
+  // A project with a friendlier name and a few files than the bare temp folder.
+  const project = join(projectDir, 'pantry')
+  await mkdir(join(project, 'src'), { recursive: true })
+  await writeFile(join(project, 'README.md'), '# Pantry\n\nTrack what is in the kitchen.\n')
+  await writeFile(join(project, 'src', 'index.ts'), 'export const items: string[] = []\n')
   await app.setViewportSize({ width: 1280, height: 760 })
-  await openByPath(app, projectDir)
+  await openByPath(app, project)
 
   const terminal = app.getByRole('region', { name: 'Terminal' })
   await expect(terminal.getByRole('status')).toHaveText('Running')
+  await expect(terminal.locator('.xterm-rows')).toContainText(/[#$%>]/) // The shell's prompt.
   await terminal.locator('.xterm').click()
-  await app.keyboard.type('ls -la && echo "ready to cook"')
+  await app.keyboard.type('ls -l README.md src')
   await app.keyboard.press('Enter')
-  await expect(terminal.locator('.xterm-rows')).toContainText('ready to cook')
+  await expect(terminal.locator('.xterm-rows')).toContainText('index.ts')
 
   const chat = app.getByRole('region', { name: 'Chat' })
   await chat.getByRole('textbox', { name: 'Message' }).fill('What is in this project, and what should I do next?')

@@ -58,14 +58,20 @@ function TurnFooter({ turn }: { turn: Turn }) {
           {end.message ? ` — ${end.message}` : ''}
         </p>
       )}
-      {turn.usage && (
-        <p className="usage" aria-label="Usage">
-          {formatTokens(turn.usage.total.inputTokens)} in · {formatTokens(turn.usage.total.outputTokens)} out
-          {turn.usage.total.cacheReadTokens > 0 && ` · ${formatTokens(turn.usage.total.cacheReadTokens)} cached`} ·{' '}
-          {formatCost(turn.usage.costUsd)}
-        </p>
-      )}
+      {turn.usage && <UsageLine usage={turn.usage} />}
     </footer>
+  )
+}
+
+/** Tokens read (cached ones included, and named), tokens written, and what the turn cost. */
+function UsageLine({ usage }: { usage: NonNullable<Turn['usage']> }) {
+  const { inputTokens, cacheReadTokens, cacheWriteTokens, outputTokens } = usage.total
+  const read = inputTokens + cacheReadTokens + cacheWriteTokens
+  return (
+    <p className="usage" aria-label="Usage" title={usage.model}>
+      {formatTokens(read)} in{cacheReadTokens > 0 && ` (${formatTokens(cacheReadTokens)} cached)`} ·{' '}
+      {formatTokens(outputTokens)} out · {formatCost(usage.costUsd)}
+    </p>
   )
 }
 
