@@ -35,10 +35,9 @@ async function main(argv: readonly string[]): Promise<number> {
   return 2
 }
 
-/** Headless mode (`./print`, the engine's side of the CLI). */
+/** Headless mode (`sous -p`): one prompt through the same core, answer on stdout. */
 async function runPrintMode(argv: readonly string[]): Promise<number> {
-  const { runPrint } = await import('./print')
-  const { readStdin } = await import('./stdin')
+  const [{ runPrint }, { readStdin }] = await Promise.all([import('./print'), import('./stdin')])
   const controller = new AbortController()
   process.once('SIGINT', () => controller.abort())
   const stdin = process.stdin.isTTY ? undefined : await readStdin(process.stdin)
@@ -46,6 +45,6 @@ async function runPrintMode(argv: readonly string[]): Promise<number> {
 }
 
 const code = await main(process.argv.slice(2))
-// Exit explicitly: a lingering handle (a PTY being reaped, a keep-alive socket) must not keep
-// a finished command alive.
+// Exit explicitly: a lingering handle (a PTY being reaped, pooled HTTP connections) must not
+// keep a finished command alive. stdout/stderr to pipes and files are synchronous on POSIX.
 process.exit(code)

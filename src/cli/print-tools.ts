@@ -6,21 +6,15 @@ import type { Toolset } from '../main/session/session'
  * session and are disposed with it.
  */
 export async function createHeadlessToolset(cwd: string): Promise<Toolset> {
-  const [{ NodePtyService }, { createBashTool }, { readTool }, { writeTool }, { editTool }, { taskOutputTool }, { taskStopTool }, { createToolSession }] =
-    await Promise.all([
-      import('../main/pty/node-pty-service'),
-      import('../main/tools/bash'),
-      import('../main/tools/read'),
-      import('../main/tools/write'),
-      import('../main/tools/edit'),
-      import('../main/tools/task-output'),
-      import('../main/tools/task-stop'),
-      import('../main/tools/tool-session'),
-    ])
+  const [{ NodePtyService }, { createCoreTools }, { createToolSession }] = await Promise.all([
+    import('../main/pty/node-pty-service'),
+    import('../main/tools/registry'),
+    import('../main/tools/tool-session'),
+  ])
   const pty = new NodePtyService()
   const session = createToolSession({ cwd })
   return {
-    tools: [readTool, writeTool, editTool, createBashTool({ pty }), taskOutputTool, taskStopTool],
+    tools: createCoreTools({ pty }),
     context: { fileState: session.fileState, shell: session.shell },
     async dispose() {
       await session.dispose()

@@ -75,7 +75,7 @@ describe('sous serve (child process)', () => {
     expect(run.stderr()).toMatch(/WARNING: listening on 0\.0\.0\.0/)
   })
 
-  it('answers --version, --help, an unknown option and --print before it is wired', async () => {
+  it('answers --version, --help, an unknown option, and routes -p to headless mode', async () => {
     const version = sous(['--version'])
     expect(await version.firstLine).toMatch(/^\d+\.\d+\.\d+/)
     expect(await version.exit).toBe(0)
@@ -83,10 +83,10 @@ describe('sous serve (child process)', () => {
     expect(await help.firstLine).toMatch(/^Sous /)
     const unknown = sous(['--frobnicate'])
     expect(await unknown.exit).toBe(2)
+    // Headless mode is routed to runPrint; without a key it fails with a message, not a crash.
     const print = sous(['-p', 'hello'])
-    const code = await print.exit
-    // Until runPrint is wired it says "not available"; once wired it runs for real.
-    if (print.stderr().includes('not available')) expect(code).toBe(1)
+    expect(await print.exit).toBe(1)
+    expect(print.stderr()).toMatch(/API key/)
   })
 
   it.skipIf(!existsSync(CLI_BUILT))('the built out/main/cli.js runs under plain node', async () => {

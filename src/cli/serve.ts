@@ -108,10 +108,8 @@ export async function runServe(argv: readonly string[], deps: ServeDeps = {}): P
     process.stderr.write(`sous serve: cannot listen on ${args.host}:${args.port}: ${(error as Error).message}\n`)
     return 1
   }
-  process.stdout.write(`Sous listening on ${host.url}\n`)
-
   const running = host
-  return new Promise<number>((resolveExit) => {
+  const exitCode = new Promise<number>((resolveExit) => {
     let stopping = false
     const stop = (signal: NodeJS.Signals): void => {
       if (stopping) {
@@ -125,6 +123,9 @@ export async function runServe(argv: readonly string[], deps: ServeDeps = {}): P
     process.on('SIGINT', stop)
     process.on('SIGTERM', stop)
   })
+  // Printed only once the signal handlers are in place: whoever reads this line may stop us at once.
+  process.stdout.write(`Sous listening on ${host.url}\n`)
+  return exitCode
 }
 
 /**

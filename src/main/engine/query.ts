@@ -132,7 +132,10 @@ async function* onMessage(
   if (reply.content.length > 0) loop.append({ role: 'assistant', content: reply.content })
   yield stamp({ type: 'assistant_message', text: textOf(reply.content), stopReason: reply.stopReason }, params)
   const calls = reply.content.filter((block) => block.type === 'tool_use')
-  if (calls.length === 0) return yield* onStop(loop, params)
+  if (calls.length === 0) {
+    reply.executor.release()
+    return yield* onStop(loop, params)
+  }
   loop.stopHookForced = false
   yield* stamped(reply.executor.drain(), params)
   const toolOf = (id: string) => params.tools.find((tool) => tool.name === calls.find((call) => call.id === id)?.name)

@@ -39,7 +39,11 @@ export class ToolExecutor {
     const onAbort = () => this.abort('the user interrupted the turn')
     if (parentSignal.aborted) onAbort()
     else parentSignal.addEventListener('abort', onAbort, { once: true })
+    this.release = () => parentSignal.removeEventListener('abort', onAbort)
   }
+
+  /** Stops listening to the turn's signal (called once every call settled; idempotent). */
+  readonly release: () => void
 
   /** A tool_use block started streaming (the UI shows a pending card). */
   announce(id: string, name: string): void {
@@ -83,7 +87,7 @@ export class ToolExecutor {
   async *drain(): AsyncGenerator<EventBody> {
     for (;;) {
       yield* this.takeEvents()
-      if (this.entries.every((entry) => entry.state === 'settled')) return
+      if (this.entries.every((entry) => entry.state === 'settled')) return this.release()
       await new Promise<void>((resolve) => (this.wake = resolve))
     }
   }

@@ -73,7 +73,7 @@ async function readFileForModel(args: z.output<typeof input>, ctx: ToolContext):
   if (body.length === 0) {
     return { content: '<system-reminder>Warning: the file exists but the contents are empty.</system-reminder>', details: { filePath, lines: 0 } }
   }
-  const all = body.endsWith('\n') ? body.slice(0, -1).split('\n') : body.split('\n')
+  const all = (body.endsWith('\n') ? body.slice(0, -1) : body).split('\n').map((line) => (line.endsWith('\r') ? line.slice(0, -1) : line))
   // offset counts lines from 1 as Claude Code does; 0 and 1 both mean the first line.
   const start = Math.max(0, (args.offset ?? 1) - 1)
   if (start >= all.length) {

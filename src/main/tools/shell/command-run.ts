@@ -138,6 +138,7 @@ export class CommandRun {
     const at = text.indexOf(this.markerPrefix)
     if (at !== -1) {
       const rest = text.slice(at + this.markerPrefix.length)
+      // eslint-disable-next-line no-control-regex -- the marker ends with BEL
       const end = /^(\d+)\x07/.exec(rest)
       if (end) {
         this.emit(text.slice(0, at))

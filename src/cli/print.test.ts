@@ -1,0 +1,200 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import {
+  dropConnection,
+  overloaded,
+  startModelServer,
+  textReply,
+  toolUseReply,
+  toolUsesReply,
+  type JsonStep,
+  type ModelServer,
+} from '../../test/model-server'
+import type { Message, ToolResultBlock } from '../main/services/model/types'
+import { runPrint } from './print'
+
+// `sous -p` in-process: real model service and SDK against the scripted server, real tools
+// (Bash on a real PTY), real transcripts in a temp SOUS_HOME.
+let server: ModelServer
+let home: string
+let project: string
+
+beforeAll(async () => {
+  server = await startModelServer()
+})
+afterAll(async () => {
+  await server.close()
+})
+beforeEach(async () => {
+  server.requests.length = 0
+  server.failures.length = 0
+  home = await mkdtemp(join(tmpdir(), 'sous-home-'))
+  project = await mkdtemp(join(tmpdir(), 'sous-project-'))
+})
+afterEach(async () => {
+  await rm(home, { recursive: true, force: true })
+  await rm(project, { recursive: true, force: true })
+})
+
+async function sous(args: string[], stdin?: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = ''
+  let stderr = ''
+  const env = { SOUS_HOME: home, ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'test-key', HOME: home }
+  const code = await runPrint(['-p', '--cwd', project, ...args], env, {
+    stdout: { write: (text: string) => (stdout += text) },
+    stderr: { write: (text: string) => (stderr += text) },
+    stdin,
+  })
+  return { code, stdout, stderr }
+}
+
+function lastResults(index: number): ToolResultBlock[] {
+  const messages = server.requests[index]!.body['messages'] as Message[]
+  return messages.at(-1)!.content as ToolResultBlock[]
+}
+
+describe('sous -p', () => {
+  it('reads and edits a file with acceptEdits', async () => {
+    const file = join(project, 'greeting.txt')
+    await writeFile(file, 'hello world\n')
+    server.setScenario([
+      toolUseReply('Read', { file_path: file }),
+      toolUseReply('Edit', { file_path: file, old_string: 'world', new_string: 'sous' }),
+      textReply('Changed the greeting.'),
+    ])
+    const { code, stdout } = await sous(['--permission-mode', 'acceptEdits', '--output-format', 'json', 'Fix the greeting'])
+    expect(code).toBe(0)
+    const result = JSON.parse(stdout) as Record<string, unknown>
+    expect(result).toMatchObject({ type: 'result', subtype: 'success', is_error: false, result: 'Changed the greeting.', num_turns: 3 })
+    expect(result['permission_denials']).toEqual([])
+    expect(await readFile(file, 'utf8')).toBe('hello sous\n')
+    expect(server.failures).toEqual([])
+  })
+
+  it('denies an edit in default mode and reports it', async () => {
+    const file = join(project, 'keep.txt')
+    await writeFile(file, 'keep me\n')
+    server.setScenario([
+      toolUseReply('Read', { file_path: file }),
+      toolUseReply('Write', { file_path: file, content: 'gone' }, { id: 'toolu_write' }),
+      textReply('I could not write the file.'),
+    ])
+    const { code, stdout } = await sous(['--output-format', 'json', 'Overwrite it'])
+    expect(code).toBe(0)
+    const result = JSON.parse(stdout) as { permission_denials: Array<Record<string, unknown>> }
+    expect(result.permission_denials).toEqual([{ tool_name: 'Write', tool_use_id: 'toolu_write', tool_input: { file_path: file, content: 'gone' } }])
+    expect(await readFile(file, 'utf8')).toBe('keep me\n')
+    expect(lastResults(2)[0]).toMatchObject({ is_error: true })
+  })
+
+  it('runs a command with Bash on a real PTY', async () => {
+    server.setScenario([toolUseReply('Bash', { command: 'echo from-$((40+2))' }), textReply('The command printed from-42.')])
+    const { code, stdout } = await sous(['--permission-mode', 'bypassPermissions', 'Run it'])
+    expect(code).toBe(0)
+    expect(stdout).toBe('The command printed from-42.\n')
+    expect(JSON.stringify(lastResults(1))).toContain('from-42')
+  })
+
+  it('runs parallel reads and returns results in order', async () => {
+    await writeFile(join(project, 'a.txt'), 'alpha\n')
+    await writeFile(join(project, 'b.txt'), 'beta\n')
+    server.setScenario([
+      toolUsesReply([
+        { name: 'Read', input: { file_path: join(project, 'a.txt') } },
+        { name: 'Read', input: { file_path: join(project, 'b.txt') } },
+      ]),
+      textReply('Both read.'),
+    ])
+    const { code } = await sous(['Read both'])
+    expect(code).toBe(0)
+    const results = lastResults(1).map((block) => JSON.stringify(block.content))
+    expect(results[0]).toContain('alpha')
+    expect(results[1]).toContain('beta')
+  })
+
+  it('waits out an overloaded API and succeeds', async () => {
+    server.setScenario([overloaded(), textReply('Fine now.')])
+    const { code, stdout } = await sous(['hi'])
+    expect(code).toBe(0)
+    expect(stdout).toBe('Fine now.\n')
+    expect(server.requests).toHaveLength(2)
+  })
+
+  it('ends non-zero with max_tokens when replies keep getting cut', async () => {
+    const cut: JsonStep = textReply('too long', { stopReason: 'max_tokens' })
+    server.setScenario([cut, cut, cut, cut, cut])
+    const { code, stdout, stderr } = await sous(['--output-format', 'json', 'Write a novel'])
+    expect(code).toBe(1)
+    expect(stderr).toMatch(/^sous: max_tokens/)
+    expect(stderr.trim().split('\n')).toHaveLength(1)
+    expect(JSON.parse(stdout)).toMatchObject({ is_error: true, terminal_reason: 'max_tokens', subtype: 'error_during_execution' })
+  })
+
+  it('recovers from a dropped stream', async () => {
+    server.setScenario([dropConnection('mid-stream', 2), textReply('Complete answer.')])
+    const { code, stdout } = await sous(['hi'])
+    expect(code).toBe(0)
+    expect(stdout).toBe('Complete answer.\n')
+  })
+
+  it('runs a 30-turn session', async () => {
+    const file = join(project, 'data.txt')
+    await writeFile(file, 'x'.repeat(1000))
+    server.setScenario([...Array.from({ length: 30 }, () => toolUseReply('Read', { file_path: file })), textReply('All done.')])
+    const { code, stdout } = await sous(['--output-format', 'json', '--max-turns', '40', 'Read it 30 times'])
+    expect(code).toBe(0)
+    const result = JSON.parse(stdout) as { num_turns: number; usage: { cache_read_input_tokens: number } }
+    expect(result.num_turns).toBe(31)
+    expect(result.usage.cache_read_input_tokens).toBeGreaterThan(0)
+    expect(server.failures).toEqual([])
+  })
+
+  it('stops at --max-turns with a non-zero exit', async () => {
+    server.setScenario([toolUseReply('Read', { file_path: join(project, 'nope.txt') }), textReply('unreachable')])
+    const { code, stderr, stdout } = await sous(['--max-turns', '1', '--output-format', 'json', 'loop'])
+    expect(code).toBe(1)
+    expect(stderr).toMatch(/max_turns/)
+    expect(JSON.parse(stdout)).toMatchObject({ subtype: 'error_max_turns' })
+  })
+
+  it('streams one JSON event per line', async () => {
+    server.setScenario([textReply('streamed')])
+    const { code, stdout } = await sous(['--output-format', 'stream-json', 'hi'])
+    expect(code).toBe(0)
+    const lines = stdout.trim().split('\n').map((line) => JSON.parse(line) as { type: string })
+    expect(lines[0]).toMatchObject({ type: 'system', subtype: 'init' })
+    expect(lines.some((line) => line.type === 'text_delta')).toBe(true)
+    expect(lines.at(-2)).toMatchObject({ type: 'turn_end', reason: 'completed' })
+    expect(lines.at(-1)).toMatchObject({ type: 'result', result: 'streamed' })
+  })
+
+  it('continues the latest session and resumes one by id', async () => {
+    server.setScenario([textReply('first answer'), textReply('second answer'), textReply('third answer')])
+    const first = JSON.parse((await sous(['--output-format', 'json', 'first question'])).stdout) as { session_id: string }
+    const second = JSON.parse((await sous(['--continue', '--output-format', 'json', 'second question'])).stdout) as { session_id: string }
+    expect(second.session_id).toBe(first.session_id)
+    const sent = server.requests[1]!.body['messages'] as Message[]
+    expect(JSON.stringify(sent)).toContain('first question')
+    expect(JSON.stringify(sent)).toContain('first answer')
+    const third = await sous(['--resume', first.session_id, 'third question'])
+    expect(third.code).toBe(0)
+    expect(server.requests[2]!.body['messages']).toHaveLength(5)
+  })
+
+  it('takes the prompt from stdin', async () => {
+    server.setScenario([textReply('got it')])
+    const { code } = await sous([], 'question from a pipe')
+    expect(code).toBe(0)
+    expect(JSON.stringify(server.requests[0]!.body['messages'])).toContain('question from a pipe')
+  })
+
+  it('rejects bad usage with exit code 2', async () => {
+    expect((await sous(['--output-format', 'yaml', 'hi'])).code).toBe(2)
+    expect((await sous([])).code).toBe(2)
+    const missing = await sous(['--resume', 'no-such-session', 'hi'])
+    expect(missing.code).toBe(1)
+    expect(missing.stderr).toContain('No session')
+  })
+})

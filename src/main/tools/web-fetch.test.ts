@@ -1,0 +1,87 @@
+import { createServer } from 'node:http'
+import type { Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { runToolCall } from './run-tool'
+import { makeTestWorld } from './test-support'
+import { parseUrl, webFetchTool } from './web-fetch'
+
+describe('WebFetch', () => {
+  let server: Server
+  let base: string
+  let world: ReturnType<typeof makeTestWorld>
+
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      if (req.url === '/page') {
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+        res.end('<html><head><style>p{}</style><script>evil()</script></head><body><h1>Title</h1><p>Some <b>bold</b> text.</p><ul><li>one</li></ul></body></html>')
+      } else if (req.url === '/same') {
+        res.writeHead(301, { location: '/page' })
+        res.end()
+      } else if (req.url === '/away') {
+        res.writeHead(302, { location: 'https://example.org/elsewhere' })
+        res.end()
+      } else if (req.url === '/huge') {
+        res.writeHead(200, { 'content-type': 'text/plain' })
+        const chunk = Buffer.alloc(1024 * 1024, 'a')
+        for (let i = 0; i < 11; i++) res.write(chunk)
+        res.end()
+      } else {
+        res.writeHead(404)
+        res.end('nope')
+      }
+    })
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  })
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())))
+  beforeEach(() => {
+    world = makeTestWorld()
+  })
+  afterEach(() => world.cleanup())
+
+  it('converts HTML to Markdown (no model: returns it)', async () => {
+    const result = await runToolCall(webFetchTool, { url: `${base}/page`, prompt: 'What is the title?' }, world.ctx())
+    const text = String(result.content)
+    expect(text).toContain('# Title')
+    expect(text).toContain('Some **bold** text.')
+    expect(text).not.toContain('evil')
+  })
+
+  it('answers the prompt through the injected small model', async () => {
+    let seen = ''
+    const ctx = world.ctx({
+      askModel: async (_system, user) => {
+        seen = user
+        return 'The title is "Title".'
+      },
+    })
+    const result = await runToolCall(webFetchTool, { url: `${base}/page`, prompt: 'What is the title?' }, ctx)
+    expect(result.content).toBe('The title is "Title".')
+    expect(seen).toContain('# Title')
+    expect(seen).toContain('What is the title?')
+  })
+
+  it('follows same-host redirects and reports cross-host ones', async () => {
+    expect(String((await runToolCall(webFetchTool, { url: `${base}/same`, prompt: 'x' }, world.ctx())).content)).toContain('# Title')
+    const away = String((await runToolCall(webFetchTool, { url: `${base}/away`, prompt: 'x' }, world.ctx())).content)
+    expect(away).toContain('REDIRECT DETECTED')
+    expect(away).toContain('https://example.org/elsewhere')
+  })
+
+  it('reports HTTP errors, oversized bodies and bad URLs', async () => {
+    const missing = await runToolCall(webFetchTool, { url: `${base}/missing`, prompt: 'x' }, world.ctx())
+    expect(missing.isError).toBe(true)
+    expect(String(missing.content)).toContain('404')
+    expect(String((await runToolCall(webFetchTool, { url: `${base}/huge`, prompt: 'x' }, world.ctx())).content)).toContain('too large')
+    expect(String((await runToolCall(webFetchTool, { url: 'file:///etc/passwd', prompt: 'x' }, world.ctx())).content)).toContain('Only http and https')
+    expect(String((await runToolCall(webFetchTool, { url: 'not a url', prompt: 'x' }, world.ctx())).content)).toContain('Invalid URL')
+  })
+
+  it('upgrades http to https except for the local machine', () => {
+    expect(String(parseUrl('http://example.com/a'))).toBe('https://example.com/a')
+    expect(String(parseUrl('http://localhost:3000/'))).toBe('http://localhost:3000/')
+    expect(String(parseUrl('http://127.0.0.1/'))).toBe('http://127.0.0.1/')
+  })
+})
