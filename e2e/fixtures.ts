@@ -1,6 +1,6 @@
 import { test as base, _electron, type Browser, type ElectronApplication, type Page } from '@playwright/test'
 import { existsSync } from 'node:fs'
-import { mkdtemp, realpath, rm, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { startChild, type Child } from './support/child'
@@ -30,10 +30,15 @@ interface TestFixtures {
 const root = resolve(import.meta.dirname, '..')
 const electronBinary = join(root, 'node_modules/electron/dist')
 
-/** Environment for the app: our temp home, the scripted model, a dummy key. */
+/**
+ * Environment for the app: our temp homes, the scripted model, a dummy key. HOME is a temp folder
+ * too, so the terminal's shell does not run the machine's own ~/.bashrc (a slow `pyenv init`
+ * waiting on a stale lock once made every shell start take a minute).
+ */
 function appEnv(sousHome: string, modelUrl: string): NodeJS.ProcessEnv {
   return {
     ...process.env,
+    HOME: join(sousHome, 'user-home'),
     SOUS_HOME: sousHome,
     ANTHROPIC_BASE_URL: modelUrl,
     ANTHROPIC_API_KEY: 'sk-ant-e2e-not-a-real-key',
@@ -86,6 +91,9 @@ export const test = base.extend<TestFixtures & { electronGate: void }, WorkerFix
     // eslint-disable-next-line no-empty-pattern
     async ({}, use) => {
       const home = await mkdtemp(join(tmpdir(), 'sous-e2e-home-'))
+      // The user's HOME for the app (see appEnv): a plain shell with a short prompt.
+      await mkdir(join(home, 'user-home'))
+      await writeFile(join(home, 'user-home', '.bashrc'), "PS1='\\W \\$ '\n")
       await use(home)
       await rm(home, { recursive: true, force: true })
     },
