@@ -1,0 +1,81 @@
+import { expect, test } from './fixtures'
+import { openByPath } from './support/app'
+
+const opening = 'Hello from the scripted model.'
+const closing = 'That is all for now.'
+const filler = 'This sentence is here so the reply takes a while to stream. '
+
+test('a prompt streams its reply, with an intermediate state, then a usage line', async ({ app, projectDir, modelServer }) => {
+  await modelServer.setScenario([
+    { reply: { content: [{ type: 'text', text: `${opening} ${filler.repeat(3)}${closing}` }] }, chunkSize: 6, delayMs: 60 },
+  ])
+  await openByPath(app, projectDir)
+  const chat = app.getByRole('region', { name: 'Chat' })
+  await chat.getByRole('textbox', { name: 'Message' }).fill('Say hello')
+  await chat.getByRole('textbox', { name: 'Message' }).press('Enter')
+
+  const log = chat.getByRole('log', { name: 'Conversation' })
+  await expect(log.getByLabel('You')).toHaveText('Say hello')
+  const reply = log.getByLabel('Assistant')
+  // Mid-stream: the first words are there, the last are not, and the turn can be stopped.
+  await expect(reply).toContainText(opening)
+  await expect(reply).not.toContainText(closing)
+  await expect(chat.getByRole('button', { name: 'Stop' })).toBeEnabled()
+  await expect(chat.getByRole('status')).toHaveText('Responding…')
+
+  await expect(reply).toContainText(closing)
+  await expect(chat.getByRole('button', { name: 'Send' })).toBeVisible()
+  await expect(reply.getByLabel('Usage')).toContainText(/^[\d,.k]+ in( \([\d,.k]+ cached\))? · [\d,.k]+ out · \$\d/)
+  const { requests } = await modelServer.recorded()
+  expect(JSON.stringify(requests.at(-1)?.body['messages'])).toContain('Say hello')
+})
+
+test('Stop aborts a streaming reply', async ({ app, projectDir, modelServer }) => {
+  await modelServer.setScenario([
+    { reply: { content: [{ type: 'text', text: `${opening} ${filler.repeat(40)}${closing}` }] }, chunkSize: 4, delayMs: 50 },
+  ])
+  await openByPath(app, projectDir)
+  const chat = app.getByRole('region', { name: 'Chat' })
+  await chat.getByRole('textbox', { name: 'Message' }).fill('Talk for a long time')
+  await chat.getByRole('button', { name: 'Send' }).click()
+
+  const reply = chat.getByRole('log', { name: 'Conversation' }).getByLabel('Assistant')
+  await expect(reply).toContainText(opening)
+  await chat.getByRole('button', { name: 'Stop' }).click()
+
+  await expect(reply).toContainText('Stopped')
+  await expect(chat.getByRole('button', { name: 'Send' })).toBeVisible()
+  const stoppedAt = await reply.textContent()
+  await app.waitForTimeout(500) // Give a stream that failed to stop the chance to show itself.
+  expect(await reply.textContent()).toBe(stoppedAt)
+  await expect(reply).not.toContainText(closing)
+})
+
+test('a failing model shows a clear error instead of a reply', async ({ app, projectDir, modelServer }) => {
+  await modelServer.setScenario([{ error: { status: 401, type: 'authentication_error', message: 'invalid x-api-key' } }])
+  await openByPath(app, projectDir)
+  const chat = app.getByRole('region', { name: 'Chat' })
+  await chat.getByRole('textbox', { name: 'Message' }).fill('Hello?')
+  await chat.getByRole('button', { name: 'Send' }).click()
+  await expect(chat.getByRole('alert')).toContainText('The model request failed')
+  await expect(chat.getByRole('alert')).toContainText('invalid x-api-key')
+  await expect(chat.getByRole('button', { name: 'Send' })).toBeVisible()
+})
+
+test('a tool call shows as a card with its state and result', async ({ app, projectDir, modelServer }) => {
+  const readme = `${projectDir}/README.md`
+  await modelServer.setScenario([
+    { reply: { content: [{ type: 'text', text: 'Let me look.' }, { type: 'tool_use', id: 'toolu_e2e_1', name: 'Read', input: { file_path: readme } }] } },
+    { reply: { content: [{ type: 'text', text: 'The README has a title and nothing else.' }] } },
+  ])
+  await openByPath(app, projectDir)
+  const chat = app.getByRole('region', { name: 'Chat' })
+  await chat.getByRole('textbox', { name: 'Message' }).fill('What does the README say?')
+  await chat.getByRole('button', { name: 'Send' }).click()
+
+  const card = chat.getByRole('article', { name: 'Tool Read: Done' })
+  await expect(card).toContainText(readme)
+  await card.getByText('Result').click()
+  await expect(card).toContainText('A test project')
+  await expect(chat.getByLabel('Assistant')).toContainText('The README has a title and nothing else.')
+})

@@ -1,0 +1,35 @@
+import { expect, type Page } from '@playwright/test'
+import { basename } from 'node:path'
+import { pathToFileURL } from 'node:url'
+
+/** Opens `dir` by typing its path into the open panel. */
+export async function openByPath(page: Page, dir: string): Promise<void> {
+  const panel = page.getByRole('region', { name: 'Open a project' })
+  await panel.getByRole('textbox', { name: 'Project folder path' }).fill(dir)
+  await panel.getByRole('button', { name: 'Open', exact: true }).click()
+  await expectProjectOpen(page, dir)
+}
+
+/** Drops `dir` on the window the way a file manager does: a drop whose `text/uri-list` is its file URI. */
+export async function dropFolder(page: Page, dir: string, target = 'body'): Promise<void> {
+  const uri = pathToFileURL(dir).href
+  const dataTransfer = await page.evaluateHandle((fileUri) => {
+    const transfer = new (globalThis as unknown as { DataTransfer: new () => { setData(type: string, data: string): void } }).DataTransfer()
+    transfer.setData('text/uri-list', fileUri)
+    transfer.setData('text/plain', fileUri)
+    return transfer
+  }, uri)
+  await page.dispatchEvent(target, 'dragenter', { dataTransfer })
+  await page.dispatchEvent(target, 'dragover', { dataTransfer })
+  await page.dispatchEvent(target, 'drop', { dataTransfer })
+  await dataTransfer.dispose()
+}
+
+/** The project bar names the project, and its chat and terminal are there. */
+export async function expectProjectOpen(page: Page, dir: string): Promise<void> {
+  const current = page.getByLabel('Current project')
+  await expect(current).toContainText(basename(dir))
+  await expect(current).toContainText(dir)
+  await expect(page.getByRole('region', { name: 'Chat' })).toBeVisible()
+  await expect(page.getByRole('region', { name: 'Terminal' })).toBeVisible()
+}

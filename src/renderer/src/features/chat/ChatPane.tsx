@@ -1,0 +1,32 @@
+import { useEffect } from 'react'
+import { Composer } from './Composer'
+import { Conversation } from './Conversation'
+import { isRunning } from './reducer'
+import { useChat } from './store'
+import './chat.css'
+
+/** Talk to the agent about the project at `projectPath`. */
+export function ChatPane({ projectPath }: { projectPath: string }) {
+  const { transcript, sending, stopping, error, reset, send, stop } = useChat()
+  const running = isRunning(transcript)
+
+  useEffect(() => reset(projectPath), [projectPath, reset])
+
+  return (
+    <section className="pane chat-pane" aria-label="Chat">
+      <header className="pane__header">
+        <h2 className="pane__title">Chat</h2>
+        <span className="status" role="status">
+          {stopping ? 'Stopping…' : running ? 'Responding…' : sending ? 'Sending…' : ''}
+        </span>
+      </header>
+      <Conversation transcript={transcript} />
+      {error && (
+        <p className="pane__error" role="alert">
+          {error}
+        </p>
+      )}
+      <Composer running={running} sending={sending} stopping={stopping} onSend={send} onStop={() => void stop()} />
+    </section>
+  )
+}

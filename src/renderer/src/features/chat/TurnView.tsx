@@ -1,0 +1,84 @@
+import { memo } from 'react'
+import type { TerminalReason } from '../../../../shared/protocol/agent-event'
+import { Markdown } from './Markdown'
+import { ToolCard } from './ToolCard'
+import type { Turn } from './reducer'
+
+const END_LABEL: Record<TerminalReason, string> = {
+  completed: 'Done',
+  aborted: 'Stopped',
+  max_turns: 'Stopped: too many steps',
+  max_tokens: 'Stopped: the reply hit its length limit',
+  prompt_too_long: 'The conversation is too long for the model',
+  model_error: 'The model request failed',
+  hook_stopped: 'Stopped by a hook',
+}
+
+/** The user's prompt and the agent's reply, as it streams. */
+export const TurnView = memo(function TurnView({ turn, live }: { turn: Turn; live: boolean }) {
+  const replyEmpty = turn.blocks.length === 0
+  return (
+    <div className="turn">
+      <div className="message message--user" aria-label="You">
+        <p>{turn.prompt}</p>
+      </div>
+      <div className="message message--assistant" aria-label="Assistant" aria-busy={live || undefined}>
+        {turn.blocks.map((block, index) => {
+          if (block.kind === 'text') return <Markdown key={index} text={block.text} />
+          if (block.kind === 'thinking') {
+            return (
+              <details key={index} className="thinking">
+                <summary>Thinking</summary>
+                <div className="thinking__text">{block.text}</div>
+              </details>
+            )
+          }
+          return <ToolCard key={block.toolUseId} tool={block} />
+        })}
+        {live && replyEmpty && <p className="typing">Thinking…</p>}
+        {turn.notices.map((notice, index) => (
+          <p key={`n${index}`} className={`notice notice--${notice.level}`}>
+            {notice.message}
+          </p>
+        ))}
+        <TurnFooter turn={turn} />
+      </div>
+    </div>
+  )
+})
+
+function TurnFooter({ turn }: { turn: Turn }) {
+  const end = turn.end
+  const failed = end && end.reason !== 'completed' && end.reason !== 'aborted'
+  return (
+    <footer className="turn__footer">
+      {end && end.reason !== 'completed' && (
+        <p className={failed ? 'turn__end turn__end--error' : 'turn__end'} role={failed ? 'alert' : undefined}>
+          {END_LABEL[end.reason]}
+          {end.message ? ` — ${end.message}` : ''}
+        </p>
+      )}
+      {turn.usage && <UsageLine usage={turn.usage} />}
+    </footer>
+  )
+}
+
+/** Tokens read (cached ones included, and named), tokens written, and what the turn cost. */
+function UsageLine({ usage }: { usage: NonNullable<Turn['usage']> }) {
+  const { inputTokens, cacheReadTokens, cacheWriteTokens, outputTokens } = usage.total
+  const read = inputTokens + cacheReadTokens + cacheWriteTokens
+  return (
+    <p className="usage" aria-label="Usage" title={usage.model}>
+      {formatTokens(read)} in{cacheReadTokens > 0 && ` (${formatTokens(cacheReadTokens)} cached)`} ·{' '}
+      {formatTokens(outputTokens)} out · {formatCost(usage.costUsd)}
+    </p>
+  )
+}
+
+function formatTokens(count: number): string {
+  return count >= 10_000 ? `${(count / 1000).toFixed(1)}k` : count.toLocaleString('en-US')
+}
+
+function formatCost(usd: number): string {
+  return usd < 0.01 ? `$${usd.toFixed(4)}` : `$${usd.toFixed(2)}`
+}

@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest'
+import { renderMarkdown } from './markdown'
+
+describe('renderMarkdown', () => {
+  it('renders ordinary markdown', () => {
+    const html = renderMarkdown('# Title\n\nSome **bold** and `code`.\n\n```ts\nconst a = 1 < 2\n```')
+    expect(html).toContain('<h1>Title</h1>')
+    expect(html).toContain('<strong>bold</strong>')
+    expect(html).toContain('<code>code</code>')
+    expect(html).toContain('const a = 1 &lt; 2')
+  })
+
+  it('shows raw HTML from the model as text, block and inline', () => {
+    const html = renderMarkdown('<script>alert(1)</script>\n\nhi <img src=x onerror=alert(1)> there')
+    expect(html).not.toMatch(/<script|<img/i)
+    expect(html).toContain('&lt;script&gt;')
+    expect(html).toContain('&lt;img src=x onerror=alert(1)&gt;')
+  })
+
+  it('keeps safe links and drops dangerous targets', () => {
+    expect(renderMarkdown('[docs](https://example.com/a?b=1&c=2)')).toContain(
+      '<a href="https://example.com/a?b=1&amp;c=2" target="_blank" rel="noopener noreferrer">docs</a>',
+    )
+    const evil = renderMarkdown('[click](javascript:alert(1)) and [x](data:text/html,hi)')
+    expect(evil).not.toContain('href')
+    expect(evil).toContain('click')
+  })
+
+  it('turns images into links instead of loading them', () => {
+    const html = renderMarkdown('![chart](https://example.com/c.png)')
+    expect(html).not.toContain('<img')
+    expect(html).toContain('<a href="https://example.com/c.png"')
+  })
+})

@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest'
+import type { AgentEvent } from '../../../../shared/protocol/agent-event'
+import { addPendingTurn, emptyTranscript, failTurn, isRunning, reduce, type Transcript } from './reducer'
+
+const ids = { sessionId: 's1', agentId: 'main' }
+type Body = AgentEvent extends infer E ? (E extends AgentEvent ? Omit<E, 'sessionId' | 'agentId'> : never) : never
+const ev = (body: Body): AgentEvent => ({ ...ids, ...body }) as AgentEvent
+const fold = (events: AgentEvent[], start: Transcript = emptyTranscript) => events.reduce(reduce, start)
+
+describe('chat reducer', () => {
+  it('attaches turn_start to the pending prompt and concatenates deltas per block', () => {
+    const pending = addPendingTurn(emptyTranscript, 'local-1', 'hello')
+    const state = fold(
+      [
+        ev({ type: 'turn_start', turnId: 't1', prompt: 'hello' }),
+        ev({ type: 'thinking_delta', text: 'Let me ' }),
+        ev({ type: 'thinking_delta', text: 'think.' }),
+        ev({ type: 'text_delta', text: 'Hi ' }),
+        ev({ type: 'text_delta', text: 'there' }),
+      ],
+      pending,
+    )
+    expect(state.turns).toHaveLength(1)
+    expect(state.turns[0]).toMatchObject({
+      key: 'local-1',
+      turnId: 't1',
+      blocks: [
+        { kind: 'thinking', text: 'Let me think.' },
+        { kind: 'text', text: 'Hi there' },
+      ],
+    })
+    expect(isRunning(state)).toBe(true)
+  })
+
+  it('tracks a tool call through its states and result', () => {
+    const state = fold([
+      ev({ type: 'turn_start', turnId: 't1', prompt: 'list' }),
+      ev({ type: 'tool_use_start', toolUseId: 'u1', name: 'Bash' }),
+      ev({ type: 'tool_state', toolUseId: 'u1', name: 'Bash', state: 'running', input: { command: 'ls' }, summary: 'ls' }),
+      ev({ type: 'tool_progress', toolUseId: 'u1', text: 'a\n' }),
+      ev({ type: 'tool_end', toolUseId: 'u1', name: 'Bash', isError: false, content: 'a\nb' }),
+      ev({ type: 'text_delta', text: 'Done.' }),
+    ])
+    expect(state.turns[0]?.blocks).toEqual([
+      {
+        kind: 'tool',
+        toolUseId: 'u1',
+        name: 'Bash',
+        state: 'done',
+        input: { command: 'ls' },
+        summary: 'ls',
+        progress: 'a\n',
+        result: { isError: false, content: 'a\nb' },
+      },
+      { kind: 'text', text: 'Done.' },
+    ])
+  })
+
+  it('records usage, notices and the end reason; unfinished tools settle as stopped', () => {
+    const usage = { inputTokens: 10, outputTokens: 5, cacheReadTokens: 0, cacheWriteTokens: 0 }
+    const state = fold([
+      ev({ type: 'turn_start', turnId: 't1', prompt: 'x' }),
+      ev({ type: 'tool_use_start', toolUseId: 'u1', name: 'Read' }),
+      ev({ type: 'model_retry', attempt: 2, reason: 'overloaded', delayMs: 1500 }),
+      ev({ type: 'usage', model: 'claude', request: usage, total: usage, costUsd: 0.001 }),
+      ev({ type: 'turn_end', reason: 'aborted', message: 'Stopped by the user.' }),
+      ev({ type: 'text_delta', text: 'late' }),
+    ])
+    const turn = state.turns[0]
+    expect(turn?.end).toEqual({ reason: 'aborted', message: 'Stopped by the user.' })
+    expect(turn?.usage?.costUsd).toBe(0.001)
+    expect(turn?.notices).toEqual([{ level: 'warning', message: 'Retrying (attempt 2) in 1.5s: overloaded' }])
+    expect(turn?.blocks).toEqual([
+      { kind: 'tool', toolUseId: 'u1', name: 'Read', state: 'error', result: { isError: true, content: 'Stopped before it finished.' } },
+    ])
+    expect(isRunning(state)).toBe(false)
+  })
+
+  it('ignores subagent events and events with no live turn', () => {
+    const before = fold([ev({ type: 'text_delta', text: 'orphan' })])
+    expect(before.turns).toEqual([])
+    const state = fold([
+      ev({ type: 'turn_start', turnId: 't1', prompt: 'x' }),
+      { ...ids, agentId: 'sub', parentToolUseId: 'u9', type: 'text_delta', text: 'from a subagent' },
+    ])
+    expect(state.turns[0]?.blocks).toEqual([])
+  })
+
+  it('fails a pending turn that the engine refused', () => {
+    const state = failTurn(addPendingTurn(emptyTranscript, 'k', 'hi'), 'k', 'No API key')
+    expect(state.turns[0]?.end).toEqual({ reason: 'model_error', message: 'No API key' })
+  })
+})

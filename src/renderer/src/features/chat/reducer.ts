@@ -1,0 +1,181 @@
+import type { AgentEvent, TerminalReason, ToolState, Usage } from '../../../../shared/protocol/agent-event'
+
+/** One piece of the assistant's side of a turn, in the order it arrived. */
+export type Block =
+  | { kind: 'text'; text: string }
+  | { kind: 'thinking'; text: string }
+  | {
+      kind: 'tool'
+      toolUseId: string
+      name: string
+      state: ToolState
+      input?: unknown
+      summary?: string
+      /** The latest progress output, trimmed to its tail. */
+      progress?: string
+      result?: { isError: boolean; content: string }
+    }
+
+export interface Notice {
+  level: 'info' | 'warning' | 'error'
+  message: string
+}
+
+/** A prompt and everything the agent did about it. */
+export interface Turn {
+  /** Local key; the engine's turnId once `turn_start` arrived. */
+  key: string
+  turnId?: string
+  prompt: string
+  blocks: Block[]
+  notices: Notice[]
+  usage?: { request: Usage; total: Usage; costUsd: number; model: string }
+  end?: { reason: TerminalReason; message?: string }
+}
+
+export interface Transcript {
+  turns: Turn[]
+}
+
+export const emptyTranscript: Transcript = { turns: [] }
+
+const PROGRESS_TAIL = 4000
+
+/** Adds the user's prompt before the engine has acknowledged it. */
+export function addPendingTurn(transcript: Transcript, key: string, prompt: string): Transcript {
+  return { turns: [...transcript.turns, { key, prompt, blocks: [], notices: [] }] }
+}
+
+/** Ends a turn locally: a prompt that was refused, or a stop that Sous could not confirm. */
+export function failTurn(
+  transcript: Transcript,
+  key: string,
+  message: string,
+  reason: TerminalReason = 'model_error',
+): Transcript {
+  return mapTurn(transcript, (turn) => turn.key === key && !turn.end, (turn) => ({
+    ...turn,
+    blocks: turn.blocks.map(settleTool),
+    end: { reason, message },
+  }))
+}
+
+/**
+ * Folds one event of the main agent into the transcript. Subagent events (with a
+ * `parentToolUseId`) are left to the tool card that spawned them and ignored here.
+ * Pure: returns a new transcript and never mutates the old one.
+ */
+export function reduce(transcript: Transcript, event: AgentEvent): Transcript {
+  if (event.parentToolUseId) return transcript
+  if (event.type === 'turn_start') return startTurn(transcript, event.turnId, event.prompt)
+  const last = transcript.turns.at(-1)
+  if (!last || last.end) return transcript // Nothing live to attach it to.
+  const update = (change: (turn: Turn) => Turn) => mapTurn(transcript, (turn) => turn === last, change)
+
+  switch (event.type) {
+    case 'text_delta':
+      return update((turn) => appendText(turn, 'text', event.text))
+    case 'thinking_delta':
+      return update((turn) => appendText(turn, 'thinking', event.text))
+    case 'tool_use_start':
+      return update((turn) => upsertTool(turn, event.toolUseId, event.name, (tool) => tool))
+    case 'tool_state':
+      return update((turn) =>
+        upsertTool(turn, event.toolUseId, event.name, (tool) => ({
+          ...tool,
+          state: event.state,
+          ...(event.input !== undefined && { input: event.input }),
+          ...(event.summary !== undefined && { summary: event.summary }),
+        })),
+      )
+    case 'tool_progress':
+      return update((turn) =>
+        upsertTool(turn, event.toolUseId, '', (tool) => ({
+          ...tool,
+          progress: ((tool.progress ?? '') + event.text).slice(-PROGRESS_TAIL),
+        })),
+      )
+    case 'tool_end':
+      return update((turn) =>
+        upsertTool(turn, event.toolUseId, event.name, (tool) => ({
+          ...tool,
+          state: event.isError ? 'error' : 'done',
+          result: { isError: event.isError, content: event.content },
+        })),
+      )
+    case 'usage':
+      return update((turn) => ({
+        ...turn,
+        usage: { request: event.request, total: event.total, costUsd: event.costUsd, model: event.model },
+      }))
+    case 'model_retry':
+      return update((turn) =>
+        addNotice(turn, 'warning', `Retrying (attempt ${event.attempt}) in ${Math.round(event.delayMs / 100) / 10}s: ${event.reason}`),
+      )
+    case 'model_fallback':
+      return update((turn) => addNotice(turn, 'warning', `Switched from ${event.from} to ${event.to}: ${event.reason}`))
+    case 'notice':
+      return update((turn) => addNotice(turn, event.level, event.message))
+    case 'turn_end':
+      return update((turn) => ({
+        ...turn,
+        blocks: turn.blocks.map(settleTool),
+        end: { reason: event.reason, ...(event.message !== undefined && { message: event.message }) },
+      }))
+    case 'request_start':
+    case 'assistant_message':
+      // The streamed deltas already carry the text; these are for transcripts and logs.
+      return transcript
+  }
+}
+
+/** Whether the last turn is still running. */
+export function isRunning(transcript: Transcript): boolean {
+  const last = transcript.turns.at(-1)
+  return !!last && !last.end
+}
+
+function startTurn(transcript: Transcript, turnId: string, prompt: string): Transcript {
+  const last = transcript.turns.at(-1)
+  if (last && !last.end && !last.turnId) {
+    return mapTurn(transcript, (turn) => turn === last, (turn) => ({ ...turn, turnId }))
+  }
+  if (last?.turnId === turnId) return transcript
+  return { turns: [...transcript.turns, { key: turnId, turnId, prompt, blocks: [], notices: [] }] }
+}
+
+function appendText(turn: Turn, kind: 'text' | 'thinking', text: string): Turn {
+  const last = turn.blocks.at(-1)
+  if (last && last.kind === kind) {
+    return { ...turn, blocks: [...turn.blocks.slice(0, -1), { kind, text: last.text + text }] }
+  }
+  return { ...turn, blocks: [...turn.blocks, { kind, text }] }
+}
+
+type ToolBlock = Extract<Block, { kind: 'tool' }>
+
+function upsertTool(turn: Turn, toolUseId: string, name: string, change: (tool: ToolBlock) => ToolBlock): Turn {
+  const index = turn.blocks.findIndex((block) => block.kind === 'tool' && block.toolUseId === toolUseId)
+  if (index === -1) {
+    const fresh: ToolBlock = { kind: 'tool', toolUseId, name, state: 'pending' }
+    return { ...turn, blocks: [...turn.blocks, change(fresh)] }
+  }
+  const blocks = turn.blocks.slice()
+  const existing = blocks[index] as ToolBlock
+  blocks[index] = change({ ...existing, name: existing.name || name })
+  return { ...turn, blocks }
+}
+
+/** A tool still pending when its turn ends (e.g. aborted) is shown as stopped, not spinning forever. */
+function settleTool(block: Block): Block {
+  if (block.kind !== 'tool' || block.state === 'done' || block.state === 'error') return block
+  return { ...block, state: 'error', result: block.result ?? { isError: true, content: 'Stopped before it finished.' } }
+}
+
+function addNotice(turn: Turn, level: Notice['level'], message: string): Turn {
+  return { ...turn, notices: [...turn.notices, { level, message }] }
+}
+
+function mapTurn(transcript: Transcript, match: (turn: Turn) => boolean, change: (turn: Turn) => Turn): Transcript {
+  return { turns: transcript.turns.map((turn) => (match(turn) ? change(turn) : turn)) }
+}

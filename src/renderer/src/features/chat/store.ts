@@ -1,0 +1,97 @@
+import { create } from 'zustand'
+import type { AgentEvent } from '../../../../shared/protocol/agent-event'
+import { api } from '../../api'
+import { createFrameBatcher } from './frame-batcher'
+import { addPendingTurn, emptyTranscript, failTurn, isRunning, reduce, type Transcript } from './reducer'
+
+export interface ChatState {
+  projectPath: string | null
+  sessionId: string | null
+  transcript: Transcript
+  /** Between pressing Send and the engine accepting the prompt. */
+  sending: boolean
+  /** Stop was pressed and the turn has not ended yet. */
+  stopping: boolean
+  /** A request failed outside any turn (creating the session, stopping). */
+  error: string | null
+  /** Starts over for a project (a new session is created on the first prompt). */
+  reset(projectPath: string): void
+  /** Sends a prompt; false when it could not be sent. */
+  send(text: string): Promise<boolean>
+  stop(): Promise<void>
+}
+
+let localKey = 0
+
+export const useChat = create<ChatState>()((set, get) => ({
+  projectPath: null,
+  sessionId: null,
+  transcript: emptyTranscript,
+  sending: false,
+  stopping: false,
+  error: null,
+
+  reset(projectPath) {
+    const { sessionId, transcript, projectPath: previous } = get()
+    if (previous === projectPath) return
+    if (sessionId && isRunning(transcript)) void api.invoke('session.abort', { sessionId })
+    batcher.clear()
+    set({ projectPath, sessionId: null, transcript: emptyTranscript, sending: false, stopping: false, error: null })
+  },
+
+  async send(text) {
+    const prompt = text.trim()
+    const { projectPath, sending, transcript } = get()
+    if (!prompt || !projectPath || sending || isRunning(transcript)) return false
+    set({ sending: true, error: null })
+
+    let sessionId = get().sessionId
+    if (!sessionId) {
+      const created = await api.invoke('session.create', { projectPath })
+      if (get().projectPath !== projectPath) return false // The project changed meanwhile.
+      if (!created.ok) {
+        set({ sending: false, error: `Could not start a conversation: ${created.error.message}` })
+        return false
+      }
+      sessionId = created.value.sessionId
+      set({ sessionId })
+    }
+
+    const key = `local-${++localKey}`
+    set({ transcript: addPendingTurn(get().transcript, key, prompt) })
+    const accepted = await api.invoke('session.prompt', { sessionId, text: prompt })
+    if (get().sessionId !== sessionId) return false
+    batcher.flush()
+    if (!accepted.ok) {
+      set({ sending: false, transcript: failTurn(get().transcript, key, accepted.error.message) })
+      return false
+    }
+    set({ sending: false })
+    return true
+  },
+
+  async stop() {
+    const { sessionId, transcript } = get()
+    if (!sessionId || !isRunning(transcript)) return
+    set({ stopping: true })
+    const result = await api.invoke('session.abort', { sessionId })
+    const last = get().transcript.turns.at(-1)
+    if (!result.ok && last) {
+      // Without a confirmation the turn might never end on screen; end it here and say why.
+      const message = `Sous did not confirm the stop: ${result.error.message}`
+      set({ stopping: false, transcript: failTurn(get().transcript, last.key, message, 'aborted') })
+    }
+    // On success the turn_end event (reason "aborted") finishes the turn and clears `stopping`.
+  },
+}))
+
+const batcher = createFrameBatcher<AgentEvent>((events) => {
+  const state = useChat.getState()
+  const transcript = events.reduce(reduce, state.transcript)
+  const ended = events.some((event) => event.type === 'turn_end' && !event.parentToolUseId)
+  useChat.setState({ transcript, ...(ended && { stopping: false }) })
+})
+
+api.on('agent.event', (event) => {
+  if (event.sessionId === useChat.getState().sessionId) batcher.push(event)
+})
