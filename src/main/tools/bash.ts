@@ -140,7 +140,7 @@ async function runForeground(pty: PtyService, args: BashInput, ctx: ToolContext,
   run.onOutput((raw) => output.push(raw))
   const end = await run.done.finally(() => sb.cleanup?.())
   if (end.cwd && ctx.shell) ctx.shell.cwd = end.cwd
-  const violations = sb.annotate && sb.commandId ? sb.annotate(sb.commandId) : []
+  const violations = await violationsOf(sb, end.exitCode)
   const sandbox = sb.details ? { sandbox: { ...sb.details, ...(violations.length ? { violations } : {}) } } : {}
   const text = output.render() + violationBlock(violations)
   const details = { ptyId: run.proc.id, command: args.command, exitCode: end.exitCode, cwd: ctx.shell?.cwd ?? cwd, timedOut: end.timedOut, outputChars: output.total, ...sandbox }
@@ -153,6 +153,20 @@ async function runForeground(pty: PtyService, args: BashInput, ctx: ToolContext,
   const note = end.cwd && end.cwd !== cwd ? `\n\n[Working directory is now ${end.cwd}]` : ''
   return { content: (text || '(no output)') + note, details }
 }
+
+/**
+ * The sandbox's refusals for this command. They arrive on a socket of their own, so a failed
+ * command whose refusals are not in yet gets one short grace period (a successful one does not wait).
+ */
+async function violationsOf(sb: SandboxUse, exitCode: number | null): Promise<string[]> {
+  if (!sb.annotate || !sb.commandId) return []
+  const now = sb.annotate(sb.commandId)
+  if (now.length > 0 || exitCode === 0) return now
+  await new Promise((resolve) => setTimeout(resolve, VIOLATION_GRACE_MS))
+  return sb.annotate(sb.commandId)
+}
+
+const VIOLATION_GRACE_MS = 50
 
 /** What the model reads about refused operations (the library's own block format). */
 function violationBlock(lines: string[]): string {
