@@ -86,6 +86,17 @@ export async function processToolCall(block: ToolUseBlock, signal: AbortSignal, 
     )
   }
   if (decision.updatedInput !== undefined) input = decision.updatedInput
+  let runner: AnyTool = tool
+  if (decision.runAs !== undefined && decision.runAs !== tool.name) {
+    const substitute = deps.tools.get(decision.runAs)
+    const reparsed = parseInput(substitute, input)
+    if (!substitute || !reparsed.ok) {
+      const why = substitute ? (reparsed.ok ? '' : reparsed.error) : 'no such tool in this session'
+      return finish({ content: `Error: the approved change could not be applied as ${decision.runAs}: ${why}`, isError: true })
+    }
+    runner = substitute
+    input = reparsed.value
+  }
   if (signal.aborted) return finish(notExecuted('the turn was interrupted'))
   deps.emit({ type: 'tool_state', toolUseId: block.id, name: block.name, state: 'running' })
   const ctx: ToolContext = {
@@ -96,12 +107,19 @@ export async function processToolCall(block: ToolUseBlock, signal: AbortSignal, 
   }
   let result: ToolResult
   try {
-    result = await deps.execute(tool, input, ctx)
+    result = await deps.execute(runner, input, ctx)
   } catch (error) {
     result = { content: `Error: ${block.name} failed: ${error instanceof Error ? error.message : String(error)}`, isError: true }
   }
-  await safely(() => deps.hooks?.postToolUse?.({ tool, input, toolUseId: block.id }, result))
+  if (decision.userNote && result.isError !== true) result = withNote(result, decision.userNote)
+  await safely(() => deps.hooks?.postToolUse?.({ tool: runner, input, toolUseId: block.id }, result))
   return finish(result)
+}
+
+/** The result with the user's note after the tool's own text. */
+function withNote(result: ToolResult, note: string): ToolResult {
+  const content = typeof result.content === 'string' ? `${result.content}\n\n${note}` : [...result.content, { type: 'text' as const, text: note }]
+  return { ...result, content }
 }
 
 /** The result a call gets when it never ran or was cut off. */

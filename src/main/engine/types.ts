@@ -7,7 +7,17 @@ import type { AnyTool, ToolContext, ToolResult } from '../tools/types'
  * `updatedInput` replaces the model's input (e.g. a path the user corrected).
  */
 export type PermissionDecision =
-  | { behavior: 'allow'; updatedInput?: unknown }
+  | {
+      behavior: 'allow'
+      updatedInput?: unknown
+      /**
+       * Run another tool of the session instead, with `updatedInput` (which is then required): an Edit
+       * the user reworked in the diff view becomes a `Write` of exactly the approved content.
+       */
+      runAs?: string
+      /** Appended to a successful tool_result, so the model learns what the user changed. */
+      userNote?: string
+    }
   | { behavior: 'deny'; message: string }
 
 /** Asked once per tool call, after the input parsed and before it runs. May wait for a person. */

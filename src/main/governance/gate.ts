@@ -3,6 +3,7 @@ import { projectDataDir } from '../base/paths'
 import type { BashSandboxState } from '../tools/bash-sandbox'
 import type { AnyTool, ToolContext, ToolPreview } from '../tools/types'
 import type { ApprovalQueue } from './approvals/queue'
+import { decisionForEdit } from './approvals/edit-approval'
 import { suggestRules } from './approvals/suggest'
 import { decide, type HookVerdict } from './decide/decide'
 import { createSessionHooks, type SessionHooks } from './gate-hooks'
@@ -14,7 +15,9 @@ import type { SettingsDiagnostic } from './settings/types'
 import { describeExplanation, type DecisionPreview, type Explanation, type PermissionDecision, type PermissionMode } from './types'
 
 /** What the engine gets back for one call (its own type, restated so governance does not import the engine). */
-export type GateDecision = { behavior: 'allow'; updatedInput?: unknown } | { behavior: 'deny'; message: string }
+export type GateDecision =
+  | { behavior: 'allow'; updatedInput?: unknown; runAs?: string; userNote?: string }
+  | { behavior: 'deny'; message: string }
 
 /** A refused call, for `sous -p`'s report and the transcript. */
 export interface GateDenial {
@@ -152,6 +155,11 @@ export function createPermissionGate(o: PermissionGateOptions): PermissionGate {
     const outcome = await o.approvals.request({ sessionId: o.sessionId, toolUseId, toolName: tool.name, input, preview, explanation: decision.explanation, suggestions, signal })
     if (outcome.behavior === 'allow') {
       if (outcome.warning) notice({ level: 'warning', message: `The rule was not saved: ${outcome.warning}` })
+      if (outcome.edit) {
+        const edited = decisionForEdit(preview, outcome.edit)
+        if (edited.behavior === 'deny') return deny({ ...who, input, reason: 'rejected' }, edited.message)
+        if (edited.runAs !== undefined) return edited
+      }
       return allow()
     }
     return deny({ ...who, input, reason: outcome.reason }, outcome.message)

@@ -141,6 +141,10 @@ export const requests = {
         rule: z.string().min(1).max(2000).optional(),
         destination: z.enum(['local', 'user']).optional(),
         message: z.string().max(10_000).optional(),
+        /** Edit/Write approved in the diff view: the exact text to write (with `allow_once`). */
+        finalContent: z.string().max(50_000_000).optional(),
+        /** The user's choice per hunk of the proposal, in order (with `finalContent`). */
+        hunks: z.array(z.enum(['accepted', 'rejected'])).max(100_000).optional(),
       })
       .strict(),
     output: z.void(),

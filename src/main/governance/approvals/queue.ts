@@ -4,6 +4,7 @@ import type { ToolPreview } from '../../tools/types'
 import type { SessionGrants } from '../decide/session'
 import type { DecisionPreview, Explanation } from '../types'
 import { describeExplanation } from '../types'
+import type { ApprovedEdit } from './edit-approval'
 import { addRulesToSettingsFile } from './settings-writer'
 import { MAX_SUGGESTED_RULES } from './suggest'
 
@@ -23,14 +24,21 @@ export interface ApprovalRequest {
 
 /** The user's answer. `rules` default to the request's suggestions. */
 export type ApprovalReply =
-  | { kind: 'allow_once' }
+  | { kind: 'allow_once'; edit?: ApprovedEdit }
   | { kind: 'allow_session'; rules?: string[] }
   | { kind: 'allow_always'; rules?: string[]; destination?: 'local' | 'user' }
   | { kind: 'reject'; message?: string }
 
 /** What the engine gets back. A deny's `message` goes to the model as the (error) tool_result. */
 export type ApprovalOutcome =
-  | { behavior: 'allow'; scope: 'once' | 'session' | 'always'; rules: string[]; warning?: string }
+  | {
+      behavior: 'allow'
+      scope: 'once' | 'session' | 'always'
+      rules: string[]
+      warning?: string
+      /** The diff view's result: write exactly this (Edit/Write approvals only). */
+      edit?: ApprovedEdit
+    }
   | { behavior: 'deny'; reason: 'rejected' | 'aborted' | 'headless'; message: string }
 
 /** A denial recorded in headless mode (reported at the end of `sous -p`). */
@@ -132,7 +140,7 @@ export class ApprovalQueue {
     const rules = ('rules' in reply && reply.rules ? reply.rules : p.request.suggestions).slice(0, MAX_SUGGESTED_RULES)
     switch (reply.kind) {
       case 'allow_once':
-        this.settle(id, { behavior: 'allow', scope: 'once', rules: [] })
+        this.settle(id, { behavior: 'allow', scope: 'once', rules: [], ...(reply.edit ? { edit: reply.edit } : {}) })
         return undefined
       case 'allow_session': {
         const errors = rules.map((r) => this.opts.sessionGrants.add(r)).filter((e): e is string => !!e)

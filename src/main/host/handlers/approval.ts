@@ -24,7 +24,7 @@ export interface ApprovalHandlerDeps {
  */
 export function approvalHandlers(deps: ApprovalHandlerDeps): Pick<Handlers, 'approval.reply' | 'approval.list'> {
   return {
-    'approval.reply': ({ id, decision, rule, destination, message }) => {
+    'approval.reply': ({ id, decision, rule, destination, message, finalContent, hunks }) => {
       const owner = [...deps.queues()].find((q) => q.queue.get(id) !== undefined)
       if (!owner) throw new AppError('NOT_FOUND', `No pending approval ${id} (it may have been answered or cancelled).`)
       if (rule !== undefined && (decision === 'allow_session' || decision === 'allow_always')) {
@@ -32,9 +32,13 @@ export function approvalHandlers(deps: ApprovalHandlerDeps): Pick<Handlers, 'app
         if (!parsed.ok) throw new AppError('INVALID_INPUT', `The rule ${JSON.stringify(rule)} cannot be used: ${parsed.error}`)
       }
       const rules = rule !== undefined ? [rule] : undefined
+      if (finalContent !== undefined && decision !== 'allow_once') {
+        throw new AppError('INVALID_INPUT', 'Edited content can only be approved once (decision allow_once).')
+      }
+      const edit = finalContent !== undefined ? { finalContent, hunks: hunks ?? [] } : undefined
       const reply: ApprovalReply =
         decision === 'allow_once'
-          ? { kind: 'allow_once' }
+          ? { kind: 'allow_once', ...(edit ? { edit } : {}) }
           : decision === 'allow_session'
             ? { kind: 'allow_session', ...(rules ? { rules } : {}) }
             : decision === 'allow_always'
