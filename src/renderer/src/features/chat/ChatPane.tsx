@@ -1,4 +1,5 @@
 import { useEffect } from 'react'
+import { ApprovalPanel } from '../approvals/ApprovalPanel'
 import { Composer } from './Composer'
 import { Conversation } from './Conversation'
 import { isRunning } from './reducer'
@@ -7,7 +8,7 @@ import './chat.css'
 
 /** Talk to the agent about the project at `projectPath`. */
 export function ChatPane({ projectPath }: { projectPath: string }) {
-  const { transcript, sending, stopping, error, reset, send, stop } = useChat()
+  const { sessionId, transcript, sending, stopping, error, reset, send, stop } = useChat()
   const running = isRunning(transcript)
 
   useEffect(() => reset(projectPath), [projectPath, reset])
@@ -26,6 +27,7 @@ export function ChatPane({ projectPath }: { projectPath: string }) {
           {error}
         </p>
       )}
+      <ApprovalPanel sessionId={sessionId} />
       <Composer running={running} sending={sending} stopping={stopping} onSend={send} onStop={() => void stop()} />
     </section>
   )

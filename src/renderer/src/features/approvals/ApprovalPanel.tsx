@@ -1,0 +1,107 @@
+import { useEffect, useRef, type KeyboardEvent } from 'react'
+import type { ApprovalRequested, RequestInput } from '../../../../shared/ipc/contract'
+import { ApprovalChoices } from './ApprovalChoices'
+import { CommandApproval } from './CommandApproval'
+import { EditApproval } from './EditApproval'
+import { describeRequest, ofSession } from './queue'
+import { shortcutAction } from './shortcuts'
+import { useApprovals } from './store'
+import './approvals.css'
+
+/**
+ * The approvals of one session: a queue with a count and the oldest request in full. Shortcuts:
+ * `y` / `n` approve or reject while focus is in the panel (not in a text field or the diff editor);
+ * Ctrl+Alt+Y / Ctrl+Alt+N from anywhere. Nothing here ever moves focus by itself.
+ */
+export function ApprovalPanel({ sessionId }: { sessionId: string | null }) {
+  const queue = useApprovals((state) => state.queue)
+  const answering = useApprovals((state) => state.answering)
+  const errors = useApprovals((state) => state.errors)
+  const reply = useApprovals((state) => state.reply)
+  const pending = ofSession(queue, sessionId)
+  const head = pending[0]
+  const panel = useRef<HTMLElement>(null)
+
+  const press = (action: 'approve' | 'reject'): boolean => {
+    const button = panel.current?.querySelector<HTMLButtonElement>(`[data-approval-action="${action}"]:not(:disabled)`)
+    button?.click()
+    return !!button
+  }
+
+  useEffect(() => {
+    if (!head) return
+    const onKey = (event: globalThis.KeyboardEvent) => {
+      const action = shortcutAction(event, { global: true })
+      if (action && press(action)) event.preventDefault()
+    }
+    window.addEventListener('keydown', onKey)
+    return () => window.removeEventListener('keydown', onKey)
+  }, [head])
+
+  if (!head) return null
+  const onKeyDown = (event: KeyboardEvent<HTMLElement>) => {
+    const action = shortcutAction(event.nativeEvent, { global: false })
+    if (action && press(action)) event.preventDefault()
+  }
+  const send = (input: RequestInput<'approval.reply'>) => void reply(input)
+
+  return (
+    <section ref={panel} className="approval" aria-label="Approvals" onKeyDown={onKeyDown} tabIndex={-1}>
+      <header className="approval__header">
+        <h3 className="approval__title">
+          Needs your approval
+          <span className="approval__count" aria-label={`${pending.length} pending`}>
+            {pending.length}
+          </span>
+        </h3>
+        {pending.length > 1 && (
+          <ol className="approval__queue" aria-label="Queued approvals">
+            {pending.slice(1).map((request) => (
+              <li key={request.id}>{describeRequest(request)}</li>
+            ))}
+          </ol>
+        )}
+      </header>
+      <ApprovalCard key={head.id} request={head} busy={answering.has(head.id)} error={errors[head.id]} onReply={send} />
+    </section>
+  )
+}
+
+function ApprovalCard({ request, busy, error, onReply }: { request: ApprovalRequested; busy: boolean; error?: string; onReply(input: RequestInput<'approval.reply'>): void }) {
+  const preview = request.preview
+  return (
+    <article className="approval__card" aria-label={`Approve ${describeRequest(request)}`} data-testid="approval-card">
+      <p className="approval__summary">
+        <strong>{request.toolName}</strong> {preview?.kind === 'diff' ? preview.filePath : ''}
+      </p>
+      <p className="approval__why" data-testid="approval-why">
+        Asked because: {request.explanation.text}
+      </p>
+      {preview?.kind === 'diff' ? (
+        <EditApproval id={request.id} filePath={preview.filePath} before={preview.before} after={preview.after} busy={busy} onReply={onReply} />
+      ) : (
+        <>
+          {preview?.kind === 'command' && <CommandApproval preview={preview} />}
+          {preview?.kind === 'text' && <pre className="approval__text">{preview.text}</pre>}
+          {preview?.kind === 'path' && (
+            <p>
+              {preview.operation === 'edit' ? 'Edits' : 'Reads'} <code>{preview.path}</code>
+            </p>
+          )}
+          {preview?.kind === 'url' && (
+            <p>
+              Fetches <code>{preview.url}</code>
+            </p>
+          )}
+          {!preview && <pre className="approval__text">{JSON.stringify(request.input, null, 2)}</pre>}
+          <ApprovalChoices request={request} busy={busy} onReply={onReply} />
+        </>
+      )}
+      {error && (
+        <p className="pane__error" role="alert">
+          {error}
+        </p>
+      )}
+    </article>
+  )
+}
