@@ -1,4 +1,5 @@
 import type { AgentEvent } from '../../shared/protocol/agent-event'
+import type { PermissionModeName } from '../../shared/ipc/contract'
 import type { SessionSummary } from '../store/session-index'
 
 export type { SessionSummary }
@@ -33,6 +34,8 @@ export interface SessionService {
   rename(sessionId: string, title: string): Promise<void>
   /** Stops a session if it runs and deletes its transcript. */
   delete(sessionId: string): Promise<void>
+  /** Switches a session's permission mode; absent where the session layer has no gate to switch. */
+  setMode?(sessionId: string, mode: PermissionModeName): Promise<void>
   /** Ends every session; nothing keeps running. */
   dispose(): Promise<void>
 }

@@ -12,6 +12,10 @@ const Id = z.string().min(1).max(200)
 const AbsPath = z.string().min(1).max(4096)
 const Empty = z.object({}).strict()
 
+/** Permission modes, as in Claude Code's settings (`defaultMode`). */
+export const PermissionModeName = z.enum(['default', 'acceptEdits', 'plan', 'bypassPermissions', 'dontAsk'])
+export type PermissionModeName = z.infer<typeof PermissionModeName>
+
 /** A project the user opened. */
 export const Project = z.object({ path: z.string(), name: z.string(), openedAt: z.string() })
 export type Project = z.infer<typeof Project>
@@ -112,6 +116,8 @@ export const requests = {
   },
   /** Stops the running turn. */
   'session.abort': { input: z.object({ sessionId: Id }).strict(), output: z.void() },
+  /** Switches a session's permission mode (Shift+Tab in the UI); applies from the next tool call. */
+  'session.setMode': { input: z.object({ sessionId: Id, mode: PermissionModeName }).strict(), output: z.void() },
   /** Stored sessions, newest first: of one project, or of all when `projectPath` is omitted. */
   'session.list': { input: z.object({ projectPath: AbsPath.optional() }).strict(), output: z.array(SessionSummary) },
   /** Brings a stored session back so it can take prompts (a transcript cut mid-turn is repaired). */

@@ -6,6 +6,7 @@ type SessionChannels =
   | 'session.create'
   | 'session.prompt'
   | 'session.abort'
+  | 'session.setMode'
   | 'session.list'
   | 'session.resume'
   | 'session.continue'
@@ -27,6 +28,11 @@ export function sessionHandlers(deps: { sessions?: SessionService }): Pick<Handl
     'session.create': ({ projectPath }) => service().create(projectPath),
     'session.prompt': ({ sessionId, text }) => service().prompt(sessionId, text),
     'session.abort': ({ sessionId }) => service().abort(sessionId),
+    'session.setMode': ({ sessionId, mode }) => {
+      const sessions = service()
+      if (!sessions.setMode) throw new AppError('UNAVAILABLE', 'Permission modes cannot be switched in this build.')
+      return sessions.setMode(sessionId, mode)
+    },
     'session.list': ({ projectPath }) => service().list(projectPath),
     'session.resume': ({ sessionId }) => service().resume(sessionId),
     'session.continue': ({ projectPath }) => service().continueLatest(projectPath),

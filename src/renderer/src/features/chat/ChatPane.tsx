@@ -1,5 +1,6 @@
 import { useEffect } from 'react'
 import { ApprovalPanel } from '../approvals/ApprovalPanel'
+import { StatusBar } from '../status-bar/StatusBar'
 import { Composer } from './Composer'
 import { Conversation } from './Conversation'
 import { isRunning } from './reducer'
@@ -29,6 +30,7 @@ export function ChatPane({ projectPath }: { projectPath: string }) {
       )}
       <ApprovalPanel sessionId={sessionId} />
       <Composer running={running} sending={sending} stopping={stopping} onSend={send} onStop={() => void stop()} />
+      <StatusBar sessionId={sessionId} transcript={transcript} />
     </section>
   )
 }

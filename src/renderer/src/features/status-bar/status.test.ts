@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest'
+import type { Transcript } from '../chat/reducer'
+import { compactCount, contextWindowOf, nextMode, statusFacts } from './status'
+
+const usage = (input: number, cacheRead: number, output: number) => ({ inputTokens: input, outputTokens: output, cacheReadTokens: cacheRead, cacheWriteTokens: 0 })
+
+describe('status facts', () => {
+  it('reads the latest usage: context of the last request, session totals, cost and cache share', () => {
+    const transcript: Transcript = {
+      turns: [
+        { key: 'a', prompt: 'x', blocks: [], notices: [], usage: { model: 'claude-sonnet-4-5', request: usage(100, 0, 10), total: usage(100, 0, 10), costUsd: 0.01 } },
+        { key: 'b', prompt: 'y', blocks: [], notices: [], usage: { model: 'claude-sonnet-4-5', request: usage(50, 150, 20), total: usage(150, 150, 30), costUsd: 0.02 } },
+        { key: 'c', prompt: 'z', blocks: [], notices: [] },
+      ],
+    }
+    expect(statusFacts(transcript)).toEqual({ model: 'claude-sonnet-4-5', contextUsed: 220, contextWindow: 200_000, totalTokens: 330, costUsd: 0.02, cacheReadShare: 0.5 })
+    expect(statusFacts({ turns: [] })).toEqual({ contextUsed: 0, contextWindow: 200_000, totalTokens: 0, costUsd: 0 })
+  })
+
+  it('knows 1M windows, cycles modes like Claude Code and writes compact counts', () => {
+    expect(contextWindowOf('claude-sonnet-4-5[1m]')).toBe(1_000_000)
+    expect(['default', 'acceptEdits', 'plan'].map((m) => nextMode(m as 'default'))).toEqual(['acceptEdits', 'plan', 'default'])
+    expect(nextMode('bypassPermissions')).toBe('default')
+    expect([999, 1234, 45_678, 2_500_000].map(compactCount)).toEqual(['999', '1.2k', '46k', '2.5M'])
+  })
+})
