@@ -1,5 +1,7 @@
 import { memo } from 'react'
+import { useApprovals } from '../approvals/store'
 import type { Block } from './reducer'
+import { fileChangeOf, resultLabel } from './tool-view'
 
 type ToolBlock = Extract<Block, { kind: 'tool' }>
 
@@ -13,19 +15,43 @@ const STATE_LABEL: Record<ToolBlock['state'], string> = {
 
 /** One tool call: name, what it was asked to do, where it is, and what came back. */
 export const ToolCard = memo(function ToolCard({ tool }: { tool: ToolBlock }) {
-  const label = STATE_LABEL[tool.state]
+  // The engine does not announce the wait; the approval queue knows which call it holds.
+  const waiting = useApprovals((state) => state.queue.some((r) => r.toolUseId === tool.toolUseId))
+  const state = waiting && (tool.state === 'pending' || tool.state === 'running') ? 'awaiting_approval' : tool.state
+  const label = STATE_LABEL[state]
   const detail = tool.summary ?? describeInput(tool.input)
+  const change = tool.result && !tool.result.isError ? fileChangeOf(tool.result.details) : undefined
   return (
-    <article className={`tool-card tool-card--${tool.state}`} aria-label={`Tool ${tool.name}: ${label}`}>
+    <article className={`tool-card tool-card--${state}`} aria-label={`Tool ${tool.name}: ${label}`}>
       <header className="tool-card__header">
         <span className="tool-card__name">{tool.name}</span>
         {detail && <code className="tool-card__detail">{detail}</code>}
-        <span className={`badge badge--${tool.state}`}>{label}</span>
+        {change && (
+          <span className="tool-card__stat">
+            <span className="diff-add">+{change.added}</span> <span className="diff-del">−{change.removed}</span>
+          </span>
+        )}
+        <span className={`badge badge--${state}`}>{label}</span>
       </header>
       {tool.progress && !tool.result && <pre className="tool-card__output">{tool.progress}</pre>}
+      {change && (
+        <details className="tool-card__result">
+          <summary>Diff</summary>
+          <pre className="tool-card__diff" aria-label={`Diff of ${change.filePath}`}>
+            {change.lines.map((line, index) => (
+              <span key={index} className={`diff-line diff-line--${line.kind}`}>
+                {line.kind === 'add' ? '+' : line.kind === 'del' ? '-' : line.kind === 'ctx' ? ' ' : ''}
+                {line.text}
+                {'\n'}
+              </span>
+            ))}
+            {change.cut > 0 && <span className="diff-line diff-line--hunk">… {change.cut} more lines</span>}
+          </pre>
+        </details>
+      )}
       {tool.result && (
         <details className="tool-card__result">
-          <summary>{tool.result.isError ? 'Error' : 'Result'}</summary>
+          <summary>{resultLabel(tool.name, tool.result.isError)}</summary>
           <pre className="tool-card__output">{tool.result.content}</pre>
         </details>
       )}

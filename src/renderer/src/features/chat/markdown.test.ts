@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { renderMarkdown } from './markdown'
+import { renderMarkdown, splitBlocks } from './markdown'
 
 describe('renderMarkdown', () => {
   it('renders ordinary markdown', () => {
@@ -7,7 +7,7 @@ describe('renderMarkdown', () => {
     expect(html).toContain('<h1>Title</h1>')
     expect(html).toContain('<strong>bold</strong>')
     expect(html).toContain('<code>code</code>')
-    expect(html).toContain('const a = 1 &lt; 2')
+    expect(html.replace(/<[^>]+>/g, '')).toContain('const a = 1 &lt; 2')
   })
 
   it('shows raw HTML from the model as text, block and inline', () => {
@@ -30,5 +30,20 @@ describe('renderMarkdown', () => {
     const html = renderMarkdown('![chart](https://example.com/c.png)')
     expect(html).not.toContain('<img')
     expect(html).toContain('<a href="https://example.com/c.png"')
+  })
+})
+
+describe('highlighting and blocks', () => {
+  it('highlights code blocks of known languages and escapes the rest', () => {
+    expect(renderMarkdown('```ts\nconst a = 1\n```')).toContain('<span class="hljs-keyword">const</span>')
+    const unknown = renderMarkdown('```nolang\n<b>x</b>\n```')
+    expect(unknown).toContain('&lt;b&gt;x&lt;/b&gt;')
+    expect(unknown).not.toContain('<b>')
+  })
+
+  it('splits at blank lines but never inside a code fence', () => {
+    const text = 'Intro line\nsecond line\n\n```py\na = 1\n\nb = 2\n```\n\n- item\n\n'
+    expect(splitBlocks(text)).toEqual(['Intro line\nsecond line', '```py\na = 1\n\nb = 2\n```', '- item'])
+    expect(splitBlocks('open ```\n\n```js\nx\n\ny')).toEqual(['open ```', '```js\nx\n\ny'])
   })
 })

@@ -1,3 +1,4 @@
+import hljs from 'highlight.js/lib/common'
 import { Marked, type Tokens } from 'marked'
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }
@@ -17,6 +18,14 @@ const marked = new Marked({
   gfm: true,
   breaks: false,
   renderer: {
+    code(token: Tokens.Code) {
+      // highlight.js escapes the code itself; the language name is only used if it is one it knows.
+      const language = (token.lang ?? '').trim().split(/\s+/)[0]?.toLowerCase() ?? ''
+      const known = language !== '' && hljs.getLanguage(language) !== undefined
+      const html = known ? hljs.highlight(token.text, { language, ignoreIllegals: true }).value : escapeHtml(token.text)
+      const label = known ? ` data-language="${escapeHtml(language)}"` : ''
+      return `<pre class="code-block"${label}><code class="hljs${known ? ` language-${escapeHtml(language)}` : ''}">${html}</code></pre>\n`
+    },
     html(token: Tokens.HTML | Tokens.Tag) {
       return escapeHtml(token.text)
     },
@@ -37,4 +46,31 @@ const marked = new Marked({
 /** Renders untrusted markdown to HTML that is safe to put into the DOM. */
 export function renderMarkdown(markdown: string): string {
   return marked.parse(markdown, { async: false })
+}
+
+/**
+ * Splits streaming markdown into top-level blocks at blank lines outside code fences, so finished
+ * blocks can be rendered once and memoised while only the last one changes with each delta.
+ * Joining the blocks with "\n\n" gives back equivalent markdown.
+ */
+export function splitBlocks(markdown: string): string[] {
+  const blocks: string[] = []
+  let current: string[] = []
+  let fence: string | undefined
+  for (const line of markdown.split('\n')) {
+    const marker = /^ {0,3}(`{3,}|~{3,})/.exec(line)?.[1]
+    if (marker) {
+      if (!fence) fence = marker
+      else if (marker[0] === fence[0] && marker.length >= fence.length && line.trim() === marker) fence = undefined
+    }
+    if (!fence && line.trim() === '' && current.length > 0 && !marker) {
+      blocks.push(current.join('\n'))
+      current = []
+      continue
+    }
+    if (line.trim() === '' && current.length === 0) continue
+    current.push(line)
+  }
+  if (current.length > 0) blocks.push(current.join('\n'))
+  return blocks
 }

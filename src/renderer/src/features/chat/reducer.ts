@@ -13,7 +13,7 @@ export type Block =
       summary?: string
       /** The latest progress output, trimmed to its tail. */
       progress?: string
-      result?: { isError: boolean; content: string }
+      result?: { isError: boolean; content: string; details?: unknown }
     }
 
 export interface Notice {
@@ -100,7 +100,7 @@ export function reduce(transcript: Transcript, event: AgentEvent): Transcript {
         upsertTool(turn, event.toolUseId, event.name, (tool) => ({
           ...tool,
           state: event.isError ? 'error' : 'done',
-          result: { isError: event.isError, content: event.content },
+          result: { isError: event.isError, content: event.content, ...(event.details !== undefined && { details: event.details }) },
         })),
       )
     case 'usage':
