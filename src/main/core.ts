@@ -23,7 +23,7 @@ export interface CoreOptions {
   pickFolder?: PickFolder
   /** The agent; without it `session.*` answers UNAVAILABLE. Disposed with the core. */
   sessions?: SessionService
-  /** Every live session's approval queue; without it `approval.list` is empty and replies are NOT_FOUND. */
+  /** The sessions' approval queues (from the session runtime); without them nothing is pending. */
   approvals?: ApprovalHandlerDeps
   /** Terminals; without it `pty.*` answers UNAVAILABLE. Disposed with the core. */
   pty?: PtyService

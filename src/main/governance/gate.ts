@@ -1,6 +1,6 @@
 import { homedir } from 'node:os'
 import { projectDataDir } from '../base/paths'
-import type { BashSandboxState } from '../tools/bash-sandbox'
+import { resolveSandbox, type BashSandboxSource, type BashSandboxState } from '../tools/bash-sandbox'
 import type { AnyTool, ToolContext, ToolPreview } from '../tools/types'
 import type { ApprovalQueue } from './approvals/queue'
 import { decisionForEdit } from './approvals/edit-approval'
@@ -46,8 +46,8 @@ export interface PermissionGateOptions {
   hooks: HookRunner
   /** No one to ask: every ask becomes a denial reported through `onDenial`. */
   headless: boolean
-  /** The sandbox as probed at start-up; absent when none is configured. */
-  sandbox?: BashSandboxState
+  /** The sandbox as probed at start-up (or how to start it); absent when none is configured. */
+  sandbox?: BashSandboxSource
   sessionId: string
   transcriptPath?: string
   onDenial?(denial: GateDenial): void
@@ -130,7 +130,7 @@ export function createPermissionGate(o: PermissionGateOptions): PermissionGate {
     }
     const allow = (updated?: unknown): GateDecision => (updated !== undefined ? { behavior: 'allow', updatedInput: updated } : changed ? { behavior: 'allow', updatedInput: input } : { behavior: 'allow' })
     let decision: PermissionDecision = await decide({ tool, input, mode, settings: merged, cwd: here, projectRoot: o.projectRoot, sessionGrants: o.approvals.sessionGrants, hook: verdict })
-    decision = outsideSandbox(decision, tool, input, o.sandbox, mode)
+    decision = outsideSandbox(decision, tool, input, tool.name === 'Bash' ? await resolveSandbox(o.sandbox) : undefined, mode)
     if (decision.behavior === 'allow') return allow()
     if (decision.behavior === 'deny') return deny({ ...who, input, reason: decision.explanation.kind === 'hook' ? 'hook' : 'rule' }, decision.message)
 

@@ -17,6 +17,17 @@ export interface BashSandboxPort {
 /** The sandbox as the start-up probe found it. */
 export type BashSandboxState = { available: true; sandbox: BashSandboxPort } | { available: false; reason: string }
 
+/**
+ * The sandbox, or how to get it: starting the OS sandbox costs a few hundred milliseconds, so hosts
+ * pass a function and it starts on the first Bash call. `undefined` means none is configured.
+ */
+export type BashSandboxSource = BashSandboxState | (() => Promise<BashSandboxState | undefined>)
+
+/** Resolves a {@link BashSandboxSource} (starting the sandbox when it is lazy). */
+export async function resolveSandbox(source: BashSandboxSource | undefined): Promise<BashSandboxState | undefined> {
+  return typeof source === 'function' ? source() : source
+}
+
 /** What the Bash tool reports about the sandbox in a result's details. */
 export interface BashSandboxDetails {
   sandboxed: boolean

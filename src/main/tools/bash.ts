@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { z } from 'zod'
 import type { PtyService } from '../pty/types'
 import description from './bash.prompt'
-import { violationLines, type BashSandboxDetails, type BashSandboxState } from './bash-sandbox'
+import { resolveSandbox, violationLines, type BashSandboxDetails, type BashSandboxSource, type BashSandboxState } from './bash-sandbox'
 import { defineTool, errorResult } from './define-tool'
 import { CommandRun, WRAPPER } from './shell/command-run'
 import { HeadTailBuffer } from './shell/output'
@@ -50,9 +50,9 @@ export interface BashToolDeps {
   /**
    * The sandbox as probed at start-up. Available: every command runs inside it (unless the call
    * sets dangerouslyDisableSandbox). Unavailable: commands run outside, and the details say why.
-   * Absent: no sandbox was configured.
+   * Absent: no sandbox was configured. A function starts it on the first call that needs it.
    */
-  sandbox?: BashSandboxState
+  sandbox?: BashSandboxSource
 }
 
 /** Bash: one command per call on a real PTY; cwd persists per session; background shells. */
@@ -69,7 +69,7 @@ export function createBashTool(deps: BashToolDeps) {
     preview: (args, ctx) => preview(deps, args, ctx),
     validate: async (args) => (args.command.trim() === '' ? 'command must not be empty.' : undefined),
     execute: async (args, ctx) => {
-      const sandbox = await sandboxFor(deps.sandbox, args, ctx, noticed)
+      const sandbox = await sandboxFor(await resolveSandbox(deps.sandbox), args, ctx, noticed)
       if ('content' in sandbox) return sandbox
       return args.run_in_background ? startInBackground(deps.pty, args, ctx, sandbox) : runForeground(deps.pty, args, ctx, sandbox)
     },
@@ -81,7 +81,7 @@ const noticed = new WeakSet<object>()
 
 async function preview(deps: BashToolDeps, args: BashInput, ctx: ToolContext): Promise<ToolPreview> {
   const base: ToolPreview = { kind: 'command', command: args.command, ...(args.description ? { description: args.description } : {}) }
-  const s = deps.sandbox
+  const s = await resolveSandbox(deps.sandbox)
   const sandbox = s ? { sandboxed: s.available && !args.dangerouslyDisableSandbox, ...(sandboxNote(s, args) ? { sandboxNote: sandboxNote(s, args) } : {}) } : {}
   if (!deps.inspect) return { ...base, ...sandbox }
   const facts = await deps.inspect(args.command, ctx.shell?.cwd ?? ctx.cwd)
