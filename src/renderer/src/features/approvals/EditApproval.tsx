@@ -57,12 +57,14 @@ export function EditApproval({ id, filePath, before, after, busy, onReply }: Edi
     }
   }, [filePath, before, after, review])
 
+  // The editor text changes only when a hunk flips between proposed and original, so accepting a
+  // hunk the user has edited keeps the user's edit.
   const choose = (index: number, decision: HunkDecision) => {
-    handle?.setHunk(index, decision)
+    if (decision === 'rejected' || decisions[index] === 'rejected') handle?.setHunk(index, decision)
     setDecisions((current) => decide(current, index, decision, total))
   }
   const acceptAll = () => {
-    review.hunks.forEach((h) => handle?.setHunk(h.index, 'accepted'))
+    review.hunks.forEach((h) => decisions[h.index] === 'rejected' && handle?.setHunk(h.index, 'accepted'))
     const all = decideAll(total, 'accepted')
     setDecisions(all)
     if (handle) onReply(editReply(id, review, before, handle.text(), all, message))
