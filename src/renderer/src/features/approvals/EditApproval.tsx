@@ -131,8 +131,7 @@ function HunkButtons(props: { hunk: Hunk; decision: HunkDecision | undefined; di
   const { hunk, decision, disabled, onChoose, compact } = props
   const name = `hunk ${hunk.index + 1}`
   return (
-    <span className={`hunk-buttons${compact ? ' hunk-buttons--zone' : ''}`} data-decision={decision ?? 'open'}>
-      {compact && <span className="hunk-buttons__label">{describeHunk(hunk)}</span>}
+    <span className={`hunk-buttons${compact ? ' hunk-buttons--zone' : ''}`} data-decision={decision ?? 'open'} title={describeHunk(hunk)}>
       <button type="button" className="button button--small" aria-pressed={decision === 'accepted'} aria-label={`Accept ${name}`} disabled={disabled} onClick={() => onChoose(hunk.index, 'accepted')}>
         ✓ Accept
       </button>
