@@ -75,7 +75,7 @@ test('a tool call shows as a card with its state and result', async ({ app, proj
 
   const card = chat.getByRole('article', { name: 'Tool Read: Done' })
   await expect(card).toContainText(readme)
-  await card.getByText('Result').click()
+  await card.getByText('File excerpt').click()
   await expect(card).toContainText('A test project')
   await expect(chat.getByLabel('Assistant')).toContainText('The README has a title and nothing else.')
 })
