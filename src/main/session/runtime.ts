@@ -123,6 +123,7 @@ export function createSessionRuntime(o: SessionRuntimeOptions): SessionRuntime {
       modelName: models.modelName(),
       toolset,
       canUseTool: (tool, input, toolUseId, opts) => gate.canUseTool(tool, input, toolUseId, opts),
+      setMode: (mode) => gate.setMode(mode),
       hooks: {
         onStop: () => gate.stop(),
         postToolUse: async (call, result) => {

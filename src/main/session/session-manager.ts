@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { rm } from 'node:fs/promises'
 import { resolve } from 'node:path'
+import type { PermissionModeName } from '../../shared/ipc/contract'
 import type { AgentEvent, Usage } from '../../shared/protocol/agent-event'
 import { AppError } from '../../shared/ipc/result'
 import { projectDataDir } from '../base/paths'
@@ -25,6 +26,7 @@ export interface SessionManagerOptions {
  */
 export class SessionManager implements SessionService {
   private readonly sessions = new Map<string, Session>()
+  private readonly modeSetters = new Map<string, (mode: PermissionModeName) => void>()
   private readonly turns = new Set<Promise<QueryResult>>()
 
   constructor(private readonly options: SessionManagerOptions) {}
@@ -42,6 +44,14 @@ export class SessionManager implements SessionService {
 
   async abort(sessionId: string): Promise<void> {
     await this.sessions.get(sessionId)?.abort()
+  }
+
+  /** Switches a live session's permission mode; it applies from the next tool call. */
+  async setMode(sessionId: string, mode: PermissionModeName): Promise<void> {
+    this.get(sessionId)
+    const set = this.modeSetters.get(sessionId)
+    if (!set) throw new AppError('UNAVAILABLE', 'This session has no permission gate to switch.')
+    set(mode)
   }
 
   /** Runs one turn and waits for its end (the headless CLI). */
@@ -93,6 +103,7 @@ export class SessionManager implements SessionService {
     if (!live && !found) throw new AppError('NOT_FOUND', `No session ${sessionId}.`)
     await live?.dispose()
     this.sessions.delete(sessionId)
+    this.modeSetters.delete(sessionId)
     if (found) await rm(this.pathOf(found.projectPath, sessionId), { force: true })
   }
 
@@ -110,6 +121,7 @@ export class SessionManager implements SessionService {
     }
     const seed = stored ? { messages: stored.messages, ...lastTotals(stored.events), persisted: true } : undefined
     const session = new Session(sessionId, projectPath, env, seed)
+    if (env.setMode) this.modeSetters.set(sessionId, env.setMode)
     this.sessions.set(sessionId, session)
     return session
   }

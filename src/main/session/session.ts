@@ -1,3 +1,4 @@
+import type { PermissionModeName } from '../../shared/ipc/contract'
 import type { AgentEvent, Usage } from '../../shared/protocol/agent-event'
 import { AppError } from '../../shared/ipc/result'
 import type { EventHub } from '../base/event-hub'
@@ -17,6 +18,8 @@ export interface SessionEnvironment {
   /** The tools of this session (created once, on the first turn; disposed with the session). */
   toolset: () => Promise<Toolset>
   canUseTool: CanUseTool
+  /** Switches the permission mode of this session's gate (the status bar's Shift+Tab). */
+  setMode?(mode: PermissionModeName): void
   maxTurns: number
   projectDataDir: string
   transcriptPath: string

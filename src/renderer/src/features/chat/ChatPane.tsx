@@ -30,7 +30,7 @@ export function ChatPane({ projectPath }: { projectPath: string }) {
       )}
       <ApprovalPanel sessionId={sessionId} />
       <Composer running={running} sending={sending} stopping={stopping} onSend={send} onStop={() => void stop()} />
-      <StatusBar sessionId={sessionId} transcript={transcript} />
+      <StatusBar transcript={transcript} />
     </section>
   )
 }

@@ -1,4 +1,5 @@
 import { create } from 'zustand'
+import type { PermissionModeName } from '../../../../shared/ipc/contract'
 import type { AgentEvent } from '../../../../shared/protocol/agent-event'
 import { api } from '../../api'
 import { createFrameBatcher } from './frame-batcher'
@@ -14,6 +15,11 @@ export interface ChatState {
   stopping: boolean
   /** A request failed outside any turn (creating the session, stopping). */
   error: string | null
+  /** The permission mode chosen here; sent to the session as soon as it exists. */
+  mode: PermissionModeName
+  /** Why the last mode switch failed, if it did. */
+  modeError: string | null
+  setMode(mode: PermissionModeName): Promise<void>
   /** Starts over for a project (a new session is created on the first prompt). */
   reset(projectPath: string): void
   /** Sends a prompt; false when it could not be sent. */
@@ -30,13 +36,23 @@ export const useChat = create<ChatState>()((set, get) => ({
   sending: false,
   stopping: false,
   error: null,
+  mode: 'default',
+  modeError: null,
+
+  async setMode(mode) {
+    set({ mode, modeError: null })
+    const { sessionId } = get()
+    if (!sessionId) return
+    const result = await api.invoke('session.setMode', { sessionId, mode })
+    if (!result.ok && get().mode === mode) set({ modeError: result.error.message })
+  },
 
   reset(projectPath) {
     const { sessionId, transcript, projectPath: previous } = get()
     if (previous === projectPath) return
     if (sessionId && isRunning(transcript)) void api.invoke('session.abort', { sessionId })
     batcher.clear()
-    set({ projectPath, sessionId: null, transcript: emptyTranscript, sending: false, stopping: false, error: null })
+    set({ projectPath, sessionId: null, transcript: emptyTranscript, sending: false, stopping: false, error: null, mode: 'default', modeError: null })
   },
 
   async send(text) {
@@ -55,6 +71,8 @@ export const useChat = create<ChatState>()((set, get) => ({
       }
       sessionId = created.value.sessionId
       set({ sessionId })
+      // A mode picked before the session existed must hold from its very first tool call.
+      if (get().mode !== 'default') await get().setMode(get().mode)
     }
 
     const key = `local-${++localKey}`

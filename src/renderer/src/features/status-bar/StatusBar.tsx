@@ -1,7 +1,6 @@
-import { useEffect, useState } from 'react'
-import type { PermissionModeName } from '../../../../shared/ipc/contract'
-import { api } from '../../api'
+import { useEffect } from 'react'
 import type { Transcript } from '../chat/reducer'
+import { useChat } from '../chat/store'
 import { compactCount, modeLabel, nextMode, statusFacts } from './status'
 import './status-bar.css'
 
@@ -9,15 +8,11 @@ import './status-bar.css'
  * Model, permission mode (Shift+Tab cycles it; plan mode stands out), context used against the
  * window, tokens, session cost and cache-read share.
  */
-export function StatusBar({ sessionId, transcript }: { sessionId: string | null; transcript: Transcript }) {
+export function StatusBar({ transcript }: { transcript: Transcript }) {
   const facts = statusFacts(transcript)
-  const [mode, setMode] = useState<PermissionModeName>('default')
-  const [problem, setProblem] = useState<string>()
-
-  useEffect(() => {
-    setMode('default')
-    setProblem(undefined)
-  }, [sessionId])
+  const mode = useChat((state) => state.mode)
+  const problem = useChat((state) => state.modeError) ?? undefined
+  const setMode = useChat((state) => state.setMode)
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
@@ -26,15 +21,11 @@ export function StatusBar({ sessionId, transcript }: { sessionId: string | null;
       const target = event.target as HTMLElement | null
       if (target && target !== document.body && !target.closest('.composer')) return
       event.preventDefault()
-      const next = nextMode(mode)
-      setMode(next)
-      if (sessionId) {
-        void api.invoke('session.setMode', { sessionId, mode: next }).then((result) => setProblem(result.ok ? undefined : result.error.message))
-      }
+      void setMode(nextMode(mode))
     }
     window.addEventListener('keydown', onKey)
     return () => window.removeEventListener('keydown', onKey)
-  }, [mode, sessionId])
+  }, [mode, setMode])
 
   const share = Math.min(1, facts.contextUsed / facts.contextWindow)
   return (
