@@ -129,6 +129,11 @@ export function createSessionRuntime(o: SessionRuntimeOptions): SessionRuntime {
           await gate.postToolUse(call.tool, call.input, result, call.toolUseId)
         },
       },
+      lifecycle: {
+        promptSubmit: (prompt) => gate.userPromptSubmit(prompt),
+        sessionStart: (source) => gate.sessionStart(source),
+        sessionEnd: (reason) => gate.sessionEnd(reason),
+      },
       maxTurns: o.maxTurns ?? 100,
       appendSystemPrompt: o.appendSystemPrompt,
       homeDir: userHome,
