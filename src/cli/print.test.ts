@@ -249,3 +249,34 @@ describe('sous -p with governance (settings files and flags)', () => {
     expect(existsSync(join(project, 'by-flag.txt'))).toBe(true)
   })
 })
+
+describe('sous -p with session hooks', () => {
+  async function hooks(config: unknown): Promise<void> {
+    const { mkdir } = await import('node:fs/promises')
+    await mkdir(join(project, '.claude'), { recursive: true })
+    await writeFile(join(project, '.claude', 'settings.json'), JSON.stringify({ hooks: config }))
+  }
+  const command = (script: string) => [{ hooks: [{ type: 'command', command: script }] }]
+
+  it('SessionStart and UserPromptSubmit hooks add context the model sees', async () => {
+    await hooks({
+      SessionStart: command(`echo '{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"started-context"}}'`),
+      UserPromptSubmit: command('echo prompt-context-$(cat | grep -c "Hello there")'),
+    })
+    server.setScenario([textReply('Hi.')])
+    const { code } = await sous(['Hello there'])
+    expect(code).toBe(0)
+    const sent = JSON.stringify(server.requests[0]!.body['messages'])
+    expect(sent).toContain('started-context')
+    expect(sent).toContain('prompt-context-1')
+  })
+
+  it('a UserPromptSubmit hook that exits 2 drops the prompt before the model sees it', async () => {
+    await hooks({ UserPromptSubmit: command('echo "no secrets please" >&2; exit 2') })
+    server.setScenario([])
+    const { code, stderr } = await sous(['Here is my password'])
+    expect(code).toBe(1)
+    expect(stderr).toContain('no secrets please')
+    expect(server.requests).toHaveLength(0)
+  })
+})
