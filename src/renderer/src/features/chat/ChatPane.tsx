@@ -9,7 +9,7 @@ import './chat.css'
 
 /** Talk to the agent about the project at `projectPath`. */
 export function ChatPane({ projectPath }: { projectPath: string }) {
-  const { sessionId, transcript, sending, stopping, error, reset, send, stop } = useChat()
+  const { sessionId, transcript, sending, stopping, error, reset, send, stop, newConversation, setMode } = useChat()
   const running = isRunning(transcript)
 
   useEffect(() => reset(projectPath), [projectPath, reset])
@@ -29,7 +29,15 @@ export function ChatPane({ projectPath }: { projectPath: string }) {
         </p>
       )}
       <ApprovalPanel sessionId={sessionId} />
-      <Composer running={running} sending={sending} stopping={stopping} onSend={send} onStop={() => void stop()} />
+      <Composer
+        draftKey={`${projectPath}\n${sessionId ?? 'new'}`}
+        commands={{ newConversation, setMode: (mode) => void setMode(mode) }}
+        running={running}
+        sending={sending}
+        stopping={stopping}
+        onSend={send}
+        onStop={() => void stop()}
+      />
       <StatusBar transcript={transcript} />
     </section>
   )

@@ -22,6 +22,8 @@ export interface ChatState {
   setMode(mode: PermissionModeName): Promise<void>
   /** Starts over for a project (a new session is created on the first prompt). */
   reset(projectPath: string): void
+  /** Leaves the current conversation (stopping it if it runs); the next prompt starts a new one. */
+  newConversation(): void
   /** Sends a prompt; false when it could not be sent. */
   send(text: string): Promise<boolean>
   stop(): Promise<void>
@@ -53,6 +55,13 @@ export const useChat = create<ChatState>()((set, get) => ({
     if (sessionId && isRunning(transcript)) void api.invoke('session.abort', { sessionId })
     batcher.clear()
     set({ projectPath, sessionId: null, transcript: emptyTranscript, sending: false, stopping: false, error: null, mode: 'default', modeError: null })
+  },
+
+  newConversation() {
+    const { sessionId, transcript } = get()
+    if (sessionId && isRunning(transcript)) void api.invoke('session.abort', { sessionId })
+    batcher.clear()
+    set({ sessionId: null, transcript: emptyTranscript, sending: false, stopping: false, error: null })
   },
 
   async send(text) {
