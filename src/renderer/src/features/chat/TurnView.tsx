@@ -2,6 +2,7 @@ import { memo } from 'react'
 import type { TerminalReason } from '../../../../shared/protocol/agent-event'
 import { Markdown } from './Markdown'
 import { ToolCard } from './ToolCard'
+import { describeRecovery } from './recovery'
 import type { Turn } from './reducer'
 
 const END_LABEL: Record<TerminalReason, string> = {
@@ -50,8 +51,10 @@ export const TurnView = memo(function TurnView({ turn, live }: { turn: Turn; liv
 function TurnFooter({ turn }: { turn: Turn }) {
   const end = turn.end
   const failed = end && end.reason !== 'completed' && end.reason !== 'aborted'
+  const recovery = describeRecovery(turn)
   return (
     <footer className="turn__footer">
+      {recovery && <p className="turn__recovery">{recovery}</p>}
       {end && end.reason !== 'completed' && (
         <p className={failed ? 'turn__end turn__end--error' : 'turn__end'} role={failed ? 'alert' : undefined}>
           {END_LABEL[end.reason]}

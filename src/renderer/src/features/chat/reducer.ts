@@ -31,6 +31,8 @@ export interface Turn {
   notices: Notice[]
   usage?: { request: Usage; total: Usage; costUsd: number; model: string }
   end?: { reason: TerminalReason; message?: string }
+  /** What the harness did about model service trouble in this turn. */
+  recovery?: { retries: number; fallback?: { from: string; to: string } }
 }
 
 export interface Transcript {
@@ -110,10 +112,12 @@ export function reduce(transcript: Transcript, event: AgentEvent): Transcript {
       }))
     case 'model_retry':
       return update((turn) =>
-        addNotice(turn, 'warning', `Retrying (attempt ${event.attempt}) in ${Math.round(event.delayMs / 100) / 10}s: ${event.reason}`),
+        addNotice({ ...turn, recovery: { ...turn.recovery, retries: (turn.recovery?.retries ?? 0) + 1 } }, 'warning', `Retrying (attempt ${event.attempt}) in ${Math.round(event.delayMs / 100) / 10}s: ${event.reason}`),
       )
     case 'model_fallback':
-      return update((turn) => addNotice(turn, 'warning', `Switched from ${event.from} to ${event.to}: ${event.reason}`))
+      return update((turn) =>
+        addNotice({ ...turn, recovery: { retries: turn.recovery?.retries ?? 0, fallback: { from: event.from, to: event.to } } }, 'warning', `Switched from ${event.from} to ${event.to}: ${event.reason}`),
+      )
     case 'notice':
       return update((turn) => addNotice(turn, event.level, event.message))
     case 'turn_end':
