@@ -1,6 +1,7 @@
 import { resolve } from 'node:path'
 import { defineConfig, externalizeDepsPlugin } from 'electron-vite'
 import react from '@vitejs/plugin-react'
+import { injectCspMeta } from './src/shared/csp'
 
 /**
  * Three builds: the main process (plus the CLI, which shares its core), the sandboxed preload
@@ -33,7 +34,8 @@ export default defineConfig({
   },
   renderer: {
     root: 'src/renderer',
-    plugins: [react()],
+    // The CSP meta goes in at build time only: the dev server's refresh preamble is inline.
+    plugins: [react(), { name: 'sous-csp-meta', apply: 'build', transformIndexHtml: injectCspMeta }],
     build: {
       outDir: 'out/renderer',
       minify: true,
