@@ -38,10 +38,12 @@ test('keyboard: typing never approves; y in the panel approves, Ctrl+Alt+N rejec
 
 test('an approval in a background window raises an OS notification', async ({ app, projectDir, modelServer }) => {
   await app.addInitScript(() => {
+    // Runs in the page; the e2e project has no DOM types, so the globals are reached by shape.
+    const page = globalThis as unknown as { document: { hasFocus(): boolean }; shownNotifications: string[]; Notification: unknown }
     const shown: string[] = []
-    Object.assign(window, { shownNotifications: shown })
+    page.shownNotifications = shown
     // The window is in the background, and the user allowed notifications.
-    document.hasFocus = () => false
+    page.document.hasFocus = () => false
     class RecordingNotification {
       static permission = 'granted'
       static requestPermission = () => Promise.resolve('granted')
@@ -51,7 +53,7 @@ test('an approval in a background window raises an OS notification', async ({ ap
       }
       close(): void {}
     }
-    Object.assign(window, { Notification: RecordingNotification })
+    page.Notification = RecordingNotification
   })
   await app.reload()
   await modelServer.setScenario([bash('toolu_n', 'touch noted.txt'), text('ok')])
@@ -60,7 +62,7 @@ test('an approval in a background window raises an OS notification', async ({ ap
   await chat.getByRole('textbox', { name: 'Message' }).fill('Make a file')
   await chat.getByRole('textbox', { name: 'Message' }).press('Enter')
   await expect(app.getByRole('region', { name: 'Approvals' })).toBeVisible()
-  await expect.poll(() => app.evaluate(() => (window as unknown as { shownNotifications: string[] }).shownNotifications)).toEqual(['Sous needs your approval: Bash: touch noted.txt'])
+  await expect.poll(() => app.evaluate(() => (globalThis as unknown as { shownNotifications: string[] }).shownNotifications)).toEqual(['Sous needs your approval: Bash: touch noted.txt'])
 })
 
 test('Stop while an approval waits cancels it and nothing runs', async ({ app, projectDir, modelServer }) => {
