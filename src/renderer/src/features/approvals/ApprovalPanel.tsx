@@ -22,6 +22,13 @@ export function ApprovalPanel({ sessionId }: { sessionId: string | null }) {
   const head = pending[0]
   const panel = useRef<HTMLElement>(null)
 
+  // Load Monaco while the user is idle, so the first edit approval opens without the wait for it.
+  useEffect(() => {
+    if (!sessionId) return
+    const id = requestIdleCallback(() => void import('./monaco').catch(() => undefined), { timeout: 5000 })
+    return () => cancelIdleCallback(id)
+  }, [sessionId])
+
   const press = (action: 'approve' | 'reject'): boolean => {
     const button = panel.current?.querySelector<HTMLButtonElement>(`[data-approval-action="${action}"]:not(:disabled)`)
     button?.click()

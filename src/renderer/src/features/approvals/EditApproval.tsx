@@ -44,11 +44,14 @@ export function EditApproval({ id, filePath, before, after, busy, onReply }: Edi
   useEffect(() => {
     let disposed = false
     let mounted: DiffHandle | undefined
+    // Marks for bench/ui.bench.ts: open → first paint → computed diff (hunks actionable).
+    performance.mark('sous:diff:open')
     import('./monaco')
       .then(({ monaco, languageFor }) => {
         if (disposed || !host.current) return
         mounted = mountDiff(monaco, host.current, filePath, before, after, review.hunks, languageFor(filePath))
         setHandle(mounted)
+        requestAnimationFrame(() => performance.mark('sous:diff:painted'))
       })
       .catch((error: unknown) => setFailed(`The diff view could not load: ${String(error)}`))
     return () => {
@@ -160,6 +163,10 @@ function mountDiff(monaco: Monaco, element: HTMLElement, filePath: string, befor
     fontSize: 13,
   })
   diff.setModel({ original, modified })
+  const computed = diff.onDidUpdateDiff(() => {
+    performance.mark('sous:diff:computed')
+    computed.dispose()
+  })
   const editor = diff.getModifiedEditor()
 
   // One tracked range per hunk: where its text sits in the proposed side, following the user's edits.

@@ -1,0 +1,139 @@
+/**
+ * UI figures in headless Chromium through `sous serve` and the scripted model server:
+ * 1. frame times while a reply streams (5,000 tokens at ~200 tokens/s, and 80,000 characters at
+ *    ~1,000 tokens/s): p95 frame time and the longest long task;
+ * 2. opening the diff approval of a 5,000-line file with 40 hunks: first paint and computed diff
+ *    (hunks actionable), from the marks EditApproval leaves.
+ * Needs a build (`npm run bench` builds first). Prints figures; asserts nothing.
+ */
+import { chromium, type Page } from '@playwright/test'
+import { spawn, type ChildProcess } from 'node:child_process'
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { startModelServer, type ModelServer } from '../test/model-server'
+
+const root = resolve(import.meta.dirname, '..')
+const ms = (value: number | undefined) => (value === undefined ? 'n/a' : `${value.toFixed(1)} ms`)
+
+export default async function bench(): Promise<void> {
+  const server = await startModelServer({ scenario: [] })
+  const home = await mkdtemp(join(tmpdir(), 'sous-bench-ui-'))
+  const project = join(home, 'project')
+  await mkdir(join(home, 'user-home'), { recursive: true })
+  await mkdir(project)
+  const serve = await startServe(home, server.url)
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] })
+  try {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } })
+    await page.goto(serve.url)
+    await page.getByRole('textbox', { name: 'Project folder path' }).fill(project)
+    await page.getByRole('button', { name: 'Open', exact: true }).click()
+    await page.getByRole('region', { name: 'Chat' }).waitFor()
+    await streaming(page, server, 'stream 5,000 tokens at ~200 tokens/s', markdownOf(20_000), 5)
+    await streaming(page, server, 'stream 80,000 characters at ~1,000 tokens/s', markdownOf(80_000), 1)
+    await bigDiff(page, server, project)
+  } finally {
+    await browser.close()
+    serve.child.kill('SIGTERM')
+    await server.close()
+    await rm(home, { recursive: true, force: true })
+  }
+}
+
+/** A reply of about `chars` characters: paragraphs, lists and code blocks, ending with a marker. */
+function markdownOf(chars: number): string {
+  const parts: string[] = []
+  let length = 0
+  for (let i = 0; length < chars; i++) {
+    const part =
+      i % 3 === 2
+        ? `\`\`\`ts\nexport function step${i}(input: number): number {\n  const doubled = input * 2 // keep it simple\n  return doubled + ${i}\n}\n\`\`\`\n\n`
+        : i % 3 === 1
+          ? `- item ${i}: the **reason** this matters\n- another point with \`code\`\n\n`
+          : `Paragraph ${i}. This sentence explains a step of the work in plain words, and it goes on a little so that the line wraps.\n\n`
+    parts.push(part)
+    length += part.length
+  }
+  return `${parts.join('')}END-OF-REPLY`
+}
+
+async function streaming(page: Page, server: ModelServer, label: string, text: string, delayMs: number): Promise<void> {
+  server.setScenario([{ reply: { content: [{ type: 'text', text }] }, chunkSize: 4, delayMs }])
+  // Page scripts as strings: tsx would wrap functions with helpers the page does not have.
+  await page.evaluate(`(() => {
+    window.frames_ = []
+    window.longTasks_ = []
+    window.stopFrames_ = false
+    let last = performance.now()
+    const tick = (t) => {
+      window.frames_.push(t - last)
+      last = t
+      if (!window.stopFrames_) requestAnimationFrame(tick)
+    }
+    requestAnimationFrame(tick)
+    new PerformanceObserver((list) => list.getEntries().forEach((e) => window.longTasks_.push(e.duration))).observe({ type: 'longtask' })
+  })()`)
+  const started = Date.now()
+  const chat = page.getByRole('region', { name: 'Chat' })
+  await chat.getByRole('textbox', { name: 'Message' }).fill(label)
+  await chat.getByRole('textbox', { name: 'Message' }).press('Enter')
+  await chat.getByRole('log', { name: 'Conversation' }).getByLabel('Assistant').last().getByText('END-OF-REPLY').waitFor({ timeout: 180_000 })
+  const seconds = (Date.now() - started) / 1000
+  const { frames, longTasks } = (await page.evaluate(`(() => {
+    window.stopFrames_ = true
+    return { frames: window.frames_.slice(1), longTasks: window.longTasks_ }
+  })()`)) as { frames: number[]; longTasks: number[] }
+  const sorted = [...frames].sort((a, b) => a - b)
+  const p95 = sorted[Math.floor(sorted.length * 0.95)]
+  console.log(`${label}: ${text.length.toLocaleString()} chars in ${seconds.toFixed(1)} s; frames ${frames.length}, p95 ${ms(p95)}, max ${ms(sorted.at(-1))}; long tasks ${longTasks.length}, longest ${ms(longTasks.length ? Math.max(...longTasks) : 0)}`)
+}
+
+async function bigDiff(page: Page, server: ModelServer, project: string): Promise<void> {
+  const lines = Array.from({ length: 5000 }, (_, i) => `export const value${i} = ${i} // line ${i + 1}`)
+  const before = `${lines.join('\n')}\n`
+  const after = `${lines.map((line, i) => (i % 125 === 60 ? line.replace('// line', '// changed line') : line)).join('\n')}\n`
+  const file = join(project, 'big.ts')
+  await writeFile(file, before)
+  server.setScenario([{ reply: { content: [{ type: 'tool_use', id: 'toolu_big', name: 'Write', input: { file_path: file, content: after } }] } }, { reply: { content: [{ type: 'text', text: 'ok' }] } }])
+  await page.evaluate('performance.clearMarks()')
+  const chat = page.getByRole('region', { name: 'Chat' })
+  await chat.getByRole('textbox', { name: 'Message' }).fill('Change forty lines of big.ts')
+  await chat.getByRole('textbox', { name: 'Message' }).press('Enter')
+  const panel = page.getByRole('region', { name: 'Approvals' })
+  await panel.getByText('40 hunks').waitFor({ timeout: 60_000 })
+  // Polled with evaluate: waitForFunction with a string needs eval, which our CSP forbids.
+  for (let i = 0; i < 600 && !(await page.evaluate(`performance.getEntriesByName('sous:diff:computed').length > 0`)); i++) await page.waitForTimeout(100)
+  const marks = (await page.evaluate(`(() => {
+    const at = (name) => performance.getEntriesByName(name)[0]?.startTime
+    return { open: at('sous:diff:open'), painted: at('sous:diff:painted'), computed: at('sous:diff:computed') }
+  })()`)) as { open?: number; painted?: number; computed?: number }
+  const rel = (t: number | undefined) => (t === undefined || marks.open === undefined ? undefined : t - marks.open)
+  // Time from clicking Reject on one hunk to the next frame.
+  const toggle = (await page.evaluate(`(async () => {
+    const start = performance.now()
+    document.querySelector('[aria-label="Reject hunk 20"]')?.click()
+    await new Promise((r) => requestAnimationFrame(r))
+    return performance.now() - start
+  })()`)) as number
+  console.log(`diff approval, 5,000 lines / 40 hunks (Monaco preloaded at idle, first diff): first paint ${ms(rel(marks.painted))}, diff computed ${ms(rel(marks.computed))}; reject one hunk → next frame ${ms(toggle)}`)
+  await panel.getByRole('button', { name: 'Reject all' }).click()
+}
+
+async function startServe(home: string, modelUrl: string): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, [join(root, 'out/main/cli.js'), 'serve', '--port', '0'], {
+    cwd: root,
+    env: { ...process.env, HOME: join(home, 'user-home'), SOUS_HOME: home, ANTHROPIC_BASE_URL: modelUrl, ANTHROPIC_API_KEY: 'sk-ant-bench-not-a-real-key' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
+  const url = await new Promise<string>((resolveUrl, reject) => {
+    let out = ''
+    child.stdout?.on('data', (chunk: Buffer) => {
+      out += chunk.toString()
+      const found = /Sous listening on (http:\/\/\S+)/.exec(out)
+      if (found?.[1]) resolveUrl(found[1])
+    })
+    child.once('exit', (code) => reject(new Error(`sous serve exited (${code}) before listening`)))
+  })
+  return { url, child }
+}
