@@ -155,6 +155,14 @@ export const requests = {
       .strict(),
     output: z.void(),
   },
+  /**
+   * Checks an edited rule against a pending approval before it is saved: whether it parses, and
+   * which of the request's commands it would allow (`covers`: all of them, so the call would pass).
+   */
+  'approval.checkRule': {
+    input: z.object({ id: Id, rule: z.string().max(2000) }).strict(),
+    output: z.object({ ok: z.boolean(), error: z.string().optional(), matches: z.array(z.string()), misses: z.array(z.string()), covers: z.boolean() }),
+  },
   /** Approvals still waiting, oldest first (all sessions, or one). */
   'approval.list': { input: z.object({ sessionId: Id.optional() }).strict(), output: z.array(ApprovalRequested) },
 

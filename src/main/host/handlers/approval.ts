@@ -2,6 +2,7 @@ import type { ApprovalOutcome as WireOutcome, ApprovalPreview, ApprovalRequested
 import { AppError } from '../../../shared/ipc/result'
 import type { EventHub } from '../../base/event-hub'
 import type { ApprovalOutcome, ApprovalQueue, ApprovalReply, ApprovalRequest } from '../../governance/approvals/queue'
+import { checkRule } from '../../governance/approvals/check-rule'
 import { parseRule } from '../../governance/rules/parse'
 import { describeExplanation } from '../../governance/types'
 import type { Handlers } from '../router'
@@ -22,8 +23,13 @@ export interface ApprovalHandlerDeps {
  * An edited rule must parse before anything is written; an unknown id is NOT_FOUND; a rule that
  * could not be saved is CONFLICT (the call itself was still allowed once).
  */
-export function approvalHandlers(deps: ApprovalHandlerDeps): Pick<Handlers, 'approval.reply' | 'approval.list'> {
+export function approvalHandlers(deps: ApprovalHandlerDeps): Pick<Handlers, 'approval.reply' | 'approval.list' | 'approval.checkRule'> {
   return {
+    'approval.checkRule': ({ id, rule }) => {
+      const request = [...deps.queues()].map((q) => q.queue.get(id)).find((r) => r !== undefined)
+      if (!request) throw new AppError('NOT_FOUND', `No pending approval ${id} (it may have been answered or cancelled).`)
+      return checkRule(request, rule)
+    },
     'approval.reply': ({ id, decision, rule, destination, message, finalContent, hunks }) => {
       const owner = [...deps.queues()].find((q) => q.queue.get(id) !== undefined)
       if (!owner) throw new AppError('NOT_FOUND', `No pending approval ${id} (it may have been answered or cancelled).`)

@@ -1,5 +1,6 @@
-import { useState } from 'react'
-import type { ApprovalRequested, RequestInput } from '../../../../shared/ipc/contract'
+import { useEffect, useState } from 'react'
+import type { ApprovalRequested, RequestInput, RequestOutput } from '../../../../shared/ipc/contract'
+import { api } from '../../api'
 
 interface ApprovalChoicesProps {
   request: ApprovalRequested
@@ -18,14 +19,17 @@ export function ApprovalChoices({ request, busy, onReply }: ApprovalChoicesProps
   const canRemember = request.suggestions.length > 0
   const edited = rule.trim() !== '' && rule.trim() !== request.suggestions[0]
   const withRule = edited ? { rule: rule.trim() } : {}
+  const check = useRuleCheck(request.id, canRemember ? rule.trim() : '')
+  const ruleUnusable = canRemember && (rule.trim() === '' || check?.ok === false)
   return (
     <div className="approval__choices">
       {canRemember && (
         <label className="approval__rule">
           <span>Rule to remember</span>
-          <input className="field" aria-label="Rule to remember" value={rule} onChange={(event) => setRule(event.target.value)} spellCheck={false} />
+          <input className="field" aria-label="Rule to remember" value={rule} onChange={(event) => setRule(event.target.value)} spellCheck={false} aria-invalid={check?.ok === false} />
         </label>
       )}
+      {canRemember && check && <RuleMatches check={check} />}
       <div className="approval__actions">
         <input
           className="field approval__message"
@@ -39,10 +43,10 @@ export function ApprovalChoices({ request, busy, onReply }: ApprovalChoicesProps
         </button>
         {canRemember && (
           <>
-            <button type="button" className="button" disabled={busy} onClick={() => onReply({ id: request.id, decision: 'allow_always', ...withRule })}>
+            <button type="button" className="button" disabled={busy || ruleUnusable} onClick={() => onReply({ id: request.id, decision: 'allow_always', ...withRule })}>
               Always
             </button>
-            <button type="button" className="button" disabled={busy} onClick={() => onReply({ id: request.id, decision: 'allow_session', ...withRule })}>
+            <button type="button" className="button" disabled={busy || ruleUnusable} onClick={() => onReply({ id: request.id, decision: 'allow_session', ...withRule })}>
               This session
             </button>
           </>
@@ -52,5 +56,59 @@ export function ApprovalChoices({ request, busy, onReply }: ApprovalChoicesProps
         </button>
       </div>
     </div>
+  )
+}
+
+type RuleCheck = RequestOutput<'approval.checkRule'>
+
+/** Asks the host what the rule would allow, a moment after the user stops typing. */
+function useRuleCheck(id: string, rule: string): RuleCheck | undefined {
+  const [check, setCheck] = useState<RuleCheck>()
+  useEffect(() => {
+    if (!rule) {
+      setCheck(undefined)
+      return
+    }
+    let current = true
+    const timer = setTimeout(() => {
+      void api.invoke('approval.checkRule', { id, rule }).then((result) => {
+        if (current) setCheck(result.ok ? result.value : undefined)
+      })
+    }, 150)
+    return () => {
+      current = false
+      clearTimeout(timer)
+    }
+  }, [id, rule])
+  return check
+}
+
+/** "Would allow: npm test ✓ · Would still ask: rm -rf build". */
+function RuleMatches({ check }: { check: RuleCheck }) {
+  if (!check.ok) {
+    return (
+      <p className="approval__rule-check approval__rule-check--bad" role="alert">
+        This rule cannot be used: {check.error}
+      </p>
+    )
+  }
+  return (
+    <p className="approval__rule-check" data-testid="rule-check">
+      {check.matches.length > 0 && (
+        <span>
+          Would allow: {check.matches.map((m, i) => (
+            <code key={i}>{m}</code>
+          ))}
+        </span>
+      )}
+      {check.misses.length > 0 && (
+        <span className="approval__rule-misses">
+          {' '}Would still ask for: {check.misses.map((m, i) => (
+            <code key={i}>{m}</code>
+          ))}
+        </span>
+      )}
+      {check.error && <span> ({check.error})</span>}
+    </p>
   )
 }
