@@ -41,3 +41,20 @@ test('"/" lists the slash commands, and /plan switches the mode without reaching
   await expect(app.getByTestId('permission-mode')).toHaveText('Plan mode (read-only)')
   expect((await modelServer.recorded()).requests).toHaveLength(before)
 })
+
+test('files dropped on the message box become @mentions, not a project switch', async ({ app, projectDir }) => {
+  await openByPath(app, projectDir)
+  const input = app.getByRole('region', { name: 'Chat' }).getByRole('textbox', { name: 'Message' })
+  await input.fill('Look at')
+  const dataTransfer = await app.evaluateHandle((uris) => {
+    const transfer = new (globalThis as unknown as { DataTransfer: new () => { setData(type: string, data: string): void } }).DataTransfer()
+    transfer.setData('text/uri-list', uris)
+    return transfer
+  }, [`file://${projectDir}/README.md`, `file://${projectDir}/my%20notes`].join('\r\n'))
+  await input.dispatchEvent('dragenter', { dataTransfer })
+  await input.dispatchEvent('dragover', { dataTransfer })
+  await input.dispatchEvent('drop', { dataTransfer })
+  await dataTransfer.dispose()
+  await expect(input).toHaveValue('Look at @README.md @"my notes" ')
+  await expect(app.getByLabel('Current project')).toContainText(projectDir)
+})

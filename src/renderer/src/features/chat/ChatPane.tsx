@@ -31,6 +31,7 @@ export function ChatPane({ projectPath }: { projectPath: string }) {
       <ApprovalPanel sessionId={sessionId} />
       <Composer
         draftKey={`${projectPath}\n${sessionId ?? 'new'}`}
+        projectPath={projectPath}
         commands={{ newConversation, setMode: (mode) => void setMode(mode) }}
         running={running}
         sending={sending}

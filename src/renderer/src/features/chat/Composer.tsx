@@ -1,4 +1,6 @@
-import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react'
+import { useEffect, useId, useRef, useState, type DragEvent, type FormEvent, type KeyboardEvent } from 'react'
+import { pathForFile } from '../../api'
+import { droppedPaths, mentionsFor } from './mentions'
 import { exactCommand, loadDraft, matchCommands, saveDraft, type SlashContext } from './slash-commands'
 
 interface ComposerProps {
@@ -7,6 +9,8 @@ interface ComposerProps {
   stopping: boolean
   /** Which conversation the draft belongs to. */
   draftKey: string
+  /** Dropped files become `@path` mentions relative to it. */
+  projectPath: string
   commands: SlashContext
   onSend(text: string): Promise<boolean>
   onStop(): void
@@ -17,7 +21,7 @@ interface ComposerProps {
  * agent works, Enter queues the message as a follow-up sent when the turn ends. Each conversation
  * keeps its own draft; `/` lists the slash commands.
  */
-export function Composer({ running, sending, stopping, draftKey, commands, onSend, onStop }: ComposerProps) {
+export function Composer({ running, sending, stopping, draftKey, projectPath, commands, onSend, onStop }: ComposerProps) {
   const [text, setTextState] = useState(() => loadDraft(draftKey))
   const [queued, setQueued] = useState<string>()
   const [selected, setSelected] = useState(0)
@@ -83,6 +87,16 @@ export function Composer({ running, sending, stopping, draftKey, commands, onSen
     }
   }
 
+  // Files or folders dropped here are mentioned, not opened as a project (the window's drop).
+  const onDrop = (event: DragEvent<HTMLTextAreaElement>) => {
+    const paths = droppedPaths(event.dataTransfer, pathForFile)
+    if (paths.length === 0) return
+    // preventDefault also tells the window's drop handler not to open the drop as a project.
+    event.preventDefault()
+    const mention = mentionsFor(paths, projectPath)
+    setText((current) => (current && !/\s$/.test(current) ? `${current} ${mention} ` : `${current}${mention} `))
+  }
+
   return (
     <form className="composer" onSubmit={(event) => void submit(event)}>
       {suggestions.length > 0 && (
@@ -117,6 +131,7 @@ export function Composer({ running, sending, stopping, draftKey, commands, onSen
           setSelected(0)
         }}
         onKeyDown={onKeyDown}
+        onDrop={onDrop}
       />
       <div className="composer__actions">
         <span id={hintId} className="composer__hint">

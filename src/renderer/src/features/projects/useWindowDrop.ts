@@ -36,7 +36,8 @@ export function useWindowDrop(onPath: (path: string) => void, onNoPath: () => vo
       depth = 0
       setDragging(false)
       const data = event.dataTransfer
-      if (!data) return
+      // A drop a field already took (the composer turns files into @mentions) opens no project.
+      if (!data || event.defaultPrevented) return
       // Text dropped into a text field stays ordinary editing; files and file URIs open a project.
       const fromFiles = data.files.length > 0 || data.types.includes('text/uri-list')
       if (!fromFiles && isEditable(event.target)) return
