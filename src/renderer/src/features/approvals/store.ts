@@ -1,6 +1,6 @@
 import { create } from 'zustand'
 import type { ApprovalRequested, RequestInput } from '../../../../shared/ipc/contract'
-import { api } from '../../api'
+import { api, connection } from '../../api'
 import { notifyIfAway } from './notify'
 import { addRequest, describeRequest, mergeList, removeRequest, type ApprovalQueueState } from './queue'
 
@@ -57,3 +57,7 @@ function onRequested(request: ApprovalRequested): void {
 api.on('approval.requested', onRequested)
 api.on('approval.resolved', ({ id }) => useApprovals.setState({ queue: removeRequest(useApprovals.getState().queue, id) }))
 void useApprovals.getState().refresh()
+// Events missed while the link was down: the host's list is the truth after a reconnect.
+connection.onState((state) => {
+  if (state === 'open') void useApprovals.getState().refresh()
+})
