@@ -19,7 +19,8 @@ export const ToolCard = memo(function ToolCard({ tool }: { tool: ToolBlock }) {
   const waiting = useApprovals((state) => state.queue.some((r) => r.toolUseId === tool.toolUseId))
   const state = waiting && (tool.state === 'pending' || tool.state === 'running') ? 'awaiting_approval' : tool.state
   const label = STATE_LABEL[state]
-  const detail = tool.summary ?? describeInput(tool.input)
+  // Summaries read "Edit /a/b.ts"; the card already names the tool.
+  const detail = (tool.summary?.startsWith(`${tool.name} `) ? tool.summary.slice(tool.name.length + 1) : tool.summary) ?? describeInput(tool.input)
   const change = tool.result && !tool.result.isError ? fileChangeOf(tool.result.details) : undefined
   return (
     <article className={`tool-card tool-card--${state}`} aria-label={`Tool ${tool.name}: ${label}`}>

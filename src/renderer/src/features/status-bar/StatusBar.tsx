@@ -34,7 +34,7 @@ export function StatusBar({ transcript }: { transcript: Transcript }) {
         {modeLabel(mode)}
         {problem && ' ⚠'}
       </span>
-      <span className="status-bar__model">{facts.model ?? 'no model yet'}</span>
+      <span className="status-bar__model">{facts.model === undefined ? 'no model yet' : facts.model || 'model not named'}</span>
       <span className="status-bar__context" title={`${facts.contextUsed.toLocaleString()} of ${facts.contextWindow.toLocaleString()} tokens`}>
         <meter min={0} max={1} low={0.6} high={0.85} optimum={0} value={share} aria-label="Context used" />
         {compactCount(facts.contextUsed)} / {compactCount(facts.contextWindow)}
