@@ -52,6 +52,7 @@ test('approval screenshot', async ({ app, projectDir, modelServer, host }) => {
   await panel.getByRole('button', { name: 'Accept hunk 1' }).first().click()
   await panel.getByRole('button', { name: 'Reject hunk 2' }).first().click()
   await expect(panel.getByText('1 accepted · 1 rejected · 0 open')).toBeVisible()
+  await panel.getByRole('button', { name: 'Expand' }).click()
   // Monaco recomputes the diff in its worker after an edit; let the picture show the settled diff.
   await app.waitForTimeout(1500)
   await app.mouse.move(0, 0)

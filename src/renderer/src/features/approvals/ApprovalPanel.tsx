@@ -1,4 +1,4 @@
-import { useEffect, useRef, type KeyboardEvent } from 'react'
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react'
 import type { ApprovalRequested, RequestInput } from '../../../../shared/ipc/contract'
 import { ApprovalChoices } from './ApprovalChoices'
 import { CommandApproval } from './CommandApproval'
@@ -21,6 +21,7 @@ export function ApprovalPanel({ sessionId }: { sessionId: string | null }) {
   const pending = ofSession(queue, sessionId)
   const head = pending[0]
   const panel = useRef<HTMLElement>(null)
+  const [wide, setWide] = useState(false)
 
   // Load Monaco while the user is idle, so the first edit approval opens without the wait for it.
   useEffect(() => {
@@ -53,7 +54,7 @@ export function ApprovalPanel({ sessionId }: { sessionId: string | null }) {
   const send = (input: RequestInput<'approval.reply'>) => void reply(input)
 
   return (
-    <section ref={panel} className="approval" aria-label="Approvals" onKeyDown={onKeyDown} tabIndex={-1}>
+    <section ref={panel} className={`approval${wide && head.preview?.kind === 'diff' ? ' approval--wide' : ''}`} aria-label="Approvals" onKeyDown={onKeyDown} tabIndex={-1}>
       <header className="approval__header">
         <h3 className="approval__title">
           Needs your approval
@@ -61,6 +62,11 @@ export function ApprovalPanel({ sessionId }: { sessionId: string | null }) {
             {pending.length}
           </span>
         </h3>
+        {head.preview?.kind === 'diff' && (
+          <button type="button" className="button button--small button--quiet approval__expand" aria-pressed={wide} onClick={() => setWide((current) => !current)}>
+            {wide ? 'Shrink' : 'Expand'}
+          </button>
+        )}
         {pending.length > 1 && (
           <ol className="approval__queue" aria-label="Queued approvals">
             {pending.slice(1).map((request) => (
