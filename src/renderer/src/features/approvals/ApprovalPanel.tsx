@@ -23,12 +23,12 @@ export function ApprovalPanel({ sessionId }: { sessionId: string | null }) {
   const panel = useRef<HTMLElement>(null)
   const [wide, setWide] = useState(false)
 
-  // Load Monaco while the user is idle, so the first edit approval opens without the wait for it.
+  // Load Monaco in the first idle moment after the chat appears, so the first edit approval opens
+  // without waiting for it. Parsing it is one long task; right after start-up nothing is streaming.
   useEffect(() => {
-    if (!sessionId) return
-    const id = requestIdleCallback(() => void import('./monaco').catch(() => undefined), { timeout: 5000 })
+    const id = requestIdleCallback(() => void import('./monaco').catch(() => undefined), { timeout: 2000 })
     return () => cancelIdleCallback(id)
-  }, [sessionId])
+  }, [])
 
   const press = (action: 'approve' | 'reject'): boolean => {
     const button = panel.current?.querySelector<HTMLButtonElement>(`[data-approval-action="${action}"]:not(:disabled)`)
