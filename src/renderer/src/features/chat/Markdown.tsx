@@ -1,6 +1,9 @@
-import { memo, useMemo } from 'react'
-import { renderMarkdown, splitBlocks } from './markdown'
+import { memo, useMemo, useRef } from 'react'
+import { createBlockSplitter, renderMarkdown } from './markdown'
 import 'highlight.js/styles/github-dark-dimmed.css'
+
+/** Finished blocks are rendered in groups of this many, so a long reply reconciles few children. */
+const GROUP = 32
 
 /** One markdown block; memoised, so a finished block is parsed and rendered once. */
 const MarkdownBlock = memo(function MarkdownBlock({ text }: { text: string }) {
@@ -8,16 +11,30 @@ const MarkdownBlock = memo(function MarkdownBlock({ text }: { text: string }) {
   return <div className="markdown__block" dangerouslySetInnerHTML={{ __html: html }} />
 })
 
+/** A run of blocks; skipped entirely while its blocks stay the same strings. */
+const BlockGroup = memo(
+  function BlockGroup({ blocks }: { blocks: readonly string[] }) {
+    return blocks.map((block, index) => <MarkdownBlock key={index} text={block} />)
+  },
+  (before, after) => before.blocks.length === after.blocks.length && before.blocks.every((block, index) => block === after.blocks[index]),
+)
+
 /**
  * Model text as markdown; `renderMarkdown` escapes raw HTML and unsafe links first. While the
- * text streams, only its last block changes, so only that block re-renders per frame.
+ * text streams, only its last block changes: the split re-scans only the unfinished tail, and
+ * finished blocks sit in memoised groups, so each frame re-renders one small block.
  */
 export const Markdown = memo(function Markdown({ text }: { text: string }) {
-  const blocks = useMemo(() => splitBlocks(text), [text])
+  const splitter = useRef<(markdown: string) => string[]>(null)
+  splitter.current ??= createBlockSplitter()
+  const split = splitter.current
+  const blocks = useMemo(() => split(text), [split, text])
+  const groups: string[][] = []
+  for (let start = 0; start < blocks.length; start += GROUP) groups.push(blocks.slice(start, start + GROUP))
   return (
     <div className="markdown">
-      {blocks.map((block, index) => (
-        <MarkdownBlock key={index} text={block} />
+      {groups.map((group, index) => (
+        <BlockGroup key={index} blocks={group} />
       ))}
     </div>
   )

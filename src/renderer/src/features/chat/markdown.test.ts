@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { renderMarkdown, splitBlocks } from './markdown'
+import { createBlockSplitter, renderMarkdown, splitBlocks } from './markdown'
 
 describe('renderMarkdown', () => {
   it('renders ordinary markdown', () => {
@@ -45,5 +45,21 @@ describe('highlighting and blocks', () => {
     const text = 'Intro line\nsecond line\n\n```py\na = 1\n\nb = 2\n```\n\n- item\n\n'
     expect(splitBlocks(text)).toEqual(['Intro line\nsecond line', '```py\na = 1\n\nb = 2\n```', '- item'])
     expect(splitBlocks('open ```\n\n```js\nx\n\ny')).toEqual(['open ```', '```js\nx\n\ny'])
+  })
+})
+
+describe('incremental splitting', () => {
+  it('gives the same blocks as a full split at every point of a stream', () => {
+    const text = 'Intro\n\n```py\na = 1\n\nb = 2\n```\n\n- one\n- two\n\nLast words\n\n'
+    const split = createBlockSplitter()
+    for (let end = 0; end <= text.length; end++) {
+      expect(split(text.slice(0, end))).toEqual(splitBlocks(text.slice(0, end)))
+    }
+  })
+
+  it('starts over when the text is replaced rather than extended', () => {
+    const split = createBlockSplitter()
+    expect(split('a\n\nb')).toEqual(['a', 'b'])
+    expect(split('x\n\ny')).toEqual(['x', 'y'])
   })
 })

@@ -54,23 +54,63 @@ export function renderMarkdown(markdown: string): string {
  * Joining the blocks with "\n\n" gives back equivalent markdown.
  */
 export function splitBlocks(markdown: string): string[] {
-  const blocks: string[] = []
+  const { finished, consumed } = splitFinished(markdown)
+  const rest = markdown.slice(consumed)
+  return rest.trim() === '' ? finished : [...finished, trimBlankLines(rest)]
+}
+
+/**
+ * The blocks that are certainly finished (a blank line outside any fence follows them) and how
+ * many characters they take, so a stream can re-split only what came after.
+ */
+export function splitFinished(markdown: string): { finished: string[]; consumed: number } {
+  const finished: string[] = []
   let current: string[] = []
   let fence: string | undefined
-  for (const line of markdown.split('\n')) {
+  let offset = 0
+  let consumed = 0
+  const lines = markdown.split('\n')
+  for (let index = 0; index < lines.length; index++) {
+    const line = lines[index]!
+    const end = offset + line.length + (index < lines.length - 1 ? 1 : 0)
     const marker = /^ {0,3}(`{3,}|~{3,})/.exec(line)?.[1]
     if (marker) {
       if (!fence) fence = marker
       else if (marker[0] === fence[0] && marker.length >= fence.length && line.trim() === marker) fence = undefined
     }
-    if (!fence && line.trim() === '' && current.length > 0 && !marker) {
-      blocks.push(current.join('\n'))
+    const blank = line.trim() === '' && !marker
+    // A blank line is only a boundary once the next line has begun (the last line may still grow).
+    if (!fence && blank && index < lines.length - 1) {
+      if (current.length > 0) finished.push(current.join('\n'))
       current = []
-      continue
+      consumed = end
+    } else if (!(blank && current.length === 0)) {
+      current.push(line)
     }
-    if (line.trim() === '' && current.length === 0) continue
-    current.push(line)
+    offset = end
   }
-  if (current.length > 0) blocks.push(current.join('\n'))
-  return blocks
+  return { finished, consumed }
+}
+
+/** Splits the text of a stream that only ever grows, re-scanning only what is not finished yet. */
+export function createBlockSplitter(): (markdown: string) => string[] {
+  let text = ''
+  let finished: string[] = []
+  let consumed = 0
+  return (markdown) => {
+    if (!markdown.startsWith(text)) {
+      finished = []
+      consumed = 0
+    }
+    text = markdown
+    const tail = splitFinished(markdown.slice(consumed))
+    if (tail.finished.length > 0) finished = [...finished, ...tail.finished]
+    consumed += tail.consumed
+    const rest = markdown.slice(consumed)
+    return rest.trim() === '' ? finished : [...finished, trimBlankLines(rest)]
+  }
+}
+
+function trimBlankLines(text: string): string {
+  return text.replace(/^(?:[ \t]*\n)+/, '').replace(/(?:\n[ \t]*)+$/, '')
 }
