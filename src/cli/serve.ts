@@ -11,6 +11,7 @@ import { NodePtyService } from '../main/pty/node-pty-service'
 import type { KeyStore } from '../main/secrets/key-store'
 import { MemoryKeyStore } from '../main/secrets/memory-key-store'
 import type { SessionService } from '../main/session/types'
+import { createAgentTerminals, type AgentTerminals } from '../main/workspace/agent-terminals'
 
 /** What `sous serve` accepts. */
 export interface ServeArgs {
@@ -61,7 +62,8 @@ export function parseServeArgs(argv: readonly string[]): { ok: true; args: Serve
 
 /** What the lead wires in: the agent (SessionManager) built over the same hub and key store. */
 export interface ServeDeps {
-  createSessions?: (events: EventHub, keyStore: KeyStore) => SessionService
+  /** `agentTerminals.attach` is what the sessions' tool context takes as `onPtySpawn` (the Agent terminal). */
+  createSessions?: (events: EventHub, keyStore: KeyStore, agentTerminals: AgentTerminals) => SessionService
 }
 
 /**
@@ -90,13 +92,15 @@ export async function runServe(argv: readonly string[], deps: ServeDeps = {}): P
 
   const events = createEventHub((error) => process.stderr.write(`[sous] event listener failed: ${String(error)}\n`))
   const keyStore = new MemoryKeyStore()
+  const agentTerminals = createAgentTerminals(events)
   const core = createCore({
     sousHome: sousHome(),
     transport: 'browser',
     keyStore,
     events,
     pty: new NodePtyService(),
-    sessions: deps.createSessions?.(events, keyStore),
+    agentTerminals,
+    sessions: deps.createSessions?.(events, keyStore, agentTerminals),
     onWarning: (message) => process.stderr.write(`[sous] ${message}\n`),
   })
 
