@@ -4,7 +4,10 @@ import { api } from '../../api'
 
 /** Which project is open, the recent ones, and what went wrong last. */
 export interface ProjectsState {
+  /** The project on screen. */
   current: Project | null
+  /** Every open project (one tab each), in the order they were opened. */
+  openProjects: Project[]
   recent: Project[]
   /** A request is in flight; the open controls are disabled meanwhile. */
   busy: boolean
@@ -22,10 +25,20 @@ export interface ProjectsState {
   /** Shows an error that did not come from a request (e.g. a drop without a path). */
   fail(message: string): void
   clearError(): void
+  /** Brings an open project to the screen. */
+  activate(path: string): void
+  /** Closes a project's tab; the neighbour (or the open panel) takes its place. */
+  closeProject(path: string): void
+}
+
+/** The open projects after opening `project`: added at the end unless already open. Pure. */
+export function withProject(open: readonly Project[], project: Project): Project[] {
+  return open.some((p) => p.path === project.path) ? open.map((p) => (p.path === project.path ? project : p)) : [...open, project]
 }
 
 export const useProjects = create<ProjectsState>()((set, get) => ({
   current: null,
+  openProjects: [],
   recent: [],
   busy: false,
   error: null,
@@ -52,7 +65,7 @@ export const useProjects = create<ProjectsState>()((set, get) => ({
       set({ busy: false, error: result.error.message })
       return false
     }
-    set({ busy: false, current: result.value, choosing: false })
+    set({ busy: false, current: result.value, openProjects: withProject(get().openProjects, result.value), choosing: false })
     void get().loadRecent()
     return true
   },
@@ -70,7 +83,7 @@ export const useProjects = create<ProjectsState>()((set, get) => ({
       return
     }
     if (!result.value) return set({ busy: false }) // The user cancelled.
-    set({ busy: false, current: result.value, choosing: false })
+    set({ busy: false, current: result.value, openProjects: withProject(get().openProjects, result.value), choosing: false })
     void get().loadRecent()
   },
 
@@ -82,5 +95,17 @@ export const useProjects = create<ProjectsState>()((set, get) => ({
   },
   clearError() {
     set({ error: null })
+  },
+  activate(path) {
+    const project = get().openProjects.find((p) => p.path === path)
+    if (project) set({ current: project, choosing: false })
+  },
+  closeProject(path) {
+    const open = get().openProjects
+    const at = open.findIndex((p) => p.path === path)
+    if (at === -1) return
+    const rest = open.filter((p) => p.path !== path)
+    const current = get().current?.path === path ? (rest[at] ?? rest[at - 1] ?? null) : get().current
+    set({ openProjects: rest, current })
   },
 }))
