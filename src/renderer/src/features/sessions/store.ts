@@ -28,7 +28,8 @@ export const useSessions = create<SessionsState>()((set, get) => ({
   async refresh(projectPath) {
     const result = await api.invoke('session.list', { projectPath })
     if (result.ok) set((state) => ({ lists: { ...state.lists, [projectPath]: result.value } }))
-    else set({ error: `Could not list sessions: ${result.error.message}` })
+    // A host without the agent has no sessions to list; the empty list says enough.
+    else if (result.error.code !== 'UNAVAILABLE') set({ error: `Could not list sessions: ${result.error.message}` })
   },
 
   async search(projectPath, query) {
