@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util'
 /** How headless mode prints its outcome. */
 export type OutputFormat = 'text' | 'json' | 'stream-json'
 /** Permission modes as Claude Code names them. */
-export type PermissionMode = 'default' | 'acceptEdits' | 'plan' | 'bypassPermissions'
+export type PermissionMode = 'default' | 'acceptEdits' | 'plan' | 'bypassPermissions' | 'dontAsk'
 
 /** The parsed command line of `sous -p`. */
 export interface PrintOptions {
@@ -17,13 +17,16 @@ export interface PrintOptions {
   continue: boolean
   verbose: boolean
   appendSystemPrompt?: string
+  /** Permission rules from the command line (the `cli` settings source), e.g. `Bash(npm test:*)`. */
+  allowedTools: string[]
+  disallowedTools: string[]
 }
 
 /** Default turn limit in headless mode (a runaway loop must end). */
 export const DEFAULT_MAX_TURNS = 100
 
 const FORMATS: readonly OutputFormat[] = ['text', 'json', 'stream-json']
-const MODES: readonly PermissionMode[] = ['default', 'acceptEdits', 'plan', 'bypassPermissions']
+const MODES: readonly PermissionMode[] = ['default', 'acceptEdits', 'plan', 'bypassPermissions', 'dontAsk']
 
 /** Usage text for `sous -p --help`. */
 export const PRINT_USAGE = `Usage: sous -p [options] [prompt]
@@ -33,7 +36,9 @@ Runs one agent turn without a UI and prints the result. The prompt may also come
 Options:
   --cwd <dir>                     project folder (default: current directory)
   --output-format <format>        text (default) | json | stream-json
-  --permission-mode <mode>        default | acceptEdits | plan | bypassPermissions
+  --permission-mode <mode>        default | acceptEdits | plan | bypassPermissions | dontAsk
+  --allowedTools <rules...>       allow rules for this run, e.g. "Bash(npm test:*)" Edit
+  --disallowedTools <rules...>    deny rules for this run
   --model <name>                  model id (default: ANTHROPIC_MODEL or the built-in default)
   --max-turns <n>                 limit on model requests (default ${DEFAULT_MAX_TURNS})
   -r, --resume <session-id>       continue a stored session
@@ -64,6 +69,8 @@ export function parsePrintArgs(argv: string[]): { ok: true; options: Omit<PrintO
         continue: { type: 'boolean', short: 'c' },
         verbose: { type: 'boolean' },
         'append-system-prompt': { type: 'string' },
+        allowedTools: { type: 'string', multiple: true },
+        disallowedTools: { type: 'string', multiple: true },
         help: { type: 'boolean', short: 'h' },
       },
     })
@@ -89,10 +96,32 @@ export function parsePrintArgs(argv: string[]): { ok: true; options: Omit<PrintO
     maxTurns,
     continue: values.continue ?? false,
     verbose: values.verbose ?? false,
+    allowedTools: splitRules(values.allowedTools),
+    disallowedTools: splitRules(values.disallowedTools),
   }
   if (values.cwd !== undefined) options.cwd = values.cwd
   if (values.model !== undefined) options.model = values.model
   if (values.resume !== undefined) options.resume = values.resume
   if (values['append-system-prompt'] !== undefined) options.appendSystemPrompt = values['append-system-prompt']
   return { ok: true, options }
+}
+
+/** Rules may come as repeated flags or comma/space separated, as Claude Code accepts them. */
+function splitRules(values: string[] | undefined): string[] {
+  const rules: string[] = []
+  for (const value of values ?? []) {
+    // Split on commas and spaces that are not inside parentheses: `Bash(git diff:*) Edit`.
+    let depth = 0
+    let current = ''
+    for (const char of value) {
+      if (char === '(') depth++
+      if (char === ')') depth = Math.max(0, depth - 1)
+      if (depth === 0 && (char === ',' || char === ' ')) {
+        if (current.trim()) rules.push(current.trim())
+        current = ''
+      } else current += char
+    }
+    if (current.trim()) rules.push(current.trim())
+  }
+  return rules
 }

@@ -198,3 +198,85 @@ describe('sous -p', () => {
     expect(missing.stderr).toContain('No session')
   })
 })
+
+describe('sous -p with governance (settings files and flags)', () => {
+  async function settings(name: string, content: unknown): Promise<void> {
+    const { mkdir } = await import('node:fs/promises')
+    await mkdir(join(project, '.claude'), { recursive: true })
+    await writeFile(join(project, '.claude', name), JSON.stringify(content))
+  }
+
+  it('default mode runs what an allow rule in .claude/settings.json covers, and denies the rest', async () => {
+    await settings('settings.json', { permissions: { allow: ['Bash(touch made-by-rule.txt)'] } })
+    server.setScenario([
+      toolUseReply('Bash', { command: 'touch made-by-rule.txt' }, { id: 'toolu_allowed' }),
+      toolUseReply('Bash', { command: 'touch not-allowed.txt' }, { id: 'toolu_denied' }),
+      textReply('Done.'),
+    ])
+    const { code, stdout } = await sous(['--output-format', 'json', 'Make the files'])
+    expect(code).toBe(0)
+    const result = JSON.parse(stdout) as { permission_denials: Array<Record<string, unknown>> }
+    expect(result.permission_denials.map((d) => d['tool_use_id'])).toEqual(['toolu_denied'])
+    const { existsSync } = await import('node:fs')
+    expect(existsSync(join(project, 'made-by-rule.txt'))).toBe(true)
+    expect(existsSync(join(project, 'not-allowed.txt'))).toBe(false)
+  })
+
+  it('a deny rule wins even in bypassPermissions; a chained command needs every part allowed', async () => {
+    await settings('settings.local.json', { permissions: { deny: ['Bash(rm *)'], allow: ['Bash(echo *)'] } })
+    await writeFile(join(project, 'keep.txt'), 'keep\n')
+    server.setScenario([
+      toolUseReply('Bash', { command: 'rm keep.txt' }, { id: 'toolu_rm' }),
+      toolUseReply('Bash', { command: 'echo ok && rm keep.txt' }, { id: 'toolu_chain' }),
+      textReply('Could not.'),
+    ])
+    const { stdout } = await sous(['--permission-mode', 'bypassPermissions', '--output-format', 'json', 'Delete it'])
+    const result = JSON.parse(stdout) as { permission_denials: Array<Record<string, unknown>> }
+    expect(result.permission_denials.map((d) => d['tool_use_id'])).toEqual(['toolu_rm', 'toolu_chain'])
+    expect(await readFile(join(project, 'keep.txt'), 'utf8')).toBe('keep\n')
+  })
+
+  it('--allowedTools and --disallowedTools act as command-line rules', async () => {
+    server.setScenario([
+      toolUseReply('Bash', { command: 'touch by-flag.txt' }, { id: 'toolu_flag' }),
+      toolUseReply('Read', { file_path: join(project, 'by-flag.txt') }, { id: 'toolu_read' }),
+      textReply('Done.'),
+    ])
+    const { stdout } = await sous(['--output-format', 'json', '--allowedTools', 'Bash(touch *)', '--disallowedTools', 'Read', '--', 'Go'])
+    const result = JSON.parse(stdout) as { permission_denials: Array<Record<string, unknown>> }
+    expect(result.permission_denials.map((d) => d['tool_use_id'])).toEqual(['toolu_read'])
+    const { existsSync } = await import('node:fs')
+    expect(existsSync(join(project, 'by-flag.txt'))).toBe(true)
+  })
+})
+
+describe('sous -p with session hooks', () => {
+  async function hooks(config: unknown): Promise<void> {
+    const { mkdir } = await import('node:fs/promises')
+    await mkdir(join(project, '.claude'), { recursive: true })
+    await writeFile(join(project, '.claude', 'settings.json'), JSON.stringify({ hooks: config }))
+  }
+  const command = (script: string) => [{ hooks: [{ type: 'command', command: script }] }]
+
+  it('SessionStart and UserPromptSubmit hooks add context the model sees', async () => {
+    await hooks({
+      SessionStart: command(`echo '{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"started-context"}}'`),
+      UserPromptSubmit: command('echo prompt-context-$(cat | grep -c "Hello there")'),
+    })
+    server.setScenario([textReply('Hi.')])
+    const { code } = await sous(['Hello there'])
+    expect(code).toBe(0)
+    const sent = JSON.stringify(server.requests[0]!.body['messages'])
+    expect(sent).toContain('started-context')
+    expect(sent).toContain('prompt-context-1')
+  })
+
+  it('a UserPromptSubmit hook that exits 2 drops the prompt before the model sees it', async () => {
+    await hooks({ UserPromptSubmit: command('echo "no secrets please" >&2; exit 2') })
+    server.setScenario([])
+    const { code, stderr } = await sous(['Here is my password'])
+    expect(code).toBe(1)
+    expect(stderr).toContain('no secrets please')
+    expect(server.requests).toHaveLength(0)
+  })
+})

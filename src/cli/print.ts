@@ -2,11 +2,10 @@ import { stat } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import type { AgentEvent } from '../shared/protocol/agent-event'
 import { AppError } from '../shared/ipc/result'
-import type { Toolset } from '../main/session/session'
 import type { SessionManager } from '../main/session/session-manager'
 import { parsePrintArgs, PRINT_USAGE, type PrintOptions } from './print-args'
 import { failureLine, toPrintResult, verboseLine } from './print-output'
-import { headlessPermission, type PermissionDenial } from './print-permissions'
+import type { PermissionDenial } from './print-permissions'
 
 /** Where headless mode reads and writes; the real process by default, buffers in tests. */
 export interface PrintIO {
@@ -16,8 +15,6 @@ export interface PrintIO {
   stdin?: string
   /** Aborting it stops the run (SIGINT). */
   signal?: AbortSignal
-  /** Builds the tools (tests may pass their own set). */
-  toolset?: (cwd: string) => Promise<Toolset>
 }
 
 /**
@@ -40,31 +37,34 @@ export async function runPrint(argv: string[], env: NodeJS.ProcessEnv, io: Print
   const cwd = resolve(options.cwd ?? process.cwd())
   if (!(await stat(cwd).catch(() => undefined))?.isDirectory()) return fail(io, `sous: --cwd is not a folder: ${cwd}`)
 
-  const { AnthropicModelService, resolveModelConfig } = await modelModule
+  const { resolveModelConfig } = await modelModule
   const config = resolveModelConfig(env, options.model ? { model: options.model } : {})
   if (!config.ok) return fail(io, `sous: ${config.error.message}`)
-  const model = new AnthropicModelService(config.value)
 
-  const [{ createEventHub }, { SessionManager }, { sousHome }, { createHeadlessToolset }] = await Promise.all([
+  const [{ createEventHub }, { createSessionRuntime }, { sousHome }, { NodePtyService }] = await Promise.all([
     import('../main/base/event-hub'),
-    import('../main/session/session-manager'),
+    import('../main/session/runtime'),
     import('../main/base/paths'),
-    import('./print-tools'),
+    import('../main/pty/node-pty-service'),
   ])
   const denials: PermissionDenial[] = []
   const hub = createEventHub()
-  const manager = new SessionManager({
+  const pty = new NodePtyService()
+  const runtime = createSessionRuntime({
     home: sousHome(env),
-    environment: () => ({
-      hub,
-      model: async () => model,
-      modelName: config.value.model,
-      toolset: () => (io.toolset ?? createHeadlessToolset)(cwd),
-      canUseTool: headlessPermission(options.permissionMode, denials),
-      maxTurns: options.maxTurns,
-      appendSystemPrompt: options.appendSystemPrompt,
-    }),
+    env,
+    hub,
+    pty,
+    permissionMode: options.permissionMode,
+    // Nobody can answer a question here: an ask is a denial, reported in the result.
+    headless: true,
+    cliRules: { allowedTools: options.allowedTools, disallowedTools: options.disallowedTools },
+    model: config.value.model,
+    maxTurns: options.maxTurns,
+    appendSystemPrompt: options.appendSystemPrompt,
+    onDenial: (denial) => denials.push({ tool_name: denial.toolName, tool_use_id: denial.toolUseId, tool_input: denial.input }),
   })
+  const manager = runtime.sessions
   try {
     const sessionId = await openSession(manager, options, cwd)
     const unsubscribe = hub.subscribe((_channel, payload) => onEvent(io, options, payload as AgentEvent))
@@ -86,7 +86,8 @@ export async function runPrint(argv: string[], env: NodeJS.ProcessEnv, io: Print
     if (error instanceof AppError) return fail(io, `sous: ${error.message}`)
     throw error
   } finally {
-    await manager.dispose()
+    await runtime.dispose()
+    await pty.dispose()
   }
 }
 

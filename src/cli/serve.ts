@@ -1,17 +1,15 @@
 import { existsSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import type { EventHub } from '../main/base/event-hub'
 import { createEventHub } from '../main/base/event-hub'
 import { sousHome } from '../main/base/paths'
 import { createCore } from '../main/core'
 import { checkBindHost } from '../main/host/auth'
 import { startBrowserHost } from '../main/host/ws'
 import { NodePtyService } from '../main/pty/node-pty-service'
-import type { KeyStore } from '../main/secrets/key-store'
 import { MemoryKeyStore } from '../main/secrets/memory-key-store'
-import type { SessionService } from '../main/session/types'
-import { createAgentTerminals, type AgentTerminals } from '../main/workspace/agent-terminals'
+import { createSessionRuntime } from '../main/session/runtime'
+import { createAgentTerminals } from '../main/workspace/agent-terminals'
 
 /** What `sous serve` accepts. */
 export interface ServeArgs {
@@ -60,18 +58,12 @@ export function parseServeArgs(argv: readonly string[]): { ok: true; args: Serve
   return { ok: true, args }
 }
 
-/** What the lead wires in: the agent (SessionManager) built over the same hub and key store. */
-export interface ServeDeps {
-  /** `agentTerminals.attach` is what the sessions' tool context takes as `onPtySpawn` (the Agent terminal). */
-  createSessions?: (events: EventHub, keyStore: KeyStore, agentTerminals: AgentTerminals) => SessionService
-}
-
 /**
  * `sous serve`: starts the browser host, prints `Sous listening on <url>` as the first line on
  * stdout, and runs until SIGINT/SIGTERM, then closes connections and kills every terminal.
  * Returns the exit code.
  */
-export async function runServe(argv: readonly string[], deps: ServeDeps = {}): Promise<number> {
+export async function runServe(argv: readonly string[]): Promise<number> {
   const parsed = parseServeArgs(argv)
   if (!parsed.ok) {
     process.stderr.write(`sous serve: ${parsed.message}\n`)
@@ -92,23 +84,32 @@ export async function runServe(argv: readonly string[], deps: ServeDeps = {}): P
 
   const events = createEventHub((error) => process.stderr.write(`[sous] event listener failed: ${String(error)}\n`))
   const keyStore = new MemoryKeyStore()
+  const home = sousHome()
+  const pty = new NodePtyService()
+  // The Bash tool's PTYs show in the Agent terminal, and the user can type into them.
   const agentTerminals = createAgentTerminals(events)
+  const runtime = createSessionRuntime({ home, env: process.env, hub: events, pty, keyStore, permissionMode: 'default', headless: false, onPtySpawn: agentTerminals.attach })
   const core = createCore({
-    sousHome: sousHome(),
+    sousHome: home,
     transport: 'browser',
     keyStore,
     events,
-    pty: new NodePtyService(),
+    pty,
     agentTerminals,
-    sessions: deps.createSessions?.(events, keyStore, agentTerminals),
+    sessions: runtime.sessions,
+    approvals: runtime.approvals,
     onWarning: (message) => process.stderr.write(`[sous] ${message}\n`),
   })
+  const shutdown = async (): Promise<void> => {
+    await core.dispose()
+    await runtime.dispose()
+  }
 
   let host
   try {
     host = await startBrowserHost({ core, rendererDir, host: args.host, port: args.port, allowRemote: args.allowRemote })
   } catch (error) {
-    await core.dispose()
+    await shutdown()
     process.stderr.write(`sous serve: cannot listen on ${args.host}:${args.port}: ${(error as Error).message}\n`)
     return 1
   }
@@ -122,7 +123,7 @@ export async function runServe(argv: readonly string[], deps: ServeDeps = {}): P
       }
       stopping = true
       process.stderr.write(`sous serve: ${signal}, shutting down…\n`)
-      void Promise.allSettled([running.close(), core.dispose()]).then(() => resolveExit(0))
+      void Promise.allSettled([running.close(), shutdown()]).then(() => resolveExit(0))
     }
     process.on('SIGINT', stop)
     process.on('SIGTERM', stop)

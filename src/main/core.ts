@@ -1,5 +1,6 @@
 import { createEventHub, type EventHub } from './base/event-hub'
 import { appHandlers } from './host/handlers/app'
+import { approvalHandlers, type ApprovalHandlerDeps } from './host/handlers/approval'
 import { projectHandlers, type PickFolder } from './host/handlers/project'
 import { userTerminals } from './host/handlers/pty'
 import { sessionHandlers } from './host/handlers/session'
@@ -24,6 +25,8 @@ export interface CoreOptions {
   pickFolder?: PickFolder
   /** The agent; without it `session.*` answers UNAVAILABLE. Disposed with the core. */
   sessions?: SessionService
+  /** The sessions' approval queues (from the session runtime); without them nothing is pending. */
+  approvals?: ApprovalHandlerDeps
   /** Terminals; without it `pty.*` answers UNAVAILABLE. Disposed with the core. */
   pty?: PtyService
   /**
@@ -69,6 +72,7 @@ export function createCore(options: CoreOptions): Core {
     ...settingsHandlers({ keyStore: options.keyStore }),
     ...sessionHandlers({ sessions: options.sessions }),
     ...workspaceHandlers({ sousHome: options.sousHome }),
+    ...approvalHandlers(options.approvals ?? { queues: () => [] }),
   }
   const router = createRouter(handlers, {
     isTrustedSender: createSenderPolicy({ transport: options.transport, appOrigins: options.appOrigins ?? [APP_URL] }),

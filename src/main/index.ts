@@ -6,12 +6,15 @@ import { menuTemplate } from './app/menu'
 import { folderFromArgv, OpenRequestQueue } from './app/open-requests'
 import { registerAppScheme, serveAppProtocol } from './app/protocol'
 import { createWindowOptions } from './app/window-options'
+import { createEventHub } from './base/event-hub'
 import { sousHome } from './base/paths'
 import { createCore, type Core } from './core'
 import { attachElectronTransport } from './host/electron'
 import { APP_URL, isAllowedUrl } from './host/sender-policy'
 import { NodePtyService } from './pty/node-pty-service'
 import { SafeStorageKeyStore } from './secrets/safe-storage-key-store'
+import { createSessionRuntime, type SessionRuntime } from './session/runtime'
+import { createAgentTerminals } from './workspace/agent-terminals'
 
 /**
  * The desktop entry: hardened shell + core + Electron transport. Everything testable lives in
@@ -25,6 +28,7 @@ const rendererDir = fileURLToPath(new URL('../renderer', import.meta.url))
 const preloadPath = fileURLToPath(new URL('../preload/index.cjs', import.meta.url))
 
 let core: Core | undefined
+let runtime: SessionRuntime | undefined
 let mainWindow: BrowserWindow | undefined
 const openRequests = new OpenRequestQueue((path) => core?.events.emit('project.openRequested', { path }))
 
@@ -69,13 +73,21 @@ function start(): void {
   serveAppProtocol(session.defaultSession.protocol, rendererDir, csp)
 
   const home = sousHome()
+  const events = createEventHub((error) => console.error('[sous] event listener failed:', error))
+  const keyStore = new SafeStorageKeyStore(home, safeStorage)
+  const pty = new NodePtyService()
+  const agentTerminals = createAgentTerminals(events)
+  runtime = createSessionRuntime({ home, env: process.env, hub: events, pty, keyStore, permissionMode: 'default', headless: false, onPtySpawn: agentTerminals.attach })
   const running = createCore({
     sousHome: home,
     transport: 'electron',
-    keyStore: new SafeStorageKeyStore(home, safeStorage),
+    keyStore,
+    events,
     pickFolder,
-    pty: new NodePtyService(),
-    // sessions: the SessionManager, built over the same EventHub (wired by the lead).
+    pty,
+    agentTerminals,
+    sessions: runtime.sessions,
+    approvals: runtime.approvals,
     appOrigins,
   })
   core = running
@@ -111,7 +123,7 @@ function start(): void {
   app.on('will-quit', (event) => {
     if (disposed) return
     event.preventDefault()
-    void running.dispose().finally(() => {
+    void Promise.allSettled([running.dispose().then(() => runtime?.dispose())]).finally(() => {
       disposed = true
       app.quit()
     })

@@ -77,7 +77,7 @@ export async function processToolCall(block: ToolUseBlock, signal: AbortSignal, 
   const hook = await safely(() => deps.hooks?.preToolUse?.({ tool, input, toolUseId: block.id }))
   if (hook?.deny !== undefined) return finish({ content: `Blocked by hook: ${hook.deny}`, isError: true })
   if (hook?.updatedInput !== undefined) input = hook.updatedInput
-  const decision = await safely(() => deps.canUseTool(tool, input, block.id))
+  const decision = await safely(() => deps.canUseTool(tool, input, block.id, { signal }))
   if (!decision || decision.behavior === 'deny') {
     const message = decision?.message ?? 'The permission check failed.'
     return finish(

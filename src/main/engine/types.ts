@@ -10,8 +10,11 @@ export type PermissionDecision =
   | { behavior: 'allow'; updatedInput?: unknown }
   | { behavior: 'deny'; message: string }
 
-/** Asked once per tool call, after the input parsed and before it runs. May wait for a person. */
-export type CanUseTool = (tool: AnyTool, input: unknown, toolUseId: string) => Promise<PermissionDecision>
+/**
+ * Asked once per tool call, after the input parsed and before it runs. May wait for a person;
+ * `signal` aborts with the turn, and a pending question must then settle as a denial.
+ */
+export type CanUseTool = (tool: AnyTool, input: unknown, toolUseId: string, opts?: { signal?: AbortSignal }) => Promise<PermissionDecision>
 
 /** One tool call as hooks see it. */
 export interface ToolCallInfo {

@@ -6,6 +6,7 @@
  * - {@link analyzeBash} parses a command with tree-sitter and reports what it runs and touches.
  * - {@link ApprovalQueue} turns asks into pending requests the UI resolves.
  * - {@link HookRunner} runs Claude Code command hooks; {@link BashSandbox} wraps commands with srt.
+ * - {@link createPermissionGate} puts them together in the order of a tool call (the engine's `canUseTool`).
  */
 export type { PermissionDecision, Explanation, PermissionMode, DecisionPreview, RuleOrigin, SettingsSourceName } from './types'
 export { describeExplanation, PERMISSION_MODES } from './types'
@@ -28,3 +29,8 @@ export { matcherMatches } from './hooks/matcher'
 export { HOOK_EVENTS, type HookEvent, type HookAggregate, type HookPermission } from './hooks/types'
 export { isReadOnlyBash } from './bash/analyze'
 export { BashSandbox, defaultDenyRead, type BashSandboxOptions, type SandboxStart } from './sandbox/bash-sandbox'
+export { createPermissionGate, type PermissionGate, type PermissionGateOptions, type GateDecision, type GateDenial } from './gate'
+export { SettingsWatch, type GateNotice } from './gate-settings'
+export type { SessionHooks, HookOutcome } from './gate-hooks'
+export { startBashSandbox, type StartSandboxOptions } from './gate-sandbox'
+export { createBashClassifier, inspectionOf, type BashClassifier, type BashWhere } from './bash-preview'

@@ -27,6 +27,18 @@ export interface SessionEnvironment {
   /** Extra system prompt text. */
   appendSystemPrompt?: string
   maxTokens?: number
+  /** Session-level hooks: UserPromptSubmit, SessionStart, SessionEnd (Claude Code's protocol). */
+  lifecycle?: SessionLifecycle
+}
+
+/** Hooks around a session's life; each may add context for the model. None may throw. */
+export interface SessionLifecycle {
+  /** Before a prompt reaches the model: `blocked` drops the prompt, with the reason shown. */
+  promptSubmit?(prompt: string): Promise<{ blocked?: string; additionalContext?: string }>
+  /** Before the first turn of this session object: a new session, or a resumed one. */
+  sessionStart?(source: 'startup' | 'resume'): Promise<{ additionalContext?: string }>
+  /** When the session ends (closed, deleted, or the app quits). */
+  sessionEnd?(reason: string): Promise<void>
 }
 
 /** A session's tools and the capabilities they share (file-state cache, Bash state…). */
@@ -60,6 +72,8 @@ export class Session {
   private running: { controller: AbortController; done: Promise<QueryResult> } | undefined
   private toolset: Promise<Toolset> | undefined
   private turnCounter = 0
+  private started = false
+  private readonly resumed: boolean
 
   constructor(
     readonly id: string,
@@ -70,6 +84,7 @@ export class Session {
     this.messages = seed?.messages ?? []
     this.usage = seed?.usage ?? zeroUsage()
     this.costUsd = seed?.costUsd ?? 0
+    this.resumed = seed !== undefined
     if (seed?.persisted) this.writer = TranscriptWriter.open(env.transcriptPath)
   }
 
@@ -108,6 +123,7 @@ export class Session {
   /** Stops the running turn and releases the tools (PTYs, background shells). */
   async dispose(): Promise<void> {
     await this.abort()
+    if (this.started) await this.env.lifecycle?.sessionEnd?.('other').catch(() => undefined)
     const toolset = this.toolset
     this.toolset = undefined
     await (await toolset?.catch(() => undefined))?.dispose?.()
@@ -125,7 +141,15 @@ export class Session {
 
   private async loop(text: string, signal: AbortSignal): Promise<QueryResult> {
     const identity = { sessionId: this.id, agentId: 'main' }
-    const prompt: Message = { role: 'user', content: [{ type: 'text', text }] }
+    const context = await this.hookContext(text)
+    if ('blocked' in context) {
+      const message = `A UserPromptSubmit hook blocked the prompt: ${context.blocked}`
+      this.emit({ ...identity, type: 'turn_start', turnId: `${this.id}:${++this.turnCounter}`, prompt: text })
+      this.emit({ ...identity, type: 'turn_end', reason: 'hook_stopped', message })
+      return { reason: 'hook_stopped', message, messages: this.messages, turns: 0, usage: zeroUsage(), costUsd: 0, resultText: '' }
+    }
+    const extra = context.additional.map((note) => ({ type: 'text' as const, text: `<system-reminder>\n${note}\n</system-reminder>` }))
+    const prompt: Message = { role: 'user', content: [{ type: 'text', text }, ...extra] }
     this.append(prompt)
     this.emit({ ...identity, type: 'turn_start', turnId: `${this.id}:${++this.turnCounter}`, prompt: text })
     try {
@@ -166,6 +190,21 @@ export class Session {
       this.emit({ ...identity, type: 'turn_end', reason: 'model_error', message })
       return { reason: 'model_error', message, messages: this.messages, turns: 0, usage: zeroUsage(), costUsd: 0, resultText: '' }
     }
+  }
+
+  /** Runs SessionStart (first turn only) and UserPromptSubmit hooks; hook failures never stop a turn. */
+  private async hookContext(text: string): Promise<{ additional: string[] } | { blocked: string }> {
+    const lifecycle = this.env.lifecycle
+    const additional: string[] = []
+    if (!this.started) {
+      this.started = true
+      const start = await lifecycle?.sessionStart?.(this.resumed ? 'resume' : 'startup').catch(() => undefined)
+      if (start?.additionalContext) additional.push(start.additionalContext)
+    }
+    const submit = await lifecycle?.promptSubmit?.(text).catch(() => undefined)
+    if (submit?.blocked) return { blocked: submit.blocked }
+    if (submit?.additionalContext) additional.push(submit.additionalContext)
+    return { additional }
   }
 
   private finish(result: QueryResult): QueryResult {

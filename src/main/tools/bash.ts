@@ -1,10 +1,12 @@
+import { randomUUID } from 'node:crypto'
 import { z } from 'zod'
 import type { PtyService } from '../pty/types'
 import description from './bash.prompt'
+import { resolveSandbox, violationLines, type BashSandboxDetails, type BashSandboxSource, type BashSandboxState } from './bash-sandbox'
 import { defineTool, errorResult } from './define-tool'
-import { CommandRun } from './shell/command-run'
+import { CommandRun, WRAPPER } from './shell/command-run'
 import { HeadTailBuffer } from './shell/output'
-import type { ToolContext, ToolResult } from './types'
+import type { ToolContext, ToolPreview, ToolResult } from './types'
 
 export const DEFAULT_TIMEOUT_MS = 120_000
 export const MAX_TIMEOUT_MS = 600_000
@@ -17,6 +19,10 @@ const input = z.strictObject({
     .optional()
     .describe(`Clear, concise description of what this command does in 5-10 words, in active voice. Examples:\nInput: ls\nOutput: List files in current directory\n\nInput: git status\nOutput: Show working tree status\n\nInput: npm install\nOutput: Install package dependencies`),
   run_in_background: z.boolean().optional().describe('Set to true to run this command in the background. Use TaskOutput to read the output later.'),
+  dangerouslyDisableSandbox: z
+    .boolean()
+    .optional()
+    .describe('Set this to true to dangerously override sandbox mode and run commands without sandboxing. The user is always asked first.'),
 })
 export type BashInput = z.output<typeof input>
 
@@ -26,11 +32,27 @@ export interface BashTraits {
   concurrencySafe: boolean
 }
 
+/** What the approval preview shows of a command (governance parses it with a syntax tree). */
+export interface BashInspection {
+  commands: string[]
+  paths: Array<{ path: string; write: boolean; inside: boolean }>
+  writesOutside: boolean
+  problems: string[]
+}
+
 /** Capabilities of the Bash tool. */
 export interface BashToolDeps {
   pty: PtyService
   /** Classifies a command; without one, every command is treated as writing and exclusive. */
   classify?(command: string): BashTraits
+  /** Parses a command for the approval preview; without one, the preview shows the text only. */
+  inspect?(command: string, cwd: string): Promise<BashInspection>
+  /**
+   * The sandbox as probed at start-up. Available: every command runs inside it (unless the call
+   * sets dangerouslyDisableSandbox). Unavailable: commands run outside, and the details say why.
+   * Absent: no sandbox was configured. A function starts it on the first call that needs it.
+   */
+  sandbox?: BashSandboxSource
 }
 
 /** Bash: one command per call on a real PTY; cwd persists per session; background shells. */
@@ -44,23 +66,84 @@ export function createBashTool(deps: BashToolDeps) {
     isDestructive: (args) => !(deps.classify?.(args.command).readOnly ?? false),
     isConcurrencySafe: (args) => deps.classify?.(args.command).concurrencySafe ?? false,
     summarize: (args) => args.description ?? args.command.split('\n')[0]!.slice(0, 120),
-    preview: async (args) => ({ kind: 'command', command: args.command, description: args.description }),
+    preview: (args, ctx) => preview(deps, args, ctx),
     validate: async (args) => (args.command.trim() === '' ? 'command must not be empty.' : undefined),
-    execute: (args, ctx) => (args.run_in_background ? startInBackground(deps.pty, args, ctx) : runForeground(deps.pty, args, ctx)),
+    execute: async (args, ctx) => {
+      const sandbox = await sandboxFor(await resolveSandbox(deps.sandbox), args, ctx, noticed)
+      if ('content' in sandbox) return sandbox
+      return args.run_in_background ? startInBackground(deps.pty, args, ctx, sandbox) : runForeground(deps.pty, args, ctx, sandbox)
+    },
   })
 }
 
-async function runForeground(pty: PtyService, args: BashInput, ctx: ToolContext): Promise<ToolResult> {
+/** Sessions (by their shell state) already told that the sandbox is unavailable. */
+const noticed = new WeakSet<object>()
+
+async function preview(deps: BashToolDeps, args: BashInput, ctx: ToolContext): Promise<ToolPreview> {
+  const base: ToolPreview = { kind: 'command', command: args.command, ...(args.description ? { description: args.description } : {}) }
+  const s = await resolveSandbox(deps.sandbox)
+  const sandbox = s ? { sandboxed: s.available && !args.dangerouslyDisableSandbox, ...(sandboxNote(s, args) ? { sandboxNote: sandboxNote(s, args) } : {}) } : {}
+  if (!deps.inspect) return { ...base, ...sandbox }
+  const facts = await deps.inspect(args.command, ctx.shell?.cwd ?? ctx.cwd)
+  return { ...base, commands: facts.commands, paths: facts.paths, writesOutside: facts.writesOutside, problems: facts.problems, ...sandbox }
+}
+
+function sandboxNote(s: BashSandboxState, args: BashInput): string | undefined {
+  if (args.dangerouslyDisableSandbox) return 'runs outside the sandbox: the call set dangerouslyDisableSandbox'
+  return s.available ? undefined : `runs outside the sandbox: ${s.reason}`
+}
+
+/** How one call uses the sandbox: a wrapped script and its id, or the reason it runs outside. */
+interface SandboxUse {
+  script?: string
+  commandId?: string
+  cleanup?: () => void
+  annotate?: (commandId: string) => string[]
+  details?: BashSandboxDetails & { notice?: string }
+}
+
+/**
+ * Wraps the whole command script in the sandbox when there is one. Contract: a sandbox that fails to
+ * wrap never means running unsandboxed; the call fails with an error result instead.
+ */
+async function sandboxFor(state: BashSandboxState | undefined, args: BashInput, ctx: ToolContext, told: WeakSet<object>): Promise<SandboxUse | ToolResult> {
+  if (!state) return {}
+  if (args.dangerouslyDisableSandbox) return { details: { sandboxed: false, reason: 'dangerouslyDisableSandbox' } }
+  if (!state.available) {
+    const key = ctx.shell ?? ctx
+    const first = !told.has(key)
+    told.add(key)
+    return { details: { sandboxed: false, reason: state.reason, ...(first ? { notice: `${state.reason}. Commands run outside the sandbox.` } : {}) } }
+  }
+  const { sandbox } = state
+  const commandId = `sous-bash-${randomUUID()}`
+  try {
+    const script = await sandbox.wrap(WRAPPER, { commandId, commandText: args.command, signal: ctx.signal })
+    return {
+      script,
+      commandId,
+      cleanup: () => sandbox.cleanup?.(),
+      annotate: (id) => violationLines(sandbox.annotate(id, '')),
+      details: { sandboxed: true },
+    }
+  } catch (e) {
+    return errorResult(`The sandbox could not prepare this command, so it was not run: ${(e as Error).message}`, { command: args.command, sandbox: { sandboxed: false, reason: 'wrap failed' } })
+  }
+}
+
+async function runForeground(pty: PtyService, args: BashInput, ctx: ToolContext, sb: SandboxUse): Promise<ToolResult> {
   const cwd = ctx.shell?.cwd ?? ctx.cwd
   const timeoutMs = args.timeout ?? DEFAULT_TIMEOUT_MS
-  const run = new CommandRun(pty, { command: args.command, cwd, timeoutMs, signal: ctx.signal })
+  const run = new CommandRun(pty, { command: args.command, cwd, timeoutMs, signal: ctx.signal, ...(sb.script ? { script: sb.script } : {}) })
   ctx.onPtySpawn?.(run.proc, args.command)
   const output = new HeadTailBuffer()
   run.onOutput((raw) => output.push(raw))
-  const end = await run.done
+  const end = await run.done.finally(() => sb.cleanup?.())
   if (end.cwd && ctx.shell) ctx.shell.cwd = end.cwd
-  const text = output.render()
-  const details = { ptyId: run.proc.id, command: args.command, exitCode: end.exitCode, cwd: ctx.shell?.cwd ?? cwd, timedOut: end.timedOut, outputChars: output.total }
+  const violations = await violationsOf(sb, end.exitCode)
+  const sandbox = sb.details ? { sandbox: { ...sb.details, ...(violations.length ? { violations } : {}) } } : {}
+  const text = output.render() + violationBlock(violations)
+  const details = { ptyId: run.proc.id, command: args.command, exitCode: end.exitCode, cwd: ctx.shell?.cwd ?? cwd, timedOut: end.timedOut, outputChars: output.total, ...sandbox }
   if (end.timedOut) return errorResult(`${text}\n\nCommand timed out after ${timeoutMs} ms and was killed (with its process group).`.trim(), details)
   if (end.aborted) return errorResult(`${text}\n\nCommand was aborted by the user.`.trim(), details)
   if (end.exitCode !== 0) {
@@ -71,13 +154,37 @@ async function runForeground(pty: PtyService, args: BashInput, ctx: ToolContext)
   return { content: (text || '(no output)') + note, details }
 }
 
-async function startInBackground(pty: PtyService, args: BashInput, ctx: ToolContext): Promise<ToolResult> {
-  if (!ctx.shell) return errorResult('Background commands are not available in this session.')
+/**
+ * The sandbox's refusals for this command. They arrive on a socket of their own, so a failed
+ * command whose refusals are not in yet gets one short grace period (a successful one does not wait).
+ */
+async function violationsOf(sb: SandboxUse, exitCode: number | null): Promise<string[]> {
+  if (!sb.annotate || !sb.commandId) return []
+  const now = sb.annotate(sb.commandId)
+  if (now.length > 0 || exitCode === 0) return now
+  await new Promise((resolve) => setTimeout(resolve, VIOLATION_GRACE_MS))
+  return sb.annotate(sb.commandId)
+}
+
+const VIOLATION_GRACE_MS = 50
+
+/** What the model reads about refused operations (the library's own block format). */
+function violationBlock(lines: string[]): string {
+  if (lines.length === 0) return ''
+  return `\n<sandbox_violations>\n${lines.join('\n')}\n</sandbox_violations>\nThe sandbox refused the operations above. If the command truly needs them, say why and retry with dangerouslyDisableSandbox: true (the user will be asked).`
+}
+
+async function startInBackground(pty: PtyService, args: BashInput, ctx: ToolContext, sb: SandboxUse): Promise<ToolResult> {
+  if (!ctx.shell) {
+    sb.cleanup?.()
+    return errorResult('Background commands are not available in this session.')
+  }
   // A background command is not bound to the turn's signal or the default timeout.
-  const shell = ctx.shell.background.start(pty, { command: args.command, cwd: ctx.shell.cwd, timeoutMs: args.timeout ?? 0 })
+  const shell = ctx.shell.background.start(pty, { command: args.command, cwd: ctx.shell.cwd, timeoutMs: args.timeout ?? 0, ...(sb.script ? { script: sb.script } : {}) })
+  void shell.run.done.finally(() => sb.cleanup?.())
   ctx.onPtySpawn?.(shell.run.proc, args.command)
   return {
     content: `Command running in background with ID: ${shell.id}. Use TaskOutput with task_id "${shell.id}" to read its output, and TaskStop to end it.`,
-    details: { ptyId: shell.run.proc.id, command: args.command, taskId: shell.id, background: true },
+    details: { ptyId: shell.run.proc.id, command: args.command, taskId: shell.id, background: true, ...(sb.details ? { sandbox: sb.details } : {}) },
   }
 }

@@ -20,7 +20,23 @@ export interface ToolResult {
 /** What the approval UI shows before a call runs. */
 export type ToolPreview =
   | { kind: 'diff'; filePath: string; before: string; after: string }
-  | { kind: 'command'; command: string; description?: string }
+  | {
+      kind: 'command'
+      command: string
+      description?: string
+      /** The simple commands it runs, in order (substitutions and `bash -c` included). */
+      commands?: string[]
+      /** Files it reads or writes, as far as the syntax shows. */
+      paths?: Array<{ path: string; write: boolean; inside: boolean }>
+      /** Some write lands outside the project (or where, cannot be known). */
+      writesOutside?: boolean
+      /** Whether it would run inside the sandbox. */
+      sandboxed?: boolean
+      /** Why it would not (sandbox unavailable, or dangerouslyDisableSandbox). */
+      sandboxNote?: string
+      /** Why it cannot be auto-approved (substitution, eval, syntax error…). */
+      problems?: string[]
+    }
   | { kind: 'text'; text: string }
 
 /** Capabilities and identity a call runs with. Extend additively. */

@@ -62,6 +62,48 @@ export type ProjectSettingsName = z.infer<typeof ProjectSettingsName>
 /** Where and why a settings file is invalid (1-based line and column). */
 export const SettingsProblem = z.object({ message: z.string(), line: z.number(), column: z.number() })
 export type SettingsProblem = z.infer<typeof SettingsProblem>
+/** What an approval card shows: the diff of an edit, the parsed command, a path or a URL. */
+export const ApprovalPreview = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('diff'), filePath: z.string(), before: z.string(), after: z.string() }),
+  z.object({
+    kind: z.literal('command'),
+    command: z.string(),
+    description: z.string().optional(),
+    /** The simple commands it runs, in order. */
+    commands: z.array(z.string()).optional(),
+    subcommands: z.array(z.string()).optional(),
+    paths: z.array(z.object({ path: z.string(), write: z.boolean(), inside: z.boolean() })).optional(),
+    writesOutside: z.boolean().optional(),
+    /** Whether it would run inside the sandbox; `sandboxNote` says why not. */
+    sandboxed: z.boolean().optional(),
+    sandboxNote: z.string().optional(),
+    /** Why it cannot be approved by a rule (substitution, eval, syntax error…). */
+    problems: z.array(z.string()).optional(),
+  }),
+  z.object({ kind: z.literal('text'), text: z.string() }),
+  z.object({ kind: z.literal('path'), path: z.string(), operation: z.enum(['read', 'edit']) }),
+  z.object({ kind: z.literal('url'), url: z.string(), domain: z.string() }),
+])
+export type ApprovalPreview = z.infer<typeof ApprovalPreview>
+
+/** A tool call waiting for the user. */
+export const ApprovalRequested = z.object({
+  id: Id,
+  sessionId: z.string(),
+  toolUseId: z.string(),
+  toolName: z.string(),
+  input: z.unknown(),
+  preview: ApprovalPreview.optional(),
+  /** Why it asks: what decided (`kind`: rule, mode, sandbox…) and one line for people. */
+  explanation: z.object({ kind: z.string(), text: z.string() }),
+  /** Editable rules offered for "allow for this session" / "always allow"; empty when no rule can help. */
+  suggestions: z.array(z.string()),
+})
+export type ApprovalRequested = z.infer<typeof ApprovalRequested>
+
+/** How an approval ended. */
+export const ApprovalOutcome = z.enum(['allowed_once', 'allowed_session', 'allowed_always', 'rejected', 'aborted', 'headless'])
+export type ApprovalOutcome = z.infer<typeof ApprovalOutcome>
 
 export const requests = {
   /** Facts about the running app, for the status bar and the about box. */
@@ -119,6 +161,27 @@ export const requests = {
   'session.rename': { input: z.object({ sessionId: Id, title: z.string().trim().min(1).max(200) }).strict(), output: z.void() },
   /** Stops the session if it runs and deletes its transcript. */
   'session.delete': { input: z.object({ sessionId: Id }).strict(), output: z.void() },
+
+  /**
+   * Answers a pending approval. `rule` replaces the suggested rules for "allow for this session" /
+   * "always allow" (it must parse); `destination` picks the settings file "always" writes
+   * (`local`: `.claude/settings.local.json`, `user`: `$SOUS_HOME/settings.json`); `message`
+   * goes to the agent with a rejection.
+   */
+  'approval.reply': {
+    input: z
+      .object({
+        id: Id,
+        decision: z.enum(['allow_once', 'allow_session', 'allow_always', 'reject']),
+        rule: z.string().min(1).max(2000).optional(),
+        destination: z.enum(['local', 'user']).optional(),
+        message: z.string().max(10_000).optional(),
+      })
+      .strict(),
+    output: z.void(),
+  },
+  /** Approvals still waiting, oldest first (all sessions, or one). */
+  'approval.list': { input: z.object({ sessionId: Id.optional() }).strict(), output: z.array(ApprovalRequested) },
 
   /** Stores the API key with the OS keychain. It is never readable back through the contract. */
   'settings.setApiKey': { input: z.object({ key: z.string().min(1).max(500) }).strict(), output: z.void() },
@@ -182,6 +245,10 @@ export const events = {
   'agent.event': AgentEvent,
   /** The Bash tool started a command on a PTY; its output follows as `pty.data` with this `ptyId`. */
   'agent.terminal': z.object({ sessionId: z.string(), ptyId: Id, command: z.string() }),
+  /** A tool call needs the user's approval. */
+  'approval.requested': ApprovalRequested,
+  /** An approval was answered, cancelled, or refused for lack of a UI. */
+  'approval.resolved': z.object({ id: Id, sessionId: z.string(), outcome: ApprovalOutcome, rules: z.array(z.string()).optional(), warning: z.string().optional() }),
   /** The OS asked us to open a folder (dropped on the app icon, second instance, …). */
   'project.openRequested': z.object({ path: z.string() }),
 } as const

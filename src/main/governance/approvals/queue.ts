@@ -10,6 +10,9 @@ import { MAX_SUGGESTED_RULES } from './suggest'
 /** A call waiting for the user. */
 export interface ApprovalRequest {
   id: string
+  /** The session and the tool_use the request belongs to (the UI places the card with them). */
+  sessionId?: string
+  toolUseId?: string
   toolName: string
   input: unknown
   preview?: ToolPreview | DecisionPreview
@@ -60,6 +63,7 @@ interface Pending {
 export class ApprovalQueue {
   private readonly pendingById = new Map<string, Pending>()
   private readonly listeners = new Set<(pending: ApprovalRequest[]) => void>()
+  private readonly settledListeners = new Set<(request: ApprovalRequest, outcome: ApprovalOutcome) => void>()
   private readonly denialLog: PermissionDenial[] = []
 
   constructor(private readonly opts: ApprovalQueueOptions) {}
@@ -86,6 +90,11 @@ export class ApprovalQueue {
     })
   }
 
+  /** The session's "allow for this session" grants (decide() consults them). */
+  get sessionGrants(): SessionGrants {
+    return this.opts.sessionGrants
+  }
+
   /** Requests waiting for an answer, oldest first. */
   pending(): ApprovalRequest[] {
     return [...this.pendingById.values()].map((p) => p.request)
@@ -100,6 +109,17 @@ export class ApprovalQueue {
   subscribe(listener: (pending: ApprovalRequest[]) => void): () => void {
     this.listeners.add(listener)
     return () => this.listeners.delete(listener)
+  }
+
+  /** Called once per request when it settles (answered, aborted, disposed); returns an unsubscribe function. */
+  onSettled(listener: (request: ApprovalRequest, outcome: ApprovalOutcome) => void): () => void {
+    this.settledListeners.add(listener)
+    return () => this.settledListeners.delete(listener)
+  }
+
+  /** A pending request by id. */
+  get(id: string): ApprovalRequest | undefined {
+    return this.pendingById.get(id)?.request
   }
 
   /**
@@ -146,6 +166,7 @@ export class ApprovalQueue {
     if (!p) return
     this.pendingById.delete(id)
     p.settle(outcome)
+    for (const l of this.settledListeners) l(p.request, outcome)
     this.emit()
   }
 

@@ -39,7 +39,16 @@ const PROMPT_TIMEOUT_S = 30
  * Contract: never throws; failures are in the aggregate's `errors` and in the log.
  */
 export class HookRunner {
-  constructor(private readonly opts: HookRunnerOptions) {}
+  private opts: HookRunnerOptions
+
+  constructor(opts: HookRunnerOptions) {
+    this.opts = { ...opts }
+  }
+
+  /** Replaces the configured hooks (settings were re-read); runs already started are unaffected. */
+  setHooks(hooks: LoadedHook[], disabled = false): void {
+    this.opts = { ...this.opts, hooks, disabled }
+  }
 
   /** True when at least one hook is configured for the event (lets callers skip building input). */
   has(event: HookEvent): boolean {

@@ -9,6 +9,18 @@ export function defaultDenyRead(home: string): string[] {
   return ['.ssh', '.aws', '.gnupg', '.config/gcloud', '.kube', '.docker', '.netrc', '.azure', '.config/gh', '.password-store'].map((p) => join(home, p))
 }
 
+/**
+ * Files and folders inside the project a sandboxed command may not write: Claude Code's mandatory
+ * denies (shell start-up files, git hooks and config, editor folders, agent definitions) and the
+ * project's settings files.
+ */
+export function projectDenies(root: string): string[] {
+  const files = ['.bashrc', '.bash_profile', '.zshrc', '.zprofile', '.profile', '.gitconfig', '.gitmodules', '.ripgreprc', '.mcp.json']
+  const dirs = ['.vscode', '.idea', '.claude/commands', '.claude/agents', '.git/hooks', '.git/config']
+  const settings = ['.claude/settings.json', '.claude/settings.local.json']
+  return [...files, ...dirs, ...settings].map((p) => join(root, p))
+}
+
 /** Options of {@link BashSandbox.start}. */
 export interface BashSandboxOptions {
   projectRoot: string
@@ -21,6 +33,13 @@ export interface BashSandboxOptions {
   deniedDomains?: string[]
   /** Asked for hosts in neither list; resolve true to allow. Without it, new hosts are refused. */
   askNetwork?: (host: string, port: number | undefined) => Promise<boolean>
+  /**
+   * Settings files a sandboxed command must never write (a program could otherwise grant itself
+   * permissions): the project's `.claude/settings*.json` are always added; pass the user file here.
+   */
+  protectFiles?: string[]
+  /** Report refused file operations on Linux too (seccomp observer); default true. */
+  monitorViolations?: boolean
 }
 
 export type SandboxStart = { ok: true; sandbox: BashSandbox } | { ok: false; reason: string }
@@ -46,7 +65,8 @@ export class BashSandbox {
       filesystem: {
         denyRead: [...defaultDenyRead(home), ...(o.denyRead ?? [])],
         allowWrite: [root, tmpdir(), '/tmp', ...(o.allowWrite ?? [])],
-        denyWrite: [...gitGuard, ...(o.denyWrite ?? [])],
+        // The library's own mandatory denies are relative to process.cwd(), not the project.
+        denyWrite: [...gitGuard, ...projectDenies(root), ...(o.protectFiles ?? []), ...(o.denyWrite ?? [])],
       },
     } as SandboxRuntimeConfig
   }
@@ -62,10 +82,14 @@ export class BashSandbox {
     if (deps.errors.length > 0) return { ok: false, reason: `sandbox unavailable: ${deps.errors.join('; ')}` }
     const config = BashSandbox.configFor(o)
     try {
-      await SandboxManager.initialize(config, async ({ host, port }) => {
-        if (!o.askNetwork) return { allow: false, reason: 'not in the allowed domains' }
-        return (await o.askNetwork(host, port)) ? true : { allow: false, reason: 'user denied' }
-      })
+      await SandboxManager.initialize(
+        config,
+        async ({ host, port }) => {
+          if (!o.askNetwork) return { allow: false, reason: 'not in the allowed domains' }
+          return (await o.askNetwork(host, port)) ? true : { allow: false, reason: 'user denied' }
+        },
+        o.monitorViolations ?? true,
+      )
     } catch (e) {
       return { ok: false, reason: `sandbox unavailable: ${(e as Error).message}` }
     }
@@ -78,9 +102,17 @@ export class BashSandbox {
     return { ok: true, sandbox }
   }
 
-  /** The shell string that runs `command` inside the sandbox (run it with `/bin/bash -c`). */
-  wrap(command: string, opts: { commandId?: string; signal?: AbortSignal } = {}): Promise<string> {
-    return SandboxManager.wrapWithSandbox(command, undefined, undefined, opts.signal, { commandId: opts.commandId ?? command, commandText: command })
+  /**
+   * The shell string that runs `command` inside the sandbox (run it with `/bin/bash -c`).
+   * `commandText` is what violations are attributed to (the user's command when `command` is a wrapper script).
+   */
+  wrap(command: string, opts: { commandId?: string; commandText?: string; signal?: AbortSignal } = {}): Promise<string> {
+    return SandboxManager.wrapWithSandbox(command, undefined, undefined, opts.signal, { commandId: opts.commandId ?? command, commandText: opts.commandText ?? command })
+  }
+
+  /** Releases per-command mount points; call once after each wrapped command ended. */
+  cleanup(): void {
+    SandboxManager.cleanupAfterCommand()
   }
 
   /** Appends a `<sandbox_violations>` block to stderr when the command hit the sandbox. */
@@ -122,7 +154,7 @@ export class BashSandbox {
         done({ exitCode: code, stdout, stderr })
       })
     })
-    SandboxManager.cleanupAfterCommand()
+    this.cleanup()
     return { ...result, stderr: this.annotate(commandId, result.stderr) }
   }
 

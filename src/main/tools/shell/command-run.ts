@@ -26,7 +26,11 @@ export const NON_INTERACTIVE_ENV: Record<string, string> = {
   npm_config_color: 'false',
 }
 
-const WRAPPER = [
+/**
+ * The script every command runs in. Exported so a sandbox can wrap it whole: the command, the cwd
+ * file and the end marker then all live inside the sandbox (which makes the temp dir writable).
+ */
+export const WRAPPER = [
   '__sous_cmd=$SOUS_CMD; __sous_cwd_file=$SOUS_CWD_FILE; __sous_mark=$SOUS_MARK',
   'unset SOUS_CMD SOUS_CWD_FILE SOUS_MARK',
   '__sous_done() {',
@@ -34,7 +38,8 @@ const WRAPPER = [
   '  trap - EXIT',
   '  pwd -P > "$__sous_cwd_file" 2>/dev/null',
   `  printf '\\033]6973;%s;%s\\007' "$__sous_mark" "$__sous_ec" > /dev/tty 2>/dev/null || printf '\\033]6973;%s;%s\\007' "$__sous_mark" "$__sous_ec"`,
-  '  read -r -t 60 __sous_reply < /dev/tty 2>/dev/null',
+  // Inside a sandbox there is no controlling terminal (bwrap --new-session): wait on stdin, still the PTY.
+  '  { read -r -t 60 __sous_reply < /dev/tty; } 2>/dev/null || { [ -t 0 ] && read -r -t 60 __sous_reply; }',
   '  exit "$__sous_ec"',
   '}',
   'trap __sous_done EXIT',
@@ -45,6 +50,8 @@ export interface CommandOptions {
   command: string
   cwd: string
   env?: Record<string, string>
+  /** Replaces {@link WRAPPER} as the `bash -c` script (a sandbox-wrapped copy of it). */
+  script?: string
   /** Kill after this long (ms); 0 for no limit. */
   timeoutMs: number
   signal?: AbortSignal
@@ -82,7 +89,7 @@ export class CommandRun {
     this.markerPrefix = `\x1b]6973;${mark};`
     this.proc = pty.spawn({
       file: '/bin/bash',
-      args: ['--noprofile', '--norc', '-c', WRAPPER],
+      args: ['--noprofile', '--norc', '-c', options.script ?? WRAPPER],
       cwd: options.cwd,
       env: { ...NON_INTERACTIVE_ENV, ...options.env, SOUS_CMD: options.command, SOUS_CWD_FILE: cwdFile, SOUS_MARK: mark },
       cols: options.cols ?? 120,

@@ -1,0 +1,85 @@
+/**
+ * Permission-gate figures: why settings are re-read by stat signature on every call instead of
+ * reloaded or watched, and what a whole `canUseTool` costs (allowed read-only command, rule
+ * match, sandbox wrap + run). Prints figures; asserts nothing.
+ */
+import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { ApprovalQueue } from '../src/main/governance/approvals/queue'
+import { createBashClassifier } from '../src/main/governance/bash-preview'
+import { SessionGrants } from '../src/main/governance/decide/session'
+import { createPermissionGate } from '../src/main/governance/gate'
+import { startBashSandbox } from '../src/main/governance/gate-sandbox'
+import { HookRunner } from '../src/main/governance/hooks/runner'
+import { loadSettings, settingsFilePaths } from '../src/main/governance/settings/load'
+import { NodePtyService } from '../src/main/pty/node-pty-service'
+import { createBashTool } from '../src/main/tools/bash'
+import { runToolCall } from '../src/main/tools/run-tool'
+import { createToolContext, createToolSession } from '../src/main/tools/tool-session'
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.floor(sorted.length / 2)]!
+}
+
+async function per(runs: number, fn: () => unknown): Promise<number> {
+  const times: number[] = []
+  for (let i = 0; i < runs; i++) {
+    const start = performance.now()
+    await fn()
+    times.push(performance.now() - start)
+  }
+  return median(times)
+}
+
+const fmt = (ms: number) => `${(ms * 1000).toFixed(1)} µs`
+
+export default async function bench(): Promise<void> {
+  const base = mkdtempSync(join(tmpdir(), 'sous-bench-gate-'))
+  const project = join(base, 'project')
+  const sousHome = join(base, 'home')
+  mkdirSync(join(project, '.claude'), { recursive: true })
+  mkdirSync(sousHome)
+  const rules = Array.from({ length: 40 }, (_, i) => `Bash(tool${i} run *)`)
+  writeFileSync(join(project, '.claude', 'settings.json'), JSON.stringify({ permissions: { allow: [...rules, 'Bash(./test.sh *)'], deny: ['Bash(rm -rf *)'] } }, null, 2))
+  const opts = { sousHome, home: base, managedPath: join(base, 'managed.json') }
+  const pty = new NodePtyService()
+  const session = createToolSession({ cwd: project })
+  try {
+    const load = await per(200, () => loadSettings(project, opts))
+    const files = Object.values(settingsFilePaths(project, opts))
+    const stat = await per(2000, () => files.map((f) => {
+      try {
+        return statSync(f, { bigint: true }).mtimeNs
+      } catch {
+        return undefined
+      }
+    }))
+    console.log(`settings: full load ${fmt(load)} vs stat signature of ${files.length} files ${fmt(stat)} (x${(load / stat).toFixed(0)})`)
+
+    const classifier = await createBashClassifier({ projectRoot: project })
+    const bash = createBashTool({ pty, classify: classifier.classify, inspect: classifier.inspect })
+    const queue = new ApprovalQueue({ projectRoot: project, sousHome, sessionGrants: new SessionGrants(project) })
+    const gate = createPermissionGate({ projectRoot: project, cwd: project, sousHome, home: base, managedPath: opts.managedPath, mode: 'default', approvals: queue, hooks: new HookRunner({ hooks: [], sessionId: 'b', projectRoot: project }), headless: true, sessionId: 'b' })
+    const readOnly = await per(500, () => gate.canUseTool(bash, { command: 'git status && ls -la src | wc -l' }, 't'))
+    const ruled = await per(500, () => gate.canUseTool(bash, { command: './test.sh --fast && tool7 run x' }, 't'))
+    console.log(`canUseTool: read-only chain ${fmt(readOnly)}, allow-rule chain (41 rules) ${fmt(ruled)}`)
+
+    const { settings } = loadSettings(project, opts)
+    const sb = await startBashSandbox(settings, { projectRoot: project, sousHome, home: base })
+    if (sb?.state.available) {
+      const plain = createBashTool({ pty })
+      const boxed = createBashTool({ pty, sandbox: sb.state })
+      const ctx = () => createToolContext(session, { cwd: project, projectRoot: project, projectDataDir: join(base, 'data'), sessionId: 'b', agentId: 'main', toolUseId: 't', signal: new AbortController().signal })
+      const bare = await per(20, () => runToolCall(plain, { command: 'true' }, ctx()))
+      const wrapped = await per(20, () => runToolCall(boxed, { command: 'true' }, ctx()))
+      console.log(`Bash round trip: plain ${(bare).toFixed(1)} ms, in the sandbox ${wrapped.toFixed(1)} ms`)
+    } else console.log(`sandbox: ${sb?.state.available === false ? sb.state.reason : 'disabled'}`)
+    await sb?.dispose()
+  } finally {
+    await session.dispose()
+    await pty.dispose()
+    rmSync(base, { recursive: true, force: true })
+  }
+}

@@ -1,0 +1,57 @@
+import { homedir } from 'node:os'
+import type { BashInspection, BashTraits } from '../tools/bash'
+import { analyzeBash, analyzeBashSync } from './bash/analyze'
+import { bashParserIfReady, initBashParser } from './bash/parser'
+import type { BashAnalysis } from './bash/types'
+
+/** Where commands are judged: the project, extra roots, and the home for `~`. */
+export interface BashWhere {
+  projectRoot: string
+  /** The Bash tool's current directory (it persists per session); default the project root. */
+  cwd?: () => string
+  additionalDirectories?: () => string[]
+  home?: string
+}
+
+/** What the Bash tool gets from governance: traits for batching and facts for the approval preview. */
+export interface BashClassifier {
+  classify(command: string): BashTraits
+  inspect(command: string, cwd: string): Promise<BashInspection>
+}
+
+/**
+ * Builds the Bash tool's classifier over the syntax tree. Loads the parser first, so `classify`
+ * can answer synchronously; until it is loaded (or for anything it cannot parse cleanly) a command
+ * is neither read-only nor concurrency-safe (fail closed).
+ */
+export async function createBashClassifier(where: BashWhere): Promise<BashClassifier> {
+  await initBashParser()
+  const opts = (cwd?: string) => ({
+    cwd: cwd ?? where.cwd?.() ?? where.projectRoot,
+    projectRoot: where.projectRoot,
+    additionalDirectories: where.additionalDirectories?.() ?? [],
+    home: where.home ?? homedir(),
+  })
+  return {
+    classify(command) {
+      if (!bashParserIfReady()) return { readOnly: false, concurrencySafe: false }
+      const readOnly = analyzeBashSync(command, opts()).readOnly
+      // Only commands that change nothing may run beside others.
+      return { readOnly, concurrencySafe: readOnly }
+    },
+    async inspect(command, cwd) {
+      return inspectionOf(await analyzeBash(command, opts(cwd)))
+    },
+  }
+}
+
+/** The approval preview's view of an analysis: the split commands, touched paths and problems. */
+export function inspectionOf(a: BashAnalysis): BashInspection {
+  const problems = [...a.problems, ...a.critical.filter((c) => !a.problems.includes(c))]
+  return {
+    commands: a.commands.filter((c) => c.argv.length > 0).map((c) => c.text),
+    paths: a.paths.filter((p) => !p.exempt).map((p) => ({ path: p.resolved || p.path, write: p.write, inside: p.inside })),
+    writesOutside: a.writesOutside,
+    problems,
+  }
+}

@@ -1,0 +1,237 @@
+import { homedir } from 'node:os'
+import type { EventHub } from '../base/event-hub'
+import { createBashClassifier } from '../governance/bash-preview'
+import { createPermissionGate, type GateDenial, type PermissionGate } from '../governance/gate'
+import { startBashSandbox } from '../governance/gate-sandbox'
+import { ApprovalQueue } from '../governance/approvals/queue'
+import { SessionGrants } from '../governance/decide/session'
+import { HookLog } from '../governance/hooks/log'
+import { HookRunner } from '../governance/hooks/runner'
+import { loadSettings, type LoadSettingsOptions } from '../governance/settings/load'
+import type { PermissionMode } from '../governance/types'
+import { ApprovalQueues } from '../host/handlers/approval'
+import type { PtyProcess, PtyService } from '../pty/types'
+import type { KeyStore } from '../secrets/key-store'
+import type { BashSandboxState } from '../tools/bash-sandbox'
+import { createCoreTools } from '../tools/registry'
+import { createToolSession } from '../tools/tool-session'
+import type { ModelService } from '../services/model/types'
+import { transcriptPath } from '../store/transcript'
+import type { SessionEnvironment, Toolset } from './session'
+import { SessionManager } from './session-manager'
+
+/** What {@link createSessionRuntime} needs from its host (desktop, browser host or `sous -p`). */
+export interface SessionRuntimeOptions {
+  /** `$SOUS_HOME`. */
+  home: string
+  /** Where `ANTHROPIC_*` come from. */
+  env: NodeJS.ProcessEnv
+  hub: EventHub
+  /** Terminals for the Bash tool; owned by the caller. */
+  pty: PtyService
+  /** Where a key entered in the app lives; `ANTHROPIC_API_KEY` is the fallback. */
+  keyStore?: KeyStore
+  /** The starting permission mode of new sessions. */
+  permissionMode: PermissionMode
+  /** Nobody to ask: every ask becomes a denial (reported through `onDenial`). */
+  headless: boolean
+  /** `--allowedTools` / `--disallowedTools`. */
+  cliRules?: LoadSettingsOptions['cli']
+  /** Model override (`--model`); otherwise `ANTHROPIC_MODEL` or the default. */
+  model?: string
+  maxTurns?: number
+  appendSystemPrompt?: string
+  /** Run Bash inside the OS sandbox when the settings allow and it works (default true). */
+  sandbox?: boolean
+  onDenial?(denial: GateDenial): void
+  /** Where the user's `~` is (tests). */
+  userHome?: string
+  /** Each Bash command's PTY as it starts (the desktop's Agent terminal; see workspace/agent-terminals). */
+  onPtySpawn?(sessionId: string, proc: PtyProcess, command: string): void
+}
+
+/** The agent side of a host: sessions plus the approval queues the UI answers. */
+export interface SessionRuntime {
+  sessions: SessionManager
+  approvals: ApprovalQueues
+  /** Each session's permission gate, for the status bar and mode switches. */
+  gate(sessionId: string): PermissionGate | undefined
+  /** Hook runs of every session, newest last (the hook inspector). */
+  hookLog: HookLog
+  dispose(): Promise<void>
+}
+
+/**
+ * Builds the SessionManager every host uses, with the real model service, the core tools, the
+ * syntax-tree Bash classifier, the OS sandbox and a permission gate per session. One place, so the
+ * desktop app, `sous serve` and `sous -p` behave the same.
+ */
+export function createSessionRuntime(o: SessionRuntimeOptions): SessionRuntime {
+  const approvals = new ApprovalQueues(o.headless ? undefined : o.hub)
+  const gates = new Map<string, PermissionGate>()
+  const hookLog = new HookLog()
+  const sandbox = new SharedSandbox(o)
+  const userHome = o.userHome ?? homedir()
+  const models = new ModelCache(o)
+
+  const environment = (projectPath: string, sessionId: string): Omit<SessionEnvironment, 'projectDataDir' | 'transcriptPath'> => {
+    const tools = createToolSession({ cwd: projectPath })
+    const queue = new ApprovalQueue({ projectRoot: projectPath, sousHome: o.home, sessionGrants: new SessionGrants(projectPath), headless: o.headless })
+    // Registering the queue also forwards its requests to the UI (not in headless mode).
+    const forgetQueue = approvals.add(sessionId, queue)
+    const emitNotice = (level: 'info' | 'warning' | 'error', message: string) =>
+      o.hub.emit('agent.event', { type: 'notice', sessionId, agentId: 'main', level, message })
+    // Started on the first Bash call, not with the session: most turns never need it.
+    const sandboxState = (): Promise<BashSandboxState | undefined> => sandbox.acquire(projectPath)
+    const gate = createPermissionGate({
+      projectRoot: projectPath,
+      cwd: () => tools.shell.cwd,
+      sousHome: o.home,
+      home: userHome,
+      mode: o.permissionMode,
+      cliRules: o.cliRules,
+      approvals: queue,
+      hooks: new HookRunner({ hooks: [], sessionId, transcriptPath: transcriptPath(o.home, projectPath, sessionId), projectRoot: projectPath, log: hookLog, env: o.env }),
+      headless: o.headless,
+      sandbox: sandboxState,
+      sessionId,
+      transcriptPath: transcriptPath(o.home, projectPath, sessionId),
+      onDenial: o.onDenial,
+      onNotice: (notice) => emitNotice(notice.level, notice.message),
+      toolContext: () => ({ fileState: tools.fileState, shell: tools.shell }),
+    })
+    gates.set(sessionId, gate)
+
+    const toolset = async (): Promise<Toolset> => {
+      const [classifier, ask] = await Promise.all([
+        createBashClassifier({ projectRoot: projectPath, cwd: () => tools.shell.cwd, home: userHome }),
+        models.askModel(),
+      ])
+      return {
+        tools: createCoreTools({ pty: o.pty, classify: classifier.classify, inspect: classifier.inspect, sandbox: sandboxState }),
+        context: {
+          fileState: tools.fileState,
+          shell: tools.shell,
+          askModel: ask,
+          ...(o.onPtySpawn && { onPtySpawn: (proc: PtyProcess, command: string) => o.onPtySpawn?.(sessionId, proc, command) }),
+        },
+        async dispose() {
+          gate.abortPending()
+          forgetQueue()
+          gates.delete(sessionId)
+          await tools.dispose()
+        },
+      }
+    }
+
+    return {
+      hub: o.hub,
+      model: () => models.get(),
+      modelName: models.modelName(),
+      toolset,
+      canUseTool: (tool, input, toolUseId, opts) => gate.canUseTool(tool, input, toolUseId, opts),
+      hooks: {
+        onStop: () => gate.stop(),
+        postToolUse: async (call, result) => {
+          await gate.postToolUse(call.tool, call.input, result, call.toolUseId)
+        },
+      },
+      lifecycle: {
+        promptSubmit: (prompt) => gate.userPromptSubmit(prompt),
+        sessionStart: (source) => gate.sessionStart(source),
+        sessionEnd: (reason) => gate.sessionEnd(reason),
+      },
+      maxTurns: o.maxTurns ?? 100,
+      appendSystemPrompt: o.appendSystemPrompt,
+      homeDir: userHome,
+    }
+  }
+
+  const sessions = new SessionManager({ home: o.home, environment })
+  return {
+    sessions,
+    approvals,
+    hookLog,
+    gate: (sessionId) => gates.get(sessionId),
+    async dispose() {
+      await sessions.dispose()
+      await sandbox.dispose()
+    },
+  }
+}
+
+/**
+ * The model service, rebuilt when the API key changes (a key entered in the app takes effect on
+ * the next turn). A configuration error becomes a model service that answers with that error, so
+ * the turn ends with a clear reason instead of a crash.
+ */
+class ModelCache {
+  private cached: { key: string | undefined; service: Promise<ModelService> } | undefined
+
+  constructor(private readonly o: SessionRuntimeOptions) {}
+
+  modelName(): string {
+    return this.o.model ?? this.o.env['ANTHROPIC_MODEL'] ?? ''
+  }
+
+  async get(): Promise<ModelService> {
+    const key = (await this.o.keyStore?.get()) ?? this.o.env['ANTHROPIC_API_KEY']
+    if (this.cached?.key !== key || !this.cached) this.cached = { key, service: this.build(key) }
+    return this.cached.service
+  }
+
+  /** The small-model helper WebFetch uses, over the same configuration. */
+  async askModel(): Promise<(system: string, user: string, signal: AbortSignal) => Promise<string>> {
+    const { createAskModel } = await import('../services/model/ask')
+    return async (system, user, signal) => createAskModel(await this.get())(system, user, signal)
+  }
+
+  private async build(key: string | undefined): Promise<ModelService> {
+    const { AnthropicModelService, resolveModelConfig } = await import('../services/model/index')
+    const env = { ...this.o.env, ...(key ? { ANTHROPIC_API_KEY: key } : {}) }
+    const config = resolveModelConfig(env, this.o.model ? { model: this.o.model } : {})
+    if (!config.ok) {
+      const message = config.error.message
+      return {
+        async *stream() {
+          yield { type: 'error', reason: 'invalid_request', message, midStream: false } as const
+        },
+      }
+    }
+    return new AnthropicModelService(config.value)
+  }
+}
+
+/**
+ * The OS sandbox for Bash. The sandbox library holds one configuration per process, so it serves
+ * the first project that asks; sessions of another project get "unavailable" with the reason,
+ * and governance then asks before their commands (fail closed).
+ */
+class SharedSandbox {
+  private started: Promise<{ projectRoot: string; state: BashSandboxState; dispose(): Promise<void> } | undefined> | undefined
+
+  constructor(private readonly o: SessionRuntimeOptions) {}
+
+  async acquire(projectRoot: string): Promise<BashSandboxState | undefined> {
+    if (this.o.sandbox === false) return undefined
+    this.started ??= this.start(projectRoot)
+    const running = await this.started
+    if (!running) return undefined
+    if (running.projectRoot !== projectRoot) {
+      return { available: false, reason: `the sandbox is serving another open project (${running.projectRoot})` }
+    }
+    return running.state
+  }
+
+  async dispose(): Promise<void> {
+    const running = await this.started
+    this.started = undefined
+    await running?.dispose()
+  }
+
+  private async start(projectRoot: string) {
+    const settings = loadSettings(projectRoot, { sousHome: this.o.home, home: this.o.userHome ?? homedir(), cli: this.o.cliRules }).settings
+    const started = await startBashSandbox(settings, { projectRoot, sousHome: this.o.home, home: this.o.userHome })
+    return started ? { projectRoot, ...started } : undefined
+  }
+}
