@@ -131,7 +131,7 @@ export function App() {
           // Stays mounted while another project is being chosen, so the shells and chat live on.
           <div className="workspace" inert={choosing}>
             <aside className="sidebar" aria-label="Project">
-              <SessionsSidebar projectPath={current.path} activeSessionId={activeSession} onOpen={openSession} onNew={newSession} />
+              <SessionsSidebar projectPath={current.path} activeSessionId={activeSession} revision={revision} onOpen={openSession} onNew={newSession} />
               <FileTree root={current.path} sessionId={activeSession} revision={revision} />
             </aside>
             <ChatPane projectPath={current.path} />

@@ -1,6 +1,7 @@
 import { api } from '../api'
 import { emptyTranscript, isRunning, reduce } from '../features/chat/reducer'
 import { useChat } from '../features/chat/store'
+import { historyToReplay } from './history-replay'
 
 /**
  * The shell's glue between the sessions sidebar and the chat (features never import each other):
@@ -13,8 +14,7 @@ export async function openSessionInChat(projectPath: string, sessionId: string):
   if (!resumed.ok) return `Could not open the session: ${resumed.error.message}`
   const history = await api.invoke('session.history', { sessionId })
   if (!history.ok) return `Could not load the session's history: ${history.error.message}`
-  // Only the main agent's events make the chat; subagents' are folded into their tool cards by the reducer.
-  const transcript = history.value.events.reduce(reduce, emptyTranscript)
+  const transcript = historyToReplay(history.value.events).reduce(reduce, emptyTranscript)
   useChat.setState({ projectPath, sessionId, transcript, sending: false, stopping: false, error: null })
   return null
 }

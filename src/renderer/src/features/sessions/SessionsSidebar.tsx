@@ -7,12 +7,14 @@ export interface SessionsSidebarProps {
   projectPath: string
   /** The session open in the chat. */
   activeSessionId: string | null
+  /** Bumped when a turn or tool ended (titles and times change). */
+  revision: number
   onOpen(sessionId: string): void
   onNew(): void
 }
 
 /** A project's sessions: new, open (resume with history), rename, export, delete, and search by text. */
-export function SessionsSidebar({ projectPath, activeSessionId, onOpen, onNew }: SessionsSidebarProps) {
+export function SessionsSidebar({ projectPath, activeSessionId, revision, onOpen, onNew }: SessionsSidebarProps) {
   const list = useSessions((state) => state.lists[projectPath])
   const query = useSessions((state) => state.query)
   const matches = useSessions((state) => state.matches)
@@ -21,7 +23,7 @@ export function SessionsSidebar({ projectPath, activeSessionId, onOpen, onNew }:
 
   useEffect(() => {
     void refresh(projectPath)
-  }, [projectPath, refresh, activeSessionId])
+  }, [projectPath, refresh, activeSessionId, revision])
 
   const rows: Array<{ summary: SessionSummary; snippet?: string }> = matches ?? (list ?? []).map((summary) => ({ summary }))
 
