@@ -20,12 +20,12 @@ export interface BashClassifier {
 }
 
 /**
- * Builds the Bash tool's classifier over the syntax tree. Loads the parser first, so `classify`
- * can answer synchronously; until it is loaded (or for anything it cannot parse cleanly) a command
- * is neither read-only nor concurrency-safe (fail closed).
+ * Builds the Bash tool's classifier over the syntax tree. The parser loads on the first command
+ * (not with the session, so a turn without Bash never pays for it); `classify` answers
+ * synchronously, and until the parser is ready (or for anything it cannot parse cleanly) a command
+ * is neither read-only nor concurrency-safe (fail closed). `inspect` waits for the parser.
  */
 export async function createBashClassifier(where: BashWhere): Promise<BashClassifier> {
-  await initBashParser()
   const opts = (cwd?: string) => ({
     cwd: cwd ?? where.cwd?.() ?? where.projectRoot,
     projectRoot: where.projectRoot,
@@ -34,7 +34,10 @@ export async function createBashClassifier(where: BashWhere): Promise<BashClassi
   })
   return {
     classify(command) {
-      if (!bashParserIfReady()) return { readOnly: false, concurrencySafe: false }
+      if (!bashParserIfReady()) {
+        void initBashParser()
+        return { readOnly: false, concurrencySafe: false }
+      }
       const readOnly = analyzeBashSync(command, opts()).readOnly
       // Only commands that change nothing may run beside others.
       return { readOnly, concurrencySafe: readOnly }

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, beforeEach, afterEach, describe, expect, it } from 'vitest'
 import { NodePtyService } from '../pty/node-pty-service'
@@ -10,6 +10,7 @@ import type { ToolResult } from '../tools/types'
 import { createBashClassifier, type BashClassifier } from './bash-preview'
 import { startBashSandbox } from './gate-sandbox'
 import { loadSettings } from './settings/load'
+import { sandboxScratch } from './test-support/scratch'
 
 /** The Bash tool inside the real sandbox (bubblewrap here), started the way the host starts it. */
 let base: string
@@ -20,7 +21,7 @@ let classifier: BashClassifier
 
 beforeAll(async () => {
   // Outside the temp dir on purpose: the sandbox makes tmpdir() writable.
-  base = mkdtempSync(join(process.cwd(), '.gate-sandbox-test-'))
+  base = sandboxScratch('.sous-gate-sandbox-test-')
   project = join(base, 'project')
   outside = join(base, 'outside')
   mkdirSync(join(project, 'sub'), { recursive: true })

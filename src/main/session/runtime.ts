@@ -2,7 +2,6 @@ import { homedir } from 'node:os'
 import type { EventHub } from '../base/event-hub'
 import { createBashClassifier } from '../governance/bash-preview'
 import { createPermissionGate, type GateDenial, type PermissionGate } from '../governance/gate'
-import { startBashSandbox } from '../governance/gate-sandbox'
 import { ApprovalQueue } from '../governance/approvals/queue'
 import { SessionGrants } from '../governance/decide/session'
 import { HookLog } from '../governance/hooks/log'
@@ -231,6 +230,8 @@ class SharedSandbox {
 
   private async start(projectRoot: string) {
     const settings = loadSettings(projectRoot, { sousHome: this.o.home, home: this.o.userHome ?? homedir(), cli: this.o.cliRules }).settings
+    // The sandbox library is large: load it only when a command needs the sandbox.
+    const { startBashSandbox } = await import('../governance/gate-sandbox')
     const started = await startBashSandbox(settings, { projectRoot, sousHome: this.o.home, home: this.o.userHome })
     return started ? { projectRoot, ...started } : undefined
   }

@@ -1,4 +1,4 @@
-import TurndownService from 'turndown'
+import type TurndownService from 'turndown'
 import { z } from 'zod'
 import { defineTool, errorResult } from './define-tool'
 import type { ToolContext, ToolResult } from './types'
@@ -16,8 +16,16 @@ const input = z.strictObject({
   prompt: z.string().describe('The prompt to run on the fetched content'),
 })
 
-const turndown = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced' })
-turndown.remove(['script', 'style', 'noscript', 'iframe'])
+/** The HTML → Markdown converter, loaded on first use: most sessions never fetch a page. */
+let converter: Promise<TurndownService> | undefined
+function turndown(): Promise<TurndownService> {
+  converter ??= import('turndown').then(({ default: Turndown }) => {
+    const service = new Turndown({ headingStyle: 'atx', codeBlockStyle: 'fenced' })
+    service.remove(['script', 'style', 'noscript', 'iframe'])
+    return service
+  })
+  return converter
+}
 
 /** WebFetch: fetch (http(s) only), HTML → Markdown, then the prompt answered by a small model. */
 export const webFetchTool = defineTool({
@@ -121,7 +129,7 @@ async function readCapped(response: Response): Promise<Buffer | undefined> {
 
 async function answer(prompt: string, page: Extract<Page, { kind: 'page' }>, ctx: ToolContext): Promise<ToolResult> {
   const isHtml = /html/i.test(page.contentType) || /^\s*<(!doctype|html)/i.test(page.body)
-  const markdown = isHtml ? turndown.turndown(page.body) : page.body
+  const markdown = isHtml ? (await turndown()).turndown(page.body) : page.body
   const cut = markdown.length > MAX_MARKDOWN_CHARS
   const content = cut ? `${markdown.slice(0, MAX_MARKDOWN_CHARS)}\n\n[Content truncated: ${markdown.length - MAX_MARKDOWN_CHARS} more characters]` : markdown
   const details = { url: page.url, status: page.status, bytes: page.bytes, contentType: page.contentType, markdownChars: markdown.length }

@@ -1,6 +1,7 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { sandboxScratch } from '../test-support/scratch'
 import { BashSandbox } from './bash-sandbox'
 
 let base: string
@@ -12,7 +13,7 @@ const asked: string[] = []
 
 beforeAll(async () => {
   // Outside the writable temp dirs on purpose: the sandbox makes tmpdir() writable.
-  base = mkdtempSync(join(process.cwd(), '.sandbox-test-'))
+  base = sandboxScratch('.sous-sandbox-test-')
   project = join(base, 'project')
   outside = join(base, 'outside')
   mkdirSync(project, { recursive: true })
