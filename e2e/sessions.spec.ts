@@ -64,7 +64,8 @@ test('the API key is set from Settings and cannot be read back through the contr
 
   // Every settings channel, asked directly over the same WebSocket the app uses: none returns the key.
   const answers = await app.evaluate(async () => {
-    const socket = new WebSocket(`${location.origin.replace(/^http/, 'ws')}/ws`)
+    const { origin } = (globalThis as unknown as { location: { origin: string } }).location
+    const socket = new WebSocket(`${origin.replace(/^http/, 'ws')}/ws`)
     await new Promise((resolve, reject) => {
       socket.onopen = resolve
       socket.onerror = reject
