@@ -10,6 +10,7 @@ import { NodePtyService } from '../main/pty/node-pty-service'
 import { MemoryKeyStore } from '../main/secrets/memory-key-store'
 import { createSessionRuntime } from '../main/session/runtime'
 import { createAgentTerminals } from '../main/workspace/agent-terminals'
+import { TERMINAL_FLOW } from '../main/workspace/terminal-flow'
 
 /** What `sous serve` accepts. */
 export interface ServeArgs {
@@ -85,7 +86,7 @@ export async function runServe(argv: readonly string[]): Promise<number> {
   const events = createEventHub((error) => process.stderr.write(`[sous] event listener failed: ${String(error)}\n`))
   const keyStore = new MemoryKeyStore()
   const home = sousHome()
-  const pty = new NodePtyService()
+  const pty = new NodePtyService(TERMINAL_FLOW)
   // The Bash tool's PTYs show in the Agent terminal, and the user can type into them.
   const agentTerminals = createAgentTerminals(events)
   const runtime = createSessionRuntime({ home, env: process.env, hub: events, pty, keyStore, permissionMode: 'default', headless: false, onPtySpawn: agentTerminals.attach })

@@ -15,6 +15,7 @@ import { NodePtyService } from './pty/node-pty-service'
 import { SafeStorageKeyStore } from './secrets/safe-storage-key-store'
 import { createSessionRuntime, type SessionRuntime } from './session/runtime'
 import { createAgentTerminals } from './workspace/agent-terminals'
+import { TERMINAL_FLOW } from './workspace/terminal-flow'
 
 /**
  * The desktop entry: hardened shell + core + Electron transport. Everything testable lives in
@@ -75,7 +76,7 @@ function start(): void {
   const home = sousHome()
   const events = createEventHub((error) => console.error('[sous] event listener failed:', error))
   const keyStore = new SafeStorageKeyStore(home, safeStorage)
-  const pty = new NodePtyService()
+  const pty = new NodePtyService(TERMINAL_FLOW)
   const agentTerminals = createAgentTerminals(events)
   runtime = createSessionRuntime({ home, env: process.env, hub: events, pty, keyStore, permissionMode: 'default', headless: false, onPtySpawn: agentTerminals.attach })
   const running = createCore({
