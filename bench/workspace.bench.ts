@@ -113,7 +113,13 @@ export default async function bench(): Promise<void> {
     lag.enable()
     const started = performance.now()
     await page.keyboard.press('Enter')
-    await page.waitForFunction(`document.querySelector('[role="tabpanel"]:not([hidden]) .xterm-rows')?.textContent?.includes('BENCH-42-DONE')`, undefined, { polling: 100, timeout: 300_000 })
+    // A function, not a string: the app's CSP forbids eval.
+    type Doc = { querySelector(selector: string): { textContent: string | null } | null }
+    await page.waitForFunction(
+      () => (globalThis as unknown as { document: Doc }).document.querySelector('[role="tabpanel"]:not([hidden]) .xterm-rows')?.textContent?.includes('BENCH-42-DONE'),
+      undefined,
+      { polling: 100, timeout: 300_000 },
+    )
     const seconds = (performance.now() - started) / 1000
     lag.disable()
     counting()
