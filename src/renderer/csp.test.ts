@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest'
-import { RENDERER_CSP } from '../shared/csp'
+import { injectCspMeta, RENDERER_CSP } from '../shared/csp'
 import html from './index.html?raw'
 
 describe('index.html', () => {
-  it('carries exactly the shared renderer CSP in its meta tag', () => {
-    const meta = html.match(/<meta\s+http-equiv="Content-Security-Policy"\s+content="([^"]*)"/)
+  it('carries exactly the shared renderer CSP in its meta tag once built', () => {
+    expect(html).not.toContain('http-equiv="Content-Security-Policy"')
+    const meta = injectCspMeta(html).match(/<meta\s+http-equiv="Content-Security-Policy"\s+content="([^"]*)"/)
     expect(meta?.[1]).toBe(RENDERER_CSP)
   })
 

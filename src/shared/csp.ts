@@ -50,3 +50,14 @@ export function cspHeader(options: CspHeaderOptions = {}): string {
   parts.push("frame-ancestors 'none'")
   return parts.join('; ')
 }
+
+/**
+ * Adds the `<meta>` CSP to the renderer's HTML. The build does this (not the source file) so the
+ * dev server, whose React refresh preamble is an inline script, runs under the dev header alone.
+ */
+export function injectCspMeta(html: string): string {
+  const meta = `<meta http-equiv="Content-Security-Policy" content="${RENDERER_CSP}" />`
+  // After the charset declaration, which must come first in <head>.
+  if (/<meta charset[^>]*>/i.test(html)) return html.replace(/(<meta charset[^>]*>)/i, `$1\n    ${meta}`)
+  return html.replace(/<head>/i, `<head>\n    ${meta}`)
+}

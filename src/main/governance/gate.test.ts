@@ -197,6 +197,20 @@ describe('permission gate', () => {
     expect(fresh.denials).toEqual([])
   })
 
+  it('fires the Notification hook when it starts waiting for the user', async () => {
+    const marker = join(base, 'notified.json')
+    settings('settings.json', { hooks: { Notification: [{ hooks: [{ type: 'command', command: hookScript('notify.sh', `echo "$input" > ${marker}`) }] }] } })
+    const { gate, queue } = makeGate()
+    const asked = nextRequest(queue)
+    const call = gate.canUseTool(bash, { command: './test.sh' }, 'toolu_n')
+    const req = await asked
+    for (let i = 0; i < 200 && !existsSync(marker); i++) await new Promise((resolve) => setTimeout(resolve, 25))
+    const input = JSON.parse(readFileSync(marker, 'utf8')) as Record<string, unknown>
+    expect(input).toMatchObject({ hook_event_name: 'Notification', message: 'Sous needs your permission to use Bash' })
+    queue.resolve(req.id, { kind: 'reject' })
+    expect(await call).toMatchObject({ behavior: 'deny' })
+  })
+
   it('passes the user\'s rejection message to the model', async () => {
     const { gate, queue, denials } = makeGate()
     const asked = nextRequest(queue)

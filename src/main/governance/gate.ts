@@ -149,7 +149,14 @@ export function createPermissionGate(o: PermissionGateOptions): PermissionGate {
     const preview = await safePreview(tool, input, ctx, decision.preview)
     const futile = NO_RULE_HELPS.has(decision.explanation.kind) || (decision.explanation.kind === 'sandbox' && disablesSandbox(input))
     const suggestions = futile ? [] : (decision.suggestions ?? suggestRules(tool.name, input, { cwd: here, projectRoot: o.projectRoot, home }))
-    const outcome = await o.approvals.request({ sessionId: o.sessionId, toolUseId, toolName: tool.name, input, preview, explanation: decision.explanation, suggestions, signal })
+    const pending = o.approvals.request({ sessionId: o.sessionId, toolUseId, toolName: tool.name, input, preview, explanation: decision.explanation, suggestions, signal })
+    // Claude Code's Notification event: someone may want a ping when Sous waits for them. Not awaited.
+    if (o.hooks.has('Notification')) {
+      void o.hooks
+        .fire('Notification', { message: `Sous needs your permission to use ${tool.name}`, notification_type: 'permission_prompt' }, { cwd: here, permissionMode: mode })
+        .then(hookNotices, () => undefined)
+    }
+    const outcome = await pending
     if (outcome.behavior === 'allow') {
       if (outcome.warning) notice({ level: 'warning', message: `The rule was not saved: ${outcome.warning}` })
       return allow()
