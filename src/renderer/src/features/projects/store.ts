@@ -1,6 +1,7 @@
 import { create } from 'zustand'
 import type { Project } from '../../../../shared/ipc/contract'
 import { api } from '../../api'
+import { withProject } from './open-list'
 
 /** Which project is open, the recent ones, and what went wrong last. */
 export interface ProjectsState {
@@ -31,10 +32,6 @@ export interface ProjectsState {
   closeProject(path: string): void
 }
 
-/** The open projects after opening `project`: added at the end unless already open. Pure. */
-export function withProject(open: readonly Project[], project: Project): Project[] {
-  return open.some((p) => p.path === project.path) ? open.map((p) => (p.path === project.path ? project : p)) : [...open, project]
-}
 
 export const useProjects = create<ProjectsState>()((set, get) => ({
   current: null,

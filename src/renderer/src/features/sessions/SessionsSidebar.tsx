@@ -1,6 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react'
 import type { SessionSummary } from '../../../../shared/ipc/contract'
-import { relativeTime, useSessions } from './store'
+import { relativeTime } from './relative-time'
+import { useSessions } from './store'
 import './sessions.css'
 
 export interface SessionsSidebarProps {

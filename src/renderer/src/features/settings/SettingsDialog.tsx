@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react'
 import type { Preferences } from '../../../../shared/ipc/contract'
 import { ProjectSettingsEditor } from './ProjectSettingsEditor'
-import { describeKey, useSettings } from './store'
+import { describeKey } from './describe'
+import { useSettings } from './store'
 import './settings.css'
 
 const MODES: Array<[NonNullable<Preferences['permissionMode']> | '', string]> = [
