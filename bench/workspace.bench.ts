@@ -48,7 +48,12 @@ export default async function bench(): Promise<void> {
   const savedHome = process.env.HOME
   process.env.HOME = home
 
-  const core = createCore({ sousHome: join(base, 'sous-home'), transport: 'browser', keyStore: new MemoryKeyStore({}), pty: new NodePtyService(waterMarks()) })
+  const core = createCore({
+    sousHome: join(base, 'sous-home'),
+    transport: 'browser',
+    keyStore: new MemoryKeyStore({}),
+    pty: new NodePtyService(waterMarks()),
+  })
   const host = await startBrowserHost({ core, rendererDir })
   const browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
@@ -60,7 +65,9 @@ export default async function bench(): Promise<void> {
     // Window ready.
     await page.goto(host.url)
     await page.getByRole('textbox', { name: 'Project folder path' }).waitFor()
-    const fcp = await page.evaluate(() => performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? -1)
+    const fcp = await page.evaluate(
+      () => performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? -1,
+    )
     await page.getByRole('textbox', { name: 'Project folder path' }).fill(project)
     // Scripts as text: tsx would wrap named functions in a helper the page does not have.
     await page.evaluate(`(() => {
@@ -76,12 +83,16 @@ export default async function bench(): Promise<void> {
       document.querySelector('form').addEventListener('submit', () => (window.__opened = performance.now()), { capture: true, once: true })
     })()`)
     await page.getByRole('button', { name: 'Open', exact: true }).click()
-    const projectView = (await page.evaluate('window.__painted.then((painted) => painted - window.__opened)')) as number
+    const projectView = (await page.evaluate(
+      'window.__painted.then((painted) => painted - window.__opened)',
+    )) as number
     const terminal = page.getByRole('region', { name: 'Terminal' })
     await terminal.getByRole('status').filter({ hasText: 'Running' }).waitFor()
     const panel = terminal.getByRole('tabpanel')
     await panel.locator('.xterm-rows > div').filter({ hasText: '$' }).first().waitFor()
-    console.log(`window ready: first contentful paint ${fcp.toFixed(0)} ms; Open → project view painted ${projectView.toFixed(0)} ms (target < 1500 ms)`)
+    console.log(
+      `window ready: first contentful paint ${fcp.toFixed(0)} ms; Open → project view painted ${projectView.toFixed(0)} ms (target < 1500 ms)`,
+    )
 
     // 20 MB through the terminal.
     await page.evaluate(`(() => {
@@ -116,25 +127,38 @@ export default async function bench(): Promise<void> {
     // A function, not a string: the app's CSP forbids eval.
     type Doc = { querySelector(selector: string): { textContent: string | null } | null }
     await page.waitForFunction(
-      () => (globalThis as unknown as { document: Doc }).document.querySelector('[role="tabpanel"]:not([hidden]) .xterm-rows')?.textContent?.includes('BENCH-42-DONE'),
+      () =>
+        (globalThis as unknown as { document: Doc }).document
+          .querySelector('[role="tabpanel"]:not([hidden]) .xterm-rows')
+          ?.textContent?.includes('BENCH-42-DONE'),
       undefined,
       { polling: 100, timeout: 300_000 },
     )
     const seconds = (performance.now() - started) / 1000
     lag.disable()
     counting()
-    const { frames, longTasks } = (await page.evaluate('(window.__stop = true, { frames: window.__frames.slice(1), longTasks: window.__longTasks })')) as {
+    const { frames, longTasks } = (await page.evaluate(
+      '(window.__stop = true, { frames: window.__frames.slice(1), longTasks: window.__longTasks })',
+    )) as {
       frames: number[]
       longTasks: number[]
     }
     const mb = chars / 1e6
-    console.log(`terminal flood: ${mb.toFixed(1)} MB in ${seconds.toFixed(2)} s = ${(mb / seconds).toFixed(1)} MB/s end to end (target ≥ 10)`)
+    console.log(
+      `terminal flood: ${mb.toFixed(1)} MB in ${seconds.toFixed(2)} s = ${(mb / seconds).toFixed(1)} MB/s end to end (target ≥ 10)`,
+    )
     console.log(`  ${events} pty.data events, ${(chars / events / 1000).toFixed(1)} KB each on average`)
-    console.log(`  renderer frames: ${frames.length}, p50 ${percentile(frames, 50).toFixed(1)} ms, p95 ${percentile(frames, 95).toFixed(1)} ms (target ≤ 22), max ${Math.max(...frames).toFixed(0)} ms`)
-    console.log(`  long tasks: ${longTasks.length} (${longTasks.filter((d) => d > 50).length} over 50 ms; longest ${longTasks.length ? Math.max(...longTasks).toFixed(0) : 0} ms)`)
+    console.log(
+      `  renderer frames: ${frames.length}, p50 ${percentile(frames, 50).toFixed(1)} ms, p95 ${percentile(frames, 95).toFixed(1)} ms (target ≤ 22), max ${Math.max(...frames).toFixed(0)} ms`,
+    )
+    console.log(
+      `  long tasks: ${longTasks.length} (${longTasks.filter((d) => d > 50).length} over 50 ms; longest ${longTasks.length ? Math.max(...longTasks).toFixed(0) : 0} ms)`,
+    )
     // The histogram holds timer intervals; the lag is what exceeds the 10 ms resolution.
     const lagMs = (ns: number) => Math.max(0, ns / 1e6 - 10).toFixed(1)
-    console.log(`  main event-loop lag: p50 ${lagMs(lag.percentile(50))} ms, p99 ${lagMs(lag.percentile(99))} ms, max ${lagMs(lag.max)} ms (target < 50)`)
+    console.log(
+      `  main event-loop lag: p50 ${lagMs(lag.percentile(50))} ms, p99 ${lagMs(lag.percentile(99))} ms, max ${lagMs(lag.max)} ms (target < 50)`,
+    )
   } finally {
     await browser.close()
     await host.close()

@@ -7,13 +7,27 @@ import { openByPath } from './support/app'
 /** Lets the agent run Bash without asking (the project's own settings, as Claude Code reads them). */
 async function allowBash(projectDir: string): Promise<void> {
   await mkdir(join(projectDir, '.claude'), { recursive: true })
-  await writeFile(join(projectDir, '.claude', 'settings.json'), JSON.stringify({ permissions: { allow: ['Bash'] } }))
+  await writeFile(
+    join(projectDir, '.claude', 'settings.json'),
+    JSON.stringify({ permissions: { allow: ['Bash'] } }),
+  )
 }
 
 /** The model asks for one Bash command, then ends its turn with `closing`. */
 function bashThenText(command: string, closing: string) {
   return [
-    { reply: { content: [{ type: 'tool_use', id: 'toolu_e2e_bash', name: 'Bash', input: { command, description: 'e2e command' } }] } },
+    {
+      reply: {
+        content: [
+          {
+            type: 'tool_use',
+            id: 'toolu_e2e_bash',
+            name: 'Bash',
+            input: { command, description: 'e2e command' },
+          },
+        ],
+      },
+    },
     { reply: { content: [{ type: 'text', text: closing }] } },
   ]
 }
@@ -24,7 +38,11 @@ async function prompt(app: Page, text: string): Promise<void> {
   await message.press('Enter')
 }
 
-test('an agent Bash command shows live in the Agent terminal: command line, output, exit code', async ({ app, projectDir, modelServer }) => {
+test('an agent Bash command shows live in the Agent terminal: command line, output, exit code', async ({
+  app,
+  projectDir,
+  modelServer,
+}) => {
   await allowBash(projectDir)
   await modelServer.setScenario(bashThenText('echo step-one; sleep 2; echo step-two', 'All steps ran.'))
   await openByPath(app, projectDir)
@@ -41,12 +59,20 @@ test('an agent Bash command shows live in the Agent terminal: command line, outp
 
   await expect(rows.filter({ hasText: /^\s*step-two\s*$/ })).toHaveCount(1)
   await expect(rows.filter({ hasText: /^\s*\[exit 0\]\s*$/ })).toHaveCount(1)
-  await expect(app.getByRole('log', { name: 'Conversation' }).getByLabel('Assistant').last()).toContainText('All steps ran.')
+  await expect(app.getByRole('log', { name: 'Conversation' }).getByLabel('Assistant').last()).toContainText(
+    'All steps ran.',
+  )
 })
 
-test('a command asking "Continue? [y/N]" is answered from the Agent terminal and the turn completes', async ({ app, projectDir, modelServer }) => {
+test('a command asking "Continue? [y/N]" is answered from the Agent terminal and the turn completes', async ({
+  app,
+  projectDir,
+  modelServer,
+}) => {
   await allowBash(projectDir)
-  await modelServer.setScenario(bashThenText('read -p "Continue? [y/N] " answer; echo "answer=$answer"', 'The command went on.'))
+  await modelServer.setScenario(
+    bashThenText('read -p "Continue? [y/N] " answer; echo "answer=$answer"', 'The command went on.'),
+  )
   await openByPath(app, projectDir)
   const terminal = app.getByRole('region', { name: 'Terminal' })
   await terminal.getByRole('tab', { name: 'Agent' }).click()
@@ -62,7 +88,9 @@ test('a command asking "Continue? [y/N]" is answered from the Agent terminal and
   await expect(rows.filter({ hasText: /^\s*answer=y\s*$/ })).toHaveCount(1)
   await expect(rows.filter({ hasText: /^\s*\[exit 0\]\s*$/ })).toHaveCount(1)
   const chat = app.getByRole('region', { name: 'Chat' })
-  await expect(chat.getByRole('log', { name: 'Conversation' }).getByLabel('Assistant').last()).toContainText('The command went on.')
+  await expect(chat.getByRole('log', { name: 'Conversation' }).getByLabel('Assistant').last()).toContainText(
+    'The command went on.',
+  )
   await expect(chat.getByRole('button', { name: 'Send' })).toBeVisible()
   // The model was given the command's output, answer included.
   const { requests } = await modelServer.recorded()

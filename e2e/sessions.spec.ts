@@ -1,7 +1,14 @@
 import { expect, startServe, test } from './fixtures'
 import { openByPath } from './support/app'
 
-test('a renamed session survives a host restart, is found by search and resumes with its history', async ({ host, sousHome, modelServer, lazyChromium, projectDir, viewport }) => {
+test('a renamed session survives a host restart, is found by search and resumes with its history', async ({
+  host,
+  sousHome,
+  modelServer,
+  lazyChromium,
+  projectDir,
+  viewport,
+}) => {
   test.skip(host === 'electron', 'restarts `sous serve`; the desktop app has its own restart path')
   await modelServer.setScenario([
     { reply: { content: [{ type: 'text', text: 'Noted: the pineapple code is 4417.' }] } },
@@ -19,7 +26,9 @@ test('a renamed session survives a host restart, is found by search and resumes 
     await expect(chat.getByLabel('Assistant').last()).toContainText('4417')
 
     const sessions = app.getByRole('region', { name: 'Sessions' })
-    await expect(sessions.getByRole('button', { name: 'Open session Remember the pineapple code' })).toBeVisible()
+    await expect(
+      sessions.getByRole('button', { name: 'Open session Remember the pineapple code' }),
+    ).toBeVisible()
     await sessions.getByRole('button', { name: 'Rename Remember the pineapple code' }).click()
     await sessions.getByRole('textbox', { name: 'Session name' }).fill('Fruit notes')
     await sessions.getByRole('textbox', { name: 'Session name' }).press('Enter')
@@ -33,7 +42,9 @@ test('a renamed session survives a host restart, is found by search and resumes 
     await expect(chat.getByLabel('You')).toHaveCount(0)
 
     await sessions.getByRole('searchbox', { name: 'Search sessions' }).fill('pineapple')
-    const found = sessions.getByRole('list', { name: 'Search results' }).getByRole('button', { name: 'Open session Fruit notes' })
+    const found = sessions
+      .getByRole('list', { name: 'Search results' })
+      .getByRole('button', { name: 'Open session Fruit notes' })
     await expect(found).toContainText('pineapple')
     await found.click()
     await expect(chat.getByLabel('You').first()).toHaveText('Remember the pineapple code')
@@ -51,15 +62,21 @@ test('a renamed session survives a host restart, is found by search and resumes 
   }
 })
 
-test('the API key is set from Settings and cannot be read back through the contract', async ({ app, host, projectDir }) => {
-  test.skip(host === 'electron', 'reads the contract over the browser host\'s WebSocket')
+test('the API key is set from Settings and cannot be read back through the contract', async ({
+  app,
+  host,
+  projectDir,
+}) => {
+  test.skip(host === 'electron', "reads the contract over the browser host's WebSocket")
   const secret = 'sk-ant-e2e-secret-5f2c9a'
   await openByPath(app, projectDir)
   await app.keyboard.press('Control+,')
   const settings = app.getByRole('dialog', { name: 'Settings' })
   await settings.getByLabel('API key', { exact: true }).fill(secret)
   await settings.getByRole('button', { name: 'Save key' }).click()
-  await expect(settings.getByLabel('API key status')).toHaveText('A key is set for this run only (not saved to disk).')
+  await expect(settings.getByLabel('API key status')).toHaveText(
+    'A key is set for this run only (not saved to disk).',
+  )
   await expect(settings.getByLabel('API key', { exact: true })).toHaveValue('')
 
   // Every settings channel, asked directly over the same WebSocket the app uses: none returns the key.
@@ -78,7 +95,12 @@ test('the API key is set from Settings and cannot be read back through the contr
         })
         socket.send(JSON.stringify({ id, channel, payload: {} }))
       })
-    const result = await Promise.all([ask(1, 'settings.apiKeyStatus'), ask(2, 'settings.get'), ask(3, 'settings.getApiKey'), ask(4, 'app.info')])
+    const result = await Promise.all([
+      ask(1, 'settings.apiKeyStatus'),
+      ask(2, 'settings.get'),
+      ask(3, 'settings.getApiKey'),
+      ask(4, 'app.info'),
+    ])
     socket.close()
     return result
   })

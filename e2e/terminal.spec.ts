@@ -35,7 +35,12 @@ test('two terminals each run a command, and each keeps its own output', async ({
 
   await expect(terminal.getByRole('status')).toHaveText('Running')
   await run(app, terminal.getByRole('tabpanel'), 'echo first-$((40+2))')
-  await expect(terminal.getByRole('tabpanel').locator('.xterm-rows > div').filter({ hasText: /^\s*first-42\s*$/ })).toHaveCount(1)
+  await expect(
+    terminal
+      .getByRole('tabpanel')
+      .locator('.xterm-rows > div')
+      .filter({ hasText: /^\s*first-42\s*$/ }),
+  ).toHaveCount(1)
 
   await terminal.getByRole('button', { name: 'New terminal' }).click()
   await expect(tabs.getByRole('tab', { name: 'Terminal 2' })).toHaveAttribute('aria-selected', 'true')

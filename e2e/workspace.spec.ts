@@ -4,14 +4,22 @@ import { basename, join } from 'node:path'
 import { expect, test } from './fixtures'
 import { dropFolder, openByPath } from './support/app'
 
-test('several projects stay open as tabs, each with its own running terminal', async ({ app, projectDir }) => {
+test('several projects stay open as tabs, each with its own running terminal', async ({
+  app,
+  projectDir,
+}) => {
   await openByPath(app, projectDir)
   const terminal = app.getByRole('region', { name: 'Terminal' })
   await expect(terminal.getByRole('status')).toHaveText('Running')
   await terminal.getByRole('tabpanel').locator('.xterm').click()
   await app.keyboard.type('echo in-first-project')
   await app.keyboard.press('Enter')
-  await expect(terminal.getByRole('tabpanel').locator('.xterm-rows > div').filter({ hasText: /^\s*in-first-project\s*$/ })).toHaveCount(1)
+  await expect(
+    terminal
+      .getByRole('tabpanel')
+      .locator('.xterm-rows > div')
+      .filter({ hasText: /^\s*in-first-project\s*$/ }),
+  ).toHaveCount(1)
 
   const other = await realpath(await mkdtemp(join(tmpdir(), 'sous-e2e-second-')))
   try {
@@ -25,20 +33,43 @@ test('several projects stay open as tabs, each with its own running terminal', a
     // Back to the first project: its shell kept running and its output is still there.
     await tabs.getByRole('tab', { name: basename(projectDir) }).click()
     await expect(app.getByLabel('Current project')).toContainText(projectDir)
-    await expect(terminal.getByRole('tabpanel').locator('.xterm-rows > div').filter({ hasText: /^\s*in-first-project\s*$/ })).toHaveCount(1)
+    await expect(
+      terminal
+        .getByRole('tabpanel')
+        .locator('.xterm-rows > div')
+        .filter({ hasText: /^\s*in-first-project\s*$/ }),
+    ).toHaveCount(1)
   } finally {
     await rm(other, { recursive: true, force: true })
   }
 })
 
-test('the file tree respects .gitignore, marks what the agent wrote, opens it read-only and shows the session diff', async ({ app, projectDir, modelServer }) => {
+test('the file tree respects .gitignore, marks what the agent wrote, opens it read-only and shows the session diff', async ({
+  app,
+  projectDir,
+  modelServer,
+}) => {
   await writeFile(join(projectDir, '.gitignore'), 'secret.env\n')
   await writeFile(join(projectDir, 'secret.env'), 'TOKEN=1\n')
   await mkdir(join(projectDir, '.claude'))
-  await writeFile(join(projectDir, '.claude', 'settings.json'), JSON.stringify({ permissions: { allow: ['Write'] } }))
+  await writeFile(
+    join(projectDir, '.claude', 'settings.json'),
+    JSON.stringify({ permissions: { allow: ['Write'] } }),
+  )
   const notes = join(projectDir, 'notes.md')
   await modelServer.setScenario([
-    { reply: { content: [{ type: 'tool_use', id: 'toolu_e2e_write', name: 'Write', input: { file_path: notes, content: '# Notes\nhello from the agent\n' } }] } },
+    {
+      reply: {
+        content: [
+          {
+            type: 'tool_use',
+            id: 'toolu_e2e_write',
+            name: 'Write',
+            input: { file_path: notes, content: '# Notes\nhello from the agent\n' },
+          },
+        ],
+      },
+    },
     { reply: { content: [{ type: 'text', text: 'Wrote the notes.' }] } },
   ])
   await openByPath(app, projectDir)
@@ -69,7 +100,11 @@ test('the file tree respects .gitignore, marks what the agent wrote, opens it re
   await expect(diff).toBeHidden()
 })
 
-test('project settings are edited with validation that points at the broken line; preferences persist', async ({ app, projectDir, sousHome }) => {
+test('project settings are edited with validation that points at the broken line; preferences persist', async ({
+  app,
+  projectDir,
+  sousHome,
+}) => {
   await openByPath(app, projectDir)
   await app.getByRole('button', { name: 'Settings' }).click()
   const settings = app.getByRole('dialog', { name: 'Settings' })
@@ -87,7 +122,9 @@ test('project settings are edited with validation that points at the broken line
   await editor.fill('{ "permissions": { "allow": ["Read"] } }')
   await settings.getByRole('button', { name: 'Save .claude/settings.json' }).click()
   await expect(settings.getByText(`Saved ${join(projectDir, '.claude', 'settings.json')}.`)).toBeVisible()
-  expect(JSON.parse(await readFile(join(projectDir, '.claude', 'settings.json'), 'utf8'))).toEqual({ permissions: { allow: ['Read'] } })
+  expect(JSON.parse(await readFile(join(projectDir, '.claude', 'settings.json'), 'utf8'))).toEqual({
+    permissions: { allow: ['Read'] },
+  })
 
   await settings.getByRole('textbox', { name: 'Model', exact: true }).fill('claude-e2e-model')
   await settings.getByRole('combobox', { name: 'Theme' }).selectOption('dark')

@@ -34,27 +34,39 @@ describe('agent terminals', () => {
     return seen
   }
 
-  it('announces each Bash command, forwards its output, and takes the user\'s answer through pty.write', async () => {
+  it("announces each Bash command, forwards its output, and takes the user's answer through pty.write", async () => {
     const seen = record()
     const bash = createBashTool({ pty })
     const answered = new Promise<void>((resolve) => {
       const stop = core.events.subscribe((channel, payload) => {
-        if (channel !== 'pty.data' || !(payload as EventPayload<'pty.data'>).data.includes('Continue? [y/N]')) return
+        if (channel !== 'pty.data' || !(payload as EventPayload<'pty.data'>).data.includes('Continue? [y/N]'))
+          return
         stop()
         // The user types into the Agent terminal: the same request a user terminal uses.
-        void core.router.invoke('pty.write', { id: (payload as EventPayload<'pty.data'>).id, data: 'y\r' }, app).then(() => resolve())
+        void core.router
+          .invoke('pty.write', { id: (payload as EventPayload<'pty.data'>).id, data: 'y\r' }, app)
+          .then(() => resolve())
       })
     })
-    const ctx = world.ctx({ sessionId: 'sess-1', onPtySpawn: (proc, command) => core.agentTerminals.attach('sess-1', proc, command) })
+    const ctx = world.ctx({
+      sessionId: 'sess-1',
+      onPtySpawn: (proc, command) => core.agentTerminals.attach('sess-1', proc, command),
+    })
     const result = await runToolCall(bash, { command: 'read -p "Continue? [y/N] " a; echo "answer=$a"' }, ctx)
     await answered
 
     expect(result.isError).toBeFalsy()
     expect(JSON.stringify(result.content)).toContain('answer=y')
-    const announced = seen.find((e) => e.channel === 'agent.terminal')?.payload as EventPayload<'agent.terminal'>
-    expect(announced).toMatchObject({ sessionId: 'sess-1', command: 'read -p "Continue? [y/N] " a; echo "answer=$a"' })
+    const announced = seen.find((e) => e.channel === 'agent.terminal')
+      ?.payload as EventPayload<'agent.terminal'>
+    expect(announced).toMatchObject({
+      sessionId: 'sess-1',
+      command: 'read -p "Continue? [y/N] " a; echo "answer=$a"',
+    })
     const output = seen
-      .filter((e) => e.channel === 'pty.data' && (e.payload as EventPayload<'pty.data'>).id === announced.ptyId)
+      .filter(
+        (e) => e.channel === 'pty.data' && (e.payload as EventPayload<'pty.data'>).id === announced.ptyId,
+      )
       .map((e) => (e.payload as EventPayload<'pty.data'>).data)
       .join('')
     expect(output).toContain('answer=y')
@@ -75,6 +87,9 @@ describe('agent terminals', () => {
     expect(JSON.stringify(result.content)).toContain('done')
     await expect.poll(() => refused).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } })
     await expect.poll(() => core.agentTerminals.get(ptyId)).toBeUndefined()
-    expect(await core.router.invoke('pty.write', { id: ptyId, data: 'x' }, app)).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } })
+    expect(await core.router.invoke('pty.write', { id: ptyId, data: 'x' }, app)).toMatchObject({
+      ok: false,
+      error: { code: 'NOT_FOUND' },
+    })
   })
 })

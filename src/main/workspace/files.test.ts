@@ -42,14 +42,20 @@ describe('listFolder', () => {
     await expect(listFolder(root, '..')).rejects.toMatchObject({ code: 'INVALID_INPUT' })
     await expect(listFolder(root, 'link')).rejects.toMatchObject({ code: 'INVALID_INPUT' })
     await expect(readProjectFile(root, 'link/secret.txt')).rejects.toMatchObject({ code: 'INVALID_INPUT' })
-    await expect(readProjectFile(root, join(outside, 'secret.txt'))).rejects.toMatchObject({ code: 'INVALID_INPUT' })
+    await expect(readProjectFile(root, join(outside, 'secret.txt'))).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+    })
     await expect(listFolder(root, 'missing')).rejects.toMatchObject({ code: 'NOT_FOUND' })
   })
 })
 
 describe('readProjectFile', () => {
   it('reads text, and says binary instead of sending bytes', async () => {
-    expect(await readProjectFile(root, 'src/a.ts')).toEqual({ text: 'export const a = 1\n', binary: false, truncated: false })
+    expect(await readProjectFile(root, 'src/a.ts')).toEqual({
+      text: 'export const a = 1\n',
+      binary: false,
+      truncated: false,
+    })
     expect(await readProjectFile(root, 'image.bin')).toEqual({ text: '', binary: true, truncated: false })
     await expect(readProjectFile(root, 'src')).rejects.toMatchObject({ code: 'INVALID_INPUT' })
   })

@@ -23,7 +23,8 @@ export async function insideProject(root: string, rel: string): Promise<string> 
     throw new AppError('NOT_FOUND', `No such file or folder: ${rel}`)
   }
   const back = relative(root, canonical)
-  if (back.startsWith('..') || isAbsolute(back)) throw new AppError('INVALID_INPUT', `Outside the project: ${rel}`)
+  if (back.startsWith('..') || isAbsolute(back))
+    throw new AppError('INVALID_INPUT', `Outside the project: ${rel}`)
   return canonical
 }
 
@@ -43,12 +44,20 @@ export async function listFolder(root: string, dir: string): Promise<FileEntry[]
     if (dirent.name === '.git') continue
     const path = relDir ? `${relDir}/${dirent.name}` : dirent.name
     let isDir = dirent.isDirectory()
-    if (dirent.isSymbolicLink()) isDir = (await stat(join(folder, dirent.name)).catch(() => undefined))?.isDirectory() ?? false
-    if (rules.some(({ base, rule }) => rule.ignores(`${path.slice(base.length ? base.length + 1 : 0)}${isDir ? '/' : ''}`))) continue
+    if (dirent.isSymbolicLink())
+      isDir = (await stat(join(folder, dirent.name)).catch(() => undefined))?.isDirectory() ?? false
+    if (
+      rules.some(({ base, rule }) =>
+        rule.ignores(`${path.slice(base.length ? base.length + 1 : 0)}${isDir ? '/' : ''}`),
+      )
+    )
+      continue
     entries.push({ name: dirent.name, path, kind: isDir ? 'dir' : 'file' })
     if (entries.length >= MAX_ENTRIES) break
   }
-  return entries.sort((a, b) => (a.kind === b.kind ? a.name.localeCompare(b.name) : a.kind === 'dir' ? -1 : 1))
+  return entries.sort((a, b) =>
+    a.kind === b.kind ? a.name.localeCompare(b.name) : a.kind === 'dir' ? -1 : 1,
+  )
 }
 
 /** The `.gitignore` rules of each folder from the root down to `relDir`, with the folder they apply from. */
@@ -65,7 +74,10 @@ async function rulesFor(root: string, relDir: string): Promise<Array<{ base: str
 }
 
 /** A file's text for the read-only viewer; binary files and very large ones are said so. */
-export async function readProjectFile(root: string, rel: string): Promise<{ text: string; binary: boolean; truncated: boolean }> {
+export async function readProjectFile(
+  root: string,
+  rel: string,
+): Promise<{ text: string; binary: boolean; truncated: boolean }> {
   const file = await insideProject(root, rel)
   const info = await stat(file)
   if (!info.isFile()) throw new AppError('INVALID_INPUT', `Not a file: ${rel}`)

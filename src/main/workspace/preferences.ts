@@ -28,9 +28,13 @@ async function readSettingsObject(file: string): Promise<Record<string, unknown>
     raw = JSON.parse(text)
   } catch {
     const at = positionAt(text, jsonErrorOffset(text) ?? text.length)
-    throw new AppError('CONFLICT', `${file} is not valid JSON (line ${at.line}, column ${at.column}); fix it before changing settings here.`)
+    throw new AppError(
+      'CONFLICT',
+      `${file} is not valid JSON (line ${at.line}, column ${at.column}); fix it before changing settings here.`,
+    )
   }
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new AppError('CONFLICT', `${file} must hold a JSON object.`)
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+    throw new AppError('CONFLICT', `${file} must hold a JSON object.`)
   return raw as Record<string, unknown>
 }
 

@@ -10,7 +10,9 @@ import { jsonErrorOffset } from './json-error'
 export const PROJECT_SETTINGS_NAMES: readonly ProjectSettingsName[] = ['settings.json', 'settings.local.json']
 
 /** Reads both files as text (`exists: false` and empty text when missing). */
-export async function readProjectSettings(projectPath: string): Promise<Array<{ name: ProjectSettingsName; path: string; exists: boolean; text: string }>> {
+export async function readProjectSettings(
+  projectPath: string,
+): Promise<Array<{ name: ProjectSettingsName; path: string; exists: boolean; text: string }>> {
   return Promise.all(
     PROJECT_SETTINGS_NAMES.map(async (name) => {
       const path = join(projectPath, '.claude', name)
@@ -37,11 +39,18 @@ export function validateSettingsText(text: string): SettingsProblem | undefined 
   if (parsed.success) return undefined
   const issue = parsed.error.issues[0]
   const path = issue?.path.map(String).join('.') || '(root)'
-  return { message: `Invalid setting at ${path}: ${issue?.message ?? 'schema error'}`, ...keyPathPosition(text, issue?.path ?? []) }
+  return {
+    message: `Invalid setting at ${path}: ${issue?.message ?? 'schema error'}`,
+    ...keyPathPosition(text, issue?.path ?? []),
+  }
 }
 
 /** Saves a valid text; an invalid one is not written and the problem is returned. */
-export async function writeProjectSettings(projectPath: string, name: ProjectSettingsName, text: string): Promise<{ saved: boolean; problem?: SettingsProblem }> {
+export async function writeProjectSettings(
+  projectPath: string,
+  name: ProjectSettingsName,
+  text: string,
+): Promise<{ saved: boolean; problem?: SettingsProblem }> {
   const problem = validateSettingsText(text)
   if (problem) return { saved: false, problem }
   await writeFileAtomic(join(projectPath, '.claude', name), text, 0o644)

@@ -11,7 +11,10 @@ const project = '/work/demo'
 const base = { agentId: 'main' }
 
 function store(sessionId: string, events: Array<Record<string, unknown>>, title?: string): void {
-  const writer = TranscriptWriter.create(transcriptPath(home, project, sessionId), { sessionId, projectPath: project })
+  const writer = TranscriptWriter.create(transcriptPath(home, project, sessionId), {
+    sessionId,
+    projectPath: project,
+  })
   for (const event of events) writer.appendEvent({ ...base, sessionId, ...event } as AgentEvent)
   if (title) writer.setTitle(title)
 }
@@ -20,11 +23,45 @@ beforeEach(async () => {
   home = await mkdtemp(join(tmpdir(), 'sous-docs-'))
   store('s1', [
     { type: 'turn_start', turnId: 't1', prompt: 'Fix the flaky login test' },
-    { type: 'tool_state', toolUseId: 'u1', name: 'Edit', state: 'running', input: { file_path: `${project}/login.ts` } },
-    { type: 'tool_end', toolUseId: 'u1', name: 'Edit', isError: false, content: 'ok', details: { filePath: `${project}/login.ts`, before: 'a\nb\n', after: 'a\nB\n' } },
-    { type: 'tool_end', toolUseId: 'u2', name: 'Edit', isError: false, content: 'ok', details: { filePath: `${project}/login.ts`, before: 'a\nB\n', after: 'a\nB\nc\n' } },
-    { type: 'tool_end', toolUseId: 'u3', name: 'Write', isError: false, content: 'ok', details: { filePath: `${project}/new.ts`, created: true, before: '', after: 'x\n' } },
-    { type: 'tool_end', toolUseId: 'u4', name: 'Edit', isError: true, content: 'no match', details: { filePath: `${project}/other.ts`, before: '1', after: '2' } },
+    {
+      type: 'tool_state',
+      toolUseId: 'u1',
+      name: 'Edit',
+      state: 'running',
+      input: { file_path: `${project}/login.ts` },
+    },
+    {
+      type: 'tool_end',
+      toolUseId: 'u1',
+      name: 'Edit',
+      isError: false,
+      content: 'ok',
+      details: { filePath: `${project}/login.ts`, before: 'a\nb\n', after: 'a\nB\n' },
+    },
+    {
+      type: 'tool_end',
+      toolUseId: 'u2',
+      name: 'Edit',
+      isError: false,
+      content: 'ok',
+      details: { filePath: `${project}/login.ts`, before: 'a\nB\n', after: 'a\nB\nc\n' },
+    },
+    {
+      type: 'tool_end',
+      toolUseId: 'u3',
+      name: 'Write',
+      isError: false,
+      content: 'ok',
+      details: { filePath: `${project}/new.ts`, created: true, before: '', after: 'x\n' },
+    },
+    {
+      type: 'tool_end',
+      toolUseId: 'u4',
+      name: 'Edit',
+      isError: true,
+      content: 'no match',
+      details: { filePath: `${project}/other.ts`, before: '1', after: '2' },
+    },
     { type: 'assistant_message', text: 'The ```race``` was in the session cookie.', stopReason: 'end_turn' },
     { type: 'turn_end', reason: 'completed' },
   ])
@@ -39,7 +76,9 @@ describe('searchSessions', () => {
     const byReply = await searchSessions(home, 'SESSION COOKIE')
     expect(byReply.map((m) => m.summary.sessionId)).toEqual(['s1'])
     expect(byReply[0]?.snippet).toContain('session cookie')
-    expect((await searchSessions(home, 'docs day', project)).map((m) => m.summary.title)).toEqual(['Docs day'])
+    expect((await searchSessions(home, 'docs day', project)).map((m) => m.summary.title)).toEqual([
+      'Docs day',
+    ])
     expect(await searchSessions(home, 'nothing like this')).toEqual([])
   })
 

@@ -14,7 +14,11 @@ const MAX_MATCHES = 100
 const SNIPPET_RADIUS = 60
 
 /** Sessions whose title, prompts or replies contain `query` (case-insensitive), newest first. */
-export async function searchSessions(home: string, query: string, projectPath?: string): Promise<SessionMatch[]> {
+export async function searchSessions(
+  home: string,
+  query: string,
+  projectPath?: string,
+): Promise<SessionMatch[]> {
   const needle = query.trim().toLowerCase()
   const summaries = await listSessions(home, projectPath)
   const matches: SessionMatch[] = []
@@ -69,8 +73,16 @@ export function sessionMarkdown(loaded: LoadedTranscript): { fileName: string; m
   const summary = summarize(loaded)
   // A session never renamed and without stored messages is named by its first prompt.
   const firstPrompt = loaded.events.find((event) => event.type === 'turn_start')
-  if (!loaded.title && summary.title === 'New session' && firstPrompt?.type === 'turn_start') summary.title = firstPrompt.prompt.split('\n')[0]!.slice(0, 80)
-  const lines: string[] = [`# ${summary.title}`, '', `- Project: \`${summary.projectPath}\``, `- Session: \`${summary.sessionId}\``, `- Started: ${summary.createdAt}`, '']
+  if (!loaded.title && summary.title === 'New session' && firstPrompt?.type === 'turn_start')
+    summary.title = firstPrompt.prompt.split('\n')[0]!.slice(0, 80)
+  const lines: string[] = [
+    `# ${summary.title}`,
+    '',
+    `- Project: \`${summary.projectPath}\``,
+    `- Session: \`${summary.sessionId}\``,
+    `- Started: ${summary.createdAt}`,
+    '',
+  ]
   const inputs = new Map<string, unknown>()
   for (const event of loaded.events) {
     if (event.parentToolUseId) continue
@@ -88,17 +100,26 @@ export function sessionMarkdown(loaded: LoadedTranscript): { fileName: string; m
         const input = inputs.get(event.toolUseId)
         lines.push(`### ${event.name}${event.isError ? ' (failed)' : ''}`, '')
         if (input !== undefined) lines.push(fence(JSON.stringify(input, null, 2), 'json'), '')
-        lines.push(fence(event.content.length > 4000 ? `${event.content.slice(0, 4000)}\n…` : event.content, 'text'), '')
+        lines.push(
+          fence(event.content.length > 4000 ? `${event.content.slice(0, 4000)}\n…` : event.content, 'text'),
+          '',
+        )
         break
       }
       case 'turn_end':
-        if (event.reason !== 'completed') lines.push(`_Turn ended: ${event.reason}${event.message ? ` — ${event.message}` : ''}_`, '')
+        if (event.reason !== 'completed')
+          lines.push(`_Turn ended: ${event.reason}${event.message ? ` — ${event.message}` : ''}_`, '')
         break
       default:
         break
     }
   }
-  const slug = summary.title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 60) || 'session'
+  const slug =
+    summary.title
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '')
+      .slice(0, 60) || 'session'
   return { fileName: `${slug}.md`, markdown: `${lines.join('\n').trimEnd()}\n` }
 }
 
@@ -117,18 +138,38 @@ export function sessionChanges(events: readonly AgentEvent[], projectPath: strin
   const files = new Map<string, { before: string; after: string; created: boolean }>()
   for (const event of events) {
     if (event.type !== 'tool_end' || event.isError) continue
-    const details = event.details as { filePath?: unknown; before?: unknown; after?: unknown; created?: unknown } | undefined
-    if (!details || typeof details.filePath !== 'string' || typeof details.before !== 'string' || typeof details.after !== 'string') continue
+    const details = event.details as
+      { filePath?: unknown; before?: unknown; after?: unknown; created?: unknown } | undefined
+    if (
+      !details ||
+      typeof details.filePath !== 'string' ||
+      typeof details.before !== 'string' ||
+      typeof details.after !== 'string'
+    )
+      continue
     const seen = files.get(details.filePath)
     if (seen) seen.after = details.after
-    else files.set(details.filePath, { before: details.before, after: details.after, created: details.created === true })
+    else
+      files.set(details.filePath, {
+        before: details.before,
+        after: details.after,
+        created: details.created === true,
+      })
   }
   return [...files].map(([path, change]) => {
     const shown = path.startsWith(`${projectPath}/`) ? path.slice(projectPath.length + 1) : path
     return {
       path,
       created: change.created,
-      patch: createTwoFilesPatch(change.created ? '/dev/null' : `a/${shown}`, `b/${shown}`, change.before, change.after, undefined, undefined, { context: 3 }),
+      patch: createTwoFilesPatch(
+        change.created ? '/dev/null' : `a/${shown}`,
+        `b/${shown}`,
+        change.before,
+        change.after,
+        undefined,
+        undefined,
+        { context: 3 },
+      ),
     }
   })
 }

@@ -16,10 +16,15 @@ afterEach(async () => {
 describe('preferences', () => {
   it('defaults, saves under "sous" and keeps the other tools\' keys', async () => {
     expect(await readPreferences(dir)).toEqual({ theme: 'system', fontSize: 13 })
-    await writeFile(join(dir, 'settings.json'), JSON.stringify({ permissions: { allow: ['Read'] }, sous: { theme: 'neon', fontSize: 15 } }))
+    await writeFile(
+      join(dir, 'settings.json'),
+      JSON.stringify({ permissions: { allow: ['Read'] }, sous: { theme: 'neon', fontSize: 15 } }),
+    )
     // One bad value falls back to its default without losing the good one.
     expect(await readPreferences(dir)).toEqual({ theme: 'system', fontSize: 15 })
-    expect(await updatePreferences(dir, { theme: 'dark', model: 'claude-x', baseUrl: 'http://127.0.0.1:9' })).toEqual({
+    expect(
+      await updatePreferences(dir, { theme: 'dark', model: 'claude-x', baseUrl: 'http://127.0.0.1:9' }),
+    ).toEqual({
       theme: 'dark',
       fontSize: 15,
       model: 'claude-x',
@@ -33,7 +38,10 @@ describe('preferences', () => {
 
   it('fails closed on a file that is not JSON, naming the line, and leaves it untouched', async () => {
     await writeFile(join(dir, 'settings.json'), '{\n  "permissions": {,\n}')
-    await expect(updatePreferences(dir, { theme: 'dark' })).rejects.toMatchObject({ code: 'CONFLICT', message: expect.stringContaining('line 2') })
+    await expect(updatePreferences(dir, { theme: 'dark' })).rejects.toMatchObject({
+      code: 'CONFLICT',
+      message: expect.stringContaining('line 2'),
+    })
     expect(await readFile(join(dir, 'settings.json'), 'utf8')).toBe('{\n  "permissions": {,\n}')
   })
 })
@@ -44,12 +52,18 @@ describe('project settings', () => {
       ['settings.json', false],
       ['settings.local.json', false],
     ])
-    const broken = await writeProjectSettings(dir, 'settings.json', '{\n  "permissions": {\n    "allow": ["Read",]\n  }\n}')
+    const broken = await writeProjectSettings(
+      dir,
+      'settings.json',
+      '{\n  "permissions": {\n    "allow": ["Read",]\n  }\n}',
+    )
     expect(broken.saved).toBe(false)
     expect(broken.problem?.line).toBe(3)
     const wrongType = validateSettingsText('{\n  "permissions": {\n    "allow": "Read"\n  }\n}')
     expect(wrongType).toMatchObject({ line: 3, message: expect.stringContaining('permissions.allow') })
-    expect(await writeProjectSettings(dir, 'settings.local.json', '{ "permissions": { "allow": ["Read"] } }')).toEqual({ saved: true })
+    expect(
+      await writeProjectSettings(dir, 'settings.local.json', '{ "permissions": { "allow": ["Read"] } }'),
+    ).toEqual({ saved: true })
     await mkdir(join(dir, '.claude'), { recursive: true })
     const files = await readProjectSettings(dir)
     expect(files[1]).toMatchObject({ exists: true, text: '{ "permissions": { "allow": ["Read"] } }' })

@@ -24,7 +24,11 @@ type WorkspaceChannels =
 export function workspaceHandlers(deps: { sousHome: string }): Pick<Handlers, WorkspaceChannels> {
   return {
     'session.search': async ({ query, projectPath }) =>
-      searchSessions(deps.sousHome, query, projectPath === undefined ? undefined : await existingDirectory(projectPath)),
+      searchSessions(
+        deps.sousHome,
+        query,
+        projectPath === undefined ? undefined : await existingDirectory(projectPath),
+      ),
     'session.export': async ({ sessionId }) => sessionMarkdown(await loadSession(deps.sousHome, sessionId)),
     'session.changes': async ({ sessionId }) => {
       const loaded = await loadSession(deps.sousHome, sessionId)
@@ -34,7 +38,9 @@ export function workspaceHandlers(deps: { sousHome: string }): Pick<Handlers, Wo
     'files.read': async ({ root, path }) => readProjectFile(await existingDirectory(root), path),
     'settings.get': () => readPreferences(deps.sousHome),
     'settings.update': (changes) => updatePreferences(deps.sousHome, changes),
-    'projectSettings.read': async ({ projectPath }) => readProjectSettings(await existingDirectory(projectPath)),
-    'projectSettings.write': async ({ projectPath, name, text }) => writeProjectSettings(await existingDirectory(projectPath), name, text),
+    'projectSettings.read': async ({ projectPath }) =>
+      readProjectSettings(await existingDirectory(projectPath)),
+    'projectSettings.write': async ({ projectPath, name, text }) =>
+      writeProjectSettings(await existingDirectory(projectPath), name, text),
   }
 }

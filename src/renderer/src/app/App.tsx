@@ -54,7 +54,8 @@ export function App() {
 
   // Remember which session the chat shows for its project (a new one appears on the first prompt).
   useEffect(() => {
-    if (chatProject) setSessions((all) => (all[chatProject] === chatSession ? all : { ...all, [chatProject]: chatSession }))
+    if (chatProject)
+      setSessions((all) => (all[chatProject] === chatSession ? all : { ...all, [chatProject]: chatSession }))
   }, [chatProject, chatSession])
 
   // Coming back to a project tab brings its session back into the chat.
@@ -62,7 +63,8 @@ export function App() {
   useEffect(() => {
     if (!currentPath) return
     const remembered = sessions[currentPath]
-    if (remembered && useChat.getState().sessionId !== remembered) void openSessionInChat(currentPath, remembered).then(setGlueError)
+    if (remembered && useChat.getState().sessionId !== remembered)
+      void openSessionInChat(currentPath, remembered).then(setGlueError)
     // Only on a project switch; `sessions` changes on every new session.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [currentPath])
@@ -71,7 +73,11 @@ export function App() {
   useEffect(
     () =>
       api.on('agent.event', (event) => {
-        if (event.sessionId === useChat.getState().sessionId && (event.type === 'tool_end' || event.type === 'turn_end')) setRevision((r) => r + 1)
+        if (
+          event.sessionId === useChat.getState().sessionId &&
+          (event.type === 'tool_end' || event.type === 'turn_end')
+        )
+          setRevision((r) => r + 1)
       }),
     [],
   )
@@ -110,10 +116,22 @@ export function App() {
         </span>
         <ProjectBar />
         <div className="topbar__tools">
-          <button type="button" className="button button--quiet" onClick={() => setPaletteOpen(true)} aria-keyshortcuts="Control+Shift+P" title="Command palette (Ctrl+Shift+P)">
+          <button
+            type="button"
+            className="button button--quiet"
+            onClick={() => setPaletteOpen(true)}
+            aria-keyshortcuts="Control+Shift+P"
+            title="Command palette (Ctrl+Shift+P)"
+          >
             Commands
           </button>
-          <button type="button" className="button button--quiet" onClick={() => useSettings.getState().setOpen(true)} aria-keyshortcuts="Control+," title="Settings (Ctrl+,)">
+          <button
+            type="button"
+            className="button button--quiet"
+            onClick={() => useSettings.getState().setOpen(true)}
+            aria-keyshortcuts="Control+,"
+            title="Settings (Ctrl+,)"
+          >
             Settings
           </button>
         </div>
@@ -122,7 +140,12 @@ export function App() {
       {glueError && (
         <p className="connection-banner" role="alert">
           {glueError}{' '}
-          <button type="button" className="button button--quiet button--small" onClick={() => setGlueError(null)} aria-label="Dismiss error">
+          <button
+            type="button"
+            className="button button--quiet button--small"
+            onClick={() => setGlueError(null)}
+            aria-label="Dismiss error"
+          >
             ×
           </button>
         </p>
@@ -132,7 +155,13 @@ export function App() {
           // Stays mounted while another project is being chosen, so the shells and chat live on.
           <div className="workspace" inert={choosing}>
             <aside className="sidebar" aria-label="Project">
-              <SessionsSidebar projectPath={current.path} activeSessionId={activeSession} revision={revision} onOpen={openSession} onNew={newSession} />
+              <SessionsSidebar
+                projectPath={current.path}
+                activeSessionId={activeSession}
+                revision={revision}
+                onOpen={openSession}
+                onNew={newSession}
+              />
               <FileTree root={current.path} sessionId={activeSession} revision={revision} />
             </aside>
             <ChatPane projectPath={current.path} />

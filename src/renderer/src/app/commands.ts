@@ -28,7 +28,12 @@ function focus(selector: string): void {
 export function buildCommands(ctx: Context): AppCommand[] {
   const { current } = ctx
   const commands: AppCommand[] = [
-    { id: 'settings', title: 'Open settings', shortcut: 'Ctrl+,', run: () => useSettings.getState().setOpen(true) },
+    {
+      id: 'settings',
+      title: 'Open settings',
+      shortcut: 'Ctrl+,',
+      run: () => useSettings.getState().setOpen(true),
+    },
     { id: 'project.open', title: 'Open a project…', run: () => useProjects.getState().setChoosing(true) },
     ...(['light', 'dark', 'system'] as const).map((theme) => ({
       id: `theme.${theme}`,
@@ -40,11 +45,30 @@ export function buildCommands(ctx: Context): AppCommand[] {
   const path = current.path
   const terminals = () => useTerminals.getState()
   const activeTerminal = () => terminals().active[path]
-  const focusTerminal = () => requestAnimationFrame(() => focus(`[role="tabpanel"]:not([hidden]) .xterm-helper-textarea`))
+  const focusTerminal = () =>
+    requestAnimationFrame(() => focus(`[role="tabpanel"]:not([hidden]) .xterm-helper-textarea`))
   commands.push(
-    { id: 'chat.focus', title: 'Focus the message box', shortcut: 'Alt+Shift+C', binding: { key: 'c', alt: true, shift: true }, run: () => focus('textarea[aria-label="Message"]') },
-    { id: 'session.new', title: 'New session', shortcut: 'Alt+Shift+N', binding: { key: 'n', alt: true, shift: true }, run: ctx.newSession },
-    { id: 'session.search', title: 'Search sessions', shortcut: 'Alt+Shift+F', binding: { key: 'f', alt: true, shift: true }, run: () => focus('input[aria-label="Search sessions"]') },
+    {
+      id: 'chat.focus',
+      title: 'Focus the message box',
+      shortcut: 'Alt+Shift+C',
+      binding: { key: 'c', alt: true, shift: true },
+      run: () => focus('textarea[aria-label="Message"]'),
+    },
+    {
+      id: 'session.new',
+      title: 'New session',
+      shortcut: 'Alt+Shift+N',
+      binding: { key: 'n', alt: true, shift: true },
+      run: ctx.newSession,
+    },
+    {
+      id: 'session.search',
+      title: 'Search sessions',
+      shortcut: 'Alt+Shift+F',
+      binding: { key: 'f', alt: true, shift: true },
+      run: () => focus('input[aria-label="Search sessions"]'),
+    },
     {
       id: 'terminal.new',
       title: 'New terminal',
@@ -64,9 +88,27 @@ export function buildCommands(ctx: Context): AppCommand[] {
         focusTerminal()
       },
     },
-    { id: 'terminal.next', title: 'Next terminal', shortcut: 'Alt+Shift+→', binding: { key: 'ArrowRight', alt: true, shift: true }, run: () => terminals().cycle(path, 1) },
-    { id: 'terminal.previous', title: 'Previous terminal', shortcut: 'Alt+Shift+←', binding: { key: 'ArrowLeft', alt: true, shift: true }, run: () => terminals().cycle(path, -1) },
-    { id: 'terminal.focus', title: 'Focus the terminal', shortcut: 'Ctrl+`', binding: { key: '`', mod: true }, run: focusTerminal },
+    {
+      id: 'terminal.next',
+      title: 'Next terminal',
+      shortcut: 'Alt+Shift+→',
+      binding: { key: 'ArrowRight', alt: true, shift: true },
+      run: () => terminals().cycle(path, 1),
+    },
+    {
+      id: 'terminal.previous',
+      title: 'Previous terminal',
+      shortcut: 'Alt+Shift+←',
+      binding: { key: 'ArrowLeft', alt: true, shift: true },
+      run: () => terminals().cycle(path, -1),
+    },
+    {
+      id: 'terminal.focus',
+      title: 'Focus the terminal',
+      shortcut: 'Ctrl+`',
+      binding: { key: '`', mod: true },
+      run: focusTerminal,
+    },
     {
       id: 'terminal.find',
       title: 'Find in terminal',
@@ -84,18 +126,40 @@ export function buildCommands(ctx: Context): AppCommand[] {
         if (key) terminals().close(key)
       },
     },
-    { id: 'files.focus', title: 'Focus the file tree', run: () => focus('[aria-label="Project files"] button') },
+    {
+      id: 'files.focus',
+      title: 'Focus the file tree',
+      run: () => focus('[aria-label="Project files"] button'),
+    },
   )
   if (ctx.activeSession) {
     const sessionId = ctx.activeSession
     commands.push(
-      { id: 'session.changes', title: 'Show changes of this session', run: () => void useFiles.getState().showChanges(sessionId) },
-      { id: 'session.export', title: 'Export this session as Markdown', run: () => void useSessions.getState().exportMarkdown(sessionId) },
+      {
+        id: 'session.changes',
+        title: 'Show changes of this session',
+        run: () => void useFiles.getState().showChanges(sessionId),
+      },
+      {
+        id: 'session.export',
+        title: 'Export this session as Markdown',
+        run: () => void useSessions.getState().exportMarkdown(sessionId),
+      },
     )
   }
   for (const project of ctx.openProjects) {
-    if (project.path !== path) commands.push({ id: `project.switch.${project.path}`, title: `Switch to project ${project.name}`, run: () => useProjects.getState().activate(project.path) })
+    if (project.path !== path)
+      commands.push({
+        id: `project.switch.${project.path}`,
+        title: `Switch to project ${project.name}`,
+        run: () => useProjects.getState().activate(project.path),
+      })
   }
-  if (ctx.openProjects.length > 1) commands.push({ id: 'project.close', title: `Close project ${current.name}`, run: () => useProjects.getState().closeProject(path) })
+  if (ctx.openProjects.length > 1)
+    commands.push({
+      id: 'project.close',
+      title: `Close project ${current.name}`,
+      run: () => useProjects.getState().closeProject(path),
+    })
   return commands
 }

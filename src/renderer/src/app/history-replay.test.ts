@@ -6,7 +6,7 @@ import { historyToReplay } from './history-replay'
 const base = { sessionId: 's', agentId: 'main' }
 
 describe('historyToReplay', () => {
-  it('puts each reply\'s text before the tool calls streamed with it, so the chat draws it', () => {
+  it("puts each reply's text before the tool calls streamed with it, so the chat draws it", () => {
     const stored: AgentEvent[] = [
       { ...base, type: 'turn_start', turnId: 't1', prompt: 'Look' },
       { ...base, type: 'tool_use_start', toolUseId: 'u1', name: 'Read' },
@@ -16,7 +16,16 @@ describe('historyToReplay', () => {
       { ...base, type: 'turn_end', reason: 'completed' },
     ]
     const replay = historyToReplay(stored)
-    expect(replay.map((e) => e.type)).toEqual(['turn_start', 'text_delta', 'tool_use_start', 'assistant_message', 'tool_end', 'text_delta', 'assistant_message', 'turn_end'])
+    expect(replay.map((e) => e.type)).toEqual([
+      'turn_start',
+      'text_delta',
+      'tool_use_start',
+      'assistant_message',
+      'tool_end',
+      'text_delta',
+      'assistant_message',
+      'turn_end',
+    ])
     const transcript = replay.reduce(reduce, emptyTranscript)
     expect(transcript.turns[0]?.blocks.map((b) => b.kind)).toEqual(['text', 'tool', 'text'])
   })

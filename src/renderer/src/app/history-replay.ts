@@ -24,7 +24,8 @@ export function historyToReplay(events: readonly AgentEvent[]): AgentEvent[] {
       continue
     }
     if (event.type === 'assistant_message') {
-      if (event.text) out.push({ type: 'text_delta', sessionId: event.sessionId, agentId: event.agentId, text: event.text })
+      if (event.text)
+        out.push({ type: 'text_delta', sessionId: event.sessionId, agentId: event.agentId, text: event.text })
       flush()
       out.push(event)
       continue

@@ -23,5 +23,12 @@ export async function openSessionInChat(projectPath: string, sessionId: string):
 export function newSessionInChat(projectPath: string): void {
   const { sessionId, transcript } = useChat.getState()
   if (sessionId && isRunning(transcript)) void api.invoke('session.abort', { sessionId })
-  useChat.setState({ projectPath, sessionId: null, transcript: emptyTranscript, sending: false, stopping: false, error: null })
+  useChat.setState({
+    projectPath,
+    sessionId: null,
+    transcript: emptyTranscript,
+    sending: false,
+    stopping: false,
+    error: null,
+  })
 }

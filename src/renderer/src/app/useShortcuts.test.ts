@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest'
 import { matches } from './useShortcuts'
 
-const key = (over: Partial<KeyboardEvent>) => ({ key: '', code: '', ctrlKey: false, metaKey: false, shiftKey: false, altKey: false, ...over })
+const key = (over: Partial<KeyboardEvent>) => ({
+  key: '',
+  code: '',
+  ctrlKey: false,
+  metaKey: false,
+  shiftKey: false,
+  altKey: false,
+  ...over,
+})
 
 describe('shortcut matching', () => {
   it('treats Cmd as Ctrl and needs the exact modifiers', () => {
@@ -13,6 +21,12 @@ describe('shortcut matching', () => {
   })
 
   it('recognises the backquote key by its code, whatever Shift makes of it', () => {
-    expect(matches(key({ key: '~', code: 'Backquote', ctrlKey: true, shiftKey: true }), { key: '`', mod: true, shift: true })).toBe(true)
+    expect(
+      matches(key({ key: '~', code: 'Backquote', ctrlKey: true, shiftKey: true }), {
+        key: '`',
+        mod: true,
+        shift: true,
+      }),
+    ).toBe(true)
   })
 })

@@ -10,9 +10,13 @@ export interface Shortcut {
 }
 
 /** Whether a key event is `shortcut` (Cmd counts as Ctrl on macOS). Pure. */
-export function matches(event: Pick<KeyboardEvent, 'key' | 'code' | 'ctrlKey' | 'metaKey' | 'shiftKey' | 'altKey'>, shortcut: Omit<Shortcut, 'run'>): boolean {
+export function matches(
+  event: Pick<KeyboardEvent, 'key' | 'code' | 'ctrlKey' | 'metaKey' | 'shiftKey' | 'altKey'>,
+  shortcut: Omit<Shortcut, 'run'>,
+): boolean {
   const mod = event.ctrlKey || event.metaKey
-  if (!!shortcut.mod !== mod || !!shortcut.shift !== event.shiftKey || !!shortcut.alt !== event.altKey) return false
+  if (!!shortcut.mod !== mod || !!shortcut.shift !== event.shiftKey || !!shortcut.alt !== event.altKey)
+    return false
   // With Shift held, `key` is the shifted character ("~" for "`"); `code` names the key itself.
   if (shortcut.key === '`') return event.code === 'Backquote'
   // Alt (Option) turns letters into other characters on some layouts; the key's code does not change.

@@ -15,7 +15,9 @@ export function loadMonaco(): Promise<typeof Monaco> {
       import('monaco-editor/basic-languages/monaco.contribution'),
     ])
     // Every language here is colouring only, so the plain editor worker serves every label.
-    ;(self as unknown as { MonacoEnvironment: Monaco.Environment }).MonacoEnvironment = { getWorker: () => new EditorWorker() }
+    ;(self as unknown as { MonacoEnvironment: Monaco.Environment }).MonacoEnvironment = {
+      getWorker: () => new EditorWorker(),
+    }
     return monaco
   })()
   return loading
@@ -27,7 +29,8 @@ export function languageFor(monaco: typeof Monaco, fileName: string): string {
   const ext = dot === -1 ? '' : fileName.slice(dot).toLowerCase()
   const base = fileName.slice(fileName.lastIndexOf('/') + 1).toLowerCase()
   for (const language of monaco.languages.getLanguages()) {
-    if (language.extensions?.includes(ext) || language.filenames?.map((f) => f.toLowerCase()).includes(base)) return language.id
+    if (language.extensions?.includes(ext) || language.filenames?.map((f) => f.toLowerCase()).includes(base))
+      return language.id
   }
   return 'plaintext'
 }

@@ -37,20 +37,37 @@ export function FileTree({ root, sessionId, revision }: FileTreeProps) {
         )}
       </header>
       <ul className="files__tree" role="tree" aria-label="Project files">
-        {top?.map((entry) => <Node key={entry.path} root={root} entry={entry} depth={0} marks={marks} />)}
+        {top?.map((entry) => (
+          <Node key={entry.path} root={root} entry={entry} depth={0} marks={marks} />
+        ))}
       </ul>
     </section>
   )
 }
 
-function Node({ root, entry, depth, marks }: { root: string; entry: FileEntry; depth: number; marks: ReturnType<typeof changedPaths> }) {
+function Node({
+  root,
+  entry,
+  depth,
+  marks,
+}: {
+  root: string
+  entry: FileEntry
+  depth: number
+  marks: ReturnType<typeof changedPaths>
+}) {
   const expanded = useFiles((state) => entry.kind === 'dir' && isExpanded(state, root, entry.path))
   const children = useFiles((state) => (expanded ? state.folders[root]?.[entry.path] : undefined))
   const { toggle, openFile } = useFiles.getState()
   const changed = entry.kind === 'file' ? marks.files.has(entry.path) : marks.folders.has(entry.path)
 
   return (
-    <li role="treeitem" aria-expanded={entry.kind === 'dir' ? expanded : undefined} aria-selected={false} aria-label={`${entry.name}${changed ? ' (changed)' : ''}`}>
+    <li
+      role="treeitem"
+      aria-expanded={entry.kind === 'dir' ? expanded : undefined}
+      aria-selected={false}
+      aria-label={`${entry.name}${changed ? ' (changed)' : ''}`}
+    >
       <button
         type="button"
         className={`files__node files__node--${entry.kind}${changed ? ' files__node--changed' : ''}`}

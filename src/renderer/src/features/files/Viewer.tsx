@@ -6,7 +6,9 @@ import { useFiles } from './store'
 /** The read-only file viewer (Monaco) or the session's combined diff, as a dialog; Escape closes it. */
 export function Viewer({ dark, fontSize }: { dark: boolean; fontSize: number }) {
   const viewing = useFiles((state) => state.viewing)
-  const changes = useFiles((state) => (viewing?.kind === 'changes' ? state.changes[viewing.sessionId] : undefined))
+  const changes = useFiles((state) =>
+    viewing?.kind === 'changes' ? state.changes[viewing.sessionId] : undefined,
+  )
   const close = useFiles((state) => state.close)
   const dialog = useRef<HTMLDivElement>(null)
 
@@ -35,13 +37,19 @@ export function Viewer({ dark, fontSize }: { dark: boolean; fontSize: number }) 
       >
         <header className="viewer__header">
           <h2 className="pane__title">{title}</h2>
-          {viewing.kind === 'file' && <span className="status">Read-only{viewing.truncated ? ' · first 1 MB' : ''}</span>}
+          {viewing.kind === 'file' && (
+            <span className="status">Read-only{viewing.truncated ? ' · first 1 MB' : ''}</span>
+          )}
           <button type="button" className="button button--small" onClick={close}>
             Close
           </button>
         </header>
         {viewing.kind === 'file' &&
-          (viewing.binary ? <p className="viewer__note">A binary file; it is not shown.</p> : <CodeView path={viewing.path} text={viewing.text} dark={dark} fontSize={fontSize} />)}
+          (viewing.binary ? (
+            <p className="viewer__note">A binary file; it is not shown.</p>
+          ) : (
+            <CodeView path={viewing.path} text={viewing.text} dark={dark} fontSize={fontSize} />
+          ))}
         {viewing.kind === 'changes' && (
           <div className="viewer__diff" role="document" aria-label="Combined diff">
             {(changes ?? []).map((change) => (
@@ -54,7 +62,9 @@ export function Viewer({ dark, fontSize }: { dark: boolean; fontSize: number }) 
                 ))}
               </pre>
             ))}
-            {changes?.length === 0 && <p className="viewer__note">The agent has not changed any file in this session.</p>}
+            {changes?.length === 0 && (
+              <p className="viewer__note">The agent has not changed any file in this session.</p>
+            )}
           </div>
         )}
       </div>
@@ -62,7 +72,17 @@ export function Viewer({ dark, fontSize }: { dark: boolean; fontSize: number }) 
   )
 }
 
-function CodeView({ path, text, dark, fontSize }: { path: string; text: string; dark: boolean; fontSize: number }) {
+function CodeView({
+  path,
+  text,
+  dark,
+  fontSize,
+}: {
+  path: string
+  text: string
+  dark: boolean
+  fontSize: number
+}) {
   const host = useRef<HTMLDivElement>(null)
   useEffect(() => {
     let disposed = false

@@ -37,7 +37,10 @@ export const useFiles = create<FilesState>()((set, get) => ({
   async load(root, dir) {
     const result = await api.invoke('files.list', { root, dir })
     if (!result.ok) return set({ error: `Could not list ${dir || 'the project'}: ${result.error.message}` })
-    set((state) => ({ folders: { ...state.folders, [root]: { ...state.folders[root], [dir]: result.value } }, error: null }))
+    set((state) => ({
+      folders: { ...state.folders, [root]: { ...state.folders[root], [dir]: result.value } },
+      error: null,
+    }))
   },
 
   async toggle(root, dir) {

@@ -22,7 +22,13 @@ export function Palette({ commands, onClose }: { commands: readonly Command[]; o
 
   return (
     <div className="viewer-backdrop palette-backdrop" onClick={onClose}>
-      <div className="palette" role="dialog" aria-modal="true" aria-label="Command palette" onClick={(event) => event.stopPropagation()}>
+      <div
+        className="palette"
+        role="dialog"
+        aria-modal="true"
+        aria-label="Command palette"
+        onClick={(event) => event.stopPropagation()}
+      >
         <input
           ref={input}
           className="field palette__input"

@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest'
 import { filterCommands, score } from './match'
 
 describe('palette matching', () => {
-  const commands = ['New terminal', 'New session', 'Open settings', 'Show session changes', 'Find in terminal'].map((title) => ({ title }))
+  const commands = [
+    'New terminal',
+    'New session',
+    'Open settings',
+    'Show session changes',
+    'Find in terminal',
+  ].map((title) => ({ title }))
 
   it('matches characters in order, case-insensitively', () => {
     expect(score('nt', 'New terminal')).not.toBeNull()

@@ -27,7 +27,10 @@ export function ProjectBar() {
     <div className="project-bar">
       <div className="project-tabs" role="tablist" aria-label="Open projects">
         {openProjects.map((project, index) => (
-          <div key={project.path} className={`project-tab${project.path === current.path ? ' project-tab--active' : ''}`}>
+          <div
+            key={project.path}
+            className={`project-tab${project.path === current.path ? ' project-tab--active' : ''}`}
+          >
             <button
               type="button"
               role="tab"
@@ -42,7 +45,12 @@ export function ProjectBar() {
               {project.name}
             </button>
             {openProjects.length > 1 && (
-              <button type="button" className="project-tab__close" aria-label={`Close project ${project.name}`} onClick={() => closeProject(project.path)}>
+              <button
+                type="button"
+                className="project-tab__close"
+                aria-label={`Close project ${project.name}`}
+                onClick={() => closeProject(project.path)}
+              >
                 ×
               </button>
             )}
@@ -58,12 +66,22 @@ export function ProjectBar() {
       {!choosing && error && (
         <p className="project-bar__error" role="alert">
           {error}
-          <button type="button" className="button button--quiet" onClick={clearError} aria-label="Dismiss error">
+          <button
+            type="button"
+            className="button button--quiet"
+            onClick={clearError}
+            aria-label="Dismiss error"
+          >
             ×
           </button>
         </p>
       )}
-      <button type="button" className="button" onClick={() => setChoosing(!choosing)} aria-expanded={choosing}>
+      <button
+        type="button"
+        className="button"
+        onClick={() => setChoosing(!choosing)}
+        aria-expanded={choosing}
+      >
         Open another…
       </button>
     </div>

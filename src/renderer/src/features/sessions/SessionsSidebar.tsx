@@ -15,7 +15,13 @@ export interface SessionsSidebarProps {
 }
 
 /** A project's sessions: new, open (resume with history), rename, export, delete, and search by text. */
-export function SessionsSidebar({ projectPath, activeSessionId, revision, onOpen, onNew }: SessionsSidebarProps) {
+export function SessionsSidebar({
+  projectPath,
+  activeSessionId,
+  revision,
+  onOpen,
+  onNew,
+}: SessionsSidebarProps) {
   const list = useSessions((state) => state.lists[projectPath])
   const query = useSessions((state) => state.query)
   const matches = useSessions((state) => state.matches)
@@ -26,7 +32,8 @@ export function SessionsSidebar({ projectPath, activeSessionId, revision, onOpen
     void refresh(projectPath)
   }, [projectPath, refresh, activeSessionId, revision])
 
-  const rows: Array<{ summary: SessionSummary; snippet?: string }> = matches ?? (list ?? []).map((summary) => ({ summary }))
+  const rows: Array<{ summary: SessionSummary; snippet?: string }> =
+    matches ?? (list ?? []).map((summary) => ({ summary }))
 
   return (
     <section className="sessions" aria-label="Sessions">
@@ -47,22 +54,48 @@ export function SessionsSidebar({ projectPath, activeSessionId, revision, onOpen
       {error && (
         <p className="pane__error" role="alert">
           {error}{' '}
-          <button type="button" className="button button--quiet button--small" onClick={clearError} aria-label="Dismiss error">
+          <button
+            type="button"
+            className="button button--quiet button--small"
+            onClick={clearError}
+            aria-label="Dismiss error"
+          >
             ×
           </button>
         </p>
       )}
       <ul className="sessions__list" aria-label={matches ? 'Search results' : 'Stored sessions'}>
-        {rows.length === 0 && <li className="sessions__empty">{matches ? 'No session matches.' : 'No sessions yet.'}</li>}
+        {rows.length === 0 && (
+          <li className="sessions__empty">{matches ? 'No session matches.' : 'No sessions yet.'}</li>
+        )}
         {rows.map(({ summary, snippet }) => (
-          <SessionRow key={summary.sessionId} projectPath={projectPath} summary={summary} snippet={snippet} active={summary.sessionId === activeSessionId} onOpen={onOpen} />
+          <SessionRow
+            key={summary.sessionId}
+            projectPath={projectPath}
+            summary={summary}
+            snippet={snippet}
+            active={summary.sessionId === activeSessionId}
+            onOpen={onOpen}
+          />
         ))}
       </ul>
     </section>
   )
 }
 
-function SessionRow({ projectPath, summary, snippet, active, onOpen }: { projectPath: string; summary: SessionSummary; snippet?: string; active: boolean; onOpen(id: string): void }) {
+function SessionRow({
+  projectPath,
+  summary,
+  snippet,
+  active,
+  onOpen,
+}: {
+  projectPath: string
+  summary: SessionSummary
+  snippet?: string
+  active: boolean
+  onOpen(id: string): void
+}) {
   const { rename, remove, exportMarkdown } = useSessions.getState()
   const [mode, setMode] = useState<'idle' | 'renaming' | 'deleting'>('idle')
   const [title, setTitle] = useState(summary.title)
@@ -99,14 +132,25 @@ function SessionRow({ projectPath, summary, snippet, active, onOpen }: { project
   }
   return (
     <li className={`session${active ? ' session--active' : ''}`}>
-      <button type="button" className="session__open" aria-current={active ? 'true' : undefined} aria-label={`Open session ${summary.title}`} onClick={() => onOpen(summary.sessionId)}>
+      <button
+        type="button"
+        className="session__open"
+        aria-current={active ? 'true' : undefined}
+        aria-label={`Open session ${summary.title}`}
+        onClick={() => onOpen(summary.sessionId)}
+      >
         <span className="session__title">{summary.title}</span>
         <span className="session__meta">{relativeTime(summary.updatedAt, Date.now())}</span>
         {snippet && snippet !== summary.title && <span className="session__snippet">{snippet}</span>}
       </button>
       {mode === 'deleting' ? (
         <span className="session__confirm" role="group" aria-label={`Delete ${summary.title}?`}>
-          <button type="button" className="button button--small button--danger" autoFocus onClick={() => void remove(projectPath, summary.sessionId)}>
+          <button
+            type="button"
+            className="button button--small button--danger"
+            autoFocus
+            onClick={() => void remove(projectPath, summary.sessionId)}
+          >
             Delete
           </button>
           <button type="button" className="button button--small" onClick={() => setMode('idle')}>
@@ -115,13 +159,28 @@ function SessionRow({ projectPath, summary, snippet, active, onOpen }: { project
         </span>
       ) : (
         <span className="session__actions">
-          <button type="button" className="button button--quiet button--small" aria-label={`Rename ${summary.title}`} onClick={() => setMode('renaming')}>
+          <button
+            type="button"
+            className="button button--quiet button--small"
+            aria-label={`Rename ${summary.title}`}
+            onClick={() => setMode('renaming')}
+          >
             Rename
           </button>
-          <button type="button" className="button button--quiet button--small" aria-label={`Export ${summary.title} as Markdown`} onClick={() => void exportMarkdown(summary.sessionId)}>
+          <button
+            type="button"
+            className="button button--quiet button--small"
+            aria-label={`Export ${summary.title} as Markdown`}
+            onClick={() => void exportMarkdown(summary.sessionId)}
+          >
             Export
           </button>
-          <button type="button" className="button button--quiet button--small" aria-label={`Delete ${summary.title}`} onClick={() => setMode('deleting')}>
+          <button
+            type="button"
+            className="button button--quiet button--small"
+            aria-label={`Delete ${summary.title}`}
+            onClick={() => setMode('deleting')}
+          >
             Delete
           </button>
         </span>

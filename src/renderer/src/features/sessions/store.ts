@@ -29,7 +29,8 @@ export const useSessions = create<SessionsState>()((set, get) => ({
     const result = await api.invoke('session.list', { projectPath })
     if (result.ok) set((state) => ({ lists: { ...state.lists, [projectPath]: result.value } }))
     // A host without the agent has no sessions to list; the empty list says enough.
-    else if (result.error.code !== 'UNAVAILABLE') set({ error: `Could not list sessions: ${result.error.message}` })
+    else if (result.error.code !== 'UNAVAILABLE')
+      set({ error: `Could not list sessions: ${result.error.message}` })
   },
 
   async search(projectPath, query) {
@@ -79,4 +80,3 @@ export const useSessions = create<SessionsState>()((set, get) => ({
     set({ error: null })
   },
 }))
-

@@ -19,7 +19,8 @@ export function ProjectSettingsEditor({ projectPath }: { projectPath: string }) 
 
   useEffect(() => {
     void api.invoke('projectSettings.read', { projectPath }).then((result) => {
-      if (result.ok) setFiles(result.value.map((f) => ({ name: f.name, path: f.path, text: f.text, saved: f.text })))
+      if (result.ok)
+        setFiles(result.value.map((f) => ({ name: f.name, path: f.path, text: f.text, saved: f.text })))
       else setStatus(`Could not read the project's settings: ${result.error.message}`)
     })
   }, [projectPath])
@@ -27,7 +28,11 @@ export function ProjectSettingsEditor({ projectPath }: { projectPath: string }) 
   const file = files.find((f) => f.name === selected)
   const save = async () => {
     if (!file) return
-    const result = await api.invoke('projectSettings.write', { projectPath, name: file.name, text: file.text })
+    const result = await api.invoke('projectSettings.write', {
+      projectPath,
+      name: file.name,
+      text: file.text,
+    })
     if (!result.ok) return setStatus(`Not saved: ${result.error.message}`)
     if (!result.value.saved && result.value.problem) {
       const found = result.value.problem

@@ -48,7 +48,13 @@ export function SettingsDialog({ projectPath }: { projectPath: string | null }) 
   const text = (field: 'baseUrl' | 'model' | 'fallbackModel', label: string, placeholder: string) => (
     <label className="settings__field">
       <span>{label}</span>
-      <input className="field" value={draft[field] ?? ''} placeholder={placeholder} spellCheck={false} onChange={(event) => setDraft({ ...draft, [field]: event.target.value })} />
+      <input
+        className="field"
+        value={draft[field] ?? ''}
+        placeholder={placeholder}
+        spellCheck={false}
+        onChange={(event) => setDraft({ ...draft, [field]: event.target.value })}
+      />
     </label>
   )
 
@@ -83,7 +89,15 @@ export function SettingsDialog({ projectPath }: { projectPath: string | null }) 
               </p>
               {keyStatus?.warning && <p className="status">{keyStatus.warning}</p>}
               <div className="settings__row">
-                <input className="field" type="password" aria-label="API key" autoComplete="off" placeholder="sk-ant-…" value={key} onChange={(event) => setKey(event.target.value)} />
+                <input
+                  className="field"
+                  type="password"
+                  aria-label="API key"
+                  autoComplete="off"
+                  placeholder="sk-ant-…"
+                  value={key}
+                  onChange={(event) => setKey(event.target.value)}
+                />
                 <button type="submit" className="button" disabled={!key.trim()}>
                   Save key
                 </button>
@@ -101,7 +115,12 @@ export function SettingsDialog({ projectPath }: { projectPath: string | null }) 
                 <select
                   className="field"
                   value={draft.permissionMode ?? ''}
-                  onChange={(event) => setDraft({ ...draft, permissionMode: (event.target.value || undefined) as Preferences['permissionMode'] })}
+                  onChange={(event) =>
+                    setDraft({
+                      ...draft,
+                      permissionMode: (event.target.value || undefined) as Preferences['permissionMode'],
+                    })
+                  }
                 >
                   {MODES.map(([value, label]) => (
                     <option key={value} value={value}>
@@ -115,7 +134,13 @@ export function SettingsDialog({ projectPath }: { projectPath: string | null }) 
               <legend>Appearance</legend>
               <label className="settings__field">
                 <span>Theme</span>
-                <select className="field" value={draft.theme} onChange={(event) => setDraft({ ...draft, theme: event.target.value as Preferences['theme'] })}>
+                <select
+                  className="field"
+                  value={draft.theme}
+                  onChange={(event) =>
+                    setDraft({ ...draft, theme: event.target.value as Preferences['theme'] })
+                  }
+                >
                   <option value="system">System</option>
                   <option value="light">Light</option>
                   <option value="dark">Dark</option>
@@ -129,7 +154,12 @@ export function SettingsDialog({ projectPath }: { projectPath: string | null }) 
                   min={9}
                   max={32}
                   value={draft.fontSize}
-                  onChange={(event) => setDraft({ ...draft, fontSize: Math.min(32, Math.max(9, Number(event.target.value) || 13)) })}
+                  onChange={(event) =>
+                    setDraft({
+                      ...draft,
+                      fontSize: Math.min(32, Math.max(9, Number(event.target.value) || 13)),
+                    })
+                  }
                 />
               </label>
             </fieldset>

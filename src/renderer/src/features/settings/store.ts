@@ -31,7 +31,10 @@ export const useSettings = create<SettingsState>()((set) => ({
   notice: null,
 
   async load() {
-    const [prefs, status] = await Promise.all([api.invoke('settings.get', {}), api.invoke('settings.apiKeyStatus', {})])
+    const [prefs, status] = await Promise.all([
+      api.invoke('settings.get', {}),
+      api.invoke('settings.apiKeyStatus', {}),
+    ])
     set({
       ...(prefs.ok && { preferences: prefs.value }),
       ...(status.ok && { keyStatus: status.value }),
@@ -64,5 +67,3 @@ export const useSettings = create<SettingsState>()((set) => ({
     return true
   },
 }))
-
-

@@ -11,7 +11,9 @@ export function TerminalSearch({ search, onClose }: { search: SearchAddon; onClo
 
   const find = (backwards: boolean) => {
     if (!query) return setFound(null)
-    const options = { decorations: { matchOverviewRuler: '#c2562f', activeMatchColorOverviewRuler: '#2f5f9e' } }
+    const options = {
+      decorations: { matchOverviewRuler: '#c2562f', activeMatchColorOverviewRuler: '#2f5f9e' },
+    }
     setFound(backwards ? search.findPrevious(query, options) : search.findNext(query, options))
   }
 
@@ -38,16 +40,31 @@ export function TerminalSearch({ search, onClose }: { search: SearchAddon; onClo
           }
         }}
       />
-      <button type="button" className="button button--small" onClick={() => find(true)} aria-label="Previous match">
+      <button
+        type="button"
+        className="button button--small"
+        onClick={() => find(true)}
+        aria-label="Previous match"
+      >
         ↑
       </button>
-      <button type="button" className="button button--small" onClick={() => find(false)} aria-label="Next match">
+      <button
+        type="button"
+        className="button button--small"
+        onClick={() => find(false)}
+        aria-label="Next match"
+      >
         ↓
       </button>
       <span className="terminal-search__status" role="status">
         {found === false ? 'No match' : ''}
       </span>
-      <button type="button" className="button button--small button--quiet" onClick={onClose} aria-label="Close find">
+      <button
+        type="button"
+        className="button button--small button--quiet"
+        onClick={onClose}
+        aria-label="Close find"
+      >
         ×
       </button>
     </div>

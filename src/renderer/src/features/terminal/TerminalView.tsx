@@ -33,10 +33,18 @@ export function TerminalView({ info, sessionId, fontSize, dark, visible }: Termi
   useEffect(() => {
     const element = host.current
     if (!element) return
-    const made = createXterm(element, { fontSize: initial.current.fontSize, theme: initial.current.dark ? darkTheme : lightTheme })
+    const made = createXterm(element, {
+      fontSize: initial.current.fontSize,
+      theme: initial.current.dark ? darkTheme : lightTheme,
+    })
     made.term.attachCustomKeyEventHandler((event) => {
       // Ctrl/Cmd+Shift+F searches the scrollback; everything else goes to the program.
-      if (event.type === 'keydown' && event.shiftKey && (event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 'f') {
+      if (
+        event.type === 'keydown' &&
+        event.shiftKey &&
+        (event.ctrlKey || event.metaKey) &&
+        event.key.toLowerCase() === 'f'
+      ) {
         setSearching(true)
         return false
       }
@@ -45,7 +53,10 @@ export function TerminalView({ info, sessionId, fontSize, dark, visible }: Termi
       return true
     })
     const update = useTerminals.getState().update
-    const stop = info.kind === 'agent' ? wireAgent(made, () => session.current) : wireShell(made, info.projectPath, (patch) => update(info.key, patch))
+    const stop =
+      info.kind === 'agent'
+        ? wireAgent(made, () => session.current)
+        : wireShell(made, info.projectPath, (patch) => update(info.key, patch))
     // Fit on the next frame: the observer fires during layout, and fitting there loops.
     let frame = 0
     const observer = new ResizeObserver(() => {

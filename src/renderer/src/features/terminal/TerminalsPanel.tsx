@@ -44,7 +44,10 @@ export function TerminalsPanel({ projectPath, sessionId, fontSize, dark, visible
       <header className="pane__header terminal-pane__header">
         <div className="terminal-tabs" role="tablist" aria-label="Terminals">
           {terminals.map((term) => (
-            <div key={term.key} className={`terminal-tab${term.key === activeKey ? ' terminal-tab--active' : ''}`}>
+            <div
+              key={term.key}
+              className={`terminal-tab${term.key === activeKey ? ' terminal-tab--active' : ''}`}
+            >
               <button
                 type="button"
                 role="tab"
@@ -59,14 +62,24 @@ export function TerminalsPanel({ projectPath, sessionId, fontSize, dark, visible
                 {term.title}
               </button>
               {term.kind === 'shell' && (
-                <button type="button" className="terminal-tab__close" aria-label={`Close ${term.title}`} onClick={() => close(term.key)}>
+                <button
+                  type="button"
+                  className="terminal-tab__close"
+                  aria-label={`Close ${term.title}`}
+                  onClick={() => close(term.key)}
+                >
                   ×
                 </button>
               )}
             </div>
           ))}
         </div>
-        <button type="button" className="button button--small" onClick={() => add(projectPath)} aria-label="New terminal">
+        <button
+          type="button"
+          className="button button--small"
+          onClick={() => add(projectPath)}
+          aria-label="New terminal"
+        >
           +
         </button>
       </header>
@@ -81,7 +94,13 @@ export function TerminalsPanel({ projectPath, sessionId, fontSize, dark, visible
             className="terminal-pane__panel"
             hidden={term.key !== activeKey}
           >
-            <TerminalView info={term} sessionId={sessionId} fontSize={fontSize} dark={dark} visible={visible && term.key === activeKey} />
+            <TerminalView
+              info={term}
+              sessionId={sessionId}
+              fontSize={fontSize}
+              dark={dark}
+              visible={visible && term.key === activeKey}
+            />
           </div>
         ))}
       </div>

@@ -16,7 +16,9 @@ const RESET = '\x1b[0m'
 /** The header line of a command: `$ command` (multi-line commands indented), on a fresh line. */
 export function commandHeader(command: string, first: boolean): string {
   const lines = command.split('\n')
-  const body = lines.map((line, i) => (i === 0 ? `${BOLD_CYAN}$ ${line}` : `${BOLD_CYAN}> ${line}`)).join('\r\n')
+  const body = lines
+    .map((line, i) => (i === 0 ? `${BOLD_CYAN}$ ${line}` : `${BOLD_CYAN}> ${line}`))
+    .join('\r\n')
   return `${first ? '' : '\r\n'}${body}${RESET}\r\n`
 }
 

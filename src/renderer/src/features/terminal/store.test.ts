@@ -26,7 +26,12 @@ describe('terminal tabs', () => {
     add('/a')
     close(second)
     add('/a')
-    expect(useTerminals.getState().terminals.map((t) => t.title)).toEqual(['Agent', 'Terminal 1', 'Terminal 3', 'Terminal 2'])
+    expect(useTerminals.getState().terminals.map((t) => t.title)).toEqual([
+      'Agent',
+      'Terminal 1',
+      'Terminal 3',
+      'Terminal 2',
+    ])
     expect(nextShellTitle(useTerminals.getState().terminals, '/other')).toBe('Terminal 1')
   })
 
@@ -45,7 +50,7 @@ describe('terminal tabs', () => {
     expect(useTerminals.getState().terminals).toHaveLength(1)
   })
 
-  it('cycles through a project\'s tabs, wrapping around, and restarts an exited shell', () => {
+  it("cycles through a project's tabs, wrapping around, and restarts an exited shell", () => {
     const { ensureProject, cycle, update, restart } = useTerminals.getState()
     ensureProject('/a')
     const [agent, first] = useTerminals.getState().terminals
@@ -55,6 +60,10 @@ describe('terminal tabs', () => {
     expect(useTerminals.getState().active['/a']).toBe(first!.key)
     update(first!.key, { status: 'exited', exitCode: 2 })
     restart(first!.key)
-    expect(useTerminals.getState().terminals[1]).toMatchObject({ status: 'starting', exitCode: null, generation: 1 })
+    expect(useTerminals.getState().terminals[1]).toMatchObject({
+      status: 'starting',
+      exitCode: null,
+      generation: 1,
+    })
   })
 })

@@ -56,7 +56,16 @@ export function neighbourAfterClose(terminals: readonly TerminalInfo[], key: str
 }
 
 function shell(projectPath: string, title: string): TerminalInfo {
-  return { key: `term-${++counter}`, projectPath, kind: 'shell', title, status: 'starting', exitCode: null, error: null, generation: 0 }
+  return {
+    key: `term-${++counter}`,
+    projectPath,
+    kind: 'shell',
+    title,
+    status: 'starting',
+    exitCode: null,
+    error: null,
+    generation: 0,
+  }
 }
 
 export const useTerminals = create<TerminalsState>()((set, get) => ({
@@ -67,12 +76,18 @@ export const useTerminals = create<TerminalsState>()((set, get) => ({
     if (get().terminals.some((t) => t.projectPath === projectPath)) return
     const agent: TerminalInfo = { ...shell(projectPath, 'Agent'), kind: 'agent', status: 'running' }
     const first = shell(projectPath, 'Terminal 1')
-    set((state) => ({ terminals: [...state.terminals, agent, first], active: { ...state.active, [projectPath]: first.key } }))
+    set((state) => ({
+      terminals: [...state.terminals, agent, first],
+      active: { ...state.active, [projectPath]: first.key },
+    }))
   },
 
   add(projectPath) {
     const term = shell(projectPath, nextShellTitle(get().terminals, projectPath))
-    set((state) => ({ terminals: [...state.terminals, term], active: { ...state.active, [projectPath]: term.key } }))
+    set((state) => ({
+      terminals: [...state.terminals, term],
+      active: { ...state.active, [projectPath]: term.key },
+    }))
     return term.key
   },
 
@@ -83,7 +98,9 @@ export const useTerminals = create<TerminalsState>()((set, get) => ({
     set((state) => ({
       terminals: state.terminals.filter((t) => t.key !== key),
       active:
-        state.active[closing.projectPath] === key && neighbour ? { ...state.active, [closing.projectPath]: neighbour } : state.active,
+        state.active[closing.projectPath] === key && neighbour
+          ? { ...state.active, [closing.projectPath]: neighbour }
+          : state.active,
     }))
   },
 
@@ -101,7 +118,9 @@ export const useTerminals = create<TerminalsState>()((set, get) => ({
 
   searchRequests: {},
   requestSearch(key) {
-    set((state) => ({ searchRequests: { ...state.searchRequests, [key]: (state.searchRequests[key] ?? 0) + 1 } }))
+    set((state) => ({
+      searchRequests: { ...state.searchRequests, [key]: (state.searchRequests[key] ?? 0) + 1 },
+    }))
   },
 
   update(key, patch) {
@@ -110,7 +129,11 @@ export const useTerminals = create<TerminalsState>()((set, get) => ({
 
   restart(key) {
     set((state) => ({
-      terminals: state.terminals.map((t) => (t.key === key ? { ...t, status: 'starting', exitCode: null, error: null, generation: t.generation + 1 } : t)),
+      terminals: state.terminals.map((t) =>
+        t.key === key
+          ? { ...t, status: 'starting', exitCode: null, error: null, generation: t.generation + 1 }
+          : t,
+      ),
     }))
   },
 }))

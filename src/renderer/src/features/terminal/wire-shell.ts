@@ -35,22 +35,24 @@ export function wireShell(kit: XtermKit, cwd: string, report: ShellReport): () =
   })
 
   report({ status: 'starting', exitCode: null, error: null })
-  void api.invoke('pty.create', { cwd, cols: Math.max(term.cols, 2), rows: Math.max(term.rows, 1) }).then((result) => {
-    if (!result.ok) {
-      if (!disposed) report({ status: 'failed', error: result.error.message })
-      return
-    }
-    if (disposed) {
-      // Closed while the shell was starting: do not leave it running.
-      void api.invoke('pty.kill', { id: result.value.id })
-      return
-    }
-    id = result.value.id
-    for (const event of early.splice(0)) if (event.id === id) render(event.data)
-    report({ status: 'running' })
-    // The container may have been resized while we waited.
-    void api.invoke('pty.resize', { id, cols: Math.max(term.cols, 2), rows: Math.max(term.rows, 1) })
-  })
+  void api
+    .invoke('pty.create', { cwd, cols: Math.max(term.cols, 2), rows: Math.max(term.rows, 1) })
+    .then((result) => {
+      if (!result.ok) {
+        if (!disposed) report({ status: 'failed', error: result.error.message })
+        return
+      }
+      if (disposed) {
+        // Closed while the shell was starting: do not leave it running.
+        void api.invoke('pty.kill', { id: result.value.id })
+        return
+      }
+      id = result.value.id
+      for (const event of early.splice(0)) if (event.id === id) render(event.data)
+      report({ status: 'running' })
+      // The container may have been resized while we waited.
+      void api.invoke('pty.resize', { id, cols: Math.max(term.cols, 2), rows: Math.max(term.rows, 1) })
+    })
 
   const typing = term.onData((data) => {
     if (id) void api.invoke('pty.write', { id, data })

@@ -30,11 +30,13 @@ export function createXterm(host: HTMLElement, options: { fontSize: number; them
   const search = new SearchAddon()
   term.loadAddon(fit)
   term.loadAddon(search)
-  term.loadAddon(new WebLinksAddon((event, uri) => {
-    event.preventDefault()
-    // Links open outside the app (Electron routes window.open to the OS browser).
-    window.open(uri, '_blank', 'noopener,noreferrer')
-  }))
+  term.loadAddon(
+    new WebLinksAddon((event, uri) => {
+      event.preventDefault()
+      // Links open outside the app (Electron routes window.open to the OS browser).
+      window.open(uri, '_blank', 'noopener,noreferrer')
+    }),
+  )
   term.loadAddon(new Unicode11Addon())
   term.unicode.activeVersion = '11'
   term.open(host)
