@@ -100,10 +100,11 @@ test('the file tree respects .gitignore, marks what the agent wrote, opens it re
   await expect(diff).toBeHidden()
 })
 
-test('project settings are edited with validation that points at the broken line; preferences persist', async ({
+test('project settings are edited with validation that points at the broken line; preferences persist and apply', async ({
   app,
   projectDir,
   sousHome,
+  modelServer,
 }) => {
   await openByPath(app, projectDir)
   await app.getByRole('button', { name: 'Settings' }).click()
@@ -134,6 +135,17 @@ test('project settings are edited with validation that points at the broken line
   await expect(app.locator('html')).toHaveAttribute('data-theme', 'dark')
   const stored = JSON.parse(await readFile(join(sousHome, 'settings.json'), 'utf8'))
   expect(stored.sous).toMatchObject({ model: 'claude-e2e-model', theme: 'dark', fontSize: 15 })
+  await app.keyboard.press('Escape')
+
+  // A new session uses the model chosen in Settings.
+  await modelServer.setScenario([{ reply: { content: [{ type: 'text', text: 'Using the chosen model.' }] } }])
+  const chat = app.getByRole('region', { name: 'Chat' })
+  await chat.getByRole('textbox', { name: 'Message' }).fill('Which model?')
+  await chat.getByRole('textbox', { name: 'Message' }).press('Enter')
+  await expect(chat.getByLabel('Assistant').last()).toContainText('Using the chosen model.')
+  const { requests } = await modelServer.recorded()
+  expect(requests.at(-1)?.body['model']).toBe('claude-e2e-model')
+  await app.getByRole('button', { name: 'Settings' }).click()
   // Back to the defaults for the other specs of this worker.
   await settings.getByRole('textbox', { name: 'Model', exact: true }).fill('')
   await settings.getByRole('combobox', { name: 'Theme' }).selectOption('system')

@@ -11,6 +11,7 @@ import { MemoryKeyStore } from '../main/secrets/memory-key-store'
 import { createSessionRuntime } from '../main/session/runtime'
 import { createAgentTerminals } from '../main/workspace/agent-terminals'
 import { TERMINAL_FLOW } from '../main/workspace/terminal-flow'
+import { readPreferencesSync } from '../main/workspace/preferences'
 
 /** What `sous serve` accepts. */
 export interface ServeArgs {
@@ -89,7 +90,7 @@ export async function runServe(argv: readonly string[]): Promise<number> {
   const pty = new NodePtyService(TERMINAL_FLOW)
   // The Bash tool's PTYs show in the Agent terminal, and the user can type into them.
   const agentTerminals = createAgentTerminals(events)
-  const runtime = createSessionRuntime({ home, env: process.env, hub: events, pty, keyStore, permissionMode: 'default', headless: false, onPtySpawn: agentTerminals.attach })
+  const runtime = createSessionRuntime({ home, env: process.env, hub: events, pty, keyStore, permissionMode: 'default', headless: false, onPtySpawn: agentTerminals.attach, preferences: () => readPreferencesSync(home) })
   const core = createCore({
     sousHome: home,
     transport: 'browser',

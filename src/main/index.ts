@@ -16,6 +16,7 @@ import { SafeStorageKeyStore } from './secrets/safe-storage-key-store'
 import { createSessionRuntime, type SessionRuntime } from './session/runtime'
 import { createAgentTerminals } from './workspace/agent-terminals'
 import { TERMINAL_FLOW } from './workspace/terminal-flow'
+import { readPreferencesSync } from './workspace/preferences'
 
 /**
  * The desktop entry: hardened shell + core + Electron transport. Everything testable lives in
@@ -78,7 +79,7 @@ function start(): void {
   const keyStore = new SafeStorageKeyStore(home, safeStorage)
   const pty = new NodePtyService(TERMINAL_FLOW)
   const agentTerminals = createAgentTerminals(events)
-  runtime = createSessionRuntime({ home, env: process.env, hub: events, pty, keyStore, permissionMode: 'default', headless: false, onPtySpawn: agentTerminals.attach })
+  runtime = createSessionRuntime({ home, env: process.env, hub: events, pty, keyStore, permissionMode: 'default', headless: false, onPtySpawn: agentTerminals.attach, preferences: () => readPreferencesSync(home) })
   const running = createCore({
     sousHome: home,
     transport: 'electron',

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { Preferences } from '../../shared/ipc/contract'
@@ -68,4 +69,18 @@ export async function updatePreferences(home: string, changes: Partial<Preferenc
   const preferences = coerce(next)
   await writeFileAtomic(file, `${JSON.stringify({ ...data, sous: preferences }, null, 2)}\n`)
   return preferences
+}
+
+/**
+ * The preferences for a session that is opening (sync: sessions are set up synchronously).
+ * A missing or unreadable file gives the defaults: preferences only choose among values the
+ * user could also set in the environment, so falling back loosens nothing.
+ */
+export function readPreferencesSync(home: string): Preferences {
+  try {
+    const data = JSON.parse(readFileSync(join(home, 'settings.json'), 'utf8')) as unknown
+    return coerce(typeof data === 'object' && data !== null ? (data as Record<string, unknown>).sous : undefined)
+  } catch {
+    return { ...DEFAULT_PREFERENCES }
+  }
 }

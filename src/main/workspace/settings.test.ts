@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { readPreferences, updatePreferences } from './preferences'
+import { readPreferences, readPreferencesSync, updatePreferences } from './preferences'
 import { readProjectSettings, validateSettingsText, writeProjectSettings } from './project-settings'
 
 let dir: string
@@ -34,6 +34,14 @@ describe('preferences', () => {
     const file = JSON.parse(await readFile(join(dir, 'settings.json'), 'utf8'))
     expect(file.permissions).toEqual({ allow: ['Read'] })
     expect(file.sous).toEqual({ theme: 'dark', fontSize: 15, model: 'claude-x' })
+  })
+
+  it('reads synchronously for a session that opens, with defaults for a missing or broken file', async () => {
+    expect(readPreferencesSync(dir)).toEqual({ theme: 'system', fontSize: 13 })
+    await updatePreferences(dir, { model: 'claude-x', permissionMode: 'plan' })
+    expect(readPreferencesSync(dir)).toMatchObject({ model: 'claude-x', permissionMode: 'plan' })
+    await writeFile(join(dir, 'settings.json'), '{ broken')
+    expect(readPreferencesSync(dir)).toEqual({ theme: 'system', fontSize: 13 })
   })
 
   it('fails closed on a file that is not JSON, naming the line, and leaves it untouched', async () => {
