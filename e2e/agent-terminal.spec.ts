@@ -62,6 +62,13 @@ test('an agent Bash command shows live in the Agent terminal: command line, outp
   await expect(app.getByRole('log', { name: 'Conversation' }).getByLabel('Assistant').last()).toContainText(
     'All steps ran.',
   )
+
+  // Another session, then this one again: its earlier commands are replayed under a banner.
+  const sessions = app.getByRole('region', { name: 'Sessions' })
+  await sessions.getByRole('button', { name: 'New session' }).click()
+  await sessions.getByRole('button', { name: 'Open session Run the steps' }).click()
+  await expect(rows.filter({ hasText: '── Run the steps ──' })).toHaveCount(1)
+  await expect(rows.filter({ hasText: '$ echo step-one; sleep 2; echo step-two' })).toHaveCount(2)
 })
 
 test('a command asking "Continue? [y/N]" is answered from the Agent terminal and the turn completes', async ({

@@ -79,7 +79,9 @@ export async function updatePreferences(home: string, changes: Partial<Preferenc
 export function readPreferencesSync(home: string): Preferences {
   try {
     const data = JSON.parse(readFileSync(join(home, 'settings.json'), 'utf8')) as unknown
-    return coerce(typeof data === 'object' && data !== null ? (data as Record<string, unknown>).sous : undefined)
+    return coerce(
+      typeof data === 'object' && data !== null ? (data as Record<string, unknown>).sous : undefined,
+    )
   } catch {
     return { ...DEFAULT_PREFERENCES }
   }

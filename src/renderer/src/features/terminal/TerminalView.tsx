@@ -24,6 +24,9 @@ export function TerminalView({ info, sessionId, fontSize, dark, visible }: Termi
   const [searching, setSearching] = useState(false)
   const session = useRef(sessionId)
   session.current = sessionId
+  /** The Agent terminal's "show this session" (replays a stored session's commands). */
+  const showSession = useRef<(id: string | null) => void>(() => {})
+  useEffect(() => showSession.current(sessionId), [sessionId, kit])
   const initial = useRef({ fontSize, dark })
   const searchRequest = useTerminals((state) => state.searchRequests[info.key] ?? 0)
   useEffect(() => {
@@ -53,10 +56,15 @@ export function TerminalView({ info, sessionId, fontSize, dark, visible }: Termi
       return true
     })
     const update = useTerminals.getState().update
-    const stop =
-      info.kind === 'agent'
-        ? wireAgent(made, () => session.current)
-        : wireShell(made, info.projectPath, (patch) => update(info.key, patch))
+    let stop: () => void
+    if (info.kind === 'agent') {
+      const agent = wireAgent(made, () => session.current)
+      agent.showSession(session.current)
+      showSession.current = agent.showSession
+      stop = agent.dispose
+    } else {
+      stop = wireShell(made, info.projectPath, (patch) => update(info.key, patch))
+    }
     // Fit on the next frame: the observer fires during layout, and fitting there loops.
     let frame = 0
     const observer = new ResizeObserver(() => {

@@ -36,3 +36,13 @@ export function commandFooter(exitCode: number | undefined): string {
 
 /** What the Agent terminal says before the first command. */
 export const AGENT_GREETING = `${DIM}Commands the agent runs appear here live. Type to answer a command that waits for input.${RESET}\r\n`
+
+/** A separator when the Agent terminal starts showing another session. */
+export function sessionBanner(title: string): string {
+  return `\r\n${DIM}── ${title} ──${RESET}\r\n`
+}
+
+/** Text from a stored tool result, with terminal line ends. */
+export function asTerminalText(text: string): string {
+  return text.replace(/\r?\n/g, '\r\n')
+}

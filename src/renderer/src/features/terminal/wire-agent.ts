@@ -1,5 +1,14 @@
 import { api } from '../../api'
-import { AGENT_GREETING, BASH_END_OSC, commandFooter, commandHeader, exitCodeOf } from './agent-format'
+import {
+  AGENT_GREETING,
+  asTerminalText,
+  BASH_END_OSC,
+  commandFooter,
+  commandHeader,
+  exitCodeOf,
+  sessionBanner,
+} from './agent-format'
+import { pastCommands } from './history'
 import type { XtermKit } from './xterm-setup'
 
 /**
@@ -8,13 +17,19 @@ import type { XtermKit } from './xterm-setup'
  * most recently, so a `Continue? [y/N]` prompt or a password question can be answered and the
  * agent's turn goes on. Returns the function that stops listening (the PTYs belong to the agent).
  */
-export function wireAgent(kit: XtermKit, sessionId: () => string | null): () => void {
+export function wireAgent(
+  kit: XtermKit,
+  sessionId: () => string | null,
+): { showSession(id: string | null): void; dispose(): void } {
   const { term } = kit
   /** Live agent PTYs shown here, oldest first; typing goes to the last. */
   const live: string[] = []
   /** Ended commands whose footer is written (by the marker or by the exit). */
   const ended = new Set<string>()
   let shown = 0
+  let shownSession: string | null = null
+  /** Commands that ran live since the last switch: a replay then would repeat them. */
+  let liveSinceSwitch = 0
   term.write(AGENT_GREETING)
 
   // The Bash tool ends a command with this marker; it carries the exit code.
@@ -30,6 +45,7 @@ export function wireAgent(kit: XtermKit, sessionId: () => string | null): () => 
   const offStart = api.on('agent.terminal', (event) => {
     if (event.sessionId !== sessionId()) return
     live.push(event.ptyId)
+    liveSinceSwitch++
     term.write(commandHeader(event.command, shown++ === 0))
   })
   const offData = api.on('pty.data', (event) => {
@@ -50,7 +66,28 @@ export function wireAgent(kit: XtermKit, sessionId: () => string | null): () => 
   const resizing = term.onResize(({ cols, rows }) => {
     for (const id of live) void api.invoke('pty.resize', { id, cols, rows })
   })
-  return () => {
+  /** Switching to a stored session replays its earlier commands (dimmed banner, then each one). */
+  const showSession = (id: string | null) => {
+    if (id === shownSession) return
+    const first = shownSession === null
+    shownSession = id
+    liveSinceSwitch = 0
+    if (!id) return
+    void api.invoke('session.history', { sessionId: id }).then((result) => {
+      // A session that has not stored anything yet has nothing to replay.
+      if (!result.ok || shownSession !== id || liveSinceSwitch > 0) return
+      const past = pastCommands(result.value.events)
+      if (past.length === 0 && first) return
+      term.write(sessionBanner(result.value.summary.title))
+      for (const command of past) {
+        term.write(commandHeader(command.command, false))
+        if (command.output) term.write(asTerminalText(command.output))
+        term.write(commandFooter(command.exitCode))
+      }
+      shown += past.length
+    })
+  }
+  const dispose = () => {
     marker.dispose()
     offStart()
     offData()
@@ -58,4 +95,5 @@ export function wireAgent(kit: XtermKit, sessionId: () => string | null): () => 
     typing.dispose()
     resizing.dispose()
   }
+  return { showSession, dispose }
 }
