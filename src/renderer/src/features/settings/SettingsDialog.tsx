@@ -23,7 +23,7 @@ export function SettingsDialog({ projectPath }: { projectPath: string | null }) 
   useEffect(() => {
     if (open) {
       setDraft(preferences)
-      dialog.current?.querySelector<HTMLElement>('input, select, button')?.focus()
+      dialog.current?.querySelector<HTMLElement>('input, select')?.focus()
     }
     // Only when the dialog opens: typing must not be overwritten by a save's answer.
     // eslint-disable-next-line react-hooks/exhaustive-deps
