@@ -85,6 +85,12 @@ test('the file tree respects .gitignore, marks what the agent wrote, opens it re
   await expect(files.getByRole('treeitem', { name: 'notes.md (changed)' })).toBeVisible()
   await expect(files.getByRole('treeitem', { name: 'README.md' })).toBeVisible()
 
+  // The keyboard walks the tree: down from the first row to notes.md, Enter opens it.
+  await files.getByRole('button', { name: '.claude' }).focus()
+  await app.keyboard.press('End')
+  await expect(files.getByRole('button', { name: 'README.md' })).toBeFocused()
+  await app.keyboard.press('Home')
+  await expect(files.getByRole('button', { name: '.claude' })).toBeFocused()
   await files.getByRole('button', { name: 'notes.md' }).click()
   const viewer = app.getByRole('dialog', { name: 'notes.md' })
   await expect(viewer.locator('.monaco-editor .view-lines')).toContainText('hello from the agent')

@@ -1,4 +1,4 @@
-import { useEffect, useMemo } from 'react'
+import { useEffect, useMemo, type KeyboardEvent } from 'react'
 import type { FileEntry } from '../../../../shared/ipc/contract'
 import { changedPaths } from './changes'
 import { isExpanded, useFiles } from './store'
@@ -36,7 +36,7 @@ export function FileTree({ root, sessionId, revision }: FileTreeProps) {
           </button>
         )}
       </header>
-      <ul className="files__tree" role="tree" aria-label="Project files">
+      <ul className="files__tree" role="tree" aria-label="Project files" onKeyDown={moveInTree}>
         {top?.map((entry) => (
           <Node key={entry.path} root={root} entry={entry} depth={0} marks={marks} />
         ))}
@@ -100,4 +100,21 @@ function Node({
       )}
     </li>
   )
+}
+
+/** Up/Down (and Home/End) move between the visible rows of the tree. */
+function moveInTree(event: KeyboardEvent<HTMLUListElement>): void {
+  const keys: Record<string, number> = { ArrowDown: 1, ArrowUp: -1, Home: -Infinity, End: Infinity }
+  const step = keys[event.key]
+  if (step === undefined) return
+  const rows = Array.from(event.currentTarget.querySelectorAll<HTMLButtonElement>('.files__node'))
+  if (rows.length === 0) return
+  const at = rows.indexOf(document.activeElement as HTMLButtonElement)
+  const next = Number.isFinite(step)
+    ? Math.min(rows.length - 1, Math.max(0, at + step))
+    : step < 0
+      ? 0
+      : rows.length - 1
+  event.preventDefault()
+  rows[next]?.focus()
 }

@@ -1,4 +1,5 @@
 import { useEffect, useRef } from 'react'
+import { useFocusTrap } from '../../lib/focus-trap'
 import { languageFor, loadMonaco } from '../../lib/monaco'
 import { diffLineKind } from './changes'
 import { useFiles } from './store'
@@ -11,6 +12,7 @@ export function Viewer({ dark, fontSize }: { dark: boolean; fontSize: number }) 
   )
   const close = useFiles((state) => state.close)
   const dialog = useRef<HTMLDivElement>(null)
+  useFocusTrap(dialog, viewing !== null)
 
   useEffect(() => {
     if (viewing) dialog.current?.focus()

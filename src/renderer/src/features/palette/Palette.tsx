@@ -1,4 +1,5 @@
 import { useEffect, useId, useMemo, useRef, useState } from 'react'
+import { useFocusTrap } from '../../lib/focus-trap'
 import { filterCommands, type Command } from './match'
 import './palette.css'
 
@@ -7,6 +8,8 @@ export function Palette({ commands, onClose }: { commands: readonly Command[]; o
   const [query, setQuery] = useState('')
   const [index, setIndex] = useState(0)
   const input = useRef<HTMLInputElement>(null)
+  const dialog = useRef<HTMLDivElement>(null)
+  useFocusTrap(dialog, true)
   const listId = useId()
   const shown = useMemo(() => filterCommands(commands, query), [commands, query])
   const selected = shown[Math.min(index, shown.length - 1)]
@@ -23,6 +26,7 @@ export function Palette({ commands, onClose }: { commands: readonly Command[]; o
   return (
     <div className="viewer-backdrop palette-backdrop" onClick={onClose}>
       <div
+        ref={dialog}
         className="palette"
         role="dialog"
         aria-modal="true"

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react'
 import type { Preferences } from '../../../../shared/ipc/contract'
+import { useFocusTrap } from '../../lib/focus-trap'
 import { ProjectSettingsEditor } from './ProjectSettingsEditor'
 import { describeKey } from './describe'
 import { useSettings } from './store'
@@ -19,6 +20,7 @@ export function SettingsDialog({ projectPath }: { projectPath: string | null }) 
   const [key, setKey] = useState('')
   const [draft, setDraft] = useState(preferences)
   const dialog = useRef<HTMLDivElement>(null)
+  useFocusTrap(dialog, open)
 
   useEffect(() => {
     if (open) {
