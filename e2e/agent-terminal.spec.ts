@@ -63,12 +63,15 @@ test('an agent Bash command shows live in the Agent terminal: command line, outp
     'All steps ran.',
   )
 
-  // Another session, then this one again: its earlier commands are replayed under a banner.
-  const sessions = app.getByRole('region', { name: 'Sessions' })
-  await sessions.getByRole('button', { name: 'New session' }).click()
-  await sessions.getByRole('button', { name: 'Open session Run the steps' }).click()
+  // A fresh window opening this session again: its earlier commands are replayed under a banner.
+  await app.reload()
+  await openByPath(app, projectDir)
+  await terminal.getByRole('tab', { name: 'Agent' }).click()
+  await app.getByRole('region', { name: 'Sessions' }).getByRole('button', { name: 'Open session Run the steps' }).click()
   await expect(rows.filter({ hasText: '── Run the steps ──' })).toHaveCount(1)
-  await expect(rows.filter({ hasText: '$ echo step-one; sleep 2; echo step-two' })).toHaveCount(2)
+  await expect(rows.filter({ hasText: '$ echo step-one; sleep 2; echo step-two' })).toHaveCount(1)
+  await expect(rows.filter({ hasText: /^\s*step-two\s*$/ })).toHaveCount(1)
+  await expect(rows.filter({ hasText: /^\s*\[exit 0\]\s*$/ })).toHaveCount(1)
 })
 
 test('a command asking "Continue? [y/N]" is answered from the Agent terminal and the turn completes', async ({

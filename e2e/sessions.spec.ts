@@ -1,5 +1,8 @@
+import { mkdtemp, realpath, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { basename, join } from 'node:path'
 import { expect, startServe, test } from './fixtures'
-import { openByPath } from './support/app'
+import { dropFolder, openByPath } from './support/app'
 
 test('a renamed session survives a host restart, is found by search and resumes with its history', async ({
   host,
@@ -108,4 +111,36 @@ test('the API key is set from Settings and cannot be read back through the contr
   expect(answers[2]).toContain('UNKNOWN_CHANNEL')
   for (const answer of answers) expect(answer).not.toContain(secret)
   expect(await app.content()).not.toContain(secret)
+})
+
+test("searching all projects finds another project's session and opens it there", async ({
+  app,
+  projectDir,
+  modelServer,
+}) => {
+  await modelServer.setScenario([{ reply: { content: [{ type: 'text', text: 'The capybara sleeps.' }] } }])
+  await openByPath(app, projectDir)
+  const chat = app.getByRole('region', { name: 'Chat' })
+  await chat.getByRole('textbox', { name: 'Message' }).fill('Where is the capybara?')
+  await chat.getByRole('textbox', { name: 'Message' }).press('Enter')
+  await expect(chat.getByLabel('Assistant').last()).toContainText('The capybara sleeps.')
+
+  const other = await realpath(await mkdtemp(join(tmpdir(), 'sous-e2e-elsewhere-')))
+  try {
+    await dropFolder(app, other, '.conversation')
+    await expect(app.getByLabel('Current project')).toContainText(other)
+    const sessions = app.getByRole('region', { name: 'Sessions' })
+    await sessions.getByRole('searchbox', { name: 'Search sessions' }).fill('capybara')
+    await expect(sessions.getByText('No session matches.')).toBeVisible()
+    await sessions.getByRole('checkbox', { name: 'All projects' }).check()
+    const found = sessions
+      .getByRole('list', { name: 'Search results' })
+      .getByRole('button', { name: 'Open session Where is the capybara?' })
+    await expect(found).toContainText(`in ${basename(projectDir)}`)
+    await found.click()
+    await expect(app.getByLabel('Current project')).toContainText(projectDir)
+    await expect(chat.getByLabel('Assistant').first()).toContainText('The capybara sleeps.')
+  } finally {
+    await rm(other, { recursive: true, force: true })
+  }
 })

@@ -84,10 +84,15 @@ export function App() {
 
   const activeSession = currentPath ? (sessions[currentPath] ?? null) : null
   const openSession = useCallback(
-    (sessionId: string) => {
-      if (currentPath) void openSessionInChat(currentPath, sessionId).then(setGlueError)
+    (sessionId: string, projectPath: string) => {
+      if (projectPath === currentPath)
+        return void openSessionInChat(projectPath, sessionId).then(setGlueError)
+      // Another project's session (found by searching all projects): open that project, and the
+      // project-switch effect above brings this session into the chat.
+      setSessions((all) => ({ ...all, [projectPath]: sessionId }))
+      void open(projectPath)
     },
-    [currentPath],
+    [currentPath, open],
   )
   const newSession = useCallback(() => {
     if (currentPath) newSessionInChat(currentPath)

@@ -10,7 +10,8 @@ export interface SessionsSidebarProps {
   activeSessionId: string | null
   /** Bumped when a turn or tool ended (titles and times change). */
   revision: number
-  onOpen(sessionId: string): void
+  /** Opens a session; `projectPath` is the session's project (search may find other projects'). */
+  onOpen(sessionId: string, projectPath: string): void
   onNew(): void
 }
 
@@ -26,7 +27,8 @@ export function SessionsSidebar({
   const query = useSessions((state) => state.query)
   const matches = useSessions((state) => state.matches)
   const error = useSessions((state) => state.error)
-  const { refresh, search, clearError } = useSessions.getState()
+  const allProjects = useSessions((state) => state.allProjects)
+  const { refresh, search, setAllProjects, clearError } = useSessions.getState()
 
   useEffect(() => {
     void refresh(projectPath)
@@ -51,6 +53,14 @@ export function SessionsSidebar({
         value={query}
         onChange={(event) => void search(projectPath, event.target.value)}
       />
+      <label className="sessions__scope">
+        <input
+          type="checkbox"
+          checked={allProjects}
+          onChange={(event) => void setAllProjects(projectPath, event.target.checked)}
+        />
+        All projects
+      </label>
       {error && (
         <p className="pane__error" role="alert">
           {error}{' '}
@@ -94,7 +104,7 @@ function SessionRow({
   summary: SessionSummary
   snippet?: string
   active: boolean
-  onOpen(id: string): void
+  onOpen(id: string, projectPath: string): void
 }) {
   const { rename, remove, exportMarkdown } = useSessions.getState()
   const [mode, setMode] = useState<'idle' | 'renaming' | 'deleting'>('idle')
@@ -137,10 +147,14 @@ function SessionRow({
         className="session__open"
         aria-current={active ? 'true' : undefined}
         aria-label={`Open session ${summary.title}`}
-        onClick={() => onOpen(summary.sessionId)}
+        onClick={() => onOpen(summary.sessionId, summary.projectPath)}
       >
         <span className="session__title">{summary.title}</span>
-        <span className="session__meta">{relativeTime(summary.updatedAt, Date.now())}</span>
+        <span className="session__meta">
+          {relativeTime(summary.updatedAt, Date.now())}
+          {summary.projectPath !== projectPath &&
+            ` · in ${summary.projectPath.split('/').pop() ?? summary.projectPath}`}
+        </span>
         {snippet && snippet !== summary.title && <span className="session__snippet">{snippet}</span>}
       </button>
       {mode === 'deleting' ? (

@@ -7,11 +7,14 @@ export interface SessionsState {
   /** Stored sessions per project path, newest first. */
   lists: Record<string, SessionSummary[]>
   query: string
+  /** Search every project's sessions, not only this one's. */
+  allProjects: boolean
   /** Search results (across this project's sessions) for `query`; null when not searching. */
   matches: SessionMatch[] | null
   error: string | null
   refresh(projectPath: string): Promise<void>
   search(projectPath: string, query: string): Promise<void>
+  setAllProjects(projectPath: string, all: boolean): Promise<void>
   rename(projectPath: string, sessionId: string, title: string): Promise<boolean>
   remove(projectPath: string, sessionId: string): Promise<boolean>
   /** Saves a session as a Markdown file (a download). */
@@ -22,6 +25,7 @@ export interface SessionsState {
 export const useSessions = create<SessionsState>()((set, get) => ({
   lists: {},
   query: '',
+  allProjects: false,
   matches: null,
   error: null,
 
@@ -36,11 +40,16 @@ export const useSessions = create<SessionsState>()((set, get) => ({
   async search(projectPath, query) {
     set({ query })
     if (!query.trim()) return set({ matches: null })
-    const result = await api.invoke('session.search', { query, projectPath })
+    const result = await api.invoke('session.search', get().allProjects ? { query } : { query, projectPath })
     // A newer query may have been typed meanwhile; only the latest answer counts.
     if (get().query !== query) return
     if (result.ok) set({ matches: result.value, error: null })
     else set({ matches: [], error: `Search failed: ${result.error.message}` })
+  },
+
+  async setAllProjects(projectPath, all) {
+    set({ allProjects: all })
+    if (get().query) await get().search(projectPath, get().query)
   },
 
   async rename(projectPath, sessionId, title) {

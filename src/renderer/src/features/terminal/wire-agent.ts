@@ -68,11 +68,12 @@ export function wireAgent(
   })
   /** Switching to a stored session replays its earlier commands (dimmed banner, then each one). */
   const showSession = (id: string | null) => {
-    if (id === shownSession) return
+    // No session yet (a new one starts with the next prompt, or the chat is between projects):
+    // keep what is shown; the next real session decides.
+    if (id === null || id === shownSession) return
     const first = shownSession === null
     shownSession = id
     liveSinceSwitch = 0
-    if (!id) return
     void api.invoke('session.history', { sessionId: id }).then((result) => {
       // A session that has not stored anything yet has nothing to replay.
       if (!result.ok || shownSession !== id || liveSinceSwitch > 0) return
