@@ -45,7 +45,8 @@ function appEnv(sousHome: string, modelUrl: string): NodeJS.ProcessEnv {
   }
 }
 
-async function startServe(sousHome: string, modelUrl: string): Promise<{ url: string; child: Child }> {
+/** Starts `sous serve` (built) on a free port with our temp homes; the caller stops the child. */
+export async function startServe(sousHome: string, modelUrl: string): Promise<{ url: string; child: Child }> {
   const child = await startChild({
     name: '`sous serve`',
     command: process.execPath,

@@ -35,11 +35,12 @@ test('README screenshot', async ({ app, projectDir, modelServer, host }) => {
 
   const terminal = app.getByRole('region', { name: 'Terminal' })
   await expect(terminal.getByRole('status')).toHaveText('Running')
-  await expect(terminal.locator('.xterm-rows')).toContainText(/[#$%>]/) // The shell's prompt.
-  await terminal.locator('.xterm').click()
+  const shell = terminal.getByRole('tabpanel')
+  await expect(shell.locator('.xterm-rows')).toContainText(/[#$%>]/) // The shell's prompt.
+  await shell.locator('.xterm').click()
   await app.keyboard.type('ls -l README.md src')
   await app.keyboard.press('Enter')
-  await expect(terminal.locator('.xterm-rows')).toContainText('index.ts')
+  await expect(shell.locator('.xterm-rows')).toContainText('index.ts')
 
   const chat = app.getByRole('region', { name: 'Chat' })
   await chat.getByRole('textbox', { name: 'Message' }).fill('What is in this project, and what should I do next?')

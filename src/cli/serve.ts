@@ -9,6 +9,9 @@ import { startBrowserHost } from '../main/host/ws'
 import { NodePtyService } from '../main/pty/node-pty-service'
 import { MemoryKeyStore } from '../main/secrets/memory-key-store'
 import { createSessionRuntime } from '../main/session/runtime'
+import { createAgentTerminals } from '../main/workspace/agent-terminals'
+import { TERMINAL_FLOW } from '../main/workspace/terminal-flow'
+import { readPreferencesSync } from '../main/workspace/preferences'
 
 /** What `sous serve` accepts. */
 export interface ServeArgs {
@@ -84,14 +87,17 @@ export async function runServe(argv: readonly string[]): Promise<number> {
   const events = createEventHub((error) => process.stderr.write(`[sous] event listener failed: ${String(error)}\n`))
   const keyStore = new MemoryKeyStore()
   const home = sousHome()
-  const pty = new NodePtyService()
-  const runtime = createSessionRuntime({ home, env: process.env, hub: events, pty, keyStore, permissionMode: 'default', headless: false })
+  const pty = new NodePtyService(TERMINAL_FLOW)
+  // The Bash tool's PTYs show in the Agent terminal, and the user can type into them.
+  const agentTerminals = createAgentTerminals(events)
+  const runtime = createSessionRuntime({ home, env: process.env, hub: events, pty, keyStore, permissionMode: 'default', headless: false, onPtySpawn: agentTerminals.attach, preferences: () => readPreferencesSync(home) })
   const core = createCore({
     sousHome: home,
     transport: 'browser',
     keyStore,
     events,
     pty,
+    agentTerminals,
     sessions: runtime.sessions,
     approvals: runtime.approvals,
     onWarning: (message) => process.stderr.write(`[sous] ${message}\n`),

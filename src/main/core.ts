@@ -5,6 +5,7 @@ import { projectHandlers, type PickFolder } from './host/handlers/project'
 import { userTerminals } from './host/handlers/pty'
 import { sessionHandlers } from './host/handlers/session'
 import { settingsHandlers } from './host/handlers/settings'
+import { workspaceHandlers } from './host/handlers/workspace'
 import { createRouter, type Handlers, type Router } from './host/router'
 import { APP_URL, createSenderPolicy } from './host/sender-policy'
 import { SOUS_VERSION } from './host/version'
@@ -12,6 +13,7 @@ import { RecentProjects } from './projects/recent-projects'
 import type { PtyService } from './pty/types'
 import type { KeyStore } from './secrets/key-store'
 import type { SessionService } from './session/types'
+import { createAgentTerminals, type AgentTerminals } from './workspace/agent-terminals'
 
 /** What {@link createCore} needs. Services are built by the caller and owned by the core from then on. */
 export interface CoreOptions {
@@ -27,6 +29,11 @@ export interface CoreOptions {
   approvals?: ApprovalHandlerDeps
   /** Terminals; without it `pty.*` answers UNAVAILABLE. Disposed with the core. */
   pty?: PtyService
+  /**
+   * The Bash tool's PTYs, shown in the Agent terminal: build it over the same hub and wire its
+   * `attach` into the sessions' `onPtySpawn`. A new (unwired) one is made otherwise.
+   */
+  agentTerminals?: AgentTerminals
   /** Pass the hub the session service already emits into; a new one is made otherwise. */
   events?: EventHub
   /** Electron: the renderer URLs that may call (default: the `app://` protocol only). */
@@ -41,6 +48,8 @@ export interface CoreOptions {
 export interface Core {
   router: Router
   events: EventHub
+  /** Where the sessions' `onPtySpawn` goes (see {@link CoreOptions.agentTerminals}). */
+  agentTerminals: AgentTerminals
   /**
    * Kills user terminals, ends sessions and disposes the PTY service. Idempotent.
    * Contract: never rejects.
@@ -53,7 +62,8 @@ export function createCore(options: CoreOptions): Core {
   const log = options.onWarning ?? ((message: string) => console.warn(`[sous] ${message}`))
   const events = options.events ?? createEventHub((error) => log(`event listener failed: ${String(error)}`))
   const recent = new RecentProjects(options.sousHome, { onWarning: log })
-  const terminals = userTerminals({ pty: options.pty, events })
+  const agentTerminals = options.agentTerminals ?? createAgentTerminals(events)
+  const terminals = userTerminals({ pty: options.pty, events, agent: agentTerminals })
 
   const handlers: Handlers = {
     ...appHandlers({ version: SOUS_VERSION, transport: options.transport }),
@@ -61,6 +71,7 @@ export function createCore(options: CoreOptions): Core {
     ...terminals.handlers,
     ...settingsHandlers({ keyStore: options.keyStore }),
     ...sessionHandlers({ sessions: options.sessions }),
+    ...workspaceHandlers({ sousHome: options.sousHome }),
     ...approvalHandlers(options.approvals ?? { queues: () => [] }),
   }
   const router = createRouter(handlers, {
@@ -73,6 +84,7 @@ export function createCore(options: CoreOptions): Core {
   return {
     router,
     events,
+    agentTerminals,
     dispose() {
       disposed ??= (async () => {
         terminals.dispose()

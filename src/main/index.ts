@@ -14,6 +14,9 @@ import { APP_URL, isAllowedUrl } from './host/sender-policy'
 import { NodePtyService } from './pty/node-pty-service'
 import { SafeStorageKeyStore } from './secrets/safe-storage-key-store'
 import { createSessionRuntime, type SessionRuntime } from './session/runtime'
+import { createAgentTerminals } from './workspace/agent-terminals'
+import { TERMINAL_FLOW } from './workspace/terminal-flow'
+import { readPreferencesSync } from './workspace/preferences'
 
 /**
  * The desktop entry: hardened shell + core + Electron transport. Everything testable lives in
@@ -74,8 +77,9 @@ function start(): void {
   const home = sousHome()
   const events = createEventHub((error) => console.error('[sous] event listener failed:', error))
   const keyStore = new SafeStorageKeyStore(home, safeStorage)
-  const pty = new NodePtyService()
-  runtime = createSessionRuntime({ home, env: process.env, hub: events, pty, keyStore, permissionMode: 'default', headless: false })
+  const pty = new NodePtyService(TERMINAL_FLOW)
+  const agentTerminals = createAgentTerminals(events)
+  runtime = createSessionRuntime({ home, env: process.env, hub: events, pty, keyStore, permissionMode: 'default', headless: false, onPtySpawn: agentTerminals.attach, preferences: () => readPreferencesSync(home) })
   const running = createCore({
     sousHome: home,
     transport: 'electron',
@@ -83,6 +87,7 @@ function start(): void {
     events,
     pickFolder,
     pty,
+    agentTerminals,
     sessions: runtime.sessions,
     approvals: runtime.approvals,
     appOrigins,

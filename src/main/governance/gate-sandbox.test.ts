@@ -67,6 +67,8 @@ describe('Bash in the sandbox', () => {
     const bash = createBashTool({ pty, sandbox: state })
     const ok = await runToolCall(bash, { command: 'echo in > inside.txt && cd sub && pwd -P' }, ctx())
     expect(textOf(ok)).toContain(realpathSync(join(project, 'sub')))
+    // The wrapper's own plumbing (no /dev/tty inside the sandbox) never leaks into the output.
+    expect(textOf(ok)).not.toContain('/dev/tty')
     expect(readFileSync(join(project, 'inside.txt'), 'utf8')).toBe('in\n')
     // The working directory carries over from inside the sandbox.
     expect(session.shell.cwd).toBe(realpathSync(join(project, 'sub')))

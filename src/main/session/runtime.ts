@@ -9,7 +9,7 @@ import { HookRunner } from '../governance/hooks/runner'
 import { loadSettings, type LoadSettingsOptions } from '../governance/settings/load'
 import type { PermissionMode } from '../governance/types'
 import { ApprovalQueues } from '../host/handlers/approval'
-import type { PtyService } from '../pty/types'
+import type { PtyProcess, PtyService } from '../pty/types'
 import type { KeyStore } from '../secrets/key-store'
 import type { BashSandboxState } from '../tools/bash-sandbox'
 import { createCoreTools } from '../tools/registry'
@@ -45,6 +45,22 @@ export interface SessionRuntimeOptions {
   onDenial?(denial: GateDenial): void
   /** Where the user's `~` is (tests). */
   userHome?: string
+  /**
+   * The user's preferences (Settings), read when a session opens: they win over the environment
+   * and the host's default mode, but not over explicit options (`model`). Hosts with a UI pass
+   * `workspace/preferences.ts`'s `readPreferencesSync`.
+   */
+  preferences?(): RuntimePreferences
+  /** Each Bash command's PTY as it starts (the desktop's Agent terminal; see workspace/agent-terminals). */
+  onPtySpawn?(sessionId: string, proc: PtyProcess, command: string): void
+}
+
+/** What Settings may change for new sessions. */
+export interface RuntimePreferences {
+  model?: string
+  fallbackModel?: string
+  baseUrl?: string
+  permissionMode?: PermissionMode
 }
 
 /** The agent side of a host: sessions plus the approval queues the UI answers. */
@@ -73,6 +89,7 @@ export function createSessionRuntime(o: SessionRuntimeOptions): SessionRuntime {
 
   const environment = (projectPath: string, sessionId: string): Omit<SessionEnvironment, 'projectDataDir' | 'transcriptPath'> => {
     const tools = createToolSession({ cwd: projectPath })
+    const prefs = o.preferences?.() ?? {}
     const queue = new ApprovalQueue({ projectRoot: projectPath, sousHome: o.home, sessionGrants: new SessionGrants(projectPath), headless: o.headless })
     // Registering the queue also forwards its requests to the UI (not in headless mode).
     const forgetQueue = approvals.add(sessionId, queue)
@@ -85,7 +102,7 @@ export function createSessionRuntime(o: SessionRuntimeOptions): SessionRuntime {
       cwd: () => tools.shell.cwd,
       sousHome: o.home,
       home: userHome,
-      mode: o.permissionMode,
+      mode: prefs.permissionMode ?? o.permissionMode,
       cliRules: o.cliRules,
       approvals: queue,
       hooks: new HookRunner({ hooks: [], sessionId, transcriptPath: transcriptPath(o.home, projectPath, sessionId), projectRoot: projectPath, log: hookLog, env: o.env }),
@@ -102,11 +119,16 @@ export function createSessionRuntime(o: SessionRuntimeOptions): SessionRuntime {
     const toolset = async (): Promise<Toolset> => {
       const [classifier, ask] = await Promise.all([
         createBashClassifier({ projectRoot: projectPath, cwd: () => tools.shell.cwd, home: userHome }),
-        models.askModel(),
+        models.askModel(prefs),
       ])
       return {
         tools: createCoreTools({ pty: o.pty, classify: classifier.classify, inspect: classifier.inspect, sandbox: sandboxState }),
-        context: { fileState: tools.fileState, shell: tools.shell, askModel: ask },
+        context: {
+          fileState: tools.fileState,
+          shell: tools.shell,
+          askModel: ask,
+          ...(o.onPtySpawn && { onPtySpawn: (proc: PtyProcess, command: string) => o.onPtySpawn?.(sessionId, proc, command) }),
+        },
         async dispose() {
           gate.abortPending()
           forgetQueue()
@@ -118,8 +140,8 @@ export function createSessionRuntime(o: SessionRuntimeOptions): SessionRuntime {
 
     return {
       hub: o.hub,
-      model: () => models.get(),
-      modelName: models.modelName(),
+      model: () => models.get(prefs),
+      modelName: models.modelName(prefs),
       toolset,
       canUseTool: (tool, input, toolUseId, opts) => gate.canUseTool(tool, input, toolUseId, opts),
       setMode: (mode) => gate.setMode(mode),
@@ -163,26 +185,33 @@ class ModelCache {
 
   constructor(private readonly o: SessionRuntimeOptions) {}
 
-  modelName(): string {
-    return this.o.model ?? this.o.env['ANTHROPIC_MODEL'] ?? ''
+  modelName(prefs: RuntimePreferences = {}): string {
+    return this.o.model ?? prefs.model ?? this.o.env['ANTHROPIC_MODEL'] ?? ''
   }
 
-  async get(): Promise<ModelService> {
-    const key = (await this.o.keyStore?.get()) ?? this.o.env['ANTHROPIC_API_KEY']
-    if (this.cached?.key !== key || !this.cached) this.cached = { key, service: this.build(key) }
+  async get(prefs: RuntimePreferences = {}): Promise<ModelService> {
+    const secret = (await this.o.keyStore?.get()) ?? this.o.env['ANTHROPIC_API_KEY']
+    // The service depends on the key and on the preferences that shape its configuration.
+    const key = JSON.stringify([secret, prefs.model, prefs.fallbackModel, prefs.baseUrl])
+    if (this.cached?.key !== key || !this.cached) this.cached = { key, service: this.build(secret, prefs) }
     return this.cached.service
   }
 
   /** The small-model helper WebFetch uses, over the same configuration. */
-  async askModel(): Promise<(system: string, user: string, signal: AbortSignal) => Promise<string>> {
+  async askModel(prefs: RuntimePreferences = {}): Promise<(system: string, user: string, signal: AbortSignal) => Promise<string>> {
     const { createAskModel } = await import('../services/model/ask')
-    return async (system, user, signal) => createAskModel(await this.get())(system, user, signal)
+    return async (system, user, signal) => createAskModel(await this.get(prefs))(system, user, signal)
   }
 
-  private async build(key: string | undefined): Promise<ModelService> {
+  private async build(key: string | undefined, prefs: RuntimePreferences): Promise<ModelService> {
     const { AnthropicModelService, resolveModelConfig } = await import('../services/model/index')
     const env = { ...this.o.env, ...(key ? { ANTHROPIC_API_KEY: key } : {}) }
-    const config = resolveModelConfig(env, this.o.model ? { model: this.o.model } : {})
+    const model = this.o.model ?? prefs.model
+    const config = resolveModelConfig(env, {
+      ...(model && { model }),
+      ...(prefs.fallbackModel && { fallbackModel: prefs.fallbackModel }),
+      ...(prefs.baseUrl && { baseURL: prefs.baseUrl }),
+    })
     if (!config.ok) {
       const message = config.error.message
       return {

@@ -31,6 +31,41 @@ export const SessionSummary = z.object({
 })
 export type SessionSummary = z.infer<typeof SessionSummary>
 
+/** One entry of a project folder listing (`files.list`). */
+export const FileEntry = z.object({
+  name: z.string(),
+  /** Relative to the project root, `/`-separated. */
+  path: z.string(),
+  kind: z.enum(['file', 'dir']),
+})
+export type FileEntry = z.infer<typeof FileEntry>
+
+/** A session that matched a text search, with the line that matched. */
+export const SessionMatch = z.object({ summary: SessionSummary, snippet: z.string() })
+export type SessionMatch = z.infer<typeof SessionMatch>
+
+/** One file the agent changed in a session, with its combined unified diff. */
+export const FileChange = z.object({ path: z.string(), created: z.boolean(), patch: z.string() })
+export type FileChange = z.infer<typeof FileChange>
+
+/** Sous's own preferences (stored under the "sous" key of `$SOUS_HOME/settings.json`). */
+export const Preferences = z.object({
+  baseUrl: z.string().max(2000).optional(),
+  model: z.string().max(200).optional(),
+  fallbackModel: z.string().max(200).optional(),
+  permissionMode: z.enum(['default', 'acceptEdits', 'plan', 'bypassPermissions', 'dontAsk']).optional(),
+  theme: z.enum(['light', 'dark', 'system']),
+  fontSize: z.number().int().min(9).max(32),
+})
+export type Preferences = z.infer<typeof Preferences>
+
+/** A project settings file (`.claude/settings.json` or `.claude/settings.local.json`). */
+export const ProjectSettingsName = z.enum(['settings.json', 'settings.local.json'])
+export type ProjectSettingsName = z.infer<typeof ProjectSettingsName>
+
+/** Where and why a settings file is invalid (1-based line and column). */
+export const SettingsProblem = z.object({ message: z.string(), line: z.number(), column: z.number() })
+export type SettingsProblem = z.infer<typeof SettingsProblem>
 /** What an approval card shows: the diff of an edit, the parsed command, a path or a URL. */
 export const ApprovalPreview = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('diff'), filePath: z.string(), before: z.string(), after: z.string() }),
@@ -178,6 +213,45 @@ export const requests = {
       warning: z.string().optional(),
     }),
   },
+
+  /** Finds stored sessions whose prompts, replies or title contain `query` (case-insensitive). */
+  'session.search': {
+    input: z.object({ query: z.string().trim().min(1).max(500), projectPath: AbsPath.optional() }).strict(),
+    output: z.array(SessionMatch),
+  },
+  /** A stored session as Markdown, for saving. */
+  'session.export': {
+    input: z.object({ sessionId: Id }).strict(),
+    output: z.object({ fileName: z.string(), markdown: z.string() }),
+  },
+  /** Files the agent changed in a session, each with its combined diff (first before → last after). */
+  'session.changes': { input: z.object({ sessionId: Id }).strict(), output: z.array(FileChange) },
+
+  /** One folder of a project, `.gitignore` respected, folders first. */
+  'files.list': {
+    input: z.object({ root: AbsPath, dir: z.string().max(4096).default('') }).strict(),
+    output: z.array(FileEntry),
+  },
+  /** A project file's text, for the read-only viewer. */
+  'files.read': {
+    input: z.object({ root: AbsPath, path: z.string().min(1).max(4096) }).strict(),
+    output: z.object({ text: z.string(), binary: z.boolean(), truncated: z.boolean() }),
+  },
+
+  /** Sous's preferences (never the API key). */
+  'settings.get': { input: Empty, output: Preferences },
+  /** Changes some preferences; keys of other tools in the same file are kept. */
+  'settings.update': { input: Preferences.partial().strict(), output: Preferences },
+  /** The project's `.claude/settings*.json` files as text (empty when missing). */
+  'projectSettings.read': {
+    input: z.object({ projectPath: AbsPath }).strict(),
+    output: z.array(z.object({ name: ProjectSettingsName, path: z.string(), exists: z.boolean(), text: z.string() })),
+  },
+  /** Validates and saves one project settings file; an invalid text is not saved and the problem says where. */
+  'projectSettings.write': {
+    input: z.object({ projectPath: AbsPath, name: ProjectSettingsName, text: z.string().max(1_000_000) }).strict(),
+    output: z.object({ saved: z.boolean(), problem: SettingsProblem.optional() }),
+  },
 } as const
 
 export const events = {
@@ -187,6 +261,8 @@ export const events = {
   'pty.exit': z.object({ id: Id, exitCode: z.number(), signal: z.number().optional() }),
   /** Everything an agent does. */
   'agent.event': AgentEvent,
+  /** The Bash tool started a command on a PTY; its output follows as `pty.data` with this `ptyId`. */
+  'agent.terminal': z.object({ sessionId: z.string(), ptyId: Id, command: z.string() }),
   /** A tool call needs the user's approval. */
   'approval.requested': ApprovalRequested,
   /** An approval was answered, cancelled, or refused for lack of a UI. */

@@ -1,10 +1,15 @@
 import { AppError } from '../../../shared/ipc/result'
 import type { EventHub } from '../../base/event-hub'
 import type { PtyProcess, PtyService } from '../../pty/types'
+import type { AgentTerminals } from '../../workspace/agent-terminals'
 import type { Handlers } from '../router'
 import { existingDirectory } from './folders'
 
-/** The user's terminals: PTYs the renderer created, and only those (never the Bash tool's). */
+/**
+ * The user's terminals: PTYs the renderer created. The Bash tool's PTYs (`agent`) can be typed
+ * into, resized and acknowledged too, so a command waiting for input goes on, but never killed
+ * from here (the agent owns their lives).
+ */
 export interface UserTerminals {
   handlers: Pick<Handlers, 'pty.create' | 'pty.write' | 'pty.resize' | 'pty.ack' | 'pty.kill'>
   /** How many terminals are alive. */
@@ -17,10 +22,10 @@ export interface UserTerminals {
  * Builds the `pty.*` handlers. Output goes out as batched `pty.data` events, the end as one
  * `pty.exit`; the renderer acknowledges rendered characters with `pty.ack` (flow control).
  */
-export function userTerminals(deps: { pty?: PtyService; events: EventHub; env?: NodeJS.ProcessEnv }): UserTerminals {
+export function userTerminals(deps: { pty?: PtyService; events: EventHub; env?: NodeJS.ProcessEnv; agent?: AgentTerminals }): UserTerminals {
   const live = new Map<string, PtyProcess>()
   const find = (id: string): PtyProcess => {
-    const proc = live.get(id)
+    const proc = live.get(id) ?? deps.agent?.get(id)
     if (!proc) throw new AppError('NOT_FOUND', `No terminal ${id}.`)
     return proc
   }
@@ -50,7 +55,11 @@ export function userTerminals(deps: { pty?: PtyService; events: EventHub; env?: 
       'pty.write': ({ id, data }) => find(id).write(data),
       'pty.resize': ({ id, cols, rows }) => find(id).resize(cols, rows),
       'pty.ack': ({ id, chars }) => find(id).ack(chars),
-      'pty.kill': ({ id }) => find(id).kill(),
+      'pty.kill': ({ id }) => {
+        const proc = live.get(id)
+        if (!proc) throw new AppError('NOT_FOUND', `No terminal ${id}.`)
+        proc.kill()
+      },
     },
     dispose() {
       for (const proc of live.values()) proc.kill()

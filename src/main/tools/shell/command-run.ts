@@ -37,7 +37,8 @@ export const WRAPPER = [
   '  __sous_ec=$?',
   '  trap - EXIT',
   '  pwd -P > "$__sous_cwd_file" 2>/dev/null',
-  `  printf '\\033]6973;%s;%s\\007' "$__sous_mark" "$__sous_ec" > /dev/tty 2>/dev/null || printf '\\033]6973;%s;%s\\007' "$__sous_mark" "$__sous_ec"`,
+  // The braces make 2>/dev/null cover the failed open of /dev/tty too (there is none in the sandbox).
+  `  { printf '\\033]6973;%s;%s\\007' "$__sous_mark" "$__sous_ec" > /dev/tty; } 2>/dev/null || printf '\\033]6973;%s;%s\\007' "$__sous_mark" "$__sous_ec"`,
   // Inside a sandbox there is no controlling terminal (bwrap --new-session): wait on stdin, still the PTY.
   '  { read -r -t 60 __sous_reply < /dev/tty; } 2>/dev/null || { [ -t 0 ] && read -r -t 60 __sous_reply; }',
   '  exit "$__sous_ec"',

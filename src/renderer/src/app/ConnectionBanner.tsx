@@ -11,7 +11,9 @@ export function ConnectionBanner() {
   if (state === 'open' || state === 'connecting') return null
   return (
     <p className="connection-banner" role="alert">
-      {state === 'reconnecting' ? 'Lost the connection to Sous — reconnecting…' : 'Disconnected from Sous. Reload to reconnect.'}
+      {state === 'reconnecting'
+        ? 'Lost the connection to Sous — reconnecting…'
+        : 'Disconnected from Sous. Reload to reconnect.'}
     </p>
   )
 }

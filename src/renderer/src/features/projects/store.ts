@@ -1,10 +1,14 @@
 import { create } from 'zustand'
 import type { Project } from '../../../../shared/ipc/contract'
 import { api } from '../../api'
+import { withProject } from './open-list'
 
 /** Which project is open, the recent ones, and what went wrong last. */
 export interface ProjectsState {
+  /** The project on screen. */
   current: Project | null
+  /** Every open project (one tab each), in the order they were opened. */
+  openProjects: Project[]
   recent: Project[]
   /** A request is in flight; the open controls are disabled meanwhile. */
   busy: boolean
@@ -22,10 +26,16 @@ export interface ProjectsState {
   /** Shows an error that did not come from a request (e.g. a drop without a path). */
   fail(message: string): void
   clearError(): void
+  /** Brings an open project to the screen. */
+  activate(path: string): void
+  /** Closes a project's tab; the neighbour (or the open panel) takes its place. */
+  closeProject(path: string): void
 }
+
 
 export const useProjects = create<ProjectsState>()((set, get) => ({
   current: null,
+  openProjects: [],
   recent: [],
   busy: false,
   error: null,
@@ -52,7 +62,7 @@ export const useProjects = create<ProjectsState>()((set, get) => ({
       set({ busy: false, error: result.error.message })
       return false
     }
-    set({ busy: false, current: result.value, choosing: false })
+    set({ busy: false, current: result.value, openProjects: withProject(get().openProjects, result.value), choosing: false })
     void get().loadRecent()
     return true
   },
@@ -70,7 +80,7 @@ export const useProjects = create<ProjectsState>()((set, get) => ({
       return
     }
     if (!result.value) return set({ busy: false }) // The user cancelled.
-    set({ busy: false, current: result.value, choosing: false })
+    set({ busy: false, current: result.value, openProjects: withProject(get().openProjects, result.value), choosing: false })
     void get().loadRecent()
   },
 
@@ -82,5 +92,17 @@ export const useProjects = create<ProjectsState>()((set, get) => ({
   },
   clearError() {
     set({ error: null })
+  },
+  activate(path) {
+    const project = get().openProjects.find((p) => p.path === path)
+    if (project) set({ current: project, choosing: false })
+  },
+  closeProject(path) {
+    const open = get().openProjects
+    const at = open.findIndex((p) => p.path === path)
+    if (at === -1) return
+    const rest = open.filter((p) => p.path !== path)
+    const current = get().current?.path === path ? (rest[at] ?? rest[at - 1] ?? null) : get().current
+    set({ openProjects: rest, current })
   },
 }))

@@ -1,0 +1,46 @@
+import type { Handlers } from '../router'
+import { listFolder, readProjectFile } from '../../workspace/files'
+import { readPreferences, updatePreferences } from '../../workspace/preferences'
+import { readProjectSettings, writeProjectSettings } from '../../workspace/project-settings'
+import { loadSession, searchSessions, sessionChanges, sessionMarkdown } from '../../workspace/session-docs'
+import { existingDirectory } from './folders'
+
+type WorkspaceChannels =
+  | 'session.search'
+  | 'session.export'
+  | 'session.changes'
+  | 'files.list'
+  | 'files.read'
+  | 'settings.get'
+  | 'settings.update'
+  | 'projectSettings.read'
+  | 'projectSettings.write'
+
+/**
+ * Handlers of the workspace around the conversation: stored-session search, export and changes
+ * (read from transcripts, so they work without a running agent), the project's files, Sous's
+ * preferences and the project's settings files.
+ */
+export function workspaceHandlers(deps: { sousHome: string }): Pick<Handlers, WorkspaceChannels> {
+  return {
+    'session.search': async ({ query, projectPath }) =>
+      searchSessions(
+        deps.sousHome,
+        query,
+        projectPath === undefined ? undefined : await existingDirectory(projectPath),
+      ),
+    'session.export': async ({ sessionId }) => sessionMarkdown(await loadSession(deps.sousHome, sessionId)),
+    'session.changes': async ({ sessionId }) => {
+      const loaded = await loadSession(deps.sousHome, sessionId)
+      return sessionChanges(loaded.events, loaded.projectPath)
+    },
+    'files.list': async ({ root, dir }) => listFolder(await existingDirectory(root), dir),
+    'files.read': async ({ root, path }) => readProjectFile(await existingDirectory(root), path),
+    'settings.get': () => readPreferences(deps.sousHome),
+    'settings.update': (changes) => updatePreferences(deps.sousHome, changes),
+    'projectSettings.read': async ({ projectPath }) =>
+      readProjectSettings(await existingDirectory(projectPath)),
+    'projectSettings.write': async ({ projectPath, name, text }) =>
+      writeProjectSettings(await existingDirectory(projectPath), name, text),
+  }
+}

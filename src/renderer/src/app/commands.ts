@@ -1,0 +1,165 @@
+import type { Project } from '../../../shared/ipc/contract'
+import { useFiles } from '../features/files/store'
+import type { Command } from '../features/palette/match'
+import { useProjects } from '../features/projects/store'
+import { useSessions } from '../features/sessions/store'
+import { useSettings } from '../features/settings/store'
+import { useTerminals } from '../features/terminal/store'
+
+/** A palette command, with the global shortcut that runs it too (if any). */
+export interface AppCommand extends Command {
+  binding?: { key: string; mod?: boolean; shift?: boolean; alt?: boolean }
+}
+
+interface Context {
+  current: Project | null
+  openProjects: readonly Project[]
+  activeSession: string | null
+  newSession(): void
+  dark: boolean
+}
+
+/** Focuses the first element matching `selector` (after the palette closed). */
+function focus(selector: string): void {
+  document.querySelector<HTMLElement>(selector)?.focus()
+}
+
+/** Every action of the workspace, for the palette (and the keyboard shortcuts it lists). */
+export function buildCommands(ctx: Context): AppCommand[] {
+  const { current } = ctx
+  const commands: AppCommand[] = [
+    {
+      id: 'settings',
+      title: 'Open settings',
+      shortcut: 'Ctrl+,',
+      run: () => useSettings.getState().setOpen(true),
+    },
+    { id: 'project.open', title: 'Open a project…', run: () => useProjects.getState().setChoosing(true) },
+    ...(['light', 'dark', 'system'] as const).map((theme) => ({
+      id: `theme.${theme}`,
+      title: `Theme: ${theme[0]!.toUpperCase()}${theme.slice(1)}`,
+      run: () => void useSettings.getState().update({ theme }),
+    })),
+  ]
+  if (!current) return commands
+  const path = current.path
+  const terminals = () => useTerminals.getState()
+  const activeTerminal = () => terminals().active[path]
+  const focusTerminal = () =>
+    requestAnimationFrame(() => focus(`[role="tabpanel"]:not([hidden]) .xterm-helper-textarea`))
+  commands.push(
+    {
+      id: 'chat.focus',
+      title: 'Focus the message box',
+      shortcut: 'Alt+Shift+C',
+      binding: { key: 'c', alt: true, shift: true },
+      run: () => focus('textarea[aria-label="Message"]'),
+    },
+    {
+      id: 'session.new',
+      title: 'New session',
+      shortcut: 'Alt+Shift+N',
+      binding: { key: 'n', alt: true, shift: true },
+      run: ctx.newSession,
+    },
+    {
+      id: 'session.search',
+      title: 'Search sessions',
+      shortcut: 'Alt+Shift+F',
+      binding: { key: 'f', alt: true, shift: true },
+      run: () => focus('input[aria-label="Search sessions"]'),
+    },
+    {
+      id: 'terminal.new',
+      title: 'New terminal',
+      shortcut: 'Ctrl+Shift+`',
+      binding: { key: '`', mod: true, shift: true },
+      run: () => {
+        terminals().add(path)
+        focusTerminal()
+      },
+    },
+    {
+      id: 'terminal.agent',
+      title: 'Show the Agent terminal',
+      run: () => {
+        const agent = terminals().terminals.find((t) => t.projectPath === path && t.kind === 'agent')
+        if (agent) terminals().select(path, agent.key)
+        focusTerminal()
+      },
+    },
+    {
+      id: 'terminal.next',
+      title: 'Next terminal',
+      shortcut: 'Alt+Shift+→',
+      binding: { key: 'ArrowRight', alt: true, shift: true },
+      run: () => terminals().cycle(path, 1),
+    },
+    {
+      id: 'terminal.previous',
+      title: 'Previous terminal',
+      shortcut: 'Alt+Shift+←',
+      binding: { key: 'ArrowLeft', alt: true, shift: true },
+      run: () => terminals().cycle(path, -1),
+    },
+    {
+      id: 'terminal.focus',
+      title: 'Focus the terminal',
+      shortcut: 'Ctrl+`',
+      binding: { key: '`', mod: true },
+      run: focusTerminal,
+    },
+    {
+      id: 'terminal.find',
+      title: 'Find in terminal',
+      shortcut: 'Ctrl+Shift+F',
+      run: () => {
+        const key = activeTerminal()
+        if (key) terminals().requestSearch(key)
+      },
+    },
+    {
+      id: 'terminal.close',
+      title: 'Close terminal',
+      run: () => {
+        const key = activeTerminal()
+        if (key) terminals().close(key)
+      },
+    },
+    {
+      id: 'files.focus',
+      title: 'Focus the file tree',
+      run: () => focus('[aria-label="Project files"] button'),
+    },
+  )
+  if (ctx.activeSession) {
+    const sessionId = ctx.activeSession
+    commands.push(
+      {
+        id: 'session.changes',
+        title: 'Show changes of this session',
+        run: () => void useFiles.getState().showChanges(sessionId),
+      },
+      {
+        id: 'session.export',
+        title: 'Export this session as Markdown',
+        run: () => void useSessions.getState().exportMarkdown(sessionId),
+      },
+    )
+  }
+  for (const project of ctx.openProjects) {
+    if (project.path !== path)
+      commands.push({
+        id: `project.switch.${project.path}`,
+        title: `Switch to project ${project.name}`,
+        run: () => useProjects.getState().activate(project.path),
+      })
+  }
+  if (ctx.openProjects.length > 1)
+    commands.push({
+      id: 'project.close',
+      title: `Close project ${current.name}`,
+      run: () => useProjects.getState().closeProject(path),
+    })
+  return commands
+}

@@ -1,0 +1,34 @@
+import { api } from '../api'
+import { emptyTranscript, isRunning, reduce } from '../features/chat/reducer'
+import { useChat } from '../features/chat/store'
+import { historyToReplay } from './history-replay'
+
+/**
+ * The shell's glue between the sessions sidebar and the chat (features never import each other):
+ * resuming a session puts its stored history into the chat, and a new session empties it.
+ */
+
+/** Resumes `sessionId` and shows its history in the chat; returns an error message or null. */
+export async function openSessionInChat(projectPath: string, sessionId: string): Promise<string | null> {
+  const resumed = await api.invoke('session.resume', { sessionId })
+  if (!resumed.ok) return `Could not open the session: ${resumed.error.message}`
+  const history = await api.invoke('session.history', { sessionId })
+  if (!history.ok) return `Could not load the session's history: ${history.error.message}`
+  const transcript = historyToReplay(history.value.events).reduce(reduce, emptyTranscript)
+  useChat.setState({ projectPath, sessionId, transcript, sending: false, stopping: false, error: null })
+  return null
+}
+
+/** Starts over in the chat: the next prompt creates a new session. */
+export function newSessionInChat(projectPath: string): void {
+  const { sessionId, transcript } = useChat.getState()
+  if (sessionId && isRunning(transcript)) void api.invoke('session.abort', { sessionId })
+  useChat.setState({
+    projectPath,
+    sessionId: null,
+    transcript: emptyTranscript,
+    sending: false,
+    stopping: false,
+    error: null,
+  })
+}

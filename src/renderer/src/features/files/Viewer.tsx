@@ -1,0 +1,114 @@
+import { useEffect, useRef } from 'react'
+import { useFocusTrap } from '../../lib/focus-trap'
+import { languageFor, loadMonaco } from '../../lib/monaco'
+import { diffLineKind } from './changes'
+import { useFiles } from './store'
+
+/** The read-only file viewer (Monaco) or the session's combined diff, as a dialog; Escape closes it. */
+export function Viewer({ dark, fontSize }: { dark: boolean; fontSize: number }) {
+  const viewing = useFiles((state) => state.viewing)
+  const changes = useFiles((state) =>
+    viewing?.kind === 'changes' ? state.changes[viewing.sessionId] : undefined,
+  )
+  const close = useFiles((state) => state.close)
+  const dialog = useRef<HTMLDivElement>(null)
+  useFocusTrap(dialog, viewing !== null)
+
+  useEffect(() => {
+    if (viewing) dialog.current?.focus()
+  }, [viewing])
+  if (!viewing) return null
+
+  const title = viewing.kind === 'file' ? viewing.path : 'Changes in this session'
+  return (
+    <div className="viewer-backdrop" onClick={close}>
+      <div
+        ref={dialog}
+        className="viewer"
+        role="dialog"
+        aria-modal="true"
+        aria-label={title}
+        tabIndex={-1}
+        onClick={(event) => event.stopPropagation()}
+        onKeyDown={(event) => {
+          if (event.key === 'Escape') {
+            event.preventDefault()
+            close()
+          }
+        }}
+      >
+        <header className="viewer__header">
+          <h2 className="pane__title">{title}</h2>
+          {viewing.kind === 'file' && (
+            <span className="status">Read-only{viewing.truncated ? ' · first 1 MB' : ''}</span>
+          )}
+          <button type="button" className="button button--small" onClick={close}>
+            Close
+          </button>
+        </header>
+        {viewing.kind === 'file' &&
+          (viewing.binary ? (
+            <p className="viewer__note">A binary file; it is not shown.</p>
+          ) : (
+            <CodeView path={viewing.path} text={viewing.text} dark={dark} fontSize={fontSize} />
+          ))}
+        {viewing.kind === 'changes' && (
+          <div className="viewer__diff" role="document" aria-label="Combined diff">
+            {(changes ?? []).map((change) => (
+              <pre key={change.path} className="diff">
+                {change.patch.split('\n').map((line, i) => (
+                  <span key={i} className={`diff__line diff__line--${diffLineKind(line)}`}>
+                    {line}
+                    {'\n'}
+                  </span>
+                ))}
+              </pre>
+            ))}
+            {changes?.length === 0 && (
+              <p className="viewer__note">The agent has not changed any file in this session.</p>
+            )}
+          </div>
+        )}
+      </div>
+    </div>
+  )
+}
+
+function CodeView({
+  path,
+  text,
+  dark,
+  fontSize,
+}: {
+  path: string
+  text: string
+  dark: boolean
+  fontSize: number
+}) {
+  const host = useRef<HTMLDivElement>(null)
+  useEffect(() => {
+    let disposed = false
+    let dispose = () => {}
+    void loadMonaco().then((monaco) => {
+      if (disposed || !host.current) return
+      const editor = monaco.editor.create(host.current, {
+        value: text,
+        language: languageFor(monaco, path),
+        readOnly: true,
+        domReadOnly: true,
+        automaticLayout: true,
+        minimap: { enabled: false },
+        scrollBeyondLastLine: false,
+        fontSize,
+        theme: dark ? 'vs-dark' : 'vs',
+        ariaLabel: `${path} (read-only)`,
+      })
+      dispose = () => editor.dispose()
+    })
+    return () => {
+      disposed = true
+      dispose()
+    }
+  }, [path, text, dark, fontSize])
+  return <div className="viewer__code" ref={host} />
+}

@@ -1,0 +1,69 @@
+import { create } from 'zustand'
+import type { Preferences } from '../../../../shared/ipc/contract'
+import { api } from '../../api'
+
+/** What the settings dialog knows about the API key: only whether one is there. */
+export interface KeyStatus {
+  present: boolean
+  source: 'keychain' | 'environment' | 'memory' | 'none'
+  warning?: string
+}
+
+export interface SettingsState {
+  open: boolean
+  preferences: Preferences
+  keyStatus: KeyStatus | null
+  error: string | null
+  /** A one-line confirmation after saving ("Saved."). */
+  notice: string | null
+  load(): Promise<void>
+  setOpen(open: boolean): void
+  update(changes: Partial<Preferences>): Promise<boolean>
+  /** Stores the key; it is never read back, only its status. */
+  setApiKey(key: string): Promise<boolean>
+}
+
+export const useSettings = create<SettingsState>()((set) => ({
+  open: false,
+  preferences: { theme: 'system', fontSize: 13 },
+  keyStatus: null,
+  error: null,
+  notice: null,
+
+  async load() {
+    const [prefs, status] = await Promise.all([
+      api.invoke('settings.get', {}),
+      api.invoke('settings.apiKeyStatus', {}),
+    ])
+    set({
+      ...(prefs.ok && { preferences: prefs.value }),
+      ...(status.ok && { keyStatus: status.value }),
+      error: prefs.ok ? null : `Settings could not be read: ${prefs.error.message}`,
+    })
+  },
+
+  setOpen(open) {
+    set({ open, notice: null, error: null })
+  },
+
+  async update(changes) {
+    const result = await api.invoke('settings.update', changes)
+    if (!result.ok) {
+      set({ error: `Not saved: ${result.error.message}`, notice: null })
+      return false
+    }
+    set({ preferences: result.value, error: null, notice: 'Saved.' })
+    return true
+  },
+
+  async setApiKey(key) {
+    const result = await api.invoke('settings.setApiKey', { key })
+    if (!result.ok) {
+      set({ error: `The key was not stored: ${result.error.message}`, notice: null })
+      return false
+    }
+    const status = await api.invoke('settings.apiKeyStatus', {})
+    set({ ...(status.ok && { keyStatus: status.value }), error: null, notice: 'API key stored.' })
+    return true
+  },
+}))

@@ -1,0 +1,145 @@
+import { useEffect } from 'react'
+import { TerminalView } from './TerminalView'
+import { useTerminals, type TerminalInfo } from './store'
+import './terminal.css'
+
+export interface TerminalsPanelProps {
+  projectPath: string
+  /** The session shown in the Agent terminal. */
+  sessionId: string | null
+  fontSize: number
+  dark: boolean
+  /** This project's workspace is on screen. */
+  visible: boolean
+}
+
+/** A project's terminals as tabs: the Agent terminal and any number of shells on real PTYs. */
+export function TerminalsPanel({ projectPath, sessionId, fontSize, dark, visible }: TerminalsPanelProps) {
+  const all = useTerminals((state) => state.terminals)
+  const activeKey = useTerminals((state) => state.active[projectPath])
+  const { ensureProject, add, close, select, restart } = useTerminals.getState()
+  useEffect(() => ensureProject(projectPath), [projectPath, ensureProject])
+  const terminals = all.filter((t) => t.projectPath === projectPath)
+  const active = terminals.find((t) => t.key === activeKey)
+
+  const onTabKey = (event: React.KeyboardEvent, term: TerminalInfo) => {
+    const at = terminals.indexOf(term)
+    const move = (to: number) => {
+      const target = terminals[(to + terminals.length) % terminals.length]
+      if (!target) return
+      select(projectPath, target.key)
+      document.getElementById(tabId(target))?.focus()
+    }
+    if (event.key === 'ArrowRight') move(at + 1)
+    else if (event.key === 'ArrowLeft') move(at - 1)
+    else if (event.key === 'Home') move(0)
+    else if (event.key === 'End') move(terminals.length - 1)
+    else if (event.key === 'Delete' && term.kind === 'shell') close(term.key)
+    else return
+    event.preventDefault()
+  }
+
+  return (
+    <section className="pane terminal-pane" aria-label="Terminal">
+      <header className="pane__header terminal-pane__header">
+        <div className="terminal-tabs" role="tablist" aria-label="Terminals">
+          {terminals.map((term) => (
+            <div
+              key={term.key}
+              className={`terminal-tab${term.key === activeKey ? ' terminal-tab--active' : ''}`}
+            >
+              <button
+                type="button"
+                role="tab"
+                id={tabId(term)}
+                aria-selected={term.key === activeKey}
+                aria-controls={panelId(term)}
+                tabIndex={term.key === activeKey ? 0 : -1}
+                className="terminal-tab__button"
+                onClick={() => select(projectPath, term.key)}
+                onKeyDown={(event) => onTabKey(event, term)}
+              >
+                {term.title}
+              </button>
+              {term.kind === 'shell' && (
+                <button
+                  type="button"
+                  className="terminal-tab__close"
+                  aria-label={`Close ${term.title}`}
+                  onClick={() => close(term.key)}
+                >
+                  ×
+                </button>
+              )}
+            </div>
+          ))}
+        </div>
+        <button
+          type="button"
+          className="button button--small"
+          onClick={() => add(projectPath)}
+          aria-label="New terminal"
+        >
+          +
+        </button>
+      </header>
+      {active && <TerminalStatusLine term={active} onRestart={() => restart(active.key)} />}
+      <div className="terminal-pane__panels">
+        {terminals.map((term) => (
+          <div
+            key={term.key}
+            role="tabpanel"
+            id={panelId(term)}
+            aria-labelledby={tabId(term)}
+            className="terminal-pane__panel"
+            hidden={term.key !== activeKey}
+          >
+            <TerminalView
+              info={term}
+              sessionId={sessionId}
+              fontSize={fontSize}
+              dark={dark}
+              visible={visible && term.key === activeKey}
+            />
+          </div>
+        ))}
+      </div>
+    </section>
+  )
+}
+
+function TerminalStatusLine({ term, onRestart }: { term: TerminalInfo; onRestart: () => void }) {
+  if (term.kind === 'agent') {
+    return (
+      <div className="terminal-pane__status">
+        <span className="status" role="status">
+          Agent commands
+        </span>
+      </div>
+    )
+  }
+  return (
+    <div className="terminal-pane__status">
+      <span className={`status status--${term.status}`} role="status">
+        {term.status === 'starting' && 'Starting…'}
+        {term.status === 'running' && 'Running'}
+        {term.status === 'exited' && `Exited (${term.exitCode ?? '?'})`}
+        {term.status === 'failed' && 'Not started'}
+      </span>
+      {(term.status === 'exited' || term.status === 'failed') && (
+        <button type="button" className="button button--small" onClick={onRestart}>
+          New shell
+        </button>
+      )}
+      {term.error && (
+        <p className="pane__error" role="alert">
+          The terminal could not start: {term.error}
+        </p>
+      )}
+    </div>
+  )
+}
+
+const safe = (key: string) => key.replace(/[^a-zA-Z0-9-]/g, '')
+const tabId = (term: TerminalInfo) => `tab-${safe(term.key)}`
+const panelId = (term: TerminalInfo) => `panel-${safe(term.key)}`
