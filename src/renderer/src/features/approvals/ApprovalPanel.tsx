@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react'
 import type { ApprovalRequested, RequestInput } from '../../../../shared/ipc/contract'
+import { loadMonaco } from '../../lib/monaco'
 import { ApprovalChoices } from './ApprovalChoices'
 import { CommandApproval } from './CommandApproval'
 import { EditApproval } from './EditApproval'
@@ -26,7 +27,7 @@ export function ApprovalPanel({ sessionId }: { sessionId: string | null }) {
   // Load Monaco in the first idle moment after the chat appears, so the first edit approval opens
   // without waiting for it. Parsing it is one long task; right after start-up nothing is streaming.
   useEffect(() => {
-    const id = requestIdleCallback(() => void import('./monaco').catch(() => undefined), { timeout: 2000 })
+    const id = requestIdleCallback(() => void loadMonaco().catch(() => undefined), { timeout: 2000 })
     return () => cancelIdleCallback(id)
   }, [])
 

@@ -3,8 +3,10 @@ import { createPortal } from 'react-dom'
 import { describeHunk, reviewChange, type Hunk, type HunkDecision } from '../../../../shared/edit-review'
 import type { RequestInput } from '../../../../shared/ipc/contract'
 import { decide, decideAll, editReply, tally, type Decisions } from './hunks'
-import type { Monaco } from './monaco'
+import { languageFor, loadMonaco } from '../../lib/monaco'
 import type * as MonacoApi from 'monaco-editor/editor/editor.api'
+
+type Monaco = typeof MonacoApi
 
 interface EditApprovalProps {
   id: string
@@ -46,10 +48,10 @@ export function EditApproval({ id, filePath, before, after, busy, onReply }: Edi
     let mounted: DiffHandle | undefined
     // Marks for bench/ui.bench.ts: open → first paint → computed diff (hunks actionable).
     performance.mark('sous:diff:open')
-    import('./monaco')
-      .then(({ monaco, languageFor }) => {
+    loadMonaco()
+      .then((monaco) => {
         if (disposed || !host.current) return
-        mounted = mountDiff(monaco, host.current, filePath, before, after, review.hunks, languageFor(filePath))
+        mounted = mountDiff(monaco, host.current, filePath, before, after, review.hunks, languageFor(monaco, filePath))
         setHandle(mounted)
         requestAnimationFrame(() => performance.mark('sous:diff:painted'))
       })
