@@ -161,7 +161,8 @@ function mountDiff(monaco: Monaco, element: HTMLElement, filePath: string, befor
     renderMarginRevertIcon: false,
     minimap: { enabled: false },
     scrollBeyondLastLine: false,
-    theme: matchMedia('(prefers-color-scheme: dark)').matches ? 'vs-dark' : 'vs',
+    // The shell sets data-theme from the user's preference; the system's when it has not yet.
+    theme: (document.documentElement.dataset.theme ?? (matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light')) === 'dark' ? 'vs-dark' : 'vs',
     fontSize: 13,
   })
   diff.setModel({ original, modified })

@@ -119,6 +119,16 @@ const batcher = createFrameBatcher<AgentEvent>((events) => {
   useChat.setState({ transcript, ...(ended && { stopping: false }) })
 })
 
+// A session opened from elsewhere (the sessions sidebar) gets the mode the status bar shows.
+useChat.subscribe((state, previous) => {
+  if (state.sessionId && state.sessionId !== previous.sessionId && state.mode !== 'default') {
+    const { sessionId, mode } = state
+    void api.invoke('session.setMode', { sessionId, mode }).then((result) => {
+      if (!result.ok && useChat.getState().sessionId === sessionId) useChat.setState({ modeError: result.error.message })
+    })
+  }
+})
+
 api.on('agent.event', (event) => {
   if (event.sessionId === useChat.getState().sessionId) batcher.push(event)
 })
