@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { readFile, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
@@ -152,7 +153,7 @@ test('a Bash command allowed "always" is saved as a rule and runs without asking
 
 test('Stop during a long tool ends the turn and the command', async ({ app, projectDir, modelServer }) => {
   await modelServer.setScenario([
-    { reply: { content: [{ type: 'tool_use', id: 'toolu_sleep', name: 'Bash', input: { command: 'sleep 60; touch too-late.txt' } }] } },
+    { reply: { content: [{ type: 'tool_use', id: 'toolu_sleep', name: 'Bash', input: { command: 'sleep 67.5; touch too-late.txt' } }] } },
     { reply: { content: [{ type: 'text', text: 'should not be needed' }] } },
   ])
   await openByPath(app, projectDir)
@@ -163,8 +164,16 @@ test('Stop during a long tool ends the turn and the command', async ({ app, proj
   await panel.getByRole('button', { name: 'Allow once' }).click()
   const reply = chat.getByRole('log', { name: 'Conversation' }).getByLabel('Assistant')
   await expect(reply.getByLabel(/^Tool Bash: Running/)).toBeVisible()
+  await expect.poll(() => running('sleep 67.5')).toBe(true)
   await chat.getByRole('button', { name: 'Stop' }).click()
   await expect(reply).toContainText('Stopped')
   await expect(chat.getByRole('button', { name: 'Send' })).toBeVisible()
+  // The command itself is gone, not just the turn.
+  await expect.poll(() => running('sleep 67.5'), { timeout: 15_000 }).toBe(false)
   expect(existsSync(join(projectDir, 'too-late.txt'))).toBe(false)
 })
+
+/** Whether a process whose command line contains `text` is running (pgrep exits 1 when none is). */
+function running(text: string): boolean {
+  return spawnSync('pgrep', ['-f', text]).status === 0
+}
