@@ -103,8 +103,11 @@ describe('scripted model server with the real SDK', () => {
     const message = await retrying.messages.create(params)
     expect(message.content[0]).toMatchObject({ text: 'after the wait' })
     expect(server.requests).toHaveLength(2)
-    const response = await fetch(`${server.url}/v1/messages`, { method: 'POST', body: '{}' })
+    const response = await fetch(`${server.url}/v1/messages`, { method: 'POST', body: JSON.stringify(params) })
     expect(response.status).toBe(500) // scenario exhausted, loudly
+    const invalid = await fetch(`${server.url}/v1/messages`, { method: 'POST', body: JSON.stringify({ ...params, model: '' }) })
+    expect(invalid.status).toBe(400) // as the real API: no model, no answer
+    expect(await invalid.json()).toMatchObject({ error: { type: 'invalid_request_error', message: expect.stringContaining('model') } })
     server.setScenario([rateLimited(7)])
     const limited = await fetch(`${server.url}/v1/messages`, { method: 'POST', body: JSON.stringify(params) })
     expect(limited.status).toBe(429)

@@ -79,6 +79,14 @@ export async function startModelServer(options: ModelServerOptions = {}): Promis
       failures.push({ requestIndex: recorded.index, message })
       sendError(res, { status: 500, type: 'api_error', message, headers: { 'x-should-retry': 'false' } }, requestId)
     }
+    // The real API refuses these before anything else; so do we, so a test cannot pass on a
+    // request production would never get an answer to.
+    const invalid = invalidRequest(body)
+    if (invalid) {
+      failures.push({ requestIndex: recorded.index, message: `invalid request: ${invalid}` })
+      sendError(res, { status: 400, type: 'invalid_request_error', message: invalid }, requestId)
+      return
+    }
     const next = nextStep()
     if (!next) {
       fail(`scenario exhausted: no step left for request #${recorded.index} (model ${recorded.model})`)
@@ -275,4 +283,13 @@ function safeJson(raw: string): unknown {
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms))
+}
+
+/** What the Messages API would reject outright in a request body, or undefined. */
+function invalidRequest(body: Record<string, unknown>): string | undefined {
+  if (typeof body['model'] !== 'string' || body['model'].trim() === '') return 'model: a model name is required'
+  const maxTokens = body['max_tokens']
+  if (typeof maxTokens !== 'number' || !Number.isInteger(maxTokens) || maxTokens < 1) return 'max_tokens: must be a positive integer'
+  if (!Array.isArray(body['messages']) || body['messages'].length === 0) return 'messages: at least one message is required'
+  return undefined
 }

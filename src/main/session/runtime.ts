@@ -14,6 +14,7 @@ import type { KeyStore } from '../secrets/key-store'
 import type { BashSandboxState } from '../tools/bash-sandbox'
 import { createCoreTools } from '../tools/registry'
 import { createToolSession } from '../tools/tool-session'
+import { DEFAULT_MODEL } from '../services/model/config'
 import type { ModelService } from '../services/model/types'
 import { transcriptPath } from '../store/transcript'
 import type { SessionEnvironment, Toolset } from './session'
@@ -186,7 +187,7 @@ class ModelCache {
   constructor(private readonly o: SessionRuntimeOptions) {}
 
   modelName(prefs: RuntimePreferences = {}): string {
-    return this.o.model ?? prefs.model ?? this.o.env['ANTHROPIC_MODEL'] ?? ''
+    return this.o.model ?? prefs.model ?? (this.o.env['ANTHROPIC_MODEL']?.trim() || DEFAULT_MODEL)
   }
 
   async get(prefs: RuntimePreferences = {}): Promise<ModelService> {
