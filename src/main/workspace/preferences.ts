@@ -3,9 +3,8 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { Preferences } from '../../shared/ipc/contract'
 import { AppError } from '../../shared/ipc/result'
-import { positionAt } from '../governance/settings/json-position'
+import { firstJsonError, positionAt } from '../governance/settings/json-position'
 import { writeFileAtomic } from '../projects/atomic-write'
-import { jsonErrorOffset } from './json-error'
 
 /**
  * Sous's preferences live under the `"sous"` key of `$SOUS_HOME/settings.json`, the same file
@@ -28,7 +27,7 @@ async function readSettingsObject(file: string): Promise<Record<string, unknown>
   try {
     raw = JSON.parse(text)
   } catch {
-    const at = positionAt(text, jsonErrorOffset(text) ?? text.length)
+    const at = positionAt(text, firstJsonError(text) ?? text.length)
     throw new AppError(
       'CONFLICT',
       `${file} is not valid JSON (line ${at.line}, column ${at.column}); fix it before changing settings here.`,

@@ -1,10 +1,9 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { ProjectSettingsName, SettingsProblem } from '../../shared/ipc/contract'
-import { keyPathPosition, positionAt } from '../governance/settings/json-position'
+import { firstJsonError, keyPathPosition, positionAt } from '../governance/settings/json-position'
 import { SettingsFileSchema } from '../governance/settings/schema'
 import { writeFileAtomic } from '../projects/atomic-write'
-import { jsonErrorOffset } from './json-error'
 
 /** The project's own settings files, as Claude Code names them. */
 export const PROJECT_SETTINGS_NAMES: readonly ProjectSettingsName[] = ['settings.json', 'settings.local.json']
@@ -33,7 +32,7 @@ export function validateSettingsText(text: string): SettingsProblem | undefined 
     raw = JSON.parse(text)
   } catch (error) {
     const message = (error as Error).message
-    return { message: `Invalid JSON: ${message}`, ...positionAt(text, jsonErrorOffset(text) ?? text.length) }
+    return { message: `Invalid JSON: ${message}`, ...positionAt(text, firstJsonError(text) ?? text.length) }
   }
   const parsed = SettingsFileSchema.safeParse(raw)
   if (parsed.success) return undefined

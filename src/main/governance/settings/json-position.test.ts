@@ -27,3 +27,30 @@ describe('JSON error positions', () => {
     for (const t of ['{}', '[]', '{"a":[1,-2.5e3,true,null,"\\u00e9\\n"]}', ' 0 ']) expect(firstJsonError(t)).toBeUndefined()
   })
 })
+
+describe('firstJsonError', () => {
+  it('accepts what JSON.parse accepts', () => {
+    for (const text of ['{}', ' [1, -2.5e3, "a\\n\\u00e9", true, false, null, {"k": []}] ', '"x"', '0']) {
+      expect(() => JSON.parse(text)).not.toThrow()
+      expect(firstJsonError(text)).toBeUndefined()
+    }
+  })
+
+  it('points at the first character JSON.parse rejects', () => {
+    const cases: Array<[string, number]> = [
+      ['{"a": [1,]}', 9],
+      ['{"a" 1}', 5],
+      ['{"a": 1,}', 8],
+      ['{"a": tru}', 6],
+      ['{"a": 1} x', 9],
+      ['{"a": "\\x"}', 8],
+      ['{"a": 01}', 7],
+      ['', 0],
+      ['{', 1],
+    ]
+    for (const [text, offset] of cases) {
+      expect(() => JSON.parse(text)).toThrow()
+      expect([text, firstJsonError(text)]).toEqual([text, offset])
+    }
+  })
+})
