@@ -46,12 +46,7 @@ export async function listFolder(root: string, dir: string): Promise<FileEntry[]
     let isDir = dirent.isDirectory()
     if (dirent.isSymbolicLink())
       isDir = (await stat(join(folder, dirent.name)).catch(() => undefined))?.isDirectory() ?? false
-    if (
-      rules.some(({ base, rule }) =>
-        rule.ignores(`${path.slice(base.length ? base.length + 1 : 0)}${isDir ? '/' : ''}`),
-      )
-    )
-      continue
+    if (isIgnored(rules, path, isDir)) continue
     entries.push({ name: dirent.name, path, kind: isDir ? 'dir' : 'file' })
     if (entries.length >= MAX_ENTRIES) break
   }
@@ -60,17 +55,29 @@ export async function listFolder(root: string, dir: string): Promise<FileEntry[]
   )
 }
 
+/** The `.gitignore` rules of one folder (`base`, relative to the root, `''` for the root itself). */
+export interface FolderRules {
+  base: string
+  rule: Ignore
+}
+
+/** The `.gitignore` of the project folder `base`, if it has one. */
+export async function folderRules(root: string, base: string): Promise<FolderRules | undefined> {
+  const text = await readFile(join(root, base, '.gitignore'), 'utf8').catch(() => undefined)
+  return text === undefined ? undefined : { base, rule: ignore().add(text) }
+}
+
+/** Whether the project path `path` (relative, `/`-separated) is ignored by any of `rules`. */
+export function isIgnored(rules: readonly FolderRules[], path: string, isDir: boolean): boolean {
+  return rules.some(({ base, rule }) => rule.ignores(`${path.slice(base.length ? base.length + 1 : 0)}${isDir ? '/' : ''}`))
+}
+
 /** The `.gitignore` rules of each folder from the root down to `relDir`, with the folder they apply from. */
-async function rulesFor(root: string, relDir: string): Promise<Array<{ base: string; rule: Ignore }>> {
+async function rulesFor(root: string, relDir: string): Promise<FolderRules[]> {
   const parts = relDir ? relDir.split('/') : []
   const bases = [''].concat(parts.map((_, i) => parts.slice(0, i + 1).join('/')))
-  const loaded = await Promise.all(
-    bases.map(async (base) => {
-      const text = await readFile(join(root, base, '.gitignore'), 'utf8').catch(() => undefined)
-      return text === undefined ? undefined : { base, rule: ignore().add(text) }
-    }),
-  )
-  return loaded.filter((item): item is { base: string; rule: Ignore } => item !== undefined)
+  const loaded = await Promise.all(bases.map((base) => folderRules(root, base)))
+  return loaded.filter((item): item is FolderRules => item !== undefined)
 }
 
 /** A file's text for the read-only viewer; binary files and very large ones are said so. */

@@ -1,4 +1,5 @@
 import type { Handlers } from '../router'
+import { FileSearch } from '../../workspace/file-search'
 import { listFolder, readProjectFile } from '../../workspace/files'
 import { readPreferences, updatePreferences } from '../../workspace/preferences'
 import { readProjectSettings, writeProjectSettings } from '../../workspace/project-settings'
@@ -11,6 +12,7 @@ type WorkspaceChannels =
   | 'session.changes'
   | 'files.list'
   | 'files.read'
+  | 'files.search'
   | 'settings.get'
   | 'settings.update'
   | 'projectSettings.read'
@@ -22,6 +24,7 @@ type WorkspaceChannels =
  * preferences and the project's settings files.
  */
 export function workspaceHandlers(deps: { sousHome: string }): Pick<Handlers, WorkspaceChannels> {
+  const fileSearch = new FileSearch()
   return {
     'session.search': async ({ query, projectPath }) =>
       searchSessions(
@@ -36,6 +39,8 @@ export function workspaceHandlers(deps: { sousHome: string }): Pick<Handlers, Wo
     },
     'files.list': async ({ root, dir }) => listFolder(await existingDirectory(root), dir),
     'files.read': async ({ root, path }) => readProjectFile(await existingDirectory(root), path),
+    'files.search': async ({ projectPath, query, limit }) =>
+      fileSearch.search(await existingDirectory(projectPath), query, limit),
     'settings.get': () => readPreferences(deps.sousHome),
     'settings.update': (changes) => updatePreferences(deps.sousHome, changes),
     'projectSettings.read': async ({ projectPath }) =>
