@@ -6,7 +6,7 @@ import { openByPath } from './support/app'
 const bash = (id: string, command: string) => ({ reply: { content: [{ type: 'tool_use', id, name: 'Bash', input: { command } }] } })
 const text = (t: string) => ({ reply: { content: [{ type: 'text', text: t }] } })
 
-test('keyboard: typing never approves; y in the panel approves, Ctrl+Alt+N rejects from anywhere', async ({ app, projectDir, modelServer }) => {
+test('keyboard: typing never approves; y in the panel approves, Ctrl+Alt+N rejects from outside text fields', async ({ app, projectDir, modelServer }) => {
   await modelServer.setScenario([bash('toolu_1', 'touch first.txt'), bash('toolu_2', 'touch second.txt'), text('Done.')])
   await openByPath(app, projectDir)
   const chat = app.getByRole('region', { name: 'Chat' })
@@ -28,7 +28,11 @@ test('keyboard: typing never approves; y in the panel approves, Ctrl+Alt+N rejec
   await expect(panel.getByLabel('Command')).toHaveText('touch second.txt')
   expect(existsSync(join(projectDir, 'first.txt'))).toBe(true)
 
+  // In a text field Ctrl+Alt+N belongs to the field (on many layouts it types a letter).
   await input.click()
+  await app.keyboard.press('Control+Alt+n')
+  await expect(panel.getByLabel('Command')).toHaveText('touch second.txt')
+  await input.blur()
   await app.keyboard.press('Control+Alt+n')
   await expect(chat.getByRole('log', { name: 'Conversation' }).getByLabel('Assistant')).toContainText('Done.')
   await expect(panel).toHaveCount(0)

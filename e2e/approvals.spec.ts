@@ -67,6 +67,24 @@ test('an Edit accepted whole changes the file on disk', async ({ app, projectDir
   expect(await editResult(modelServer)).not.toContain('The user')
 })
 
+test('Ctrl+Alt+Y / Ctrl+Alt+N do nothing while focus is in the diff editor or the composer', async ({ app, projectDir, modelServer }) => {
+  const { file, panel } = await startEdit(app, projectDir, modelServer)
+  await panel.locator('.editor.modified .view-lines').click()
+  await app.keyboard.press('Control+Alt+y')
+  await app.keyboard.press('Control+Alt+n')
+  const input = app.getByRole('textbox', { name: 'Message' })
+  await input.click()
+  await app.keyboard.press('Control+Alt+n')
+  await app.keyboard.press('Control+Alt+y')
+  // Still waiting, nothing written; the reply comes only from outside a field.
+  await expect(panel.getByRole('button', { name: 'Accept all' })).toBeEnabled()
+  expect(await readFile(file, 'utf8')).toBe(ORIGINAL)
+  await input.blur()
+  await app.keyboard.press('Control+Alt+y')
+  await expectFinished(app)
+  expect(await readFile(file, 'utf8')).toBe(ORIGINAL.replace('beta', 'BETA').replace('zeta', 'ZETA'))
+})
+
 test('accepting one hunk of two writes only that hunk, and the model is told which', async ({ app, projectDir, modelServer }) => {
   const { file, panel } = await startEdit(app, projectDir, modelServer)
   await panel.getByRole('button', { name: 'Accept hunk 1' }).first().click()

@@ -1,7 +1,8 @@
-import { useEffect, useId, useRef, useState, type DragEvent, type FormEvent, type KeyboardEvent } from 'react'
+import { useEffect, useId, useLayoutEffect, useRef, useState, type DragEvent, type FormEvent, type KeyboardEvent } from 'react'
 import { pathForFile } from '../../api'
 import { droppedPaths, mentionsFor } from './mentions'
 import { exactCommand, loadDraft, matchCommands, saveDraft, type SlashContext } from './slash-commands'
+import { useMentions } from './use-mentions'
 
 interface ComposerProps {
   running: boolean
@@ -9,7 +10,7 @@ interface ComposerProps {
   stopping: boolean
   /** Which conversation the draft belongs to. */
   draftKey: string
-  /** Dropped files become `@path` mentions relative to it. */
+  /** Dropped files become `@path` mentions relative to it; `@` completes its files. */
   projectPath: string
   commands: SlashContext
   onSend(text: string): Promise<boolean>
@@ -19,7 +20,8 @@ interface ComposerProps {
 /**
  * The prompt box: Enter sends, Shift+Enter starts a new line; Stop while a turn runs. While the
  * agent works, Enter queues the message as a follow-up sent when the turn ends. Each conversation
- * keeps its own draft; `/` lists the slash commands.
+ * keeps its own draft; `/` lists the slash commands and `@` completes the project's files and
+ * folders (↑/↓ to pick, Enter or Tab to insert, Esc to close).
  */
 export function Composer({ running, sending, stopping, draftKey, projectPath, commands, onSend, onStop }: ComposerProps) {
   const [text, setTextState] = useState(() => loadDraft(draftKey))
@@ -28,6 +30,11 @@ export function Composer({ running, sending, stopping, draftKey, projectPath, co
   const hintId = useId()
   const listId = useId()
   const busy = running || sending
+  const input = useRef<HTMLTextAreaElement>(null)
+  const [caret, setCaret] = useState(0)
+  // Where the caret goes once an inserted mention is on screen.
+  const caretAfter = useRef<number>(undefined)
+  const mentions = useMentions(projectPath, text, caret)
   const key = useRef(draftKey)
   const setText = (next: string | ((current: string) => string)) => {
     setTextState((current) => {
@@ -54,6 +61,27 @@ export function Composer({ running, sending, stopping, draftKey, projectPath, co
     })
   }, [busy, queued, onSend])
 
+  useLayoutEffect(() => {
+    const at = caretAfter.current
+    if (at === undefined || !input.current) return
+    caretAfter.current = undefined
+    input.current.setSelectionRange(at, at)
+    setCaret(at)
+  }, [text])
+
+  // Arrow keys move the pick; keep it in view in the scrolled list.
+  const pickedId = mentions.open ? mentions.optionId(mentions.selected) : undefined
+  useEffect(() => {
+    if (pickedId) document.getElementById(pickedId)?.scrollIntoView({ block: 'nearest' })
+  }, [pickedId])
+
+  const pickMention = (index?: number) => {
+    const next = mentions.choose(index)
+    if (!next) return
+    caretAfter.current = next.caret
+    setText(next.text)
+  }
+
   const suggestions = matchCommands(text)
   const submit = async (event?: FormEvent) => {
     event?.preventDefault()
@@ -75,6 +103,17 @@ export function Composer({ running, sending, stopping, draftKey, projectPath, co
   }
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (mentions.open && !event.nativeEvent.isComposing) {
+      const pick = (event.key === 'Enter' && !event.shiftKey) || (event.key === 'Tab' && !event.shiftKey)
+      if (event.key === 'ArrowDown' || event.key === 'ArrowUp' || event.key === 'Escape' || pick) {
+        event.preventDefault()
+        event.stopPropagation()
+        if (event.key === 'Escape') mentions.dismiss()
+        else if (pick) pickMention()
+        else mentions.move(event.key === 'ArrowDown' ? 1 : -1)
+        return
+      }
+    }
     if (suggestions.length > 0 && (event.key === 'ArrowDown' || event.key === 'ArrowUp')) {
       event.preventDefault()
       const step = event.key === 'ArrowDown' ? 1 : -1
@@ -118,21 +157,54 @@ export function Composer({ running, sending, stopping, draftKey, projectPath, co
           </button>
         </p>
       )}
-      <textarea
-        className="composer__input field"
+      {/* The ARIA 1.1 combobox pattern: the box stays a textbox, its wrapper is the combobox. */}
+      <div
+        className="composer__field"
+        role="combobox"
         aria-label="Message"
-        aria-describedby={hintId}
-        aria-controls={suggestions.length > 0 ? listId : undefined}
-        placeholder="Message the agent…  (/ for commands)"
-        rows={3}
-        value={text}
-        onChange={(event) => {
-          setText(event.target.value)
-          setSelected(0)
-        }}
-        onKeyDown={onKeyDown}
-        onDrop={onDrop}
-      />
+        aria-haspopup="listbox"
+        aria-expanded={mentions.open}
+        aria-owns={mentions.open ? mentions.listId : undefined}
+      >
+        {mentions.open && (
+          <ul id={mentions.listId} className="composer__commands composer__mentions" role="listbox" aria-label="Files and folders">
+            {mentions.items.map((path, index) => (
+              <li key={path} id={mentions.optionId(index)} role="option" aria-selected={index === mentions.selected}>
+                <button
+                  type="button"
+                  tabIndex={-1}
+                  className="composer__command"
+                  // Keep focus (and the caret) in the message box.
+                  onMouseDown={(event) => event.preventDefault()}
+                  onClick={() => pickMention(index)}
+                >
+                  <code>@{path}</code>
+                </button>
+              </li>
+            ))}
+          </ul>
+        )}
+        <textarea
+          ref={input}
+          className="composer__input field"
+          aria-label="Message"
+          aria-describedby={hintId}
+          aria-autocomplete="list"
+          aria-controls={mentions.open ? mentions.listId : suggestions.length > 0 ? listId : undefined}
+          aria-activedescendant={mentions.open ? mentions.optionId(mentions.selected) : undefined}
+          placeholder="Message the agent…  (/ for commands, @ for files)"
+          rows={3}
+          value={text}
+          onChange={(event) => {
+            setText(event.target.value)
+            setCaret(event.target.selectionStart)
+            setSelected(0)
+          }}
+          onSelect={(event) => setCaret(event.currentTarget.selectionStart)}
+          onKeyDown={onKeyDown}
+          onDrop={onDrop}
+        />
+      </div>
       <div className="composer__actions">
         <span id={hintId} className="composer__hint">
           {busy ? 'Enter queues a follow-up · Shift+Tab switches mode' : 'Enter to send · Shift+Enter for a new line · Shift+Tab switches mode'}
