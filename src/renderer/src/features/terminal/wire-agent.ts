@@ -52,12 +52,16 @@ export function wireAgent(
     if (live.includes(event.id)) term.write(event.data)
   })
   const offExit = api.on('pty.exit', (event) => {
-    const at = live.indexOf(event.id)
-    if (at === -1) return
-    live.splice(at, 1)
-    // Killed before its marker (timeout, Stop): say so.
-    if (!ended.has(event.id)) term.write(commandFooter(undefined))
-    ended.delete(event.id)
+    if (!live.includes(event.id)) return
+    // xterm parses writes later, in order: settle after the output written before the exit, so
+    // the end marker in it (and its exit code) is seen first.
+    term.write('', () => {
+      const at = live.indexOf(event.id)
+      if (at !== -1) live.splice(at, 1)
+      // Killed before its marker (timeout, Stop): say so.
+      if (!ended.has(event.id)) term.write(commandFooter(undefined))
+      ended.delete(event.id)
+    })
   })
   const typing = term.onData((data) => {
     const target = live.at(-1)
