@@ -15,7 +15,9 @@ export default defineConfig<HostOptions>({
   workers: 1,
   fullyParallel: false,
   forbidOnly: !!process.env.CI,
-  retries: 0,
+  // One retry in CI only: a real browser on a busy 2-core machine can miss a frame now and then.
+  // A test that passes on retry is still reported as flaky, so it stays visible and gets fixed.
+  retries: process.env.CI ? 1 : 0,
   timeout: 60_000,
   expect: { timeout: 15_000 },
   reporter: [['list']],

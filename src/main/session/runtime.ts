@@ -84,7 +84,8 @@ export function createSessionRuntime(o: SessionRuntimeOptions): SessionRuntime {
   const approvals = new ApprovalQueues(o.headless ? undefined : o.hub)
   const gates = new Map<string, PermissionGate>()
   const hookLog = new HookLog()
-  const sandbox = new SharedSandbox(o)
+  const network = new NetworkAsks(o.headless)
+  const sandbox = new SharedSandbox(o, (host, port) => network.ask(host, port))
   const userHome = o.userHome ?? homedir()
   const models = new ModelCache(o)
 
@@ -92,6 +93,7 @@ export function createSessionRuntime(o: SessionRuntimeOptions): SessionRuntime {
     const tools = createToolSession({ cwd: projectPath })
     const prefs = o.preferences?.() ?? {}
     const queue = new ApprovalQueue({ projectRoot: projectPath, sousHome: o.home, sessionGrants: new SessionGrants(projectPath), headless: o.headless })
+    network.register(sessionId, queue)
     // Registering the queue also forwards its requests to the UI (not in headless mode).
     const forgetQueue = approvals.add(sessionId, queue)
     const emitNotice = (level: 'info' | 'warning' | 'error', message: string) =>
@@ -132,6 +134,7 @@ export function createSessionRuntime(o: SessionRuntimeOptions): SessionRuntime {
         },
         async dispose() {
           gate.abortPending()
+          network.forget(sessionId)
           forgetQueue()
           gates.delete(sessionId)
           await tools.dispose()
@@ -144,7 +147,12 @@ export function createSessionRuntime(o: SessionRuntimeOptions): SessionRuntime {
       model: () => models.get(prefs),
       modelName: models.modelName(prefs),
       toolset,
-      canUseTool: (tool, input, toolUseId, opts) => gate.canUseTool(tool, input, toolUseId, opts),
+      canUseTool: async (tool, input, toolUseId, opts) => {
+        const decision = await gate.canUseTool(tool, input, toolUseId, opts)
+        // A sandboxed command that reaches for a new host asks in the session that runs it.
+        if (tool.name === 'Bash' && decision.behavior === 'allow') network.runningIn(sessionId, toolUseId)
+        return decision
+      },
       setMode: (mode) => gate.setMode(mode),
       hooks: {
         onStop: () => gate.stop(),
@@ -233,7 +241,11 @@ class ModelCache {
 class SharedSandbox {
   private started: Promise<{ projectRoot: string; state: BashSandboxState; dispose(): Promise<void> } | undefined> | undefined
 
-  constructor(private readonly o: SessionRuntimeOptions) {}
+  constructor(
+    private readonly o: SessionRuntimeOptions,
+    /** Asked when a sandboxed command reaches for a host outside the allowed domains. */
+    private readonly askNetwork: (host: string, port: number | undefined) => Promise<boolean>,
+  ) {}
 
   async acquire(projectRoot: string): Promise<BashSandboxState | undefined> {
     if (this.o.sandbox === false) return undefined
@@ -256,7 +268,56 @@ class SharedSandbox {
     const settings = loadSettings(projectRoot, { sousHome: this.o.home, home: this.o.userHome ?? homedir(), cli: this.o.cliRules }).settings
     // The sandbox library is large: load it only when a command needs the sandbox.
     const { startBashSandbox } = await import('../governance/gate-sandbox')
-    const started = await startBashSandbox(settings, { projectRoot, sousHome: this.o.home, home: this.o.userHome })
+    const started = await startBashSandbox(settings, { projectRoot, sousHome: this.o.home, home: this.o.userHome, askNetwork: this.askNetwork })
     return started ? { projectRoot, ...started } : undefined
+  }
+}
+
+/**
+ * Network asks from the sandbox ("a new domain is an ask"). The sandbox is process-wide, so an ask
+ * goes to the session whose Bash command was allowed last (the one running), as an approval with
+ * the host; "allow for this session" remembers the host for that session. Headless, or with no
+ * session to ask, the host is refused and the command sees the sandbox's refusal.
+ */
+class NetworkAsks {
+  private readonly queues = new Map<string, ApprovalQueue>()
+  private readonly granted = new Map<string, Set<string>>()
+  private current: { sessionId: string; toolUseId: string } | undefined
+
+  constructor(private readonly headless: boolean) {}
+
+  register(sessionId: string, queue: ApprovalQueue): void {
+    this.queues.set(sessionId, queue)
+  }
+
+  forget(sessionId: string): void {
+    this.queues.delete(sessionId)
+    this.granted.delete(sessionId)
+    if (this.current?.sessionId === sessionId) this.current = undefined
+  }
+
+  runningIn(sessionId: string, toolUseId: string): void {
+    this.current = { sessionId, toolUseId }
+  }
+
+  async ask(host: string, port: number | undefined): Promise<boolean> {
+    const current = this.current
+    const queue = current && this.queues.get(current.sessionId)
+    if (this.headless || !current || !queue) return false
+    const grants = this.granted.get(current.sessionId) ?? new Set<string>()
+    if (grants.has(host)) return true
+    const outcome = await queue.request({
+      sessionId: current.sessionId,
+      toolUseId: current.toolUseId,
+      toolName: 'Bash',
+      input: { host, ...(port !== undefined ? { port } : {}) },
+      preview: { kind: 'url', url: port !== undefined ? `${host}:${port}` : host, domain: host },
+      explanation: { kind: 'sandbox', detail: `the command connects to ${host}, which is not among the sandbox's allowed domains` },
+      // No rule form silences this ask; allowed domains live in sandbox.network.allowedDomains.
+      suggestions: [],
+    })
+    if (outcome.behavior !== 'allow') return false
+    if (outcome.scope !== 'once') this.granted.set(current.sessionId, grants.add(host))
+    return true
   }
 }

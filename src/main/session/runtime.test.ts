@@ -1,0 +1,96 @@
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { startModelServer, textReply, toolUseReply, type ModelServer } from '../../../test/model-server'
+import type { EventPayload } from '../../shared/ipc/contract'
+import { createEventHub, type EventHub } from '../base/event-hub'
+import { sandboxScratch } from '../governance/test-support/scratch'
+import { NodePtyService } from '../pty/node-pty-service'
+import type { Message, ToolResultBlock } from '../services/model/types'
+import { createSessionRuntime, type SessionRuntime } from './runtime'
+
+// The runtime every host uses, end to end: real model service against the scripted server, real
+// tools on a real PTY, the real permission gate and, where it works here, the real OS sandbox.
+let server: ModelServer
+let base: string
+let project: string
+let hub: EventHub
+let pty: NodePtyService
+let runtime: SessionRuntime
+
+beforeAll(async () => {
+  server = await startModelServer()
+})
+afterAll(async () => {
+  await server.close()
+})
+beforeEach(() => {
+  server.requests.length = 0
+  server.failures.length = 0
+  // Outside the temp dirs: the sandbox makes those writable, and the project must be the only place.
+  base = sandboxScratch('.sous-runtime-test-')
+  project = join(base, 'project')
+  mkdirSync(join(project, '.claude'), { recursive: true })
+  writeFileSync(join(project, '.claude', 'settings.json'), JSON.stringify({ permissions: { allow: ['Bash'] } }))
+  hub = createEventHub()
+  pty = new NodePtyService({ killGraceMs: 300 })
+  runtime = createSessionRuntime({
+    home: join(base, 'sous-home'),
+    env: { ANTHROPIC_API_KEY: 'test', ANTHROPIC_BASE_URL: server.url, HOME: join(base, 'home') },
+    hub,
+    pty,
+    permissionMode: 'default',
+    headless: false,
+    userHome: join(base, 'home'),
+  })
+})
+afterEach(async () => {
+  await runtime.dispose()
+  await pty.dispose()
+  rmSync(base, { recursive: true, force: true })
+})
+
+function lastToolResult(): ToolResultBlock | undefined {
+  const messages = server.requests.at(-1)?.body['messages'] as Message[] | undefined
+  const content = messages?.at(-1)?.content
+  return Array.isArray(content) ? (content.find((block) => block.type === 'tool_result') as ToolResultBlock | undefined) : undefined
+}
+
+describe('session runtime', () => {
+  it('names a model in every request, even with no ANTHROPIC_MODEL', async () => {
+    server.setScenario([textReply('Hello.')])
+    const { sessionId } = await runtime.sessions.create(project)
+    const result = await runtime.sessions.run(sessionId, 'Hi')
+    expect(result.reason).toBe('completed')
+    expect(server.requests[0]?.model).not.toBe('')
+    expect(server.failures).toEqual([])
+  })
+
+  it('a sandboxed command reaching a new host asks in the session that runs it; a rejection reaches the model', async (t) => {
+    server.setScenario([
+      toolUseReply('Bash', { command: 'curl -s -m 20 -o /dev/null -w "%{http_code}" http://example.invalid/ || echo refused' }, { id: 'toolu_net' }),
+      textReply('The host was refused.'),
+    ])
+    const { sessionId } = await runtime.sessions.create(project)
+    const asked = new Promise<EventPayload<'approval.requested'>>((resolve) => {
+      hub.subscribe((channel, payload) => {
+        if (channel === 'approval.requested') resolve(payload as EventPayload<'approval.requested'>)
+      })
+    })
+    const turn = runtime.sessions.run(sessionId, 'Fetch it')
+    const request = await Promise.race([asked, turn.then(() => undefined)])
+    if (!request) {
+      // No ask: the sandbox is not available on this machine, so the command ran outside it.
+      const sandbox = JSON.stringify(lastToolResult())
+      t.skip(`the OS sandbox is unavailable here (${sandbox.slice(0, 200)})`)
+      return
+    }
+    expect(request).toMatchObject({ sessionId, toolUseId: 'toolu_net', toolName: 'Bash', preview: { kind: 'url', domain: 'example.invalid' }, suggestions: [] })
+    const queue = [...runtime.approvals.queues()].find((entry) => entry.sessionId === sessionId)?.queue
+    queue?.resolve(request.id, { kind: 'reject', message: 'no network today' })
+    const result = await turn
+    expect(result.reason).toBe('completed')
+    expect(JSON.stringify(lastToolResult())).toMatch(/network-outbound example\.invalid:80 \(user denied\)/)
+    expect(server.failures).toEqual([])
+  })
+})
