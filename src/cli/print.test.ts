@@ -1,35 +1,27 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import {
   dropConnection,
   overloaded,
-  startModelServer,
   textReply,
   toolUseReply,
   toolUsesReply,
   type JsonStep,
-  type ModelServer,
 } from '../../test/model-server'
 import type { Message, ToolResultBlock } from '../main/services/model/types'
 import { runPrint } from './print'
+import { useModelServer } from '../../test/model-server/vitest'
 
 // `sous -p` in-process: real model service and SDK against the scripted server, real tools
 // (Bash on a real PTY), real transcripts in a temp SOUS_HOME.
-let server: ModelServer
+const server = useModelServer()
+
 let home: string
 let project: string
 
-beforeAll(async () => {
-  server = await startModelServer()
-})
-afterAll(async () => {
-  await server.close()
-})
 beforeEach(async () => {
-  server.requests.length = 0
-  server.failures.length = 0
   home = await mkdtemp(join(tmpdir(), 'sous-home-'))
   project = await mkdtemp(join(tmpdir(), 'sous-project-'))
 })

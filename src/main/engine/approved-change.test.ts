@@ -1,20 +1,11 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { startModelServer, textReply, toolUseReply, type ModelServer } from '../../../test/model-server'
+import { describe, expect, it } from 'vitest'
+import { textReply, toolUseReply } from '../../../test/model-server'
 import type { Message, ToolResultBlock } from '../services/model/types'
 import { baseParams, ofType, runQuery, scriptedModel, testTool } from './testing'
+import { useModelServer } from '../../../test/model-server/vitest'
 
 // What the user approved in the diff view is what runs: `runAs` swaps the tool, `userNote` reaches the model.
-let server: ModelServer
-beforeAll(async () => {
-  server = await startModelServer()
-})
-afterAll(async () => {
-  await server.close()
-})
-beforeEach(() => {
-  server.requests.length = 0
-  server.failures.length = 0
-})
+const server = useModelServer()
 
 function lastResult(index: number): ToolResultBlock {
   const messages = server.requests[index]!.body['messages'] as Message[]

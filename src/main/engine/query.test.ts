@@ -1,32 +1,21 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import {
   dropConnection,
   midStreamOverload,
   overloaded,
   promptTooLong,
-  startModelServer,
   textReply,
   thinkingReply,
   toolUseReply,
   toolUsesReply,
-  type ModelServer,
 } from '../../../test/model-server'
 import type { Message, ToolResultBlock } from '../services/model/types'
 import { baseParams, ofType, runQuery, scriptedModel, testTool, untilAborted } from './testing'
 import { CONTINUATION_NUDGE } from './transitions/max-tokens'
+import { useModelServer } from '../../../test/model-server/vitest'
 
 // The real loop, the real model service and SDK, the scripted HTTP server on 127.0.0.1.
-let server: ModelServer
-beforeAll(async () => {
-  server = await startModelServer()
-})
-afterAll(async () => {
-  await server.close()
-})
-beforeEach(() => {
-  server.requests.length = 0
-  server.failures.length = 0
-})
+const server = useModelServer()
 
 const echo = testTool('Echo', { safe: true, run: async (input) => ({ content: `echo:${input.value}` }) })
 

@@ -1,32 +1,26 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { startModelServer, textReply, toolUseReply, type ModelServer } from '../../../test/model-server'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { textReply, toolUseReply } from '../../../test/model-server'
 import type { EventPayload } from '../../shared/ipc/contract'
 import { createEventHub, type EventHub } from '../base/event-hub'
 import { sandboxScratch } from '../governance/test-support/scratch'
 import { NodePtyService } from '../pty/node-pty-service'
 import type { Message, ToolResultBlock } from '../services/model/types'
 import { createSessionRuntime, type SessionRuntime } from './runtime'
+import { useModelServer } from '../../../test/model-server/vitest'
 
 // The runtime every host uses, end to end: real model service against the scripted server, real
 // tools on a real PTY, the real permission gate and, where it works here, the real OS sandbox.
-let server: ModelServer
+const server = useModelServer()
+
 let base: string
 let project: string
 let hub: EventHub
 let pty: NodePtyService
 let runtime: SessionRuntime
 
-beforeAll(async () => {
-  server = await startModelServer()
-})
-afterAll(async () => {
-  await server.close()
-})
 beforeEach(() => {
-  server.requests.length = 0
-  server.failures.length = 0
   // Outside the temp dirs: the sandbox makes those writable, and the project must be the only place.
   base = sandboxScratch('.sous-runtime-test-')
   project = join(base, 'project')

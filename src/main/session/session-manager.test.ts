@@ -1,16 +1,19 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { startModelServer, textReply, toolUseReply, type ModelServer } from '../../../test/model-server'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { textReply, toolUseReply } from '../../../test/model-server'
 import type { AgentEvent } from '../../shared/protocol/agent-event'
 import { createEventHub, type EventHub } from '../base/event-hub'
 import { scriptedModel, testTool, untilAborted } from '../engine/testing'
 import type { Message } from '../services/model/types'
 import { loadTranscript, TranscriptWriter, transcriptPath } from '../store/transcript'
 import { SessionManager } from './session-manager'
+import { useModelServer } from '../../../test/model-server/vitest'
 
-let server: ModelServer
+// One scripted Messages API server for this file (test/model-server), cleared before each test.
+const server = useModelServer()
+
 let home: string
 let project: string
 let hub: EventHub
@@ -20,15 +23,7 @@ let manager: SessionManager
 const slow = testTool('Slow', { run: async (_input, ctx) => (await untilAborted(ctx.signal), { content: 'stopped', isError: true }) })
 const echo = testTool('Echo', { safe: true, run: async (input) => ({ content: `echo ${input.value}` }) })
 
-beforeAll(async () => {
-  server = await startModelServer()
-})
-afterAll(async () => {
-  await server.close()
-})
 beforeEach(async () => {
-  server.requests.length = 0
-  server.failures.length = 0
   home = await mkdtemp(join(tmpdir(), 'sous-sessions-'))
   project = await mkdtemp(join(tmpdir(), 'sous-sessions-project-'))
   hub = createEventHub()

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { beforeEach, describe, expect, it } from 'vitest'
 import {
   dropConnection,
   midStreamOverload,
@@ -7,31 +7,23 @@ import {
   rateLimited,
   serverError,
   spendLimitReached,
-  startModelServer,
   textReply,
   thinkingReply,
   toolUseReply,
   unauthorized,
-  type ModelServer,
 } from '../../../../test/model-server'
 import { AnthropicModelService } from './anthropic-model-service'
 import { resolveModelConfig, type ModelConfigOverrides } from './config'
 import type { ModelRequest, ModelStreamEvent } from './types'
+import { useModelServer } from '../../../../test/model-server/vitest'
 
 // The real service, the real SDK, a real HTTP server on 127.0.0.1. Only the wait between
 // attempts is recorded instead of slept, so retry delays can be asserted exactly.
-let server: ModelServer
+const server = useModelServer()
+
 let slept: number[]
 
-beforeAll(async () => {
-  server = await startModelServer()
-})
-afterAll(async () => {
-  await server.close()
-})
 beforeEach(() => {
-  server.requests.length = 0
-  server.failures.length = 0
   slept = []
 })
 

@@ -1,16 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startModelServer, textReply, unauthorized, type ModelServer } from '../../../../test/model-server'
+import { describe, expect, it } from 'vitest'
+import { textReply, unauthorized } from '../../../../test/model-server'
 import { createAskModel, SMALL_FAST_MODEL } from './ask'
 import { AnthropicModelService } from './anthropic-model-service'
 import { resolveModelConfig } from './config'
+import { useModelServer } from '../../../../test/model-server/vitest'
 
-let server: ModelServer
-beforeAll(async () => {
-  server = await startModelServer()
-})
-afterAll(async () => {
-  await server.close()
-})
+// One scripted Messages API server for this file (test/model-server), cleared before each test.
+const server = useModelServer()
+
 
 function ask() {
   const config = resolveModelConfig({ ANTHROPIC_API_KEY: 'test', ANTHROPIC_BASE_URL: server.url })
