@@ -272,3 +272,22 @@ describe('sous -p with session hooks', () => {
     expect(server.requests).toHaveLength(0)
   })
 })
+
+describe('sous -p with tool hooks', () => {
+  it('PostToolUse follows a call that worked, PostToolUseFailure one that failed', async () => {
+    const { mkdir } = await import('node:fs/promises')
+    await mkdir(join(project, '.claude'), { recursive: true })
+    const log = join(project, 'hooks.log')
+    const record = (event: string) => [{ matcher: 'Read', hooks: [{ type: 'command', command: `echo ${event} >> ${log}` }] }]
+    await writeFile(join(project, '.claude', 'settings.json'), JSON.stringify({ hooks: { PostToolUse: record('post'), PostToolUseFailure: record('failure') } }))
+    await writeFile(join(project, 'there.txt'), 'hello\n')
+    server.setScenario([
+      toolUseReply('Read', { file_path: join(project, 'there.txt') }),
+      toolUseReply('Read', { file_path: join(project, 'missing.txt') }),
+      textReply('Done.'),
+    ])
+    const { code } = await sous(['Read both'])
+    expect(code).toBe(0)
+    expect((await readFile(log, 'utf8')).trim().split('\n')).toEqual(['post', 'failure'])
+  })
+})

@@ -12,6 +12,7 @@ import { ApprovalQueues } from '../host/handlers/approval'
 import type { PtyProcess, PtyService } from '../pty/types'
 import type { KeyStore } from '../secrets/key-store'
 import type { BashSandboxState } from '../tools/bash-sandbox'
+import type { ToolResult } from '../tools/types'
 import { createCoreTools } from '../tools/registry'
 import { createToolSession } from '../tools/tool-session'
 import { DEFAULT_MODEL } from '../services/model/config'
@@ -156,8 +157,10 @@ export function createSessionRuntime(o: SessionRuntimeOptions): SessionRuntime {
       setMode: (mode) => gate.setMode(mode),
       hooks: {
         onStop: () => gate.stop(),
+        // Claude Code fires PostToolUseFailure instead of PostToolUse when the call failed.
         postToolUse: async (call, result) => {
-          await gate.postToolUse(call.tool, call.input, result, call.toolUseId)
+          if (result.isError) await gate.postToolUseFailure(call.tool, call.input, resultText(result), call.toolUseId)
+          else await gate.postToolUse(call.tool, call.input, result, call.toolUseId)
         },
       },
       lifecycle: {
@@ -320,4 +323,9 @@ class NetworkAsks {
     if (outcome.scope !== 'once') this.granted.set(current.sessionId, grants.add(host))
     return true
   }
+}
+
+/** A tool result's text, for hooks that get the error as a string. */
+function resultText(result: ToolResult): string {
+  return typeof result.content === 'string' ? result.content : result.content.map((block) => (block.type === 'text' ? block.text : `[${block.type}]`)).join('')
 }
