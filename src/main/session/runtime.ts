@@ -135,9 +135,6 @@ export function createSessionRuntime(o: SessionRuntimeOptions): SessionRuntime {
         },
         async dispose() {
           gate.abortPending()
-          network.forget(sessionId)
-          forgetQueue()
-          gates.delete(sessionId)
           await tools.dispose()
         },
       }
@@ -167,6 +164,14 @@ export function createSessionRuntime(o: SessionRuntimeOptions): SessionRuntime {
         promptSubmit: (prompt) => gate.userPromptSubmit(prompt),
         sessionStart: (source) => gate.sessionStart(source),
         sessionEnd: (reason) => gate.sessionEnd(reason),
+      },
+      // Whether or not a turn ever ran (a session opened and closed unused has no toolset).
+      release() {
+        gate.abortPending()
+        network.forget(sessionId)
+        forgetQueue()
+        gates.delete(sessionId)
+        void tools.dispose()
       },
       maxTurns: o.maxTurns ?? 100,
       appendSystemPrompt: o.appendSystemPrompt,
