@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react'
 import type { ApprovalRequested, RequestInput, RequestOutput } from '../../../../shared/ipc/contract'
 import { api } from '../../api'
+import { RejectReason } from './RejectReason'
 
 interface ApprovalChoicesProps {
   request: ApprovalRequested
@@ -31,13 +32,7 @@ export function ApprovalChoices({ request, busy, onReply }: ApprovalChoicesProps
       )}
       {canRemember && check && <RuleMatches check={check} />}
       <div className="approval__actions">
-        <input
-          className="field approval__message"
-          aria-label="Reason for rejecting (sent to the agent)"
-          placeholder="Why not? (optional, sent to the agent)"
-          value={message}
-          onChange={(event) => setMessage(event.target.value)}
-        />
+        <RejectReason value={message} onChange={setMessage} />
         <button type="button" className="button" data-approval-action="reject" disabled={busy} onClick={() => onReply({ id: request.id, decision: 'reject', ...(message.trim() ? { message: message.trim() } : {}) })}>
           Reject
         </button>

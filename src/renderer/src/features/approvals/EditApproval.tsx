@@ -5,6 +5,7 @@ import type { RequestInput } from '../../../../shared/ipc/contract'
 import { decide, decideAll, editReply, tally, type Decisions } from './hunks'
 import { languageFor, loadMonaco } from '../../lib/monaco'
 import type * as MonacoApi from 'monaco-editor/editor/editor.api'
+import { RejectReason } from './RejectReason'
 
 type Monaco = typeof MonacoApi
 
@@ -111,13 +112,7 @@ export function EditApproval({ id, filePath, before, after, busy, onReply }: Edi
         ),
       )}
       <div className="approval__actions">
-        <input
-          className="field approval__message"
-          aria-label="Reason for rejecting (sent to the agent)"
-          placeholder="Why not? (optional, sent to the agent)"
-          value={message}
-          onChange={(event) => setMessage(event.target.value)}
-        />
+        <RejectReason value={message} onChange={setMessage} />
         <button type="button" className="button" data-approval-action="reject" disabled={busy} onClick={rejectAll}>
           Reject all
         </button>
