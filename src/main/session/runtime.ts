@@ -133,10 +133,6 @@ export function createSessionRuntime(o: SessionRuntimeOptions): SessionRuntime {
           askModel: ask,
           ...(o.onPtySpawn && { onPtySpawn: (proc: PtyProcess, command: string) => o.onPtySpawn?.(sessionId, proc, command) }),
         },
-        async dispose() {
-          gate.abortPending()
-          await tools.dispose()
-        },
       }
     }
 
@@ -165,13 +161,14 @@ export function createSessionRuntime(o: SessionRuntimeOptions): SessionRuntime {
         sessionStart: (source) => gate.sessionStart(source),
         sessionEnd: (reason) => gate.sessionEnd(reason),
       },
-      // Whether or not a turn ever ran (a session opened and closed unused has no toolset).
-      release() {
+      // Whether or not a turn ever ran (a session opened and closed unused has no toolset), so the
+      // session's state is freed here rather than with the toolset.
+      async release() {
         gate.abortPending()
         network.forget(sessionId)
         forgetQueue()
         gates.delete(sessionId)
-        void tools.dispose()
+        await tools.dispose()
       },
       maxTurns: o.maxTurns ?? 100,
       appendSystemPrompt: o.appendSystemPrompt,

@@ -33,7 +33,7 @@ export interface SessionEnvironment {
   /** Session-level hooks: UserPromptSubmit, SessionStart, SessionEnd (Claude Code's protocol). */
   lifecycle?: SessionLifecycle
   /** Frees what the owner set up for this session (approval queue, gate), after the tools. */
-  release?(): void
+  release?(): Promise<void> | void
 }
 
 /** Hooks around a session's life; each may add context for the model. None may throw. */
@@ -132,7 +132,7 @@ export class Session {
     const toolset = this.toolset
     this.toolset = undefined
     await (await toolset?.catch(() => undefined))?.dispose?.()
-    this.env.release?.()
+    await this.env.release?.()
   }
 
   /** Records a new title in the transcript. */
