@@ -1,4 +1,4 @@
-import type { ApprovalOutcome as WireOutcome, ApprovalPreview, ApprovalRequested } from '../../../shared/ipc/contract'
+import type { ApprovalOutcome as WireOutcome, ApprovalRequested } from '../../../shared/ipc/contract'
 import { AppError } from '../../../shared/ipc/result'
 import type { EventHub } from '../../base/event-hub'
 import type { ApprovalOutcome, ApprovalQueue, ApprovalReply, ApprovalRequest } from '../../governance/approvals/queue'
@@ -115,7 +115,8 @@ function toWire(r: ApprovalRequest, sessionId: string): ApprovalRequested {
     toolUseId: r.toolUseId ?? '',
     toolName: r.toolName,
     input: r.input,
-    ...(r.preview ? { preview: r.preview as ApprovalPreview } : {}),
+    // No cast: the compiler checks that every governance preview is a wire preview.
+    ...(r.preview ? { preview: r.preview } : {}),
     explanation: { kind: r.explanation.kind, text: describeExplanation(r.explanation) },
     suggestions: r.suggestions,
   }

@@ -15,6 +15,7 @@ import { isDark } from '../features/settings/describe'
 import { useSettings } from '../features/settings/store'
 import { TerminalsPanel } from '../features/terminal/TerminalsPanel'
 import { ConnectionBanner } from './ConnectionBanner'
+import { EventProblemBanner } from './EventProblemBanner'
 import { buildCommands } from './commands'
 import { newSessionInChat, openSessionInChat } from './session-glue'
 import { useShortcuts } from './useShortcuts'
@@ -142,6 +143,7 @@ export function App() {
         </div>
       </header>
       <ConnectionBanner />
+      <EventProblemBanner />
       {glueError && (
         <p className="connection-banner" role="alert">
           {glueError}{' '}
