@@ -1,7 +1,11 @@
 import { useEffect } from 'react'
-import { TerminalView } from './TerminalView'
+import { lazyNamed } from '../../lib/lazy'
+import { LazyBoundary } from '../../lib/LazyBoundary'
 import { useTerminals, type TerminalInfo } from './store'
 import './terminal.css'
+
+/** xterm and its addons are a third of the app's code: fetched after the conversation has painted. */
+const TerminalView = lazyNamed(() => import('./TerminalView'), 'TerminalView')
 
 export interface TerminalsPanelProps {
   projectPath: string
@@ -94,13 +98,15 @@ export function TerminalsPanel({ projectPath, sessionId, fontSize, dark, visible
             className="terminal-pane__panel"
             hidden={term.key !== activeKey}
           >
-            <TerminalView
-              info={term}
-              sessionId={sessionId}
-              fontSize={fontSize}
-              dark={dark}
-              visible={visible && term.key === activeKey}
-            />
+            <LazyBoundary what="the terminal">
+              <TerminalView
+                info={term}
+                sessionId={sessionId}
+                fontSize={fontSize}
+                dark={dark}
+                visible={visible && term.key === activeKey}
+              />
+            </LazyBoundary>
           </div>
         ))}
       </div>
