@@ -7,6 +7,7 @@ import { useDraft } from './use-draft'
 import { useFollowUp } from './use-follow-up'
 import { useMentionPicker } from './use-mention-picker'
 import { useSlashCompletion } from './use-slash-completion'
+import './composer.css'
 
 interface ComposerProps {
   running: boolean
