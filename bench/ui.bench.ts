@@ -3,7 +3,9 @@
  * 1. frame times while a reply streams (5,000 tokens at ~200 tokens/s, and 80,000 characters at
  *    ~1,000 tokens/s): p95 frame time and the longest long task;
  * 2. opening the diff approval of a 5,000-line file with 40 hunks: first paint and computed diff
- *    (hunks actionable), from the marks EditApproval leaves.
+ *    (hunks actionable), from the marks EditApproval leaves;
+ * 3. what checking events against the contract costs per event (in Node, against the JSON.parse
+ *    every event pays anyway), since every streamed delta goes through it.
  * Needs a build (`npm run bench` builds first). Prints figures; asserts nothing. Figures swing with
  * machine load (other Chromium instances on a 2-core box double the long tasks): run it alone.
  */
@@ -12,12 +14,15 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
+import { withCheckedEvents } from '../src/renderer/src/api/checked-events'
+import type { SousApi } from '../src/shared/ipc/api'
 import { startModelServer, type ModelServer } from '../test/model-server'
 
 const root = resolve(import.meta.dirname, '..')
 const ms = (value: number | undefined) => (value === undefined ? 'n/a' : `${value.toFixed(1)} ms`)
 
 export default async function bench(): Promise<void> {
+  eventCheckCost()
   const server = await startModelServer({ scenario: [] })
   const home = await mkdtemp(join(tmpdir(), 'sous-bench-ui-'))
   const project = join(home, 'project')
@@ -42,6 +47,30 @@ export default async function bench(): Promise<void> {
     await server.close()
     await rm(home, { recursive: true, force: true })
   }
+}
+
+/** Parses 20,000 streamed deltas as the WebSocket client does, with and without the contract check. */
+function eventCheckCost(): void {
+  const wire = Array.from({ length: 20_000 }, (_, i) =>
+    JSON.stringify({ event: 'agent.event', payload: { sessionId: 'session-1', agentId: 'main', type: 'text_delta', text: `chunk ${i} of a reply ` } }),
+  )
+  let deliver: (payload: unknown) => void = () => undefined
+  const transport = { transport: 'browser', invoke: async () => ({ ok: true, value: undefined }), on: (_channel: string, listener: (payload: unknown) => void) => ((deliver = listener), () => undefined) } as unknown as SousApi
+  let received = 0
+  withCheckedEvents(transport, () => undefined).on('agent.event', () => received++)
+  const time = (check: boolean): number => {
+    const started = performance.now()
+    for (const text of wire) {
+      const message = JSON.parse(text) as { payload: unknown }
+      if (check) deliver(message.payload)
+    }
+    return performance.now() - started
+  }
+  for (let round = 0; round < 3; round++) time(true) // warm up both paths
+  const parse = Math.min(time(false), time(false), time(false))
+  const checked = Math.min(time(true), time(true), time(true))
+  const each = ((checked - parse) * 1000) / wire.length
+  console.log(`event check: ${each.toFixed(2)} µs per text_delta on top of JSON.parse (${(parse * 1000 / wire.length).toFixed(2)} µs); ×${(checked / parse).toFixed(2)} the parse alone; ${received.toLocaleString()} delivered`)
 }
 
 /** A reply of about `chars` characters: paragraphs, lists and code blocks, ending with a marker. */
