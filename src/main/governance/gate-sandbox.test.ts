@@ -10,7 +10,7 @@ import type { ToolResult } from '../tools/types'
 import { createBashClassifier, type BashClassifier } from './bash-preview'
 import { startBashSandbox } from './gate-sandbox'
 import { loadSettings } from './settings/load'
-import { sandboxScratch } from './test-support/scratch'
+import { sandboxScratch } from '../../../test/support/sandbox-scratch'
 
 /** The Bash tool inside the real sandbox (bubblewrap here), started the way the host starts it. */
 let base: string
