@@ -1,5 +1,5 @@
 import type { LoadSettingsOptions } from '../governance/settings/load'
-import type { GateDenial } from '../governance/gate'
+import type { GateDenial } from '../governance/gate/gate'
 import type { PermissionMode } from '../governance/types'
 import type { EventHub } from '../base/event-hub'
 import type { PtyProcess, PtyService } from '../pty/types'

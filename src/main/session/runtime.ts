@@ -1,6 +1,6 @@
 import { homedir } from 'node:os'
-import { createBashClassifier } from '../governance/bash-preview'
-import { createPermissionGate, type PermissionGate } from '../governance/gate'
+import { createBashClassifier } from '../governance/gate/bash-preview'
+import { createPermissionGate, type PermissionGate } from '../governance/gate/gate'
 import { ApprovalQueue } from '../governance/approvals/queue'
 import { SessionGrants } from '../governance/decide/session'
 import { HookLog } from '../governance/hooks/log'

@@ -37,7 +37,7 @@ export class SharedSandbox {
   private async start(projectRoot: string) {
     const settings = loadSettings(projectRoot, { sousHome: this.o.home, home: this.o.userHome ?? homedir(), cli: this.o.cliRules }).settings
     // The sandbox library is large: load it only when a command needs the sandbox.
-    const { startBashSandbox } = await import('../governance/gate-sandbox')
+    const { startBashSandbox } = await import('../governance/gate/gate-sandbox')
     const started = await startBashSandbox(settings, { projectRoot, sousHome: this.o.home, home: this.o.userHome, askNetwork: this.askNetwork })
     return started ? { projectRoot, ...started } : undefined
   }
