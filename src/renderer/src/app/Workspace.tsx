@@ -1,5 +1,5 @@
 import type { Project } from '../../../shared/ipc/contract'
-import { ChatPane } from '../features/chat/ChatPane'
+import { ChatPane } from './ChatPane'
 import { TerminalsPanel } from '../features/terminal/TerminalsPanel'
 import type { ProjectContext, View } from './shell'
 import { Sidebar } from './ViewHost'
