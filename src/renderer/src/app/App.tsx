@@ -14,6 +14,7 @@ import { TopBar } from './TopBar'
 import { useFilesRevision } from './use-files-revision'
 import { useProjectSessions } from './use-project-sessions'
 import { useTheme } from './use-theme'
+import { useWarmUp } from './use-warm-up'
 import { useShortcuts } from './useShortcuts'
 import { ViewHost } from './ViewHost'
 import { VIEWS } from './views'
@@ -35,6 +36,7 @@ export function App() {
   const sessions = useProjectSessions(current?.path)
   const revision = useFilesRevision()
   const [paletteOpen, setPaletteOpen] = useState(false)
+  useWarmUp()
 
   // The OS may ask us to open a folder (dropped on the dock icon, a second launch…).
   useEffect(() => api.on('project.openRequested', ({ path }) => void open(path)), [open])

@@ -4,8 +4,12 @@ import { LazyBoundary } from '../../lib/LazyBoundary'
 import { useTerminals, type TerminalInfo } from './store'
 import './terminal.css'
 
-/** xterm and its addons are a third of the app's code: fetched after the conversation has painted. */
-const TerminalView = lazyNamed(() => import('./TerminalView'), 'TerminalView')
+/**
+ * Fetches the terminal view (xterm and its addons, a third of the app's code) ahead of need; the
+ * shell calls it once the first paint is done, so a project's terminals open without waiting.
+ */
+export const loadTerminalView = () => import('./TerminalView')
+const TerminalView = lazyNamed(loadTerminalView, 'TerminalView')
 
 export interface TerminalsPanelProps {
   projectPath: string
