@@ -2,14 +2,11 @@ import type { WebSocketRoute } from '@playwright/test'
 import { expect, test } from './fixtures'
 import { openByPath } from './support/app'
 
-const opening = 'Hello from the scripted model.'
-const closing = 'That is all for now.'
-const filler = 'This sentence is here so the reply takes a while to stream. '
-
 /**
  * Events that do not match the contract never reach the screen. The page's WebSocket to the real
  * `sous serve` is routed through the test, which passes everything on and can slip extra pushes in
- * between, exactly where a buggy or hostile host would put them.
+ * between, exactly where a buggy or hostile host would put them. The turn is held open by an
+ * approval the test answers last, so the pushes land in a live turn whatever the machine's speed.
  */
 test('a malformed event is reported and dropped, never rendered', async ({ app, projectDir, modelServer, host }) => {
   test.skip(host !== 'browser', 'Routes the browser host’s WebSocket.')
@@ -29,26 +26,20 @@ test('a malformed event is reported and dropped, never rendered', async ({ app, 
   const push = (event: string, payload: unknown) => page?.send(JSON.stringify({ event, payload }))
 
   await modelServer.setScenario([
-    { reply: { content: [{ type: 'text', text: `${opening} ${filler.repeat(12)}${closing}` }] }, chunkSize: 6, delayMs: 40 },
+    { reply: { content: [{ type: 'tool_use', id: 'toolu_held', name: 'Bash', input: { command: 'touch held.txt' } }] } },
+    { reply: { content: [{ type: 'text', text: 'Understood, not touching it.' }] } },
   ])
   await openByPath(app, projectDir)
   const chat = app.getByRole('region', { name: 'Chat' })
-  await chat.getByRole('textbox', { name: 'Message' }).fill('Say hello')
+  await chat.getByRole('textbox', { name: 'Message' }).fill('Touch a file')
   await chat.getByRole('textbox', { name: 'Message' }).press('Enter')
-  const reply = chat.getByRole('log', { name: 'Conversation' }).getByLabel('Assistant')
-  await expect(reply).toContainText(opening)
+  const panel = app.getByRole('region', { name: 'Approvals' })
+  await expect(panel.getByLabel('1 pending')).toBeVisible()
   expect(sessionId).toBeDefined()
 
-  // Mid-stream: one event as the contract has it (it shows), one with a bad field (it must not).
-  push('agent.event', { sessionId, agentId: 'main', type: 'text_delta', text: ' INJECTED-OK ' })
-  push('agent.event', { sessionId, agentId: 7, type: 'text_delta', text: ' MALFORMED-TEXT ' })
-  await expect(reply).toContainText(closing)
-  await expect(reply).toContainText('INJECTED-OK')
-  await expect(reply).not.toContainText('MALFORMED-TEXT')
-  const notice = app.getByRole('alert').filter({ hasText: 'could not read' })
-  await expect(notice).toContainText('an event this window could not read (agent.event)')
-
-  // An approval whose diff preview lacks its new text: no card is drawn from it.
+  // While the turn waits: a forged approval whose diff preview lacks its new text, a delta with a
+  // wrong field, then a delta as the contract has it. Pushes arrive in order, so once the last one
+  // shows, the first two have been handled.
   push('approval.requested', {
     id: 'forged',
     sessionId,
@@ -59,9 +50,18 @@ test('a malformed event is reported and dropped, never rendered', async ({ app, 
     explanation: { kind: 'default', text: 'writes ask' },
     suggestions: [],
   })
-  await expect(notice).toContainText('2 events this window could not read (agent.event, approval.requested)')
-  await expect(app.getByRole('region', { name: 'Approvals' })).toBeHidden()
+  push('agent.event', { sessionId, agentId: 7, type: 'text_delta', text: ' MALFORMED-TEXT ' })
+  push('agent.event', { sessionId, agentId: 'main', type: 'text_delta', text: ' INJECTED-OK ' })
+  const reply = chat.getByRole('log', { name: 'Conversation' }).getByLabel('Assistant')
+  await expect(reply).toContainText('INJECTED-OK')
+  await expect(reply).not.toContainText('MALFORMED-TEXT')
+  await expect(panel.getByLabel('1 pending')).toBeVisible()
+  await expect(panel.getByRole('list', { name: 'Queued approvals' })).toBeHidden()
+  const notice = app.getByRole('alert').filter({ hasText: 'could not read' })
+  await expect(notice).toContainText('2 events this window could not read (approval.requested, agent.event)')
 
+  await panel.getByRole('button', { name: 'Reject', exact: true }).click()
+  await expect(reply).toContainText('Understood, not touching it.')
   await notice.getByRole('button', { name: 'Dismiss the notice about unreadable events' }).click()
   await expect(notice).toBeHidden()
 })
