@@ -53,7 +53,7 @@ export function inspectionOf(a: BashAnalysis): BashInspection {
   const problems = [...a.problems, ...a.critical.filter((c) => !a.problems.includes(c))]
   return {
     commands: a.commands.filter((c) => c.argv.length > 0).map((c) => c.text),
-    paths: a.paths.filter((p) => !p.exempt).map((p) => ({ path: p.resolved || p.path, write: p.write, inside: p.inside })),
+    paths: a.paths.filter((p) => !p.exempt).map((p) => ({ path: p.resolved || p.path, write: p.write, inside: p.inside, ...(p.real && p.real !== p.resolved ? { realPath: p.real } : {}) })),
     writesOutside: a.writesOutside,
     problems,
   }

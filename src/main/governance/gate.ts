@@ -76,7 +76,7 @@ export interface PermissionGate extends SessionHooks {
 }
 
 /** Asks that no saved rule can ever silence: offering "always allow" for them would be a lie. */
-const NO_RULE_HELPS = new Set<Explanation['kind']>(['bash-analysis', 'protected-path', 'settings-error'])
+const NO_RULE_HELPS = new Set<Explanation['kind']>(['bash-analysis', 'protected-path', 'settings-error', 'reaches-denied'])
 
 /** Builds the permission gate of a session (see ARCHITECTURE.md section 3 for the order). */
 export function createPermissionGate(o: PermissionGateOptions): PermissionGate {

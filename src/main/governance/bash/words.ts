@@ -13,6 +13,11 @@ export interface WordValue {
   glob: boolean
   /** Starts with an unquoted `~` (tilde expansion). */
   tilde: boolean
+  /**
+   * The value with every quoted or escaped character replaced by NUL (empty when not literal):
+   * tells unquoted glob and tilde characters from quoted ones in any part of the word.
+   */
+  shape: string
 }
 
 /** The value of a word-like node (word, string, raw_string, concatenation, number, ansi_c_string). */
@@ -72,9 +77,19 @@ export function evalWord(node: Node): WordValue {
         literal = false
     }
   }
-  if (!literal) return { value: node.text, literal: false, glob: false, tilde: false }
-  if (/\{[^}\0]*(,|\.\.)[^}\0]*\}/.test(shape)) return { value: node.text, literal: false, glob: false, tilde: false }
-  return { value, literal: true, glob: /[*?[]/.test(shape), tilde: shape.startsWith('~') }
+  if (!literal) return dynamicWord(node.text)
+  if (/\{[^}\0]*(,|\.\.)[^}\0]*\}/.test(shape)) return dynamicWord(node.text)
+  return { value, literal: true, glob: /[*?[]/.test(shape), tilde: shape.startsWith('~'), shape }
+}
+
+/** A word whose value only the shell knows at run time. */
+export function dynamicWord(text: string): WordValue {
+  return { value: text, literal: false, glob: false, tilde: false, shape: '' }
+}
+
+/** A literal word with nothing quoted (names the analysis makes up itself). */
+export function plainWord(text: string): WordValue {
+  return { value: text, literal: true, glob: /[*?[]/.test(text), tilde: text.startsWith('~'), shape: text }
 }
 
 /** Removes backslash escapes from unquoted text; returns [value, shape]. */

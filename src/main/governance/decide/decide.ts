@@ -2,9 +2,9 @@ import type { Tool } from '../../tools/types'
 import type { MergedSettings, LoadedRule } from '../settings/types'
 import type { DecisionPreview, Explanation, PermissionDecision, PermissionMode, RuleBehavior } from '../types'
 import { describeExplanation } from '../types'
-import { bashAllow, bashDefault, bashPreview, bashRuleMatch } from './bash-decide'
+import { bashAllow, bashDefault, bashPreview, bashRuleMatch, bashSearchReview } from './bash-decide'
 import { EDIT_TOOLS, matchDomainRule, matchPathRule, matchSpecifierRule, toolRuleMatches } from './match'
-import { isInsideRoots } from './paths'
+import { isInsideRoots, type Place } from '../paths/place'
 import { protectedReason } from './protected'
 import type { SessionGrants } from './session'
 import { subjectOf, type Subject } from './subject'
@@ -102,8 +102,8 @@ function findRule(ctx: DecideContext, behavior: 'deny' | 'ask'): RuleExplanation
   const tool = rules.find((r) => toolRuleMatches(r, name, behavior))
   if (tool) return explain(tool)
   if (s.kind === 'read' || s.kind === 'edit') {
-    const r = matchPathRule(rules, s.path, s.kind, behavior, ctx.projectRoot, ctx.home)
-    if (r) return explain(r, s.path)
+    const r = matchPathRule(rules, s.place, s.kind, behavior, ctx.projectRoot, ctx.home)
+    if (r) return explain(r, describePlace(s.place))
   }
   if (s.kind === 'fetch' && s.host) {
     const r = matchDomainRule(rules, s.host)
@@ -134,14 +134,14 @@ function mustReview(ctx: DecideContext): Explanation | undefined {
     if (s.disableSandbox) return { kind: 'sandbox', detail: 'the command asks to run outside the sandbox (dangerouslyDisableSandbox)' }
     for (const p of s.analysis.paths) {
       if (!p.write || p.exempt || !p.resolved) continue
-      const why = protectedReason(p.resolved, ctx.projectRoot, ctx.settings.settingsFiles)
-      if (why) return { kind: 'protected-path', path: p.resolved, detail: `writes to a ${why}` }
+      const why = protectedReason({ path: p.resolved, real: p.real || undefined }, ctx.projectRoot, ctx.settings.settingsFiles)
+      if (why) return { kind: 'protected-path', path: p.real || p.resolved, detail: `writes to a ${why}` }
     }
-    return undefined
+    return bashSearchReview(ctx, s)
   }
   if (s.kind === 'edit') {
-    const why = protectedReason(s.path, ctx.projectRoot, ctx.settings.settingsFiles)
-    if (why) return { kind: 'protected-path', path: s.path, detail: `edits a ${why}` }
+    const why = protectedReason(s.place, ctx.projectRoot, ctx.settings.settingsFiles)
+    if (why) return { kind: 'protected-path', path: s.place.real ?? s.place.path, detail: `edits a ${why}` }
   }
   if (EDIT_TOOLS.has(ctx.tool.name) && s.kind !== 'edit') return { kind: 'default', detail: `${ctx.tool.name} was called without a file path` }
   return undefined
@@ -156,11 +156,11 @@ function allowOrDefault(ctx: DecideContext): PermissionDecision {
   if (ctx.hook?.decision === 'allow') return { behavior: 'allow', explanation: { kind: 'hook', source: ctx.hook.source, detail: ctx.hook.reason ?? 'allowed by a PreToolUse hook' } }
   if (s.kind === 'bash') return bashDefault(ctx, s)
   if (s.kind === 'read') {
-    if (isInsideRoots(s.path, ctx.roots)) return { behavior: 'allow', explanation: { kind: 'default', detail: 'reads inside the project are allowed' } }
-    return { behavior: 'ask', explanation: { kind: 'outside-project', path: s.path, detail: 'reads outside the project' } }
+    if (isInsideRoots(s.place, ctx.roots)) return { behavior: 'allow', explanation: { kind: 'default', detail: 'reads inside the project are allowed' } }
+    return { behavior: 'ask', explanation: { kind: 'outside-project', path: describePlace(s.place), detail: 'reads outside the project' } }
   }
   if (s.kind === 'edit') {
-    if (!isInsideRoots(s.path, ctx.roots)) return { behavior: 'ask', explanation: { kind: 'outside-project', path: s.path, detail: 'edits outside the project' } }
+    if (!isInsideRoots(s.place, ctx.roots)) return { behavior: 'ask', explanation: { kind: 'outside-project', path: describePlace(s.place), detail: 'edits outside the project' } }
     if (ctx.mode === 'acceptEdits') return { behavior: 'allow', explanation: { kind: 'mode', mode: 'acceptEdits', detail: 'edits inside the project are accepted' } }
     return { behavior: 'ask', explanation: { kind: 'default', detail: `${name} changes a file` } }
   }
@@ -178,8 +178,8 @@ function allowRule(ctx: DecideContext): Explanation | undefined {
   const tool = rules.find((r) => toolRuleMatches(r, ctx.tool.name, 'allow'))
   if (tool) return explain(tool)
   if (s.kind === 'read' || s.kind === 'edit') {
-    const r = matchPathRule(rules, s.path, s.kind, 'allow', ctx.projectRoot, ctx.home)
-    return r ? explain(r, s.path) : undefined
+    const r = matchPathRule(rules, s.place, s.kind, 'allow', ctx.projectRoot, ctx.home)
+    return r ? explain(r, describePlace(s.place)) : undefined
   }
   if (s.kind === 'fetch') {
     const r = s.host ? matchDomainRule(rules, s.host) : undefined
@@ -192,7 +192,16 @@ function allowRule(ctx: DecideContext): Explanation | undefined {
 function previewOf(ctx: DecideContext): DecisionPreview | undefined {
   const s = ctx.subject
   if (s.kind === 'bash') return bashPreview(s)
-  if (s.kind === 'read' || s.kind === 'edit') return { kind: 'path', path: s.path, operation: s.kind }
+  if (s.kind === 'read' || s.kind === 'edit') {
+    const leadsElsewhere = s.place.real !== undefined && s.place.real !== s.place.path
+    return { kind: 'path', path: s.place.path, operation: s.kind, ...(leadsElsewhere ? { realPath: s.place.real } : {}) }
+  }
   if (s.kind === 'fetch') return { kind: 'url', url: s.url, domain: s.host ?? '' }
   return undefined
+}
+
+/** A place for people: the path, and where it really leads when a symlink takes it elsewhere. */
+function describePlace(place: Place): string {
+  if (place.real === undefined) return `${place.path} (a symlink loop)`
+  return place.real === place.path ? place.path : `${place.path} → ${place.real}`
 }

@@ -1,0 +1,104 @@
+import { readdirSync } from 'node:fs'
+import picomatch from 'picomatch'
+
+/** Folder entries looked at before giving up: past this, what a glob matches is "unknown". */
+const MAX_ENTRIES = 5_000
+
+/**
+ * The files a glob word names now, expanded as bash would (no `dotglob`, no `globstar`: `*`
+ * does not match a leading dot and `**` is `*`): absolute paths, not normalized (so `..` after a
+ * symlink still means what the kernel makes of it). `value` is the word's dequoted text and
+ * `shape` its mirror with quoted characters replaced by NUL, so only unquoted `*`, `?` and
+ * `[…]` glob. Returns `undefined` when the folders hold too many entries to look at.
+ * Contract: never throws; unreadable folders match nothing, as in bash.
+ */
+export function expandGlob(value: string, shape: string, cwd: string): string[] | undefined {
+  const absolute = value.startsWith('/')
+  const parts = splitSegments(value, shape)
+  let current = [absolute ? '/' : cwd]
+  let budget = MAX_ENTRIES
+  for (const part of parts) {
+    if (!part.glob) {
+      current = current.map((dir) => (dir === '/' ? `/${part.text}` : `${dir}/${part.text}`))
+      continue
+    }
+    const matches = picomatch(part.pattern, { dot: false, posix: true, nobrace: true, noextglob: true })
+    const next: string[] = []
+    for (const dir of current) {
+      let entries: string[]
+      try {
+        entries = readdirSync(dir)
+      } catch {
+        continue
+      }
+      budget -= entries.length
+      if (budget < 0) return undefined
+      // bash before 5.2 (and with globskipdots off) lets `.*` match `.` and `..`.
+      if (part.text.startsWith('.')) entries.push('.', '..')
+      for (const entry of entries) if (matches(entry)) next.push(dir === '/' ? `/${entry}` : `${dir}/${entry}`)
+    }
+    current = next
+  }
+  return current
+}
+
+interface Segment {
+  text: string
+  glob: boolean
+  /** The segment as a picomatch pattern: quoted specials escaped, `[!` turned into `[^`. */
+  pattern: string
+}
+
+function splitSegments(value: string, shape: string): Segment[] {
+  const segments: Segment[] = []
+  let text = ''
+  let pattern = ''
+  let glob = false
+  const flush = (): void => {
+    if (text !== '') segments.push({ text, glob, pattern })
+    text = ''
+    pattern = ''
+    glob = false
+  }
+  let inBracket = false
+  for (let i = 0; i < value.length; i++) {
+    const ch = value[i] as string
+    const quoted = shape[i] === '\0'
+    if (ch === '/' && !quoted) {
+      flush()
+      inBracket = false
+      continue
+    }
+    text += ch
+    if (!quoted && inBracket) {
+      if (ch === ']') inBracket = false
+      pattern += ch === '\\' ? '\\\\' : ch
+      continue
+    }
+    if (!quoted && (ch === '*' || ch === '?')) {
+      glob = true
+      pattern += ch
+      continue
+    }
+    if (!quoted && ch === '[' && value.indexOf(']', i + 2) !== -1) {
+      glob = true
+      inBracket = true
+      if (value[i + 1] === '!' && shape[i + 1] !== '\0') {
+        pattern += '[^'
+        text += '!'
+        i++
+      } else pattern += '['
+      // A `]` right after the opening is a member, not the end.
+      if (value[i + 1] === ']') {
+        pattern += '\\]'
+        text += ']'
+        i++
+      }
+      continue
+    }
+    // Everything else is literal for bash (no extglob; braces were expanded or refused earlier).
+    pattern += /[\w-]/.test(ch) ? ch : `\\${ch}`
+  }
+  flush()
+  return segments
+}
