@@ -1,4 +1,5 @@
 import { homedir } from 'node:os'
+import { resolve } from 'node:path'
 import { projectDataDir } from '../base/paths'
 import { resolveSandbox, type BashSandboxSource, type BashSandboxState } from '../tools/bash-sandbox'
 import type { AnyTool, ToolContext, ToolPreview } from '../tools/types'
@@ -6,6 +7,8 @@ import type { ApprovalQueue } from './approvals/queue'
 import { decisionForEdit } from './approvals/edit-approval'
 import { suggestRules } from './approvals/suggest'
 import { decide, type HookVerdict } from './decide/decide'
+import { readRefused } from './decide/match'
+import { realPathOf } from './paths/real-path'
 import { createSessionHooks, type SessionHooks } from './gate-hooks'
 import { SettingsWatch, type GateNotice } from './gate-settings'
 import type { HookRunner } from './hooks/runner'
@@ -73,6 +76,8 @@ export interface PermissionGate extends SessionHooks {
   reloadSettings(): SettingsDiagnostic[]
   /** Denials so far, oldest first. */
   denials(): GateDenial[]
+  /** True when the current rules keep this file from being read (Read deny or ask rules): searches leave it out. */
+  isReadDenied(absolutePath: string): boolean
 }
 
 /** Asks that no saved rule can ever silence: offering "always allow" for them would be a lie. */
@@ -149,7 +154,7 @@ export function createPermissionGate(o: PermissionGateOptions): PermissionGate {
 
     const signal = opts.signal ? AbortSignal.any([turn.signal, opts.signal]) : turn.signal
     const ctx = previewContext(o, here, toolUseId, signal)
-    const preview = await safePreview(tool, input, ctx, decision.preview)
+    const preview = withRealPath(await safePreview(tool, input, ctx, decision.preview), decision.preview)
     const futile = NO_RULE_HELPS.has(decision.explanation.kind) || (decision.explanation.kind === 'sandbox' && disablesSandbox(input))
     const suggestions = futile ? [] : (decision.suggestions ?? suggestRules(tool.name, input, { cwd: here, projectRoot: o.projectRoot, home }))
     const pending = o.approvals.request({ sessionId: o.sessionId, toolUseId, toolName: tool.name, input, preview, explanation: decision.explanation, suggestions, signal })
@@ -192,6 +197,10 @@ export function createPermissionGate(o: PermissionGateOptions): PermissionGate {
       return diagnostics
     },
     denials: () => [...denialList],
+    isReadDenied(absolutePath) {
+      const rules = settings().rules
+      return readRefused(rules, { path: resolve(absolutePath), real: realPathOf(absolutePath, '/') }, o.projectRoot, home)
+    },
   }
 }
 
@@ -231,6 +240,12 @@ function previewContext(o: PermissionGateOptions, cwd: string, toolUseId: string
     progress: () => {},
     ...o.toolContext?.(),
   }
+}
+
+/** A diff of a file reached through a symlink also says where the write really lands. */
+function withRealPath(preview: ToolPreview | DecisionPreview | undefined, decided: DecisionPreview | undefined): ToolPreview | DecisionPreview | undefined {
+  if (preview?.kind !== 'diff' || decided?.kind !== 'path' || !decided.realPath) return preview
+  return { ...preview, realPath: decided.realPath }
 }
 
 /** The tool's own preview (a diff, a parsed command); governance's when the tool has none or fails. */

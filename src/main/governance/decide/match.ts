@@ -135,3 +135,11 @@ export function matchSpecifierRule(rules: LoadedRule[], toolName: string, input:
     return false
   })
 }
+
+/**
+ * True when a Read deny or ask rule covers the file (as written or where it really leads): a
+ * search must leave it out of what it returns, since nobody is asked about each file it reads.
+ */
+export function readRefused(rules: { deny: LoadedRule[]; ask: LoadedRule[] }, place: Place, projectRoot: string, home: string): boolean {
+  return matchPathRule(rules.deny, place, 'read', 'deny', projectRoot, home) !== undefined || matchPathRule(rules.ask, place, 'read', 'ask', projectRoot, home) !== undefined
+}

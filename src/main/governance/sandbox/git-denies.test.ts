@@ -74,7 +74,7 @@ describe.runIf(process.platform === 'linux')('git files in the sandbox (real rep
   })
 
   // A placeholder mount would break git (an empty commondir is fatal), so these are removed as they appear.
-  it.each(['.git/commondir', '.git/objects/info/alternates'])('removes a %s the moment a command writes it, and reports it', async (file, ctx) => {
+  it.for(['.git/commondir', '.git/objects/info/alternates'])('removes a %s the moment a command writes it, and reports it', async (file, ctx) => {
     if (!sandbox) return ctx.skip(unavailable)
     git('init', '-q')
     const result = await run(`echo /tmp/elsewhere > ${file}; sleep 1; test -e ${file} && echo still-there || echo gone`)
@@ -84,13 +84,13 @@ describe.runIf(process.platform === 'linux')('git files in the sandbox (real rep
     expect(git('status', '--short')).toBe('')
   })
 
-  it.each([
+  it.for([
     ['.git/config', 'the repository config (core.fsmonitor, core.pager…)'],
     ['.git/config.worktree', 'per-worktree config'],
     ['.git/hooks/pre-commit', 'a hook'],
     ['.git/info/attributes', 'attributes that pick drivers'],
     ['.git/modules/x/config', "a submodule's config"],
-  ])('refuses to write %s (%s)', async (file, _why, ctx) => {
+  ] as const)('refuses to write %s (%s)', async ([file], ctx) => {
     if (!sandbox) return ctx.skip(unavailable)
     git('init', '-q')
     const before = existsSync(join(project, file)) ? readFileSync(join(project, file), 'utf8') : undefined

@@ -180,6 +180,7 @@ function subcommandFacts(argv: readonly string[], at: number, subcommand: string
     return why ? { ...facts, readOnly: false, notReadOnly: facts.notReadOnly ?? why } : facts
   }
   const writesConfig = (why: string): CommandFacts => ({ readOnly: false, notReadOnly: why, paths: [], impliedWrites: ['.git/config'], operandsArePaths: false })
+  if (subcommand === 'grep') return searchedTree(objectPaths(argv, read(SUBCOMMANDS.grep as Record<string, OptionKind>)))
   if (Object.hasOwn(SUBCOMMANDS, subcommand)) return objectPaths(argv, read(SUBCOMMANDS[subcommand] as Record<string, OptionKind>))
   switch (subcommand) {
     case 'branch':
@@ -243,6 +244,13 @@ function objectPaths(argv: readonly string[], facts: CommandFacts): CommandFacts
     return rest.startsWith('./') || rest.startsWith('../') ? { ...path, from: colon + 1 } : { ...path, from: colon + 1, fromRoot: true }
   })
   return { ...facts, paths }
+}
+
+/** `git grep` searches the tree below each pathspec (the cwd when none is named). */
+function searchedTree(facts: CommandFacts): CommandFacts {
+  const paths = facts.paths.map((path) => (path.write || path.fromRoot ? path : { ...path, recursive: true }))
+  const named = paths.some((path) => path.recursive)
+  return { ...facts, paths, ...(named ? {} : { impliedReads: [{ path: '.', recursive: true }] }) }
 }
 
 function readOnlyFacts(): CommandFacts {
