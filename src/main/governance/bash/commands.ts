@@ -67,7 +67,9 @@ export function stripSafeWrappers(argv: readonly string[]): StrippedCommand {
   let start = 0
   for (const layer of layers) {
     const bareXargs = layer.name === 'xargs' && layer.inner === 1
-    if (!layer.transparent && !bareXargs) return { argv: argv.slice(start), execWrapper: true }
+    // A wrapper that writes a file it names (`time -o FILE`) does more than the wrapped command: no rule for that command covers it.
+    const writesNamedFile = layer.facts.paths.some((path) => path.write)
+    if ((!layer.transparent && !bareXargs) || writesNamedFile) return { argv: argv.slice(start), execWrapper: true }
     if (layer.inner === undefined) break
     start = layer.start + layer.inner
   }

@@ -27,6 +27,8 @@ export interface CommandFacts {
   impliedReads?: Array<{ path: string; recursive: boolean }>
   /** Files it writes that no word names, relative to the cwd (`nohup.out`, `.git/config`). */
   impliedWrites?: string[]
+  /** Files it reads that the analysis cannot name (those a `--files0-from` list names), described. */
+  unknownReads?: string[]
   /** An option that runs a program, a pager or an editor (`--pre`, `-exec`, `-O`): no allow rule may cover the command. */
   runsProgram?: string
   /** More operands would be files (cat, grep): what `xargs` appends is then a file it cannot see. */
@@ -66,9 +68,14 @@ export function factsFromOptions(argv: readonly string[], reading: Reading, pars
         refuse(`${name} ${option.name} is not an option known to be read-only`)
         break
       case 'read':
+      case 'list':
       case 'write':
         if (option.at !== undefined) facts.paths.push({ index: option.at, from: option.from ?? 0, write: option.kind === 'write' })
         if (option.kind === 'write') refuse(`${name} ${option.name} writes a file`)
+        if (option.kind === 'list') {
+          refuse(`${name} ${option.name} reads files listed in another file`)
+          facts.unknownReads = [...(facts.unknownReads ?? []), `files listed by ${name} ${option.name}`]
+        }
         break
       case 'write-flag':
         refuse(`${name} ${option.name} writes files`)

@@ -1,4 +1,4 @@
-import { readdirSync } from 'node:fs'
+import { lstatSync, readdirSync } from 'node:fs'
 import picomatch from 'picomatch'
 
 /** Folder entries looked at before giving up: past this, what a glob matches is "unknown". */
@@ -39,7 +39,17 @@ export function expandGlob(value: string, shape: string, cwd: string): string[] 
     }
     current = next
   }
-  return current
+  // Literal parts after a glob part were appended unchecked: bash yields only what exists.
+  return parts.some((part) => part.glob) ? current.filter(exists) : current
+}
+
+function exists(path: string): boolean {
+  try {
+    lstatSync(path)
+    return true
+  } catch {
+    return false
+  }
 }
 
 interface Segment {

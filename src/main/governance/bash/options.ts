@@ -13,11 +13,12 @@
  * - `optional`: takes a value only when attached (`--color=never`, `-n5`);
  * - `read`: takes a file or folder it reads;
  * - `write`: takes a file or folder it writes;
+ * - `list`: takes a file that lists more files to read (`file -f`, `--files0-from`): those are not known;
  * - `write-flag`: takes no value but writes files no word names (`file -C`);
  * - `exec`: takes a value and runs a program, a pager or an editor (`--pre CMD`);
  * - `exec-flag`: takes no value and runs a program (`rg -z` starts decompressors).
  */
-export type OptionKind = 'flag' | 'value' | 'optional' | 'read' | 'write' | 'write-flag' | 'exec' | 'exec-flag'
+export type OptionKind = 'flag' | 'value' | 'optional' | 'read' | 'list' | 'write' | 'write-flag' | 'exec' | 'exec-flag'
 
 /** How one command reads its options. */
 export interface OptionTable {
@@ -50,7 +51,7 @@ export interface ParsedArgs {
   operands: number[]
 }
 
-const TAKES_VALUE = new Set<OptionKind | 'unknown'>(['value', 'read', 'write', 'exec'])
+const TAKES_VALUE = new Set<OptionKind | 'unknown'>(['value', 'read', 'list', 'write', 'exec'])
 
 /** Reads `argv` from index `start` (1: after the command name) with `table`. */
 export function parseArgs(argv: readonly string[], start: number, table: OptionTable): ParsedArgs {

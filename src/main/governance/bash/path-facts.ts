@@ -47,21 +47,20 @@ export function analyzePaths(commands: BashCommand[], opts: AnalyzeOptions): Pat
   let cwds: Cwd[] = [opts.cwd]
   let sawCd = false
   let sawGit = false
+  const deferred: Array<() => void> = []
 
   commands.forEach((command, index) => {
     const record = (word: WordValue, meta: PathMeta, from: Cwd[]): void => {
       for (const cwd of unique(from)) paths.push(locate(word, { ...meta, command: index }, cwd, home, roots))
     }
-    for (const redirect of command.redirects) {
-      if (redirect.op === '<<' || redirect.op === '<<<') continue
-      // A glob in a redirection names whatever file matches when it runs (or none): never a known place.
-      const word = redirect.word.glob ? dynamicWord(redirect.word.value) : redirect.word
-      record(word, { write: redirect.write, via: 'redirect' }, cwds)
-    }
     if (command.argv.length === 0) {
+      // The redirections of a compound statement (tree-sitter also reads `a && b > f` as one): a
+      // command inside may have moved the cwd first, so they are placed after the last command.
+      deferred.push(() => redirects(command, record, cwds))
       verdicts.push({ readOnly: true })
       return
     }
+    redirects(command, record, cwds)
     const unwrapped = unwrapCommand(command.argv)
     const verdict: CommandVerdict = { readOnly: true }
     const refuse = (why: string | undefined, runsProgram?: string): void => {
@@ -90,10 +89,10 @@ export function analyzePaths(commands: BashCommand[], opts: AnalyzeOptions): Pat
     argumentPaths(facts.paths, here)
     implied(facts.impliedWrites, true, here)
     for (const read of facts.impliedReads ?? []) implied([read.path], false, here, read.recursive)
-    if (unwrapped.layers.some((layer) => layer.argumentsFromStdin) && facts.operandsArePaths) {
-      // xargs appends what it reads from stdin: files no word shows.
-      paths.push({ path: '(arguments read from stdin)', resolved: '', real: '', inside: false, write: false, via: 'implied', exempt: false, command: index })
-    }
+    const unknown = [...unwrapped.layers.flatMap((layer) => layer.facts.unknownReads ?? []), ...(facts.unknownReads ?? [])]
+    // xargs appends what it reads from stdin: files no word shows.
+    if (unwrapped.layers.some((layer) => layer.argumentsFromStdin) && facts.operandsArePaths) unknown.push('arguments read from stdin')
+    for (const what of unknown) paths.push({ path: `(${what})`, resolved: '', real: '', inside: false, write: false, via: 'implied', exempt: false, command: index })
     if (!facts.readOnly) refuse(facts.notReadOnly, facts.runsProgram)
     if (command.assignments.length > 0) refuse('sets environment variables for the command')
     if (command.dynamic) refuse('a word is only known at run time')
@@ -104,7 +103,10 @@ export function analyzePaths(commands: BashCommand[], opts: AnalyzeOptions): Pat
     if (name === 'cd' || name === 'pushd' || name === 'popd') {
       sawCd = true
       const target = name === 'popd' ? undefined : cdTarget(command, unwrapped.start)
+      // A bare `cd` goes home: a folder like any other, read and judged.
+      if (target === 'home') record(plainWord(home), { write: false, via: 'implied' }, here)
       const next = target === undefined ? [undefined] : here.map((cwd) => (target === 'home' ? home : directoryAfterCd(target, cwd, home)))
+      if (next.includes(undefined)) problems.push(`${command.text.trim()}: moves to a folder the analysis cannot follow (cd -, a variable, ~user, or a folder that is not there)`)
       cwds = unique([...cwds, ...next])
       if (cwds.length > MAX_CWDS) cwds = [...cwds.slice(0, MAX_CWDS), undefined]
     }
@@ -113,11 +115,24 @@ export function analyzePaths(commands: BashCommand[], opts: AnalyzeOptions): Pat
     }
   })
 
+  for (const place of deferred) place()
   if (sawCd && sawGit) problems.push('cd followed by git (git would run in another directory)')
   const writes = paths.some((path) => path.write && !path.exempt)
   const readOnly = !writes && verdicts.every((verdict) => verdict.readOnly)
   const writesOutside = paths.some((path) => path.write && !path.exempt && !path.inside)
   return { paths, verdicts, writesOutside, readOnly, critical: [...new Set(critical)], problems }
+}
+
+type Recorder = (word: WordValue, meta: PathMeta, from: Cwd[]) => void
+
+/** Records the files a command's redirections open. */
+function redirects(command: BashCommand, record: Recorder, cwds: Cwd[]): void {
+  for (const redirect of command.redirects) {
+    if (redirect.op === '<<' || redirect.op === '<<<') continue
+    // A glob in a redirection names whatever file matches when it runs (or none): never a known place.
+    const word = redirect.word.glob ? dynamicWord(redirect.word.value) : redirect.word
+    record(word, { write: redirect.write, via: 'redirect' }, cwds)
+  }
 }
 
 interface PathMeta {

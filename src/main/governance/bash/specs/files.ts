@@ -39,7 +39,7 @@ const WC = paths(
   optionTable({
     flag: ['-c', '--bytes', '-m', '--chars', '-l', '--lines', '-L', '--max-line-length', '-w', '--words'],
     optional: ['--total'],
-    read: ['--files0-from'],
+    list: ['--files0-from'],
   }),
 )
 
@@ -52,7 +52,8 @@ const SORT = paths(
     ],
     optional: ['--check'],
     value: ['-k', '--key', '-t', '--field-separator', '-S', '--buffer-size', '--parallel', '--batch-size', '--sort'],
-    read: ['--random-source', '--files0-from'],
+    read: ['--random-source'],
+    list: ['--files0-from'],
     // Temporary files go to -T; the result to -o.
     write: ['-o', '--output', '-T', '--temporary-directory'],
     exec: ['--compress-program'],
@@ -86,7 +87,8 @@ const FILE = paths(
       '-s', '--special-files', '-0', '--print0', '-d', '--debug', '--extension', '--apple', '-S', '--no-sandbox',
     ],
     value: ['-e', '--exclude', '--exclude-quiet', '-F', '--separator', '-P', '--parameter'],
-    read: ['-f', '--files-from', '-m', '--magic-file'],
+    read: ['-m', '--magic-file'],
+    list: ['-f', '--files-from'],
     // -C compiles magic files into the current folder; -z/-Z may start decompressors.
     'write-flag': ['-C', '--compile'],
     'exec-flag': ['-z', '--uncompress', '-Z', '--uncompress-noreport'],
@@ -106,7 +108,8 @@ const DU = paths(
     ],
     optional: ['--time'],
     value: ['-B', '--block-size', '-d', '--max-depth', '-t', '--threshold', '--time-style', '--exclude'],
-    read: ['--files0-from', '-X', '--exclude-from'],
+    read: ['-X', '--exclude-from'],
+    list: ['--files0-from'],
   }),
   { recursive: true },
 )
@@ -133,7 +136,8 @@ const TREE = paths(
       '-J', '-X', '--metafirst',
     ],
     value: ['-L', '-P', '-I', '--timefmt', '--charset', '--filelimit', '--sort', '-T', '-H'],
-    read: ['--fromfile', '--infofile'],
+    read: ['--infofile'],
+    list: ['--fromfile'],
     // -o writes its listing; -R (with -H) writes an index page into every folder.
     write: ['-o'],
     'write-flag': ['-R'],
@@ -181,17 +185,30 @@ const DIRNAME = text(optionTable({ flag: ['-z', '--zero'] }))
 const WHICH = text(optionTable({ flag: ['-a', '-s'] }))
 const PWD = text(optionTable({ flag: ['-L', '-P'] }))
 
+/** Commands that read the current folder's whole tree when no file is named. */
+export const TREE_READERS: Readonly<Record<string, Reading>> = { du: DU, tree: TREE }
+
 /** Commands read by an option table alone. */
 export const FILE_READERS: Readonly<Record<string, Reading>> = {
-  cat: CAT, head: HEAD, tail: TAIL, wc: WC, sort: SORT, cut: CUT, nl: NL, tac: TAC, file: FILE, stat: STAT, du: DU, tree: TREE,
+  cat: CAT, head: HEAD, tail: TAIL, wc: WC, sort: SORT, cut: CUT, nl: NL, tac: TAC, file: FILE, stat: STAT,
   cmp: CMP, comm: COMM, realpath: REALPATH, readlink: READLINK, md5sum: CHECKSUM, sha1sum: CHECKSUM, sha224sum: CHECKSUM, sha256sum: CHECKSUM,
   sha384sum: CHECKSUM, sha512sum: CHECKSUM, b2sum: CHECKSUM, cksum: CHECKSUM, tr: TR, basename: BASENAME, dirname: DIRNAME, which: WHICH, pwd: PWD,
 }
 
-/** `ls`: `-R` reads the whole tree. */
+/** `ls`: lists the current folder when no file is named; `-R` reads the whole tree. */
 export function lsFacts(argv: readonly string[]): CommandFacts {
   const parsed = parseArgs(argv, 1, LS_TABLE)
-  return factsFromOptions(argv, { table: LS_TABLE, operands: 'paths', recursive: hasOption(parsed, '-R', '--recursive') }, parsed)
+  const recursive = hasOption(parsed, '-R', '--recursive')
+  const facts = factsFromOptions(argv, { table: LS_TABLE, operands: 'paths', recursive }, parsed)
+  return parsed.operands.length > 0 ? facts : { ...facts, impliedReads: [{ path: '.', recursive }] }
+}
+
+/** `du`, `tree`: the whole tree of each folder named, or of the current one. */
+export function treeFacts(argv: readonly string[]): CommandFacts {
+  const reading = TREE_READERS[argv[0] ?? ''] as Reading
+  const parsed = parseArgs(argv, 1, reading.table)
+  const facts = factsFromOptions(argv, reading, parsed)
+  return parsed.operands.length > 0 ? facts : { ...facts, impliedReads: [{ path: '.', recursive: true }] }
 }
 
 /** `diff`: `-r` reads both trees. */

@@ -1,6 +1,6 @@
 import { factsFromOptions, hasOption, unknownCommand, type CommandFacts } from '../facts'
 import { optionTable, parseArgs } from '../options'
-import { commandLookupFacts, diffFacts, FILE_READERS, lsFacts, printFacts, uniqFacts } from './files'
+import { commandLookupFacts, diffFacts, FILE_READERS, lsFacts, printFacts, treeFacts, uniqFacts } from './files'
 import { gitFacts } from './git'
 import { findFacts, grepFacts, rgFacts } from './search'
 import { unsafeSedScript } from './sed-script'
@@ -18,6 +18,9 @@ export function describeCommand(argv: readonly string[]): CommandFacts {
   switch (name) {
     case 'ls':
       return lsFacts(argv)
+    case 'du':
+    case 'tree':
+      return treeFacts(argv)
     case 'diff':
       return diffFacts(argv)
     case 'uniq':

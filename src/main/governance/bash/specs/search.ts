@@ -94,7 +94,7 @@ const FIND_PRIMARIES: Readonly<Record<string, 'flag' | 'value' | 'read' | 'write
       '-maxdepth', '-mindepth', '-regextype', '-printf', '-context', '-fstype',
     ].map((name) => [name, 'value' as const]),
   ),
-  '-newer': 'read', '-anewer': 'read', '-cnewer': 'read', '-samefile': 'read', '-files0-from': 'read',
+  '-newer': 'read', '-anewer': 'read', '-cnewer': 'read', '-samefile': 'read',
   '-fprint': 'write', '-fprint0': 'write', '-fls': 'write', '-fprintf': 'write',
   '-delete': 'write-flag',
   '-exec': 'exec', '-execdir': 'exec', '-ok': 'exec', '-okdir': 'exec',

@@ -140,6 +140,12 @@ export function unwrap(argv: readonly string[], safeVariables: ReadonlySet<strin
     if (spec.leadingPaths) facts.paths.push({ index: next, from: 0, write: spec.leadingPaths === 'write' })
     next = next + 1 < argv.length ? next + 1 : undefined
   }
+  // `flock FILE -c COMMAND`: flock reads -c after its lock file as well.
+  if (name === 'flock' && next !== undefined && (argv[next] === '-c' || argv[next] === '--command')) {
+    if (argv[next + 1] === undefined) layer.scriptUnknown = true
+    else layer.script = argv[next + 1]
+    return layer
+  }
   if (name === 'env') next = envOperands(argv, next, facts, safeVariables)
   const chdir = parsed.options.find((option) => spec.cwdOptions?.includes(option.name))
   if (chdir?.at !== undefined) layer.cwd = { index: chdir.at, from: chdir.from ?? 0, write: false }
