@@ -2,21 +2,21 @@ import { execFileSync } from 'node:child_process'
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { BASELINE } from './corpus/baseline'
-import type { CorpusCase } from './corpus/cases'
-import { GIT_FILES } from './corpus/git-files'
-import { PLACES } from './corpus/places'
-import { READ_ONLY } from './corpus/read-only'
-import { SEARCHING } from './corpus/searching'
-import { WRAPPERS } from './corpus/wrappers'
+import { BASELINE } from '../../../test/corpus/baseline'
+import type { CorpusCase } from '../../../test/corpus/cases'
+import { GIT_FILES } from '../../../test/corpus/git-files'
+import { PLACES } from '../../../test/corpus/places'
+import { READ_ONLY } from '../../../test/corpus/read-only'
+import { SEARCHING } from '../../../test/corpus/searching'
+import { WRAPPERS } from '../../../test/corpus/wrappers'
 import { decide } from './decide/decide'
 import { loadSettings } from './settings/load'
 import type { MergedSettings } from './settings/types'
-import { makeTempProject, type TempProject } from './test-support/fixture'
+import { makeTempProject, type TempProject } from '../../../test/support/governance'
 
 /**
  * The adversarial corpus: calls with the decision each must get under one fixed settings set,
- * grouped by class of attack (see `corpus/`), each with the reason for its outcome. The point is
+ * grouped by class of attack (see `test/corpus/`), each with the reason for its outcome. The point is
  * the `allow` column: nothing may be allowed that should not be.
  */
 const SETTINGS = {

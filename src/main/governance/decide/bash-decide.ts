@@ -5,7 +5,7 @@ import type { Place } from '../paths/place'
 import { realPathOf } from '../paths/real-path'
 import type { LoadedRule } from '../settings/types'
 import type { DecisionPreview, Explanation, PermissionDecision, RuleBehavior } from '../types'
-import type { DecideContext } from './decide'
+import type { DecideContext } from './context'
 import { matchBashRule, matchPathRule, matchPathRuleBelow, toolRuleMatches } from './match'
 
 type RuleExplanation = Extract<Explanation, { kind: 'rule' }>

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { sandboxScratch } from '../test-support/scratch'
+import { sandboxScratch } from '../../../../test/support/sandbox-scratch'
 import { BashSandbox } from './bash-sandbox'
 import { gitWriteDenies } from './git-denies'
 

@@ -1,4 +1,4 @@
-import type { PermissionMode } from '../types'
+import type { PermissionMode } from '../../src/main/governance/types'
 
 /** What a call must get. The corpus is about the `allow` column: nothing may be allowed that should not be. */
 export type Expected = 'allow' | 'deny' | 'ask'
