@@ -1,7 +1,7 @@
 /**
- * Knowledge about individual commands: wrappers that are stripped before rule matching, exec
- * wrappers that no prefix rule may cover, interpreters, write-capable commands, and Claude Code's
- * built-in read-only set.
+ * A command taken apart: the wrappers in front (`specs/wrappers.ts`) and the command they run
+ * (`specs/`), the forms deny and allow rules see, interpreters and shells. What each command's
+ * options mean lives in `specs/`; this file only puts the layers together.
  */
 
 import type { CommandFacts } from './facts'
@@ -20,8 +20,20 @@ export interface Unwrapped {
   facts: CommandFacts
 }
 
+/** One analysis asks about the same words many times (rules, paths, problems): keyed by the argv array itself. */
+const unwrapped = new WeakMap<readonly string[], Unwrapped>()
+
 /** Takes every wrapper off the front of argv (at most 16 deep) and describes the command left. */
 export function unwrapCommand(argv: readonly string[]): Unwrapped {
+  let known = unwrapped.get(argv)
+  if (!known) {
+    known = unwrapFresh(argv)
+    unwrapped.set(argv, known)
+  }
+  return known
+}
+
+function unwrapFresh(argv: readonly string[]): Unwrapped {
   const layers: PlacedLayer[] = []
   let start = 0
   for (let guard = 0; guard < 16 && start < argv.length; guard++) {
@@ -78,9 +90,8 @@ export function stripSafeWrappers(argv: readonly string[]): StrippedCommand {
 
 /** Every form deny/ask rules are checked against: the command, each layer of wrappers peeled off, and what `find -exec` runs. */
 export function denyCandidates(argv: readonly string[]): string[][] {
-  const unwrapped = unwrapCommand(argv)
   const out: string[][] = [[...argv]]
-  for (const layer of unwrapped.layers) {
+  for (const layer of unwrapCommand(argv).layers) {
     if (layer.inner !== undefined && layer.start + layer.inner < argv.length) out.push(argv.slice(layer.start + layer.inner))
   }
   for (const form of [...out]) {

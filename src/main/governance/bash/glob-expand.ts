@@ -22,7 +22,7 @@ export function expandGlob(value: string, shape: string, cwd: string): string[] 
       current = current.map((dir) => (dir === '/' ? `/${part.text}` : `${dir}/${part.text}`))
       continue
     }
-    const matches = picomatch(part.pattern, { dot: false, posix: true, nobrace: true, noextglob: true })
+    const matches = matcherFor(part.pattern)
     const next: string[] = []
     for (const dir of current) {
       let entries: string[]
@@ -50,6 +50,19 @@ function exists(path: string): boolean {
   } catch {
     return false
   }
+}
+
+const matchers = new Map<string, (name: string) => boolean>()
+
+/** Compiled segment patterns (compiling costs more than matching a folder's entries). */
+function matcherFor(pattern: string): (name: string) => boolean {
+  let matcher = matchers.get(pattern)
+  if (!matcher) {
+    if (matchers.size > 500) matchers.clear()
+    matcher = picomatch(pattern, { dot: false, posix: true, nobrace: true, noextglob: true })
+    matchers.set(pattern, matcher)
+  }
+  return matcher
 }
 
 interface Segment {

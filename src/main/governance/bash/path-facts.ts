@@ -1,8 +1,8 @@
-import { accessSync, constants, statSync } from 'node:fs'
+import { accessSync, constants, lstatSync, statSync } from 'node:fs'
 import { homedir } from 'node:os'
-import { dirname, resolve } from 'node:path'
-import { isInsideRoots, isUnder } from '../paths/place'
-import { realPathOf } from '../paths/real-path'
+import { basename, dirname, join, resolve } from 'node:path'
+import { isInsideRoots, isUnder, type Place } from '../paths/place'
+import { realDirectory, realPathOf } from '../paths/real-path'
 import { expandTilde } from '../paths/tilde'
 import { denyCandidates, unwrapCommand } from './commands'
 import type { PathArgument } from './facts'
@@ -40,6 +40,7 @@ type Cwd = string | undefined
 export function analyzePaths(commands: BashCommand[], opts: AnalyzeOptions): PathFacts {
   const home = opts.home ?? homedir()
   const roots = [opts.projectRoot, ...(opts.additionalDirectories ?? [])]
+  const where: Where = { home, roots, realRoots: roots.map(realDirectory) }
   const paths: BashPath[] = []
   const verdicts: CommandVerdict[] = []
   const critical: string[] = []
@@ -51,7 +52,7 @@ export function analyzePaths(commands: BashCommand[], opts: AnalyzeOptions): Pat
 
   commands.forEach((command, index) => {
     const record = (word: WordValue, meta: PathMeta, from: Cwd[]): void => {
-      for (const cwd of unique(from)) paths.push(locate(word, { ...meta, command: index }, cwd, home, roots))
+      for (const cwd of unique(from)) paths.push(locate(word, { ...meta, command: index }, cwd, where))
     }
     if (command.argv.length === 0) {
       // The redirections of a compound statement (tree-sitter also reads `a && b > f` as one): a
@@ -190,8 +191,16 @@ function isEnterableDirectory(path: string): boolean {
   }
 }
 
+/** What every path of one analysis is judged against (the roots' real paths computed once). */
+interface Where {
+  home: string
+  roots: string[]
+  realRoots: string[]
+}
+
 /** Where one word leads from one working directory. */
-function locate(word: WordValue, meta: PathMeta, cwd: Cwd, home: string, roots: string[]): BashPath {
+function locate(word: WordValue, meta: PathMeta, cwd: Cwd, where: Where): BashPath {
+  const { home } = where
   const base = { path: word.value, write: meta.write, via: meta.via, command: meta.command ?? 0, ...(meta.recursive ? { recursive: true } : {}) }
   const unknown: BashPath = { ...base, resolved: '', real: '', inside: false, exempt: false }
   if (!word.literal) return unknown
@@ -207,30 +216,48 @@ function locate(word: WordValue, meta: PathMeta, cwd: Cwd, home: string, roots: 
   }
   if (cwd === undefined && !raw.startsWith('/')) return unknown
   const from = cwd ?? '/'
-  if (word.glob) return globPath(base, raw, shape, from, roots)
+  if (word.glob) return globPath(base, raw, shape, from, where)
   const resolved = resolve(from, raw)
   const real = realPathOf(raw, from) ?? ''
-  return { ...base, resolved, real, inside: real !== '' && isInsideRoots({ path: resolved, real }, roots), exempt: false }
+  return { ...base, resolved, real, inside: real !== '' && isInsideRoots({ path: resolved, real }, where.roots, where.realRoots), exempt: false }
 }
 
 /**
  * A glob: where its literal part leads, and every file it matches now (bash expands it when the
  * command runs). It is inside only when all of them are; a `.*` or `..` in its glob part may leave.
  */
-function globPath(base: Omit<BashPath, 'resolved' | 'real' | 'inside' | 'exempt'>, raw: string, shape: string, cwd: string, roots: string[]): BashPath {
+function globPath(base: Omit<BashPath, 'resolved' | 'real' | 'inside' | 'exempt'>, raw: string, shape: string, cwd: string, where: Where): BashPath {
   const at = firstGlob(raw, shape)
   const prefix = raw.slice(0, at)
   const dir = prefix === '' ? '.' : prefix.endsWith('/') ? prefix : dirname(`${prefix}x`)
   const resolved = resolve(cwd, dir)
   const real = realPathOf(dir, cwd) ?? ''
   const escapes = /(^|\/)\.[*?[]/.test(raw) || /(^|\/)\.\.(\/|$)/.test(raw.slice(at))
-  const matches = expandGlob(raw, shape, cwd)
-  const everyMatchInside = matches !== undefined && matches.every((match) => {
-    const matchReal = realPathOf(match, '/')
-    return matchReal !== undefined && isInsideRoots({ path: resolve(match), real: matchReal }, roots)
-  })
-  const inside = !escapes && real !== '' && isInsideRoots({ path: resolved, real }, roots) && everyMatchInside
+  const expanded = expandGlob(raw, shape, cwd)
+  const matches = expanded === undefined ? undefined : placesOf(expanded)
+  const everyMatchInside = matches !== undefined && matches.every((match) => isInsideRoots(match, where.roots, where.realRoots))
+  const inside = !escapes && real !== '' && isInsideRoots({ path: resolved, real }, where.roots, where.realRoots) && everyMatchInside
   return { ...base, resolved, real, inside, exempt: false, glob: true, ...(matches ? { matches } : {}) }
+}
+
+/**
+ * Where each file a glob matched really is. Matches share their folders, so each folder is
+ * resolved once and each file costs one lstat (a link among them is followed in full).
+ */
+function placesOf(matches: string[]): Place[] {
+  const folders = new Map<string, string | undefined>()
+  return matches.map((match) => {
+    const folder = dirname(match)
+    if (!folders.has(folder)) folders.set(folder, realPathOf(folder, '/'))
+    const realFolder = folders.get(folder)
+    let real: string | undefined
+    try {
+      real = lstatSync(match).isSymbolicLink() || realFolder === undefined ? realPathOf(match, '/') : join(realFolder, basename(match))
+    } catch {
+      real = realPathOf(match, '/')
+    }
+    return { path: resolve(match), real }
+  })
 }
 
 function firstGlob(value: string, shape: string): number {

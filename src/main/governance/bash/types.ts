@@ -1,3 +1,4 @@
+import type { Place } from '../paths/place'
 import type { WordValue } from './words'
 
 /** One redirection of a simple command. */
@@ -57,8 +58,8 @@ export interface BashPath {
   command: number
   /** A folder whose whole tree is read (grep -r, rg, find). */
   recursive?: boolean
-  /** For a glob: the files it matches now (absolute); undefined when too many to list. */
-  matches?: string[]
+  /** For a glob: the files it matches now, as written (absolute) and where each really leads; undefined when too many to list. */
+  matches?: Place[]
   glob?: boolean
 }
 

@@ -1,8 +1,6 @@
-import { resolve } from 'node:path'
 import { ACCEPT_EDITS_COMMANDS, stripSafeWrappers } from '../bash/commands'
 import type { BashAnalysis, BashPath } from '../bash/types'
 import type { Place } from '../paths/place'
-import { realPathOf } from '../paths/real-path'
 import type { LoadedRule } from '../settings/types'
 import type { DecisionPreview, Explanation, PermissionDecision, RuleBehavior } from '../types'
 import type { DecideContext } from './context'
@@ -46,8 +44,8 @@ export function bashSearchReview(ctx: DecideContext, subject: BashSubject): Expl
     for (const path of subject.analysis.paths) {
       if (path.exempt) continue
       for (const match of path.matches ?? []) {
-        const rule = matchPathRule(rules, { path: resolve(match), real: realPathOf(match, '/') }, path.write ? 'edit' : 'read', behavior, ctx.projectRoot, ctx.home)
-        if (rule) return { kind: 'reaches-denied', rule: rule.origin, detail: `the glob ${path.path} matches ${resolve(match)}` }
+        const rule = matchPathRule(rules, match, path.write ? 'edit' : 'read', behavior, ctx.projectRoot, ctx.home)
+        if (rule) return { kind: 'reaches-denied', rule: rule.origin, detail: `the glob ${path.path} matches ${match.path}` }
       }
       if (path.recursive && path.resolved) {
         const rule = matchPathRuleBelow(rules, placeOf(path), behavior, ctx.projectRoot, ctx.home)

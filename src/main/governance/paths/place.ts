@@ -20,11 +20,10 @@ export function isUnder(path: string, root: string): boolean {
 /**
  * True when the place lies inside one of `roots`, both as written and where it really leads
  * (roots compared as written and as their real paths, so a project opened through a symlink
- * still counts).
+ * still counts). `realRoots` may be passed when the caller checks many places.
  */
-export function isInsideRoots(place: Place, roots: readonly string[]): boolean {
+export function isInsideRoots(place: Place, roots: readonly string[], realRoots: readonly string[] = roots.map(realDirectory)): boolean {
   if (place.real === undefined) return false
-  const realRoots = roots.map(realDirectory)
   const written = roots.some((root) => isUnder(place.path, root)) || realRoots.some((root) => isUnder(place.path, root))
   return written && realRoots.some((root) => isUnder(place.real as string, root))
 }

@@ -22,7 +22,17 @@ function wildcards(s: string): string {
   return s.split('*').map(escapeRegExp).join('[\\s\\S]*')
 }
 
+/** Compiled specifiers: a gate matches the same few dozen rules on every call. */
+const compiled = new Map<string, RegExp>()
+const MAX_COMPILED = 1_000
+
 /** True when the normalized command text matches the rule specifier. */
 export function bashPatternMatches(pattern: string, commandText: string): boolean {
-  return compileBashPattern(pattern).test(commandText)
+  let regex = compiled.get(pattern)
+  if (!regex) {
+    if (compiled.size >= MAX_COMPILED) compiled.clear()
+    regex = compileBashPattern(pattern)
+    compiled.set(pattern, regex)
+  }
+  return regex.test(commandText)
 }
