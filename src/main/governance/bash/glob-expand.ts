@@ -33,9 +33,11 @@ export function expandGlob(value: string, shape: string, cwd: string): string[] 
       }
       budget -= entries.length
       if (budget < 0) return undefined
-      // bash before 5.2 (and with globskipdots off) lets `.*` match `.` and `..`.
-      if (part.text.startsWith('.')) entries.push('.', '..')
-      for (const entry of entries) if (matches(entry)) next.push(dir === '/' ? `/${entry}` : `${dir}/${entry}`)
+      // bash before 5.2 (and with globskipdots off) lets `.*` match `.` and `..`; without a
+      // literal leading dot, nothing (not even `[!s]`) matches a name that starts with one.
+      const explicitDot = part.text.startsWith('.')
+      if (explicitDot) entries.push('.', '..')
+      for (const entry of entries) if ((explicitDot || !entry.startsWith('.')) && matches(entry)) next.push(dir === '/' ? `/${entry}` : `${dir}/${entry}`)
     }
     current = next
   }

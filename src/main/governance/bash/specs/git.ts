@@ -166,7 +166,7 @@ export function gitFacts(argv: readonly string[]): CommandFacts {
     ...facts,
     readOnly,
     ...(readOnly ? {} : { notReadOnly: globalFacts.notReadOnly ?? facts.notReadOnly ?? `git ${subcommand} is not read-only` }),
-    ...(runsProgram ? { runsProgram } : {}),
+    ...(runsProgram ? { runsProgram: runsProgram.startsWith('git ') ? runsProgram : `git ${runsProgram}` } : {}),
   }
 }
 
