@@ -25,9 +25,9 @@ export function toolRuleMatches(rule: LoadedRule, toolName: string, behavior: Ru
 }
 
 /** Shell-quotes a word only when needed, so rule text and command text compare the same way. */
-export function quoteWord(w: string): string {
-  if (w !== '' && /^[A-Za-z0-9_@%+=:,./~^-]+$/.test(w)) return w
-  return `'${w.replace(/'/g, `'\\''`)}'`
+export function quoteWord(word: string): string {
+  if (word !== '' && /^[A-Za-z0-9_@%+=:,./~^-]+$/.test(word)) return word
+  return `'${word.replace(/'/g, `'\\''`)}'`
 }
 
 /** Text forms of a command that deny/ask rules are tried against (wrappers peeled, quoted and plain). */
@@ -123,15 +123,15 @@ function compiledRule(rule: LoadedRule, projectRoot: string, home: string, behav
 
 /** First WebFetch domain rule matching the host. */
 export function matchDomainRule(rules: LoadedRule[], host: string): LoadedRule | undefined {
-  return rules.find((r) => r.parsed.kind === 'domain' && domainMatches(r.parsed.domain, host))
+  return rules.find((rule) => rule.parsed.kind === 'domain' && domainMatches(rule.parsed.domain, host))
 }
 
 /** First `Agent(type)` or `Tool(param:value)` rule matching the input. */
 export function matchSpecifierRule(rules: LoadedRule[], toolName: string, input: Record<string, unknown>): LoadedRule | undefined {
-  return rules.find((r) => {
-    const p = r.parsed
-    if (p.kind === 'agent') return (toolName === 'Agent' || toolName === 'Task') && input.subagent_type === p.agentType
-    if (p.kind === 'param') return toolNameMatches(p.tool, toolName) && String(input[p.param] ?? '') === p.value
+  return rules.find((rule) => {
+    const parsed = rule.parsed
+    if (parsed.kind === 'agent') return (toolName === 'Agent' || toolName === 'Task') && input.subagent_type === parsed.agentType
+    if (parsed.kind === 'param') return toolNameMatches(parsed.tool, toolName) && String(input[parsed.param] ?? '') === parsed.value
     return false
   })
 }

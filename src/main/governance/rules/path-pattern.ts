@@ -59,11 +59,11 @@ export function compilePathPattern(pattern: string, bases: PathPatternBases, for
 export function pathPatternMatches(compiled: CompiledPathPattern, absPath: string): boolean {
   const rel = relative(compiled.base, absPath)
   if (rel.startsWith('..') || isAbsolute(rel)) return false
-  if (rel === '') return compiled.matchers.some((m) => m(''))
+  if (rel === '') return compiled.matchers.some((matcher) => matcher(''))
   const parts = rel.split(sep)
   for (let i = parts.length; i >= 1; i--) {
     const candidate = parts.slice(0, i).join('/')
-    if (compiled.matchers.some((m) => m(candidate))) return true
+    if (compiled.matchers.some((matcher) => matcher(candidate))) return true
   }
   return false
 }
