@@ -1,4 +1,4 @@
-import { lstatSync, readdirSync } from 'node:fs'
+import { lstatSync, readdirSync, type Dirent } from 'node:fs'
 import picomatch from 'picomatch'
 
 /** Folder entries looked at before giving up: past this, what a glob matches is "unknown". */
@@ -7,27 +7,32 @@ const MAX_ENTRIES = 5_000
 /**
  * The files a glob word names now, expanded as bash would (no `dotglob`, no `globstar`: `*`
  * does not match a leading dot and `**` is `*`): absolute paths, not normalized (so `..` after a
- * symlink still means what the kernel makes of it). `value` is the word's dequoted text and
+ * symlink still means what the kernel makes of it), each saying whether it is a symlink (read from
+ * the folder listing, so placing the matches costs no call per file). `value` is the word's dequoted text and
  * `shape` its mirror with quoted characters replaced by NUL, so only unquoted `*`, `?` and
  * `[…]` glob. Returns `undefined` when the folders hold too many entries to look at.
  * Contract: never throws; unreadable folders match nothing, as in bash.
  */
-export function expandGlob(value: string, shape: string, cwd: string): string[] | undefined {
+export function expandGlob(value: string, shape: string, cwd: string): GlobMatch[] | undefined {
   const absolute = value.startsWith('/')
   const parts = splitSegments(value, shape)
-  let current = [absolute ? '/' : cwd]
+  let current: GlobMatch[] = [{ path: absolute ? '/' : cwd, link: false }]
   let budget = MAX_ENTRIES
+  let unchecked = false
+  let globbed = false
   for (const part of parts) {
     if (!part.glob) {
-      current = current.map((dir) => (dir === '/' ? `/${part.text}` : `${dir}/${part.text}`))
+      current = current.map((match) => ({ path: match.path === '/' ? `/${part.text}` : `${match.path}/${part.text}`, link: false }))
+      unchecked ||= globbed
       continue
     }
+    globbed = true
     const matches = matcherFor(part.pattern)
-    const next: string[] = []
-    for (const dir of current) {
-      let entries: string[]
+    const next: GlobMatch[] = []
+    for (const { path: dir } of current) {
+      let entries: Dirent[]
       try {
-        entries = readdirSync(dir)
+        entries = readdirSync(dir, { withFileTypes: true })
       } catch {
         continue
       }
@@ -36,13 +41,31 @@ export function expandGlob(value: string, shape: string, cwd: string): string[] 
       // bash before 5.2 (and with globskipdots off) lets `.*` match `.` and `..`; without a
       // literal leading dot, nothing (not even `[!s]`) matches a name that starts with one.
       const explicitDot = part.text.startsWith('.')
-      if (explicitDot) entries.push('.', '..')
-      for (const entry of entries) if ((explicitDot || !entry.startsWith('.')) && matches(entry)) next.push(dir === '/' ? `/${entry}` : `${dir}/${entry}`)
+      const names = entries.map((entry) => ({ name: entry.name, link: entry.isSymbolicLink() }))
+      if (explicitDot) names.push({ name: '.', link: false }, { name: '..', link: false })
+      for (const { name, link } of names) {
+        if ((explicitDot || !name.startsWith('.')) && matches(name)) next.push({ path: dir === '/' ? `/${name}` : `${dir}/${name}`, link })
+      }
     }
     current = next
   }
   // Literal parts after a glob part were appended unchecked: bash yields only what exists.
-  return parts.some((part) => part.glob) ? current.filter(exists) : current
+  if (!unchecked) return current
+  return current.filter((match) => exists(match.path)).map((match) => ({ path: match.path, link: isLink(match.path) }))
+}
+
+/** A file a glob matched, and whether it is a symlink itself (then it is followed in full). */
+export interface GlobMatch {
+  path: string
+  link: boolean
+}
+
+function isLink(path: string): boolean {
+  try {
+    return lstatSync(path).isSymbolicLink()
+  } catch {
+    return false
+  }
 }
 
 function exists(path: string): boolean {

@@ -1,4 +1,4 @@
-import { accessSync, constants, lstatSync, statSync } from 'node:fs'
+import { accessSync, constants, statSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { basename, dirname, join, resolve } from 'node:path'
 import { isInsideRoots, isUnder, type Place } from '../paths/place'
@@ -6,7 +6,7 @@ import { realDirectory, realPathOf } from '../paths/real-path'
 import { expandTilde } from '../paths/tilde'
 import { denyCandidates, unwrapCommand } from './commands'
 import type { PathArgument } from './facts'
-import { expandGlob } from './glob-expand'
+import { expandGlob, type GlobMatch } from './glob-expand'
 import type { AnalyzeOptions, BashCommand, BashPath, CommandVerdict } from './types'
 import { dynamicWord, plainWord, type WordValue } from './words'
 
@@ -242,21 +242,16 @@ function globPath(base: Omit<BashPath, 'resolved' | 'real' | 'inside' | 'exempt'
 
 /**
  * Where each file a glob matched really is. Matches share their folders, so each folder is
- * resolved once and each file costs one lstat (a link among them is followed in full).
+ * resolved once; a match that is itself a symlink is followed in full.
  */
-function placesOf(matches: string[]): Place[] {
+function placesOf(matches: GlobMatch[]): Place[] {
   const folders = new Map<string, string | undefined>()
   return matches.map((match) => {
-    const folder = dirname(match)
+    const folder = dirname(match.path)
     if (!folders.has(folder)) folders.set(folder, realPathOf(folder, '/'))
     const realFolder = folders.get(folder)
-    let real: string | undefined
-    try {
-      real = lstatSync(match).isSymbolicLink() || realFolder === undefined ? realPathOf(match, '/') : join(realFolder, basename(match))
-    } catch {
-      real = realPathOf(match, '/')
-    }
-    return { path: resolve(match), real }
+    const real = match.link || realFolder === undefined ? realPathOf(match.path, '/') : join(realFolder, basename(match.path))
+    return { path: resolve(match.path), real }
   })
 }
 

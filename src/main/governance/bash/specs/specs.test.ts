@@ -64,14 +64,15 @@ describe('expandGlob', () => {
       writeFileSync(join(dir, '.env'), '')
       writeFileSync(join(dir, 'a.ts'), '')
       writeFileSync(join(dir, 'secrets', 'key'), '')
-      const shape = (value: string) => value
-      expect(expandGlob('*', shape('*'), dir)?.sort()).toEqual([`${dir}/a.ts`, `${dir}/secrets`, `${dir}/src`])
-      expect(expandGlob('.e*', shape('.e*'), dir)).toEqual([`${dir}/.env`])
-      expect(expandGlob('s*/k*', shape('s*/k*'), dir)).toEqual([`${dir}/secrets/key`])
-      expect(expandGlob('[!s]*', shape('[!s]*'), dir)).toEqual([`${dir}/a.ts`])
-      expect(expandGlob('s*/nothing', shape('s*/nothing'), dir)).toEqual([])
+      const paths = (value: string, shape = value) => expandGlob(value, shape, dir)?.map((match) => match.path).sort()
+      expect(paths('*')).toEqual([`${dir}/a.ts`, `${dir}/secrets`, `${dir}/src`])
+      expect(paths('.e*')).toEqual([`${dir}/.env`])
+      expect(paths('s*/k*')).toEqual([`${dir}/secrets/key`])
+      expect(paths('[!s]*')).toEqual([`${dir}/a.ts`])
+      expect(paths('s*/nothing')).toEqual([])
+      expect(paths('s*/key')).toEqual([`${dir}/secrets/key`])
       // A quoted star is a star, not a glob.
-      expect(expandGlob('*', '\0', dir)).toEqual([`${dir}/*`])
+      expect(paths('*', '\0')).toEqual([`${dir}/*`])
     } finally {
       rmSync(dir, { recursive: true, force: true })
     }
