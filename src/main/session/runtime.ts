@@ -72,7 +72,7 @@ export function createSessionRuntime(o: SessionRuntimeOptions): SessionRuntime {
       transcriptPath: transcriptPath(o.home, projectPath, sessionId),
       onDenial: o.onDenial,
       onNotice: (notice) => emitNotice(notice.level, notice.message),
-      toolContext: () => ({ fileState: tools.fileState, shell: tools.shell }),
+      toolContext: () => ({ fileState: tools.fileState, shell: tools.shell, isReadDenied: (path: string) => gate.isReadDenied(path) }),
     })
     gates.set(sessionId, gate)
 
@@ -87,6 +87,7 @@ export function createSessionRuntime(o: SessionRuntimeOptions): SessionRuntime {
           fileState: tools.fileState,
           shell: tools.shell,
           askModel: ask,
+          isReadDenied: (path: string) => gate.isReadDenied(path),
           ...(o.onPtySpawn && { onPtySpawn: (proc: PtyProcess, command: string) => o.onPtySpawn?.(sessionId, proc, command) }),
         },
       }

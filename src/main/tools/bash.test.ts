@@ -31,6 +31,21 @@ describe('Bash', () => {
     await pty.dispose()
   })
 
+  it('follows cd relative to the cwd even when the user has CDPATH set (governance assumes it)', async () => {
+    const elsewhere = join(world.root, 'elsewhere')
+    mkdirSync(join(elsewhere, 'sub'), { recursive: true })
+    mkdirSync(join(world.project, 'sub'))
+    const saved = process.env.CDPATH
+    process.env.CDPATH = elsewhere
+    try {
+      const result = await runToolCall(bash, { command: 'cd sub && pwd -P' }, world.ctx())
+      expect(textOf(result).trim().split('\n')[0]).toBe(realpathSync(join(world.project, 'sub')))
+    } finally {
+      if (saved === undefined) delete process.env.CDPATH
+      else process.env.CDPATH = saved
+    }
+  })
+
   it('runs a command and returns its output, exit code 0', async () => {
     const result = await runToolCall(bash, { command: 'echo hi; printf "a\\tb\\n"' }, world.ctx())
     expect(result.isError).toBeFalsy()

@@ -35,7 +35,7 @@ export interface BashTraits {
 /** What the approval preview shows of a command (governance parses it with a syntax tree). */
 export interface BashInspection {
   commands: string[]
-  paths: Array<{ path: string; write: boolean; inside: boolean }>
+  paths: Array<{ path: string; write: boolean; inside: boolean; realPath?: string }>
   writesOutside: boolean
   problems: string[]
 }

@@ -47,7 +47,8 @@ export const globTool = defineTool({
     const kept: Array<{ path: string; mtime: number }> = []
     await Promise.all(
       matches.map(async (path) => {
-        if (await filter.isIgnored(path)) return
+        // Files the permission rules keep from being read are not listed either.
+        if (ctx.isReadDenied?.(path) || (await filter.isIgnored(path))) return
         const mtime = await stat(path).then((s) => s.mtimeMs, () => 0)
         kept.push({ path, mtime })
       }),

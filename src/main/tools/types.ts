@@ -19,15 +19,22 @@ export interface ToolResult {
 
 /** What the approval UI shows before a call runs. */
 export type ToolPreview =
-  | { kind: 'diff'; filePath: string; before: string; after: string }
+  | {
+      kind: 'diff'
+      filePath: string
+      before: string
+      after: string
+      /** Where the file really is, when a symlink on the way leads elsewhere (set by governance). */
+      realPath?: string
+    }
   | {
       kind: 'command'
       command: string
       description?: string
       /** The simple commands it runs, in order (substitutions and `bash -c` included). */
       commands?: string[]
-      /** Files it reads or writes, as far as the syntax shows. */
-      paths?: Array<{ path: string; write: boolean; inside: boolean }>
+      /** Files it reads or writes, as far as the syntax shows (`realPath`: where a symlink really takes it). */
+      paths?: Array<{ path: string; write: boolean; inside: boolean; realPath?: string }>
       /** Some write lands outside the project (or where, cannot be known). */
       writesOutside?: boolean
       /** Whether it would run inside the sandbox. */
@@ -69,6 +76,12 @@ export interface ToolContext {
   onPtySpawn?(proc: PtyProcess, command: string): void
   /** Asks a small, fast model (WebFetch uses it to answer a prompt over a page). */
   askModel?(system: string, user: string, signal: AbortSignal): Promise<string>
+  /**
+   * True when the permission rules keep this file from being read (a Read deny or ask rule, by
+   * the path as written or where it really leads). Searches (Grep, Glob) leave such files out of
+   * what they return; without it they return everything they find.
+   */
+  isReadDenied?(absolutePath: string): boolean
 }
 
 /** A tool as the engine sees it, after `defineTool`. */

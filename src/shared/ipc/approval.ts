@@ -3,7 +3,8 @@ import { Id } from './common'
 
 /** What an approval card shows: the diff of an edit, the parsed command, a path or a URL. */
 export const ApprovalPreview = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('diff'), filePath: z.string(), before: z.string(), after: z.string() }),
+  /** `realPath`: where the file really is when a symlink on the way leads elsewhere. */
+  z.object({ kind: z.literal('diff'), filePath: z.string(), before: z.string(), after: z.string(), realPath: z.string().optional() }),
   z.object({
     kind: z.literal('command'),
     command: z.string(),
@@ -11,7 +12,7 @@ export const ApprovalPreview = z.discriminatedUnion('kind', [
     /** The simple commands it runs, in order. */
     commands: z.array(z.string()).optional(),
     subcommands: z.array(z.string()).optional(),
-    paths: z.array(z.object({ path: z.string(), write: z.boolean(), inside: z.boolean() })).optional(),
+    paths: z.array(z.object({ path: z.string(), write: z.boolean(), inside: z.boolean(), realPath: z.string().optional() })).optional(),
     writesOutside: z.boolean().optional(),
     /** Whether it would run inside the sandbox; `sandboxNote` says why not. */
     sandboxed: z.boolean().optional(),
@@ -20,7 +21,7 @@ export const ApprovalPreview = z.discriminatedUnion('kind', [
     problems: z.array(z.string()).optional(),
   }),
   z.object({ kind: z.literal('text'), text: z.string() }),
-  z.object({ kind: z.literal('path'), path: z.string(), operation: z.enum(['read', 'edit']) }),
+  z.object({ kind: z.literal('path'), path: z.string(), operation: z.enum(['read', 'edit']), realPath: z.string().optional() }),
   z.object({ kind: z.literal('url'), url: z.string(), domain: z.string() }),
 ])
 export type ApprovalPreview = z.infer<typeof ApprovalPreview>

@@ -49,12 +49,14 @@ export async function createBashClassifier(where: BashWhere): Promise<BashClassi
 }
 
 /** The approval preview's view of an analysis: the split commands, touched paths and problems. */
-export function inspectionOf(a: BashAnalysis): BashInspection {
-  const problems = [...a.problems, ...a.critical.filter((c) => !a.problems.includes(c))]
+export function inspectionOf(analysis: BashAnalysis): BashInspection {
+  const problems = [...analysis.problems, ...analysis.critical.filter((problem) => !analysis.problems.includes(problem))]
   return {
-    commands: a.commands.filter((c) => c.argv.length > 0).map((c) => c.text),
-    paths: a.paths.filter((p) => !p.exempt).map((p) => ({ path: p.resolved || p.path, write: p.write, inside: p.inside })),
-    writesOutside: a.writesOutside,
+    commands: analysis.commands.filter((command) => command.argv.length > 0).map((command) => command.text),
+    paths: analysis.paths
+      .filter((path) => !path.exempt)
+      .map((path) => ({ path: path.resolved || path.path, write: path.write, inside: path.inside, ...(path.real && path.real !== path.resolved ? { realPath: path.real } : {}) })),
+    writesOutside: analysis.writesOutside,
     problems,
   }
 }

@@ -1,5 +1,8 @@
 import { homedir } from 'node:os'
+import { resolve } from 'node:path'
 import type { AnyTool } from '../../tools/types'
+import { readRefused } from '../decide/match'
+import { realPathOf } from '../paths/real-path'
 import type { HookAggregate } from '../hooks/types'
 import { createSessionHooks } from './gate-hooks'
 import { SettingsWatch, type GateNotice } from './gate-settings'
@@ -78,5 +81,8 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
       return diagnostics
     },
     denials: () => [...denials],
+    isReadDenied(absolutePath) {
+      return readRefused(settings().rules, { path: resolve(absolutePath), real: realPathOf(absolutePath, '/') }, options.projectRoot, home)
+    },
   }
 }

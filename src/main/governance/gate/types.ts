@@ -67,4 +67,6 @@ export interface PermissionGate extends SessionHooks {
   reloadSettings(): SettingsDiagnostic[]
   /** Denials so far, oldest first. */
   denials(): GateDenial[]
+  /** True when the current rules keep this file from being read (Read deny or ask rules): searches leave it out. */
+  isReadDenied(absolutePath: string): boolean
 }

@@ -1,8 +1,9 @@
 import { spawn } from 'node:child_process'
-import { existsSync } from 'node:fs'
 import { homedir, tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { SandboxManager, type SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime'
+import { gitWriteDenies } from './git-denies'
+import { GitControlGuard } from './git-guard'
 
 /** Files and folders a sandboxed command may never read (credentials). */
 export function defaultDenyRead(home: string): string[] {
@@ -51,22 +52,29 @@ export type SandboxStart = { ok: true; sandbox: BashSandbox } | { ok: false; rea
  * only one BashSandbox may be started at a time.
  */
 export class BashSandbox {
-  private constructor(readonly config: SandboxRuntimeConfig) {}
+  private readonly guard: GitControlGuard
 
-  /** Builds the runtime configuration (exported for inspection and tests). */
+  private constructor(
+    readonly config: SandboxRuntimeConfig,
+    private readonly projectRoot: string,
+  ) {
+    this.guard = new GitControlGuard(projectRoot)
+  }
+
+  /**
+   * Builds the runtime configuration (exported for inspection and tests). Git's own files are
+   * not in it: {@link commandConfig} adds them when each command is wrapped.
+   */
   static configFor(o: BashSandboxOptions): SandboxRuntimeConfig {
     const home = o.home ?? homedir()
     const root = resolve(o.projectRoot)
-    // A folder that is not yet a repository gets .git write-protected: a sandboxed `git init` plus
-    // a hook would otherwise run unsandboxed the next time the user runs git (REFERENCE 3.3 item 6).
-    const gitGuard = existsSync(join(root, '.git')) ? [] : [join(root, '.git')]
     return {
       network: { allowedDomains: o.allowedDomains ?? [], deniedDomains: o.deniedDomains ?? [] },
       filesystem: {
         denyRead: [...defaultDenyRead(home), ...(o.denyRead ?? [])],
         allowWrite: [root, tmpdir(), '/tmp', ...(o.allowWrite ?? [])],
         // The library's own mandatory denies are relative to process.cwd(), not the project.
-        denyWrite: [...gitGuard, ...projectDenies(root), ...(o.protectFiles ?? []), ...(o.denyWrite ?? [])],
+        denyWrite: [...projectDenies(root), ...(o.protectFiles ?? []), ...(o.denyWrite ?? [])],
       },
     } as SandboxRuntimeConfig
   }
@@ -93,7 +101,7 @@ export class BashSandbox {
     } catch (e) {
       return { ok: false, reason: `sandbox unavailable: ${(e as Error).message}` }
     }
-    const sandbox = new BashSandbox(config)
+    const sandbox = new BashSandbox(config, resolve(o.projectRoot))
     const probe = await sandbox.run('true', { cwd: o.projectRoot, timeoutMs: 30_000 })
     if (probe.exitCode !== 0) {
       await SandboxManager.reset().catch(() => undefined)
@@ -106,18 +114,31 @@ export class BashSandbox {
    * The shell string that runs `command` inside the sandbox (run it with `/bin/bash -c`).
    * `commandText` is what violations are attributed to (the user's command when `command` is a wrapper script).
    */
-  wrap(command: string, opts: { commandId?: string; commandText?: string; signal?: AbortSignal } = {}): Promise<string> {
-    return SandboxManager.wrapWithSandbox(command, undefined, undefined, opts.signal, { commandId: opts.commandId ?? command, commandText: opts.commandText ?? command })
+  async wrap(command: string, opts: { commandId?: string; commandText?: string; signal?: AbortSignal } = {}): Promise<string> {
+    const wrapped = await SandboxManager.wrapWithSandbox(command, undefined, this.commandConfig(), opts.signal, { commandId: opts.commandId ?? command, commandText: opts.commandText ?? command })
+    this.guard.begin()
+    return wrapped
+  }
+
+  /** The configuration of one command: the sandbox's, plus git's own files as they are now. */
+  commandConfig(): SandboxRuntimeConfig {
+    const filesystem = this.config.filesystem
+    return { ...this.config, filesystem: { ...filesystem, denyWrite: [...new Set([...filesystem.denyWrite, ...gitWriteDenies(this.projectRoot)])] } }
   }
 
   /** Releases per-command mount points; call once after each wrapped command ended. */
   cleanup(): void {
     SandboxManager.cleanupAfterCommand()
+    this.guard.end()
   }
 
-  /** Appends a `<sandbox_violations>` block to stderr when the command hit the sandbox. */
+  /** Appends a `<sandbox_violations>` block to stderr when the command hit the sandbox (or the git guard removed what it wrote). */
   annotate(commandId: string, stderr: string): string {
-    return SandboxManager.annotateStderrWithSandboxFailures(commandId, stderr)
+    const annotated = SandboxManager.annotateStderrWithSandboxFailures(commandId, stderr)
+    const guarded = this.guard.takeReports()
+    if (guarded.length === 0) return annotated
+    const lines = guarded.join('\n')
+    return annotated.includes('</sandbox_violations>') ? annotated.replace('</sandbox_violations>', `${lines}\n</sandbox_violations>`) : `${annotated}\n<sandbox_violations>\n${lines}\n</sandbox_violations>`
   }
 
   /**
