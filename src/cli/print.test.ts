@@ -175,6 +175,36 @@ describe('sous -p', () => {
     expect(server.requests[2]!.body['messages']).toHaveLength(5)
   })
 
+  it('runs one writer per session: a second --resume of a running session gets a clear error and writes nothing', async () => {
+    server.setScenario([textReply('first answer')])
+    const first = JSON.parse((await sous(['--output-format', 'json', 'first question'])).stdout) as { session_id: string }
+    let reached!: () => void
+    let answer!: () => void
+    const atServer = new Promise<void>((resolve) => (reached = resolve))
+    const held = new Promise<void>((resolve) => (answer = resolve))
+    server.setScenario([
+      async () => {
+        reached()
+        await held
+        return textReply('slow answer')
+      },
+      textReply('later answer'),
+    ])
+    const running = sous(['--resume', first.session_id, 'slow question'])
+    await atServer
+    const second = await sous(['--resume', first.session_id, 'racing question'])
+    expect(second.code).toBe(1)
+    expect(second.stderr).toMatch(/open in another Sous process/)
+    answer()
+    expect((await running).code).toBe(0)
+    const { loadTranscript, transcriptPath } = await import('../main/store/transcript')
+    const stored = await loadTranscript(transcriptPath(home, project, first.session_id))
+    expect(JSON.stringify(stored?.messages)).not.toContain('racing question')
+    expect(stored?.messages).toHaveLength(4)
+    // Once the first run ended, the session is free again.
+    expect((await sous(['--resume', first.session_id, 'next question'])).code).toBe(0)
+  })
+
   it('takes the prompt from stdin', async () => {
     server.setScenario([textReply('got it')])
     const { code } = await sous([], 'question from a pipe')
