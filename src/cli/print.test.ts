@@ -30,10 +30,10 @@ afterEach(async () => {
   await rm(project, { recursive: true, force: true })
 })
 
-async function sous(args: string[], stdin?: string): Promise<{ code: number; stdout: string; stderr: string }> {
+async function sous(args: string[], stdin?: string, extraEnv: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = ''
   let stderr = ''
-  const env = { SOUS_HOME: home, ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'test-key', HOME: home }
+  const env = { PATH: process.env.PATH, SOUS_HOME: home, ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'test-key', HOME: home, ...extraEnv }
   const code = await runPrint(['-p', '--cwd', project, ...args], env, {
     stdout: { write: (text: string) => (stdout += text) },
     stderr: { write: (text: string) => (stderr += text) },
@@ -300,6 +300,41 @@ describe('sous -p with session hooks', () => {
     expect(code).toBe(1)
     expect(stderr).toContain('no secrets please')
     expect(server.requests).toHaveLength(0)
+  })
+})
+
+describe('sous -p keeps secrets out of children', () => {
+  it("a Bash command (sandboxed where it can be) and a hook see neither the API key nor what the user marked", async () => {
+    const { mkdir } = await import('node:fs/promises')
+    await mkdir(join(project, '.claude'), { recursive: true })
+    await writeFile(join(home, 'settings.json'), JSON.stringify({ sous: { secretEnv: ['*_TOKEN'], passEnv: ['SHARED_TOKEN'] } }))
+    const hookEnv = join(project, 'hook-env.txt')
+    await writeFile(join(project, '.claude', 'settings.json'), JSON.stringify({ hooks: { SessionStart: [{ hooks: [{ type: 'command', command: `env > ${hookEnv}` }] }] } }))
+    server.setScenario([toolUseReply('Bash', { command: 'env; echo "key=[$ANTHROPIC_API_KEY]"' }, { id: 'toolu_env' }), textReply('Printed.')])
+    const secret = 'sk-ant-print-test-secret-value'
+    // In this process's environment too, as in a real `sous -p` run.
+    const saved = process.env.ANTHROPIC_API_KEY
+    process.env.ANTHROPIC_API_KEY = secret
+    const { code } = await sous(['--allowedTools', 'Bash', 'Print the environment'], undefined, {
+      ANTHROPIC_API_KEY: secret,
+      GITHUB_TOKEN: 'ghp-marked-secret',
+      SHARED_TOKEN: 'shared-passed-through',
+    }).finally(() => {
+      if (saved === undefined) delete process.env.ANTHROPIC_API_KEY
+      else process.env.ANTHROPIC_API_KEY = saved
+    })
+    expect(code).toBe(0)
+    const [result] = lastResults(1)
+    const bash = JSON.stringify(result)
+    expect(bash).toContain('key=[]')
+    expect(bash).toContain('shared-passed-through')
+    expect(bash).not.toContain(secret)
+    expect(bash).not.toContain('ghp-marked-secret')
+    const hook = await readFile(hookEnv, 'utf8')
+    expect(hook).toContain('CLAUDE_PROJECT_DIR=')
+    expect(hook).toContain('shared-passed-through')
+    expect(hook).not.toContain(secret)
+    expect(hook).not.toContain('ghp-marked-secret')
   })
 })
 

@@ -41,17 +41,22 @@ export async function runPrint(argv: string[], env: NodeJS.ProcessEnv, io: Print
   const config = resolveModelConfig(env, options.model ? { model: options.model } : {})
   if (!config.ok) return fail(io, `sous: ${config.error.message}`)
 
-  const [{ createEventHub }, { createSessionRuntime }, { sousHome }, { NodePtyService }] = await Promise.all([
+  const [{ createEventHub }, { createSessionRuntime }, { sousHome }, { NodePtyService }, { readChildEnvPolicy }] = await Promise.all([
     import('../main/base/event-hub'),
     import('../main/session/runtime'),
     import('../main/base/paths'),
     import('../main/pty/node-pty-service'),
+    import('../main/workspace/preferences'),
   ])
   const denials: PermissionDenial[] = []
   const hub = createEventHub()
-  const pty = new NodePtyService()
+  const home = sousHome(env)
+  // No child (Bash, hooks) gets the key this run talks to the model with, or what the user marked.
+  const childEnv = () => readChildEnvPolicy(home)
+  const pty = new NodePtyService({ childEnv, env })
   const runtime = createSessionRuntime({
-    home: sousHome(env),
+    home,
+    childEnv,
     env,
     hub,
     pty,

@@ -1,4 +1,5 @@
 import { homedir } from 'node:os'
+import type { ChildEnvPolicy } from '../base/child-env'
 import type { EventHub } from '../base/event-hub'
 import { createBashClassifier } from '../governance/bash-preview'
 import { createPermissionGate, type GateDenial, type PermissionGate } from '../governance/gate'
@@ -55,6 +56,11 @@ export interface SessionRuntimeOptions {
   preferences?(): RuntimePreferences
   /** Each Bash command's PTY as it starts (the desktop's Agent terminal; see workspace/agent-terminals). */
   onPtySpawn?(sessionId: string, proc: PtyProcess, command: string): void
+  /**
+   * Variables hooks must not get besides Sous's credentials (hosts pass
+   * `workspace/preferences.ts`'s `readChildEnvPolicy`; the PTY service applies the same to Bash).
+   */
+  childEnv?(): ChildEnvPolicy
 }
 
 /** What Settings may change for new sessions. */
@@ -109,7 +115,7 @@ export function createSessionRuntime(o: SessionRuntimeOptions): SessionRuntime {
       mode: prefs.permissionMode ?? o.permissionMode,
       cliRules: o.cliRules,
       approvals: queue,
-      hooks: new HookRunner({ hooks: [], sessionId, transcriptPath: transcriptPath(o.home, projectPath, sessionId), projectRoot: projectPath, log: hookLog, env: o.env }),
+      hooks: new HookRunner({ hooks: [], sessionId, transcriptPath: transcriptPath(o.home, projectPath, sessionId), projectRoot: projectPath, log: hookLog, env: o.env, childEnv: o.childEnv }),
       headless: o.headless,
       sandbox: sandboxState,
       sessionId,

@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs'
 import { homedir, tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { SandboxManager, type SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime'
+import { childEnvironment } from '../../base/child-env'
 
 /** Files and folders a sandboxed command may never read (credentials). */
 export function defaultDenyRead(home: string): string[] {
@@ -133,7 +134,7 @@ export class BashSandbox {
       return { exitCode: null, stdout: '', stderr: `sandbox could not wrap the command: ${(e as Error).message}` }
     }
     const result = await new Promise<{ exitCode: number | null; stdout: string; stderr: string }>((done) => {
-      const child = spawn('/bin/bash', ['-c', wrapped], { cwd: o.cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
+      const child = spawn('/bin/bash', ['-c', wrapped], { cwd: o.cwd, env: childEnvironment(process.env), detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
       let stdout = ''
       let stderr = ''
       const timer = setTimeout(() => {
