@@ -280,6 +280,16 @@ describe('sous -p with session hooks', () => {
   }
   const command = (script: string) => [{ hooks: [{ type: 'command', command: script }] }]
 
+  it("treats the folder as trusted (its hooks run, as in Claude Code's -p) and says so with --verbose", async () => {
+    await hooks({ SessionStart: command(`touch ${join(project, 'started.marker')}`) })
+    server.setScenario([textReply('Hi.')])
+    const { code, stderr } = await sous(['--verbose', 'Hello'])
+    expect(code).toBe(0)
+    expect(stderr).toContain(`headless mode treats ${project} as trusted`)
+    const { existsSync } = await import('node:fs')
+    expect(existsSync(join(project, 'started.marker'))).toBe(true)
+  })
+
   it('SessionStart and UserPromptSubmit hooks add context the model sees', async () => {
     await hooks({
       SessionStart: command(`echo '{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"started-context"}}'`),

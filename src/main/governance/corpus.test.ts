@@ -117,7 +117,7 @@ let settings: MergedSettings
 
 beforeAll(() => {
   project = makeTempProject(SETTINGS)
-  const loaded = loadSettings(project.root, { sousHome: project.sousHome, home: project.home, managedPath: `${project.base}/managed.json` })
+  const loaded = loadSettings(project.root, { projectTrust: 'assume', sousHome: project.sousHome, home: project.home, managedPath: `${project.base}/managed.json` })
   expect(loaded.diagnostics).toEqual([])
   settings = loaded.settings
 })

@@ -38,6 +38,8 @@ export interface PermissionGateOptions {
   mode: PermissionMode
   /** `--allowedTools`, `--disallowedTools`… (the `cli` settings source). */
   cliRules?: LoadSettingsOptions['cli']
+  /** Whether the project's own settings need the user's trust (default `check`; see LoadSettingsOptions). */
+  projectTrust?: LoadSettingsOptions['projectTrust']
   /** Managed policy file and home directory overrides (tests). */
   managedPath?: string
   home?: string
@@ -85,7 +87,7 @@ export function createPermissionGate(o: PermissionGateOptions): PermissionGate {
   const denialList: GateDenial[] = []
   const notice = (n: GateNotice): void => o.onNotice?.(n)
   const home = o.home ?? homedir()
-  const watch = new SettingsWatch(o.projectRoot, { sousHome: o.sousHome, home, managedPath: o.managedPath, cli: o.cliRules }, notice)
+  const watch = new SettingsWatch(o.projectRoot, { sousHome: o.sousHome, home, managedPath: o.managedPath, cli: o.cliRules, projectTrust: o.projectTrust }, notice)
   let hooksVersion = -1
   const cwd = (): string => (typeof o.cwd === 'function' ? o.cwd() : o.cwd)
   const settings = () => {

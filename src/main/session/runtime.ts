@@ -37,6 +37,11 @@ export interface SessionRuntimeOptions {
   permissionMode: PermissionMode
   /** Nobody to ask: every ask becomes a denial (reported through `onDenial`). */
   headless: boolean
+  /**
+   * Whether a project's own settings (hooks, allow rules…) wait for the user's trust: `check`
+   * (the default with a UI) or `assume` (the default headless, as Claude Code's `-p`).
+   */
+  projectTrust?: 'check' | 'assume'
   /** `--allowedTools` / `--disallowedTools`. */
   cliRules?: LoadSettingsOptions['cli']
   /** Model override (`--model`); otherwise `ANTHROPIC_MODEL` or the default. */
@@ -95,6 +100,7 @@ export function createSessionRuntime(o: SessionRuntimeOptions): SessionRuntime {
   const sandbox = new SharedSandbox(o, (host, port) => network.ask(host, port))
   const userHome = o.userHome ?? homedir()
   const models = new ModelCache(o)
+  const projectTrust = o.projectTrust ?? (o.headless ? 'assume' : 'check')
 
   const environment = (projectPath: string, sessionId: string): Omit<SessionEnvironment, 'projectDataDir' | 'transcriptPath'> => {
     const tools = createToolSession({ cwd: projectPath })
@@ -114,6 +120,7 @@ export function createSessionRuntime(o: SessionRuntimeOptions): SessionRuntime {
       home: userHome,
       mode: prefs.permissionMode ?? o.permissionMode,
       cliRules: o.cliRules,
+      projectTrust,
       approvals: queue,
       hooks: new HookRunner({ hooks: [], sessionId, transcriptPath: transcriptPath(o.home, projectPath, sessionId), projectRoot: projectPath, log: hookLog, env: o.env, childEnv: o.childEnv }),
       headless: o.headless,
@@ -276,7 +283,7 @@ class SharedSandbox {
   }
 
   private async start(projectRoot: string) {
-    const settings = loadSettings(projectRoot, { sousHome: this.o.home, home: this.o.userHome ?? homedir(), cli: this.o.cliRules }).settings
+    const settings = loadSettings(projectRoot, { sousHome: this.o.home, home: this.o.userHome ?? homedir(), cli: this.o.cliRules, projectTrust: this.o.projectTrust ?? (this.o.headless ? 'assume' : 'check') }).settings
     // The sandbox library is large: load it only when a command needs the sandbox.
     const { startBashSandbox } = await import('../governance/gate-sandbox')
     const started = await startBashSandbox(settings, { projectRoot, sousHome: this.o.home, home: this.o.userHome, askNetwork: this.askNetwork })
