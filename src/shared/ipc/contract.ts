@@ -302,7 +302,10 @@ export const requests = {
     input: z.object({ projectPath: AbsPath, name: ProjectSettingsName, text: z.string().max(1_000_000) }).strict(),
     output: z.object({ saved: z.boolean(), problem: SettingsProblem.optional() }),
   },
-  /** A folder's trust and what its own files would change (hooks, allow rules, MCP servers…). */
+  /**
+   * A folder's trust and what its own files would change (hooks, allow rules, MCP servers…). A
+   * folder with nothing to trust is recorded as trusted as it is, so a later change asks.
+   */
   'trust.status': { input: z.object({ projectPath: AbsPath }).strict(), output: TrustStatus },
   /**
    * Trusts a folder as shown: `fingerprint` comes from `trust.status`; CONFLICT when the files

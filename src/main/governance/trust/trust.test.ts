@@ -2,7 +2,9 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { ApprovalQueue } from '../approvals/queue'
 import { decide } from '../decide/decide'
+import { SessionGrants } from '../decide/session'
 import { loadSettings } from '../settings/load'
 import { grantTrust, keepSettingsTrust, listTrusted, projectMcpTrusted, revokeTrust, trustStatus } from './trust'
 
@@ -96,6 +98,18 @@ describe('an untrusted project', () => {
     write(local, { permissions: { allow: ['Bash'] } })
     keepSettingsTrust(root, sousHome, () => write(local, { permissions: { allow: ['Bash', 'Read'] } }))
     expect(load().settings.trust.state).toBe('untrusted')
+  })
+
+  it('stays trusted when the user saves "always allow" from an approval', async () => {
+    write(join(root, '.claude', 'settings.json'), { permissions: { allow: ['Bash(make *)'] } })
+    trust()
+    const queue = new ApprovalQueue({ projectRoot: root, sousHome, sessionGrants: new SessionGrants(root) })
+    const pending = queue.request({ toolName: 'Bash', input: { command: 'npm test' }, explanation: { kind: 'default', detail: 'test' }, suggestions: ['Bash(npm test *)'] })
+    expect(queue.resolve(queue.pending()[0]!.id, { kind: 'allow_always' })).toBeUndefined()
+    expect((await pending).behavior).toBe('allow')
+    const { settings } = load()
+    expect(settings.trust.state).toBe('trusted')
+    expect(settings.rules.allow.map((r) => r.origin.text)).toEqual(['Bash(npm test *)', 'Bash(make *)'])
   })
 
   it('grants only what was shown', () => {

@@ -51,6 +51,18 @@ export function trustStatus(projectRoot: string, sousHome: string): TrustStatus 
 }
 
 /**
+ * The folder's trust when the UI looks at it (a folder being opened). A folder with nothing to
+ * trust is trusted as it is — that grants nothing, and makes any later change (a `git pull` that
+ * adds a hook) a change to review, while the user's own "always allow" keeps it trusted.
+ */
+export function trustStatusOnOpen(projectRoot: string, sousHome: string): TrustStatus {
+  const status = trustStatus(projectRoot, sousHome)
+  if (status.state !== 'untrusted' || status.needsReview || status.problem) return status
+  const granted = grantTrust(projectRoot, sousHome, status.fingerprint)
+  return granted.ok ? granted.status : status
+}
+
+/**
  * Trusts the folder as the user saw it: `fingerprint` must be the one {@link trustStatus} gave,
  * so files changed between showing and clicking are not trusted unseen.
  */

@@ -49,3 +49,14 @@ describe('trust handlers through the router', () => {
     expect(await core.router.invoke('trust.revoke', { projectPath: 'relative' }, app)).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } })
   })
 })
+
+describe('a folder with nothing to trust', () => {
+  it('is trusted as it is when first looked at, so a later change asks and an own "always allow" does not', async () => {
+    const empty = join(dir, 'empty')
+    await mkdir(empty)
+    expect(await core.router.invoke('trust.status', { projectPath: empty }, app)).toMatchObject({ ok: true, value: { state: 'trusted', needsReview: false } })
+    await mkdir(join(empty, '.claude'))
+    await writeFile(join(empty, '.claude', 'settings.json'), JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: 'command', command: 'touch x' }] }] } }))
+    expect(await core.router.invoke('trust.status', { projectPath: empty }, app)).toMatchObject({ ok: true, value: { state: 'changed', needsReview: true } })
+  })
+})

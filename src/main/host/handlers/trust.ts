@@ -1,6 +1,6 @@
 import { isAbsolute } from 'node:path'
 import { AppError } from '../../../shared/ipc/result'
-import { grantTrust, listTrusted, revokeTrust, trustStatus } from '../../governance/trust/trust'
+import { grantTrust, listTrusted, revokeTrust, trustStatusOnOpen } from '../../governance/trust/trust'
 import type { Handlers } from '../router'
 import { existingDirectory } from './folders'
 
@@ -10,7 +10,7 @@ import { existingDirectory } from './folders'
  */
 export function trustHandlers(deps: { sousHome: string }): Pick<Handlers, 'trust.status' | 'trust.grant' | 'trust.revoke' | 'trust.list'> {
   return {
-    'trust.status': async ({ projectPath }) => trustStatus(await existingDirectory(projectPath), deps.sousHome),
+    'trust.status': async ({ projectPath }) => trustStatusOnOpen(await existingDirectory(projectPath), deps.sousHome),
     'trust.grant': async ({ projectPath, fingerprint }) => {
       const granted = grantTrust(await existingDirectory(projectPath), deps.sousHome, fingerprint)
       if (!granted.ok) throw new AppError(granted.reason === 'changed' ? 'CONFLICT' : 'UNAVAILABLE', granted.message)

@@ -14,6 +14,8 @@ import { SettingsDialog } from '../features/settings/SettingsDialog'
 import { isDark } from '../features/settings/describe'
 import { useSettings } from '../features/settings/store'
 import { TerminalsPanel } from '../features/terminal/TerminalsPanel'
+import { TrustDialog } from '../features/trust/TrustDialog'
+import { TrustSettings } from '../features/trust/TrustSettings'
 import { ConnectionBanner } from './ConnectionBanner'
 import { buildCommands } from './commands'
 import { newSessionInChat, openSessionInChat } from './session-glue'
@@ -190,7 +192,13 @@ export function App() {
       </main>
       <DropOverlay />
       <Viewer dark={dark} fontSize={preferences.fontSize} />
-      <SettingsDialog projectPath={current?.path ?? null} />
+      <SettingsDialog projectPath={current?.path ?? null}>
+        <TrustSettings
+          projectPath={current?.path ?? null}
+          onReview={() => useSettings.getState().setOpen(false)}
+        />
+      </SettingsDialog>
+      <TrustDialog projectPath={current?.path ?? null} />
       {paletteOpen && <Palette commands={commands} onClose={() => setPaletteOpen(false)} />}
     </div>
   )

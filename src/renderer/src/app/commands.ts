@@ -5,6 +5,7 @@ import { useProjects } from '../features/projects/store'
 import { useSessions } from '../features/sessions/store'
 import { useSettings } from '../features/settings/store'
 import { useTerminals } from '../features/terminal/store'
+import { useTrust } from '../features/trust/store'
 
 /** A palette command, with the global shortcut that runs it too (if any). */
 export interface AppCommand extends Command {
@@ -130,6 +131,11 @@ export function buildCommands(ctx: Context): AppCommand[] {
       id: 'files.focus',
       title: 'Focus the file tree',
       run: () => focus('[aria-label="Project files"] button'),
+    },
+    {
+      id: 'trust.review',
+      title: 'Review project trust…',
+      run: () => void useTrust.getState().review(path),
     },
   )
   if (ctx.activeSession) {

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react'
+import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react'
 import type { Preferences } from '../../../../shared/ipc/contract'
 import { useFocusTrap } from '../../lib/focus-trap'
 import { ProjectSettingsEditor } from './ProjectSettingsEditor'
@@ -14,8 +14,17 @@ const MODES: Array<[NonNullable<Preferences['permissionMode']> | '', string]> = 
   ['bypassPermissions', 'Bypass permissions'],
 ]
 
-/** Settings: the API key (write-only), model and connection, permissions default, look; and the project's settings files. */
-export function SettingsDialog({ projectPath }: { projectPath: string | null }) {
+/**
+ * Settings: the API key (write-only), model and connection, permissions default, look; and the
+ * project's settings files. `children` are other features' sections (the shell passes them in).
+ */
+export function SettingsDialog({
+  projectPath,
+  children,
+}: {
+  projectPath: string | null
+  children?: ReactNode
+}) {
   const { open, preferences, keyStatus, error, notice, setOpen, update, setApiKey } = useSettings()
   const [key, setKey] = useState('')
   const [draft, setDraft] = useState(preferences)
@@ -179,6 +188,7 @@ export function SettingsDialog({ projectPath }: { projectPath: string | null }) 
               </p>
             )}
           </form>
+          {children}
           {projectPath && <ProjectSettingsEditor projectPath={projectPath} />}
         </div>
       </div>
