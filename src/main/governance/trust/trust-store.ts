@@ -1,6 +1,6 @@
-import { randomBytes } from 'node:crypto'
-import { mkdirSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs'
-import { dirname, join, resolve } from 'node:path'
+import { readFileSync, realpathSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { writeFileAtomicSync } from '../../base/atomic-write'
 import type { TrustFingerprints } from './project-config'
 
 /** One trusted folder: when, and the fingerprints of what the user saw. */
@@ -80,7 +80,8 @@ export class TrustStore {
     const file = this.read()
     if (!file.ok) return file.error
     try {
-      writePrivateAtomic(this.file, `${JSON.stringify({ version: 1, projects: change(file.projects) }, null, 2)}\n`)
+      // Readable by the user alone: trust decides what runs.
+      writeFileAtomicSync(this.file, `${JSON.stringify({ version: 1, projects: change(file.projects) }, null, 2)}\n`, 0o600)
       return undefined
     } catch (error) {
       return `could not save ${this.file}: ${(error as Error).message}`
@@ -102,17 +103,4 @@ function validRecord(value: unknown): TrustRecord | undefined {
   const f = record?.fingerprints
   if (!f || typeof f.settings !== 'string' || typeof f.mcp !== 'string' || typeof f.extensions !== 'string') return undefined
   return record as TrustRecord
-}
-
-/** A temp file renamed over the target, readable by the user alone (trust decides what runs). */
-function writePrivateAtomic(file: string, data: string): void {
-  mkdirSync(dirname(file), { recursive: true, mode: 0o700 })
-  const temp = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`
-  try {
-    writeFileSync(temp, data, { mode: 0o600 })
-    renameSync(temp, file)
-  } catch (error) {
-    rmSync(temp, { force: true })
-    throw error
-  }
 }

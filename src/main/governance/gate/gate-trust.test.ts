@@ -2,12 +2,12 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { ApprovalQueue } from './approvals/queue'
-import { SessionGrants } from './decide/session'
+import { ApprovalQueue } from '../approvals/queue'
+import { SessionGrants } from '../decide/session'
 import { createPermissionGate } from './gate'
 import type { GateNotice } from './gate-settings'
-import { HookRunner } from './hooks/runner'
-import { grantTrust, revokeTrust, trustStatus } from './trust/trust'
+import { HookRunner } from '../hooks/runner'
+import { grantTrust, revokeTrust, trustStatus } from '../trust/trust'
 
 // The trust step at the gate, with real hook processes: what a cloned repository's settings can
 // do before and after the user trusts the folder.

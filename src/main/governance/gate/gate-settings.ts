@@ -1,8 +1,8 @@
 import { statSync } from 'node:fs'
-import { sousHome } from '../base/paths'
-import { loadSettings, settingsFilePaths, type LoadSettingsOptions } from './settings/load'
-import { trustFilePath } from './trust/trust-store'
-import type { MergedSettings, SettingsDiagnostic } from './settings/types'
+import { sousHome } from '../../base/paths'
+import { loadSettings, settingsFilePaths, type LoadSettingsOptions } from '../settings/load'
+import type { MergedSettings, SettingsDiagnostic } from '../settings/types'
+import { trustFilePath } from '../trust/trust-store'
 
 /** A message for the user about configuration (shown once per distinct problem). */
 export interface GateNotice {
