@@ -13,6 +13,7 @@ import { createPermissionGate } from '../src/main/governance/gate/gate'
 import { startBashSandbox } from '../src/main/governance/gate/gate-sandbox'
 import { HookRunner } from '../src/main/governance/hooks/runner'
 import { loadSettings, settingsFilePaths } from '../src/main/governance/settings/load'
+import { grantTrust, trustStatus } from '../src/main/governance/trust/trust'
 import { NodePtyService } from '../src/main/pty/node-pty-service'
 import { createBashTool } from '../src/main/tools/bash'
 import { runToolCall } from '../src/main/tools/run-tool'
@@ -47,10 +48,14 @@ export default async function bench(): Promise<void> {
   mkdirSync(join(project, 'src'))
   for (let i = 0; i < 20; i++) writeFileSync(join(project, 'src', `f${i}.ts`), 'export {}\n')
   const opts = { sousHome, home: base, managedPath: join(base, 'managed.json') }
+  // The user trusted the folder (the trust step), so its rules count and every load checks that trust.
+  grantTrust(project, sousHome, trustStatus(project, sousHome).fingerprint)
   const pty = new NodePtyService()
   const session = createToolSession({ cwd: project })
   try {
     const load = await per(200, () => loadSettings(project, opts))
+    const assumed = await per(200, () => loadSettings(project, { ...opts, projectTrust: 'assume' }))
+    console.log(`settings: the trust check adds ${fmt(load - assumed)} to a full load`)
     const files = Object.values(settingsFilePaths(project, opts))
     const stat = await per(2000, () => files.map((f) => {
       try {

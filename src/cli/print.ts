@@ -41,17 +41,22 @@ export async function runPrint(argv: string[], env: NodeJS.ProcessEnv, io: Print
   const config = resolveModelConfig(env, options.model ? { model: options.model } : {})
   if (!config.ok) return fail(io, `sous: ${config.error.message}`)
 
-  const [{ createEventHub }, { createSessionRuntime }, { sousHome }, { NodePtyService }] = await Promise.all([
+  const [{ createEventHub }, { createSessionRuntime }, { sousHome }, { NodePtyService }, { readChildEnvPolicy }] = await Promise.all([
     import('../main/base/event-hub'),
     import('../main/session/runtime'),
     import('../main/base/paths'),
     import('../main/pty/node-pty-service'),
+    import('../main/workspace/preferences'),
   ])
   const denials: PermissionDenial[] = []
   const hub = createEventHub()
-  const pty = new NodePtyService()
+  const home = sousHome(env)
+  // No child (Bash, hooks) gets the key this run talks to the model with, or what the user marked.
+  const childEnv = () => readChildEnvPolicy(home)
+  const pty = new NodePtyService({ childEnv, env })
   const runtime = createSessionRuntime({
-    home: sousHome(env),
+    home,
+    childEnv,
     env,
     hub,
     pty,
@@ -66,7 +71,9 @@ export async function runPrint(argv: string[], env: NodeJS.ProcessEnv, io: Print
   })
   const manager = runtime.sessions
   try {
-    const sessionId = await openSession(manager, options, cwd)
+    const { sessionId, projectPath } = await openSession(manager, options, cwd)
+    // No one is here to review the folder's own configuration, so (as Claude Code's -p) it is obeyed.
+    if (options.verbose) io.stderr.write(`sous: headless mode treats ${projectPath} as trusted: its own .claude settings (hooks, allow rules, extra directories, sandbox settings) apply without review.\n`)
     const unsubscribe = hub.subscribe((_channel, payload) => onEvent(io, options, payload as AgentEvent))
     if (options.outputFormat === 'stream-json') {
       writeLine(io, { type: 'system', subtype: 'init', session_id: sessionId, cwd, model: config.value.model, permissionMode: options.permissionMode })
@@ -91,10 +98,10 @@ export async function runPrint(argv: string[], env: NodeJS.ProcessEnv, io: Print
   }
 }
 
-async function openSession(manager: SessionManager, options: PrintOptions, cwd: string): Promise<string> {
-  if (options.resume) return (await manager.resume(options.resume)).sessionId
-  if (options.continue) return (await manager.continueLatest(cwd)).sessionId
-  return (await manager.create(cwd)).sessionId
+async function openSession(manager: SessionManager, options: PrintOptions, cwd: string): Promise<{ sessionId: string; projectPath: string }> {
+  if (options.resume) return manager.resume(options.resume)
+  if (options.continue) return manager.continueLatest(cwd)
+  return { ...(await manager.create(cwd)), projectPath: cwd }
 }
 
 function onEvent(io: PrintIO, options: PrintOptions, event: AgentEvent): void {

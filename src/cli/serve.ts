@@ -11,7 +11,7 @@ import { MemoryKeyStore } from '../main/secrets/memory-key-store'
 import { createSessionRuntime } from '../main/session/runtime'
 import { createAgentTerminals } from '../main/workspace/agent-terminals'
 import { TERMINAL_FLOW } from '../main/workspace/terminal-flow'
-import { readPreferencesSync } from '../main/workspace/preferences'
+import { readChildEnvPolicy, readPreferencesSync } from '../main/workspace/preferences'
 
 /** What `sous serve` accepts. */
 export interface ServeArgs {
@@ -87,10 +87,12 @@ export async function runServe(argv: readonly string[]): Promise<number> {
   const events = createEventHub((error) => process.stderr.write(`[sous] event listener failed: ${String(error)}\n`))
   const keyStore = new MemoryKeyStore()
   const home = sousHome()
-  const pty = new NodePtyService(TERMINAL_FLOW)
+  // No child (Bash, hooks, terminals) gets Sous's credentials or the variables the user marked.
+  const childEnv = () => readChildEnvPolicy(home)
+  const pty = new NodePtyService({ ...TERMINAL_FLOW, childEnv })
   // The Bash tool's PTYs show in the Agent terminal, and the user can type into them.
   const agentTerminals = createAgentTerminals(events)
-  const runtime = createSessionRuntime({ home, env: process.env, hub: events, pty, keyStore, permissionMode: 'default', headless: false, onPtySpawn: agentTerminals.attach, preferences: () => readPreferencesSync(home) })
+  const runtime = createSessionRuntime({ home, env: process.env, hub: events, pty, keyStore, permissionMode: 'default', headless: false, onPtySpawn: agentTerminals.attach, preferences: () => readPreferencesSync(home), childEnv })
   const core = createCore({
     sousHome: home,
     transport: 'browser',

@@ -16,7 +16,7 @@ import { SafeStorageKeyStore } from './secrets/safe-storage-key-store'
 import { createSessionRuntime, type SessionRuntime } from './session/runtime'
 import { createAgentTerminals } from './workspace/agent-terminals'
 import { TERMINAL_FLOW } from './workspace/terminal-flow'
-import { readPreferencesSync } from './workspace/preferences'
+import { readChildEnvPolicy, readPreferencesSync } from './workspace/preferences'
 
 /**
  * The desktop entry: hardened shell + core + Electron transport. Everything testable lives in
@@ -77,9 +77,11 @@ function start(): void {
   const home = sousHome()
   const events = createEventHub((error) => console.error('[sous] event listener failed:', error))
   const keyStore = new SafeStorageKeyStore(home, safeStorage)
-  const pty = new NodePtyService(TERMINAL_FLOW)
+  // No child (Bash, hooks, terminals) gets Sous's credentials or the variables the user marked.
+  const childEnv = () => readChildEnvPolicy(home)
+  const pty = new NodePtyService({ ...TERMINAL_FLOW, childEnv })
   const agentTerminals = createAgentTerminals(events)
-  runtime = createSessionRuntime({ home, env: process.env, hub: events, pty, keyStore, permissionMode: 'default', headless: false, onPtySpawn: agentTerminals.attach, preferences: () => readPreferencesSync(home) })
+  runtime = createSessionRuntime({ home, env: process.env, hub: events, pty, keyStore, permissionMode: 'default', headless: false, onPtySpawn: agentTerminals.attach, preferences: () => readPreferencesSync(home), childEnv })
   const running = createCore({
     sousHome: home,
     transport: 'electron',

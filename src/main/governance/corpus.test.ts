@@ -43,7 +43,7 @@ beforeAll(() => {
   for (const [target, link] of [['.claude', 'cfg'], ['.git/hooks', 'h'], ['../outside/file', 'notes.md'], ['src', 'srcl'], ['..', 'up'], ['secrets', 'sec'], ['loop', 'loop']]) {
     symlinkSync(target as string, join(root, link as string))
   }
-  const loaded = loadSettings(root, { sousHome: project.sousHome, home: project.home, managedPath: `${project.base}/managed.json` })
+  const loaded = loadSettings(root, { projectTrust: 'assume', sousHome: project.sousHome, home: project.home, managedPath: `${project.base}/managed.json` })
   expect(loaded.diagnostics).toEqual([])
   settings = loaded.settings
 })

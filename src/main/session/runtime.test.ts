@@ -5,6 +5,7 @@ import { textReply, toolUseReply } from '../../../test/model-server'
 import type { EventPayload } from '../../shared/ipc/contract'
 import { createEventHub, type EventHub } from '../base/event-hub'
 import { sandboxScratch } from '../../../test/support/sandbox-scratch'
+import { grantTrust, trustStatus } from '../governance/trust/trust'
 import { NodePtyService } from '../pty/node-pty-service'
 import type { Message, ToolResultBlock } from '../services/model/types'
 import { createSessionRuntime, type SessionRuntime } from './runtime'
@@ -26,6 +27,8 @@ beforeEach(() => {
   project = join(base, 'project')
   mkdirSync(join(project, '.claude'), { recursive: true })
   writeFileSync(join(project, '.claude', 'settings.json'), JSON.stringify({ permissions: { allow: ['Bash'] } }))
+  // The user trusted the project's settings (the trust step), so its allow rule counts.
+  expect(grantTrust(project, join(base, 'sous-home'), trustStatus(project, join(base, 'sous-home')).fingerprint).ok).toBe(true)
   hub = createEventHub()
   pty = new NodePtyService({ killGraceMs: 300 })
   runtime = createSessionRuntime({

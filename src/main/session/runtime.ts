@@ -15,7 +15,7 @@ import type { SessionEnvironment, Toolset } from './session'
 import { ApprovalQueues } from './approval-queues'
 import { ModelCache } from './model-cache'
 import { NetworkAsks } from './network-asks'
-import type { SessionRuntimeOptions } from './runtime-options'
+import { projectTrustOf, type SessionRuntimeOptions } from './runtime-options'
 import { SessionManager } from './session-manager'
 import { SharedSandbox } from './shared-sandbox'
 
@@ -42,7 +42,7 @@ export function createSessionRuntime(o: SessionRuntimeOptions): SessionRuntime {
   const gates = new Map<string, PermissionGate>()
   const hookLog = new HookLog()
   const network = new NetworkAsks(o.headless)
-  const sandbox = new SharedSandbox(o, (host, port) => network.ask(host, port))
+  const sandbox = new SharedSandbox(o, network)
   const userHome = o.userHome ?? homedir()
   const models = new ModelCache(o)
 
@@ -56,7 +56,7 @@ export function createSessionRuntime(o: SessionRuntimeOptions): SessionRuntime {
     const emitNotice = (level: 'info' | 'warning' | 'error', message: string) =>
       o.hub.emit('agent.event', { type: 'notice', sessionId, agentId: 'main', level, message })
     // Started on the first Bash call, not with the session: most turns never need it.
-    const sandboxState = (): Promise<BashSandboxState | undefined> => sandbox.acquire(projectPath)
+    const sandboxState = (): Promise<BashSandboxState | undefined> => sandbox.acquire(projectPath, sessionId)
     const gate = createPermissionGate({
       projectRoot: projectPath,
       cwd: () => tools.shell.cwd,
@@ -64,8 +64,9 @@ export function createSessionRuntime(o: SessionRuntimeOptions): SessionRuntime {
       home: userHome,
       mode: prefs.permissionMode ?? o.permissionMode,
       cliRules: o.cliRules,
+      projectTrust: projectTrustOf(o),
       approvals: queue,
-      hooks: new HookRunner({ hooks: [], sessionId, transcriptPath: transcriptPath(o.home, projectPath, sessionId), projectRoot: projectPath, log: hookLog, env: o.env }),
+      hooks: new HookRunner({ hooks: [], sessionId, transcriptPath: transcriptPath(o.home, projectPath, sessionId), projectRoot: projectPath, log: hookLog, env: o.env, childEnv: o.childEnv }),
       headless: o.headless,
       sandbox: sandboxState,
       sessionId,
@@ -98,12 +99,7 @@ export function createSessionRuntime(o: SessionRuntimeOptions): SessionRuntime {
       model: () => models.get(prefs),
       modelName: models.modelName(prefs),
       toolset,
-      canUseTool: async (tool, input, toolUseId, opts) => {
-        const decision = await gate.canUseTool(tool, input, toolUseId, opts)
-        // A sandboxed command that reaches for a new host asks in the session that runs it.
-        if (tool.name === 'Bash' && decision.behavior === 'allow') network.runningIn(sessionId, toolUseId)
-        return decision
-      },
+      canUseTool: (tool, input, toolUseId, opts) => gate.canUseTool(tool, input, toolUseId, opts),
       setMode: (mode) => gate.setMode(mode),
       hooks: {
         onStop: () => gate.stop(),

@@ -1,4 +1,4 @@
-import { appendFileSync, mkdirSync } from 'node:fs'
+import { appendFileSync, chmodSync, mkdirSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import type { AgentEvent } from '../../shared/protocol/agent-event'
@@ -21,8 +21,17 @@ export type TranscriptEntry =
   /** The conversation was replaced (compaction, or a repair on resume); later messages append to these. */
   | { type: 'messages_replaced'; at: string; why: 'compaction' | 'repair'; messages: Message[] }
 
-/** Path of a session's transcript. */
+/** What a session id looks like. It names a file, so nothing in it may lead out of its folder. */
+const SESSION_ID = /^[A-Za-z0-9_-]{1,200}$/
+
+/** Whether `value` can be a session id (checked before any id from outside becomes a path). */
+export function isSessionId(value: string): boolean {
+  return SESSION_ID.test(value)
+}
+
+/** Path of a session's transcript. Throws for an id that could leave the folder (a bug: ids are checked at the edge). */
 export function transcriptPath(home: string, projectPath: string, sessionId: string): string {
+  if (!isSessionId(sessionId)) throw new Error(`not a session id: ${JSON.stringify(sessionId.slice(0, 50))}`)
   return join(sessionsDir(home, projectPath), `${sessionId}.jsonl`)
 }
 
@@ -37,7 +46,7 @@ export class TranscriptWriter {
 
   /** Starts a new transcript (creates folders, writes the header line). */
   static create(path: string, header: { sessionId: string; projectPath: string; createdAt?: string }): TranscriptWriter {
-    mkdirSync(dirname(path), { recursive: true })
+    makePrivateFolder(dirname(path))
     const writer = new TranscriptWriter(path)
     writer.append({ type: 'session', version: 1, sessionId: header.sessionId, projectPath: header.projectPath, createdAt: header.createdAt ?? new Date().toISOString() })
     return writer
@@ -66,7 +75,23 @@ export class TranscriptWriter {
 
   private append(entry: TranscriptEntry): void {
     // One write per line; a crash mid-write leaves at most a torn last line, which load ignores.
-    appendFileSync(this.path, `${JSON.stringify(entry)}\n`)
+    // Transcripts hold everything the agent read: only the user may read them (the mode applies on creation).
+    appendFileSync(this.path, `${JSON.stringify(entry)}\n`, { mode: 0o600 })
+  }
+}
+
+/**
+ * Creates a transcript folder (and the project folder above it) readable by the user alone, and
+ * tightens them when an older version left them open.
+ */
+export function makePrivateFolder(dir: string): void {
+  mkdirSync(dir, { recursive: true, mode: 0o700 })
+  for (const folder of [dir, dirname(dir)]) {
+    try {
+      chmodSync(folder, 0o700)
+    } catch {
+      // Not ours to change (a shared mount): the files themselves are still 0600.
+    }
   }
 }
 

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto'
+import { randomBytes } from 'node:crypto'
 import { z } from 'zod'
 import type { PtyService } from '../pty/types'
 import description from './bash.prompt'
@@ -116,13 +116,14 @@ async function sandboxFor(state: BashSandboxState | undefined, args: BashInput, 
     return { details: { sandboxed: false, reason: state.reason, ...(first ? { notice: `${state.reason}. Commands run outside the sandbox.` } : {}) } }
   }
   const { sandbox } = state
-  const commandId = `sous-bash-${randomUUID()}`
+  // 128 random bits: the sandbox's proxy binds this command's network allowances to the id.
+  const commandId = `sous-bash-${randomBytes(16).toString('base64url')}`
   try {
-    const script = await sandbox.wrap(WRAPPER, { commandId, commandText: args.command, signal: ctx.signal })
+    const script = await sandbox.wrap(WRAPPER, { commandId, commandText: args.command, signal: ctx.signal, toolUseId: ctx.toolUseId })
     return {
       script,
       commandId,
-      cleanup: () => sandbox.cleanup?.(),
+      cleanup: () => sandbox.cleanup?.(commandId),
       annotate: (id) => violationLines(sandbox.annotate(id, '')),
       details: { sandboxed: true },
     }

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process'
 import { stat } from 'node:fs/promises'
 import { isAbsolute, resolve } from 'node:path'
 import { z } from 'zod'
+import { childEnvironment } from '../base/child-env'
 import { defineTool, errorResult } from './define-tool'
 import description from './grep.prompt'
 import type { ToolResult } from './types'
@@ -106,8 +107,8 @@ type RgRun = { kind: 'ok'; stdout: string; stderr: string } | { kind: 'missing' 
 
 function runRipgrep(args: string[], cwd: string, signal: AbortSignal): Promise<RgRun> {
   return new Promise((resolvePromise) => {
-    // A user's RIPGREP_CONFIG_PATH could change the output format we parse.
-    const env = { ...process.env }
+    // A user's RIPGREP_CONFIG_PATH could change the output format we parse; no child gets our key.
+    const env = childEnvironment(process.env)
     delete env.RIPGREP_CONFIG_PATH
     const child = spawn('rg', args, { cwd, env, signal, stdio: ['ignore', 'pipe', 'pipe'] })
     const stdout: Buffer[] = []

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { join } from 'node:path'
 import type { ToolPreview } from '../../tools/types'
 import type { SessionGrants } from '../decide/session'
+import { keepSettingsTrust } from '../trust/trust'
 import type { DecisionPreview, Explanation } from '../types'
 import { describeExplanation } from '../types'
 import type { ApprovedEdit } from './edit-approval'
@@ -148,8 +149,11 @@ export class ApprovalQueue {
         return errors.length ? errors.join('; ') : undefined
       }
       case 'allow_always': {
-        const file = reply.destination === 'user' ? join(this.opts.sousHome, 'settings.json') : join(this.opts.projectRoot, '.claude', 'settings.local.json')
-        const error = addRulesToSettingsFile(file, 'allow', rules)
+        const user = reply.destination === 'user'
+        const file = user ? join(this.opts.sousHome, 'settings.json') : join(this.opts.projectRoot, '.claude', 'settings.local.json')
+        // The user's own rule in a trusted project must not make the project ask for trust again.
+        const save = () => addRulesToSettingsFile(file, 'allow', rules)
+        const error = user ? save() : keepSettingsTrust(this.opts.projectRoot, this.opts.sousHome, save)
         // The saved rule takes effect at the next settings load; grant it for this session right away.
         for (const r of rules) this.opts.sessionGrants.add(r)
         this.settle(id, { behavior: 'allow', scope: error ? 'once' : 'always', rules, ...(error ? { warning: error } : {}) })

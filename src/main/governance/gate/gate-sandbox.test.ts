@@ -28,7 +28,7 @@ beforeAll(async () => {
   mkdirSync(join(project, '.claude'), { recursive: true })
   mkdirSync(outside)
   const sousHome = join(base, 'sous-home')
-  const { settings } = loadSettings(project, { sousHome, home: join(base, 'home'), managedPath: join(base, 'managed.json') })
+  const { settings } = loadSettings(project, { projectTrust: 'assume', sousHome, home: join(base, 'home'), managedPath: join(base, 'managed.json') })
   started = await startBashSandbox(settings, { projectRoot: project, sousHome, home: join(base, 'home') })
   classifier = await createBashClassifier({ projectRoot: project })
 }, 60_000)

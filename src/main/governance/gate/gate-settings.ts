@@ -1,6 +1,8 @@
 import { statSync } from 'node:fs'
+import { sousHome } from '../../base/paths'
 import { loadSettings, settingsFilePaths, type LoadSettingsOptions } from '../settings/load'
 import type { MergedSettings, SettingsDiagnostic } from '../settings/types'
+import { trustFilePath } from '../trust/trust-store'
 
 /** A message for the user about configuration (shown once per distinct problem). */
 export interface GateNotice {
@@ -9,8 +11,8 @@ export interface GateNotice {
 }
 
 /**
- * The merged settings of a project, re-read when any settings file changes. Each call stats the
- * four files (~20 µs; a full load of small files is ~40 µs and grows with them, see
+ * The merged settings of a project, re-read when any settings file (or the trust file) changes.
+ * Each call stats the five files (~20 µs; a full load of small files is ~40 µs and grows with them, see
  * bench/gate.bench.ts) and reloads only when a size, inode or nanosecond mtime differs, so an edit
  * is seen on the very next tool call, with no watcher that could miss a file created later. Problems are reported once each, and again only after they
  * were fixed and came back.
@@ -68,7 +70,8 @@ export class SettingsWatch {
   }
 
   private signatureNow(): string {
-    return Object.values(settingsFilePaths(this.projectRoot, this.opts))
+    // The trust file too: trusting or revoking a folder applies from the next call.
+    return [...Object.values(settingsFilePaths(this.projectRoot, this.opts)), trustFilePath(this.opts.sousHome ?? sousHome())]
       .map((file) => {
         try {
           const s = statSync(file, { bigint: true })

@@ -69,6 +69,8 @@ function makeGate(extra: Partial<PermissionGateOptions> = {}) {
     home: join(base, 'home'),
     managedPath: join(base, 'managed-settings.json'),
     mode: 'default',
+    // These tests are about the gate; the trust step has its own (gate-trust.test.ts).
+    projectTrust: 'assume',
     approvals: queue,
     hooks,
     headless: false,

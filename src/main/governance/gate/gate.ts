@@ -22,7 +22,7 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
   const denials: GateDenial[] = []
   const notice = (message: GateNotice): void => options.onNotice?.(message)
   const home = options.home ?? homedir()
-  const watch = new SettingsWatch(options.projectRoot, { sousHome: options.sousHome, home, managedPath: options.managedPath, cli: options.cliRules }, notice)
+  const watch = new SettingsWatch(options.projectRoot, { sousHome: options.sousHome, home, managedPath: options.managedPath, cli: options.cliRules, projectTrust: options.projectTrust }, notice)
   let hooksVersion = -1
   const cwd = (): string => (typeof options.cwd === 'function' ? options.cwd() : options.cwd)
   /** The current settings; the hook runner's list follows every reload. */

@@ -32,6 +32,8 @@ export interface PermissionGateOptions {
   mode: PermissionMode
   /** `--allowedTools`, `--disallowedTools`… (the `cli` settings source). */
   cliRules?: LoadSettingsOptions['cli']
+  /** Whether the project's own settings need the user's trust (default `check`; see LoadSettingsOptions). */
+  projectTrust?: LoadSettingsOptions['projectTrust']
   /** Managed policy file and home directory overrides (tests). */
   managedPath?: string
   home?: string
