@@ -325,4 +325,39 @@ describe('query', () => {
     const { result } = await runQuery(baseParams(scriptedModel(server.url)))
     expect(result.reason).toBe('completed')
   })
+
+  it('a permission check or PostToolUse hook that throws is reported, fails closed and loses no result', async () => {
+    server.setScenario([
+      toolUsesReply([
+        { name: 'Echo', input: { value: 'a' }, id: 'toolu_denied' },
+        { name: 'Echo', input: { value: 'b' }, id: 'toolu_ran' },
+      ]),
+      textReply('done'),
+    ])
+    const { events, result } = await runQuery(
+      baseParams(scriptedModel(server.url), {
+        tools: [echo],
+        canUseTool: async (_tool, input) => {
+          if ((input as { value: string }).value === 'a') throw new Error('settings exploded')
+          return { behavior: 'allow' }
+        },
+        hooks: {
+          postToolUse: async () => {
+            throw new Error('hook exploded')
+          },
+        },
+      }),
+    )
+    expect(result.reason).toBe('completed')
+    const results = sentMessages(1).at(-1)!.content as ToolResultBlock[]
+    expect(results.map((block) => [block.tool_use_id, block.is_error === true, block.content])).toEqual([
+      ['toolu_denied', true, 'Permission to use Echo was denied: The permission check failed: settings exploded'],
+      ['toolu_ran', false, 'echo:b'],
+    ])
+    expect(ofType(events, 'notice').map((event) => [event.level, event.message])).toEqual([
+      ['warning', 'The permission check failed: settings exploded'],
+      ['warning', 'The PostToolUse hook failed: hook exploded'],
+    ])
+    expectPaired(result.messages)
+  })
 })

@@ -3,7 +3,6 @@ import { withMessageBreakpoints } from '../context/cache-breakpoints'
 import type { AssistantBlock, Message, ModelRequest, ToolSchema } from '../services/model/types'
 import type { AnyTool } from '../tools/types'
 import { stamp } from './events'
-import { runToolCall as executeTool } from '../tools/run-tool'
 import { budgetResults } from './result-budget'
 import type { RunToolDeps } from './tool-call'
 import { streamReply, type ReplyOutcome } from './stream-reply'
@@ -223,7 +222,6 @@ function toolDepsOf(params: QueryParams): Omit<RunToolDeps, 'emit'> {
       agentId: params.agentId,
       ...params.toolContext,
     },
-    execute: params.executeTool ?? executeTool,
   }
   if (params.hooks) deps.hooks = params.hooks
   return deps
