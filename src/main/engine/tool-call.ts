@@ -1,7 +1,8 @@
 import type { ToolResultBlock, ToolUseBlock } from '../services/model/types'
+import { resultText } from '../tools/result-text'
 import { runToolCall } from '../tools/run-tool'
 import type { AnyTool, ToolContext, ToolResult } from '../tools/types'
-import { contentText, preview } from './events'
+import { preview } from './events'
 import type { CanUseTool, EventBody, PermissionDecision, QueryHooks } from './types'
 
 /** What one call needs besides its block. */
@@ -58,7 +59,7 @@ export async function processToolCall(block: ToolUseBlock, signal: AbortSignal, 
       toolUseId: block.id,
       name: block.name,
       isError,
-      content: preview(contentText(result.content)),
+      content: preview(resultText(result.content)),
       details: result.details,
     })
     const out: ToolResultBlock = { type: 'tool_result', tool_use_id: block.id, content: result.content }

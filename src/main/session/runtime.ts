@@ -7,7 +7,7 @@ import { HookLog } from '../governance/hooks/log'
 import { HookRunner } from '../governance/hooks/runner'
 import type { PtyProcess } from '../pty/types'
 import type { BashSandboxState } from '../tools/bash-sandbox'
-import type { ToolResult } from '../tools/types'
+import { resultText } from '../tools/result-text'
 import { createCoreTools } from '../tools/registry'
 import { createToolSession } from '../tools/tool-session'
 import { transcriptPath } from '../store/transcript'
@@ -108,7 +108,7 @@ export function createSessionRuntime(o: SessionRuntimeOptions): SessionRuntime {
         onStop: () => gate.stop(),
         // Claude Code fires PostToolUseFailure instead of PostToolUse when the call failed.
         postToolUse: async (call, result) => {
-          if (result.isError) await gate.postToolUseFailure(call.tool, call.input, resultText(result), call.toolUseId)
+          if (result.isError) await gate.postToolUseFailure(call.tool, call.input, resultText(result.content), call.toolUseId)
           else await gate.postToolUse(call.tool, call.input, result, call.toolUseId)
         },
       },
@@ -143,9 +143,4 @@ export function createSessionRuntime(o: SessionRuntimeOptions): SessionRuntime {
       await sandbox.dispose()
     },
   }
-}
-
-/** A tool result's text, for hooks that get the error as a string. */
-function resultText(result: ToolResult): string {
-  return typeof result.content === 'string' ? result.content : result.content.map((block) => (block.type === 'text' ? block.text : `[${block.type}]`)).join('')
 }

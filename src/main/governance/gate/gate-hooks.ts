@@ -1,3 +1,4 @@
+import { resultText } from '../../tools/result-text'
 import type { AnyTool, ToolResult } from '../../tools/types'
 import type { GateNotice } from './gate-settings'
 import type { HookRunner } from '../hooks/runner'
@@ -89,6 +90,5 @@ export function createSessionHooks(d: Deps): SessionHooks {
 
 /** The tool result as a PostToolUse hook sees it (`tool_response`). */
 function responseOf(result: ToolResult): Record<string, unknown> {
-  const text = typeof result.content === 'string' ? result.content : result.content.map((b) => (b.type === 'text' ? b.text : `[${b.type}]`)).join('')
-  return { content: text, is_error: result.isError === true, ...(result.details !== undefined ? { details: result.details } : {}) }
+  return { content: resultText(result.content), is_error: result.isError === true, ...(result.details !== undefined ? { details: result.details } : {}) }
 }
