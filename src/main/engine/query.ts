@@ -1,3 +1,4 @@
+import { abortableSleep } from '../base/sleep'
 import type { AgentEvent, TerminalReason, Usage } from '../../shared/protocol/agent-event'
 import { withMessageBreakpoints } from '../context/cache-breakpoints'
 import type { AssistantBlock, Message, ModelRequest, ToolSchema } from '../services/model/types'
@@ -9,7 +10,7 @@ import { streamReply, type ReplyOutcome } from './stream-reply'
 import { maxTokensStep } from './transitions/max-tokens'
 import { compactAfterOverflow } from './transitions/prompt-too-long'
 import { stopHookRound } from './transitions/stop-hook'
-import { sleep, streamRetryDelay } from './transitions/stream-retry'
+import { streamRetryDelay } from './transitions/stream-retry'
 import { addUsage, zeroUsage } from './usage'
 import type { EventBody, QueryParams, QueryResult } from './types'
 
@@ -116,7 +117,7 @@ async function* onError(
   if (delayMs === undefined) return { reason: 'model_error', message: error.message }
   loop.streamRetries++
   yield stamp({ type: 'model_retry', attempt: loop.streamRetries, reason: `stream_interrupted: ${error.reason}`, delayMs }, params)
-  await sleep(delayMs, params.signal)
+  await abortableSleep(delayMs, params.signal)
   loop.reissue = true
   return undefined
 }
