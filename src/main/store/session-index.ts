@@ -1,5 +1,5 @@
 import { readdir, stat } from 'node:fs/promises'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
 import type { Message } from '../services/model/types'
 import { loadTranscript, sessionsDir, type LoadedTranscript } from './transcript'
 
@@ -15,14 +15,17 @@ export interface SessionSummary {
 
 /**
  * Lists the sessions of one project (or of every project), newest first. Reads each transcript
- * in full; unreadable files are skipped.
+ * in full; a file that cannot be read or has no header line is left out. Two projects can share a
+ * data folder (the slug turns `/a/b-c` and `/a/b/c` into the same name), so one project's list
+ * keeps only the transcripts that name that project.
  */
 export async function listSessions(home: string, projectPath?: string): Promise<SessionSummary[]> {
   const dirs = projectPath ? [sessionsDir(home, projectPath)] : await allSessionDirs(home)
   const files = (await Promise.all(dirs.map(jsonlFiles))).flat()
   const loaded = await Promise.all(files.map((file) => loadTranscript(file)))
+  const project = projectPath === undefined ? undefined : resolve(projectPath)
   return loaded
-    .filter((item): item is LoadedTranscript => item !== undefined)
+    .filter((item): item is LoadedTranscript => item !== undefined && (project === undefined || resolve(item.projectPath) === project))
     .map(summarize)
     .sort((a, b) => b.updatedAt.localeCompare(a.updatedAt))
 }
