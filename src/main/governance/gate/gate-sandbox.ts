@@ -18,20 +18,20 @@ export interface StartSandboxOptions {
  * not treat its absence as a failure. Contract: never throws; a broken sandbox is
  * `{available:false, reason}` and the caller shows the reason once.
  */
-export async function startBashSandbox(settings: MergedSettings, o: StartSandboxOptions): Promise<{ state: BashSandboxState; dispose(): Promise<void> } | undefined> {
+export async function startBashSandbox(settings: MergedSettings, options: StartSandboxOptions): Promise<{ state: BashSandboxState; dispose(): Promise<void> } | undefined> {
   if (settings.sandbox.enabled === false) return undefined
-  const sb = settings.sandbox
+  const wanted = settings.sandbox
   const started = await BashSandbox.start({
-    projectRoot: o.projectRoot,
-    home: o.home,
-    allowedDomains: sb.allowedDomains,
-    deniedDomains: sb.deniedDomains,
-    denyRead: sb.denyRead,
-    allowWrite: [...sb.allowWrite, ...settings.additionalDirectories],
-    denyWrite: sb.denyWrite,
+    projectRoot: options.projectRoot,
+    home: options.home,
+    allowedDomains: wanted.allowedDomains,
+    deniedDomains: wanted.deniedDomains,
+    denyRead: wanted.denyRead,
+    allowWrite: [...wanted.allowWrite, ...settings.additionalDirectories],
+    denyWrite: wanted.denyWrite,
     // Every settings file, so a sandboxed program cannot grant itself permissions.
-    protectFiles: [...settings.settingsFiles, join(o.sousHome, 'settings.json')],
-    askNetwork: o.askNetwork,
+    protectFiles: [...settings.settingsFiles, join(options.sousHome, 'settings.json')],
+    askNetwork: options.askNetwork,
   })
   if (!started.ok) return { state: { available: false, reason: started.reason }, dispose: async () => {} }
   const { sandbox } = started
