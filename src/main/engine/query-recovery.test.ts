@@ -129,4 +129,19 @@ describe('query: recovery transitions', () => {
     expect(calls).toBe(1)
     expect(JSON.stringify(sentMessages(1).at(-1))).toContain('Run the tests first.')
   })
+
+  it('a Stop hook that throws lets the run complete, saying so', async () => {
+    server.setScenario([textReply('done')])
+    const { events, result } = await runQuery(
+      baseParams(scriptedModel(server.url), {
+        hooks: {
+          onStop: async () => {
+            throw new Error('hook exploded')
+          },
+        },
+      }),
+    )
+    expect(result.reason).toBe('completed')
+    expect(ofType(events, 'notice').map((event) => event.message)).toEqual(['The Stop hook failed: hook exploded'])
+  })
 })

@@ -193,7 +193,8 @@ async function* onMaxTokens(
 
 async function* onStop(loop: LoopState, params: QueryParams): AsyncGenerator<AgentEvent, Transition> {
   if (params.signal.aborted) return aborted()
-  const feedback = await stopHookRound(params.hooks, loop.stopHookForced)
+  const { feedback, error } = await stopHookRound(params.hooks, loop.stopHookForced)
+  if (error !== undefined) yield stamp({ type: 'notice', level: 'warning', message: `The Stop hook failed: ${error}` }, params)
   if (!feedback) return finish('completed')
   loop.stopHookForced = true
   loop.append(feedback)
