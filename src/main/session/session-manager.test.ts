@@ -117,6 +117,31 @@ describe('SessionManager', () => {
     expect(reloaded!.messages).toHaveLength(5)
   })
 
+  it('a toolset that failed to build ends that turn with the error, and the next turn builds it again', async () => {
+    server.setScenario([toolUseReply('Echo', { value: 'x' }), textReply('Built this time.')])
+    let builds = 0
+    const flaky = new SessionManager({
+      home,
+      environment: () => ({
+        ...baseEnv(),
+        toolset: async () => {
+          if (++builds === 1) throw new Error('the Bash parser did not load')
+          return { tools: [echo] }
+        },
+      }),
+    })
+    try {
+      const { sessionId } = await flaky.create(project)
+      const first = await flaky.run(sessionId, 'first')
+      expect(first).toMatchObject({ reason: 'model_error', message: expect.stringContaining('the Bash parser did not load') })
+      const second = await flaky.run(sessionId, 'second')
+      expect(second.reason).toBe('completed')
+      expect(builds).toBe(2)
+    } finally {
+      await flaky.dispose()
+    }
+  })
+
   it('continues the latest session of a project', async () => {
     server.setScenario([textReply('one'), textReply('two')])
     const { sessionId } = await manager.create(project)

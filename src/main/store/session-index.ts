@@ -15,8 +15,8 @@ export interface SessionSummary {
 
 /**
  * Lists the sessions of one project (or of every project), newest first. Reads each transcript
- * in full; unreadable files are skipped, and so is a transcript whose header names another
- * project than the folder it was found in was made for (the folder name is never the only proof).
+ * in full; a file that cannot be read or has no header line is left out, and so is a transcript
+ * whose header names another project than the one asked for (the folder name is never the only proof).
  */
 export async function listSessions(home: string, projectPath?: string): Promise<SessionSummary[]> {
   const project = projectPath === undefined ? undefined : resolve(projectPath)
@@ -24,7 +24,7 @@ export async function listSessions(home: string, projectPath?: string): Promise<
   const files = (await Promise.all(dirs.map(jsonlFiles))).flat()
   const loaded = await Promise.all(files.map((file) => loadTranscript(file)))
   return loaded
-    .filter((item): item is LoadedTranscript => item !== undefined && isSessionId(item.sessionId) && (project === undefined || item.projectPath === project))
+    .filter((item): item is LoadedTranscript => item !== undefined && isSessionId(item.sessionId) && (project === undefined || resolve(item.projectPath) === project))
     .map(summarize)
     .sort((a, b) => b.updatedAt.localeCompare(a.updatedAt))
 }

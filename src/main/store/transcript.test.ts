@@ -58,6 +58,29 @@ describe('transcripts', () => {
     })
   })
 
+  it('keeps what a resumed session appends after a torn last line, and leaves out lines that are not entries', async () => {
+    const path = transcriptPath(home, '/work/app', 's1')
+    TranscriptWriter.create(path, { sessionId: 's1', projectPath: '/work/app' }).appendMessage(ask)
+    // A crash mid-write: half a line, no newline.
+    await appendFile(path, '{"type":"message","at":"2025-01-01T00:00:00Z","mess')
+    const resumed = TranscriptWriter.open(path)
+    resumed.appendEvent({ type: 'notice', level: 'info', message: 'kept', sessionId: 's1', agentId: 'main' })
+    await appendFile(path, '{"type":"message","at":"2025-01-01T00:00:00Z"}\n{"type":"event","event":null}\n')
+    resumed.setTitle('Still here')
+    const loaded = await loadTranscript(path)
+    expect(loaded).toMatchObject({ title: 'Still here', repaired: true })
+    expect(loaded!.messages).toEqual([ask])
+    expect(loaded!.events).toEqual([{ type: 'notice', level: 'info', message: 'kept', sessionId: 's1', agentId: 'main' }])
+  })
+
+  it("lists one project's sessions only, even when another project's path has the same slug", async () => {
+    TranscriptWriter.create(transcriptPath(home, '/work/b-c', 'mine'), { sessionId: 'mine', projectPath: '/work/b-c' }).appendMessage(ask)
+    TranscriptWriter.create(transcriptPath(home, '/work/b/c', 'theirs'), { sessionId: 'theirs', projectPath: '/work/b/c' }).appendMessage(ask)
+    expect(transcriptPath(home, '/work/b-c', 'x').replace('x.jsonl', '')).toBe(transcriptPath(home, '/work/b/c', 'x').replace('x.jsonl', ''))
+    expect((await listSessions(home, '/work/b-c')).map((row) => row.sessionId)).toEqual(['mine'])
+    expect((await listSessions(home)).map((row) => row.sessionId).sort()).toEqual(['mine', 'theirs'])
+  })
+
   it('returns undefined for a missing file or one without a header', async () => {
     expect(await loadTranscript(join(home, 'nope.jsonl'))).toBeUndefined()
   })

@@ -9,11 +9,10 @@ import { runToolCall } from './run-tool'
 import { taskOutputTool } from './task-output'
 import { taskStopTool } from './task-stop'
 import { makeTestWorld } from '../../../test/support/tools'
+import { resultText } from './result-text'
 import type { ToolResult } from './types'
 
-function textOf(result: ToolResult): string {
-  return typeof result.content === 'string' ? result.content : result.content.map((b) => (b.type === 'text' ? b.text : '')).join('')
-}
+const textOf = (result: ToolResult): string => resultText(result.content)
 
 describe('Bash', () => {
   let pty: NodePtyService

@@ -26,7 +26,7 @@ export interface BashClassifier {
  * is neither read-only nor concurrency-safe (fail closed). `inspect` waits for the parser.
  */
 export async function createBashClassifier(where: BashWhere): Promise<BashClassifier> {
-  const opts = (cwd?: string) => ({
+  const analyzeOptions = (cwd?: string) => ({
     cwd: cwd ?? where.cwd?.() ?? where.projectRoot,
     projectRoot: where.projectRoot,
     additionalDirectories: where.additionalDirectories?.() ?? [],
@@ -38,19 +38,19 @@ export async function createBashClassifier(where: BashWhere): Promise<BashClassi
         void initBashParser()
         return { readOnly: false, concurrencySafe: false }
       }
-      const readOnly = analyzeBashSync(command, opts()).readOnly
+      const readOnly = analyzeBashSync(command, analyzeOptions()).readOnly
       // Only commands that change nothing may run beside others.
       return { readOnly, concurrencySafe: readOnly }
     },
     async inspect(command, cwd) {
-      return inspectionOf(await analyzeBash(command, opts(cwd)))
+      return inspectionOf(await analyzeBash(command, analyzeOptions(cwd)))
     },
   }
 }
 
 /** The approval preview's view of an analysis: the split commands, touched paths and problems. */
 export function inspectionOf(analysis: BashAnalysis): BashInspection {
-  const problems = [...analysis.problems, ...analysis.critical.filter((problem) => !analysis.problems.includes(problem))]
+  const problems = [...analysis.problems, ...analysis.critical.filter((critical) => !analysis.problems.includes(critical))]
   return {
     commands: analysis.commands.filter((command) => command.argv.length > 0).map((command) => command.text),
     paths: analysis.paths

@@ -17,17 +17,18 @@ export interface StartSandboxOptions {
  * folders hidden, every settings file (and the trust file) write-protected so a sandboxed program
  * cannot grant itself permissions, and the allowed and denied domains.
  */
-export function sandboxOptionsFor(settings: MergedSettings, o: Pick<StartSandboxOptions, 'projectRoot' | 'sousHome' | 'home'>): BashSandboxOptions {
-  const sb = settings.sandbox
+export function sandboxOptionsFor(settings: MergedSettings, options: Pick<StartSandboxOptions, 'projectRoot' | 'sousHome' | 'home'>): BashSandboxOptions {
+  const wanted = settings.sandbox
   return {
-    projectRoot: o.projectRoot,
-    home: o.home,
-    allowedDomains: sb.allowedDomains,
-    deniedDomains: sb.deniedDomains,
-    denyRead: sb.denyRead,
-    allowWrite: [...sb.allowWrite, ...settings.additionalDirectories],
-    denyWrite: sb.denyWrite,
-    protectFiles: [...settings.settingsFiles, join(o.sousHome, 'settings.json')],
+    projectRoot: options.projectRoot,
+    home: options.home,
+    allowedDomains: wanted.allowedDomains,
+    deniedDomains: wanted.deniedDomains,
+    denyRead: wanted.denyRead,
+    allowWrite: [...wanted.allowWrite, ...settings.additionalDirectories],
+    denyWrite: wanted.denyWrite,
+    // Every settings file, so a sandboxed program cannot grant itself permissions.
+    protectFiles: [...settings.settingsFiles, join(options.sousHome, 'settings.json')],
   }
 }
 
@@ -37,9 +38,9 @@ export function sandboxOptionsFor(settings: MergedSettings, o: Pick<StartSandbox
  * not treat its absence as a failure. Contract: never throws; a broken sandbox is
  * `{available:false, reason}` and the caller shows the reason once.
  */
-export async function startBashSandbox(settings: MergedSettings, o: StartSandboxOptions): Promise<{ state: BashSandboxState; dispose(): Promise<void> } | undefined> {
+export async function startBashSandbox(settings: MergedSettings, options: StartSandboxOptions): Promise<{ state: BashSandboxState; dispose(): Promise<void> } | undefined> {
   if (settings.sandbox.enabled === false) return undefined
-  const started = await BashSandbox.start({ ...sandboxOptionsFor(settings, o), askNetwork: o.askNetwork })
+  const started = await BashSandbox.start({ ...sandboxOptionsFor(settings, options), askNetwork: options.askNetwork })
   if (!started.ok) return { state: { available: false, reason: started.reason }, dispose: async () => {} }
   const { sandbox } = started
   return { state: { available: true, sandbox }, dispose: () => sandbox.dispose() }

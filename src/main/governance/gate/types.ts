@@ -60,7 +60,7 @@ export interface PermissionGate extends SessionHooks {
    * Contract: never throws; every path resolves to allow (possibly with a changed input) or deny
    * with a message for the model.
    */
-  canUseTool(tool: AnyTool, input: unknown, toolUseId: string, opts?: { signal?: AbortSignal }): Promise<GateDecision>
+  canUseTool(tool: AnyTool, input: unknown, toolUseId: string, options?: { signal?: AbortSignal }): Promise<GateDecision>
   /** Rejects every approval still pending (the user stopped the turn). */
   abortPending(): void
   setMode(mode: PermissionMode): void
