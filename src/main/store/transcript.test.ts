@@ -73,10 +73,9 @@ describe('transcripts', () => {
     expect(loaded!.events).toEqual([{ type: 'notice', level: 'info', message: 'kept', sessionId: 's1', agentId: 'main' }])
   })
 
-  it("lists one project's sessions only, even when another project's path has the same slug", async () => {
+  it("lists one project's sessions only, even for paths that read alike", async () => {
     TranscriptWriter.create(transcriptPath(home, '/work/b-c', 'mine'), { sessionId: 'mine', projectPath: '/work/b-c' }).appendMessage(ask)
     TranscriptWriter.create(transcriptPath(home, '/work/b/c', 'theirs'), { sessionId: 'theirs', projectPath: '/work/b/c' }).appendMessage(ask)
-    expect(transcriptPath(home, '/work/b-c', 'x').replace('x.jsonl', '')).toBe(transcriptPath(home, '/work/b/c', 'x').replace('x.jsonl', ''))
     expect((await listSessions(home, '/work/b-c')).map((row) => row.sessionId)).toEqual(['mine'])
     expect((await listSessions(home)).map((row) => row.sessionId).sort()).toEqual(['mine', 'theirs'])
   })
