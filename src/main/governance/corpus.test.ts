@@ -93,10 +93,13 @@ const TOOL_CASES: Case[] = [
   ['WebFetch', { url: 'https://sub.example.com/' }, 'ask'], ['WebFetch', { url: 'https://evil.com/' }, 'deny'],
   ['WebFetch', { url: 'https://example.com.evil.net/' }, 'ask'], ['WebFetch', { url: 'not a url' }, 'ask'],
   ['mcp__github__get_issue', {}, 'allow'], ['mcp__github__delete_repo', {}, 'ask'], ['mcp__other__x', {}, 'ask'],
-  ['TaskOutput', { task_id: 'x' }, 'allow'], ['TaskStop', { task_id: 'x' }, 'allow'], ['Bash', { command: 'ls', dangerouslyDisableSandbox: true }, 'ask'],
+  ['TaskOutput', { task_id: 'x' }, 'allow'], ['TaskStop', { task_id: 'x' }, 'allow'], ['TaskCreate', { subject: 's', description: 'd' }, 'allow'],
+  ['TaskUpdate', { taskId: '1', status: 'deleted' }, 'allow'], ['SomeNewTool', { taskId: '1' }, 'ask'], ['Bash', { command: 'ls', dangerouslyDisableSandbox: true }, 'ask'],
 ]
 
 const MODE_CASES: Array<[PermissionMode, ...Case]> = [
+  ['plan', 'TaskCreate', { subject: 's', description: 'd' }, 'allow'], ['plan', 'TaskUpdate', { taskId: '1', status: 'completed' }, 'allow'],
+  ['plan', 'TaskStop', { task_id: 'x' }, 'allow'], ['plan', 'SomeNewTool', { taskId: '1' }, 'deny'], ['dontAsk', 'TaskUpdate', { taskId: '1' }, 'allow'],
   ['plan', 'Bash', 'ls', 'allow'], ['plan', 'Bash', 'npm run test', 'deny'], ['plan', 'Edit', { file_path: 'src/a.ts' }, 'deny'],
   ['plan', 'Read', { file_path: 'src/a.ts' }, 'allow'], ['plan', 'Bash', 'rm x', 'deny'],
   ['acceptEdits', 'Edit', { file_path: 'README.md' }, 'allow'], ['acceptEdits', 'Edit', { file_path: '.git/config' }, 'ask'],
@@ -124,10 +127,16 @@ beforeAll(() => {
 afterAll(() => project.cleanup())
 
 const READ_ONLY_TOOLS = new Set(['Read', 'Glob', 'Grep', 'TaskOutput', 'WebFetch'])
+/**
+ * Tools whose `isBookkeeping` trait is true here (governance reads the trait, never these names).
+ * Bash and Edit claim it too, to show the trait cannot lift a command or a file edit past the rules.
+ */
+const BOOKKEEPING_TOOLS = new Set(['TaskStop', 'TaskCreate', 'TaskUpdate', 'Bash', 'Edit'])
 
 async function run(mode: PermissionMode, tool: string, input: Record<string, unknown> | string) {
   const toolInput = typeof input === 'string' ? { command: input } : input
-  return decide({ tool: { name: tool, isReadOnly: () => READ_ONLY_TOOLS.has(tool) }, input: toolInput, mode, settings, cwd: project.root, projectRoot: project.root })
+  const traits = { isReadOnly: () => READ_ONLY_TOOLS.has(tool), isBookkeeping: () => BOOKKEEPING_TOOLS.has(tool) }
+  return decide({ tool: { name: tool, ...traits }, input: toolInput, mode, settings, cwd: project.root, projectRoot: project.root })
 }
 
 describe('adversarial corpus', () => {

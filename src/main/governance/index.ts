@@ -10,7 +10,7 @@
  */
 export type { PermissionDecision, Explanation, PermissionMode, DecisionPreview, RuleOrigin, SettingsSourceName } from './types'
 export { describeExplanation, PERMISSION_MODES } from './types'
-export { decide, NO_PROMPT_TOOLS, type DecideInput, type HookVerdict } from './decide/decide'
+export { decide, type DecideInput, type HookVerdict } from './decide/decide'
 export { SessionGrants } from './decide/session'
 export { protectedReason } from './decide/protected'
 export { loadSettings, settingsFilePaths, DEFAULT_MANAGED_SETTINGS, type LoadSettingsOptions } from './settings/load'

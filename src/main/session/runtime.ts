@@ -1,5 +1,6 @@
 import { homedir } from 'node:os'
 import type { EventHub } from '../base/event-hub'
+import { projectDataDir } from '../base/paths'
 import { createBashClassifier } from '../governance/bash-preview'
 import { createPermissionGate, type GateDenial, type PermissionGate } from '../governance/gate'
 import { ApprovalQueue } from '../governance/approvals/queue'
@@ -20,6 +21,7 @@ import type { ModelService } from '../services/model/types'
 import { transcriptPath } from '../store/transcript'
 import type { SessionEnvironment, Toolset } from './session'
 import { SessionManager } from './session-manager'
+import { createSessionTasks, sharedTaskListName } from './session-tasks'
 
 /** What {@link createSessionRuntime} needs from its host (desktop, browser host or `sous -p`). */
 export interface SessionRuntimeOptions {
@@ -55,6 +57,11 @@ export interface SessionRuntimeOptions {
   preferences?(): RuntimePreferences
   /** Each Bash command's PTY as it starts (the desktop's Agent terminal; see workspace/agent-terminals). */
   onPtySpawn?(sessionId: string, proc: PtyProcess, command: string): void
+  /**
+   * A task list shared by name between sessions (a team); default `SOUS_TASK_LIST` (or Claude
+   * Code's `CLAUDE_CODE_TASK_LIST_ID`) from `env`, else each session keeps its own list.
+   */
+  taskList?: string
 }
 
 /** What Settings may change for new sessions. */
@@ -119,8 +126,16 @@ export function createSessionRuntime(o: SessionRuntimeOptions): SessionRuntime {
       toolContext: () => ({ fileState: tools.fileState, shell: tools.shell }),
     })
     gates.set(sessionId, gate)
+    const tasks = createSessionTasks({
+      projectDataDir: projectDataDir(o.home, projectPath),
+      sessionId,
+      sharedName: sharedTaskListName(o.taskList, o.env),
+      hub: o.hub,
+    })
 
     const toolset = async (): Promise<Toolset> => {
+      // Said on the first turn, when someone is listening (the CLI subscribes after the session opens).
+      if (tasks.warning) emitNotice('warning', tasks.warning)
       const [classifier, ask] = await Promise.all([
         createBashClassifier({ projectRoot: projectPath, cwd: () => tools.shell.cwd, home: userHome }),
         models.askModel(prefs),
@@ -131,6 +146,7 @@ export function createSessionRuntime(o: SessionRuntimeOptions): SessionRuntime {
           fileState: tools.fileState,
           shell: tools.shell,
           askModel: ask,
+          tasks: tasks.access,
           ...(o.onPtySpawn && { onPtySpawn: (proc: PtyProcess, command: string) => o.onPtySpawn?.(sessionId, proc, command) }),
         },
       }
@@ -168,6 +184,7 @@ export function createSessionRuntime(o: SessionRuntimeOptions): SessionRuntime {
         network.forget(sessionId)
         forgetQueue()
         gates.delete(sessionId)
+        tasks.dispose()
         await tools.dispose()
       },
       maxTurns: o.maxTurns ?? 100,

@@ -4,8 +4,12 @@ import { editTool } from './edit'
 import { globTool } from './glob'
 import { grepTool } from './grep'
 import { readTool } from './read'
+import { taskCreateTool } from './task-create'
+import { taskGetTool } from './task-get'
+import { taskListTool } from './task-list'
 import { taskOutputTool } from './task-output'
 import { taskStopTool } from './task-stop'
+import { taskUpdateTool } from './task-update'
 import type { AnyTool } from './types'
 import { webFetchTool } from './web-fetch'
 import { writeTool } from './write'
@@ -15,7 +19,6 @@ export type CoreToolDeps = BashToolDeps
 
 /**
  * The core tools, in the order the model sees them. Adding a tool: one file, one line here.
- * (TodoWrite and the task tools arrive with their own issue.)
  */
 export function createCoreTools(deps: CoreToolDeps): AnyTool[] {
   return [
@@ -28,5 +31,9 @@ export function createCoreTools(deps: CoreToolDeps): AnyTool[] {
     webFetchTool,
     taskOutputTool,
     taskStopTool,
+    taskCreateTool,
+    taskGetTool,
+    taskListTool,
+    taskUpdateTool,
   ]
 }

@@ -1,6 +1,7 @@
 import type { z } from 'zod'
 import type { PtyProcess } from '../pty/types'
 import type { ImageBlock, TextBlock } from '../services/model/types'
+import type { TaskStore } from '../store/tasks/task-store'
 import type { FileStateCache } from './file-state'
 import type { ShellState } from './shell/shell-state'
 
@@ -69,6 +70,17 @@ export interface ToolContext {
   onPtySpawn?(proc: PtyProcess, command: string): void
   /** Asks a small, fast model (WebFetch uses it to answer a prompt over a page). */
   askModel?(system: string, user: string, signal: AbortSignal): Promise<string>
+  /** The session's task list (shared with its subagents; see store/tasks). */
+  tasks?: TaskListAccess
+}
+
+/** A session's task list as tools reach it. */
+export interface TaskListAccess {
+  store: TaskStore
+  /** The list's name: the session id, or the name a team shares. */
+  listId: string
+  /** How an agent is named as a task owner (main agents of sessions sharing a list get distinct names). */
+  ownerOf(agentId: string): string
 }
 
 /** A tool as the engine sees it, after `defineTool`. */
@@ -85,6 +97,12 @@ export interface Tool<Input = unknown> {
   isReadOnly(input: Input): boolean
   isDestructive(input: Input): boolean
   isConcurrencySafe(input: Input): boolean
+  /**
+   * Changes nothing outside Sous's own records (the task list, the plan-mode state, its own
+   * background shells). Governance lets such a call through in every mode, plan mode included,
+   * without asking; deny and ask rules and hooks still apply.
+   */
+  isBookkeeping(input: Input): boolean
   /** One line for the tool card ("Read src/app.ts"). */
   summarize(input: Input): string
   /** What approval shows (a diff, a parsed command). */
