@@ -16,6 +16,8 @@ export interface AgentReport {
   claims: string[]
   created: string[]
   refusals: number
+  /** Completions answered "busy" and tried again. */
+  busy: number
   failures: string[]
   retries: number
   acquired: number

@@ -18,7 +18,7 @@ if (!dir || !name || !logFile) throw new Error('usage: claim-worker <list-dir> <
 const scratchCount = Number(scratchArg ?? 0)
 const workMs = Number(workArg ?? 0)
 const store = new TaskStore(dir)
-const report = { name, claims: [] as string[], created: [] as string[], refusals: 0, failures: [] as string[], retries: 0, acquired: 0, claimMs: 0 }
+const report = { name, claims: [] as string[], created: [] as string[], refusals: 0, busy: 0, failures: [] as string[], retries: 0, acquired: 0, claimMs: 0 }
 const log = (line: string): void => appendFileSync(logFile, `${line}\n`)
 
 process.stdout.write('ready\n')
@@ -57,8 +57,16 @@ for (;;) {
   report.claims.push(pick.id)
   if (workMs > 0) await sleep(workMs)
   log(`complete ${pick.id} ${name}`)
-  const done = await store.update(pick.id, { status: 'completed' }, name)
-  if (!done.ok) report.failures.push(`complete #${pick.id}: ${done.error}`)
+  // A busy list is an answer to try again (as an agent would); anything else is a failure.
+  for (let attempt = 1; ; attempt++) {
+    const done = await store.update(pick.id, { status: 'completed' }, name)
+    if (done.ok) break
+    if (!/busy/.test(done.error) || attempt === 20) {
+      report.failures.push(`complete #${pick.id}: ${done.error}`)
+      break
+    }
+    report.busy++
+  }
 }
 report.claimMs = performance.now() - started
 Object.assign(report, store.lockStats)

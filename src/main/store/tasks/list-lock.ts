@@ -1,4 +1,3 @@
-import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import lockfile from 'proper-lockfile'
 
@@ -25,9 +24,10 @@ export class TaskListBusyError extends Error {
 }
 
 /**
- * The lock of one task-list folder: a `proper-lockfile` lock (a `.lock` directory inside the folder,
- * so it works across processes, and a stale lock of a crashed process is taken over after 10 s)
- * plus an in-process queue, so calls of one process wait their turn instead of spinning on retries.
+ * The lock of one task-list folder: a `proper-lockfile` lock (a `<list>.lock` directory beside the
+ * folder, so it works across processes and taking it does not touch the folder's mtime; a stale lock
+ * of a crashed process is taken over after 10 s) plus an in-process queue, so calls of one process
+ * wait their turn instead of spinning on retries.
  */
 export class ListLock {
   readonly stats: LockStats = { acquired: 0, retries: 0 }
@@ -64,7 +64,7 @@ export class ListLock {
   private async acquire(onCompromised: (error: Error) => void): Promise<() => Promise<void>> {
     for (let attempt = 0; ; attempt++) {
       try {
-        const release = await lockfile.lock(this.dir, { lockfilePath: join(this.dir, '.lock'), realpath: false, retries: 0, onCompromised })
+        const release = await lockfile.lock(this.dir, { lockfilePath: `${this.dir}.lock`, realpath: false, retries: 0, onCompromised })
         this.stats.acquired++
         return release
       } catch (error) {

@@ -43,6 +43,7 @@ describe('TaskStore ids', () => {
   it('stays above a task file written past the high-water mark (a crash between the two writes)', async () => {
     await make('a')
     await writeFile(join(dir, '9.json'), JSON.stringify({ id: '9', subject: 's', description: 'd', status: 'pending', blocks: [], blockedBy: [] }))
+    store = new TaskStore(dir)
     expect(await make('b')).toBe('10')
   })
 
@@ -98,6 +99,8 @@ describe('TaskStore links', () => {
     const [a, b] = [await make('a'), await make('b')]
     const file = join(dir, `${a}.json`)
     await writeFile(file, JSON.stringify({ ...JSON.parse(await readFile(file, 'utf8')), blocks: [b, '99'] }))
+    // The process that crashed is gone; the next one reads the folder.
+    store = new TaskStore(dir)
     expect(await task(b)).toMatchObject({ blockedBy: ['1'] })
     expect(await task(a)).toMatchObject({ blocks: ['2'] })
     expect(await store.update(b, { status: 'in_progress' }, 'w1')).toMatchObject({ ok: false, error: expect.stringMatching(/blocked by #1/) })
@@ -156,6 +159,8 @@ describe('TaskStore with damaged files', () => {
     await writeFile(join(dir, '3.json'), JSON.stringify({ id: '3', subject: 'no status' }))
     await writeFile(join(dir, '4.json'), JSON.stringify({ id: '5', subject: 's', description: 'd', status: 'pending', blocks: [], blockedBy: [] }))
     await writeFile(join(dir, 'notes.txt'), 'ignored')
+    // Files written by hand (or by a process that crashed) are seen by the next store to open the list.
+    store = new TaskStore(dir)
     const listing = await store.list()
     expect(listing.tasks.map((t) => t.id)).toEqual(['1'])
     expect(listing.problems.map((p) => [p.file.split('/').pop(), p.message.split(' (')[0]])).toEqual([
@@ -173,6 +178,7 @@ describe('TaskStore with damaged files', () => {
     const [a, b] = [await make('a'), await make('b')]
     await store.update(b, { addBlockedBy: [a] }, 'main')
     await writeFile(join(dir, `${a}.json`), 'truncated{')
+    store = new TaskStore(dir)
     expect(await store.update(b, { status: 'in_progress' }, 'w1')).toMatchObject({ ok: false, error: expect.stringMatching(/blocked by #1/) })
   })
 
@@ -180,6 +186,7 @@ describe('TaskStore with damaged files', () => {
     const id = await make('a')
     const file = join(dir, `${id}.json`)
     await writeFile(file, JSON.stringify({ ...JSON.parse(await readFile(file, 'utf8')), team: 'x' }))
+    store = new TaskStore(dir)
     await store.update(id, { subject: 'b' }, 'main')
     expect(JSON.parse(await readFile(file, 'utf8'))).toMatchObject({ subject: 'b', team: 'x' })
   })
@@ -188,11 +195,30 @@ describe('TaskStore with damaged files', () => {
 describe('TaskStore locking and changes', () => {
   it('answers "busy" after its retries when another process holds the lock, and changes nothing', async () => {
     const busy = new TaskStore(dir, { lockPolicy: { retries: 2, minDelayMs: 5, maxDelayMs: 10 } })
-    await mkdir(join(dir, '.lock'), { recursive: true })
+    await mkdir(`${dir}.lock`, { recursive: true })
     expect(await busy.create({ subject: 'a', description: 'b' }, 'main')).toMatchObject({ ok: false, error: expect.stringMatching(/busy/) })
     expect(busy.lockStats).toEqual({ acquired: 0, retries: 2 })
-    await rm(join(dir, '.lock'), { recursive: true })
+    await rm(`${dir}.lock`, { recursive: true })
     expect(await busy.create({ subject: 'a', description: 'b' }, 'main')).toMatchObject({ ok: true, task: { id: '1' } })
+  })
+
+  it('sees what another store (another process) changed, through the change token', async () => {
+    const other = new TaskStore(dir)
+    await make('a')
+    expect((await other.list()).tasks.map((t) => t.subject)).toEqual(['a'])
+    await other.update('1', { subject: 'renamed' }, 'w2')
+    expect((await store.list()).tasks.map((t) => t.subject)).toEqual(['renamed'])
+    await other.update('1', { status: 'deleted' }, 'w2')
+    expect((await store.list()).tasks).toEqual([])
+  })
+
+  it('never caches a folder whose last change was left half-written', async () => {
+    await make('a')
+    await writeFile(join(dir, '.version'), 'w-crashed\n')
+    const file = join(dir, '1.json')
+    expect((await store.list()).tasks[0]?.subject).toBe('a')
+    await writeFile(file, JSON.stringify({ ...JSON.parse(await readFile(file, 'utf8')), subject: 'edited' }))
+    expect((await store.list()).tasks[0]?.subject).toBe('edited')
   })
 
   it('serializes concurrent changes of one process without losing any', async () => {
@@ -218,7 +244,7 @@ describe('TaskStore locking and changes', () => {
 
   it('accepts plain folder names for lists only', () => {
     expect(isValidTaskListName('team-alpha_2.x')).toBe(true)
-    for (const bad of ['', '.', '..', 'a/b', '../x', 'a b', 'x'.repeat(129)]) expect(isValidTaskListName(bad)).toBe(false)
+    for (const bad of ['', '.', '..', 'a/b', '../x', 'a b', 'x'.repeat(129), 'team.lock']) expect(isValidTaskListName(bad)).toBe(false)
     expect(() => taskListDir(root, '../escape')).toThrow(/not a usable task list name/)
   })
 })

@@ -2,8 +2,8 @@ import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { applyPatch, type TaskPatch } from './apply-update'
 import { ListLock, TaskListBusyError, type LockPolicy, type LockStats } from './list-lock'
-import { readFolder, readHighWaterMark, removeTask, taskFileNames, writeHighWaterMark, writeTask } from './task-files'
-import { normalizeTaskId, TASK_FILE, type Task, type TaskFileProblem } from './task'
+import { readHighWaterMark, removeTask, TaskFolder, writeHighWaterMark, writeTask } from './task-files'
+import { normalizeTaskId, type Task, type TaskFileProblem } from './task'
 
 export type { TaskPatch }
 
@@ -36,9 +36,12 @@ export interface TaskChange {
   actor: string
 }
 
-/** A list name becomes a folder name: letters, digits, `.`, `_`, `-`, never `.` or `..` alone. */
+/**
+ * A list name becomes a folder name: letters, digits, `.`, `_`, `-`; never `.` or `..` alone, and
+ * never ending in `.lock` (the name of a list's lock beside its folder).
+ */
 export function isValidTaskListName(name: string): boolean {
-  return /^[A-Za-z0-9._-]{1,128}$/.test(name) && !/^\.+$/.test(name)
+  return /^[A-Za-z0-9._-]{1,128}$/.test(name) && !/^\.+$/.test(name) && !name.endsWith('.lock')
 }
 
 /** `<projectDataDir>/tasks/<list>`; throws for a name that is not a plain folder name. */
@@ -55,6 +58,7 @@ export function taskListDir(projectDataDir: string, listName: string): string {
  */
 export class TaskStore {
   private readonly lock: ListLock
+  private readonly folder: TaskFolder
   private readonly listeners = new Set<(change: TaskChange) => void>()
 
   constructor(
@@ -63,6 +67,7 @@ export class TaskStore {
     options: { lockPolicy?: LockPolicy } = {},
   ) {
     this.lock = new ListLock(dir, options.lockPolicy)
+    this.folder = new TaskFolder(dir)
   }
 
   /** Lock acquisitions and retries so far (this process's view). */
@@ -73,22 +78,25 @@ export class TaskStore {
   /** Creates a pending task with the next id. */
   async create(input: NewTask, actor: string): Promise<{ ok: true; task: Task } | { ok: false; error: string }> {
     return this.locked<{ ok: true; task: Task }>(async () => {
+      const state = this.folder.read()
       const mark = await readHighWaterMark(this.dir)
-      const highestFile = Math.max(0, ...(await taskFileNames(this.dir)).map((name) => Number(TASK_FILE.exec(name)![1])))
-      const id = String(Math.max(mark, highestFile) + 1)
+      const id = String(Math.max(mark, ...state.fileIds) + 1)
       const task: Task = { id, subject: input.subject, description: input.description, status: 'pending', blocks: [], blockedBy: [] }
       if (input.activeForm) task.activeForm = input.activeForm
       if (input.metadata && Object.keys(input.metadata).length > 0) task.metadata = withoutNulls(input.metadata)
-      // The mark first: a crash after it burns an id, never hands one out twice.
-      await writeHighWaterMark(this.dir, Number(id))
-      await writeTask(this.dir, task)
+      const after = { ...state, tasks: new Map(state.tasks).set(id, task), fileIds: [...state.fileIds, Number(id)] }
+      await this.folder.write(async () => {
+        // The mark first: a crash after it burns an id, never hands one out twice.
+        await writeHighWaterMark(this.dir, Number(id))
+        await writeTask(this.dir, task)
+      }, after)
       return { result: { ok: true, task }, change: { changed: [task], deleted: [], actor } }
     })
   }
 
-  /** Every readable task and every file that could not be read. Never throws for a bad file. */
+  /** Every readable task and every file that could not be read. Never throws for a bad file. Treat the tasks as read-only. */
   async list(): Promise<TaskListing> {
-    const state = await readFolder(this.dir)
+    const state = this.folder.read()
     return { tasks: [...state.tasks.values()], problems: state.problems }
   }
 
@@ -96,7 +104,7 @@ export class TaskStore {
   async get(rawId: string): Promise<{ ok: true; task: Task; all: Task[] } | { ok: false; error: string }> {
     const id = normalizeTaskId(rawId)
     if (id === undefined) return { ok: false, error: `"${rawId}" is not a task id.` }
-    const state = await readFolder(this.dir)
+    const state = this.folder.read()
     const task = state.tasks.get(id)
     if (task) return { ok: true, task, all: [...state.tasks.values()] }
     const problem = state.problems.find((p) => p.file.endsWith(`/${id}.json`))
@@ -111,14 +119,17 @@ export class TaskStore {
     const id = normalizeTaskId(rawId)
     if (id === undefined) return { ok: false, error: `"${rawId}" is not a task id.` }
     return this.locked<TaskUpdateResult>(async () => {
-      const state = await readFolder(this.dir)
+      const state = this.folder.read()
       const outcome = applyPatch(state.tasks, state.damaged, id, patch, actor)
       if (!outcome.ok) return { result: outcome }
-      // Order matters for a crash midway: the task itself first (or its removal), then its neighbours;
-      // readers take the union of both sides of a link, so a half-written link still holds.
-      if (outcome.deleted) await removeTask(this.dir, id)
       const rewritten = outcome.written.filter((w) => !(outcome.deleted && w === id)).map((w) => outcome.tasks.get(w)!)
-      for (const task of rewritten) await writeTask(this.dir, task)
+      const after = { ...state, tasks: outcome.tasks, fileIds: outcome.deleted ? state.fileIds.filter((f) => f !== Number(id)) : state.fileIds }
+      await this.folder.write(async () => {
+        // The task itself first (or its removal), then its neighbours: readers take the union of both
+        // sides of a link, so a crash between the writes leaves no half link behind.
+        if (outcome.deleted) await removeTask(this.dir, id)
+        for (const task of rewritten) await writeTask(this.dir, task)
+      }, after)
       const result: TaskUpdateResult = { ok: true, task: outcome.task, deleted: outcome.deleted, updatedFields: outcome.updatedFields, unblocked: outcome.unblocked }
       return { result, change: { changed: rewritten, deleted: outcome.deleted ? [id] : [], actor } }
     })
