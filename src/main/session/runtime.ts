@@ -1,6 +1,7 @@
 import { homedir } from 'node:os'
 import type { EventHub } from '../base/event-hub'
 import { projectDataDir } from '../base/paths'
+import { PlanMode } from '../agents/plan-mode'
 import { createBashClassifier } from '../governance/bash-preview'
 import { createPermissionGate, type GateDenial, type PermissionGate } from '../governance/gate'
 import { ApprovalQueue } from '../governance/approvals/queue'
@@ -18,6 +19,7 @@ import { createCoreTools } from '../tools/registry'
 import { createToolSession } from '../tools/tool-session'
 import { DEFAULT_MODEL } from '../services/model/config'
 import type { ModelService } from '../services/model/types'
+import { plansDir } from '../store/plan-files'
 import { transcriptPath } from '../store/transcript'
 import type { SessionEnvironment, Toolset } from './session'
 import { SessionManager } from './session-manager'
@@ -132,6 +134,14 @@ export function createSessionRuntime(o: SessionRuntimeOptions): SessionRuntime {
       sharedName: sharedTaskListName(o.taskList, o.env),
       hub: o.hub,
     })
+    const plan = new PlanMode({
+      sessionId,
+      plansDir: plansDir(userHome, o.env),
+      headless: o.headless,
+      approvals: queue,
+      gate,
+      onModeChange: (mode, previous) => o.hub.emit('agent.event', { type: 'mode_change', sessionId, agentId: 'main', mode, previous }),
+    })
 
     const toolset = async (): Promise<Toolset> => {
       // Said on the first turn, when someone is listening (the CLI subscribes after the session opens).
@@ -147,6 +157,7 @@ export function createSessionRuntime(o: SessionRuntimeOptions): SessionRuntime {
           shell: tools.shell,
           askModel: ask,
           tasks: tasks.access,
+          planMode: plan,
           ...(o.onPtySpawn && { onPtySpawn: (proc: PtyProcess, command: string) => o.onPtySpawn?.(sessionId, proc, command) }),
         },
       }
@@ -163,7 +174,7 @@ export function createSessionRuntime(o: SessionRuntimeOptions): SessionRuntime {
         if (tool.name === 'Bash' && decision.behavior === 'allow') network.runningIn(sessionId, toolUseId)
         return decision
       },
-      setMode: (mode) => gate.setMode(mode),
+      setMode: (mode) => plan.setMode(mode),
       hooks: {
         onStop: () => gate.stop(),
         // Claude Code fires PostToolUseFailure instead of PostToolUse when the call failed.
@@ -173,7 +184,13 @@ export function createSessionRuntime(o: SessionRuntimeOptions): SessionRuntime {
         },
       },
       lifecycle: {
-        promptSubmit: (prompt) => gate.userPromptSubmit(prompt),
+        // While plan mode lasts, every prompt carries its reminder (the model must know before it acts).
+        promptSubmit: async (prompt) => {
+          const submitted = await gate.userPromptSubmit(prompt)
+          const reminder = plan.reminder()
+          if (!reminder || submitted.blocked) return submitted
+          return { ...submitted, additionalContext: [submitted.additionalContext, reminder].filter(Boolean).join('\n\n') }
+        },
         sessionStart: (source) => gate.sessionStart(source),
         sessionEnd: (reason) => gate.sessionEnd(reason),
       },

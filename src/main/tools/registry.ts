@@ -1,6 +1,8 @@
 import { createBashTool } from './bash'
 import type { BashToolDeps } from './bash'
 import { editTool } from './edit'
+import { enterPlanModeTool } from './enter-plan-mode'
+import { exitPlanModeTool } from './exit-plan-mode'
 import { globTool } from './glob'
 import { grepTool } from './grep'
 import { readTool } from './read'
@@ -35,5 +37,7 @@ export function createCoreTools(deps: CoreToolDeps): AnyTool[] {
     taskGetTool,
     taskListTool,
     taskUpdateTool,
+    enterPlanModeTool,
+    exitPlanModeTool,
   ]
 }

@@ -1,4 +1,5 @@
 import type { z } from 'zod'
+import type { PermissionModeName } from '../../shared/ipc/contract'
 import type { PtyProcess } from '../pty/types'
 import type { ImageBlock, TextBlock } from '../services/model/types'
 import type { TaskStore } from '../store/tasks/task-store'
@@ -39,6 +40,8 @@ export type ToolPreview =
       problems?: string[]
     }
   | { kind: 'text'; text: string }
+  /** A plan to approve (ExitPlanMode): the Markdown, editable before approving, and where it is saved. */
+  | { kind: 'plan'; plan: string; filePath?: string }
 
 /** Capabilities and identity a call runs with. Extend additively. */
 export interface ToolContext {
@@ -72,7 +75,27 @@ export interface ToolContext {
   askModel?(system: string, user: string, signal: AbortSignal): Promise<string>
   /** The session's task list (shared with its subagents; see store/tasks). */
   tasks?: TaskListAccess
+  /** Plan mode: entering it and proposing a plan both go through the user (see agents/plan-mode). */
+  planMode?: PlanModeControl
 }
+
+/** The session's plan mode as EnterPlanMode and ExitPlanMode reach it. */
+export interface PlanModeControl {
+  /** The session's permission mode now. */
+  readonly mode: PermissionModeName
+  /** Asks the user to enter plan mode (headless: only `bypassPermissions` enters without asking). */
+  enter(toolUseId: string, signal: AbortSignal): Promise<{ entered: true } | { entered: false; reason: string }>
+  /** Saves the plan to its file and asks the user to approve it; on approval plan mode ends. */
+  propose(plan: string, toolUseId: string, signal: AbortSignal): Promise<PlanOutcome>
+}
+
+/** How a proposed plan ended. */
+export type PlanOutcome =
+  | { outcome: 'approved'; mode: PermissionModeName; plan: string; edited: boolean; filePath?: string; fileError?: string }
+  | { outcome: 'keep_planning'; feedback?: string; filePath?: string; fileError?: string }
+  /** Headless: saved, and nobody here can approve it. */
+  | { outcome: 'unattended'; filePath?: string; fileError?: string }
+  | { outcome: 'aborted'; message: string }
 
 /** A session's task list as tools reach it. */
 export interface TaskListAccess {
