@@ -9,7 +9,7 @@ import { join } from 'node:path'
 import { taskListDir, TaskStore } from '../src/main/store/tasks/task-store'
 import { runToolCall } from '../src/main/tools/run-tool'
 import { taskListTool } from '../src/main/tools/task-list'
-import { makeTestWorld } from '../src/main/tools/test-support'
+import { makeTestWorld } from '../test/support/tools'
 import { buildRaceGraph, runClaimRace, verifyRace } from '../test/tasks/claim-race'
 
 const AGENTS = 8

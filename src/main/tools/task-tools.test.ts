@@ -7,7 +7,7 @@ import { taskCreateTool } from './task-create'
 import { taskGetTool } from './task-get'
 import { taskListTool } from './task-list'
 import { taskUpdateTool } from './task-update'
-import { makeTestWorld } from './test-support'
+import { makeTestWorld } from '../../../test/support/tools'
 import type { TaskListAccess } from './types'
 
 let world: ReturnType<typeof makeTestWorld>
