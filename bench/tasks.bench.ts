@@ -38,6 +38,17 @@ async function claimRace(root: string): Promise<void> {
   console.log(`  ${claims} claims in ${(race.wallMs / 1000).toFixed(2)} s: ${(claims / (race.wallMs / 1000)).toFixed(1)} claims/s (per agent ${spread})`)
   console.log(`  lock: ${acquired} acquisitions, ${retries} retries (${(retries / acquired).toFixed(2)} per acquisition), ${busy} answers "busy, try again"; ${refusals} claims refused (taken or blocked meanwhile)`)
   console.log(`  every task claimed exactly once, none before its blockers, no id reused: ${problems.length === 0 ? 'ok' : `FAILED\n    ${problems.slice(0, 10).join('\n    ')}`}`)
+  // The same graph claimed by one agent alone: the floor a single process reaches, for the ratio.
+  const soloDir = taskListDir(root, 'solo')
+  const solo = new TaskStore(soloDir)
+  await buildRaceGraph(solo, GRAPH)
+  const started = performance.now()
+  for (const task of (await solo.list()).tasks) {
+    await solo.update(task.id, { status: 'in_progress' }, 'solo')
+    await solo.update(task.id, { status: 'completed' }, 'solo')
+  }
+  const soloRate = GRAPH / ((performance.now() - started) / 1000)
+  console.log(`  one agent alone, in id order: ${soloRate.toFixed(1)} claims/s; ${AGENTS} agents reach ${((claims / (race.wallMs / 1000)) / soloRate).toFixed(2)}× that`)
 }
 
 async function listSpeed(): Promise<void> {
@@ -59,7 +70,17 @@ async function listSpeed(): Promise<void> {
       lines = String(result.content).split('\n').length
     }
     const warm = median(times.slice(5))
-    // Cold: a store that never read the folder (another process, or the list changed by someone else).
+    // After another agent's change: this store re-reads only what the journal says changed.
+    const other = new TaskStore(store.dir)
+    const changed: number[] = []
+    for (let run = 0; run < 20; run++) {
+      const touched = await other.update(String(1 + ((run * 37) % LIST_SIZE)), { metadata: { run } }, 'other')
+      if (!touched.ok) throw new Error(touched.error)
+      const started = performance.now()
+      await runToolCall(taskListTool, {}, ctx)
+      changed.push(performance.now() - started)
+    }
+    // Cold: a store that never read the folder (a new session or process).
     const cold: number[] = []
     for (let run = 0; run < 10; run++) {
       const fresh = world.ctx({ tasks: { store: new TaskStore(store.dir), listId: 'big', ownerOf: (agentId) => agentId } })
@@ -67,9 +88,13 @@ async function listSpeed(): Promise<void> {
       await runToolCall(taskListTool, {}, fresh)
       cold.push(performance.now() - started)
     }
+    const changedMedian = median(changed)
     const coldMedian = median(cold)
-    console.log(`TaskList over ${LIST_SIZE} tasks (${lines} lines): median ${warm.toFixed(1)} ms when the list did not change (target <= 20 ms: ${warm <= 20 ? 'ok' : 'MISSED'}, ratio ${(warm / 20).toFixed(2)})`)
-    console.log(`  after a change by another process (every file read): median ${coldMedian.toFixed(1)} ms (ratio to the target ${(coldMedian / 20).toFixed(2)})`)
+    const verdict = (ms: number): string => `target <= 20 ms: ${ms <= 20 ? 'ok' : 'MISSED'}, ratio ${(ms / 20).toFixed(2)}`
+    console.log(`TaskList over ${LIST_SIZE} tasks (${lines} lines):`)
+    console.log(`  unchanged since the last read: median ${warm.toFixed(1)} ms (${verdict(warm)})`)
+    console.log(`  right after another agent changed a task: median ${changedMedian.toFixed(1)} ms (${verdict(changedMedian)})`)
+    console.log(`  first read of a new session (every file): median ${coldMedian.toFixed(1)} ms (ratio ${(coldMedian / 20).toFixed(2)})`)
   } finally {
     await world.cleanup()
   }

@@ -25,12 +25,21 @@ process.stdout.write('ready\n')
 await once(process.stdin, 'data')
 process.stdin.pause()
 
+/** Runs a change until the list is not busy (as an agent would try again); a real refusal is returned. */
+async function untilNotBusy<R extends { ok: boolean; error?: string }>(change: () => Promise<R>): Promise<R> {
+  for (let attempt = 1; ; attempt++) {
+    const result = await change()
+    if (result.ok || !/busy/.test(result.error ?? '') || attempt === 20) return result
+    report.busy++
+  }
+}
+
 for (let index = 0; index < scratchCount; index++) {
-  const created = await store.create({ subject: `scratch ${name} ${index}`, description: 'created and deleted to churn ids', metadata: { scratch: true } }, name)
+  const created = await untilNotBusy(() => store.create({ subject: `scratch ${name} ${index}`, description: 'created and deleted to churn ids', metadata: { scratch: true } }, name))
   if (!created.ok) report.failures.push(`create: ${created.error}`)
   else {
     report.created.push(created.task.id)
-    const deleted = await store.update(created.task.id, { status: 'deleted' }, name)
+    const deleted = await untilNotBusy(() => store.update(created.task.id, { status: 'deleted' }, name))
     if (!deleted.ok) report.failures.push(`delete #${created.task.id}: ${deleted.error}`)
   }
 }
@@ -50,23 +59,16 @@ for (;;) {
   const pick = ready[Math.floor(Math.random() * Math.min(3, ready.length))]!
   const claim = await store.update(pick.id, { status: 'in_progress' }, name)
   if (!claim.ok) {
-    report.refusals++
+    if (/busy/.test(claim.error)) report.busy++
+    else report.refusals++
     continue
   }
   log(`claim ${pick.id} ${name}`)
   report.claims.push(pick.id)
   if (workMs > 0) await sleep(workMs)
   log(`complete ${pick.id} ${name}`)
-  // A busy list is an answer to try again (as an agent would); anything else is a failure.
-  for (let attempt = 1; ; attempt++) {
-    const done = await store.update(pick.id, { status: 'completed' }, name)
-    if (done.ok) break
-    if (!/busy/.test(done.error) || attempt === 20) {
-      report.failures.push(`complete #${pick.id}: ${done.error}`)
-      break
-    }
-    report.busy++
-  }
+  const done = await untilNotBusy(() => store.update(pick.id, { status: 'completed' }, name))
+  if (!done.ok) report.failures.push(`complete #${pick.id}: ${done.error}`)
 }
 report.claimMs = performance.now() - started
 Object.assign(report, store.lockStats)

@@ -1,5 +1,4 @@
-import { randomBytes } from 'node:crypto'
-import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import { readFile, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { writeFileAtomic } from '../../base/atomic-write'
@@ -7,17 +6,13 @@ import { normalizeGraph, type TaskMap } from './graph'
 import { parseTaskFile, serializeTask, TASK_FILE, type Task, type TaskFileProblem } from './task'
 
 /**
- * The files of one task-list folder: `<id>.json` per task, `.highwatermark` (the highest id ever
- * handed out, so ids survive deletions) and `.version` (a change token). Reads never throw for a
- * bad task file: it is reported.
- *
- * Reading a thousand files costs tens of milliseconds on a busy machine, so a folder's state is
- * kept between reads and re-read only when the change token or the folder's mtime moved. Every
- * writer sets the token to `w-<random>` before it writes anything and to a fresh `<random>` when it
- * is done; a reader caches what it read only when the token was clean and the same before and after,
- * so a half-written change (or a writer that crashed midway) is never cached. A task file edited
- * in place by hand shows up with the next change made through a store.
+ * The files of one task-list folder: `<id>.json` per task and `.highwatermark` (the highest id
+ * ever handed out, so ids survive deletions). Reading never throws for a bad task file: it becomes
+ * a problem entry. (`task-folder.ts` keeps the folder's state between reads.)
  */
+
+/** What one task file holds: a task, or why it cannot be read. */
+export type TaskEntry = { task: Task } | { problem: TaskFileProblem }
 
 /** Everything a folder holds, as one consistent graph. */
 export interface FolderState {
@@ -27,87 +22,51 @@ export interface FolderState {
   damaged: Set<string>
   /** Every id that has a file, readable or not. */
   fileIds: number[]
+  /** The files as read (tasks before the links are made symmetric), by id. */
+  entries: ReadonlyMap<string, TaskEntry>
 }
 
 const HIGH_WATER_MARK = '.highwatermark'
-const VERSION = '.version'
 
-/** One list folder with its cached state. */
-export class TaskFolder {
-  private cached: { token: string; mtimeMs: number; state: FolderState } | undefined
-
-  constructor(readonly dir: string) {}
-
-  /** The folder's tasks (a missing folder is an empty list); from the cache when nothing changed. */
-  read(): FolderState {
-    const token = this.token()
-    const mtimeMs = this.mtimeMs()
-    const clean = token !== '' && !token.startsWith('w-')
-    if (clean && this.cached?.token === token && this.cached.mtimeMs === mtimeMs) return this.cached.state
-    const state = readFolder(this.dir)
-    if (clean && this.token() === token) this.cached = { token, mtimeMs, state }
-    return state
+/** Reads every task file of a folder (synchronous: several times faster than a thousand async reads). */
+export function readAllEntries(dir: string): Map<string, TaskEntry> {
+  const entries = new Map<string, TaskEntry>()
+  for (const name of taskFileNames(dir)) {
+    const id = TASK_FILE.exec(name)![1]!
+    const entry = readEntry(dir, id)
+    if (entry) entries.set(id, entry)
   }
-
-  /**
-   * Runs the writes of one change (the caller holds the list lock), marking the folder as being
-   * written first; `after` is the folder's state once they are done, which becomes the cache.
-   */
-  async write(writes: () => Promise<void>, after: FolderState): Promise<void> {
-    this.cached = undefined
-    await writeFileAtomic(join(this.dir, VERSION), `w-${randomBytes(8).toString('hex')}\n`, 0o644)
-    await writes()
-    const token = randomBytes(8).toString('hex')
-    await writeFileAtomic(join(this.dir, VERSION), `${token}\n`, 0o644)
-    this.cached = { token, mtimeMs: this.mtimeMs(), state: after }
-  }
-
-  private token(): string {
-    try {
-      return readFileSync(join(this.dir, VERSION), 'utf8').trim()
-    } catch {
-      return ''
-    }
-  }
-
-  private mtimeMs(): number {
-    try {
-      return statSync(this.dir).mtimeMs
-    } catch {
-      return 0
-    }
-  }
+  return entries
 }
 
-/** Reads every task file of a folder, now (synchronous: several times faster than a thousand async reads). */
-export function readFolder(dir: string): FolderState {
+/** One task file; undefined when it does not exist (deleted meanwhile). */
+export function readEntry(dir: string, id: string): TaskEntry | undefined {
+  const file = join(dir, `${id}.json`)
+  let text: string
+  try {
+    text = readFileSync(file, 'utf8')
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    if (code === 'ENOENT') return undefined
+    return { problem: { file, message: `unreadable (${code ?? String(error)})` } }
+  }
+  const parsed = parseTaskFile(text, id)
+  return 'task' in parsed ? { task: parsed.task } : { problem: { file, message: parsed.error } }
+}
+
+/** The graph a set of entries makes: links symmetric, damaged ids kept as open blockers. */
+export function stateOf(entries: ReadonlyMap<string, TaskEntry>): FolderState {
   const tasks: Task[] = []
   const problems: TaskFileProblem[] = []
   const damaged = new Set<string>()
-  const fileIds: number[] = []
-  for (const name of taskFileNames(dir)) {
-    const id = TASK_FILE.exec(name)![1]!
-    let text: string
-    try {
-      text = readFileSync(join(dir, name), 'utf8')
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code
-      // A file deleted between the listing and the read is simply gone.
-      if (code === 'ENOENT') continue
-      problems.push({ file: join(dir, name), message: `unreadable (${code ?? String(error)})` })
-      damaged.add(id)
-      fileIds.push(Number(id))
-      continue
-    }
-    fileIds.push(Number(id))
-    const parsed = parseTaskFile(text, id)
-    if ('task' in parsed) tasks.push(parsed.task)
+  for (const [id, entry] of [...entries].sort(([a], [b]) => Number(a) - Number(b))) {
+    if ('task' in entry) tasks.push(entry.task)
     else {
-      problems.push({ file: join(dir, name), message: parsed.error })
+      problems.push(entry.problem)
       damaged.add(id)
     }
   }
-  return { tasks: normalizeGraph(tasks, damaged), problems, damaged, fileIds }
+  return { tasks: normalizeGraph(tasks, damaged), problems, damaged, fileIds: [...entries.keys()].map(Number), entries }
 }
 
 /** Names of the task files (`12.json`), nothing else. */

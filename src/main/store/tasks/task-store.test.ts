@@ -212,6 +212,28 @@ describe('TaskStore locking and changes', () => {
     expect((await store.list()).tasks).toEqual([])
   })
 
+  it('brings its cache up to date from the journal, and from the files when the journal restarted', async () => {
+    for (const journalLimit of [64 * 1024, 120]) {
+      const list = taskListDir(root, `journal-${journalLimit}`)
+      const reader = new TaskStore(list, { journalLimit })
+      const writer = new TaskStore(list, { journalLimit })
+      let seed = 7
+      const pick = (n: number): string => String(1 + ((seed = (seed * 48271) % 2147483647) % n))
+      for (let step = 0; step < 60; step++) {
+        const size = (await writer.list()).tasks.length + 3
+        const op = step % 6
+        if (op === 0 || size < 5) await writer.create({ subject: `t${step}`, description: 'd' }, 'w')
+        else if (op === 1) await writer.update(pick(size), { addBlockedBy: [pick(size)] }, 'w')
+        else if (op === 2) await writer.update(pick(size), { status: 'in_progress' }, `w${step}`)
+        else if (op === 3) await writer.update(pick(size), { status: 'completed' }, 'w')
+        else if (op === 4) await writer.update(pick(size), { status: 'deleted' }, 'w')
+        else await writer.update(pick(size), { metadata: { step } }, 'w')
+        if (step % 2 === 0) expect(await reader.list()).toEqual(await new TaskStore(list).list())
+      }
+      expect(await reader.list()).toEqual(await new TaskStore(list).list())
+    }
+  })
+
   it('never caches a folder whose last change was left half-written', async () => {
     await make('a')
     await writeFile(join(dir, '.version'), 'w-crashed\n')

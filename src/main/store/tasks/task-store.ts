@@ -2,7 +2,8 @@ import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { applyPatch, type TaskPatch } from './apply-update'
 import { ListLock, TaskListBusyError, type LockPolicy, type LockStats } from './list-lock'
-import { readHighWaterMark, removeTask, TaskFolder, writeHighWaterMark, writeTask } from './task-files'
+import { TaskFolder } from './task-folder'
+import { readHighWaterMark, removeTask, writeHighWaterMark, writeTask } from './task-files'
 import { normalizeTaskId, type Task, type TaskFileProblem } from './task'
 
 export type { TaskPatch }
@@ -64,10 +65,10 @@ export class TaskStore {
   constructor(
     /** The list folder (see {@link taskListDir}). */
     readonly dir: string,
-    options: { lockPolicy?: LockPolicy } = {},
+    options: { lockPolicy?: LockPolicy; journalLimit?: number } = {},
   ) {
     this.lock = new ListLock(dir, options.lockPolicy)
-    this.folder = new TaskFolder(dir)
+    this.folder = new TaskFolder(dir, options.journalLimit)
   }
 
   /** Lock acquisitions and retries so far (this process's view). */
@@ -84,12 +85,11 @@ export class TaskStore {
       const task: Task = { id, subject: input.subject, description: input.description, status: 'pending', blocks: [], blockedBy: [] }
       if (input.activeForm) task.activeForm = input.activeForm
       if (input.metadata && Object.keys(input.metadata).length > 0) task.metadata = withoutNulls(input.metadata)
-      const after = { ...state, tasks: new Map(state.tasks).set(id, task), fileIds: [...state.fileIds, Number(id)] }
-      await this.folder.write(async () => {
+      await this.folder.write(state, { written: [task], removed: [] }, async () => {
         // The mark first: a crash after it burns an id, never hands one out twice.
         await writeHighWaterMark(this.dir, Number(id))
         await writeTask(this.dir, task)
-      }, after)
+      })
       return { result: { ok: true, task }, change: { changed: [task], deleted: [], actor } }
     })
   }
@@ -123,13 +123,12 @@ export class TaskStore {
       const outcome = applyPatch(state.tasks, state.damaged, id, patch, actor)
       if (!outcome.ok) return { result: outcome }
       const rewritten = outcome.written.filter((w) => !(outcome.deleted && w === id)).map((w) => outcome.tasks.get(w)!)
-      const after = { ...state, tasks: outcome.tasks, fileIds: outcome.deleted ? state.fileIds.filter((f) => f !== Number(id)) : state.fileIds }
-      await this.folder.write(async () => {
+      await this.folder.write(state, { written: rewritten, removed: outcome.deleted ? [id] : [] }, async () => {
         // The task itself first (or its removal), then its neighbours: readers take the union of both
         // sides of a link, so a crash between the writes leaves no half link behind.
         if (outcome.deleted) await removeTask(this.dir, id)
         for (const task of rewritten) await writeTask(this.dir, task)
-      }, after)
+      })
       const result: TaskUpdateResult = { ok: true, task: outcome.task, deleted: outcome.deleted, updatedFields: outcome.updatedFields, unblocked: outcome.unblocked }
       return { result, change: { changed: rewritten, deleted: outcome.deleted ? [id] : [], actor } }
     })
