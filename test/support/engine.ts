@@ -37,6 +37,7 @@ export function testTool(
     isReadOnly: () => options.readOnly ?? options.safe ?? false,
     isDestructive: () => false,
     isConcurrencySafe: () => options.safe ?? false,
+    isBookkeeping: () => false,
     summarize: (input: { value: string }) => `${name} ${input.value}`,
     execute: options.run,
   }

@@ -3,6 +3,7 @@ import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { BASELINE } from '../../../test/corpus/baseline'
+import { BOOKKEEPING } from '../../../test/corpus/bookkeeping'
 import type { CorpusCase } from '../../../test/corpus/cases'
 import { GIT_FILES } from '../../../test/corpus/git-files'
 import { PLACES } from '../../../test/corpus/places'
@@ -27,7 +28,7 @@ const SETTINGS = {
   },
 }
 
-const CLASSES = [...BASELINE, ...READ_ONLY, ...GIT_FILES, ...PLACES, ...SEARCHING, ...WRAPPERS]
+const CLASSES = [...BASELINE, ...READ_ONLY, ...GIT_FILES, ...PLACES, ...SEARCHING, ...WRAPPERS, ...BOOKKEEPING]
 
 let project: TempProject
 let settings: MergedSettings
@@ -50,6 +51,11 @@ beforeAll(() => {
 afterAll(() => project.cleanup())
 
 const READ_ONLY_TOOLS = new Set(['Read', 'Glob', 'Grep', 'TaskOutput', 'WebFetch'])
+/**
+ * Tools whose `isBookkeeping` trait is true here (governance reads the trait, never these names).
+ * Bash and Edit claim it too, to show the trait cannot lift a command or a file edit past the rules.
+ */
+const BOOKKEEPING_TOOLS = new Set(['TaskStop', 'TaskCreate', 'TaskUpdate', 'Bash', 'Edit'])
 
 /** `$ROOT`, `$OUTSIDE` and `$HOME` in a tool input's strings stand for the fixture's folders. */
 function inputOf(c: CorpusCase): Record<string, unknown> {
@@ -59,7 +65,8 @@ function inputOf(c: CorpusCase): Record<string, unknown> {
 }
 
 async function run(c: CorpusCase) {
-  return decide({ tool: { name: c.tool, isReadOnly: () => READ_ONLY_TOOLS.has(c.tool) }, input: inputOf(c), mode: c.mode, settings, cwd: project.root, projectRoot: project.root })
+  const traits = { isReadOnly: () => READ_ONLY_TOOLS.has(c.tool), isBookkeeping: () => BOOKKEEPING_TOOLS.has(c.tool) }
+  return decide({ tool: { name: c.tool, ...traits }, input: inputOf(c), mode: c.mode, settings, cwd: project.root, projectRoot: project.root })
 }
 
 describe('adversarial corpus', () => {

@@ -50,6 +50,11 @@ export interface SessionRuntimeOptions {
    * `workspace/preferences.ts`'s `readChildEnvPolicy`; the PTY service applies the same to Bash).
    */
   childEnv?(): ChildEnvPolicy
+  /**
+   * A task list shared by name between sessions (a team); default `SOUS_TASK_LIST` (or Claude
+   * Code's `CLAUDE_CODE_TASK_LIST_ID`) from `env`, else each session keeps its own list.
+   */
+  taskList?: string
 }
 
 /** Whether the project's own settings need the user's trust in this runtime (see {@link SessionRuntimeOptions.projectTrust}). */

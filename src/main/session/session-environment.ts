@@ -1,3 +1,5 @@
+import { PlanMode } from '../agents/plan-mode'
+import { projectDataDir } from '../base/paths'
 import type { QueryHooks } from '../engine/types'
 import { createPermissionGate, type PermissionGate } from '../governance/gate/gate'
 import { createBashClassifier } from '../governance/gate/bash-preview'
@@ -6,6 +8,7 @@ import { SessionGrants } from '../governance/decide/session'
 import type { HookLog } from '../governance/hooks/log'
 import { HookRunner } from '../governance/hooks/runner'
 import type { PtyProcess } from '../pty/types'
+import { plansDir } from '../store/plan-files'
 import { transcriptPath } from '../store/transcript'
 import type { BashSandboxState } from '../tools/bash-sandbox'
 import { createCoreTools } from '../tools/registry'
@@ -16,6 +19,7 @@ import type { ModelCache } from './model-cache'
 import type { NetworkAsks } from './network-asks'
 import { projectTrustOf, type RuntimePreferences, type SessionRuntimeOptions } from './runtime-options'
 import type { SessionEnvironment, Toolset } from './session'
+import { createSessionTasks, sharedTaskListName } from './session-tasks'
 import type { SharedSandbox } from './shared-sandbox'
 
 /** What every session of one runtime shares. */
@@ -54,17 +58,37 @@ export function openSessionEnvironment(parts: RuntimeParts, projectPath: string,
     preferences: options.preferences?.() ?? {},
     sandboxState: () => parts.sandbox.acquire(projectPath, sessionId),
   }
-  const { gate, close: closeGate } = openGate(parts, opening)
+  const { gate, queue, close: closeGate } = openGate(parts, opening)
+  const tasks = createSessionTasks({
+    projectDataDir: projectDataDir(options.home, projectPath),
+    sessionId,
+    sharedName: sharedTaskListName(options.taskList, options.env),
+    hub: options.hub,
+  })
+  const plan = new PlanMode({
+    sessionId,
+    plansDir: plansDir(parts.userHome, options.env),
+    headless: options.headless,
+    approvals: queue,
+    gate,
+    onModeChange: (mode, previous) => options.hub.emit('agent.event', { type: 'mode_change', sessionId, agentId: 'main', mode, previous }),
+  })
   return {
     hub: options.hub,
     model: () => models.get(opening.preferences),
     modelName: models.modelName(opening.preferences),
-    toolset: () => buildToolset(parts, opening, gate),
+    toolset: () => buildToolset(parts, opening, { gate, tasks, plan }),
     canUseTool: (tool, input, toolUseId, callOptions) => gate.canUseTool(tool, input, toolUseId, callOptions),
-    setMode: (mode) => gate.setMode(mode),
+    setMode: (mode) => plan.setMode(mode),
     hooks: loopHooks(gate),
     lifecycle: {
-      promptSubmit: (prompt) => gate.userPromptSubmit(prompt),
+      // While plan mode lasts, every prompt carries its reminder (the model must know before it acts).
+      promptSubmit: async (prompt) => {
+        const submitted = await gate.userPromptSubmit(prompt)
+        const reminder = plan.reminder()
+        if (!reminder || submitted.blocked) return submitted
+        return { ...submitted, additionalContext: [submitted.additionalContext, reminder].filter(Boolean).join('\n\n') }
+      },
       sessionStart: (source) => gate.sessionStart(source),
       sessionEnd: (reason) => gate.sessionEnd(reason),
     },
@@ -72,6 +96,7 @@ export function openSessionEnvironment(parts: RuntimeParts, projectPath: string,
     // session's state is freed here rather than with the toolset.
     async release() {
       closeGate()
+      tasks.dispose()
       await opening.tools.dispose()
     },
     maxTurns: options.maxTurns ?? 100,
@@ -84,7 +109,7 @@ export function openSessionEnvironment(parts: RuntimeParts, projectPath: string,
  * The session's approval queue (shown in the UI, unless headless; asked by the sandbox's network
  * check) and its permission gate. `close` cancels what is pending and unregisters both.
  */
-function openGate(parts: RuntimeParts, opening: Opening): { gate: PermissionGate; close(): void } {
+function openGate(parts: RuntimeParts, opening: Opening): { gate: PermissionGate; queue: ApprovalQueue; close(): void } {
   const { options, approvals, gates, network, hookLog, userHome } = parts
   const { projectPath, sessionId, tools } = opening
   const queue = new ApprovalQueue({ projectRoot: projectPath, sousHome: options.home, sessionGrants: new SessionGrants(projectPath), headless: options.headless })
@@ -112,6 +137,7 @@ function openGate(parts: RuntimeParts, opening: Opening): { gate: PermissionGate
   gates.set(sessionId, gate)
   return {
     gate,
+    queue,
     close() {
       gate.abortPending()
       network.forget(sessionId)
@@ -122,9 +148,12 @@ function openGate(parts: RuntimeParts, opening: Opening): { gate: PermissionGate
 }
 
 /** The core tools with the syntax-tree Bash classifier, the sandbox and the small model WebFetch asks. */
-async function buildToolset(parts: RuntimeParts, opening: Opening, gate: PermissionGate): Promise<Toolset> {
+async function buildToolset(parts: RuntimeParts, opening: Opening, session: { gate: PermissionGate; tasks: ReturnType<typeof createSessionTasks>; plan: PlanMode }): Promise<Toolset> {
   const { options } = parts
   const { tools, sessionId } = opening
+  const { gate, tasks, plan } = session
+  // Said on the first turn, when someone is listening (the CLI subscribes after the session opens).
+  if (tasks.warning) options.hub.emit('agent.event', { type: 'notice', sessionId, agentId: 'main', level: 'warning', message: tasks.warning })
   const [classifier, askModel] = await Promise.all([
     createBashClassifier({ projectRoot: opening.projectPath, cwd: () => tools.shell.cwd, home: parts.userHome }),
     parts.models.askModel(opening.preferences),
@@ -137,6 +166,8 @@ async function buildToolset(parts: RuntimeParts, opening: Opening, gate: Permiss
       shell: tools.shell,
       askModel,
       isReadDenied: (path: string) => gate.isReadDenied(path),
+      tasks: tasks.access,
+      planMode: plan,
       ...(onPtySpawn && { onPtySpawn: (terminal: PtyProcess, command: string) => onPtySpawn(sessionId, terminal, command) }),
     },
   }

@@ -23,9 +23,15 @@ export interface ApprovalRequest {
   suggestions: string[]
 }
 
+/** An approved plan: the text as the user left it, and the mode that follows (absent: the one before plan mode). */
+export interface ApprovedPlan {
+  text?: string
+  mode?: 'acceptEdits' | 'default'
+}
+
 /** The user's answer. `rules` default to the request's suggestions. */
 export type ApprovalReply =
-  | { kind: 'allow_once'; edit?: ApprovedEdit }
+  | { kind: 'allow_once'; edit?: ApprovedEdit; plan?: ApprovedPlan }
   | { kind: 'allow_session'; rules?: string[] }
   | { kind: 'allow_always'; rules?: string[]; destination?: 'local' | 'user' }
   | { kind: 'reject'; message?: string }
@@ -39,8 +45,16 @@ export type ApprovalOutcome =
       warning?: string
       /** The diff view's result: write exactly this (Edit/Write approvals only). */
       edit?: ApprovedEdit
+      /** The plan card's result (plan approvals only). */
+      plan?: ApprovedPlan
     }
-  | { behavior: 'deny'; reason: 'rejected' | 'aborted' | 'headless'; message: string }
+  | {
+      behavior: 'deny'
+      reason: 'rejected' | 'aborted' | 'headless'
+      message: string
+      /** What the user wrote with a rejection, as written (a plan's "keep planning" feedback). */
+      feedback?: string
+    }
 
 /** A denial recorded in headless mode (reported at the end of `sous -p`). */
 export interface PermissionDenial {
@@ -141,7 +155,7 @@ export class ApprovalQueue {
     const rules = ('rules' in reply && reply.rules ? reply.rules : p.request.suggestions).slice(0, MAX_SUGGESTED_RULES)
     switch (reply.kind) {
       case 'allow_once':
-        this.settle(id, { behavior: 'allow', scope: 'once', rules: [], ...(reply.edit ? { edit: reply.edit } : {}) })
+        this.settle(id, { behavior: 'allow', scope: 'once', rules: [], ...(reply.edit ? { edit: reply.edit } : {}), ...(reply.plan ? { plan: reply.plan } : {}) })
         return undefined
       case 'allow_session': {
         const errors = rules.map((r) => this.opts.sessionGrants.add(r)).filter((e): e is string => !!e)
@@ -162,7 +176,7 @@ export class ApprovalQueue {
       case 'reject': {
         const text = reply.message?.trim()
         const message = text ? `The user rejected this ${p.request.toolName} call and said: ${text}` : `The user rejected this ${p.request.toolName} call.`
-        this.settle(id, { behavior: 'deny', reason: 'rejected', message })
+        this.settle(id, { behavior: 'deny', reason: 'rejected', message, ...(text ? { feedback: text } : {}) })
         return undefined
       }
     }

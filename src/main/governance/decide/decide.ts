@@ -10,8 +10,6 @@ import { subjectOf } from './subject'
 
 export type { DecideInput, HookVerdict } from './context'
 
-/** Tools that change only the session's own bookkeeping: no prompt. */
-export const NO_PROMPT_TOOLS = new Set(['TaskOutput', 'TaskStop', 'TaskCreate', 'TaskGet', 'TaskList', 'TaskUpdate', 'TodoWrite', 'EnterPlanMode'])
 
 /**
  * Decides whether a tool call may run: deny → plan mode → ask → review-only checks → allow → mode
@@ -41,7 +39,7 @@ function decideInner(ctx: DecideContext): PermissionDecision {
   }
   const denied = findRule(ctx, 'deny')
   if (denied) return { behavior: 'deny', message: `Permission to use ${name} has been denied by ${denied.rule.text}.`, explanation: denied }
-  if (ctx.mode === 'plan' && !isReadOnly(ctx)) {
+  if (ctx.mode === 'plan' && !isReadOnly(ctx) && !isBookkeeping(ctx)) {
     const explanation: Explanation = { kind: 'mode', mode: 'plan', detail: `${name} is not read-only` }
     return { behavior: 'deny', message: `Plan mode is active: only read-only tools may run, so ${name} was not run. Finish the plan and ask the user to leave plan mode.`, explanation }
   }
@@ -98,6 +96,16 @@ function isReadOnly(ctx: DecideContext): boolean {
   }
 }
 
+/** A tool that changes only Sous's own records (tasks, plan mode) passes plan mode and needs no prompt. */
+function isBookkeeping(ctx: DecideContext): boolean {
+  if (ctx.subject.kind !== 'other') return false
+  try {
+    return ctx.tool.isBookkeeping?.(ctx.input) === true
+  } catch {
+    return false
+  }
+}
+
 /** Checks that ask in every mode, whatever allow rules or hooks say. */
 function mustReview(ctx: DecideContext): Explanation | undefined {
   const subject = ctx.subject
@@ -139,7 +147,8 @@ function allowOrDefault(ctx: DecideContext): PermissionDecision {
   }
   if (subject.kind === 'fetch') return { behavior: 'ask', explanation: { kind: 'default', detail: `fetching ${subject.host ?? subject.url} needs approval` } }
   if (name.startsWith('mcp__')) return { behavior: 'ask', explanation: { kind: 'default', detail: `MCP tool ${name} needs approval` } }
-  if (NO_PROMPT_TOOLS.has(name) || isReadOnly(ctx)) return { behavior: 'allow', explanation: { kind: 'default', detail: `${name} is read-only` } }
+  if (isReadOnly(ctx)) return { behavior: 'allow', explanation: { kind: 'default', detail: `${name} is read-only` } }
+  if (isBookkeeping(ctx)) return { behavior: 'allow', explanation: { kind: 'default', detail: `${name} changes only Sous's own records` } }
   return { behavior: 'ask', explanation: { kind: 'default', detail: `${name} needs approval` } }
 }
 

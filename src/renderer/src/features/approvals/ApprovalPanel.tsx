@@ -111,6 +111,8 @@ function ApprovalCard({ request, busy, error, onReply }: { request: ApprovalRequ
         <>
           {preview?.kind === 'command' && <CommandApproval preview={preview} />}
           {preview?.kind === 'text' && <pre className="approval__text">{preview.text}</pre>}
+          {/* Until the plan card arrives: the plan as text; "allow once" approves it, "reject" keeps planning. */}
+          {preview?.kind === 'plan' && <pre className="approval__text">{preview.plan}</pre>}
           {preview?.kind === 'path' && (
             <p>
               {preview.operation === 'edit' ? 'Edits' : 'Reads'} <code>{preview.path}</code>
