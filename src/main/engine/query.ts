@@ -2,7 +2,7 @@ import { abortableSleep } from '../base/sleep'
 import type { AgentEvent, Usage } from '../../shared/protocol/agent-event'
 import { withMessageBreakpoints } from '../context/cache-breakpoints'
 import type { AssistantBlock, Message, ModelRequest, ToolSchema } from '../services/model/types'
-import type { AnyTool } from '../tools/types'
+import type { AnyTool, CallOrigin } from '../tools/types'
 import { stamp } from './events'
 import { budgetResults } from './result-budget'
 import type { RunToolDeps } from './tool-call'
@@ -36,7 +36,8 @@ export async function* query(params: QueryParams): AsyncGenerator<AgentEvent, Qu
       transition = end
       break
     }
-    const outcome = yield* stamped(streamReply(params.model, buildRequest(loop, params, schemas), toolDeps), params)
+    const request = buildRequest(loop, params, schemas)
+    const outcome = yield* stamped(streamReply(params.model, request, toolDeps, originOf(loop, request)), params)
     transition = outcome.kind === 'error' ? yield* onError(loop, params, outcome) : yield* onMessage(loop, params, outcome)
     if (transition.kind === 'end') break
   }
@@ -84,6 +85,13 @@ function beforeRequest(loop: LoopState, params: QueryParams, previous: Transitio
   if (loop.turns >= params.maxTurns) return { kind: 'end', reason: 'max_turns', message: `Reached the limit of ${params.maxTurns} turns.` }
   loop.turns++
   return undefined
+}
+
+/** What a fork copies of this request: the same bytes, minus the moving message breakpoints. */
+function originOf(loop: LoopState, request: ModelRequest): Omit<CallOrigin, 'reply'> {
+  const origin: Omit<CallOrigin, 'reply'> = { system: request.system, tools: request.tools, messages: [...loop.messages], model: request.model, maxTokens: request.maxTokens }
+  if (request.thinkingBudget !== undefined) origin.thinkingBudget = request.thinkingBudget
+  return origin
 }
 
 function buildRequest(loop: LoopState, params: QueryParams, tools: ToolSchema[]): ModelRequest {

@@ -132,7 +132,12 @@ export function reduce(transcript: Transcript, event: AgentEvent): Transcript {
       return transcript
     case 'task_update':
     case 'mode_change':
-      // Not part of the conversation: the task list and the mode have their own state.
+    case 'agent_start':
+    case 'agent_background':
+    case 'agent_end':
+    case 'shell_start':
+    case 'shell_end':
+      // Not part of the conversation: the task list, the mode and the agent tree have their own state.
       return transcript
   }
 }
