@@ -13,6 +13,10 @@ export interface SystemPromptOptions {
   now?: Date
   /** Extra text appended to the dynamic part (e.g. `--append-system-prompt`). */
   append?: string
+  /** The first block in place of Sous's own prompt (a subagent's instructions). */
+  base?: string
+  /** Leave out CLAUDE.md files and the git line (the Explore agent's lean prompt). */
+  lean?: boolean
 }
 
 /**
@@ -25,13 +29,13 @@ export interface SystemPromptOptions {
 export async function buildSystemPrompt(options: SystemPromptOptions): Promise<TextBlock[]> {
   const [env, files] = await Promise.all([
     environmentInfo(options.cwd, options.now),
-    loadInstructionFiles(options.projectRoot, options.homeDir ?? homedir()),
+    options.lean ? [] : loadInstructionFiles(options.projectRoot, options.homeDir ?? homedir()),
   ])
-  const dynamic = [renderEnvironment(env), renderInstructionFiles(files), options.append ?? '']
+  const dynamic = [renderEnvironment(env, { git: !options.lean }), renderInstructionFiles(files), options.append ?? '']
     .filter((part) => part.trim() !== '')
     .join('\n\n')
   return [
-    { type: 'text', text: STATIC_SYSTEM_PROMPT, cache_control: { type: 'ephemeral' } },
+    { type: 'text', text: options.base ?? STATIC_SYSTEM_PROMPT, cache_control: { type: 'ephemeral' } },
     { type: 'text', text: dynamic, cache_control: { type: 'ephemeral' } },
   ]
 }
