@@ -45,13 +45,14 @@ export interface SessionAgentsOptions {
   transcriptPath: string
   userHome: string
   env: Record<string, string | undefined>
-  catalog: AgentCatalog
+  /** The agent types (read when the session's tools are built). */
+  catalog(): AgentCatalog
   model(): Promise<ModelService>
   /** Model requests per run, unless a type says otherwise. */
   maxTurns: number
   main: MainAgent
   /** A subagent's permission gate: the session's settings and hooks, its own mode and session grants, its asks naming it. */
-  openGate(agent: AgentLabel, mode: PermissionModeName, state: { shell: ShellState; fileState: FileStateCache }): PermissionGate
+  openGate(agent: AgentLabel, mode: PermissionModeName, state: { shell: ShellState; fileState: FileStateCache; parentToolUseId?: string }): PermissionGate
   /** What every agent's tools share: the task list, the small model, the Agent terminal feed. */
   sharedContext(): Partial<ToolContext>
   /** A subagent's event (its sidechain already has it): out to the hub. */
@@ -176,6 +177,15 @@ export class SessionAgents implements SubagentControl {
     return [...this.records.values()].some((record) => record.running)
   }
 
+  /** Resolves once no subagent is running (one that ends may start again: it waits for that too). */
+  async whenIdle(): Promise<void> {
+    for (;;) {
+      const running = [...this.records.values()].filter((record) => record.running)
+      if (running.length === 0) return
+      await Promise.all(running.map((record) => record.done))
+    }
+  }
+
   /** Stops every agent and waits for them; nothing keeps running after. */
   async dispose(): Promise<void> {
     this.disposed = true
@@ -187,7 +197,7 @@ export class SessionAgents implements SubagentControl {
 
   private async prepare(call: AgentCall, ctx: ToolContext, caller: AgentRecord | undefined, background: boolean): Promise<Prepared | { error: string }> {
     const context: PrepareContext = {
-      catalog: this.o.catalog,
+      catalog: this.o.catalog(),
       env: this.o.env,
       sessionTools: this.o.main.tools(),
       maxTurns: this.o.maxTurns,
@@ -268,7 +278,11 @@ export class SessionAgents implements SubagentControl {
   private openParts(record: AgentRecord, cwd: string): RunParts {
     const { make } = record
     const shell = new ShellState(cwd)
-    const gate = this.o.openGate({ id: make.id, type: make.type, description: make.description }, make.mode, { shell, fileState: make.fileState })
+    const gate = this.o.openGate({ id: make.id, type: make.type, description: make.description }, make.mode, {
+      shell,
+      fileState: make.fileState,
+      ...(make.parentToolUseId !== undefined && { parentToolUseId: make.parentToolUseId }),
+    })
     const path = sidechainPath(this.o.transcriptPath, make.id)
     const sidechain = new SidechainWriter(path, { sessionId: this.o.sessionId, projectPath: this.o.projectRoot }, record.messages.length > 0)
     const identity = { sessionId: this.o.sessionId, agentId: make.id, ...(make.parentToolUseId !== undefined && { parentToolUseId: make.parentToolUseId }) }

@@ -55,6 +55,13 @@ export interface SessionRuntimeOptions {
    * Code's `CLAUDE_CODE_TASK_LIST_ID`) from `env`, else each session keeps its own list.
    */
   taskList?: string
+  /**
+   * Coordinator mode (`--coordinator`): the main agent gets the coordinator's instructions and only
+   * Agent, SendMessage and TaskStop; its workers report back as user messages. Wins over the preference.
+   */
+  coordinator?: boolean
+  /** A foreground subagent still running after this long goes on in the background (default two minutes; tests). */
+  agentForegroundLimitMs?: number
 }
 
 /** Whether the project's own settings need the user's trust in this runtime (see {@link SessionRuntimeOptions.projectTrust}). */
@@ -68,4 +75,6 @@ export interface RuntimePreferences {
   fallbackModel?: string
   baseUrl?: string
   permissionMode?: PermissionMode
+  /** Coordinator mode (see agents/coordinator). */
+  coordinator?: boolean
 }

@@ -19,6 +19,7 @@ import type { ModelCache } from './model-cache'
 import type { NetworkAsks } from './network-asks'
 import { projectTrustOf, type RuntimePreferences, type SessionRuntimeOptions } from './runtime-options'
 import type { SessionEnvironment, Toolset } from './session'
+import { createSessionSubagents, type SessionSubagents } from './session-subagents'
 import { createSessionTasks, sharedTaskListName } from './session-tasks'
 import type { SharedSandbox } from './shared-sandbox'
 
@@ -65,6 +66,22 @@ export function openSessionEnvironment(parts: RuntimeParts, projectPath: string,
     sharedName: sharedTaskListName(options.taskList, options.env),
     hub: options.hub,
   })
+  const transcript = transcriptPath(options.home, projectPath, sessionId)
+  const modelName = models.modelName(opening.preferences)
+  const maxTurns = options.maxTurns ?? 100
+  const subagents = createSessionSubagents(parts, {
+    projectPath,
+    sessionId,
+    transcriptPath: transcript,
+    projectDataDir: projectDataDir(options.home, projectPath),
+    tools: opening.tools,
+    preferences: opening.preferences,
+    gate,
+    queue,
+    model: () => models.get(opening.preferences),
+    modelName,
+    maxTurns,
+  })
   const plan = new PlanMode({
     sessionId,
     plansDir: plansDir(parts.userHome, options.env),
@@ -76,8 +93,8 @@ export function openSessionEnvironment(parts: RuntimeParts, projectPath: string,
   return {
     hub: options.hub,
     model: () => models.get(opening.preferences),
-    modelName: models.modelName(opening.preferences),
-    toolset: () => buildToolset(parts, opening, { gate, tasks, plan }),
+    modelName,
+    toolset: () => buildToolset(parts, opening, { gate, tasks, plan, subagents }),
     canUseTool: (tool, input, toolUseId, callOptions) => gate.canUseTool(tool, input, toolUseId, callOptions),
     setMode: (mode) => plan.setMode(mode),
     hooks: loopHooks(gate),
@@ -85,9 +102,10 @@ export function openSessionEnvironment(parts: RuntimeParts, projectPath: string,
       // While plan mode lasts, every prompt carries its reminder (the model must know before it acts).
       promptSubmit: async (prompt) => {
         const submitted = await gate.userPromptSubmit(prompt)
-        const reminder = plan.reminder()
-        if (!reminder || submitted.blocked) return submitted
-        return { ...submitted, additionalContext: [submitted.additionalContext, reminder].filter(Boolean).join('\n\n') }
+        if (submitted.blocked) return submitted
+        const notes = [plan.reminder(), ...subagents.takeNotes()].filter((note): note is string => !!note)
+        if (notes.length === 0) return submitted
+        return { ...submitted, additionalContext: [submitted.additionalContext, ...notes].filter(Boolean).join('\n\n') }
       },
       sessionStart: (source) => gate.sessionStart(source),
       sessionEnd: (reason) => gate.sessionEnd(reason),
@@ -95,13 +113,17 @@ export function openSessionEnvironment(parts: RuntimeParts, projectPath: string,
     // Whether or not a turn ever ran (a session opened and closed unused has no toolset), so the
     // session's state is freed here rather than with the toolset.
     async release() {
+      await subagents.agents.dispose()
       closeGate()
       tasks.dispose()
       await opening.tools.dispose()
     },
-    maxTurns: options.maxTurns ?? 100,
+    maxTurns,
     appendSystemPrompt: options.appendSystemPrompt,
     homeDir: parts.userHome,
+    agents: subagents.agents,
+    attach: (session) => subagents.attach(session),
+    ...(subagents.basePrompt !== undefined && { basePrompt: subagents.basePrompt }),
   }
 }
 
@@ -148,10 +170,14 @@ function openGate(parts: RuntimeParts, opening: Opening): { gate: PermissionGate
 }
 
 /** The core tools with the syntax-tree Bash classifier, the sandbox and the small model WebFetch asks. */
-async function buildToolset(parts: RuntimeParts, opening: Opening, session: { gate: PermissionGate; tasks: ReturnType<typeof createSessionTasks>; plan: PlanMode }): Promise<Toolset> {
+async function buildToolset(
+  parts: RuntimeParts,
+  opening: Opening,
+  session: { gate: PermissionGate; tasks: ReturnType<typeof createSessionTasks>; plan: PlanMode; subagents: SessionSubagents },
+): Promise<Toolset> {
   const { options } = parts
   const { tools, sessionId } = opening
-  const { gate, tasks, plan } = session
+  const { gate, tasks, plan, subagents } = session
   // Said on the first turn, when someone is listening (the CLI subscribes after the session opens).
   if (tasks.warning) options.hub.emit('agent.event', { type: 'notice', sessionId, agentId: 'main', level: 'warning', message: tasks.warning })
   const [classifier, askModel] = await Promise.all([
@@ -159,16 +185,22 @@ async function buildToolset(parts: RuntimeParts, opening: Opening, session: { ga
     parts.models.askModel(opening.preferences),
   ])
   const onPtySpawn = options.onPtySpawn
+  // What every agent's tools share; each agent adds its own file state, Bash state and gate's checks.
+  const shared = {
+    askModel,
+    tasks: tasks.access,
+    ...(onPtySpawn && { onPtySpawn: (terminal: PtyProcess, command: string) => onPtySpawn(sessionId, terminal, command) }),
+  }
+  const core = createCoreTools({ pty: options.pty, classify: classifier.classify, inspect: classifier.inspect, sandbox: opening.sandboxState })
   return {
-    tools: createCoreTools({ pty: options.pty, classify: classifier.classify, inspect: classifier.inspect, sandbox: opening.sandboxState }),
+    tools: await subagents.mainTools(core, shared),
     context: {
+      ...shared,
       fileState: tools.fileState,
       shell: tools.shell,
-      askModel,
       isReadDenied: (path: string) => gate.isReadDenied(path),
-      tasks: tasks.access,
       planMode: plan,
-      ...(onPtySpawn && { onPtySpawn: (terminal: PtyProcess, command: string) => onPtySpawn(sessionId, terminal, command) }),
+      agents: subagents.agents,
     },
   }
 }

@@ -34,6 +34,38 @@ export interface SessionEnvironment {
   lifecycle?: SessionLifecycle
   /** Frees what the owner set up for this session (approval queue, gate), after the tools. */
   release?(): Promise<void> | void
+  /** The main agent's instructions in place of Sous's own (coordinator mode). */
+  basePrompt?: string
+  /** The session's subagents: the tree stops them; they end before the session's tools. */
+  agents?: SessionAgentsPort
+  /** Called once with the session itself, so what the owner built can reach it (its transcript, its turns). */
+  attach?(session: SessionHandle): void
+}
+
+/** The session's subagents, as the session and the tree's handlers reach them (see agents/session-agents). */
+export interface SessionAgentsPort {
+  /** Stops a subagent or a background command of the tree, and what is below it; false when none such runs. */
+  stopNode(nodeId: string): Promise<boolean>
+  /** Stops every subagent. */
+  stopAll(): Promise<void>
+  /** Ids of the tree's nodes running now. */
+  liveNodeIds(): Set<string>
+  /** Whether any subagent is running. */
+  readonly busy: boolean
+  /** Stops everything and waits for it. */
+  dispose(): Promise<void>
+}
+
+/** What a session offers the parts its owner built. */
+export interface SessionHandle {
+  /** An event of the main agent from outside its loop: on the hub and into the transcript. */
+  emit(event: AgentEvent): void
+  /** Whether a turn is running. */
+  readonly busy: boolean
+  /** Starts a turn (a coordinator's workers report back as user messages). Throws CONFLICT while one runs. */
+  runTurn(text: string): Promise<QueryResult>
+  /** Resolves once no turn is running. */
+  whenIdle(): Promise<void>
 }
 
 /** Hooks around a session's life; each may add context for the model. None may throw. */
@@ -91,6 +123,15 @@ export class Session {
     this.costUsd = seed?.costUsd ?? 0
     this.resumed = seed !== undefined
     if (seed?.persisted) this.writer = TranscriptWriter.open(env.transcriptPath)
+    const busy = (): boolean => this.busy
+    env.attach?.({
+      emit: (event) => this.emit(event),
+      get busy() {
+        return busy()
+      },
+      runTurn: (text) => this.runTurn(text),
+      whenIdle: () => this.whenIdle(),
+    })
   }
 
   /** Whether a turn is running. */
@@ -117,6 +158,11 @@ export class Session {
     return done
   }
 
+  /** Resolves once no turn is running (at once when none is). */
+  async whenIdle(): Promise<void> {
+    while (this.running) await this.running.done
+  }
+
   /** Stops the running turn and waits for it to wind down. */
   async abort(): Promise<void> {
     const running = this.running
@@ -128,6 +174,7 @@ export class Session {
   /** Stops the running turn and releases the tools (PTYs, background shells). */
   async dispose(): Promise<void> {
     await this.abort()
+    await this.env.agents?.dispose()
     if (this.started) await this.env.lifecycle?.sessionEnd?.('other').catch(() => undefined)
     const toolset = this.toolset
     this.toolset = undefined
@@ -177,7 +224,7 @@ export class Session {
       const [model, toolset, system] = await Promise.all([
         this.env.model(),
         this.loadToolset(),
-        buildSystemPrompt({ cwd: this.projectPath, projectRoot: this.projectPath, homeDir: this.env.homeDir, append: this.env.appendSystemPrompt }),
+        buildSystemPrompt({ cwd: this.projectPath, projectRoot: this.projectPath, homeDir: this.env.homeDir, append: this.env.appendSystemPrompt, base: this.env.basePrompt }),
       ])
       const run = query({
         ...identity,

@@ -8,6 +8,8 @@ export const Preferences = z.object({
   model: z.string().max(200).optional(),
   fallbackModel: z.string().max(200).optional(),
   permissionMode: PermissionModeName.optional(),
+  /** Coordinator mode for new sessions: the main agent only directs workers (Agent, SendMessage, TaskStop). */
+  coordinator: z.boolean().optional(),
   theme: z.enum(['light', 'dark', 'system']),
   fontSize: z.number().int().min(9).max(32),
   /**
