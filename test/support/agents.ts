@@ -17,7 +17,7 @@ import type { SessionRuntimeOptions } from '../../src/main/session/runtime-optio
 import type { RecordedRequest, Step } from '../model-server'
 
 /** A script per conversation, keyed by a string its first user message contains. */
-export type Routes = Record<string, Array<Exclude<Step, (request: RecordedRequest) => unknown>>>
+export type Routes = Record<string, Step[]>
 
 /** The first user message's text of a request (its prompt), or of a fork's directive (its last user message). */
 export function promptOf(request: Pick<RecordedRequest, 'body'>): string {
@@ -48,7 +48,7 @@ export function routeByPrompt(routes: Routes): Step {
         if (!text.includes(key)) continue
         const step = queue.shift()
         if (!step) throw new Error(`the script for "${key}" ran out`)
-        return step
+        return typeof step === 'function' ? step(request) : step
       }
     }
     throw new Error(`no route for a request starting "${candidates[1]!.slice(0, 80)}"`)
