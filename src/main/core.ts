@@ -1,4 +1,5 @@
 import { createEventHub, type EventHub } from './base/event-hub'
+import { agentsHandlers } from './host/handlers/agents'
 import { appHandlers } from './host/handlers/app'
 import { approvalHandlers, type ApprovalHandlerDeps } from './host/handlers/approval'
 import { projectHandlers, type PickFolder } from './host/handlers/project'
@@ -75,6 +76,7 @@ export function createCore(options: CoreOptions): Core {
     ...workspaceHandlers({ sousHome: options.sousHome }),
     ...approvalHandlers(options.approvals ?? { queues: () => [] }),
     ...trustHandlers({ sousHome: options.sousHome }),
+    ...agentsHandlers({ sessions: options.sessions, sousHome: options.sousHome }),
   }
   const router = createRouter(handlers, {
     isTrustedSender: createSenderPolicy({ transport: options.transport, appOrigins: options.appOrigins ?? [APP_URL] }),

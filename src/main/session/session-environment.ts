@@ -5,7 +5,6 @@ import { createPermissionGate, type PermissionGate } from '../governance/gate/ga
 import { createBashClassifier } from '../governance/gate/bash-preview'
 import { ApprovalQueue } from '../governance/approvals/queue'
 import { SessionGrants } from '../governance/decide/session'
-import type { HookLog } from '../governance/hooks/log'
 import { HookRunner } from '../governance/hooks/runner'
 import type { PtyProcess } from '../pty/types'
 import { plansDir } from '../store/plan-files'
@@ -14,27 +13,11 @@ import type { BashSandboxState } from '../tools/bash-sandbox'
 import { createCoreTools } from '../tools/registry'
 import { resultText } from '../tools/result-text'
 import { createToolSession, type ToolSession } from '../tools/tool-session'
-import type { ApprovalQueues } from './approval-queues'
-import type { ModelCache } from './model-cache'
-import type { NetworkAsks } from './network-asks'
-import { projectTrustOf, type RuntimePreferences, type SessionRuntimeOptions } from './runtime-options'
+import { projectTrustOf, type RuntimePreferences } from './runtime-options'
+import type { RuntimeParts } from './runtime-parts'
 import type { SessionEnvironment, Toolset } from './session'
 import { createSessionSubagents, type SessionSubagents } from './session-subagents'
 import { createSessionTasks, sharedTaskListName } from './session-tasks'
-import type { SharedSandbox } from './shared-sandbox'
-
-/** What every session of one runtime shares. */
-export interface RuntimeParts {
-  options: SessionRuntimeOptions
-  approvals: ApprovalQueues
-  /** Each live session's gate, by session id. */
-  gates: Map<string, PermissionGate>
-  hookLog: HookLog
-  network: NetworkAsks
-  sandbox: SharedSandbox
-  models: ModelCache
-  userHome: string
-}
 
 /** One session being opened: where it works and what it owns. */
 interface Opening {
@@ -123,6 +106,7 @@ export function openSessionEnvironment(parts: RuntimeParts, projectPath: string,
     homeDir: parts.userHome,
     agents: subagents.agents,
     attach: (session) => subagents.attach(session),
+    taskSnapshot: async () => ({ listId: tasks.access.listId, tasks: (await tasks.access.store.list()).tasks }),
     ...(subagents.basePrompt !== undefined && { basePrompt: subagents.basePrompt }),
   }
 }

@@ -9,12 +9,15 @@ import { createPermissionGate, type PermissionGate } from '../governance/gate/ga
 import { HookRunner } from '../governance/hooks/runner'
 import { readProjectConfig } from '../governance/trust/project-config'
 import { isPartTrusted } from '../governance/trust/trust'
+import type { ModelService } from '../services/model/types'
 import { createAgentTool } from '../tools/agent'
+import type { FileStateCache } from '../tools/file-state'
+import type { ShellState } from '../tools/shell/shell-state'
 import { sendMessageTool } from '../tools/send-message'
 import type { AnyTool, ToolContext } from '../tools/types'
 import { projectTrustOf } from './runtime-options'
 import type { SessionHandle } from './session'
-import type { RuntimeParts } from './session-environment'
+import type { RuntimeParts } from './runtime-parts'
 import { TurnFeed } from './turn-feed'
 
 /** What the main agent may use in coordinator mode. */
@@ -46,11 +49,11 @@ export interface SubagentSession {
   sessionId: string
   transcriptPath: string
   projectDataDir: string
-  tools: { shell: import('../tools/shell/shell-state').ShellState; fileState: import('../tools/file-state').FileStateCache }
+  tools: { shell: ShellState; fileState: FileStateCache }
   preferences: { coordinator?: boolean }
   gate: PermissionGate
   queue: ApprovalQueue
-  model(): Promise<import('../services/model/types').ModelService>
+  model(): Promise<ModelService>
   modelName: string
   maxTurns: number
 }

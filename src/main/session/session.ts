@@ -1,5 +1,6 @@
 import type { PermissionModeName } from '../../shared/ipc/contract'
 import type { AgentEvent, Usage } from '../../shared/protocol/agent-event'
+import type { TaskItem } from '../../shared/protocol/task'
 import { AppError } from '../../shared/ipc/result'
 import type { EventHub } from '../base/event-hub'
 import { buildSystemPrompt } from '../context/system-prompt'
@@ -40,6 +41,8 @@ export interface SessionEnvironment {
   agents?: SessionAgentsPort
   /** Called once with the session itself, so what the owner built can reach it (its transcript, its turns). */
   attach?(session: SessionHandle): void
+  /** The session's task list as it is now, for the tree (tasks live on disk, not in transcripts). */
+  taskSnapshot?(): Promise<{ listId: string; tasks: TaskItem[] } | undefined>
 }
 
 /** The session's subagents, as the session and the tree's handlers reach them (see agents/session-agents). */
@@ -137,6 +140,25 @@ export class Session {
   /** Whether a turn is running. */
   get busy(): boolean {
     return this.running !== undefined
+  }
+
+  /** Ids of the tree's nodes running now: the main agent while a turn runs, subagents, background commands. */
+  liveNodeIds(): Set<string> {
+    const live = this.env.agents?.liveNodeIds() ?? new Set<string>()
+    if (this.busy) live.add('main')
+    return live
+  }
+
+  /** The task list for the tree, if the session has one. */
+  taskSnapshot(): Promise<{ listId: string; tasks: TaskItem[] } | undefined> {
+    return this.env.taskSnapshot?.().catch(() => undefined) ?? Promise.resolve(undefined)
+  }
+
+  /** Stops a node of the tree and what is below it: `main` is the turn and every subagent. False when none such runs. */
+  async stopNode(nodeId: string): Promise<boolean> {
+    if (nodeId !== 'main') return (await this.env.agents?.stopNode(nodeId)) ?? false
+    await Promise.all([this.abort(), this.env.agents?.stopAll()])
+    return true
   }
 
   /** A copy of the conversation. */

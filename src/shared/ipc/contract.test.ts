@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { agentsRequests } from './agents'
 import { appRequests } from './app'
 import { approvalEvents, approvalRequests } from './approval'
 import { events, requests } from './contract'
@@ -9,7 +10,7 @@ import { sessionEvents, sessionRequests } from './session'
 import { settingsRequests } from './settings'
 import { trustRequests } from './trust'
 
-const requestDomains = [appRequests, projectRequests, ptyRequests, sessionRequests, approvalRequests, settingsRequests, filesRequests, trustRequests]
+const requestDomains = [agentsRequests, appRequests, projectRequests, ptyRequests, sessionRequests, approvalRequests, settingsRequests, filesRequests, trustRequests]
 const eventDomains = [ptyEvents, sessionEvents, approvalEvents, projectEvents]
 
 describe('the contract, merged from one file per domain', () => {

@@ -1,4 +1,5 @@
 import type { z } from 'zod'
+import { agentsRequests } from './agents'
 import { appRequests } from './app'
 import { approvalEvents, approvalRequests } from './approval'
 import { filesRequests } from './files'
@@ -12,11 +13,12 @@ import { trustRequests } from './trust'
  * The only truth between the main process and the renderer. Every request channel has an input
  * and an output schema; every event channel has a payload schema. Each domain keeps its channels
  * in its own file beside this one (`app.ts`, `project.ts`, `pty.ts`, `session.ts`, `approval.ts`,
- * `settings.ts`, `files.ts`, `trust.ts`); this file merges them. Adding a channel is one entry in its domain's
+ * `settings.ts`, `files.ts`, `trust.ts`, `agents.ts`); this file merges them. Adding a channel is one entry in its domain's
  * file plus one handler in `src/main/host/handlers/` (the compiler names a missing handler); a new
  * domain is one file plus one spread below. Channel names are `domain.verb`.
  */
 
+export * from './agents'
 export * from './app'
 export * from './approval'
 export * from './files'
@@ -35,6 +37,7 @@ export const requests = {
   ...settingsRequests,
   ...filesRequests,
   ...trustRequests,
+  ...agentsRequests,
 } as const
 
 export const events = {

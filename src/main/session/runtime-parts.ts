@@ -1,0 +1,20 @@
+import type { PermissionGate } from '../governance/gate/gate'
+import type { HookLog } from '../governance/hooks/log'
+import type { ApprovalQueues } from './approval-queues'
+import type { ModelCache } from './model-cache'
+import type { NetworkAsks } from './network-asks'
+import type { SessionRuntimeOptions } from './runtime-options'
+import type { SharedSandbox } from './shared-sandbox'
+
+/** What every session of one runtime shares. */
+export interface RuntimeParts {
+  options: SessionRuntimeOptions
+  approvals: ApprovalQueues
+  /** Each live session's gate, by session id. */
+  gates: Map<string, PermissionGate>
+  hookLog: HookLog
+  network: NetworkAsks
+  sandbox: SharedSandbox
+  models: ModelCache
+  userHome: string
+}
