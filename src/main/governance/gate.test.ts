@@ -263,6 +263,22 @@ describe('permission gate', () => {
     expect(off.behavior === 'deny' && off.message).toMatch(/dangerouslyDisableSandbox/)
   })
 
+  it('lets bypassPermissions run commands unconfined when the sandbox is unavailable, and says so once', async () => {
+    const warnings: Array<{ reason: string; unconfined: boolean }> = []
+    const reason = 'sandbox unavailable: bubblewrap (bwrap) not installed'
+    const { gate } = makeGate({ headless: true, mode: 'bypassPermissions', sandbox: { available: false, reason }, onSandboxUnavailable: (w) => warnings.push(w) })
+    expect((await gate.canUseTool(bash, { command: 'mkdir build' }, 't1')).behavior).toBe('allow')
+    expect((await gate.canUseTool(bash, { command: 'touch build/x' }, 't2')).behavior).toBe('allow')
+    expect(warnings).toEqual([{ reason, unconfined: true }])
+    // Another mode keeps the fail-closed ask (headless: a denial), and says what that means.
+    gate.setMode('acceptEdits')
+    expect((await gate.canUseTool(bash, { command: 'mkdir build2' }, 't3')).behavior).toBe('deny')
+    expect(warnings).toEqual([
+      { reason, unconfined: true },
+      { reason, unconfined: false },
+    ])
+  })
+
   it('gives PostToolUse context and guards against endless Stop blocks', async () => {
     const post = hookScript('post.sh', 'echo "lint found 2 problems" >&2\nexit 2')
     const stop = hookScript('stop.sh', 'echo "tests are not run yet" >&2\nexit 2')

@@ -55,6 +55,18 @@ export interface PermissionGateOptions {
   onNotice?(notice: GateNotice): void
   /** Session capabilities previews may need (file-state cache, Bash shell state). */
   toolContext?(): Partial<ToolContext>
+  /**
+   * The sandbox turned out unavailable for a Bash call: said once per session (and once more if
+   * a mode switch changes what that means), so the user sees why commands ask or run unconfined.
+   */
+  onSandboxUnavailable?(status: SandboxUnavailable): void
+}
+
+/** Why Bash runs without the OS sandbox, and what follows from it. */
+export interface SandboxUnavailable {
+  reason: string
+  /** bypassPermissions: commands run unconfined. Otherwise commands that change things ask. */
+  unconfined: boolean
 }
 
 /** The permission gate of one session: {@link canUseTool} plus the hooks around calls and turns. */
@@ -102,6 +114,12 @@ export function createPermissionGate(o: PermissionGateOptions): PermissionGate {
     o.onDenial?.(denial)
     return { behavior: 'deny', message }
   }
+  const sandboxWarned = new Set<boolean>()
+  const sandboxWarning = (reason: string, unconfined: boolean): void => {
+    if (sandboxWarned.has(unconfined)) return
+    sandboxWarned.add(unconfined)
+    o.onSandboxUnavailable?.({ reason, unconfined })
+  }
   const hookNotices = (agg: HookAggregate): void => {
     for (const e of agg.errors) notice({ level: 'warning', message: `Hook failed (the call went on): ${e}` })
     for (const m of agg.systemMessages) notice({ level: 'info', message: m })
@@ -130,7 +148,9 @@ export function createPermissionGate(o: PermissionGateOptions): PermissionGate {
     }
     const allow = (updated?: unknown): GateDecision => (updated !== undefined ? { behavior: 'allow', updatedInput: updated } : changed ? { behavior: 'allow', updatedInput: input } : { behavior: 'allow' })
     let decision: PermissionDecision = await decide({ tool, input, mode, settings: merged, cwd: here, projectRoot: o.projectRoot, sessionGrants: o.approvals.sessionGrants, hook: verdict })
-    decision = outsideSandbox(decision, tool, input, tool.name === 'Bash' ? await resolveSandbox(o.sandbox) : undefined, mode)
+    const sandbox = tool.name === 'Bash' ? await resolveSandbox(o.sandbox) : undefined
+    if (sandbox && !sandbox.available) sandboxWarning(sandbox.reason, mode === 'bypassPermissions')
+    decision = outsideSandbox(decision, tool, input, sandbox, mode)
     if (decision.behavior === 'allow') return allow()
     if (decision.behavior === 'deny') return deny({ ...who, input, reason: decision.explanation.kind === 'hook' ? 'hook' : 'rule' }, decision.message)
 
@@ -201,11 +221,13 @@ function disablesSandbox(input: unknown): boolean {
 
 /**
  * Without a working sandbox, a command that changes things must not run on a mode's say-so alone
- * (acceptEdits, bypassPermissions) or a hook's: it asks, saying it runs outside the sandbox. An
- * allow rule or session grant the user wrote for this very command still counts.
+ * (acceptEdits) or a hook's: it asks, saying it runs outside the sandbox. An allow rule or session
+ * grant the user wrote for this very command still counts, and so does bypassPermissions — the
+ * user's explicit choice to run everything, which the gate announces once (`onSandboxUnavailable`).
  */
 function outsideSandbox(d: PermissionDecision, tool: AnyTool, input: unknown, sandbox: BashSandboxState | undefined, mode: PermissionMode): PermissionDecision {
   if (tool.name !== 'Bash' || d.behavior !== 'allow' || !sandbox || sandbox.available) return d
+  if (mode === 'bypassPermissions') return d
   if (d.explanation.kind !== 'mode' && d.explanation.kind !== 'hook') return d
   let readOnly = false
   try {

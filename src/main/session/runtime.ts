@@ -116,6 +116,7 @@ export function createSessionRuntime(o: SessionRuntimeOptions): SessionRuntime {
       transcriptPath: transcriptPath(o.home, projectPath, sessionId),
       onDenial: o.onDenial,
       onNotice: (notice) => emitNotice(notice.level, notice.message),
+      onSandboxUnavailable: ({ reason, unconfined }) => o.hub.emit('agent.event', { type: 'sandbox_unavailable', sessionId, agentId: 'main', reason, unconfined }),
       toolContext: () => ({ fileState: tools.fileState, shell: tools.shell }),
     })
     gates.set(sessionId, gate)

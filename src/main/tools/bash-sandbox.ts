@@ -46,3 +46,18 @@ export function violationLines(annotated: string): string[] {
     .map((l) => l.trim())
     .filter((l) => l !== '')
 }
+
+/**
+ * What a refusal by the sandbox looks like in a command's output: a write the mount table refused
+ * (EROFS, EACCES, EPERM) or a host the proxy refused or could not reach.
+ */
+const REFUSAL_OUTPUT = /Read-only file system|Permission denied|Operation not permitted|CONNECT tunnel failed|\b403\b|Could not resolve host|Temporary failure in name resolution|Network is unreachable/i
+
+/**
+ * Whether a failed command failed because of the sandbox: the sandbox reported refusals for it
+ * and its output shows one. Either alone is not enough — the Linux monitor reports attempts
+ * (including ones that changed nothing), and "Permission denied" happens outside sandboxes too.
+ */
+export function refusedBySandbox(output: string, violations: string[]): boolean {
+  return violations.length > 0 && REFUSAL_OUTPUT.test(output)
+}

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { z } from 'zod'
 import type { PtyService } from '../pty/types'
 import description from './bash.prompt'
-import { resolveSandbox, violationLines, type BashSandboxDetails, type BashSandboxSource, type BashSandboxState } from './bash-sandbox'
+import { refusedBySandbox, resolveSandbox, violationLines, type BashSandboxDetails, type BashSandboxSource, type BashSandboxState } from './bash-sandbox'
 import { defineTool, errorResult } from './define-tool'
 import { CommandRun, WRAPPER } from './shell/command-run'
 import { HeadTailBuffer } from './shell/output'
@@ -140,9 +140,10 @@ async function runForeground(pty: PtyService, args: BashInput, ctx: ToolContext,
   run.onOutput((raw) => output.push(raw))
   const end = await run.done.finally(() => sb.cleanup?.())
   if (end.cwd && ctx.shell) ctx.shell.cwd = end.cwd
-  const violations = await violationsOf(sb, end.exitCode)
+  const rendered = output.render()
+  const violations = end.exitCode !== 0 && !end.timedOut && !end.aborted ? await violationsOf(sb, rendered) : []
   const sandbox = sb.details ? { sandbox: { ...sb.details, ...(violations.length ? { violations } : {}) } } : {}
-  const text = output.render() + violationBlock(violations)
+  const text = rendered + violationBlock(violations)
   const details = { ptyId: run.proc.id, command: args.command, exitCode: end.exitCode, cwd: ctx.shell?.cwd ?? cwd, timedOut: end.timedOut, outputChars: output.total, ...sandbox }
   if (end.timedOut) return errorResult(`${text}\n\nCommand timed out after ${timeoutMs} ms and was killed (with its process group).`.trim(), details)
   if (end.aborted) return errorResult(`${text}\n\nCommand was aborted by the user.`.trim(), details)
@@ -155,15 +156,19 @@ async function runForeground(pty: PtyService, args: BashInput, ctx: ToolContext,
 }
 
 /**
- * The sandbox's refusals for this command. They arrive on a socket of their own, so a failed
- * command whose refusals are not in yet gets one short grace period (a successful one does not wait).
+ * The sandbox's refusals that explain why this (failed) command failed; empty when the failure
+ * has another cause. The library reports write *attempts*, many of them harmless (a program that
+ * probes a cache folder and carries on), so a violation counts only when the output shows the
+ * refusal too. Refusals arrive on a socket of their own: one short grace period lets them in.
  */
-async function violationsOf(sb: SandboxUse, exitCode: number | null): Promise<string[]> {
+async function violationsOf(sb: SandboxUse, output: string): Promise<string[]> {
   if (!sb.annotate || !sb.commandId) return []
-  const now = sb.annotate(sb.commandId)
-  if (now.length > 0 || exitCode === 0) return now
-  await new Promise((resolve) => setTimeout(resolve, VIOLATION_GRACE_MS))
-  return sb.annotate(sb.commandId)
+  let lines = sb.annotate(sb.commandId)
+  if (lines.length === 0) {
+    await new Promise((resolve) => setTimeout(resolve, VIOLATION_GRACE_MS))
+    lines = sb.annotate(sb.commandId)
+  }
+  return refusedBySandbox(output, lines) ? lines : []
 }
 
 const VIOLATION_GRACE_MS = 50

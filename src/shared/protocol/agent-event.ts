@@ -86,6 +86,11 @@ export const AgentEvent = z.discriminatedUnion('type', [
   }),
   z.object({ ...base, type: z.literal('model_fallback'), from: z.string(), to: z.string(), reason: z.string() }),
   z.object({ ...base, type: z.literal('notice'), level: z.enum(['info', 'warning', 'error']), message: z.string() }),
+  /**
+   * Bash found the OS sandbox unavailable (once per session): with `unconfined`
+   * (bypassPermissions) commands run without it; otherwise commands that change things ask.
+   */
+  z.object({ ...base, type: z.literal('sandbox_unavailable'), reason: z.string(), unconfined: z.boolean() }),
   z.object({
     ...base,
     type: z.literal('turn_end'),

@@ -130,6 +130,9 @@ export function reduce(transcript: Transcript, event: AgentEvent): Transcript {
     case 'assistant_message':
       // The streamed deltas already carry the text; these are for transcripts and logs.
       return transcript
+    case 'sandbox_unavailable':
+      // Shown once per session as a banner (features/sandbox), not in a turn.
+      return transcript
   }
 }
 

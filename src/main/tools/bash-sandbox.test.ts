@@ -1,0 +1,21 @@
+import { describe, expect, it } from 'vitest'
+import { refusedBySandbox, violationLines } from './bash-sandbox'
+
+describe('refusedBySandbox', () => {
+  const write = ['deny openat /home/me/elsewhere/out.txt']
+
+  it('needs both a reported refusal and its trace in the output', () => {
+    expect(refusedBySandbox('bash: /home/me/elsewhere/out.txt: Read-only file system', write)).toBe(true)
+    expect(refusedBySandbox('touch: cannot touch \'x\': Permission denied', write)).toBe(true)
+    expect(refusedBySandbox('curl: (56) CONNECT tunnel failed, response 403', ['deny network-outbound example.org:443'])).toBe(true)
+    // A failure of the command's own, with a harmless write attempt on record.
+    expect(refusedBySandbox('2 tests failed', write)).toBe(false)
+    // The same words without any refusal on record: not the sandbox.
+    expect(refusedBySandbox('Permission denied (publickey).', [])).toBe(false)
+  })
+
+  it('reads the lines of the library block', () => {
+    expect(violationLines('err\n<sandbox_violations>\ndeny openat /x\ndeny mkdir /y\n</sandbox_violations>')).toEqual(['deny openat /x', 'deny mkdir /y'])
+    expect(violationLines('no block')).toEqual([])
+  })
+})
