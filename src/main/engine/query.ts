@@ -1,5 +1,6 @@
 import type { AgentEvent, TerminalReason, Usage } from '../../shared/protocol/agent-event'
 import { withMessageBreakpoints } from '../context/cache-breakpoints'
+import { ReminderQueue, withReminders } from '../context/reminders'
 import type { AssistantBlock, Message, ModelRequest, ToolSchema } from '../services/model/types'
 import type { AnyTool } from '../tools/types'
 import { stamp } from './events'
@@ -23,7 +24,7 @@ import type { EventBody, QueryParams, QueryResult } from './types'
  */
 export async function* query(params: QueryParams): AsyncGenerator<AgentEvent, QueryResult> {
   const loop = new LoopState(params)
-  const toolDeps = toolDepsOf(params)
+  const toolDeps = toolDepsOf(params, loop.reminders)
   const schemas = toolSchemas(params.tools)
   let end: End | undefined
   while (!end) {
@@ -56,16 +57,23 @@ class LoopState {
   stopHookForced = false
   usage: Usage = zeroUsage()
   costUsd = 0
+  readonly reminders: ReminderQueue
 
   constructor(private readonly params: QueryParams) {
+    this.reminders = params.reminders ?? new ReminderQueue()
     this.messages = [...params.messages]
     this.maxTokens = params.maxTokens ?? 8192
     this.modelName = params.modelName
   }
 
+  /**
+   * Appends a message and persists it. A user message is the one the next request sends, so the
+   * session's queued reminders are drained into it here (see context/reminders.ts).
+   */
   append(message: Message): void {
-    this.messages.push(message)
-    this.params.onMessage?.(message)
+    const sent = message.role === 'user' ? withReminders(message, this.reminders.drain()) : message
+    this.messages.push(sent)
+    this.params.onMessage?.(sent)
   }
 
   result(end: End): QueryResult {
@@ -145,6 +153,8 @@ async function* onMessage(
   const toolOf = (id: string) => params.tools.find((tool) => tool.name === calls.find((call) => call.id === id)?.name)
   loop.append({ role: 'user', content: await budgetResults(reply.executor.results(), toolOf, params.projectDataDir) })
   if (params.signal.aborted) return { reason: 'aborted', message: 'Interrupted by the user.' }
+  const stopped = reply.executor.stopReason()
+  if (stopped !== undefined) return { reason: 'hook_stopped', message: `A hook stopped the turn: ${stopped}` }
   return undefined
 }
 
@@ -194,7 +204,7 @@ async function* onMaxTokens(
 
 async function* onStop(loop: LoopState, params: QueryParams): AsyncGenerator<AgentEvent, End | undefined> {
   if (params.signal.aborted) return { reason: 'aborted', message: 'Interrupted by the user.' }
-  const feedback = await stopHookRound(params.hooks, loop.stopHookForced)
+  const feedback = await stopHookRound(params.hooks, loop.stopHookForced, lastText(loop.messages))
   if (!feedback) return { reason: 'completed' }
   loop.stopHookForced = true
   loop.append(feedback)
@@ -211,8 +221,9 @@ async function* stamped<R>(inner: AsyncGenerator<EventBody, R>, params: QueryPar
   }
 }
 
-function toolDepsOf(params: QueryParams): Omit<RunToolDeps, 'emit'> {
+function toolDepsOf(params: QueryParams, reminders: ReminderQueue): Omit<RunToolDeps, 'emit'> {
   const deps: Omit<RunToolDeps, 'emit'> = {
+    remind: (text, source) => reminders.push(text, { source }),
     tools: new Map(params.tools.map((tool) => [tool.name, tool])),
     canUseTool: params.canUseTool,
     context: {

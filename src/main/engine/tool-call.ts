@@ -13,12 +13,16 @@ export interface RunToolDeps {
   emit: (event: EventBody) => void
   /** Executes a permitted call (schema, `validate`, `execute`); must not throw, but a throw becomes an error result. */
   execute: (tool: AnyTool, input: unknown, ctx: ToolContext) => Promise<ToolResult>
+  /** Queues text for the model's next request (a hook's context after a call). */
+  remind?: (text: string, source: string) => void
 }
 
-/** One finished call: the block for the model, and whether permission was refused. */
+/** One finished call: the block for the model, whether permission was refused, whether the turn must end. */
 export interface CallOutcome {
   block: ToolResultBlock
   denial?: { toolName: string; toolUseId: string; input: unknown; message: string }
+  /** A hook answered `continue: false`: the turn ends once every result is in, for this reason. */
+  stop?: string
 }
 
 /** Parses a call's input against its tool; `undefined` when the tool is unknown or the input invalid. */
@@ -50,7 +54,7 @@ export function isSafeCall(tool: AnyTool | undefined, input: unknown): boolean {
  */
 export async function processToolCall(block: ToolUseBlock, signal: AbortSignal, deps: RunToolDeps): Promise<CallOutcome> {
   const tool = deps.tools.get(block.name)
-  const finish = (result: ToolResult, denial?: CallOutcome['denial']): CallOutcome => {
+  const finish = (result: ToolResult, denial?: CallOutcome['denial'], stop?: string): CallOutcome => {
     const isError = result.isError === true
     deps.emit({ type: 'tool_state', toolUseId: block.id, name: block.name, state: isError ? 'error' : 'done' })
     deps.emit({
@@ -63,7 +67,7 @@ export async function processToolCall(block: ToolUseBlock, signal: AbortSignal, 
     })
     const out: ToolResultBlock = { type: 'tool_result', tool_use_id: block.id, content: result.content }
     if (isError) out.is_error = true
-    return denial ? { block: out, denial } : { block: out }
+    return { block: out, ...(denial && { denial }), ...(stop !== undefined && { stop }) }
   }
   if (!tool) {
     const names = [...deps.tools.keys()].join(', ')
@@ -83,6 +87,7 @@ export async function processToolCall(block: ToolUseBlock, signal: AbortSignal, 
     return finish(
       { content: `Permission to use ${block.name} was denied: ${message}`, isError: true },
       { toolName: block.name, toolUseId: block.id, input, message },
+      decision?.behavior === 'deny' ? decision.stopTurn : undefined,
     )
   }
   if (decision.updatedInput !== undefined) input = decision.updatedInput
@@ -112,8 +117,9 @@ export async function processToolCall(block: ToolUseBlock, signal: AbortSignal, 
     result = { content: `Error: ${block.name} failed: ${error instanceof Error ? error.message : String(error)}`, isError: true }
   }
   if (decision.userNote && result.isError !== true) result = withNote(result, decision.userNote)
-  await safely(() => deps.hooks?.postToolUse?.({ tool: runner, input, toolUseId: block.id }, result))
-  return finish(result)
+  const after = await safely(() => deps.hooks?.postToolUse?.({ tool: runner, input, toolUseId: block.id }, result))
+  if (after?.additionalContext) deps.remind?.(after.additionalContext, 'hook')
+  return finish(result, undefined, after?.stopReason)
 }
 
 /** The result with the user's note after the tool's own text. */

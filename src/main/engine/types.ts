@@ -1,4 +1,5 @@
 import type { AgentEvent, TerminalReason, Usage } from '../../shared/protocol/agent-event'
+import type { ReminderQueue } from '../context/reminders'
 import type { Message, ModelService, TextBlock } from '../services/model/types'
 import type { AnyTool, ToolContext, ToolResult } from '../tools/types'
 
@@ -18,7 +19,12 @@ export type PermissionDecision =
       /** Appended to a successful tool_result, so the model learns what the user changed. */
       userNote?: string
     }
-  | { behavior: 'deny'; message: string }
+  | {
+      behavior: 'deny'
+      message: string
+      /** Also end the turn after this call's result (a hook answered `continue: false`), for this reason. */
+      stopTurn?: string
+    }
 
 /**
  * Asked once per tool call, after the input parsed and before it runs. May wait for a person;
@@ -33,14 +39,22 @@ export interface ToolCallInfo {
   toolUseId: string
 }
 
+/** What the hooks after a call say: news for the model, or an end to the turn. */
+export interface AfterCallOutcome {
+  /** Text for the model, delivered as a reminder with the next request (exit-2 stderr, `additionalContext`, a block reason). */
+  additionalContext?: string
+  /** End the turn once this call's result is in (`continue: false`), for this reason. */
+  stopReason?: string
+}
+
 /** Optional callbacks around the loop. None of them may throw; a throw counts as "no opinion". */
 export interface QueryHooks {
   /** A Stop hook: a `blockReason` forces one more round (never twice in a row). */
-  onStop?: () => Promise<{ blockReason?: string }>
+  onStop?: (info: { lastAssistantMessage: string }) => Promise<{ blockReason?: string }>
   /** Before a call runs: `deny` blocks it with that message, `updatedInput` replaces the input. */
   preToolUse?: (call: ToolCallInfo) => Promise<{ deny?: string; updatedInput?: unknown } | undefined>
   /** After a call ran (also when it failed). */
-  postToolUse?: (call: ToolCallInfo, result: ToolResult) => Promise<void>
+  postToolUse?: (call: ToolCallInfo, result: ToolResult) => Promise<AfterCallOutcome | void>
 }
 
 /** Shrinks a conversation that no longer fits; `undefined` means it could not. */
@@ -85,6 +99,12 @@ export interface QueryParams {
   executeTool?: (tool: AnyTool, input: unknown, ctx: ToolContext) => Promise<ToolResult>
   /** Base delay before re-issuing a request whose stream broke (default 250 ms, doubling). */
   streamRetryDelayMs?: number
+  /**
+   * The session's reminder queue: drained into every user message the loop appends (tool
+   * results, Stop-hook feedback, continuation nudges), the message the next request sends. Without
+   * one the run keeps its own, so hook context still reaches the model.
+   */
+  reminders?: ReminderQueue
 }
 
 /** What `query` returns when its generator finishes (after the `turn_end` event). */

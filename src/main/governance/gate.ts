@@ -17,7 +17,7 @@ import { describeExplanation, type DecisionPreview, type Explanation, type Permi
 /** What the engine gets back for one call (its own type, restated so governance does not import the engine). */
 export type GateDecision =
   | { behavior: 'allow'; updatedInput?: unknown; runAs?: string; userNote?: string }
-  | { behavior: 'deny'; message: string }
+  | { behavior: 'deny'; message: string; stopTurn?: string }
 
 /** A refused call, for `sous -p`'s report and the transcript. */
 export interface GateDenial {
@@ -137,7 +137,12 @@ export function createPermissionGate(o: PermissionGateOptions): PermissionGate {
       hookNotices(agg)
       // Exit 2 blocks before any rule is looked at, even an allow rule (Claude Code's protocol).
       if (agg.blocked) return deny({ ...who, input, reason: 'hook' }, `A PreToolUse hook blocked this call: ${agg.blockReason ?? 'no reason given'}`)
-      if (agg.stop) return deny({ ...who, input, reason: 'hook' }, `A PreToolUse hook stopped the session: ${agg.stopReason ?? 'no reason given'}`)
+      if (agg.stop) {
+        const why = agg.stopReason ?? 'no reason given'
+        const message = `A PreToolUse hook stopped the turn: ${why}`
+        deny({ ...who, input, reason: 'hook' }, message)
+        return { behavior: 'deny', message, stopTurn: why }
+      }
       if (agg.updatedInput !== undefined) {
         const parsed = tool.inputSchema.safeParse(agg.updatedInput)
         if (!parsed.success) return deny({ ...who, input, reason: 'hook' }, `A PreToolUse hook replaced the input with one ${tool.name} does not accept: ${parsed.error.issues[0]?.message ?? 'invalid'}`)

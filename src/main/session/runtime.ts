@@ -15,6 +15,8 @@ import type { BashSandboxState } from '../tools/bash-sandbox'
 import type { ToolResult } from '../tools/types'
 import { createCoreTools } from '../tools/registry'
 import { createToolSession } from '../tools/tool-session'
+import { taskNotification } from '../tools/shell/task-notification'
+import { ReminderQueue } from '../context/reminders'
 import { DEFAULT_MODEL } from '../services/model/config'
 import type { ModelService } from '../services/model/types'
 import { transcriptPath } from '../store/transcript'
@@ -92,6 +94,11 @@ export function createSessionRuntime(o: SessionRuntimeOptions): SessionRuntime {
 
   const environment = (projectPath: string, sessionId: string): Omit<SessionEnvironment, 'projectDataDir' | 'transcriptPath'> => {
     const tools = createToolSession({ cwd: projectPath })
+    const reminders = new ReminderQueue()
+    // A background command that ends is announced on the model's next request, without polling.
+    tools.shell.background.onFinish((shell) =>
+      reminders.push(taskNotification(shell), { source: 'background-task', stillRelevant: () => !shell.endReported }),
+    )
     const prefs = o.preferences?.() ?? {}
     const queue = new ApprovalQueue({ projectRoot: projectPath, sousHome: o.home, sessionGrants: new SessionGrants(projectPath), headless: o.headless })
     network.register(sessionId, queue)
@@ -150,11 +157,16 @@ export function createSessionRuntime(o: SessionRuntimeOptions): SessionRuntime {
       },
       setMode: (mode) => gate.setMode(mode),
       hooks: {
-        onStop: () => gate.stop(),
-        // Claude Code fires PostToolUseFailure instead of PostToolUse when the call failed.
+        onStop: (info) => gate.stop(info),
+        // Claude Code fires PostToolUseFailure instead of PostToolUse when the call failed. What the
+        // hooks say reaches the model with its next request; `continue: false` ends the turn.
         postToolUse: async (call, result) => {
-          if (result.isError) await gate.postToolUseFailure(call.tool, call.input, resultText(result), call.toolUseId)
-          else await gate.postToolUse(call.tool, call.input, result, call.toolUseId)
+          const event = result.isError ? 'PostToolUseFailure' : 'PostToolUse'
+          const outcome = result.isError
+            ? await gate.postToolUseFailure(call.tool, call.input, resultText(result), call.toolUseId)
+            : await gate.postToolUse(call.tool, call.input, result, call.toolUseId)
+          const context = outcome.additionalContext && `${event} hook feedback on the ${call.tool.name} call ${call.toolUseId}:\n${outcome.additionalContext}`
+          return { ...(context && { additionalContext: context }), ...(outcome.stopReason !== undefined && { stopReason: outcome.stopReason }) }
         },
       },
       lifecycle: {
@@ -171,6 +183,7 @@ export function createSessionRuntime(o: SessionRuntimeOptions): SessionRuntime {
         gates.delete(sessionId)
         await tools.dispose()
       },
+      reminders,
       maxTurns: o.maxTurns ?? 100,
       appendSystemPrompt: o.appendSystemPrompt,
       homeDir: userHome,

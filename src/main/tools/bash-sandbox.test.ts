@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { refusedBySandbox, violationLines } from './bash-sandbox'
+import { refusedBySandbox, reportViolations, violationLines } from './bash-sandbox'
 
 describe('refusedBySandbox', () => {
   const write = ['deny openat /home/me/elsewhere/out.txt']
@@ -12,6 +12,14 @@ describe('refusedBySandbox', () => {
     expect(refusedBySandbox('2 tests failed', write)).toBe(false)
     // The same words without any refusal on record: not the sandbox.
     expect(refusedBySandbox('Permission denied (publickey).', [])).toBe(false)
+  })
+
+  it('always reports refused hosts, and refused writes only when they made the command fail', () => {
+    const host = 'deny network-outbound example.org:443 (user denied)'
+    expect(reportViolations([host, ...write], { failed: false, output: 'fell back to the cache' })).toEqual({ lines: [host], refusal: false })
+    expect(reportViolations(write, { failed: true, output: 'Read-only file system' })).toEqual({ lines: write, refusal: true })
+    expect(reportViolations(write, { failed: true, output: '1 test failed' })).toEqual({ lines: [], refusal: false })
+    expect(reportViolations(write, { failed: false, output: 'Read-only file system' })).toEqual({ lines: [], refusal: false })
   })
 
   it('reads the lines of the library block', () => {

@@ -61,3 +61,23 @@ const REFUSAL_OUTPUT = /Read-only file system|Permission denied|Operation not pe
 export function refusedBySandbox(output: string, violations: string[]): boolean {
   return violations.length > 0 && REFUSAL_OUTPUT.test(output)
 }
+
+/** The sandbox's report on one command, as the model reads it. */
+export interface ViolationReport {
+  lines: string[]
+  /** The command failed because of the sandbox: retrying outside it (with approval) may be the way. */
+  refusal: boolean
+}
+
+/**
+ * Which of a command's violations the model is told about. A host the network proxy refused is
+ * always news (the user or the allowed domains said no). A refused write is reported only when
+ * the command failed and its output shows the refusal: the Linux monitor reports every write
+ * attempt, and most are probes a program survives.
+ */
+export function reportViolations(lines: string[], o: { failed: boolean; output: string }): ViolationReport {
+  const network = lines.filter((line) => /\bnetwork-/.test(line))
+  const files = lines.filter((line) => !/\bnetwork-/.test(line))
+  const refusedFiles = o.failed && refusedBySandbox(o.output, files) ? files : []
+  return { lines: [...network, ...refusedFiles], refusal: refusedFiles.length > 0 }
+}

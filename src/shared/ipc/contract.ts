@@ -256,12 +256,21 @@ export const requests = {
   /** The project's `.claude/settings*.json` files as text (empty when missing). */
   'projectSettings.read': {
     input: z.object({ projectPath: AbsPath }).strict(),
-    output: z.array(z.object({ name: ProjectSettingsName, path: z.string(), exists: z.boolean(), text: z.string() })),
+    output: z.array(
+      z.object({
+        name: ProjectSettingsName,
+        path: z.string(),
+        exists: z.boolean(),
+        text: z.string(),
+        /** Things that are valid but will not do what they say (a hook event Sous does not know or fire). */
+        warnings: z.array(SettingsProblem).optional(),
+      }),
+    ),
   },
   /** Validates and saves one project settings file; an invalid text is not saved and the problem says where. */
   'projectSettings.write': {
     input: z.object({ projectPath: AbsPath, name: ProjectSettingsName, text: z.string().max(1_000_000) }).strict(),
-    output: z.object({ saved: z.boolean(), problem: SettingsProblem.optional() }),
+    output: z.object({ saved: z.boolean(), problem: SettingsProblem.optional(), warnings: z.array(SettingsProblem).optional() }),
   },
 } as const
 

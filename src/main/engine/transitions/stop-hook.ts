@@ -6,11 +6,11 @@ import type { QueryHooks } from '../types'
  * which goes back to the model as a user message for one more round. Never twice in a row, so a
  * hook that always blocks cannot loop forever.
  */
-export async function stopHookRound(hooks: QueryHooks | undefined, forcedLastRound: boolean): Promise<Message | undefined> {
+export async function stopHookRound(hooks: QueryHooks | undefined, forcedLastRound: boolean, lastAssistantMessage: string): Promise<Message | undefined> {
   if (!hooks?.onStop || forcedLastRound) return undefined
   let reason: string | undefined
   try {
-    reason = (await hooks.onStop()).blockReason
+    reason = (await hooks.onStop({ lastAssistantMessage })).blockReason
   } catch {
     return undefined
   }

@@ -5,6 +5,7 @@ import { sousHome } from '../../base/paths'
 import { parseRule } from '../rules/parse'
 import type { PermissionMode, RuleBehavior, SettingsSourceName } from '../types'
 import { jsonErrorPosition, keyPathPosition } from './json-position'
+import { hookEventProblem } from '../hooks/types'
 import { SettingsFileSchema, type SettingsFile } from './schema'
 import type { LoadedSettings, MergedSettings, SettingsDiagnostic } from './types'
 
@@ -87,6 +88,8 @@ export function loadSettings(projectRoot: string, opts: LoadSettingsOptions = {}
     if (d.disableAllHooks === true) merged.disableAllHooks = true
     if (!(managedHooksOnly && src.name !== 'managed')) {
       for (const [event, matchers] of Object.entries(d.hooks ?? {})) {
+        const problem = hookEventProblem(event)
+        if (problem) diagnostics.push({ source: src.name, file: src.file, level: 'warning', message: `hooks.${event}: ${problem}` })
         for (const m of matchers) for (const handler of m.hooks) merged.hooks.push({ event, matcher: m.matcher, handler, source: src.name, file: src.file })
       }
     }
