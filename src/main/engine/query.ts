@@ -1,4 +1,5 @@
 import type { AgentEvent, TerminalReason, Usage } from '../../shared/protocol/agent-event'
+import { toolResultsDir } from '../base/paths'
 import { withMessageBreakpoints } from '../context/cache-breakpoints'
 import { ReminderQueue, withReminders } from '../context/reminders'
 import type { AssistantBlock, Message, ModelRequest, ToolSchema } from '../services/model/types'
@@ -28,7 +29,7 @@ export async function* query(params: QueryParams): AsyncGenerator<AgentEvent, Qu
   const schemas = toolSchemas(params.tools)
   let end: End | undefined
   while (!end) {
-    end = beforeRequest(loop, params)
+    end = yield* beforeRequest(loop, params)
     if (end) break
     const outcome = yield* stamped(streamReply(params.model, buildRequest(loop, params, schemas), toolDeps), params)
     end = outcome.kind === 'error' ? yield* onError(loop, params, outcome) : yield* onMessage(loop, params, outcome)
@@ -48,6 +49,8 @@ class LoopState {
   turns = 0
   /** True when the next request re-issues the last one (it does not count as a turn). */
   reissue = false
+  /** Requests allowed before asking (or stopping); grows by `maxTurns` each time the user says go on. */
+  turnLimit: number
   maxTokens: number
   /** The model to ask; becomes the fallback model for the rest of the run once the service switched. */
   modelName: string
@@ -61,6 +64,7 @@ class LoopState {
 
   constructor(private readonly params: QueryParams) {
     this.reminders = params.reminders ?? new ReminderQueue()
+    this.turnLimit = params.maxTurns
     this.messages = [...params.messages]
     this.maxTokens = params.maxTokens ?? 8192
     this.modelName = params.modelName
@@ -81,13 +85,21 @@ class LoopState {
   }
 }
 
-function beforeRequest(loop: LoopState, params: QueryParams): End | undefined {
+async function* beforeRequest(loop: LoopState, params: QueryParams): AsyncGenerator<AgentEvent, End | undefined> {
   if (params.signal.aborted) return { reason: 'aborted', message: 'Interrupted by the user.' }
   if (loop.reissue) {
     loop.reissue = false
     return undefined
   }
-  if (loop.turns >= params.maxTurns) return { reason: 'max_turns', message: `Reached the limit of ${params.maxTurns} turns.` }
+  if (loop.turns >= loop.turnLimit) {
+    const end: End = { reason: 'max_turns', message: `Reached the limit of ${loop.turnLimit} model requests.` }
+    if (!params.onTurnLimit) return end
+    yield stamp({ type: 'turn_limit', turns: loop.turns }, params)
+    const proceed = await params.onTurnLimit(loop.turns).catch(() => false)
+    if (params.signal.aborted) return { reason: 'aborted', message: 'Interrupted by the user.' }
+    if (!proceed) return end
+    loop.turnLimit += params.maxTurns
+  }
   loop.turns++
   return undefined
 }
@@ -151,7 +163,7 @@ async function* onMessage(
   loop.stopHookForced = false
   yield* stamped(reply.executor.drain(), params)
   const toolOf = (id: string) => params.tools.find((tool) => tool.name === calls.find((call) => call.id === id)?.name)
-  loop.append({ role: 'user', content: await budgetResults(reply.executor.results(), toolOf, params.projectDataDir) })
+  loop.append({ role: 'user', content: await budgetResults(reply.executor.results(), toolOf, toolResultsDir(params.projectDataDir, params.sessionId)) })
   if (params.signal.aborted) return { reason: 'aborted', message: 'Interrupted by the user.' }
   const stopped = reply.executor.stopReason()
   if (stopped !== undefined) return { reason: 'hook_stopped', message: `A hook stopped the turn: ${stopped}` }

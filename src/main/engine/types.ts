@@ -69,8 +69,14 @@ export interface QueryParams {
   tools: AnyTool[]
   model: ModelService
   modelName: string
-  /** Model requests allowed in this run (retries of one request do not count). */
+  /** Model requests allowed in this run (retries of one request do not count); `Infinity` for no limit. */
   maxTurns: number
+  /**
+   * Asked when the run reaches `maxTurns` (after a `turn_limit` event): true goes on for another
+   * `maxTurns` requests. Without it, or on false, the run ends with `max_turns`. Must settle (as
+   * false is fine) when the turn is aborted.
+   */
+  onTurnLimit?: (turns: number) => Promise<boolean>
   signal: AbortSignal
   sessionId: string
   agentId: string

@@ -1,5 +1,5 @@
 import { homedir } from 'node:os'
-import { projectDataDir } from '../base/paths'
+import { projectDataDir, toolResultsDir } from '../base/paths'
 import { resolveSandbox, type BashSandboxSource, type BashSandboxState } from '../tools/bash-sandbox'
 import type { AnyTool, ToolContext, ToolPreview } from '../tools/types'
 import type { ApprovalQueue } from './approvals/queue'
@@ -100,6 +100,8 @@ export function createPermissionGate(o: PermissionGateOptions): PermissionGate {
   const watch = new SettingsWatch(o.projectRoot, { sousHome: o.sousHome, home, managedPath: o.managedPath, cli: o.cliRules }, notice)
   let hooksVersion = -1
   const cwd = (): string => (typeof o.cwd === 'function' ? o.cwd() : o.cwd)
+  // Results too large for the conversation are saved here, and the model is told to Read them.
+  const readableRoots = [toolResultsDir(projectDataDir(o.sousHome, o.projectRoot), o.sessionId)]
   const settings = () => {
     const s = watch.current()
     if (watch.version !== hooksVersion) {
@@ -152,7 +154,7 @@ export function createPermissionGate(o: PermissionGateOptions): PermissionGate {
       if (agg.permission && agg.permission !== 'defer') verdict = { decision: agg.permission, reason: agg.permissionReason, source: 'PreToolUse hook' }
     }
     const allow = (updated?: unknown): GateDecision => (updated !== undefined ? { behavior: 'allow', updatedInput: updated } : changed ? { behavior: 'allow', updatedInput: input } : { behavior: 'allow' })
-    let decision: PermissionDecision = await decide({ tool, input, mode, settings: merged, cwd: here, projectRoot: o.projectRoot, sessionGrants: o.approvals.sessionGrants, hook: verdict })
+    let decision: PermissionDecision = await decide({ tool, input, mode, settings: merged, cwd: here, projectRoot: o.projectRoot, sessionGrants: o.approvals.sessionGrants, hook: verdict, readableRoots })
     const sandbox = tool.name === 'Bash' ? await resolveSandbox(o.sandbox) : undefined
     if (sandbox && !sandbox.available) sandboxWarning(sandbox.reason, mode === 'bypassPermissions')
     decision = outsideSandbox(decision, tool, input, sandbox, mode)

@@ -1,4 +1,5 @@
 import { homedir } from 'node:os'
+import { DEFAULT_TURN_GUARD } from '../../shared/ipc/contract'
 import type { EventHub } from '../base/event-hub'
 import { createBashClassifier } from '../governance/bash-preview'
 import { createPermissionGate, type GateDenial, type PermissionGate } from '../governance/gate'
@@ -42,6 +43,7 @@ export interface SessionRuntimeOptions {
   cliRules?: LoadSettingsOptions['cli']
   /** Model override (`--model`); otherwise `ANTHROPIC_MODEL` or the default. */
   model?: string
+  /** Model requests per turn; default: none headless, the `turnGuard` preference (asking to go on) with a UI. */
   maxTurns?: number
   appendSystemPrompt?: string
   /** Run Bash inside the OS sandbox when the settings allow and it works (default true). */
@@ -61,6 +63,8 @@ export interface SessionRuntimeOptions {
 
 /** What Settings may change for new sessions. */
 export interface RuntimePreferences {
+  /** Model requests a desktop turn makes before asking whether to go on. */
+  turnGuard?: number
   model?: string
   fallbackModel?: string
   baseUrl?: string
@@ -184,7 +188,10 @@ export function createSessionRuntime(o: SessionRuntimeOptions): SessionRuntime {
         await tools.dispose()
       },
       reminders,
-      maxTurns: o.maxTurns ?? 100,
+      // Headless runs have no limit unless one is given (--max-turns), as in Claude Code; the
+      // desktop keeps a generous guard that asks whether to go on.
+      maxTurns: o.maxTurns ?? (o.headless ? Infinity : (prefs.turnGuard ?? DEFAULT_TURN_GUARD)),
+      askToContinue: !o.headless,
       appendSystemPrompt: o.appendSystemPrompt,
       homeDir: userHome,
     }

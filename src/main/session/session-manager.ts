@@ -46,6 +46,11 @@ export class SessionManager implements SessionService {
     await this.sessions.get(sessionId)?.abort()
   }
 
+  /** Answers a turn waiting at its request guard: go on for another round of requests, or stop. */
+  async continueTurn(sessionId: string, proceed: boolean): Promise<void> {
+    if (!this.get(sessionId).answerTurnLimit(proceed)) throw new AppError('CONFLICT', 'No turn of this session is waiting to go on.')
+  }
+
   /** Switches a live session's permission mode; it applies from the next tool call. */
   async setMode(sessionId: string, mode: PermissionModeName): Promise<void> {
     this.get(sessionId)

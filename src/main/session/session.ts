@@ -37,6 +37,11 @@ export interface SessionEnvironment {
   release?(): Promise<void> | void
   /** News for the model from any part of the session, drained into the next user message sent. */
   reminders?: ReminderQueue
+  /**
+   * Someone can answer when a turn reaches `maxTurns`: the turn waits for `answerTurnLimit`
+   * instead of ending (the desktop's guard). Headless runs end at the limit.
+   */
+  askToContinue?: boolean
 }
 
 /** Hooks around a session's life; each may add context for the model. None may throw. */
@@ -83,6 +88,7 @@ export class Session {
   private started = false
   private readonly resumed: boolean
   private readonly reminders: ReminderQueue
+  private limitAnswer: ((proceed: boolean) => void) | undefined
 
   constructor(
     readonly id: string,
@@ -120,6 +126,14 @@ export class Session {
     })
     this.running = { controller, done }
     return done
+  }
+
+  /** Answers the running turn's question at its request guard; false when no question waits. */
+  answerTurnLimit(proceed: boolean): boolean {
+    const answer = this.limitAnswer
+    if (!answer) return false
+    answer(proceed)
+    return true
   }
 
   /** Stops the running turn and waits for it to wind down. */
@@ -189,6 +203,7 @@ export class Session {
         maxTokens: this.env.maxTokens,
         usageSoFar: { usage: this.usage, costUsd: this.costUsd },
         reminders: this.reminders,
+        ...(this.env.askToContinue && { onTurnLimit: () => this.waitForAnswer(signal) }),
         onMessage: (message) => this.append(message),
         onCompacted: (messages) => this.replace(messages),
       })
@@ -203,6 +218,21 @@ export class Session {
       this.emit({ ...identity, type: 'turn_end', reason: 'model_error', message })
       return { reason: 'model_error', message, messages: this.messages, turns: 0, usage: zeroUsage(), costUsd: 0, resultText: '' }
     }
+  }
+
+  /** Waits for {@link answerTurnLimit}; an abort of the turn answers "stop". */
+  private waitForAnswer(signal: AbortSignal): Promise<boolean> {
+    return new Promise((resolve) => {
+      const done = (proceed: boolean) => {
+        this.limitAnswer = undefined
+        signal.removeEventListener('abort', onAbort)
+        resolve(proceed)
+      }
+      const onAbort = () => done(false)
+      if (signal.aborted) return done(false)
+      signal.addEventListener('abort', onAbort, { once: true })
+      this.limitAnswer = done
+    })
   }
 
   /** Runs SessionStart (first turn only) and UserPromptSubmit hooks; hook failures never stop a turn. */

@@ -49,11 +49,16 @@ export const FileChange = z.object({ path: z.string(), created: z.boolean(), pat
 export type FileChange = z.infer<typeof FileChange>
 
 /** Sous's own preferences (stored under the "sous" key of `$SOUS_HOME/settings.json`). */
+/** Model requests a desktop turn makes before it asks whether to go on (headless has no limit). */
+export const DEFAULT_TURN_GUARD = 200
+
 export const Preferences = z.object({
   baseUrl: z.string().max(2000).optional(),
   model: z.string().max(200).optional(),
   fallbackModel: z.string().max(200).optional(),
   permissionMode: z.enum(['default', 'acceptEdits', 'plan', 'bypassPermissions', 'dontAsk']).optional(),
+  /** Model requests a desktop turn makes before it asks whether to go on (default {@link DEFAULT_TURN_GUARD}). */
+  turnGuard: z.number().int().min(10).max(100_000).optional(),
   theme: z.enum(['light', 'dark', 'system']),
   fontSize: z.number().int().min(9).max(32),
 })
@@ -151,6 +156,8 @@ export const requests = {
   },
   /** Stops the running turn. */
   'session.abort': { input: z.object({ sessionId: Id }).strict(), output: z.void() },
+  /** Answers a running turn that reached its request guard (`turn_limit`): go on, or stop it. */
+  'session.continueTurn': { input: z.object({ sessionId: Id, proceed: z.boolean() }).strict(), output: z.void() },
   /** Switches a session's permission mode (Shift+Tab in the UI); applies from the next tool call. */
   'session.setMode': { input: z.object({ sessionId: Id, mode: PermissionModeName }).strict(), output: z.void() },
   /** Stored sessions, newest first: of one project, or of all when `projectPath` is omitted. */

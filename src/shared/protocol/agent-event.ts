@@ -91,6 +91,8 @@ export const AgentEvent = z.discriminatedUnion('type', [
    * (bypassPermissions) commands run without it; otherwise commands that change things ask.
    */
   z.object({ ...base, type: z.literal('sandbox_unavailable'), reason: z.string(), unconfined: z.boolean() }),
+  /** The turn made `turns` model requests, its guard: the agent waits until the user says go on or stop. */
+  z.object({ ...base, type: z.literal('turn_limit'), turns: z.number() }),
   z.object({
     ...base,
     type: z.literal('turn_end'),

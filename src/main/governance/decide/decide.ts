@@ -29,6 +29,8 @@ export interface DecideInput {
   projectRoot: string
   sessionGrants?: SessionGrants
   hook?: HookVerdict
+  /** Folders beyond the project this session reads without asking (its own saved tool results). */
+  readableRoots?: string[]
 }
 
 /** Shared state of one decision. */
@@ -157,6 +159,7 @@ function allowOrDefault(ctx: DecideContext): PermissionDecision {
   if (s.kind === 'bash') return bashDefault(ctx, s)
   if (s.kind === 'read') {
     if (isInsideRoots(s.path, ctx.roots)) return { behavior: 'allow', explanation: { kind: 'default', detail: 'reads inside the project are allowed' } }
+    if (ctx.readableRoots && isInsideRoots(s.path, ctx.readableRoots)) return { behavior: 'allow', explanation: { kind: 'default', detail: "the session's own saved tool results are readable" } }
     return { behavior: 'ask', explanation: { kind: 'outside-project', path: s.path, detail: 'reads outside the project' } }
   }
   if (s.kind === 'edit') {

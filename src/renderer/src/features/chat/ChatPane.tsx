@@ -4,6 +4,7 @@ import { StatusBar } from '../status-bar/StatusBar'
 import { Composer } from './Composer'
 import { Conversation } from './Conversation'
 import { isRunning } from './reducer'
+import { SandboxBanner } from './SandboxBanner'
 import { useChat } from './store'
 import './chat.css'
 
@@ -22,6 +23,7 @@ export function ChatPane({ projectPath }: { projectPath: string }) {
           {stopping ? 'Stopping…' : running ? 'Responding…' : sending ? 'Sending…' : ''}
         </span>
       </header>
+      <SandboxBanner />
       <Conversation transcript={transcript} />
       {error && (
         <p className="pane__error" role="alert">

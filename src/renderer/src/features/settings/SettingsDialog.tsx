@@ -2,6 +2,7 @@ import { useEffect, useRef, useState, type FormEvent } from 'react'
 import type { Preferences } from '../../../../shared/ipc/contract'
 import { useFocusTrap } from '../../lib/focus-trap'
 import { ProjectSettingsEditor } from './ProjectSettingsEditor'
+import { TurnGuardField } from './TurnGuardField'
 import { describeKey } from './describe'
 import { useSettings } from './store'
 import './settings.css'
@@ -43,6 +44,7 @@ export function SettingsDialog({ projectPath }: { projectPath: string | null }) 
       model: draft.model ?? '',
       fallbackModel: draft.fallbackModel ?? '',
       ...(draft.permissionMode ? { permissionMode: draft.permissionMode } : {}),
+      ...(draft.turnGuard ? { turnGuard: draft.turnGuard } : {}),
       theme: draft.theme,
       fontSize: draft.fontSize,
     })
@@ -131,6 +133,7 @@ export function SettingsDialog({ projectPath }: { projectPath: string | null }) 
                   ))}
                 </select>
               </label>
+              <TurnGuardField value={draft.turnGuard} onChange={(turnGuard) => setDraft({ ...draft, turnGuard })} />
             </fieldset>
             <fieldset className="settings__group">
               <legend>Appearance</legend>
