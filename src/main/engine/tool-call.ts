@@ -49,8 +49,8 @@ export function isSafeCall(tool: AnyTool | undefined, input: unknown): boolean {
 }
 
 /**
- * Runs one tool call from permission to result: find → parse → PreToolUse → canUseTool → execute →
- * PostToolUse. Contract: never throws; every path yields exactly one tool_result and one `tool_end`.
+ * Runs one tool call from permission to result: find → parse → validate → PreToolUse → canUseTool →
+ * execute → PostToolUse. Contract: never throws; every path yields exactly one tool_result and one `tool_end`.
  */
 export async function processToolCall(block: ToolUseBlock, signal: AbortSignal, deps: RunToolDeps): Promise<CallOutcome> {
   const tool = deps.tools.get(block.name)
@@ -77,6 +77,16 @@ export async function processToolCall(block: ToolUseBlock, signal: AbortSignal, 
   if (!parsed.ok) {
     return finish({ content: `InputValidationError: ${block.name}: ${parsed.error}`, isError: true })
   }
+  const ctx: ToolContext = {
+    ...deps.context,
+    toolUseId: block.id,
+    signal,
+    progress: (text) => deps.emit({ type: 'tool_progress', toolUseId: block.id, text }),
+  }
+  // The tool's own checks (read before edit, a unique match, not stale) come before any question,
+  // so the user is only asked about calls that can run — and sees the real diff.
+  const invalid = await validateCall(tool, parsed.value, ctx)
+  if (invalid !== undefined) return finish({ content: invalid, isError: true })
   let input = parsed.value
   const hook = await safely(() => deps.hooks?.preToolUse?.({ tool, input, toolUseId: block.id }))
   if (hook?.deny !== undefined) return finish({ content: `Blocked by hook: ${hook.deny}`, isError: true })
@@ -104,12 +114,6 @@ export async function processToolCall(block: ToolUseBlock, signal: AbortSignal, 
   }
   if (signal.aborted) return finish(notExecuted('the turn was interrupted'))
   deps.emit({ type: 'tool_state', toolUseId: block.id, name: block.name, state: 'running' })
-  const ctx: ToolContext = {
-    ...deps.context,
-    toolUseId: block.id,
-    signal,
-    progress: (text) => deps.emit({ type: 'tool_progress', toolUseId: block.id, text }),
-  }
   let result: ToolResult
   try {
     result = await deps.execute(runner, input, ctx)
@@ -120,6 +124,18 @@ export async function processToolCall(block: ToolUseBlock, signal: AbortSignal, 
   const after = await safely(() => deps.hooks?.postToolUse?.({ tool: runner, input, toolUseId: block.id }, result))
   if (after?.additionalContext) deps.remind?.(after.additionalContext, 'hook')
   return finish(result, undefined, after?.stopReason)
+}
+
+/**
+ * The tool's own check of a parsed input; a message for the model when the call cannot run. The
+ * tool layer checks again when it executes (the file may change while the user decides).
+ */
+async function validateCall(tool: AnyTool, input: unknown, ctx: ToolContext): Promise<string | undefined> {
+  try {
+    return (await tool.validate?.(input, ctx)) || undefined
+  } catch (error) {
+    return `Error: ${tool.name} could not check its input: ${error instanceof Error ? error.message : String(error)}`
+  }
 }
 
 /** The result with the user's note after the tool's own text. */
