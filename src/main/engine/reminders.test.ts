@@ -3,7 +3,7 @@ import { textReply, toolUseReply } from '../../../test/model-server'
 import { useModelServer } from '../../../test/model-server/vitest'
 import { ReminderQueue } from '../context/reminders'
 import type { Message } from '../services/model/types'
-import { baseParams, runQuery, scriptedModel, testTool } from './testing'
+import { baseParams, runQuery, scriptedModel, testTool } from '../../../test/support/engine'
 
 // The loop drains the session's reminder queue into the user message it appends for the next
 // request: never into a message already sent, so the cached prefix stays the same bytes.

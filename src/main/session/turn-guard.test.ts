@@ -6,7 +6,7 @@ import { textReply, toolUseReply } from '../../../test/model-server'
 import { useModelServer } from '../../../test/model-server/vitest'
 import type { AgentEvent } from '../../shared/protocol/agent-event'
 import { createEventHub, type EventHub } from '../base/event-hub'
-import { scriptedModel, testTool } from '../engine/testing'
+import { scriptedModel, testTool } from '../../../test/support/engine'
 import { SessionManager } from './session-manager'
 
 // The desktop's request guard: at `maxTurns` a turn waits for the user instead of ending.

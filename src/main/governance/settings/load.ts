@@ -5,7 +5,7 @@ import { sousHome } from '../../base/paths'
 import { parseRule } from '../rules/parse'
 import type { PermissionMode, RuleBehavior, SettingsSourceName } from '../types'
 import { jsonErrorPosition, keyPathPosition } from './json-position'
-import { hookEventProblem } from '../hooks/types'
+import { hookEventProblem } from '../hook-events'
 import { SettingsFileSchema, type SettingsFile } from './schema'
 import type { LoadedSettings, MergedSettings, SettingsDiagnostic } from './types'
 

@@ -1,0 +1,53 @@
+import type { LoadSettingsOptions } from '../governance/settings/load'
+import type { GateDenial } from '../governance/gate/gate'
+import type { PermissionMode } from '../governance/types'
+import type { EventHub } from '../base/event-hub'
+import type { PtyProcess, PtyService } from '../pty/types'
+import type { KeyStore } from '../secrets/key-store'
+
+/** What {@link createSessionRuntime} needs from its host (desktop, browser host or `sous -p`). */
+export interface SessionRuntimeOptions {
+  /** `$SOUS_HOME`. */
+  home: string
+  /** Where `ANTHROPIC_*` come from. */
+  env: NodeJS.ProcessEnv
+  hub: EventHub
+  /** Terminals for the Bash tool; owned by the caller. */
+  pty: PtyService
+  /** Where a key entered in the app lives; `ANTHROPIC_API_KEY` is the fallback. */
+  keyStore?: KeyStore
+  /** The starting permission mode of new sessions. */
+  permissionMode: PermissionMode
+  /** Nobody to ask: every ask becomes a denial (reported through `onDenial`). */
+  headless: boolean
+  /** `--allowedTools` / `--disallowedTools`. */
+  cliRules?: LoadSettingsOptions['cli']
+  /** Model override (`--model`); otherwise `ANTHROPIC_MODEL` or the default. */
+  model?: string
+  /** Model requests per turn; default: none headless, the `turnGuard` preference (asking to go on) with a UI. */
+  maxTurns?: number
+  appendSystemPrompt?: string
+  /** Run Bash inside the OS sandbox when the settings allow and it works (default true). */
+  sandbox?: boolean
+  onDenial?(denial: GateDenial): void
+  /** Where the user's `~` is (tests). */
+  userHome?: string
+  /**
+   * The user's preferences (Settings), read when a session opens: they win over the environment
+   * and the host's default mode, but not over explicit options (`model`). Hosts with a UI pass
+   * `workspace/preferences.ts`'s `readPreferencesSync`.
+   */
+  preferences?(): RuntimePreferences
+  /** Each Bash command's PTY as it starts (the desktop's Agent terminal; see workspace/agent-terminals). */
+  onPtySpawn?(sessionId: string, proc: PtyProcess, command: string): void
+}
+
+/** What Settings may change for new sessions. */
+export interface RuntimePreferences {
+  /** Model requests a desktop turn makes before asking whether to go on. */
+  turnGuard?: number
+  model?: string
+  fallbackModel?: string
+  baseUrl?: string
+  permissionMode?: PermissionMode
+}
