@@ -7,7 +7,7 @@ import { AppError } from '../../shared/ipc/result'
 import { projectDataDir } from '../base/paths'
 import type { QueryResult } from '../engine/types'
 import { zeroUsage } from '../engine/usage'
-import { findTranscriptFile, listSessions, summarize, type SessionSummary } from '../store/session-index'
+import { findTranscriptFile, listSessions, loadStoredTranscript, summarize, type SessionSummary } from '../store/session-index'
 import { loadTranscript, transcriptPath, type LoadedTranscript } from '../store/transcript'
 import { Session, type SessionEnvironment } from './session'
 import type { SessionHistory, SessionService } from './types'
@@ -147,7 +147,7 @@ export class SessionManager implements SessionService {
     const live = this.sessions.get(sessionId)
     if (live) return loadTranscript(this.pathOf(live.projectPath, sessionId))
     const file = await findTranscriptFile(this.options.home, sessionId)
-    return file ? loadTranscript(file) : undefined
+    return file ? loadStoredTranscript(file) : undefined
   }
 }
 

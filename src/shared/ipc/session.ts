@@ -14,6 +14,8 @@ export const SessionSummary = z.object({
   createdAt: z.string(),
   updatedAt: z.string(),
   messageCount: z.number(),
+  /** Lines of its transcript that could not be read and were left out. */
+  skippedLines: z.number().optional(),
 })
 export type SessionSummary = z.infer<typeof SessionSummary>
 
