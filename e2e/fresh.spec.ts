@@ -1,7 +1,7 @@
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { OPTIONAL_SYSTEM_TOOLS, pathWithout } from '../test/path-without'
+import { OPTIONAL_SYSTEM_TOOLS, pathWithout } from '../test/support/path-without'
 import { expect, startServe, test } from './fixtures'
 import { openByPath } from './support/app'
 

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { textReply, toolUseReply } from '../../test/model-server'
 import { useModelServer } from '../../test/model-server/vitest'
-import { OPTIONAL_SYSTEM_TOOLS, pathWithout } from '../../test/path-without'
+import { OPTIONAL_SYSTEM_TOOLS, pathWithout } from '../../test/support/path-without'
 import type { Message, ToolResultBlock } from '../main/services/model/types'
 import { runPrint } from './print'
 

@@ -1,8 +1,8 @@
 import { readdir, stat } from 'node:fs/promises'
-import { basename, dirname, join } from 'node:path'
+import { basename, dirname, join, resolve } from 'node:path'
 import { projectSlug } from '../base/paths'
 import type { Message } from '../services/model/types'
-import { loadTranscript, sessionsDir, type LoadedTranscript } from './transcript'
+import { isSessionId, loadTranscript, sessionsDir, type LoadedTranscript } from './transcript'
 
 /** One row of the session list. */
 export interface SessionSummary {
@@ -19,13 +19,18 @@ export interface SessionSummary {
 /**
  * Lists the sessions of one project (or of every project), newest first. Reads each transcript
  * in full. A damaged file never breaks the list: bad lines are skipped (and counted in its row),
- * a lost header is rebuilt from the file's name and folder, and a file that cannot be read at all
- * is left out.
+ * a lost header is rebuilt from the file's name and folder (whose name carries a digest of the
+ * project's exact path), and a file that cannot be read at all is left out. So is a transcript
+ * whose header names another project than the one asked for, or whose id could not be a path.
  */
 export async function listSessions(home: string, projectPath?: string): Promise<SessionSummary[]> {
-  const dirs = projectPath ? [sessionsDir(home, projectPath)] : await allSessionDirs(home)
-  const loaded = (await Promise.all(dirs.map((dir) => loadFolder(dir, projectPath)))).flat()
-  return loaded.map(summarize).sort((a, b) => b.updatedAt.localeCompare(a.updatedAt) || a.sessionId.localeCompare(b.sessionId))
+  const project = projectPath === undefined ? undefined : resolve(projectPath)
+  const dirs = project ? [sessionsDir(home, project)] : await allSessionDirs(home)
+  const loaded = (await Promise.all(dirs.map((dir) => loadFolder(dir, project)))).flat()
+  return loaded
+    .filter((item) => isSessionId(item.sessionId) && (project === undefined || resolve(item.projectPath) === project))
+    .map(summarize)
+    .sort((a, b) => b.updatedAt.localeCompare(a.updatedAt) || a.sessionId.localeCompare(b.sessionId))
 }
 
 /** One stored transcript by its file, its header rebuilt from its folder's other sessions if lost. */
@@ -84,8 +89,12 @@ export function defaultTitle(messages: Message[]): string {
   return 'New session'
 }
 
-/** The transcript file of a session id in any project, if there is one. */
+/**
+ * The transcript file of a session id in any project, if there is one. An id that is not a
+ * session id (`../../x`) finds nothing: it must never become a path.
+ */
 export async function findTranscriptFile(home: string, sessionId: string): Promise<string | undefined> {
+  if (!isSessionId(sessionId)) return undefined
   for (const dir of await allSessionDirs(home)) {
     const file = join(dir, `${sessionId}.jsonl`)
     if ((await stat(file).catch(() => undefined))?.isFile()) return file

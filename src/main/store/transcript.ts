@@ -1,4 +1,4 @@
-import { appendFileSync, mkdirSync } from 'node:fs'
+import { appendFileSync, chmodSync, closeSync, fstatSync, mkdirSync, openSync, readSync } from 'node:fs'
 import { readFile, stat } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import type { AgentEvent } from '../../shared/protocol/agent-event'
@@ -10,13 +10,23 @@ import { repairMessages } from './transcript-repair'
 /**
  * Session transcripts: one append-only JSONL file per session at
  * `$SOUS_HOME/projects/<slug>/sessions/<id>.jsonl`. Each line is written synchronously as it
- * happens, so a crash loses at most the line being written; a torn last line is ignored on load.
+ * happens, so a crash loses at most the line being written: on load a torn last line is left out,
+ * and a writer that continues the file ends that torn line first, so what it appends is kept.
  */
 
 export type { TranscriptEntry } from './transcript-lines'
 
-/** Path of a session's transcript. */
+/** What a session id looks like. It names a file, so nothing in it may lead out of its folder. */
+const SESSION_ID = /^[A-Za-z0-9_-]{1,200}$/
+
+/** Whether `value` can be a session id (checked before any id from outside becomes a path). */
+export function isSessionId(value: string): boolean {
+  return SESSION_ID.test(value)
+}
+
+/** Path of a session's transcript. Throws for an id that could leave the folder (a bug: ids are checked at the edge). */
 export function transcriptPath(home: string, projectPath: string, sessionId: string): string {
+  if (!isSessionId(sessionId)) throw new Error(`not a session id: ${JSON.stringify(sessionId.slice(0, 50))}`)
   return join(sessionsDir(home, projectPath), `${sessionId}.jsonl`)
 }
 
@@ -31,14 +41,18 @@ export class TranscriptWriter {
 
   /** Starts a new transcript (creates folders, writes the header line). */
   static create(path: string, header: { sessionId: string; projectPath: string; createdAt?: string }): TranscriptWriter {
-    mkdirSync(dirname(path), { recursive: true })
+    makePrivateFolder(dirname(path))
     const writer = new TranscriptWriter(path)
     writer.append({ type: 'session', version: 1, sessionId: header.sessionId, projectPath: header.projectPath, createdAt: header.createdAt ?? new Date().toISOString() })
     return writer
   }
 
-  /** Continues an existing transcript. */
+  /**
+   * Continues an existing transcript. A file cut mid-line by a crash gets its line ended first;
+   * otherwise the next entry would be glued to the torn one and lost with it.
+   */
   static open(path: string): TranscriptWriter {
+    if (!endsWithNewline(path)) appendFileSync(path, '\n')
     return new TranscriptWriter(path)
   }
 
@@ -60,7 +74,23 @@ export class TranscriptWriter {
 
   private append(entry: TranscriptEntry): void {
     // One write per line; a crash mid-write leaves at most a torn last line, which load ignores.
-    appendFileSync(this.path, `${JSON.stringify(entry)}\n`)
+    // Transcripts hold everything the agent read: only the user may read them (the mode applies on creation).
+    appendFileSync(this.path, `${JSON.stringify(entry)}\n`, { mode: 0o600 })
+  }
+}
+
+/**
+ * Creates a transcript folder (and the project folder above it) readable by the user alone, and
+ * tightens them when an older version left them open.
+ */
+export function makePrivateFolder(dir: string): void {
+  mkdirSync(dir, { recursive: true, mode: 0o700 })
+  for (const folder of [dir, dirname(dir)]) {
+    try {
+      chmodSync(folder, 0o700)
+    } catch {
+      // Not ours to change (a shared mount): the files themselves are still 0600.
+    }
   }
 }
 
@@ -168,6 +198,25 @@ function recovered(fallback: TranscriptFallback | undefined, firstAt: string): {
   if (!fallback?.projectPath) return undefined
   const createdAt = firstAt || fallback.modifiedAt || new Date(0).toISOString()
   return { sessionId: fallback.sessionId, projectPath: fallback.projectPath, createdAt }
+}
+
+/** Whether the file ends with a newline (or is empty); a missing file counts as ended. */
+function endsWithNewline(path: string): boolean {
+  let descriptor: number
+  try {
+    descriptor = openSync(path, 'r')
+  } catch {
+    return true
+  }
+  try {
+    const size = fstatSync(descriptor).size
+    if (size === 0) return true
+    const last = Buffer.alloc(1)
+    readSync(descriptor, last, 0, 1, size - 1)
+    return last[0] === 0x0a
+  } finally {
+    closeSync(descriptor)
+  }
 }
 
 function now(): string {

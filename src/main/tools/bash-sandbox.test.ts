@@ -22,6 +22,13 @@ describe('refusedBySandbox', () => {
     expect(reportViolations(write, { failed: false, output: 'Read-only file system' })).toEqual({ lines: [], refusal: false })
   })
 
+  it("always reports a git file the guard removed, although the command worked", () => {
+    const removed = 'deny write /p/.git/hooks/pre-commit (removed: it would send git outside the sandbox to another folder)'
+    const stuck = 'deny write /p/.git/config.worktree (could not be removed: EBUSY; delete it before running git)'
+    expect(reportViolations([removed, ...write], { failed: false, output: 'ok' })).toEqual({ lines: [removed], refusal: false })
+    expect(reportViolations([stuck], { failed: false, output: 'ok' })).toEqual({ lines: [stuck], refusal: false })
+  })
+
   it('reads the lines of the library block', () => {
     expect(violationLines('err\n<sandbox_violations>\ndeny openat /x\ndeny mkdir /y\n</sandbox_violations>')).toEqual(['deny openat /x', 'deny mkdir /y'])
     expect(violationLines('no block')).toEqual([])

@@ -6,12 +6,16 @@
 
 /** Wraps a script so it runs inside the sandbox, and reports what the sandbox refused. */
 export interface BashSandboxPort {
-  /** A shell string that runs `script` inside the sandbox (run it with `/bin/bash -c`). */
-  wrap(script: string, opts: { commandId: string; commandText: string; signal?: AbortSignal }): Promise<string>
+  /**
+   * A shell string that runs `script` inside the sandbox (run it with `/bin/bash -c`). `commandId`
+   * must be unguessable (the proxy binds network allowances to it); `toolUseId` says which call a
+   * network ask belongs to.
+   */
+  wrap(script: string, opts: { commandId: string; commandText: string; signal?: AbortSignal; toolUseId?: string }): Promise<string>
   /** Appends a `<sandbox_violations>` block to `stderr` when the command hit the sandbox. */
   annotate(commandId: string, stderr: string): string
-  /** Releases per-command resources (mount points) after a wrapped command ended. */
-  cleanup?(): void
+  /** Releases per-command resources (mount points, network allowances) after a wrapped command ended. */
+  cleanup?(commandId?: string): void
 }
 
 /** The sandbox as the start-up probe found it. */
@@ -70,14 +74,20 @@ export interface ViolationReport {
 }
 
 /**
- * Which of a command's violations the model is told about. A host the network proxy refused is
- * always news (the user or the allowed domains said no). A refused write is reported only when
- * the command failed and its output shows the refusal: the Linux monitor reports every write
- * attempt, and most are probes a program survives.
+ * Lines that are always news: a host the network proxy refused (the user or the allowed domains
+ * said no), and a file of git's the git guard removed after the command wrote it (the command
+ * "worked", but what it wrote is gone).
+ */
+const ALWAYS_NEWS = /\bnetwork-|\((?:removed|could not be removed):/
+
+/**
+ * Which of a command's violations the model is told about: the {@link ALWAYS_NEWS} lines, and
+ * refused writes only when the command failed and its output shows the refusal — the Linux monitor
+ * reports every write attempt, and most are probes a program survives.
  */
 export function reportViolations(lines: string[], o: { failed: boolean; output: string }): ViolationReport {
-  const network = lines.filter((line) => /\bnetwork-/.test(line))
-  const files = lines.filter((line) => !/\bnetwork-/.test(line))
+  const news = lines.filter((line) => ALWAYS_NEWS.test(line))
+  const files = lines.filter((line) => !ALWAYS_NEWS.test(line))
   const refusedFiles = o.failed && refusedBySandbox(o.output, files) ? files : []
-  return { lines: [...network, ...refusedFiles], refusal: refusedFiles.length > 0 }
+  return { lines: [...news, ...refusedFiles], refusal: refusedFiles.length > 0 }
 }

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process'
 import { readdir, stat } from 'node:fs/promises'
 import { join } from 'node:path'
+import { childEnvironment } from '../base/child-env'
 import { ripgrepCommand } from '../base/ripgrep'
 import { insideProject } from './files'
 
@@ -46,7 +47,8 @@ async function ripgrepFiles(root: string, limits: ListLimits): Promise<string[] 
   const command = await ripgrepCommand()
   const args = ['--files', '--hidden', '--glob', '!.git', '--no-require-git', '--no-ignore-parent', '--no-ignore-global', '--no-ignore-dot', '--no-config', '--no-messages']
   return new Promise((resolve) => {
-    const env = { ...process.env }
+    // No child gets Sous's credentials (childEnvironment); a user's ripgrep config is not ours.
+    const env = childEnvironment(process.env)
     delete env.RIPGREP_CONFIG_PATH
     const child = spawn(command, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'ignore'] })
     const found: string[] = []

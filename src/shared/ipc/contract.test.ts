@@ -7,8 +7,9 @@ import { projectEvents, projectRequests } from './project'
 import { ptyEvents, ptyRequests } from './pty'
 import { sessionEvents, sessionRequests } from './session'
 import { settingsRequests } from './settings'
+import { trustRequests } from './trust'
 
-const requestDomains = [appRequests, projectRequests, ptyRequests, sessionRequests, approvalRequests, settingsRequests, filesRequests]
+const requestDomains = [appRequests, projectRequests, ptyRequests, sessionRequests, approvalRequests, settingsRequests, filesRequests, trustRequests]
 const eventDomains = [ptyEvents, sessionEvents, approvalEvents, projectEvents]
 
 describe('the contract, merged from one file per domain', () => {

@@ -136,8 +136,12 @@ export function reduce(transcript: Transcript, event: AgentEvent): Transcript {
     case 'assistant_message':
       // The streamed deltas already carry the text; these are for transcripts and logs.
       return transcript
+    case 'task_update':
+    case 'mode_change':
+      // Not part of the conversation: the task list and the mode have their own state.
+      return transcript
     case 'sandbox_unavailable':
-      // Shown once per session as a banner (features/sandbox), not in a turn.
+      // Shown once per session as a banner (SandboxBanner, from the chat store), not in a turn.
       return transcript
   }
 }

@@ -133,10 +133,13 @@ const batcher = createFrameBatcher<AgentEvent>((events) => {
   const state = useChat.getState()
   const transcript = events.reduce(reduce, state.transcript)
   const ended = events.some((event) => event.type === 'turn_end' && !event.parentToolUseId)
+  // The agent entered or left plan mode (EnterPlanMode, an approved plan): the status bar follows.
+  const modeChange = events.findLast((event) => event.type === 'mode_change')
   const sandbox = events.findLast((event) => event.type === 'sandbox_unavailable')
   useChat.setState({
     transcript,
     ...(ended && { stopping: false }),
+    ...(modeChange?.type === 'mode_change' && { mode: modeChange.mode, modeError: null }),
     ...(sandbox?.type === 'sandbox_unavailable' && { sandbox: { reason: sandbox.reason, unconfined: sandbox.unconfined } }),
   })
 })
