@@ -43,6 +43,31 @@ describe('background agents', () => {
     expect(resultOf(result.messages, 'toolu_output')?.content).toMatch(/<status>completed<\/status>[\s\S]*Quiet findings: all good\./)
   })
 
+  it('announce their end on the main agent\'s next request, as a task notification in a reminder', async () => {
+    server.setScenario(
+      [
+        routeByPrompt({
+          'Start and go on.': [toolUseReply('Agent', { description: 'Side errand', prompt: 'Run the errand.', run_in_background: true }, { id: 'toolu_agent' }), textReply('Started.')],
+          'Run the errand.': [textReply('Errand done: 3 files found.')],
+          'Anything new?': [textReply('Yes, the errand finished.')],
+        }),
+      ],
+      { loop: true },
+    )
+    const { sessionId } = await world.runtime.sessions.create(world.project)
+    const ended = nextOn(world, 'agent.event', (event) => event.type === 'agent_end' && event.status === 'completed')
+    await world.runtime.sessions.run(sessionId, 'Start and go on.')
+    const end = await ended
+    await world.runtime.sessions.run(sessionId, 'Anything new?')
+    const asked = server.requests.filter((request) => JSON.stringify(request.body['messages']).includes('Anything new?'))
+    expect(asked).toHaveLength(1)
+    const last = JSON.stringify((asked[0]!.body['messages'] as unknown[]).at(-1))
+    expect(last).toContain('<system-reminder>')
+    expect(last).toContain('<task-notification>')
+    expect(last).toContain(end.agentId)
+    expect(last).toContain('Errand done: 3 files found.')
+  })
+
   it('go on past the end of the turn that started them, and TaskStop stops them with their commands', async () => {
     server.setScenario(
       [

@@ -132,8 +132,13 @@ export class SessionAgents implements SubagentControl {
   async stop(id: string): Promise<ToolResult | undefined> {
     const record = this.records.get(id)
     if (!record) return undefined
-    if (!record.running) return { content: `Agent ${id} had already ended (${record.status}).` }
+    // The model learns the end from this result: no notification repeats it.
+    if (!record.running) {
+      record.outputRead = true
+      return { content: `Agent ${id} had already ended (${record.status}).` }
+    }
     await this.stopTree(record)
+    record.outputRead = true
     return { content: `Agent ${id} was stopped, with the agents it started.` }
   }
 

@@ -1,6 +1,7 @@
 import type { PermissionModeName } from '../../shared/ipc/contract'
 import { loadAgentCatalog } from '../agents/agent-files'
 import coordinatorPrompt from '../agents/coordinator.prompt'
+import type { ReminderSink } from '../context/reminders'
 import { BUILT_IN_AGENTS, describeTools, type AgentCatalog } from '../agents/definitions'
 import { SessionAgents } from '../agents/session-agents'
 import type { ApprovalQueue } from '../governance/approvals/queue'
@@ -37,8 +38,6 @@ export interface SessionSubagents {
    */
   mainTools(core: AnyTool[], shared: Partial<ToolContext>): Promise<AnyTool[]>
   attach(session: SessionHandle): void
-  /** Background agents' notices waiting for the main agent's next prompt. */
-  takeNotes(): string[]
   /** Resolves once the coordinator's workers have all reported and their turns ended. */
   settled(): Promise<void>
 }
@@ -56,6 +55,8 @@ export interface SubagentSession {
   model(): Promise<ModelService>
   modelName: string
   maxTurns: number
+  /** The session's reminder queue: a finished background agent is announced through it. */
+  reminders: ReminderSink
 }
 
 /**
@@ -89,14 +90,14 @@ export function createSessionSubagents(parts: RuntimeParts, session: SubagentSes
     emit: (event) => options.hub.emit('agent.event', event),
     emitMain: (event) => (handle ? handle.emit(event) : options.hub.emit('agent.event', event)),
     notifyMain: (text, stillRelevant) => {
+      // A coordinator hears from its workers as user messages; otherwise the note rides on the
+      // main agent's next request (the session's reminder queue), unless it learned the end first.
       if (coordinator) feed.push(text)
-      // Until the per-session reminder queue lands: the note waits for the next prompt.
-      else pendingNotes.push({ text, stillRelevant })
+      else session.reminders.push(text, { source: 'background-agent', stillRelevant })
     },
     ...(options.agentForegroundLimitMs !== undefined && { foregroundLimitMs: options.agentForegroundLimitMs }),
     coordinator,
   })
-  const pendingNotes: Array<{ text: string; stillRelevant(): boolean }> = []
   return {
     agents,
     coordinator,
@@ -114,9 +115,6 @@ export function createSessionSubagents(parts: RuntimeParts, session: SubagentSes
     },
     attach(session) {
       handle = session
-    },
-    takeNotes() {
-      return pendingNotes.splice(0).flatMap((note) => (note.stillRelevant() ? [note.text] : []))
     },
     async settled() {
       // A report's turn may start new workers, and a worker may end while a report's turn runs.
