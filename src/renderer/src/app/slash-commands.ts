@@ -1,5 +1,10 @@
 import type { SlashCommand } from '../lib/slash-commands'
 
+/** Moves focus into the agent tree (its first button), after the composer has let go. */
+function focusAgentTree(): void {
+  requestAnimationFrame(() => document.querySelector<HTMLElement>('[aria-label="Agent tree"] button')?.focus())
+}
+
 /**
  * The slash-command registry: every `/command` the composer completes, in the order it lists them.
  * Adding one is one entry here plus its handler; a command that opens a view calls
@@ -11,5 +16,6 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
   { name: 'clear', description: 'Start a new conversation (the old one stays in the session list)', run: (chat) => chat.newConversation() },
   { name: 'plan', description: 'Plan mode: the agent may read and think, not change anything', run: (chat) => chat.setMode('plan') },
   { name: 'accept-edits', description: 'Accept file edits without asking (commands still ask)', run: (chat) => chat.setMode('acceptEdits') },
+  { name: 'agents', description: 'Show the tree of agents, commands and tasks at work', run: () => focusAgentTree() },
   { name: 'ask', description: 'Ask before every change (the default mode)', run: (chat) => chat.setMode('default') },
 ]
