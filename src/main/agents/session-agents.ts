@@ -1,3 +1,6 @@
+// Longer than 300 lines because every operation on a session's agents (call, message, output, stop,
+// the tree's stops, runs and their teardown) works on one map of records and keeps its invariants
+// together: a record is running exactly while its run is, and a stop reaches every descendant.
 import { randomBytes } from 'node:crypto'
 import type { PermissionModeName } from '../../shared/ipc/contract'
 import type { AgentEvent } from '../../shared/protocol/agent-event'

@@ -1,0 +1,97 @@
+import type { PermissionModeName } from '../../shared/ipc/contract'
+import type { AgentEvent } from '../../shared/protocol/agent-event'
+import type { TaskItem } from '../../shared/protocol/task'
+import type { EventHub } from '../base/event-hub'
+import type { ReminderQueue } from '../context/reminders'
+import type { CanUseTool, Compactor, QueryHooks, QueryParams, QueryResult } from '../engine/types'
+import type { ModelService } from '../services/model/types'
+import type { AnyTool } from '../tools/types'
+
+/*
+ * What a Session is given and what it offers the parts its owner built: the seams between
+ * `session.ts` and `session-environment.ts`, kept apart from the Session class itself.
+ */
+
+/** What a session needs from its owner. */
+export interface SessionEnvironment {
+  hub: EventHub
+  model: () => Promise<ModelService>
+  modelName: string
+  /** The tools of this session (created once, on the first turn; disposed with the session). */
+  toolset: () => Promise<Toolset>
+  canUseTool: CanUseTool
+  /** Switches the permission mode of this session's gate (the status bar's Shift+Tab). */
+  setMode?(mode: PermissionModeName): void
+  maxTurns: number
+  projectDataDir: string
+  transcriptPath: string
+  hooks?: QueryHooks
+  compact?: Compactor
+  /** Where `~/.claude/CLAUDE.md` is looked up. */
+  homeDir?: string
+  /** Extra system prompt text. */
+  appendSystemPrompt?: string
+  maxTokens?: number
+  /** Session-level hooks: UserPromptSubmit, SessionStart, SessionEnd (Claude Code's protocol). */
+  lifecycle?: SessionLifecycle
+  /** Frees what the owner set up for this session (approval queue, gate), after the tools. */
+  release?(): Promise<void> | void
+  /** News for the model from any part of the session, drained into the next user message sent. */
+  reminders?: ReminderQueue
+  /**
+   * Someone can answer when a turn reaches `maxTurns`: the turn waits for `answerTurnLimit`
+   * instead of ending (the desktop's guard). Headless runs end at the limit.
+   */
+  askToContinue?: boolean
+  /** The main agent's instructions in place of Sous's own (coordinator mode). */
+  basePrompt?: string
+  /** The session's subagents: the tree stops them; they end before the session's tools. */
+  agents?: SessionAgentsPort
+  /** Called once with the session itself, so what the owner built can reach it (its transcript, its turns). */
+  attach?(session: SessionHandle): void
+  /** The session's task list as it is now, for the tree (tasks live on disk, not in transcripts). */
+  taskSnapshot?(): Promise<{ listId: string; tasks: TaskItem[] } | undefined>
+}
+
+/** The session's subagents, as the session and the tree's handlers reach them (see agents/session-agents). */
+export interface SessionAgentsPort {
+  /** Stops a subagent or a background command of the tree, and what is below it; false when none such runs. */
+  stopNode(nodeId: string): Promise<boolean>
+  /** Stops every subagent. */
+  stopAll(): Promise<void>
+  /** Ids of the tree's nodes running now. */
+  liveNodeIds(): Set<string>
+  /** Whether any subagent is running. */
+  readonly busy: boolean
+  /** Stops everything and waits for it. */
+  dispose(): Promise<void>
+}
+
+/** What a session offers the parts its owner built. */
+export interface SessionHandle {
+  /** An event of the main agent from outside its loop: on the hub and into the transcript. */
+  emit(event: AgentEvent): void
+  /** Whether a turn is running. */
+  readonly busy: boolean
+  /** Starts a turn (a coordinator's workers report back as user messages). Throws CONFLICT while one runs. */
+  runTurn(text: string): Promise<QueryResult>
+  /** Resolves once no turn is running. */
+  whenIdle(): Promise<void>
+}
+
+/** Hooks around a session's life; each may add context for the model. None may throw. */
+export interface SessionLifecycle {
+  /** Before a prompt reaches the model: `blocked` drops the prompt, with the reason shown. */
+  promptSubmit?(prompt: string): Promise<{ blocked?: string; additionalContext?: string; stopReason?: string }>
+  /** Before the first turn of this session object: a new session, or a resumed one. */
+  sessionStart?(source: 'startup' | 'resume'): Promise<{ additionalContext?: string }>
+  /** When the session ends (closed, deleted, or the app quits). */
+  sessionEnd?(reason: string): Promise<void>
+}
+
+/** A session's tools and the capabilities they share (file-state cache, Bash state…). */
+export interface Toolset {
+  tools: AnyTool[]
+  context?: QueryParams['toolContext']
+  dispose?(): Promise<void>
+}
