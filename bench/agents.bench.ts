@@ -20,6 +20,9 @@ import { visibleRows } from '../src/renderer/src/features/agents/rows'
 
 const RUNS = 20
 
+/** An event with the time the hub delivered it (events carry no clock of their own). */
+type Stamped = AgentEvent & { benchAt: number }
+
 function quantile(values: number[], q: number): number {
   const sorted = [...values].sort((a, b) => a - b)
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))]!
@@ -48,7 +51,7 @@ function route(scripts: Record<string, Step[]>): Step {
   }
 }
 
-async function withRuntime<T>(run: (context: { runtime: ReturnType<typeof createSessionRuntime>; project: string; events: AgentEvent[]; serverRequests: () => RecordedRequest[]; setScenario(steps: Step[]): void }) => Promise<T>): Promise<T> {
+async function withRuntime<T>(run: (context: { runtime: ReturnType<typeof createSessionRuntime>; project: string; events: Stamped[]; serverRequests: () => RecordedRequest[]; setScenario(steps: Step[]): void }) => Promise<T>): Promise<T> {
   const base = realpathSync(mkdtempSync(join(tmpdir(), 'sous-bench-agents-')))
   const project = join(base, 'project')
   mkdirSync(project, { recursive: true })
@@ -56,9 +59,9 @@ async function withRuntime<T>(run: (context: { runtime: ReturnType<typeof create
   writeFileSync(join(project, 'README.md'), '# Readme\n')
   const server = await startModelServer({ scenario: [textReply('hi')], loop: true })
   const hub = createEventHub()
-  const events: AgentEvent[] = []
+  const events: Stamped[] = []
   // Each event stamped when the hub delivers it (the events carry no clock of their own).
-  hub.subscribe((channel, payload) => channel === 'agent.event' && events.push({ ...(payload as AgentEvent), benchAt: performance.now() } as AgentEvent))
+  hub.subscribe((channel, payload) => channel === 'agent.event' && events.push(Object.assign({}, payload as AgentEvent, { benchAt: performance.now() })))
   const pty = new NodePtyService({ killGraceMs: 300 })
   const runtime = createSessionRuntime({ home: join(base, 'home'), env: { ANTHROPIC_API_KEY: 'bench', ANTHROPIC_BASE_URL: server.url, HOME: join(base, 'user') }, hub, pty, permissionMode: 'default', headless: true, userHome: join(base, 'user') })
   try {
@@ -84,8 +87,7 @@ async function startOverhead(): Promise<void> {
       const start = mine.find((event) => event.type === 'agent_start')
       const request = start && mine.find((event) => event.type === 'request_start' && event.agentId === start.agentId)
       if (!call || !request) throw new Error('the helper did not start')
-      const at = (event: AgentEvent) => (event as AgentEvent & { benchAt?: number }).benchAt!
-      if (run >= 3) times.push(at(request) - at(call))
+      if (run >= 3) times.push(request.benchAt - call.benchAt)
     }
     const median = quantile(times, 0.5)
     console.log(`subagent start (Agent call running → its first model request), ${RUNS} runs: median ${median.toFixed(2)} ms, p90 ${quantile(times, 0.9).toFixed(2)} ms; target ≤ 20 ms: ${(median / 20).toFixed(2)}× the target`)
