@@ -21,6 +21,7 @@ import { projectTrustOf, type RuntimePreferences, type SessionRuntimeOptions } f
 import type { SessionEnvironment, Toolset } from './session'
 import { createSessionTasks, sharedTaskListName } from './session-tasks'
 import type { SharedSandbox } from './shared-sandbox'
+import type { UserTaskEdits } from './user-task-edits'
 
 /** What every session of one runtime shares. */
 export interface RuntimeParts {
@@ -33,6 +34,8 @@ export interface RuntimeParts {
   sandbox: SharedSandbox
   models: ModelCache
   userHome: string
+  /** Each live session's task list as the task panel changes it, by session id. */
+  userTasks: Map<string, UserTaskEdits>
 }
 
 /** One session being opened: where it works and what it owns. */
@@ -59,12 +62,16 @@ export function openSessionEnvironment(parts: RuntimeParts, projectPath: string,
     sandboxState: () => parts.sandbox.acquire(projectPath, sessionId),
   }
   const { gate, queue, close: closeGate } = openGate(parts, opening)
+  // What the user changed in the task panel, for the model's next prompt.
+  const userNews: string[] = []
   const tasks = createSessionTasks({
     projectDataDir: projectDataDir(options.home, projectPath),
     sessionId,
     sharedName: sharedTaskListName(options.taskList, options.env),
     hub: options.hub,
+    remind: (text) => userNews.push(text),
   })
+  parts.userTasks.set(sessionId, tasks.user)
   const plan = new PlanMode({
     sessionId,
     plansDir: plansDir(parts.userHome, options.env),
@@ -85,9 +92,10 @@ export function openSessionEnvironment(parts: RuntimeParts, projectPath: string,
       // While plan mode lasts, every prompt carries its reminder (the model must know before it acts).
       promptSubmit: async (prompt) => {
         const submitted = await gate.userPromptSubmit(prompt)
-        const reminder = plan.reminder()
-        if (!reminder || submitted.blocked) return submitted
-        return { ...submitted, additionalContext: [submitted.additionalContext, reminder].filter(Boolean).join('\n\n') }
+        if (submitted.blocked) return submitted
+        const news = [plan.reminder(), ...userNews.splice(0)]
+        if (!news.some(Boolean)) return submitted
+        return { ...submitted, additionalContext: [submitted.additionalContext, ...news].filter(Boolean).join('\n\n') }
       },
       sessionStart: (source) => gate.sessionStart(source),
       sessionEnd: (reason) => gate.sessionEnd(reason),
@@ -97,6 +105,7 @@ export function openSessionEnvironment(parts: RuntimeParts, projectPath: string,
     async release() {
       closeGate()
       tasks.dispose()
+      parts.userTasks.delete(sessionId)
       await opening.tools.dispose()
     },
     maxTurns: options.maxTurns ?? 100,
