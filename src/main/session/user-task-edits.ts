@@ -77,7 +77,7 @@ export class UserTaskEdits {
   }
 
   private tell(change: string): void {
-    this.remind(`The user changed your task list in the task panel: they ${change}. Use TaskList or TaskGet to see the list as it is now, and take the change into account.`)
+    this.remind(`The user changed your task list in the task panel: they ${change}. Take it into account (TaskList shows the list as it is now).`)
   }
 }
 

@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { textReply, toolUseReply } from '../../../../test/model-server'
 import { useModelServer } from '../../../../test/model-server/vitest'
+import type { RequestOutput } from '../../../shared/ipc/contract'
 import type { AgentEvent } from '../../../shared/protocol/agent-event'
 import { createEventHub, type EventHub } from '../../base/event-hub'
 import { NodePtyService } from '../../pty/node-pty-service'
@@ -58,6 +59,12 @@ afterEach(async () => {
 })
 
 const call = (channel: Parameters<Router['invoke']>[0], input: unknown) => router.invoke(channel, input, sender)
+/** The list as `tasks.list` answers it (the router's results are untyped). */
+async function listTasks(sessionId: string): Promise<RequestOutput<'tasks.list'>['tasks']> {
+  const listed = await call('tasks.list', { sessionId })
+  if (!listed.ok) throw new Error(listed.error.message)
+  return (listed.value as RequestOutput<'tasks.list'>).tasks
+}
 const updates = () => events.filter((event) => event.type === 'task_update')
 
 describe('tasks.* handlers', () => {
@@ -67,9 +74,8 @@ describe('tasks.* handlers', () => {
     await call('tasks.create', { sessionId, subject: 'Test it', activeForm: 'Testing it' })
     expect(await call('tasks.update', { sessionId, taskId: '1', status: 'completed', subject: 'Write the lexer' })).toMatchObject({ ok: true, value: { subject: 'Write the lexer', status: 'completed' } })
     expect(await call('tasks.move', { sessionId, taskId: '2', beforeId: '1' })).toEqual({ ok: true, value: undefined })
-    const listed = await call('tasks.list', { sessionId })
-    expect(listed).toMatchObject({ ok: true, value: { listId: sessionId, problems: [] } })
-    expect(listed.ok && listed.value.tasks.map((task) => task.subject)).toEqual(['Test it', 'Write the lexer'])
+    expect(await call('tasks.list', { sessionId })).toMatchObject({ ok: true, value: { listId: sessionId, problems: [] } })
+    expect((await listTasks(sessionId)).map((task) => task.subject)).toEqual(['Test it', 'Write the lexer'])
     expect(await call('tasks.delete', { sessionId, taskId: '1' })).toEqual({ ok: true, value: undefined })
     expect(updates().map((event) => event.type === 'task_update' && [event.actor, event.tasks.map((task) => task.id), event.deleted])).toEqual([
       ['user', ['1'], []],
@@ -92,8 +98,7 @@ describe('tasks.* handlers', () => {
     expect(await call('tasks.move', { sessionId, taskId: '../1' })).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } })
     expect(await call('tasks.create', { sessionId, subject: '   ' })).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } })
     expect(await call('tasks.list', { sessionId: 'no-such-session' })).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } })
-    const listed = await call('tasks.list', { sessionId })
-    expect(listed.ok && listed.value.tasks.map((task) => [task.id, task.status, task.owner])).toEqual([
+    expect((await listTasks(sessionId)).map((task) => [task.id, task.status, task.owner])).toEqual([
       ['1', 'in_progress', 'user'],
       ['2', 'pending', 'main'],
     ])
@@ -121,8 +126,7 @@ describe('tasks.* handlers', () => {
     await runtime.dispose()
     start()
     // The panel of a restarted app asks for a session nobody has opened yet: it is resumed.
-    const listed = await call('tasks.list', { sessionId })
-    expect(listed.ok && listed.value.tasks.map((task) => [task.subject, task.status])).toEqual([
+    expect((await listTasks(sessionId)).map((task) => [task.subject, task.status])).toEqual([
       ['Agent task', 'completed'],
       ['User task', 'pending'],
     ])

@@ -1,4 +1,3 @@
-import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { applyPatch, type TaskPatch } from './apply-update'
 import { ListLock, TaskListBusyError, type LockPolicy, type LockStats } from './list-lock'
@@ -165,7 +164,6 @@ export class TaskStore {
 
   /** Runs a change under the list lock, then tells listeners; a busy list is a refusal, not a throw. */
   private async locked<R extends { ok: boolean }>(critical: () => Promise<{ result: R; change?: TaskChange }>): Promise<R | { ok: false; error: string }> {
-    await mkdir(this.dir, { recursive: true })
     let outcome: { result: R; change?: TaskChange }
     try {
       outcome = await this.lock.run(critical)
