@@ -9,6 +9,7 @@ import { useChat } from '../features/chat/store'
 import { StatusBar } from '../features/status-bar/StatusBar'
 import { useTasks } from '../features/tasks/store'
 import { currentActivity } from '../features/tasks/task-list'
+import { openPlanFile } from './plan-glue'
 import '../features/chat/chat.css'
 
 /**
@@ -42,7 +43,7 @@ export function ChatPane({ projectPath }: { projectPath: string }) {
           {error}
         </p>
       )}
-      <ApprovalPanel sessionId={sessionId} />
+      <ApprovalPanel sessionId={sessionId} onOpenPlan={openPlanFile} />
       <Composer
         draftKey={`${projectPath}\n${sessionId ?? 'new'}`}
         projectPath={projectPath}
