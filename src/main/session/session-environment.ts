@@ -93,7 +93,7 @@ export function openSessionEnvironment(parts: RuntimeParts, projectPath: string,
       promptSubmit: async (prompt) => {
         const submitted = await gate.userPromptSubmit(prompt)
         if (submitted.blocked) return submitted
-        const news = [plan.reminder(), ...userNews.splice(0)]
+        const news = [plan.nextReminder(), ...userNews.splice(0)]
         if (!news.some(Boolean)) return submitted
         return { ...submitted, additionalContext: [submitted.additionalContext, ...news].filter(Boolean).join('\n\n') }
       },

@@ -101,6 +101,14 @@ export class TaskStore {
    * could not be read. Never throws for a bad file. Treat the tasks as read-only.
    */
   async list(): Promise<TaskListing> {
+    return this.listNow()
+  }
+
+  /**
+   * {@link list}, synchronously: for a reminder deciding, as a request goes out, whether the list
+   * needs the model's attention. A read of the cached state (the change token only, most times).
+   */
+  listNow(): TaskListing {
     const state = this.folder.read()
     return { tasks: inListOrder(state.tasks.values()), problems: state.problems }
   }
