@@ -5,6 +5,7 @@ import type { ModelCache } from './model-cache'
 import type { NetworkAsks } from './network-asks'
 import type { SessionRuntimeOptions } from './runtime-options'
 import type { SharedSandbox } from './shared-sandbox'
+import type { UserTaskEdits } from './user-task-edits'
 
 /** What every session of one runtime shares. */
 export interface RuntimeParts {
@@ -17,4 +18,6 @@ export interface RuntimeParts {
   sandbox: SharedSandbox
   models: ModelCache
   userHome: string
+  /** Each live session's task list as the task panel changes it, by session id. */
+  userTasks: Map<string, UserTaskEdits>
 }

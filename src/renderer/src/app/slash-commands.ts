@@ -1,10 +1,5 @@
 import type { SlashCommand } from '../lib/slash-commands'
 
-/** Moves focus into the agent tree (its first button), after the composer has let go. */
-function focusAgentTree(): void {
-  requestAnimationFrame(() => document.querySelector<HTMLElement>('[aria-label="Agent tree"] button')?.focus())
-}
-
 /**
  * The slash-command registry: every `/command` the composer completes, in the order it lists them.
  * Adding one is one entry here plus its handler; a command that opens a view calls
@@ -18,4 +13,17 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
   { name: 'accept-edits', description: 'Accept file edits without asking (commands still ask)', run: (chat) => chat.setMode('acceptEdits') },
   { name: 'agents', description: 'Show the tree of agents, commands and tasks at work', run: () => focusAgentTree() },
   { name: 'ask', description: 'Ask before every change (the default mode)', run: (chat) => chat.setMode('default') },
+  // Claude Code lists its to-do items with /todos; /tasks is the name people look for here.
+  { name: 'tasks', description: "Show the session's task list (and add your own)", run: focusTaskList },
+  { name: 'todos', description: "Show the session's task list (Claude Code's name for it)", run: focusTaskList },
 ]
+
+/** Moves focus into the task panel (its first task, or its Add button) once the composer has settled. */
+function focusTaskList(): void {
+  requestAnimationFrame(() => document.querySelector<HTMLElement>('[aria-label="Tasks"] :is(.task__check, button:not(:disabled))')?.focus())
+}
+
+/** Moves focus into the agent tree (its first button), after the composer has let go. */
+function focusAgentTree(): void {
+  requestAnimationFrame(() => document.querySelector<HTMLElement>('[aria-label="Agent tree"] button')?.focus())
+}
