@@ -1,6 +1,7 @@
 import { abortableSleep } from '../base/sleep'
 import type { AgentEvent, Usage } from '../../shared/protocol/agent-event'
 import { withMessageBreakpoints } from '../context/cache-breakpoints'
+import type { RequestShape } from '../compaction/types'
 import type { AssistantBlock, Message, ModelRequest, ToolSchema } from '../services/model/types'
 import type { AnyTool } from '../tools/types'
 import { stamp } from './events'
@@ -36,7 +37,8 @@ export async function* query(params: QueryParams): AsyncGenerator<AgentEvent, Qu
       transition = end
       break
     }
-    const outcome = yield* stamped(streamReply(params.model, buildRequest(loop, params, schemas), toolDeps), params)
+    const request = yield* stamped(prepareRequest(loop, params, schemas), params)
+    const outcome = yield* stamped(streamReply(params.model, request, toolDeps), params)
     transition = outcome.kind === 'error' ? yield* onError(loop, params, outcome) : yield* onMessage(loop, params, outcome)
     if (transition.kind === 'end') break
   }
@@ -57,6 +59,10 @@ class LoopState {
   continuations = 0
   streamRetries = 0
   compactTried = false
+  /** What the next request sends, when an overflow already decided it (the reactive retry). */
+  pendingSend: Message[] | undefined
+  /** What the last request sent: its length in the conversation and the messages themselves. */
+  lastSent: { length: number; messages: Message[] } | undefined
   stopHookForced = false
   usage: Usage = zeroUsage()
   costUsd = 0
@@ -86,17 +92,34 @@ function beforeRequest(loop: LoopState, params: QueryParams, previous: Transitio
   return undefined
 }
 
-function buildRequest(loop: LoopState, params: QueryParams, tools: ToolSchema[]): ModelRequest {
+/**
+ * The next request: the session's context management runs its layers first (it may replace the
+ * conversation, and says what to send); without it the conversation is sent as it is.
+ */
+async function* prepareRequest(loop: LoopState, params: QueryParams, tools: ToolSchema[]): AsyncGenerator<EventBody, ModelRequest> {
+  let send = loop.pendingSend ?? loop.messages
+  if (loop.pendingSend) loop.pendingSend = undefined
+  else if (params.context) {
+    const prepared = yield* params.context.prepare(loop.messages, shapeOf(loop, params, tools))
+    loop.messages = prepared.messages
+    send = prepared.send
+  }
+  loop.lastSent = { length: loop.messages.length, messages: send }
   const request: ModelRequest = {
     model: loop.modelName,
     system: params.system,
-    messages: withMessageBreakpoints(loop.messages),
+    messages: withMessageBreakpoints(send),
     tools,
     maxTokens: loop.maxTokens,
     signal: params.signal,
   }
   if (params.thinkingBudget !== undefined) request.thinkingBudget = params.thinkingBudget
   return request
+}
+
+/** What compaction's own summary request reuses of the session's requests. */
+function shapeOf(loop: LoopState, params: QueryParams, tools: ToolSchema[]): RequestShape {
+  return { model: params.model, modelName: loop.modelName, system: params.system, tools, signal: params.signal }
 }
 
 async function* onError(
@@ -106,12 +129,13 @@ async function* onError(
 ): AsyncGenerator<AgentEvent, Transition> {
   if (params.signal.aborted || error.reason === 'aborted') return aborted()
   if (error.reason === 'prompt_too_long') {
-    const shorter = await compactAfterOverflow(loop.messages, params.compact, loop.compactTried)
-    if (!shorter) return finish('prompt_too_long', error.message)
+    const tried = loop.compactTried
+    const shorter = yield* stamped(compactAfterOverflow(loop.messages, params.context, tried, shapeOf(loop, params, toolSchemas(params.tools))), params)
+    if (!shorter) return finish('prompt_too_long', tooLong(error.message, tried || params.context !== undefined))
     loop.compactTried = true
-    loop.messages = shorter
-    params.onCompacted?.(shorter)
-    yield stamp({ type: 'notice', level: 'info', message: 'The conversation was compacted to fit the context window.' }, params)
+    loop.messages = shorter.messages
+    loop.pendingSend = shorter.send
+    yield stamp({ type: 'notice', level: 'info', message: 'The request was too long for the model; the conversation was compacted and the request sent again.' }, params)
     return proceed('reactive_compact_retry')
   }
   const delayMs = streamRetryDelay(error, loop.streamRetries, params.streamRetryDelayMs ?? 250)
@@ -130,6 +154,7 @@ async function* onMessage(
   loop.streamRetries = 0
   loop.compactTried = false
   if (reply.fallbackModel) loop.modelName = reply.fallbackModel
+  if (loop.lastSent) params.context?.observe(reply.usage, loop.lastSent.length, loop.lastSent.messages)
   yield* account(loop, params, reply)
   if (reply.stopReason === 'max_tokens' && !params.signal.aborted) return yield* onMaxTokens(loop, params, reply)
   loop.continuations = 0
@@ -202,6 +227,12 @@ async function* onStop(loop: LoopState, params: QueryParams): AsyncGenerator<Age
   return proceed('stop_hook_blocking')
 }
 
+/** What the user reads when a request stays too long: what happened, and that nothing was lost. */
+function tooLong(apiMessage: string, compacted: boolean): string {
+  const tried = compacted ? ' even after compaction' : ''
+  return `The conversation is too long for the model's context window${tried} (${apiMessage}). Nothing was lost: the whole conversation is in the session transcript. Run /compact with instructions about what to keep, or start a new conversation.`
+}
+
 function aborted(): End {
   return { kind: 'end', reason: 'aborted', message: 'Interrupted by the user.' }
 }
@@ -232,7 +263,8 @@ function toolDepsOf(params: QueryParams): Omit<RunToolDeps, 'emit'> {
   return deps
 }
 
-function toolSchemas(tools: AnyTool[]): ToolSchema[] {
+/** The tools as the API sees them (the same bytes in every request of a session). */
+export function toolSchemas(tools: AnyTool[]): ToolSchema[] {
   return tools.map((tool) => ({ name: tool.name, description: tool.description, input_schema: tool.jsonSchema }))
 }
 

@@ -2,13 +2,15 @@ import type { PermissionModeName } from '../../shared/ipc/contract'
 import type { AgentEvent, Usage } from '../../shared/protocol/agent-event'
 import { AppError } from '../../shared/ipc/result'
 import type { EventHub } from '../base/event-hub'
-import { buildSystemPrompt } from '../context/system-prompt'
+import type { CompactionRecord } from '../../shared/protocol/compaction'
+import type { ContextBreakdown } from '../../shared/ipc/context'
 import { query } from '../engine/query'
-import type { CanUseTool, Compactor, QueryHooks, QueryParams, QueryResult } from '../engine/types'
+import type { CanUseTool, QueryHooks, QueryParams, QueryResult } from '../engine/types'
 import { addUsage, zeroUsage } from '../engine/usage'
 import type { Message, ModelService } from '../services/model/types'
 import { TranscriptWriter } from '../store/transcript'
 import type { AnyTool } from '../tools/types'
+import { SessionContext, type SessionContextSetup } from './session-context'
 
 /** What a session needs from its owner. */
 export interface SessionEnvironment {
@@ -24,7 +26,8 @@ export interface SessionEnvironment {
   projectDataDir: string
   transcriptPath: string
   hooks?: QueryHooks
-  compact?: Compactor
+  /** Compaction thresholds, what a summary restores, PreCompact/PostCompact hooks, prompt sections. */
+  context?: SessionContextSetup
   /** Where `~/.claude/CLAUDE.md` is looked up. */
   homeDir?: string
   /** Extra system prompt text. */
@@ -60,6 +63,8 @@ export interface SessionSeed {
   costUsd: number
   /** The transcript file exists already. */
   persisted: boolean
+  /** Compactions of the session so far (for the context view). */
+  compactions?: CompactionRecord[]
 }
 
 /** Events the transcript keeps (deltas and progress are replayable from the messages, or noise). */
@@ -79,6 +84,7 @@ export class Session {
   private turnCounter = 0
   private started = false
   private readonly resumed: boolean
+  private readonly context: SessionContext
 
   constructor(
     readonly id: string,
@@ -91,6 +97,17 @@ export class Session {
     this.costUsd = seed?.costUsd ?? 0
     this.resumed = seed !== undefined
     if (seed?.persisted) this.writer = TranscriptWriter.open(env.transcriptPath)
+    this.context = new SessionContext({
+      ...(env.context && { setup: env.context }),
+      projectPath,
+      modelName: env.modelName,
+      ...(env.maxTokens !== undefined && { maxTokens: env.maxTokens }),
+      ...(env.homeDir && { homeDir: env.homeDir }),
+      ...(env.appendSystemPrompt && { appendSystemPrompt: env.appendSystemPrompt }),
+      transcriptPath: env.transcriptPath,
+      history: seed?.compactions ?? [],
+      onReplace: (messages, record) => this.replace(messages, record),
+    })
   }
 
   /** Whether a turn is running. */
@@ -115,6 +132,29 @@ export class Session {
     })
     this.running = { controller, done }
     return done
+  }
+
+  /**
+   * `/compact [instructions]`: between turns the conversation is summarized now (its events go out
+   * as a turn of their own); while a turn runs, before that turn's next request (`queued`).
+   */
+  compact(instructions = ''): { queued: boolean; done?: Promise<QueryResult> } {
+    if (this.running) {
+      this.context.manager.request('manual', instructions)
+      return { queued: true }
+    }
+    const controller = new AbortController()
+    const done = this.runCompaction(instructions, controller.signal).finally(() => {
+      this.running = undefined
+    })
+    this.running = { controller, done }
+    return { queued: false, done }
+  }
+
+  /** The context view's figures: what the next request holds and what compaction did and would do. */
+  async inspectContext(): Promise<ContextBreakdown> {
+    const toolset = await this.loadToolset()
+    return this.context.inspect(this.id, this.messages, toolset.tools)
   }
 
   /** Stops the running turn and waits for it to wind down. */
@@ -174,17 +214,13 @@ export class Session {
     this.append(prompt)
     this.emit({ ...identity, type: 'turn_start', turnId: `${this.id}:${++this.turnCounter}`, prompt: text })
     try {
-      const [model, toolset, system] = await Promise.all([
-        this.env.model(),
-        this.loadToolset(),
-        buildSystemPrompt({ cwd: this.projectPath, projectRoot: this.projectPath, homeDir: this.env.homeDir, append: this.env.appendSystemPrompt }),
-      ])
+      const [model, toolset, prompt] = await Promise.all([this.env.model(), this.loadToolset(), this.context.systemPrompt()])
       const run = query({
         ...identity,
         messages: this.messages,
-        system,
+        system: prompt.blocks,
         tools: toolset.tools,
-        toolContext: toolset.context,
+        toolContext: { ...toolset.context, requestCompaction: (instructions?: string) => this.context.manager.request('auto', instructions) },
         model,
         modelName: this.env.modelName,
         maxTurns: this.env.maxTurns,
@@ -194,11 +230,10 @@ export class Session {
         projectDataDir: this.env.projectDataDir,
         canUseTool: this.env.canUseTool,
         hooks: this.env.hooks,
-        compact: this.env.compact,
+        context: this.context.manager,
         maxTokens: this.env.maxTokens,
         usageSoFar: { usage: this.usage, costUsd: this.costUsd },
         onMessage: (message) => this.append(message),
-        onCompacted: (messages) => this.replace(messages),
       })
       for (;;) {
         const next = await run.next()
@@ -240,9 +275,39 @@ export class Session {
     this.transcript().appendMessage(message)
   }
 
-  private replace(messages: Message[]): void {
+  /** A compaction replaced the conversation: the transcript gets a boundary (its earlier lines stay). */
+  private replace(messages: Message[], record: CompactionRecord): void {
     this.messages = [...messages]
-    this.transcript().replaceMessages(messages, 'compaction')
+    this.transcript().replaceMessages(messages, 'compaction', record)
+  }
+
+  /** `/compact` between turns, shown as a turn of its own (its prompt is the command). */
+  private async runCompaction(instructions: string, signal: AbortSignal): Promise<QueryResult> {
+    const identity = { sessionId: this.id, agentId: 'main' }
+    const prompt = instructions ? `/compact ${instructions}` : '/compact'
+    const end = (reason: QueryResult['reason'], message?: string): QueryResult => {
+      this.emit({ ...identity, type: 'turn_end', reason, ...(message !== undefined && { message }) })
+      return { reason, ...(message !== undefined && { message }), messages: this.messages, turns: 0, usage: zeroUsage(), costUsd: 0, resultText: '' }
+    }
+    this.emit({ ...identity, type: 'turn_start', turnId: `${this.id}:${++this.turnCounter}`, prompt })
+    if (!this.messages.some((message) => message.role === 'assistant')) return end('completed', 'Nothing to compact yet: the conversation has no replies.')
+    try {
+      const [model, toolset] = await Promise.all([this.env.model(), this.loadToolset()])
+      const shape = await this.context.shape(model, toolset.tools, signal)
+      const run = this.context.manager.compactNow(this.messages, shape, instructions)
+      let outcome: CompactionRecord | undefined
+      for (;;) {
+        const next = await run.next()
+        if (next.done) break
+        this.emit({ ...next.value, ...identity } as AgentEvent)
+        if (next.value.type === 'compaction') outcome = next.value
+      }
+      if (signal.aborted) return end('aborted', 'Interrupted by the user.')
+      if (!outcome || outcome.status === 'done') return end('completed', outcome?.detail)
+      return end(outcome.status === 'blocked' ? 'hook_stopped' : 'model_error', outcome.detail)
+    } catch (error) {
+      return end('model_error', `Internal error: ${error instanceof Error ? error.message : String(error)}`)
+    }
   }
 
   private emit(event: AgentEvent): void {

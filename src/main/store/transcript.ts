@@ -2,6 +2,7 @@ import { appendFileSync, chmodSync, closeSync, fstatSync, mkdirSync, openSync, r
 import { readFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import type { AgentEvent } from '../../shared/protocol/agent-event'
+import type { CompactionRecord } from '../../shared/protocol/compaction'
 import { projectDataDir } from '../base/paths'
 import type { Message } from '../services/model/types'
 import { repairMessages } from './transcript-repair'
@@ -19,8 +20,11 @@ export type TranscriptEntry =
   | { type: 'message'; at: string; message: Message }
   | { type: 'event'; at: string; event: AgentEvent }
   | { type: 'title'; at: string; title: string }
-  /** The conversation was replaced (compaction, or a repair on resume); later messages append to these. */
-  | { type: 'messages_replaced'; at: string; why: 'compaction' | 'repair'; messages: Message[] }
+  /**
+   * The conversation was replaced (a compaction's boundary, or a repair on resume); later messages
+   * append to these. Every earlier line stays in the file: the full history is never lost.
+   */
+  | { type: 'messages_replaced'; at: string; why: 'compaction' | 'repair'; messages: Message[]; compaction?: CompactionRecord }
 
 /** What a session id looks like. It names a file, so nothing in it may lead out of its folder. */
 const SESSION_ID = /^[A-Za-z0-9_-]{1,200}$/
@@ -74,8 +78,8 @@ export class TranscriptWriter {
     this.append({ type: 'title', at: now(), title })
   }
 
-  replaceMessages(messages: Message[], why: 'compaction' | 'repair'): void {
-    this.append({ type: 'messages_replaced', at: now(), why, messages })
+  replaceMessages(messages: Message[], why: 'compaction' | 'repair', compaction?: CompactionRecord): void {
+    this.append({ type: 'messages_replaced', at: now(), why, messages, ...(compaction && { compaction }) })
   }
 
   private append(entry: TranscriptEntry): void {
