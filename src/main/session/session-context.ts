@@ -22,15 +22,19 @@ export interface SessionContextSetup {
   git?: boolean
 }
 
-/** What {@link SessionContext} needs from its session. */
-export interface SessionContextOptions {
-  setup?: SessionContextSetup
-  projectPath: string
+/** What {@link SessionContext} reads of its session's environment. */
+export interface SessionContextEnvironment {
+  context?: SessionContextSetup
   modelName: string
   maxTokens?: number
   homeDir?: string
   appendSystemPrompt?: string
   transcriptPath: string
+}
+
+/** What {@link SessionContext} needs from its session itself. */
+export interface SessionContextOptions {
+  projectPath: string
   history?: readonly CompactionRecord[]
   /** A compaction replaced the conversation: persist and adopt it. */
   onReplace(messages: Message[], record: CompactionRecord): void
@@ -47,13 +51,16 @@ export class SessionContext {
   readonly instructionBudget = new InstructionBudget()
   private prompt: Promise<SystemPrompt> | undefined
 
-  constructor(private readonly options: SessionContextOptions) {
-    const setup = options.setup ?? {}
+  constructor(
+    private readonly env: SessionContextEnvironment,
+    private readonly options: SessionContextOptions,
+  ) {
+    const setup = env.context ?? {}
     this.manager = new ContextManager({
-      settings: setup.settings ?? compactionSettings({ model: options.modelName, ...(options.maxTokens !== undefined && { maxOutputTokens: Math.max(options.maxTokens, 64_000) }) }),
+      settings: setup.settings ?? compactionSettings({ model: env.modelName, ...(env.maxTokens !== undefined && { maxOutputTokens: Math.max(env.maxTokens, 64_000) }) }),
       restoration: setup.restoration ?? [],
       ...(setup.hooks && { hooks: setup.hooks }),
-      transcriptPath: options.transcriptPath,
+      transcriptPath: env.transcriptPath,
       history: options.history ?? [],
       onReplace: (messages, record) => options.onReplace(messages, record),
     })
@@ -62,7 +69,8 @@ export class SessionContext {
   /** The system prompt, assembled on first use; a failed assembly is tried again next time. */
   systemPrompt(): Promise<SystemPrompt> {
     if (!this.prompt) {
-      const { projectPath, homeDir, appendSystemPrompt, setup } = this.options
+      const { homeDir, appendSystemPrompt, context: setup } = this.env
+      const { projectPath } = this.options
       const assembling = (async () => {
         const sections = (await setup?.sections?.().catch(() => [])) ?? []
         return assembleSystemPrompt({
@@ -86,7 +94,7 @@ export class SessionContext {
   /** What compaction's own requests reuse: the session's model, system prompt and tool schemas (so they share its cache). */
   async shape(model: ModelService, tools: readonly AnyTool[], signal: AbortSignal): Promise<RequestShape> {
     const prompt = await this.systemPrompt()
-    return { model, modelName: this.options.modelName, system: prompt.blocks, tools: toolSchemas([...tools]), signal }
+    return { model, modelName: this.env.modelName, system: prompt.blocks, tools: toolSchemas([...tools]), signal }
   }
 
   /** The context view's figures for the conversation as it is now. */
@@ -94,12 +102,12 @@ export class SessionContext {
     const prompt = await this.systemPrompt()
     return inspectContext({
       sessionId,
-      model: this.options.modelName,
+      model: this.env.modelName,
       system: prompt,
       tools: toolSchemas([...tools]),
       messages,
       manager: this.manager,
-      restores: (this.options.setup?.restoration ?? []).map((provider) => provider.name),
+      restores: (this.env.context?.restoration ?? []).map((provider) => provider.name),
     })
   }
 }

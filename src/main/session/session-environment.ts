@@ -1,5 +1,7 @@
 import { PlanMode } from '../agents/plan-mode'
 import { projectDataDir } from '../base/paths'
+import { planProvider, recentFilesProvider, skillsProvider, tasksProvider } from '../compaction/restoration'
+import { compactionSettings, contextWindowFromEnv } from '../compaction/settings'
 import type { QueryHooks } from '../engine/types'
 import { createPermissionGate, type PermissionGate } from '../governance/gate/gate'
 import { createBashClassifier } from '../governance/gate/bash-preview'
@@ -19,6 +21,7 @@ import type { ModelCache } from './model-cache'
 import type { NetworkAsks } from './network-asks'
 import { projectTrustOf, type RuntimePreferences, type SessionRuntimeOptions } from './runtime-options'
 import type { SessionEnvironment, Toolset } from './session'
+import type { SessionContextSetup } from './session-context'
 import { createSessionTasks, sharedTaskListName } from './session-tasks'
 import type { SharedSandbox } from './shared-sandbox'
 
@@ -73,10 +76,12 @@ export function openSessionEnvironment(parts: RuntimeParts, projectPath: string,
     gate,
     onModeChange: (mode, previous) => options.hub.emit('agent.event', { type: 'mode_change', sessionId, agentId: 'main', mode, previous }),
   })
+  const modelName = models.modelName(opening.preferences)
   return {
     hub: options.hub,
     model: () => models.get(opening.preferences),
-    modelName: models.modelName(opening.preferences),
+    modelName,
+    context: contextSetup(parts, opening, modelName, { gate, tasks, plan }),
     toolset: () => buildToolset(parts, opening, { gate, tasks, plan }),
     canUseTool: (tool, input, toolUseId, callOptions) => gate.canUseTool(tool, input, toolUseId, callOptions),
     setMode: (mode) => plan.setMode(mode),
@@ -169,6 +174,25 @@ async function buildToolset(parts: RuntimeParts, opening: Opening, session: { ga
       tasks: tasks.access,
       planMode: plan,
       ...(onPtySpawn && { onPtySpawn: (terminal: PtyProcess, command: string) => onPtySpawn(sessionId, terminal, command) }),
+    },
+  }
+}
+
+/**
+ * The session's compaction: thresholds from the model's window (or `SOUS_CONTEXT_WINDOW`), what a
+ * summary restores (the files the agent read most recently, the session's plan, loaded skills,
+ * open tasks), and the gate's PreCompact, PostCompact and SessionStart (`compact`) hooks.
+ */
+function contextSetup(parts: RuntimeParts, opening: Opening, modelName: string, session: { gate: PermissionGate; tasks: ReturnType<typeof createSessionTasks>; plan: PlanMode }): SessionContextSetup {
+  const { gate, tasks, plan } = session
+  const contextWindow = contextWindowFromEnv(parts.options.env)
+  return {
+    settings: compactionSettings({ model: modelName, ...(contextWindow !== undefined && { contextWindow }) }),
+    restoration: [recentFilesProvider(opening.tools.fileState, (path) => gate.isReadDenied(path)), planProvider(() => plan.planFile), skillsProvider(), tasksProvider(tasks.access)],
+    hooks: {
+      preCompact: (trigger, instructions) => gate.preCompact(trigger, instructions),
+      postCompact: (trigger, summary) => gate.postCompact(trigger, summary),
+      sessionStart: () => gate.sessionStart('compact'),
     },
   }
 }

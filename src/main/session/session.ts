@@ -10,6 +10,7 @@ import { addUsage, zeroUsage } from '../engine/usage'
 import type { Message, ModelService } from '../services/model/types'
 import { TranscriptWriter } from '../store/transcript'
 import type { AnyTool } from '../tools/types'
+import { compactionTurn } from './compaction-turn'
 import { SessionContext, type SessionContextSetup } from './session-context'
 
 /** What a session needs from its owner. */
@@ -97,17 +98,7 @@ export class Session {
     this.costUsd = seed?.costUsd ?? 0
     this.resumed = seed !== undefined
     if (seed?.persisted) this.writer = TranscriptWriter.open(env.transcriptPath)
-    this.context = new SessionContext({
-      ...(env.context && { setup: env.context }),
-      projectPath,
-      modelName: env.modelName,
-      ...(env.maxTokens !== undefined && { maxTokens: env.maxTokens }),
-      ...(env.homeDir && { homeDir: env.homeDir }),
-      ...(env.appendSystemPrompt && { appendSystemPrompt: env.appendSystemPrompt }),
-      transcriptPath: env.transcriptPath,
-      history: seed?.compactions ?? [],
-      onReplace: (messages, record) => this.replace(messages, record),
-    })
+    this.context = new SessionContext(env, { projectPath, history: seed?.compactions ?? [], onReplace: (messages, record) => this.replace(messages, record) })
   }
 
   /** Whether a turn is running. */
@@ -126,8 +117,13 @@ export class Session {
    */
   runTurn(text: string): Promise<QueryResult> {
     if (this.running) throw new AppError('CONFLICT', 'A turn is already running in this session.')
+    return this.start((signal) => this.loop(text, signal))
+  }
+
+  /** Runs `work` as the session's one running turn (abortable, awaited on dispose). */
+  private start(work: (signal: AbortSignal) => Promise<QueryResult>): Promise<QueryResult> {
     const controller = new AbortController()
-    const done = this.loop(text, controller.signal).finally(() => {
+    const done = work(controller.signal).finally(() => {
       this.running = undefined
     })
     this.running = { controller, done }
@@ -143,12 +139,7 @@ export class Session {
       this.context.manager.request('manual', instructions)
       return { queued: true }
     }
-    const controller = new AbortController()
-    const done = this.runCompaction(instructions, controller.signal).finally(() => {
-      this.running = undefined
-    })
-    this.running = { controller, done }
-    return { queued: false, done }
+    return { queued: false, done: this.start((signal) => this.runCompaction(instructions, signal)) }
   }
 
   /** The context view's figures: what the next request holds and what compaction did and would do. */
@@ -281,33 +272,21 @@ export class Session {
     this.transcript().replaceMessages(messages, 'compaction', record)
   }
 
-  /** `/compact` between turns, shown as a turn of its own (its prompt is the command). */
-  private async runCompaction(instructions: string, signal: AbortSignal): Promise<QueryResult> {
-    const identity = { sessionId: this.id, agentId: 'main' }
-    const prompt = instructions ? `/compact ${instructions}` : '/compact'
-    const end = (reason: QueryResult['reason'], message?: string): QueryResult => {
-      this.emit({ ...identity, type: 'turn_end', reason, ...(message !== undefined && { message }) })
-      return { reason, ...(message !== undefined && { message }), messages: this.messages, turns: 0, usage: zeroUsage(), costUsd: 0, resultText: '' }
-    }
-    this.emit({ ...identity, type: 'turn_start', turnId: `${this.id}:${++this.turnCounter}`, prompt })
-    if (!this.messages.some((message) => message.role === 'assistant')) return end('completed', 'Nothing to compact yet: the conversation has no replies.')
-    try {
-      const [model, toolset] = await Promise.all([this.env.model(), this.loadToolset()])
-      const shape = await this.context.shape(model, toolset.tools, signal)
-      const run = this.context.manager.compactNow(this.messages, shape, instructions)
-      let outcome: CompactionRecord | undefined
-      for (;;) {
-        const next = await run.next()
-        if (next.done) break
-        this.emit({ ...next.value, ...identity } as AgentEvent)
-        if (next.value.type === 'compaction') outcome = next.value
-      }
-      if (signal.aborted) return end('aborted', 'Interrupted by the user.')
-      if (!outcome || outcome.status === 'done') return end('completed', outcome?.detail)
-      return end(outcome.status === 'blocked' ? 'hook_stopped' : 'model_error', outcome.detail)
-    } catch (error) {
-      return end('model_error', `Internal error: ${error instanceof Error ? error.message : String(error)}`)
-    }
+  /** `/compact` between turns, shown as a turn of its own. */
+  private runCompaction(instructions: string, signal: AbortSignal): Promise<QueryResult> {
+    return compactionTurn({
+      sessionId: this.id,
+      turnId: `${this.id}:${++this.turnCounter}`,
+      instructions,
+      signal,
+      messages: () => this.messages,
+      shape: async () => {
+        const [model, toolset] = await Promise.all([this.env.model(), this.loadToolset()])
+        return this.context.shape(model, toolset.tools, signal)
+      },
+      manager: this.context.manager,
+      emit: (event) => this.emit(event),
+    })
   }
 
   private emit(event: AgentEvent): void {

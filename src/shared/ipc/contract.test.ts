@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { appRequests } from './app'
 import { approvalEvents, approvalRequests } from './approval'
+import { contextRequests } from './context'
 import { events, requests } from './contract'
 import { filesRequests } from './files'
 import { projectEvents, projectRequests } from './project'
@@ -9,7 +10,7 @@ import { sessionEvents, sessionRequests } from './session'
 import { settingsRequests } from './settings'
 import { trustRequests } from './trust'
 
-const requestDomains = [appRequests, projectRequests, ptyRequests, sessionRequests, approvalRequests, settingsRequests, filesRequests, trustRequests]
+const requestDomains = [appRequests, projectRequests, ptyRequests, sessionRequests, approvalRequests, settingsRequests, filesRequests, trustRequests, contextRequests]
 const eventDomains = [ptyEvents, sessionEvents, approvalEvents, projectEvents]
 
 describe('the contract, merged from one file per domain', () => {
