@@ -22,6 +22,8 @@ export interface ModelServer {
   /** Mismatches, failed expectations, exhausted script. Tests should assert this is empty. */
   readonly failures: ScenarioFailure[]
   readonly cache: PromptCacheSimulator
+  /** Requests refused because their prompt was longer than `contextWindow` (they took no step). */
+  readonly overflows: RecordedRequest[]
   /** Replaces the script and restarts from its first step (recorded requests are kept). */
   setScenario(steps: Step[], options?: { loop?: boolean }): void
   /** Steps not yet consumed (Infinity when looping). */
@@ -39,6 +41,7 @@ export async function startModelServer(options: ModelServerOptions = {}): Promis
   let served = 0
   const requests: RecordedRequest[] = []
   const failures: ScenarioFailure[] = []
+  const overflows: RecordedRequest[] = []
   const cache = new PromptCacheSimulator(options.minCacheTokens ?? 0)
 
   const nextStep = (): { step: Step; position: number } | undefined => {
@@ -85,6 +88,12 @@ export async function startModelServer(options: ModelServerOptions = {}): Promis
     if (invalid) {
       failures.push({ requestIndex: recorded.index, message: `invalid request: ${invalid}` })
       sendError(res, { status: 400, type: 'invalid_request_error', message: invalid }, requestId)
+      return
+    }
+    const prompt = measured.usage.input_tokens + measured.usage.cache_read_input_tokens + measured.usage.cache_creation_input_tokens
+    if (options.contextWindow !== undefined && prompt > options.contextWindow) {
+      overflows.push(recorded)
+      sendError(res, { status: 400, type: 'invalid_request_error', message: `prompt is too long: ${prompt} tokens > ${options.contextWindow} maximum` }, requestId)
       return
     }
     const next = nextStep()
@@ -159,6 +168,7 @@ export async function startModelServer(options: ModelServerOptions = {}): Promis
     requests,
     failures,
     cache,
+    overflows,
     setScenario(next, opts) {
       steps = next
       loop = opts?.loop ?? false

@@ -144,13 +144,14 @@ export class ContextManager {
       }
       if (request.signal.aborted) return undefined
     }
-    // No summary: send a hard collapse of what we have, aimed at 60 % of the window.
+    // No summary: send a hard collapse of what we have. Our count was wrong (the API refused what
+    // we thought fitted), so aim at half of it as well as at 60 % of the window.
     const started = performance.now()
     const fallback = new CollapseProjection()
     const { send } = fallback.project(messages, Math.max(before, this.settings.hardCollapseAt), (candidate) => this.count(candidate), {
       collapseAt: 0,
       hardCollapseAt: 0,
-      target: Math.floor(this.settings.contextWindow * 0.6),
+      target: Math.floor(Math.min(this.settings.contextWindow * 0.6, before * 0.5)),
     })
     const after = this.count(send)
     if (send === messages || after >= before) return undefined
