@@ -94,12 +94,11 @@ export function renderGitStatus(reading: GitReading): string {
 /** Keys of the repository's own scopes (local, worktree) that are not on the allowlist. */
 export function unsafeKeys(listing: string): string[] {
   const keys: string[] = []
-  for (const entry of listing.split('\0')) {
-    if (!entry) continue
-    // `--show-scope --null`: "<scope>\t<key>\n<value>".
-    const tab = entry.indexOf('\t')
-    const scope = entry.slice(0, tab)
-    const key = entry.slice(tab + 1).split('\n')[0]!.toLowerCase()
+  // `--show-scope --null`: "<scope>\0<key>\n<value>\0" per entry (a key without a value has no newline).
+  const fields = listing.split('\0')
+  for (let index = 0; index + 1 < fields.length; index += 2) {
+    const scope = fields[index]!
+    const key = fields[index + 1]!.split('\n')[0]!.toLowerCase()
     if (scope !== 'local' && scope !== 'worktree') continue
     if (!SAFE_KEYS.some((pattern) => pattern.test(key))) keys.push(key)
   }
