@@ -9,6 +9,7 @@ import type { View } from './shell'
 
 /** Dialogs are fetched when first opened, so they cost nothing at start-up. */
 const SettingsDialog = lazyNamed(() => import('../features/settings/SettingsDialog'), 'SettingsDialog')
+const ContextView = lazyNamed(() => import('../features/context/ContextView'), 'ContextView')
 
 /**
  * The view registry: every panel and dialog of the shell, in one place. Adding a feature's view is
@@ -54,6 +55,13 @@ export const VIEWS: readonly View[] = [
         <TrustSettings projectPath={context.project?.path ?? null} onReview={context.close} />
       </SettingsDialog>
     ),
+  },
+  {
+    id: 'context',
+    placement: 'dialog',
+    title: 'Context',
+    command: { title: 'Open the context view (what the next request holds)' },
+    render: (context) => <ContextView sessionId={context.sessionId} onClose={context.close} />,
   },
   {
     id: 'viewer',

@@ -77,6 +77,16 @@ export function modeLabel(mode: PermissionModeName): string {
   }
 }
 
+/** Where the meter turns amber: well before automatic compaction (60 % of the window without a threshold). */
+export function lowMark(facts: Pick<StatusFacts, 'autoCompactAt' | 'contextWindow'>): number {
+  return facts.autoCompactAt ? (facts.autoCompactAt / facts.contextWindow) * 0.75 : 0.6
+}
+
+/** Where the meter turns red: at automatic compaction (85 % without a threshold). */
+export function highMark(facts: Pick<StatusFacts, 'autoCompactAt' | 'contextWindow'>): number {
+  return facts.autoCompactAt ? facts.autoCompactAt / facts.contextWindow : 0.85
+}
+
 /** "12.3k", "1.2M": compact token counts. */
 export function compactCount(n: number): string {
   if (n < 1000) return String(n)
