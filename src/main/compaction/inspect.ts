@@ -5,6 +5,7 @@ import type { Message, ToolSchema } from '../services/model/types'
 import { countNames, resultContentText, toolNamesById } from './conversation'
 import type { ContextManager } from './manager'
 import { microCompact } from './micro'
+import { RESTORED_PREFIX } from './restoration'
 import { summaryMessageText } from './summary.prompt'
 import { estimateTextTokens, messageTokens } from './tokens'
 
@@ -97,6 +98,7 @@ function messageItems(messages: readonly Message[], scale: (tokens: number) => n
       else if (block.type === 'image') add('Images', 1_600)
       else if (message.role === 'assistant') add('Assistant replies', tokens)
       else if (block.text.startsWith(SUMMARY_START)) add('Compaction summary', tokens)
+      else if (block.text.startsWith(RESTORED_PREFIX)) add('Restored after compaction', tokens)
       else if (block.text.startsWith('<system-reminder>')) add('System reminders', tokens)
       else add('Your prompts', tokens)
     }

@@ -119,9 +119,12 @@ export function tasksProvider(tasks: TaskListAccess, maxLines = 100): Restoratio
   }
 }
 
+/** How a restored block starts (the context view sizes restoration by it). */
+export const RESTORED_PREFIX = '<system-reminder>\nRestored after compaction.'
+
 /** The restored parts as the text blocks that follow the summary. */
 export function restoredText(parts: readonly RestoredPart[]): string[] {
-  return parts.map((part) => `<system-reminder>\n${part.text}\n</system-reminder>`)
+  return parts.map((part) => `${RESTORED_PREFIX} ${part.text}\n</system-reminder>`)
 }
 
 async function readForRestore(path: string, maxChars: number): Promise<{ numbered: string; bytes: Buffer; mtimeMs: number; cut: boolean; lines: number; total: number } | undefined> {
