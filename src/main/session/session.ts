@@ -4,6 +4,7 @@ import { AppError } from '../../shared/ipc/result'
 import type { EventHub } from '../base/event-hub'
 import type { CompactionRecord } from '../../shared/protocol/compaction'
 import type { ContextBreakdown } from '../../shared/ipc/context'
+import { ReminderQueue, withReminders } from '../context/reminders'
 import { query } from '../engine/query'
 import type { CanUseTool, QueryHooks, QueryParams, QueryResult } from '../engine/types'
 import { addUsage, zeroUsage } from '../engine/usage'
@@ -38,12 +39,19 @@ export interface SessionEnvironment {
   lifecycle?: SessionLifecycle
   /** Frees what the owner set up for this session (approval queue, gate), after the tools. */
   release?(): Promise<void> | void
+  /** News for the model from any part of the session, drained into the next user message sent. */
+  reminders?: ReminderQueue
+  /**
+   * Someone can answer when a turn reaches `maxTurns`: the turn waits for `answerTurnLimit`
+   * instead of ending (the desktop's guard). Headless runs end at the limit.
+   */
+  askToContinue?: boolean
 }
 
 /** Hooks around a session's life; each may add context for the model. None may throw. */
 export interface SessionLifecycle {
   /** Before a prompt reaches the model: `blocked` drops the prompt, with the reason shown. */
-  promptSubmit?(prompt: string): Promise<{ blocked?: string; additionalContext?: string }>
+  promptSubmit?(prompt: string): Promise<{ blocked?: string; additionalContext?: string; stopReason?: string }>
   /** Before the first turn of this session object: a new session, or a resumed one. */
   sessionStart?(source: 'startup' | 'resume'): Promise<{ additionalContext?: string }>
   /** When the session ends (closed, deleted, or the app quits). */
@@ -86,6 +94,8 @@ export class Session {
   private started = false
   private readonly resumed: boolean
   private readonly context: SessionContext
+  private readonly reminders: ReminderQueue
+  private limitAnswer: ((proceed: boolean) => void) | undefined
 
   constructor(
     readonly id: string,
@@ -97,6 +107,7 @@ export class Session {
     this.usage = seed?.usage ?? zeroUsage()
     this.costUsd = seed?.costUsd ?? 0
     this.resumed = seed !== undefined
+    this.reminders = env.reminders ?? new ReminderQueue()
     if (seed?.persisted) this.writer = TranscriptWriter.open(env.transcriptPath)
     this.context = new SessionContext(env, { projectPath, history: seed?.compactions ?? [], onReplace: (messages, record) => this.replace(messages, record) })
   }
@@ -146,6 +157,14 @@ export class Session {
   async inspectContext(): Promise<ContextBreakdown> {
     const toolset = await this.loadToolset()
     return this.context.inspect(this.id, this.messages, toolset.tools)
+  }
+
+  /** Answers the running turn's question at its request guard; false when no question waits. */
+  answerTurnLimit(proceed: boolean): boolean {
+    const answer = this.limitAnswer
+    if (!answer) return false
+    answer(proceed)
+    return true
   }
 
   /** Stops the running turn and waits for it to wind down. */
@@ -200,16 +219,17 @@ export class Session {
       this.emit({ ...identity, type: 'turn_end', reason: 'hook_stopped', message })
       return { reason: 'hook_stopped', message, messages: this.messages, turns: 0, usage: zeroUsage(), costUsd: 0, resultText: '' }
     }
-    const extra = context.additional.map((note) => ({ type: 'text' as const, text: `<system-reminder>\n${note}\n</system-reminder>` }))
-    const prompt: Message = { role: 'user', content: [{ type: 'text', text }, ...extra] }
+    for (const note of context.additional) this.reminders.push(note, { source: 'hook' })
+    // Whatever arrived since the last request (a background command that finished…) rides along.
+    const prompt = withReminders({ role: 'user', content: [{ type: 'text', text }] }, this.reminders.drain())
     this.append(prompt)
     this.emit({ ...identity, type: 'turn_start', turnId: `${this.id}:${++this.turnCounter}`, prompt: text })
     try {
-      const [model, toolset, prompt] = await Promise.all([this.env.model(), this.loadToolset(), this.context.systemPrompt()])
+      const [model, toolset, system] = await Promise.all([this.env.model(), this.loadToolset(), this.context.systemPrompt()])
       const run = query({
         ...identity,
         messages: this.messages,
-        system: prompt.blocks,
+        system: system.blocks,
         tools: toolset.tools,
         toolContext: { ...toolset.context, requestCompaction: (instructions?: string) => this.context.manager.request('auto', instructions) },
         model,
@@ -224,6 +244,8 @@ export class Session {
         context: this.context.manager,
         maxTokens: this.env.maxTokens,
         usageSoFar: { usage: this.usage, costUsd: this.costUsd },
+        reminders: this.reminders,
+        ...(this.env.askToContinue && { onTurnLimit: () => this.waitForAnswer(signal) }),
         onMessage: (message) => this.append(message),
       })
       for (;;) {
@@ -239,6 +261,21 @@ export class Session {
     }
   }
 
+  /** Waits for {@link answerTurnLimit}; an abort of the turn answers "stop". */
+  private waitForAnswer(signal: AbortSignal): Promise<boolean> {
+    return new Promise((resolve) => {
+      const done = (proceed: boolean) => {
+        this.limitAnswer = undefined
+        signal.removeEventListener('abort', onAbort)
+        resolve(proceed)
+      }
+      const onAbort = () => done(false)
+      if (signal.aborted) return done(false)
+      signal.addEventListener('abort', onAbort, { once: true })
+      this.limitAnswer = done
+    })
+  }
+
   /** Runs SessionStart (first turn only) and UserPromptSubmit hooks; hook failures never stop a turn. */
   private async hookContext(text: string): Promise<{ additional: string[] } | { blocked: string }> {
     const lifecycle = this.env.lifecycle
@@ -250,6 +287,8 @@ export class Session {
     }
     const submit = await lifecycle?.promptSubmit?.(text).catch(() => undefined)
     if (submit?.blocked) return { blocked: submit.blocked }
+    // `continue: false` stops before the model is asked, like a block.
+    if (submit?.stopReason !== undefined) return { blocked: submit.stopReason }
     if (submit?.additionalContext) additional.push(submit.additionalContext)
     return { additional }
   }
