@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { PromptCacheSimulator, estimateTokens, flattenPrompt } from './cache-sim'
+import { invalidRequest } from './request-checks'
 import { parseScenario } from './scenario-file'
 import type { ErrorSpec, ModelServerOptions, RecordedRequest, ReplySpec, ScenarioFailure, Step, StepAction, StepOptions } from './types'
 import { errorBody, messageJson, sseFrames, type SseFrame, type WireContext } from './wire'
@@ -293,13 +294,4 @@ function safeJson(raw: string): unknown {
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms))
-}
-
-/** What the Messages API would reject outright in a request body, or undefined. */
-function invalidRequest(body: Record<string, unknown>): string | undefined {
-  if (typeof body['model'] !== 'string' || body['model'].trim() === '') return 'model: a model name is required'
-  const maxTokens = body['max_tokens']
-  if (typeof maxTokens !== 'number' || !Number.isInteger(maxTokens) || maxTokens < 1) return 'max_tokens: must be a positive integer'
-  if (!Array.isArray(body['messages']) || body['messages'].length === 0) return 'messages: at least one message is required'
-  return undefined
 }

@@ -4,6 +4,7 @@ import type { Message } from '../services/model/types'
 import { CollapseProjection } from './collapse'
 import { countNames, mergeConsecutiveUsers } from './conversation'
 import { microCompact } from './micro'
+import { compactionRecord, roundMs, type CompactionFigures } from './record'
 import type { RestorationProvider } from './restoration'
 import type { CompactionSettings } from './settings'
 import { snip } from './snip'
@@ -273,34 +274,18 @@ export class ContextManager {
     this.ledger.invalidate()
     this.collapse.reset()
     const tokensAfter = this.count(after)
-    const record = this.makeRecord(layer, trigger, 'done', { before: tokensBefore, after: tokensAfter, messagesBefore: before.length, messagesAfter: after.length, harnessMs: 0, detail, ...(summaryMs !== undefined && { summaryMs }) })
+    const record = compactionRecord(layer, trigger, 'done', this.now(), { before: tokensBefore, after: tokensAfter, messagesBefore: before.length, messagesAfter: after.length, harnessMs: 0, detail, ...(summaryMs !== undefined && { summaryMs }) })
     this.options.onReplace?.(after, record)
-    record.harnessMs = round(harnessMs + performance.now() - started)
+    record.harnessMs = roundMs(harnessMs + performance.now() - started)
     this.records.push(record)
     yield { type: 'compaction', ...record }
     return after
   }
 
-  private record(layer: CompactionLayer, trigger: CompactionTrigger, status: CompactionRecord['status'], figures: Figures): CompactionNews {
-    const record = this.makeRecord(layer, trigger, status, figures)
+  private record(layer: CompactionLayer, trigger: CompactionTrigger, status: CompactionRecord['status'], figures: CompactionFigures): CompactionNews {
+    const record = compactionRecord(layer, trigger, status, this.now(), figures)
     this.records.push(record)
     return { type: 'compaction', ...record }
-  }
-
-  private makeRecord(layer: CompactionLayer, trigger: CompactionTrigger, status: CompactionRecord['status'], figures: Figures): CompactionRecord {
-    return {
-      layer,
-      trigger,
-      status,
-      tokensBefore: figures.before,
-      tokensAfter: figures.after,
-      messagesBefore: figures.messagesBefore,
-      messagesAfter: figures.messagesAfter,
-      harnessMs: round(figures.harnessMs),
-      ...(figures.summaryMs !== undefined && { summaryMs: round(figures.summaryMs) }),
-      detail: figures.detail,
-      at: new Date(this.now()).toISOString(),
-    }
   }
 
   private timed<T>(work: () => T): { value: T; ms: number } {
@@ -308,18 +293,4 @@ export class ContextManager {
     const value = work()
     return { value, ms: performance.now() - started }
   }
-}
-
-interface Figures {
-  before: number
-  after: number
-  messagesBefore: number
-  messagesAfter: number
-  harnessMs: number
-  summaryMs?: number
-  detail: string
-}
-
-function round(ms: number): number {
-  return Math.round(ms * 100) / 100
 }

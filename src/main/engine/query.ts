@@ -11,10 +11,10 @@ import { budgetResults } from './result-budget'
 import type { RunToolDeps } from './tool-call'
 import { streamReply, type ReplyOutcome } from './stream-reply'
 import { maxTokensStep } from './transitions/max-tokens'
-import { compactAfterOverflow } from './transitions/prompt-too-long'
+import { compactAfterOverflow, tooLong } from './transitions/prompt-too-long'
 import { stopHookRound } from './transitions/stop-hook'
 import { streamRetryDelay } from './transitions/stream-retry'
-import { finish, isReissue, proceed, type Transition } from './transitions/transition'
+import { aborted, finish, isReissue, proceed, type Transition } from './transitions/transition'
 import { addUsage, zeroUsage } from './usage'
 import type { EventBody, QueryParams, QueryResult } from './types'
 
@@ -251,16 +251,6 @@ async function* onStop(loop: LoopState, params: QueryParams): AsyncGenerator<Age
   loop.append(feedback)
   yield stamp({ type: 'notice', level: 'info', message: 'A Stop hook asked the agent to continue.' }, params)
   return proceed('stop_hook_blocking')
-}
-
-/** What the user reads when a request stays too long: what happened, and that nothing was lost. */
-function tooLong(apiMessage: string, compacted: boolean): string {
-  const tried = compacted ? ' even after compaction' : ''
-  return `The conversation is too long for the model's context window${tried} (${apiMessage}). Nothing was lost: the whole conversation is in the session transcript. Run /compact with instructions about what to keep, or start a new conversation.`
-}
-
-function aborted(): End {
-  return { kind: 'end', reason: 'aborted', message: 'Interrupted by the user.' }
 }
 
 /** Stamps the events of an inner generator and hands back its return value. */

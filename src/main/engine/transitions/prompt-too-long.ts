@@ -21,3 +21,9 @@ export async function* compactAfterOverflow(
     return undefined
   }
 }
+
+/** What the user reads when a request stays too long: what happened, and that nothing was lost. */
+export function tooLong(apiMessage: string, compacted: boolean): string {
+  const tried = compacted ? ' even after compaction' : ''
+  return `The conversation is too long for the model's context window${tried} (${apiMessage}). Nothing was lost: the whole conversation is in the session transcript. Run /compact with instructions about what to keep, or start a new conversation.`
+}
