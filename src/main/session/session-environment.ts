@@ -25,6 +25,7 @@ import type { NetworkAsks } from './network-asks'
 import { projectTrustOf, type RuntimePreferences, type SessionRuntimeOptions } from './runtime-options'
 import type { SessionEnvironment, Toolset } from './session'
 import type { SessionContextSetup } from './session-context'
+import { SessionReminders } from './session-reminders'
 import { createSessionTasks, sharedTaskListName } from './session-tasks'
 import type { SharedSandbox } from './shared-sandbox'
 
@@ -86,6 +87,7 @@ export function openSessionEnvironment(parts: RuntimeParts, projectPath: string,
     gate,
     onModeChange: (mode, previous) => options.hub.emit('agent.event', { type: 'mode_change', sessionId, agentId: 'main', mode, previous }),
   })
+  const news = new SessionReminders({ projectRoot: projectPath, fileState: opening.tools.fileState, tasks: tasks.access, sink: opening.reminders, mode: () => gate.mode })
   const modelName = models.modelName(opening.preferences)
   return {
     hub: options.hub,
@@ -94,12 +96,19 @@ export function openSessionEnvironment(parts: RuntimeParts, projectPath: string,
     context: contextSetup(parts, opening, modelName, { gate, tasks, plan }),
     toolset: () => buildToolset(parts, opening, { gate, tasks, plan }),
     canUseTool: (tool, input, toolUseId, callOptions) => gate.canUseTool(tool, input, toolUseId, callOptions),
-    setMode: (mode) => plan.setMode(mode),
+    setMode: (mode) => {
+      const previous = gate.mode
+      plan.setMode(mode)
+      // Plan mode has its own reminder with every prompt while it lasts.
+      if (mode !== previous && mode !== 'plan') news.modeChanged(mode)
+    },
     hooks: loopHooks(gate),
     lifecycle: {
-      // While plan mode lasts, every prompt carries its reminder (the model must know before it acts).
+      // Files changed since read, a switched mode, a task list others changed: queued with the
+      // prompt. While plan mode lasts, every prompt carries its reminder (the model must know before it acts).
       promptSubmit: async (prompt) => {
         const submitted = await gate.userPromptSubmit(prompt)
+        if (!submitted.blocked) await news.beforePrompt()
         const reminder = plan.reminder()
         if (!reminder || submitted.blocked) return submitted
         return { ...submitted, additionalContext: [submitted.additionalContext, reminder].filter(Boolean).join('\n\n') }
@@ -111,6 +120,7 @@ export function openSessionEnvironment(parts: RuntimeParts, projectPath: string,
     // session's state is freed here rather than with the toolset.
     async release() {
       closeGate()
+      news.dispose()
       tasks.dispose()
       await opening.tools.dispose()
     },
