@@ -164,6 +164,24 @@ describe('micro-compact and snip', () => {
     }
   })
 
+  it('by size, leaves the conversation (and its cache) alone while clearing would save less than the minimum', async () => {
+    for (let index = 0; index < 6; index++) await writeFile(join(project, `f${index}.txt`), `${'content line\n'.repeat(200)}`)
+    const run = async (microMinSavings: number) => {
+      server.setScenario([...Array.from({ length: 6 }, (_, index) => toolUseReply('Read', { file_path: join(project, `f${index}.txt`) })), textReply('Read them all.')])
+      const context = new ContextManager({ settings: settings({ microAt: 2_000, keepRecentResults: 2, autoCompactAt: 1e9, microMinSavings }) })
+      const { events, result } = await runQuery(baseParams(scriptedModel(server.url), { tools: [readTool], toolContext: { fileState: new FileStateCache() }, context }))
+      expect(result.reason).toBe('completed')
+      return ofType(events, 'compaction').filter((event) => event.layer === 'micro')
+    }
+    // Without a minimum, every new result pushes one more old one out: a rewrite (and a cache miss) per request.
+    expect((await run(0)).length).toBeGreaterThanOrEqual(3)
+    // Four old results of about 1,000 tokens can never save 10,000: nothing is rewritten.
+    const requestsBefore = server.requests.length
+    expect(await run(10_000)).toEqual([])
+    expect(JSON.stringify(messagesOf(server.requests.at(-1)!))).not.toContain('[Old tool result cleared')
+    expect(server.requests.length - requestsBefore).toBe(7)
+  })
+
   it('clears old results after the session was idle past the cache lifetime, whatever the size', async () => {
     for (let index = 0; index < 4; index++) await writeFile(join(project, `f${index}.txt`), 'a line of text\n'.repeat(100))
     let now = 1_000_000

@@ -129,9 +129,9 @@ function preview(input: InspectInput, total: number): CompactionPreview[] {
       layer: 'micro',
       at: settings.microAt,
       unit: 'tokens',
-      due: total >= settings.microAt,
+      due: total >= settings.microAt && clearableTokens >= settings.microMinSavings,
       summary: clearable.length
-        ? `Would clear ${clearable.length} old results of re-fetchable tools (about ${clearableTokens.toLocaleString('en-US')} tokens), keeping the newest ${settings.keepRecentResults}; also after ${Math.round(settings.idleMs / 60_000)} idle minutes.`
+        ? `Would clear ${clearable.length} old results of re-fetchable tools (about ${clearableTokens.toLocaleString('en-US')} tokens), keeping the newest ${settings.keepRecentResults}; by size once it saves at least ${settings.microMinSavings.toLocaleString('en-US')} tokens, or after ${Math.round(settings.idleMs / 60_000)} idle minutes.`
         : `Nothing to clear yet: only the newest ${settings.keepRecentResults} results of re-fetchable tools, short results and other tools' results are there.`,
       items: clearable.length ? [countNames(clearable.map((entry) => entry.tool))] : [],
     },

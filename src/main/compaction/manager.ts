@@ -44,8 +44,9 @@ interface Requested {
  *
  * 1. the result budget (per message, in the tool layer, when results arrive);
  * 2. snip — past `snipAbove` messages, the middle goes (head and tail stay);
- * 3. micro-compact — from `microAt` tokens, or after `idleMs` without a request (the cache has
- *    expired anyway), old results of re-fetchable tools become placeholders;
+ * 3. micro-compact — from `microAt` tokens when it saves at least `microMinSavings`, or after
+ *    `idleMs` without a request (the cache has expired anyway), old results of re-fetchable tools
+ *    become placeholders;
  * 4. collapse — from 90 % of the window, a projection of what is sent (the session keeps everything);
  * 5. auto-compact — from `autoCompactAt`, a summary replaces the conversation, then restoration;
  *    after `maxFailures` failures in a row it stops for the session (collapse still guards);
@@ -109,8 +110,8 @@ export class ContextManager {
     const idle = this.lastRequestAt !== undefined && this.now() - this.lastRequestAt >= settings.idleMs
     if (this.count(working) >= settings.microAt || idle) {
       const micro = this.timed(() => microCompact(working, { keepRecent: settings.keepRecentResults, minChars: settings.minClearChars }))
-      if (micro.value) {
-        const tokens = micro.value.cleared.reduce((sum, entry) => sum + entry.tokens, 0)
+      const tokens = micro.value?.cleared.reduce((sum, entry) => sum + entry.tokens, 0) ?? 0
+      if (micro.value && (idle || tokens >= settings.microMinSavings)) {
         const why = idle ? 'the session was idle and its prompt cache had expired' : 'the conversation reached the micro-compaction threshold'
         const detail = `cleared ${micro.value.cleared.length} old results (${countNames(micro.value.cleared.map((entry) => entry.tool))}; about ${tokens.toLocaleString('en-US')} tokens): ${why}`
         working = yield* this.replace('micro', 'auto', working, micro.value.messages, micro.ms, detail)

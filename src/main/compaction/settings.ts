@@ -28,6 +28,12 @@ export interface CompactionSettings {
   keepRecentResults: number
   /** Results shorter than this are never cleared (a placeholder would save nothing). */
   minClearChars: number
+  /**
+   * Micro-compact by size only when it would clear at least this many tokens: each one rewrites an
+   * earlier message and so costs a cache write of everything after it, which a few saved tokens do
+   * not repay. (After an idle spell the cache is gone anyway, and any saving counts.)
+   */
+  microMinSavings: number
   /** Output limit of the summary request. */
   summaryMaxTokens: number
   /** Consecutive failed auto-compactions before auto-compaction stops for the session. */
@@ -64,6 +70,7 @@ export function compactionSettings(options: { model?: string; contextWindow?: nu
     idleMs: 5 * 60_000,
     keepRecentResults: 5,
     minClearChars: 400,
+    microMinSavings: Math.min(20_000, Math.floor(contextWindow * 0.1)),
     summaryMaxTokens: Math.min(SUMMARY_MAX_TOKENS, Math.floor(contextWindow / 4)),
     maxFailures: 3,
     summaryStreamRetries: 2,
