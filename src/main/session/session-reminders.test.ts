@@ -51,7 +51,7 @@ function lastUserText(index: number): string {
 }
 
 /** Every message before the newest of request `index`, as sent. */
-function earlier(index: number): unknown {
+function earlier(index: number): string {
   return JSON.stringify((server.requests[index]?.body['messages'] as unknown[]).slice(0, -1)).replaceAll(/,"cache_control":\{[^}]*\}/g, '')
 }
 
