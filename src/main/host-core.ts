@@ -62,6 +62,7 @@ export function createHostCore(options: HostCoreOptions): HostCore {
     agentTerminals,
     sessions: runtime.sessions,
     approvals: runtime.approvals,
+    tasks: { userTasks: runtime.userTasks, planFile: runtime.planFile },
     onWarning: options.log,
     ...(options.pickFolder && { pickFolder: options.pickFolder }),
     ...(options.appOrigins && { appOrigins: options.appOrigins }),

@@ -4,6 +4,7 @@ import { projectDataDir } from '../base/paths'
 import { planProvider, recentFilesProvider, skillsProvider, tasksProvider } from '../compaction/restoration'
 import { compactionSettings, contextWindowFromEnv } from '../compaction/settings'
 import { ReminderQueue } from '../context/reminders'
+import { TASK_TOOLS, TaskReminders } from '../context/task-reminders'
 import type { QueryHooks } from '../engine/types'
 import { createPermissionGate, type PermissionGate } from '../governance/gate/gate'
 import { createBashClassifier } from '../governance/gate/bash-preview'
@@ -25,9 +26,10 @@ import type { NetworkAsks } from './network-asks'
 import { projectTrustOf, type RuntimePreferences, type SessionRuntimeOptions } from './runtime-options'
 import type { SessionEnvironment, Toolset } from './session'
 import type { SessionContextSetup } from './session-context'
-import { SessionReminders } from './session-reminders'
+import { PromptReminders } from './prompt-reminders'
 import { createSessionTasks, sharedTaskListName } from './session-tasks'
 import type { SharedSandbox } from './shared-sandbox'
+import type { UserTaskEdits } from './user-task-edits'
 
 /** What every session of one runtime shares. */
 export interface RuntimeParts {
@@ -40,6 +42,8 @@ export interface RuntimeParts {
   sandbox: SharedSandbox
   models: ModelCache
   userHome: string
+  /** Each live session's task list as the task panel changes it, by session id. */
+  userTasks: Map<string, UserTaskEdits>
 }
 
 /** One session being opened: where it works and what it owns. */
@@ -78,7 +82,10 @@ export function openSessionEnvironment(parts: RuntimeParts, projectPath: string,
     sessionId,
     sharedName: sharedTaskListName(options.taskList, options.env),
     hub: options.hub,
+    // What the user changed in the task panel reaches the model with its next request.
+    remind: (text) => opening.reminders.push(text, { source: 'task panel' }),
   })
+  parts.userTasks.set(sessionId, tasks.user)
   const plan = new PlanMode({
     sessionId,
     plansDir: plansDir(parts.userHome, options.env),
@@ -87,7 +94,12 @@ export function openSessionEnvironment(parts: RuntimeParts, projectPath: string,
     gate,
     onModeChange: (mode, previous) => options.hub.emit('agent.event', { type: 'mode_change', sessionId, agentId: 'main', mode, previous }),
   })
-  const news = new SessionReminders({ projectRoot: projectPath, fileState: opening.tools.fileState, tasks: tasks.access, sink: opening.reminders, mode: () => gate.mode })
+  const taskReminders = new TaskReminders({ tasks: () => tasks.access.store.listNow().tasks, owner: tasks.access.ownerOf('main') })
+  // Reminders by the request: plan mode (at entry, then every few requests) and a neglected task list.
+  opening.reminders.addSource({ source: 'plan mode', due: () => [plan.nextReminder() ?? ''] })
+  opening.reminders.addSource({ source: 'tasks', due: () => taskReminders.due() })
+  // Reminders with the user's prompt: files changed since read, a permission mode the user switched.
+  const news = new PromptReminders({ projectRoot: projectPath, fileState: opening.tools.fileState, sink: opening.reminders, mode: () => gate.mode })
   const modelName = models.modelName(opening.preferences)
   return {
     hub: options.hub,
@@ -99,19 +111,15 @@ export function openSessionEnvironment(parts: RuntimeParts, projectPath: string,
     setMode: (mode) => {
       const previous = gate.mode
       plan.setMode(mode)
-      // Plan mode has its own reminder with every prompt while it lasts.
-      if (mode !== previous && mode !== 'plan') news.modeChanged(mode)
+      // Plan mode tells its own start and end (its reminder source); other switches are told here.
+      if (mode !== previous && mode !== 'plan' && previous !== 'plan') news.modeChanged(mode)
     },
-    hooks: loopHooks(gate),
+    hooks: loopHooks(gate, taskReminders),
     lifecycle: {
-      // Files changed since read, a switched mode, a task list others changed: queued with the
-      // prompt. While plan mode lasts, every prompt carries its reminder (the model must know before it acts).
       promptSubmit: async (prompt) => {
         const submitted = await gate.userPromptSubmit(prompt)
         if (!submitted.blocked) await news.beforePrompt()
-        const reminder = plan.reminder()
-        if (!reminder || submitted.blocked) return submitted
-        return { ...submitted, additionalContext: [submitted.additionalContext, reminder].filter(Boolean).join('\n\n') }
+        return submitted
       },
       sessionStart: (source) => gate.sessionStart(source),
       sessionEnd: (reason) => gate.sessionEnd(reason),
@@ -120,8 +128,8 @@ export function openSessionEnvironment(parts: RuntimeParts, projectPath: string,
     // session's state is freed here rather than with the toolset.
     async release() {
       closeGate()
-      news.dispose()
       tasks.dispose()
+      parts.userTasks.delete(sessionId)
       await opening.tools.dispose()
     },
     reminders: opening.reminders,
@@ -213,7 +221,7 @@ function contextSetup(parts: RuntimeParts, opening: Opening, modelName: string, 
   const contextWindow = contextWindowFromEnv(parts.options.env)
   return {
     settings: compactionSettings({ model: modelName, ...(contextWindow !== undefined && { contextWindow }) }),
-    restoration: [recentFilesProvider(opening.tools.fileState, (path) => gate.isReadDenied(path)), planProvider(() => plan.planFile), skillsProvider(), tasksProvider(tasks.access)],
+    restoration: [recentFilesProvider(opening.tools.fileState, (path) => gate.isReadDenied(path)), planProvider(() => plan.activePlanFile()), skillsProvider(), tasksProvider(tasks.access)],
     hooks: {
       preCompact: (trigger, instructions) => gate.preCompact(trigger, instructions),
       postCompact: (trigger, summary) => gate.postCompact(trigger, summary),
@@ -224,13 +232,18 @@ function contextSetup(parts: RuntimeParts, opening: Opening, modelName: string, 
 
 /**
  * The gate's Stop and PostToolUse hooks, as the loop calls them. What the hooks after a call say
- * reaches the model with its next request; `continue: false` ends the turn.
+ * reaches the model with its next request; `continue: false` ends the turn. The task reminders
+ * learn here when the model used a task tool and when it ended a turn.
  */
-function loopHooks(gate: PermissionGate): QueryHooks {
+function loopHooks(gate: PermissionGate, taskReminders: TaskReminders): QueryHooks {
   return {
-    onStop: (info) => gate.stop(info),
+    onStop: (info) => {
+      taskReminders.turnEnded()
+      return gate.stop(info)
+    },
     // Claude Code fires PostToolUseFailure instead of PostToolUse when the call failed.
     postToolUse: async (call, result) => {
+      if (TASK_TOOLS.has(call.tool.name)) taskReminders.touched()
       const event = result.isError ? 'PostToolUseFailure' : 'PostToolUse'
       const outcome = result.isError
         ? await gate.postToolUseFailure(call.tool, call.input, resultText(result.content), call.toolUseId)

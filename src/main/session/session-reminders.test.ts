@@ -4,17 +4,15 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { textReply, toolUseReply } from '../../../test/model-server'
 import { useModelServer } from '../../../test/model-server/vitest'
+import type { PermissionMode } from '../governance/types'
 import { createEventHub } from '../base/event-hub'
-import { ReminderQueue } from '../context/reminders'
 import { NodePtyService } from '../pty/node-pty-service'
 import type { Message } from '../services/model/types'
-import { TaskStore } from '../store/tasks/task-store'
-import { FileStateCache } from '../tools/file-state'
 import { createSessionRuntime, type SessionRuntime } from './runtime'
-import { SessionReminders } from './session-reminders'
 
-// Claude Code's reminders with a user turn, through the runtime every host uses: the real model
-// service against the scripted server, the real Read tool, the real task store.
+// The reminders a session sends by the request (plan mode, a neglected task list, a turn ended
+// with a task in progress), through the real runtime and the scripted model server: each arrives
+// with the request it is due in, on the newest user message, and no earlier message is rewritten.
 const server = useModelServer()
 
 let base: string
@@ -22,20 +20,24 @@ let project: string
 let pty: NodePtyService
 let runtime: SessionRuntime
 
-beforeEach(() => {
-  base = mkdtempSync(join(tmpdir(), 'sous-reminders-'))
-  project = join(base, 'project')
-  mkdirSync(project, { recursive: true })
-  pty = new NodePtyService({ killGraceMs: 300 })
+function start(permissionMode: PermissionMode): void {
   runtime = createSessionRuntime({
     home: join(base, 'sous-home'),
     env: { ANTHROPIC_API_KEY: 'test', ANTHROPIC_BASE_URL: server.url, HOME: join(base, 'home') },
     hub: createEventHub(),
     pty,
-    permissionMode: 'default',
+    permissionMode,
     headless: false,
     userHome: join(base, 'home'),
   })
+}
+
+beforeEach(() => {
+  base = mkdtempSync(join(tmpdir(), 'sous-session-reminders-'))
+  project = join(base, 'project')
+  mkdirSync(project)
+  writeFileSync(join(project, 'notes.txt'), 'notes\n')
+  pty = new NodePtyService({ killGraceMs: 300 })
 })
 afterEach(async () => {
   await runtime.dispose()
@@ -43,91 +45,64 @@ afterEach(async () => {
   rmSync(base, { recursive: true, force: true })
 })
 
-/** The text of the newest user message of request `index` (its own text and its reminders). */
-function lastUserText(index: number): string {
-  const messages = server.requests[index]?.body['messages'] as Message[]
-  const content = messages.at(-1)!.content
-  return typeof content === 'string' ? content : content.map((block) => ('text' in block ? block.text : '')).join('\n')
+function messages(request: number): Message[] {
+  return server.requests[request]!.body['messages'] as Message[]
 }
 
-/** Every message before the newest of request `index`, as sent. */
-function earlier(index: number): string {
-  return JSON.stringify((server.requests[index]?.body['messages'] as unknown[]).slice(0, -1)).replaceAll(/,"cache_control":\{[^}]*\}/g, '')
+/** A message as the API saw it, minus the moving cache breakpoints. */
+function bare(message: Message): unknown {
+  return JSON.parse(JSON.stringify(message, (key, value: unknown) => (key === 'cache_control' ? undefined : value)))
 }
+
+/** The requests (0-based) whose newest message holds `text`. */
+function carrying(text: string): number[] {
+  return server.requests.flatMap((_, index) => (JSON.stringify(messages(index).at(-1)).includes(text) ? [index] : []))
+}
+
+/** Every request sends the previous request's messages unchanged, then new ones. */
+function expectNothingRewritten(): void {
+  for (let index = 1; index < server.requests.length; index++) {
+    const before = messages(index - 1)
+    expect(messages(index).slice(0, before.length).map(bare)).toEqual(before.map(bare))
+  }
+}
+
+const reads = (count: number) => Array.from({ length: count }, (_, index) => toolUseReply('Read', { file_path: join(project, 'notes.txt') }, { id: `toolu_read_${index}` }))
 
 describe('session reminders', () => {
-  it('tells the model, with the next prompt and once, which files it read changed since, and that the user switched the mode', async () => {
-    const file = join(project, 'notes.txt')
-    writeFileSync(file, 'first version\n')
-    server.setScenario([
-      toolUseReply('Read', { file_path: file }, { id: 'toolu_read' }),
-      textReply('Read it.'),
-      textReply('Noted.'),
-      textReply('Still noted.'),
-    ])
+  it('plan mode: told in full with the first request, briefly every 5 requests, and its end when the user switches it off', async () => {
+    start('plan')
+    server.setScenario([...reads(6), textReply('Still exploring.'), textReply('Understood.')])
     const { sessionId } = await runtime.sessions.create(project)
-    expect((await runtime.sessions.run(sessionId, 'Read notes.txt')).reason).toBe('completed')
-    expect(lastUserText(0)).not.toContain('changed since you last read')
-
-    writeFileSync(file, 'second version, longer\n')
-    await runtime.sessions.setMode(sessionId, 'bypassPermissions')
-    await runtime.sessions.setMode(sessionId, 'acceptEdits')
-    expect((await runtime.sessions.run(sessionId, 'Go on')).reason).toBe('completed')
-    const second = lastUserText(2)
-    expect(second).toContain('Go on')
-    expect(second).toMatch(/<system-reminder>\nThese files changed since you last read them[^]*- notes\.txt/)
-    // Only the last switch before the prompt is news.
-    expect(second).toContain('permission mode to acceptEdits')
-    expect(second).not.toContain('bypassPermissions')
-    // Reminders ride on the newest message only: what the earlier request sent is sent again unchanged.
-    expect(earlier(2).startsWith(earlier(1).slice(0, -1))).toBe(true)
-
-    expect((await runtime.sessions.run(sessionId, 'And now?')).reason).toBe('completed')
-    expect(lastUserText(3)).not.toContain('changed since you last read')
-    expect(lastUserText(3)).not.toContain('permission mode')
+    await runtime.sessions.run(sessionId, 'Plan a change')
+    expect(carrying('Plan mode is active.')).toEqual([0])
+    expect(carrying('Plan mode is still active')).toEqual([5])
+    await runtime.sessions.setMode(sessionId, 'default')
+    await runtime.sessions.run(sessionId, 'Go ahead')
+    expect(carrying('Plan mode is over: the user switched it off (permission mode default')).toEqual([7])
+    expect(JSON.stringify(messages(7))).toContain('Plan mode is still active')
+    expectNothingRewritten()
     expect(server.failures).toEqual([])
   })
 
-  it('says nothing when a file was only touched, and names a file deleted since it was read', async () => {
-    const kept = join(project, 'kept.txt')
-    const gone = join(project, 'gone.txt')
-    writeFileSync(kept, 'same bytes\n')
-    writeFileSync(gone, 'soon gone\n')
+  it('tasks: a list left alone for 10 requests, and a turn ended with its own task in progress', async () => {
+    start('default')
     server.setScenario([
-      toolUseReply('Read', { file_path: kept }, { id: 'toolu_1' }),
-      toolUseReply('Read', { file_path: gone }, { id: 'toolu_2' }),
-      textReply('Read both.'),
-      textReply('Ok.'),
+      toolUseReply('TaskCreate', { subject: 'Write the parser', description: 'by hand' }, { id: 'toolu_create' }),
+      toolUseReply('TaskUpdate', { taskId: '1', status: 'in_progress', owner: 'main' }, { id: 'toolu_claim' }),
+      ...reads(10),
+      textReply('Parser half done.'),
+      textReply('Carrying on.'),
     ])
     const { sessionId } = await runtime.sessions.create(project)
-    await runtime.sessions.run(sessionId, 'Read both')
-    writeFileSync(kept, 'same bytes\n')
-    rmSync(gone)
-    await runtime.sessions.run(sessionId, 'Next')
-    const text = lastUserText(3)
-    expect(text).toContain('- gone.txt')
-    expect(text).not.toContain('kept.txt')
+    await runtime.sessions.run(sessionId, 'Write a parser')
+    // The last task tool ran before request 2; ten requests later the list is brought up.
+    expect(carrying('You have not used the task tools for a while')).toEqual([12])
+    expect(JSON.stringify(messages(12).at(-1))).toContain('#1 [in_progress] Write the parser (owner: main)')
+    expect(carrying('Your last turn ended')).toEqual([])
+    await runtime.sessions.run(sessionId, 'Go on')
+    expect(carrying('Your last turn ended with task #1 \\"Write the parser\\" still in progress.')).toEqual([13])
+    expectNothingRewritten()
     expect(server.failures).toEqual([])
-  })
-})
-
-describe('SessionReminders, the task list', () => {
-  it('shows the open tasks when someone other than the model changed the list, once; the model\'s own changes are no news', async () => {
-    const store = new TaskStore(join(base, 'tasks'))
-    const queue = new ReminderQueue()
-    const news = new SessionReminders({ projectRoot: project, fileState: new FileStateCache(), tasks: { store, listId: 'demo', ownerOf: (agent) => agent }, sink: queue, mode: () => 'default' })
-    await store.create({ subject: 'Write the parser', description: '' }, 'main')
-    await news.beforePrompt()
-    expect(queue.drain()).toEqual([])
-    await store.create({ subject: 'Run the tests', description: '' }, 'agent-reviewer')
-    await news.beforePrompt()
-    const [reminder, ...rest] = queue.drain()
-    expect(rest).toEqual([])
-    expect(reminder?.text).toContain('The task list "demo" changed since you last worked on it (not by you)')
-    expect(reminder?.text).toContain('#1 [pending] Write the parser')
-    expect(reminder?.text).toContain('#2 [pending] Run the tests')
-    await news.beforePrompt()
-    expect(queue.drain()).toEqual([])
-    news.dispose()
   })
 })

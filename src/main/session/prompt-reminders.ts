@@ -3,15 +3,12 @@ import { relative } from 'node:path'
 import type { PermissionModeName } from '../../shared/ipc/session'
 import type { ReminderSink } from '../context/reminders'
 import { hashBytes, type FileStateCache } from '../tools/file-state'
-import type { TaskListAccess } from '../tools/types'
 
 /** What a session's reminders look at. */
-export interface SessionRemindersOptions {
+export interface PromptRemindersOptions {
   projectRoot: string
   /** The files the agent has read, with what it saw. */
   fileState: FileStateCache
-  /** The session's task list, when it has one. */
-  tasks?: TaskListAccess
   /** The session's reminder queue: everything here goes through it, never a message rewrite. */
   sink: ReminderSink
   /** The permission mode now (a mode reminder still queued when the user switches again is dropped). */
@@ -35,22 +32,16 @@ const MODE_TEXT: Record<PermissionModeName, string> = {
  * messages — the cached prefix — stay as they were):
  *
  * - files the agent read that changed since (the user, a formatter, a command) — once per change;
- * - the permission mode, when the user switched it (only the last switch before a prompt counts);
- * - the open task list, when someone other than the model (a subagent, the user) changed it.
+ * - the permission mode, when the user switched it (only the last switch before a prompt counts).
+ *
+ * (Plan mode and the task list remind through their own sources: `agents/plan-mode.ts`,
+ * `context/task-reminders.ts`, and the task panel's edits through `user-task-edits.ts`.)
  */
-export class SessionReminders {
+export class PromptReminders {
   /** Path → the mtime:size already reported, so one change is reported once. */
   private readonly reported = new Map<string, string>()
-  private tasksChangedByOthers = false
-  private readonly unsubscribe: () => void
 
-  constructor(private readonly options: SessionRemindersOptions) {
-    const tasks = options.tasks
-    const mainOwner = tasks?.ownerOf('main')
-    this.unsubscribe = tasks?.store.onChange((change) => {
-      if (change.actor !== mainOwner) this.tasksChangedByOthers = true
-    }) ?? (() => {})
-  }
+  constructor(private readonly options: PromptRemindersOptions) {}
 
   /** The user switched the permission mode: the model hears of it with the next prompt. */
   modeChanged(mode: PermissionModeName): void {
@@ -62,12 +53,7 @@ export class SessionReminders {
 
   /** Before a prompt is sent: queues what changed since the model last looked. Never throws. */
   async beforePrompt(): Promise<void> {
-    await Promise.all([this.changedFiles(), this.taskList()]).catch(() => undefined)
-  }
-
-  /** Stops listening to the task list. */
-  dispose(): void {
-    this.unsubscribe()
+    await this.changedFiles().catch(() => undefined)
   }
 
   private async changedFiles(): Promise<void> {
@@ -100,16 +86,5 @@ export class SessionReminders {
     }
     this.reported.set(path, key)
     return true
-  }
-
-  private async taskList(): Promise<void> {
-    const tasks = this.options.tasks
-    if (!tasks || !this.tasksChangedByOthers) return
-    this.tasksChangedByOthers = false
-    const { tasks: all } = await tasks.store.list()
-    const open = all.filter((task) => task.status !== 'completed')
-    const lines = open.slice(0, 50).map((task) => `#${task.id} [${task.status}] ${task.subject}${task.owner ? ` (owner: ${task.owner})` : ''}`)
-    const body = open.length === 0 ? 'Every task is completed.' : `${lines.join('\n')}${open.length > 50 ? `\n… and ${open.length - 50} more (TaskList shows them all)` : ''}`
-    this.options.sink.push(`The task list "${tasks.listId}" changed since you last worked on it (not by you). Open tasks now:\n${body}`, { source: 'task-list' })
   }
 }
