@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto'
 import type { PermissionModeName } from '../../shared/ipc/contract'
 import type { AgentEvent } from '../../shared/protocol/agent-event'
 import { shellNodeId } from '../../shared/protocol/agent-tree'
-import type { Compactor, QueryHooks } from '../engine/types'
+import type { QueryHooks } from '../engine/types'
 import type { AgentLabel } from '../governance/approvals/queue'
 import type { PermissionGate } from '../governance/gate/gate'
 import { resultText } from '../tools/result-text'
@@ -64,7 +64,6 @@ export interface SessionAgentsOptions {
   emitMain(event: AgentEvent): void
   /** News for the main agent: a background agent it started ended. */
   notifyMain(text: string, stillRelevant: () => boolean): void
-  compact?: Compactor
   /** Default {@link FOREGROUND_LIMIT_MS}. */
   foregroundLimitMs?: number
   /** Coordinator mode: every agent the main agent starts runs in the background. */
@@ -264,7 +263,6 @@ export class SessionAgents implements SubagentControl {
         projectDataDir: this.o.projectDataDir,
         canUseTool: (tool, input, toolUseId, options) => parts!.gate.canUseTool(tool, input, toolUseId, options),
         hooks: loopHooks(record, parts, () => lastText),
-        ...(this.o.compact && { compact: this.o.compact }),
         ...(make.maxTokens !== undefined && { maxTokens: make.maxTokens }),
         ...(make.thinkingBudget !== undefined && { thinkingBudget: make.thinkingBudget }),
         toolContext: { ...this.o.sharedContext(), fileState: make.fileState, shell: parts.shell, isReadDenied: (path: string) => parts!.gate.isReadDenied(path), agents: this },

@@ -1,28 +1,22 @@
 import type { AgentEvent, Usage } from '../../shared/protocol/agent-event'
 import type { TaskItem } from '../../shared/protocol/task'
 import { AppError } from '../../shared/ipc/result'
+import type { CompactionRecord } from '../../shared/protocol/compaction'
+import type { ContextBreakdown } from '../../shared/ipc/context'
 import { ReminderQueue, withReminders } from '../context/reminders'
-import { buildSystemPrompt } from '../context/system-prompt'
 import { query } from '../engine/query'
 import type { QueryResult } from '../engine/types'
 import { addUsage, zeroUsage } from '../engine/usage'
 import type { Message } from '../services/model/types'
 import { TranscriptWriter } from '../store/transcript'
-import type { SessionEnvironment, Toolset } from './session-ports'
+import { compactionTurn } from './compaction-turn'
+import { SessionContext } from './session-context'
+import type { SessionEnvironment, SessionSeed, Toolset } from './session-types'
 
-export type { SessionAgentsPort, SessionEnvironment, SessionHandle, SessionLifecycle, Toolset } from './session-ports'
+export type { SessionAgentsPort, SessionEnvironment, SessionHandle, SessionLifecycle, SessionSeed, Toolset } from './session-types'
 
-/** Saved state a session starts from (a resumed transcript). */
-export interface SessionSeed {
-  messages: Message[]
-  usage: Usage
-  costUsd: number
-  /** The transcript file exists already. */
-  persisted: boolean
-}
-
-/** Events the transcript keeps (deltas and progress are replayable from the messages, or noise). */
-const VOLATILE = new Set<AgentEvent['type']>(['text_delta', 'thinking_delta', 'tool_progress'])
+/** Events the transcript keeps (deltas and progress are replayable from the messages, or noise; sizes are recomputed). */
+const VOLATILE = new Set<AgentEvent['type']>(['text_delta', 'thinking_delta', 'tool_progress', 'context_status'])
 
 /**
  * One conversation in one project: its messages, its transcript and at most one running turn.
@@ -38,6 +32,7 @@ export class Session {
   private turnCounter = 0
   private started = false
   private readonly resumed: boolean
+  private readonly context: SessionContext
   private readonly reminders: ReminderQueue
   private limitAnswer: ((proceed: boolean) => void) | undefined
 
@@ -53,6 +48,7 @@ export class Session {
     this.resumed = seed !== undefined
     this.reminders = env.reminders ?? new ReminderQueue()
     if (seed?.persisted) this.writer = TranscriptWriter.open(env.transcriptPath)
+    this.context = new SessionContext(env, { projectPath, history: seed?.compactions ?? [], onReplace: (messages, record) => this.replace(messages, record) })
     const busy = (): boolean => this.busy
     env.attach?.({
       emit: (event) => this.emit(event),
@@ -99,8 +95,13 @@ export class Session {
    */
   runTurn(text: string): Promise<QueryResult> {
     if (this.running) throw new AppError('CONFLICT', 'A turn is already running in this session.')
+    return this.start((signal) => this.loop(text, signal))
+  }
+
+  /** Runs `work` as the session's one running turn (abortable, awaited on dispose). */
+  private start(work: (signal: AbortSignal) => Promise<QueryResult>): Promise<QueryResult> {
     const controller = new AbortController()
-    const done = this.loop(text, controller.signal).finally(() => {
+    const done = work(controller.signal).finally(() => {
       this.running = undefined
     })
     this.running = { controller, done }
@@ -110,6 +111,24 @@ export class Session {
   /** Resolves once no turn is running (at once when none is). */
   async whenIdle(): Promise<void> {
     while (this.running) await this.running.done
+  }
+
+  /**
+   * `/compact [instructions]`: between turns the conversation is summarized now (its events go out
+   * as a turn of their own); while a turn runs, before that turn's next request (`queued`).
+   */
+  compact(instructions = ''): { queued: boolean; done?: Promise<QueryResult> } {
+    if (this.running) {
+      this.context.manager.request('manual', instructions)
+      return { queued: true }
+    }
+    return { queued: false, done: this.start((signal) => this.runCompaction(instructions, signal)) }
+  }
+
+  /** The context view's figures: what the next request holds and what compaction did and would do. */
+  async inspectContext(): Promise<ContextBreakdown> {
+    const toolset = await this.loadToolset()
+    return this.context.inspect(this.id, this.messages, toolset.tools)
   }
 
   /** Answers the running turn's question at its request guard; false when no question waits. */
@@ -179,17 +198,13 @@ export class Session {
     this.append(prompt)
     this.emit({ ...identity, type: 'turn_start', turnId: `${this.id}:${++this.turnCounter}`, prompt: text })
     try {
-      const [model, toolset, system] = await Promise.all([
-        this.env.model(),
-        this.loadToolset(),
-        buildSystemPrompt({ cwd: this.projectPath, projectRoot: this.projectPath, homeDir: this.env.homeDir, append: this.env.appendSystemPrompt, base: this.env.basePrompt }),
-      ])
+      const [model, toolset, system] = await Promise.all([this.env.model(), this.loadToolset(), this.context.systemPrompt()])
       const run = query({
         ...identity,
         messages: this.messages,
-        system,
+        system: system.blocks,
         tools: toolset.tools,
-        toolContext: toolset.context,
+        toolContext: { ...toolset.context, requestCompaction: (instructions?: string) => this.context.manager.request('auto', instructions) },
         model,
         modelName: this.env.modelName,
         maxTurns: this.env.maxTurns,
@@ -199,13 +214,12 @@ export class Session {
         projectDataDir: this.env.projectDataDir,
         canUseTool: this.env.canUseTool,
         hooks: this.env.hooks,
-        compact: this.env.compact,
+        context: this.context.manager,
         maxTokens: this.env.maxTokens,
         usageSoFar: { usage: this.usage, costUsd: this.costUsd },
         reminders: this.reminders,
         ...(this.env.askToContinue && { onTurnLimit: () => this.waitForAnswer(signal) }),
         onMessage: (message) => this.append(message),
-        onCompacted: (messages) => this.replace(messages),
       })
       for (;;) {
         const next = await run.next()
@@ -264,9 +278,27 @@ export class Session {
     this.transcript().appendMessage(message)
   }
 
-  private replace(messages: Message[]): void {
+  /** A compaction replaced the conversation: the transcript gets a boundary (its earlier lines stay). */
+  private replace(messages: Message[], record: CompactionRecord): void {
     this.messages = [...messages]
-    this.transcript().replaceMessages(messages, 'compaction')
+    this.transcript().replaceMessages(messages, 'compaction', record)
+  }
+
+  /** `/compact` between turns, shown as a turn of its own. */
+  private runCompaction(instructions: string, signal: AbortSignal): Promise<QueryResult> {
+    return compactionTurn({
+      sessionId: this.id,
+      turnId: `${this.id}:${++this.turnCounter}`,
+      instructions,
+      signal,
+      messages: () => this.messages,
+      shape: async () => {
+        const [model, toolset] = await Promise.all([this.env.model(), this.loadToolset()])
+        return this.context.shape(model, toolset.tools, signal)
+      },
+      manager: this.context.manager,
+      emit: (event) => this.emit(event),
+    })
   }
 
   private emit(event: AgentEvent): void {

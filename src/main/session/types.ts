@@ -1,5 +1,6 @@
 import type { AgentEvent } from '../../shared/protocol/agent-event'
 import type { AgentTree } from '../../shared/protocol/agent-tree'
+import type { ContextBreakdown } from '../../shared/ipc/context'
 import type { PermissionModeName } from '../../shared/ipc/contract'
 import type { SessionSummary } from '../store/session-index'
 
@@ -45,6 +46,13 @@ export interface SessionService {
   agentHistory?(sessionId: string, agentId: string): Promise<AgentEvent[]>
   /** Stops a node of a live session's tree and what is below it. */
   stopAgentNode?(sessionId: string, nodeId: string): Promise<void>
+  /**
+   * `/compact [instructions]`: summarizes the conversation now (its events stream as a turn), or,
+   * while a turn runs, before that turn's next request (`queued`). Absent where nothing compacts.
+   */
+  compact?(sessionId: string, instructions?: string): Promise<{ queued: boolean }>
+  /** What the session's next request holds, sized, and what compaction did and would do (the context view). */
+  inspectContext?(sessionId: string): Promise<ContextBreakdown>
   /** Ends every session; nothing keeps running. */
   dispose(): Promise<void>
 }

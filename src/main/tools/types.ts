@@ -97,6 +97,8 @@ export interface ToolContext {
   origin?(): Promise<CallOrigin | undefined>
   /** Subagents: what the Agent and SendMessage tools run, and TaskOutput/TaskStop on agents (see agents/). */
   agents?: SubagentControl
+  /** Asks for the conversation to be summarized before the next request (the Compact tool); absent where nothing compacts. */
+  requestCompaction?(instructions?: string): void
 }
 
 /** A model request and the reply it got, as a fork copies them byte for byte. */

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { agentsRequests } from './agents'
 import { appRequests } from './app'
 import { approvalEvents, approvalRequests } from './approval'
+import { contextRequests } from './context'
 import { events, requests } from './contract'
 import { filesRequests } from './files'
 import { projectEvents, projectRequests } from './project'
@@ -12,7 +13,7 @@ import { trustRequests } from './trust'
 import { tasksRequests } from './tasks'
 import { planRequests } from './plan'
 
-const requestDomains = [agentsRequests, appRequests, projectRequests, ptyRequests, sessionRequests, approvalRequests, settingsRequests, filesRequests, trustRequests, tasksRequests, planRequests]
+const requestDomains = [agentsRequests, appRequests, projectRequests, ptyRequests, sessionRequests, approvalRequests, settingsRequests, filesRequests, trustRequests, tasksRequests, planRequests, contextRequests]
 const eventDomains = [ptyEvents, sessionEvents, approvalEvents, projectEvents]
 
 describe('the contract, merged from one file per domain', () => {

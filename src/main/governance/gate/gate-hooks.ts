@@ -30,6 +30,10 @@ export interface SessionHooks {
   subagentStart(agent: { id: string; type: string }): Promise<HookOutcome>
   /** A subagent wants to stop: `blockReason` forces one more round, never twice in a row. */
   subagentStop(agent: { id: string; type: string; transcriptPath: string }, info: { lastAssistantMessage: string }): Promise<{ blockReason?: string }>
+  /** Before a summarizing compaction (`trigger` manual or auto): exit 2 or `decision: block` keeps the conversation as it is. */
+  preCompact(trigger: 'manual' | 'auto', customInstructions: string): Promise<{ blocked?: string }>
+  /** After one, with the summary the model will read. */
+  postCompact(trigger: 'manual' | 'auto', summary: string): Promise<void>
 }
 
 interface Deps {
@@ -105,6 +109,13 @@ export function createSessionHooks(deps: Deps): SessionHooks {
       if (aggregate?.blocked) deps.notice({ level: 'warning', message: 'A SubagentStop hook blocked twice in a row; the subagent ends anyway.' })
       guard.reset()
       return {}
+    },
+    async preCompact(trigger, customInstructions) {
+      const aggregate = await fire('PreCompact', { trigger, custom_instructions: customInstructions })
+      return aggregate?.blocked ? { blocked: aggregate.blockReason ?? 'A PreCompact hook blocked the compaction.' } : {}
+    },
+    async postCompact(trigger, summary) {
+      await fire('PostCompact', { trigger, compact_summary: summary })
     },
   }
 }

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import type { PermissionModeName } from '../../../shared/ipc/contract'
+import { useViews } from '../lib/views'
 import { SLASH_COMMANDS } from './slash-commands'
 
 describe('the slash-command registry', () => {
   it('has unique lower-case names, each described', () => {
     const names = SLASH_COMMANDS.map((command) => command.name)
-    expect(names).toEqual(['clear', 'plan', 'accept-edits', 'agents', 'ask', 'tasks', 'todos'])
+    expect(names).toEqual(['clear', 'plan', 'accept-edits', 'agents', 'ask', 'tasks', 'todos', 'context', 'compact'])
     expect(new Set(names).size).toBe(names.length)
     for (const command of SLASH_COMMANDS) {
       expect(command.name).toMatch(/^[a-z][a-z0-9-]*$/)
@@ -15,9 +16,11 @@ describe('the slash-command registry', () => {
 
   it('runs each command against the conversation it was typed in', () => {
     const done: string[] = []
-    const chat = { newConversation: () => done.push('new'), setMode: (mode: PermissionModeName) => done.push(mode) }
+    const chat = { newConversation: () => done.push('new'), setMode: (mode: PermissionModeName) => done.push(mode), compact: (instructions: string) => done.push(`compact:${instructions}`) }
     // /agents, /tasks and /todos move focus in the page (e2e/agents.spec.ts and the task panel's spec cover them).
-    for (const command of SLASH_COMMANDS.filter((command) => !['agents', 'tasks', 'todos'].includes(command.name))) command.run(chat, '')
-    expect(done).toEqual(['new', 'plan', 'acceptEdits', 'default'])
+    for (const command of SLASH_COMMANDS.filter((command) => !['agents', 'tasks', 'todos'].includes(command.name))) command.run(chat, command.takesArguments ? 'keep the plan' : '')
+    expect(done).toEqual(['new', 'plan', 'acceptEdits', 'default', 'compact:keep the plan'])
+    // /context opens the context view by its id in the view registry.
+    expect(useViews.getState().open).toBe('context')
   })
 })

@@ -12,6 +12,7 @@ import type { View } from './shell'
 
 /** Dialogs are fetched when first opened, so they cost nothing at start-up. */
 const SettingsDialog = lazyNamed(() => import('../features/settings/SettingsDialog'), 'SettingsDialog')
+const ContextView = lazyNamed(() => import('../features/context/ContextView'), 'ContextView')
 
 /**
  * The view registry: every panel and dialog of the shell, in one place. Adding a feature's view is
@@ -77,6 +78,13 @@ export const VIEWS: readonly View[] = [
     ),
   },
   { id: 'agent-conversation', placement: 'dialog', title: 'Agent conversation', command: { title: 'Open the conversation of the last agent opened' }, render: (context) => <AgentConversation onClose={context.close} /> },
+  {
+    id: 'context',
+    placement: 'dialog',
+    title: 'Context',
+    command: { title: 'Open the context view (what the next request holds)' },
+    render: (context) => <ContextView sessionId={context.sessionId} onClose={context.close} />,
+  },
   {
     id: 'viewer',
     placement: 'overlay',

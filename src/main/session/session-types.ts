@@ -1,16 +1,15 @@
 import type { PermissionModeName } from '../../shared/ipc/contract'
-import type { AgentEvent } from '../../shared/protocol/agent-event'
+import type { CompactionRecord } from '../../shared/protocol/compaction'
+import type { AgentEvent, Usage } from '../../shared/protocol/agent-event'
 import type { TaskItem } from '../../shared/protocol/task'
 import type { EventHub } from '../base/event-hub'
 import type { ReminderQueue } from '../context/reminders'
-import type { CanUseTool, Compactor, QueryHooks, QueryParams, QueryResult } from '../engine/types'
-import type { ModelService } from '../services/model/types'
+import type { CanUseTool, QueryHooks, QueryParams, QueryResult } from '../engine/types'
+import type { Message, ModelService } from '../services/model/types'
 import type { AnyTool } from '../tools/types'
+import type { SessionContextSetup } from './session-context'
 
-/*
- * What a Session is given and what it offers the parts its owner built: the seams between
- * `session.ts` and `session-environment.ts`, kept apart from the Session class itself.
- */
+/** The shapes a Session is built from: what its owner gives it, and what it starts from. */
 
 /** What a session needs from its owner. */
 export interface SessionEnvironment {
@@ -26,7 +25,8 @@ export interface SessionEnvironment {
   projectDataDir: string
   transcriptPath: string
   hooks?: QueryHooks
-  compact?: Compactor
+  /** Compaction thresholds, what a summary restores, PreCompact/PostCompact hooks, prompt sections. */
+  context?: SessionContextSetup
   /** Where `~/.claude/CLAUDE.md` is looked up. */
   homeDir?: string
   /** Extra system prompt text. */
@@ -94,4 +94,15 @@ export interface Toolset {
   tools: AnyTool[]
   context?: QueryParams['toolContext']
   dispose?(): Promise<void>
+}
+
+/** Saved state a session starts from (a resumed transcript). */
+export interface SessionSeed {
+  messages: Message[]
+  usage: Usage
+  costUsd: number
+  /** The transcript file exists already. */
+  persisted: boolean
+  /** Compactions of the session so far (for the context view). */
+  compactions?: CompactionRecord[]
 }
