@@ -5,7 +5,8 @@ import { withMessageBreakpoints } from '../context/cache-breakpoints'
 import type { RequestShape } from '../compaction/types'
 import { ReminderQueue, withReminders } from '../context/reminders'
 import type { AssistantBlock, Message, ModelRequest, ToolSchema } from '../services/model/types'
-import type { AnyTool, CallOrigin } from '../tools/types'
+import type { AnyTool } from '../tools/types'
+import { callOrigin } from './call-origin'
 import { stamp } from './events'
 import { budgetResults } from './result-budget'
 import type { RunToolDeps } from './tool-call'
@@ -40,7 +41,7 @@ export async function* query(params: QueryParams): AsyncGenerator<AgentEvent, Qu
       break
     }
     const request = yield* stamped(prepareRequest(loop, params, schemas), params)
-    const outcome = yield* stamped(streamReply(params.model, request, toolDeps, originOf(loop, request)), params)
+    const outcome = yield* stamped(streamReply(params.model, request, toolDeps, callOrigin(request, loop.lastSent?.messages ?? loop.messages)), params)
     transition = outcome.kind === 'error' ? yield* onError(loop, params, outcome) : yield* onMessage(loop, params, outcome)
     if (transition.kind === 'end') break
   }
@@ -114,13 +115,6 @@ async function* beforeRequest(loop: LoopState, params: QueryParams, previous: Tr
   }
   loop.turns++
   return undefined
-}
-
-/** What a fork copies of this request: the same bytes, minus the moving message breakpoints. */
-function originOf(loop: LoopState, request: ModelRequest): Omit<CallOrigin, 'reply'> {
-  const origin: Omit<CallOrigin, 'reply'> = { system: request.system, tools: request.tools, messages: [...(loop.lastSent?.messages ?? loop.messages)], model: request.model, maxTokens: request.maxTokens }
-  if (request.thinkingBudget !== undefined) origin.thinkingBudget = request.thinkingBudget
-  return origin
 }
 
 /**

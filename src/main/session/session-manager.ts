@@ -134,8 +134,8 @@ export class SessionManager implements SessionService {
   /** The tree of a session: rebuilt from its transcripts, with what runs in this process marked live. */
   async agentTree(sessionId: string): Promise<AgentTree> {
     const { projectPath, live } = await this.locate(sessionId)
-    const tasks = live ? await live.taskSnapshot() : await storedTasks(projectDataDir(this.options.home, projectPath), sessionId)
-    return storedAgentTree({ sessionId, transcriptPath: this.pathOf(projectPath, sessionId), live: live?.liveNodeIds() ?? new Set(), ...(tasks && { tasks }) })
+    const tasks = live ? await live.tree.taskSnapshot() : await storedTasks(projectDataDir(this.options.home, projectPath), sessionId)
+    return storedAgentTree({ sessionId, transcriptPath: this.pathOf(projectPath, sessionId), live: live?.tree.liveNodeIds() ?? new Set(), ...(tasks && { tasks }) })
   }
 
   /** One agent's stored events (`main`: the session's own). */
@@ -146,9 +146,9 @@ export class SessionManager implements SessionService {
     return events
   }
 
-  /** Stops a node of a live session's tree (see Session.stopNode). */
+  /** Stops a node of a live session's tree (see SessionTree.stopNode). */
   async stopAgentNode(sessionId: string, nodeId: string): Promise<void> {
-    const stopped = await this.get(sessionId).stopNode(nodeId)
+    const stopped = await this.get(sessionId).tree.stopNode(nodeId)
     if (!stopped) throw new AppError('NOT_FOUND', `Nothing called ${nodeId} runs in session ${sessionId}.`)
   }
 

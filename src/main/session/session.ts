@@ -1,5 +1,4 @@
 import type { AgentEvent, Usage } from '../../shared/protocol/agent-event'
-import type { TaskItem } from '../../shared/protocol/task'
 import { AppError } from '../../shared/ipc/result'
 import type { CompactionRecord } from '../../shared/protocol/compaction'
 import type { ContextBreakdown } from '../../shared/ipc/context'
@@ -11,6 +10,7 @@ import type { Message } from '../services/model/types'
 import { TranscriptWriter } from '../store/transcript'
 import { compactionTurn } from './compaction-turn'
 import { SessionContext } from './session-context'
+import { SessionTree, sessionHandle } from './session-tree'
 import type { SessionEnvironment, SessionSeed, Toolset } from './session-types'
 
 export type { SessionAgentsPort, SessionEnvironment, SessionHandle, SessionLifecycle, SessionSeed, Toolset } from './session-types'
@@ -33,6 +33,8 @@ export class Session {
   private started = false
   private readonly resumed: boolean
   private readonly context: SessionContext
+  /** This session as the agent tree reaches it. */
+  readonly tree: SessionTree
   private readonly reminders: ReminderQueue
   private limitAnswer: ((proceed: boolean) => void) | undefined
 
@@ -49,39 +51,13 @@ export class Session {
     this.reminders = env.reminders ?? new ReminderQueue()
     if (seed?.persisted) this.writer = TranscriptWriter.open(env.transcriptPath)
     this.context = new SessionContext(env, { projectPath, history: seed?.compactions ?? [], onReplace: (messages, record) => this.replace(messages, record) })
-    const busy = (): boolean => this.busy
-    env.attach?.({
-      emit: (event) => this.emit(event),
-      get busy() {
-        return busy()
-      },
-      runTurn: (text) => this.runTurn(text),
-      whenIdle: () => this.whenIdle(),
-    })
+    this.tree = new SessionTree(env, this)
+    env.attach?.(sessionHandle(this, (event) => this.emit(event)))
   }
 
   /** Whether a turn is running. */
   get busy(): boolean {
     return this.running !== undefined
-  }
-
-  /** Ids of the tree's nodes running now: the main agent while a turn runs, subagents, background commands. */
-  liveNodeIds(): Set<string> {
-    const live = this.env.agents?.liveNodeIds() ?? new Set<string>()
-    if (this.busy) live.add('main')
-    return live
-  }
-
-  /** The task list for the tree, if the session has one. */
-  taskSnapshot(): Promise<{ listId: string; tasks: TaskItem[] } | undefined> {
-    return this.env.taskSnapshot?.().catch(() => undefined) ?? Promise.resolve(undefined)
-  }
-
-  /** Stops a node of the tree and what is below it: `main` is the turn and every subagent. False when none such runs. */
-  async stopNode(nodeId: string): Promise<boolean> {
-    if (nodeId !== 'main') return (await this.env.agents?.stopNode(nodeId)) ?? false
-    await Promise.all([this.abort(), this.env.agents?.stopAll()])
-    return true
   }
 
   /** A copy of the conversation. */
