@@ -61,6 +61,15 @@ describe('the agent tree fold', () => {
     expect(tree.nodes['agent-a']!.children).toEqual([])
   })
 
+  it('folds events again over a tree that has them without a second node (a view catching up after loading)', () => {
+    const events = [agentCall('main', 'tu1', 'Survey'), agentStart('agent-a', 'main', 'tu1'), { type: 'agent_end', agentId: 'agent-a', status: 'completed', result: 'ok', usage: usage(5), costUsd: 0, durationMs: 1, turns: 1, at: 200 }]
+    const once = fold(events)
+    const again = fold(events, once)
+    expect(Object.keys(again.nodes).sort()).toEqual(['agent-a', 'main'])
+    expect(again.nodes['main']!.children).toEqual(['agent-a'])
+    expect(again.nodes['agent-a']!.state).toBe('done')
+  })
+
   it('returns the same tree for events that change nothing (the stream of text)', () => {
     const tree = fold([agentStart('agent-a', 'main', 'tu1')])
     expect(foldTree(tree, { sessionId: 's1', agentId: 'agent-a', type: 'text_delta', text: 'hi' })).toBe(tree)

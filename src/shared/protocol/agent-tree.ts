@@ -173,7 +173,9 @@ function tokensOf(usage: Usage): number {
 
 function onToolState(tree: AgentTree, event: Extract<AgentEvent, { type: 'tool_state' }>): AgentTree {
   let out = tree
-  if (event.name === 'Agent' && event.state === 'pending' && !tree.nodes[callNodeId(event.toolUseId)]) {
+  // Events can be folded again over a tree that has them (a view folds what arrived while it loaded
+  // the host's tree): a call whose agent already started gets no placeholder.
+  if (event.name === 'Agent' && event.state === 'pending' && !tree.nodes[callNodeId(event.toolUseId)] && !startedBy(tree, event.toolUseId)) {
     const input = (event.input ?? {}) as { subagent_type?: unknown; description?: unknown }
     out = add(out, event.agentId, {
       id: callNodeId(event.toolUseId),
@@ -194,6 +196,12 @@ function onToolState(tree: AgentTree, event: Extract<AgentEvent, { type: 'tool_s
     })
   }
   return clearActivity(out, event.agentId, event.toolUseId)
+}
+
+/** Whether an agent started by this Agent call is in the tree. */
+function startedBy(tree: AgentTree, toolUseId: string): boolean {
+  for (const node of Object.values(tree.nodes)) if (node.kind === 'agent' && node.toolUseId === toolUseId && !node.id.startsWith('call/')) return true
+  return false
 }
 
 function onToolEnd(tree: AgentTree, event: Extract<AgentEvent, { type: 'tool_end' }>): AgentTree {
