@@ -50,7 +50,7 @@ export function loadMcpSources(options: McpSourceOptions): McpSources {
   }
   for (const config of options.cliConfigs ?? []) {
     const isText = config.trimStart().startsWith('{')
-    const json = isText ? parseJson(config, '--mcp-config') : readJson(config)
+    const json = isText ? parseJson(config, '--mcp-config') : readJson(config, true)
     if (json.problem) problems.push(json.problem)
     else if (json.value !== undefined) add(objectOf(json.value)['mcpServers'], 'cli', isText ? undefined : config)
   }
@@ -98,12 +98,13 @@ function projectChoices(options: McpSourceOptions): McpProjectChoices {
   return choices
 }
 
-function readJson(file: string): { value?: unknown; problem?: McpConfigProblem } {
+/** A JSON file's value; a missing file is nothing unless it was asked for by name (`--mcp-config`). */
+function readJson(file: string, required = false): { value?: unknown; problem?: McpConfigProblem } {
   let text: string
   try {
     text = readFileSync(resolve(file), 'utf8')
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {}
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT' && !required) return {}
     return { problem: { file, message: `could not be read: ${(error as Error).message}` } }
   }
   return parseJson(text, file)
