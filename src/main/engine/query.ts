@@ -23,13 +23,13 @@ import type { EventBody, QueryParams, QueryResult } from './types'
  */
 export async function* query(params: QueryParams): AsyncGenerator<AgentEvent, QueryResult> {
   const loop = new LoopState(params)
-  const toolDeps = toolDepsOf(params)
-  const schemas = toolSchemas(params.tools)
+  const tools = new ToolView(params)
   let end: End | undefined
   while (!end) {
     end = beforeRequest(loop, params)
     if (end) break
-    const outcome = yield* stamped(streamReply(params.model, buildRequest(loop, params, schemas), toolDeps), params)
+    tools.refresh(loop)
+    const outcome = yield* stamped(streamReply(params.model, buildRequest(loop, params, tools.schemas), tools.deps), params)
     end = outcome.kind === 'error' ? yield* onError(loop, params, outcome) : yield* onMessage(loop, params, outcome)
   }
   yield stamp({ type: 'turn_end', reason: end.reason, message: end.message }, params)
@@ -41,9 +41,38 @@ interface End {
   message?: string
 }
 
+/**
+ * The tools of the next request. A session whose tools change while it runs (MCP servers joining,
+ * `tools/list_changed`) passes `currentTools`; it is read before every request, and schemas and
+ * lookups are rebuilt only when it returns a different array.
+ */
+class ToolView {
+  schemas: ToolSchema[]
+  deps: Omit<RunToolDeps, 'emit'>
+  private tools: AnyTool[]
+
+  constructor(private readonly params: QueryParams) {
+    this.tools = params.tools
+    this.schemas = toolSchemas(this.tools)
+    this.deps = toolDepsOf(params, this.tools)
+  }
+
+  refresh(loop: LoopState): void {
+    const next = this.params.currentTools?.() ?? this.params.tools
+    if (next !== this.tools) {
+      this.tools = next
+      this.schemas = toolSchemas(next)
+      this.deps = toolDepsOf(this.params, next)
+    }
+    loop.tools = this.tools
+  }
+}
+
 /** Mutable bookkeeping of one run. */
 class LoopState {
   messages: Message[]
+  /** The tools the current request offered (for the result budget's per-tool limits). */
+  tools: AnyTool[]
   turns = 0
   /** True when the next request re-issues the last one (it does not count as a turn). */
   reissue = false
@@ -59,6 +88,7 @@ class LoopState {
 
   constructor(private readonly params: QueryParams) {
     this.messages = [...params.messages]
+    this.tools = params.tools
     this.maxTokens = params.maxTokens ?? 8192
     this.modelName = params.modelName
   }
@@ -142,7 +172,7 @@ async function* onMessage(
   }
   loop.stopHookForced = false
   yield* stamped(reply.executor.drain(), params)
-  const toolOf = (id: string) => params.tools.find((tool) => tool.name === calls.find((call) => call.id === id)?.name)
+  const toolOf = (id: string) => loop.tools.find((tool) => tool.name === calls.find((call) => call.id === id)?.name)
   loop.append({ role: 'user', content: await budgetResults(reply.executor.results(), toolOf, params.projectDataDir) })
   if (params.signal.aborted) return { reason: 'aborted', message: 'Interrupted by the user.' }
   return undefined
@@ -211,9 +241,9 @@ async function* stamped<R>(inner: AsyncGenerator<EventBody, R>, params: QueryPar
   }
 }
 
-function toolDepsOf(params: QueryParams): Omit<RunToolDeps, 'emit'> {
+function toolDepsOf(params: QueryParams, tools: AnyTool[]): Omit<RunToolDeps, 'emit'> {
   const deps: Omit<RunToolDeps, 'emit'> = {
-    tools: new Map(params.tools.map((tool) => [tool.name, tool])),
+    tools: new Map(tools.map((tool) => [tool.name, tool])),
     canUseTool: params.canUseTool,
     context: {
       cwd: params.cwd,

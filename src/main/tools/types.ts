@@ -1,5 +1,6 @@
 import type { z } from 'zod'
 import type { PtyProcess } from '../pty/types'
+import type { McpServers } from '../services/mcp'
 import type { ImageBlock, TextBlock } from '../services/model/types'
 import type { FileStateCache } from './file-state'
 import type { ShellState } from './shell/shell-state'
@@ -69,6 +70,8 @@ export interface ToolContext {
   onPtySpawn?(proc: PtyProcess, command: string): void
   /** Asks a small, fast model (WebFetch uses it to answer a prompt over a page). */
   askModel?(system: string, user: string, signal: AbortSignal): Promise<string>
+  /** The session's MCP servers (ListMcpResourcesTool, ReadMcpResourceTool, WaitForMcpServers). */
+  mcp?: McpServers
 }
 
 /** A tool as the engine sees it, after `defineTool`. */

@@ -8,7 +8,7 @@ import { ErrorCode, ListRootsRequestSchema, LoggingMessageNotificationSchema, Mc
 import type { McpServerDefinition } from './config'
 import { describeEnd, listPrompts, listResources, listTools, toCallResult, toContent } from './convert'
 import { ProcessTransport, type ProcessEnd } from './stdio-transport'
-import { McpCallError, type McpCallResult, type McpContent, type McpLogLine, type McpPromptInfo, type McpServerState, type McpStatus } from './types'
+import { McpCallError, type McpCallResult, type McpContent, type McpLogLine, type McpServerState, type McpStatus, type McpToolInfo } from './types'
 
 /** Options of one {@link McpConnection}. */
 export interface McpConnectionOptions {
@@ -55,6 +55,16 @@ export class McpConnection {
 
   get current(): McpStatus {
     return this.status
+  }
+
+  /** The tools as last listed; a new array whenever the list changes (so callers can cache by identity). */
+  get toolList(): readonly McpToolInfo[] {
+    return this.lists.tools
+  }
+
+  /** The server's own name for itself and its transport, for labels. */
+  get transportName(): 'stdio' | 'http' | 'sse' {
+    return this.options.definition.config.type
   }
 
   /** A copy of everything known, for views and the tool pool. */

@@ -1,0 +1,90 @@
+import type { McpConnection, McpServers, McpStatus, McpToolInfo } from '../../services/mcp'
+import type { AnyTool } from '../types'
+import { listMcpResourcesTool } from './list-mcp-resources'
+import { createMcpTool, type McpToolOptions } from './mcp-tool'
+import { readMcpResourceTool } from './read-mcp-resource'
+import { waitForMcpServersTool } from './wait-for-mcp-servers'
+
+/** The pool at one moment: the tools to offer, and what the model should be told about since last time. */
+export interface McpPoolView {
+  /** The same array as last time while nothing changed (callers compare by identity). */
+  tools: AnyTool[]
+  /** Sentences for a system reminder: servers that connected, failed, or changed their tools. */
+  news: string[]
+}
+
+/**
+ * The MCP part of a session's tools, rebuilt from the servers' live state each time it is read
+ * (before every model request). A server's tools stay in the pool after it crashes, so a call gets
+ * a clear "not connected" error instead of "no such tool", and the tool list (the cached prefix of
+ * every request) does not change when a server goes down. The resource and wait tools are offered
+ * whenever any server is configured.
+ */
+export class McpToolPool {
+  private readonly built = new Map<McpConnection, { list: readonly McpToolInfo[]; tools: AnyTool[] }>()
+  private readonly seen = new Map<string, { status: McpStatus; list: readonly McpToolInfo[] }>()
+  private current: AnyTool[] = []
+  private started = false
+
+  constructor(
+    private readonly servers: McpServers,
+    private readonly options: McpToolOptions,
+  ) {}
+
+  /** Reads the servers now: the tools to offer and the news since the last read. */
+  read(): McpPoolView {
+    const connections = this.servers.all()
+    const tools: AnyTool[] = []
+    const names = new Set<string>()
+    for (const connection of connections) {
+      for (const tool of this.toolsOf(connection)) {
+        // Two servers whose names normalize alike (`a.b`, `a_b`): the first keeps the name.
+        if (names.has(tool.name)) continue
+        names.add(tool.name)
+        tools.push(tool)
+      }
+    }
+    if (connections.length > 0) tools.push(listMcpResourcesTool, readMcpResourceTool, waitForMcpServersTool)
+    if (!sameTools(tools, this.current)) this.current = tools
+    const news = this.news(connections)
+    this.started = true
+    return { tools: this.current, news }
+  }
+
+  private toolsOf(connection: McpConnection): AnyTool[] {
+    const list = connection.toolList
+    const cached = this.built.get(connection)
+    if (cached?.list === list) return cached.tools
+    const tools = list.map((info) => createMcpTool(connection, info, this.options)).filter((tool): tool is AnyTool => tool !== undefined)
+    this.built.set(connection, { list, tools })
+    return tools
+  }
+
+  private news(connections: McpConnection[]): string[] {
+    const lines: string[] = []
+    for (const connection of connections) {
+      const status = connection.current
+      const list = connection.toolList
+      const before = this.seen.get(connection.name)
+      this.seen.set(connection.name, { status, list })
+      const names = () => this.toolsOf(connection).map((tool) => tool.name).join(', ') || 'none'
+      if (status === 'connected') {
+        if (!before) {
+          if (this.started) lines.push(`MCP server "${connection.name}" has connected. Its tools are now available: ${names()}.`)
+        } else if (before.status !== 'connected') {
+          lines.push(`MCP server "${connection.name}" has connected. Its tools are now available: ${names()}.`)
+        } else if (before.list !== list) {
+          lines.push(`The tools of MCP server "${connection.name}" changed. They are now: ${names()}.`)
+        }
+      } else if (status === 'failed' && before?.status !== 'failed') {
+        const error = connection.snapshot().error
+        lines.push(`MCP server "${connection.name}" is not available${error ? `: ${error}` : ''}. Calls to its tools fail until the user restarts it.`)
+      }
+    }
+    return lines
+  }
+}
+
+function sameTools(a: readonly AnyTool[], b: readonly AnyTool[]): boolean {
+  return a.length === b.length && a.every((tool, index) => tool === b[index])
+}
