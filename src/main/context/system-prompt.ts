@@ -11,6 +11,8 @@ export interface SystemPromptOptions {
   /** Where `~/.claude/CLAUDE.md` lives (tests point it at a temp dir). */
   homeDir?: string
   now?: Date
+  /** Sections of the dynamic part after the CLAUDE.md files (the skill catalog). */
+  sections?: string[]
   /** Extra text appended to the dynamic part (e.g. `--append-system-prompt`). */
   append?: string
 }
@@ -27,7 +29,7 @@ export async function buildSystemPrompt(options: SystemPromptOptions): Promise<T
     environmentInfo(options.cwd, options.now),
     loadInstructionFiles(options.projectRoot, options.homeDir ?? homedir()),
   ])
-  const dynamic = [renderEnvironment(env), renderInstructionFiles(files), options.append ?? '']
+  const dynamic = [renderEnvironment(env), renderInstructionFiles(files), ...(options.sections ?? []), options.append ?? '']
     .filter((part) => part.trim() !== '')
     .join('\n\n')
   return [

@@ -62,7 +62,8 @@ async function loadSkills(dir: string, source: ExtensionSource, problems: Extens
       problems.push({ file, level: 'error', message: `the folder name "${entry}" cannot be a skill name (letters, digits, "_", "-", ".", ":"; at most 64 characters)` })
       continue
     }
-    const skill = parseSkill(text, { name: entry, source, file, dir: real }, problems)
+    // Paths are the real ones, so the folder grant and ${CLAUDE_SKILL_DIR} name where files really are.
+    const skill = parseSkill(text, { name: entry, source, file: join(real, 'SKILL.md'), dir: real }, problems)
     if (skill) out.push(skill)
   }
   return out

@@ -65,6 +65,12 @@ export interface PermissionGate extends SessionHooks {
    * with a message for the model.
    */
   canUseTool(tool: AnyTool, input: unknown, toolUseId: string, opts?: { signal?: AbortSignal }): Promise<GateDecision>
+  /**
+   * The rules' and mode's verdict on a call, asking no one and running no hook: for work Sous does
+   * on the user's behalf that must never prompt (a command's injected `!` lines, `@` includes),
+   * where anything but `allow` means "do not do it". Never throws.
+   */
+  check(tool: AnyTool, input: unknown): Promise<PermissionDecision>
   /** Rejects every approval still pending (the user stopped the turn). */
   abortPending(): void
   setMode(mode: PermissionMode): void
@@ -172,10 +178,20 @@ export function createPermissionGate(o: PermissionGateOptions): PermissionGate {
     return deny({ ...who, input, reason: outcome.reason }, outcome.message)
   }
 
+  async function check(tool: AnyTool, input: unknown): Promise<PermissionDecision> {
+    try {
+      const decision = await decide({ tool, input, mode, settings: settings(), cwd: cwd(), projectRoot: o.projectRoot, sessionGrants: o.approvals.sessionGrants })
+      return outsideSandbox(decision, tool, input, tool.name === 'Bash' ? await resolveSandbox(o.sandbox) : undefined, mode)
+    } catch (error) {
+      return { behavior: 'deny', message: `the permission check failed: ${(error as Error).message}`, explanation: { kind: 'default', detail: 'the permission check failed' } }
+    }
+  }
+
   const hooks = createSessionHooks({ hooks: o.hooks, cwd, mode: () => mode, refresh: settings, notice })
   return {
     ...hooks,
     canUseTool,
+    check,
     abortPending() {
       turn.abort()
       turn = new AbortController()

@@ -6,7 +6,7 @@ import { buildSystemPrompt } from '../context/system-prompt'
 import { query } from '../engine/query'
 import type { CanUseTool, Compactor, QueryHooks, QueryParams, QueryResult } from '../engine/types'
 import { addUsage, zeroUsage } from '../engine/usage'
-import type { Message, ModelService } from '../services/model/types'
+import type { Message, ModelService, TextBlock } from '../services/model/types'
 import { TranscriptWriter } from '../store/transcript'
 import type { AnyTool } from '../tools/types'
 
@@ -34,7 +34,25 @@ export interface SessionEnvironment {
   lifecycle?: SessionLifecycle
   /** Frees what the owner set up for this session (approval queue, gate), after the tools. */
   release?(): Promise<void> | void
+  /**
+   * Turns a typed prompt into what the model gets (`/name …` custom commands, skills, MCP prompts).
+   * An `error` ends the turn before the model is asked. Must not throw.
+   */
+  expandPrompt?(text: string, toolset: Toolset, signal: AbortSignal): Promise<PromptExpansion>
+  /** Extra sections for the dynamic system prompt (the skill catalog), read every turn. */
+  systemPromptSections?(): Promise<string[]>
+  /**
+   * News for the model gathered since the last prompt (MCP servers joining or failing), delivered
+   * as system reminders with the next prompt. The seam for the session's reminder queue.
+   */
+  drainNotes?(): string[]
 }
+
+/** What a typed prompt became (see `SessionEnvironment.expandPrompt`). */
+export type PromptExpansion =
+  | { kind: 'none' }
+  | { kind: 'expanded'; name: string; text: string; model?: string }
+  | { kind: 'error'; name: string; message: string }
 
 /** Hooks around a session's life; each may add context for the model. None may throw. */
 export interface SessionLifecycle {
@@ -49,6 +67,8 @@ export interface SessionLifecycle {
 /** A session's tools and the capabilities they share (file-state cache, Bash state…). */
 export interface Toolset {
   tools: AnyTool[]
+  /** The tools as they are now, when they can change during a turn (MCP servers joining). */
+  currentTools?: () => AnyTool[]
   context?: QueryParams['toolContext']
   dispose?(): Promise<void>
 }
@@ -154,24 +174,33 @@ export class Session {
       this.emit({ ...identity, type: 'turn_end', reason: 'hook_stopped', message })
       return { reason: 'hook_stopped', message, messages: this.messages, turns: 0, usage: zeroUsage(), costUsd: 0, resultText: '' }
     }
-    const extra = context.additional.map((note) => ({ type: 'text' as const, text: `<system-reminder>\n${note}\n</system-reminder>` }))
-    const prompt: Message = { role: 'user', content: [{ type: 'text', text }, ...extra] }
+    const expansion = await this.expand(text, signal)
+    if (expansion.kind === 'error') {
+      const message = expansion.message
+      this.emit({ ...identity, type: 'turn_start', turnId: `${this.id}:${++this.turnCounter}`, prompt: text })
+      this.emit({ ...identity, type: 'turn_end', reason: 'command_failed', message })
+      return { reason: 'command_failed', message, messages: this.messages, turns: 0, usage: zeroUsage(), costUsd: 0, resultText: '' }
+    }
+    const notes = [...context.additional, ...(this.env.drainNotes?.() ?? [])]
+    const extra = notes.map((note) => ({ type: 'text' as const, text: `<system-reminder>\n${note}\n</system-reminder>` }))
+    const prompt: Message = { role: 'user', content: [{ type: 'text', text: expansion.kind === 'expanded' ? expansion.text : text }, ...extra] }
     this.append(prompt)
     this.emit({ ...identity, type: 'turn_start', turnId: `${this.id}:${++this.turnCounter}`, prompt: text })
     try {
       const [model, toolset, system] = await Promise.all([
         this.env.model(),
         (this.toolset ??= this.env.toolset()),
-        buildSystemPrompt({ cwd: this.projectPath, projectRoot: this.projectPath, homeDir: this.env.homeDir, append: this.env.appendSystemPrompt }),
+        this.systemPrompt(),
       ])
       const run = query({
         ...identity,
         messages: this.messages,
         system,
-        tools: toolset.tools,
+        tools: toolset.currentTools?.() ?? toolset.tools,
+        ...(toolset.currentTools && { currentTools: toolset.currentTools }),
         toolContext: toolset.context,
         model,
-        modelName: this.env.modelName,
+        modelName: (expansion.kind === 'expanded' && expansion.model) || this.env.modelName,
         maxTurns: this.env.maxTurns,
         signal,
         cwd: this.projectPath,
@@ -196,6 +225,22 @@ export class Session {
       this.emit({ ...identity, type: 'turn_end', reason: 'model_error', message })
       return { reason: 'model_error', message, messages: this.messages, turns: 0, usage: zeroUsage(), costUsd: 0, resultText: '' }
     }
+  }
+
+  /** Expands `/name …` prompts; anything that goes wrong here is an error the user sees, never a throw. */
+  private async expand(text: string, signal: AbortSignal): Promise<PromptExpansion> {
+    if (!this.env.expandPrompt) return { kind: 'none' }
+    try {
+      const toolset = text.trimStart().startsWith('/') ? await (this.toolset ??= this.env.toolset()) : { tools: [] }
+      return await this.env.expandPrompt(text, toolset, signal)
+    } catch (error) {
+      return { kind: 'error', name: text.split(/\s/)[0] ?? text, message: `The command could not be expanded: ${error instanceof Error ? error.message : String(error)}` }
+    }
+  }
+
+  private async systemPrompt(): Promise<TextBlock[]> {
+    const sections = (await this.env.systemPromptSections?.().catch(() => [])) ?? []
+    return buildSystemPrompt({ cwd: this.projectPath, projectRoot: this.projectPath, homeDir: this.env.homeDir, sections, append: this.env.appendSystemPrompt })
   }
 
   /** Runs SessionStart (first turn only) and UserPromptSubmit hooks; hook failures never stop a turn. */

@@ -72,6 +72,16 @@ export interface ToolContext {
   askModel?(system: string, user: string, signal: AbortSignal): Promise<string>
   /** The session's MCP servers (ListMcpResourcesTool, ReadMcpResourceTool, WaitForMcpServers). */
   mcp?: McpServers
+  /** Loads skills for the Skill tool. */
+  skills?: SkillLoader
+}
+
+/**
+ * What the Skill tool asks the session for: the skill's rendered body, with its folder made readable
+ * and its `allowed-tools` granted for the turn; or why it cannot be loaded.
+ */
+export interface SkillLoader {
+  load(name: string, args: string, signal: AbortSignal): Promise<{ ok: true; name: string; file: string; text: string; alreadyLoaded: boolean } | { ok: false; error: string }>
 }
 
 /** A tool as the engine sees it, after `defineTool`. */

@@ -5,13 +5,8 @@ import { createMcpTool, type McpToolOptions } from './mcp-tool'
 import { readMcpResourceTool } from './read-mcp-resource'
 import { waitForMcpServersTool } from './wait-for-mcp-servers'
 
-/** The pool at one moment: the tools to offer, and what the model should be told about since last time. */
-export interface McpPoolView {
-  /** The same array as last time while nothing changed (callers compare by identity). */
-  tools: AnyTool[]
-  /** Sentences for a system reminder: servers that connected, failed, or changed their tools. */
-  news: string[]
-}
+/** How much of a server's `instructions` the model is given when it joins. */
+const MAX_INSTRUCTIONS = 2000
 
 /**
  * The MCP part of a session's tools, rebuilt from the servers' live state each time it is read
@@ -31,8 +26,8 @@ export class McpToolPool {
     private readonly options: McpToolOptions,
   ) {}
 
-  /** Reads the servers now: the tools to offer and the news since the last read. */
-  read(): McpPoolView {
+  /** The tools to offer now (read before every request); the same array while nothing changed. */
+  tools(): AnyTool[] {
     const connections = this.servers.all()
     const tools: AnyTool[] = []
     const names = new Set<string>()
@@ -46,9 +41,22 @@ export class McpToolPool {
     }
     if (connections.length > 0) tools.push(listMcpResourcesTool, readMcpResourceTool, waitForMcpServersTool)
     if (!sameTools(tools, this.current)) this.current = tools
-    const news = this.news(connections)
-    this.started = true
-    return { tools: this.current, news }
+    if (!this.started) {
+      // The first request shows what is connected by then; only later arrivals are news.
+      for (const connection of connections) {
+        if (connection.current === 'connected' && !this.seen.has(connection.name)) this.seen.set(connection.name, { status: 'connected', list: connection.toolList })
+      }
+      this.started = true
+    }
+    return this.current
+  }
+
+  /**
+   * What the model should be told since the last call: servers that connected after the first
+   * request (with their tools and instructions), servers that failed, tool lists that changed.
+   */
+  news(): string[] {
+    return this.newsOf(this.servers.all())
   }
 
   private toolsOf(connection: McpConnection): AnyTool[] {
@@ -60,7 +68,7 @@ export class McpToolPool {
     return tools
   }
 
-  private news(connections: McpConnection[]): string[] {
+  private newsOf(connections: McpConnection[]): string[] {
     const lines: string[] = []
     for (const connection of connections) {
       const status = connection.current
@@ -69,11 +77,11 @@ export class McpToolPool {
       this.seen.set(connection.name, { status, list })
       const names = () => this.toolsOf(connection).map((tool) => tool.name).join(', ') || 'none'
       if (status === 'connected') {
-        if (!before) {
-          if (this.started) lines.push(`MCP server "${connection.name}" has connected. Its tools are now available: ${names()}.`)
-        } else if (before.status !== 'connected') {
-          lines.push(`MCP server "${connection.name}" has connected. Its tools are now available: ${names()}.`)
-        } else if (before.list !== list) {
+        if (!before ? this.started : before.status !== 'connected') {
+          const instructions = connection.snapshot().instructions
+          const told = instructions ? ` Its instructions:\n${instructions.slice(0, MAX_INSTRUCTIONS)}` : ''
+          lines.push(`MCP server "${connection.name}" has connected. Its tools are now available: ${names()}.${told}`)
+        } else if (before && before.list !== list) {
           lines.push(`The tools of MCP server "${connection.name}" changed. They are now: ${names()}.`)
         }
       } else if (status === 'failed' && before?.status !== 'failed') {

@@ -1,0 +1,80 @@
+import { McpServers, type McpServerState } from '../services/mcp'
+
+/** What every project's MCP servers are started with. */
+export interface McpRegistryOptions {
+  sousHome: string
+  userHome: string
+  env: Readonly<Record<string, string | undefined>>
+  /** `--mcp-config` (absolute paths or JSON texts) and `--strict-mcp-config`. */
+  cliConfigs?: readonly string[]
+  strict?: boolean
+  /** Whether a project folder is trusted (its `.mcp.json` servers may run at all). */
+  trusted(projectPath: string): boolean
+  /** `all` in headless runs (Claude Code loads project servers there without asking); `ask` otherwise. */
+  projectApproval: 'all' | 'ask'
+  clientVersion?: string
+  /** A project's servers changed (status, tools, logs). */
+  onChange?(projectPath: string, states: McpServerState[]): void
+}
+
+/**
+ * One {@link McpServers} per open project, shared by that project's sessions and stopped when the
+ * last of them ends, so two conversations in one folder do not start every server twice.
+ */
+export class McpRegistry {
+  private readonly projects = new Map<string, { servers: McpServers; users: number; unsubscribe: () => void }>()
+
+  constructor(private readonly options: McpRegistryOptions) {}
+
+  /** The project's servers (started on first use); call `release` when the session ends. */
+  acquire(projectPath: string): { servers: McpServers; release(): Promise<void> } {
+    let entry = this.projects.get(projectPath)
+    if (!entry) {
+      const servers = new McpServers({
+        projectRoot: projectPath,
+        userHome: this.options.userHome,
+        sousHome: this.options.sousHome,
+        env: this.options.env,
+        ...(this.options.cliConfigs && { cliConfigs: this.options.cliConfigs }),
+        ...(this.options.strict && { strict: true }),
+        trusted: this.options.trusted(projectPath),
+        projectApproval: this.options.projectApproval,
+        ...(this.options.clientVersion && { clientVersion: this.options.clientVersion }),
+      })
+      const unsubscribe = servers.subscribe(() => this.options.onChange?.(projectPath, servers.states()))
+      entry = { servers, users: 0, unsubscribe }
+      this.projects.set(projectPath, entry)
+      servers.start()
+    }
+    entry.users++
+    const held = entry
+    let released = false
+    return {
+      servers: held.servers,
+      release: async () => {
+        if (released) return
+        released = true
+        held.users--
+        if (held.users > 0 || this.projects.get(projectPath) !== held) return
+        this.projects.delete(projectPath)
+        held.unsubscribe()
+        await held.servers.dispose()
+      },
+    }
+  }
+
+  /** The servers of a project that has a live session, if any. */
+  peek(projectPath: string): McpServers | undefined {
+    return this.projects.get(projectPath)?.servers
+  }
+
+  /** Stops every project's servers. */
+  async dispose(): Promise<void> {
+    const entries = [...this.projects.values()]
+    this.projects.clear()
+    await Promise.all(entries.map(async (entry) => {
+      entry.unsubscribe()
+      await entry.servers.dispose()
+    }))
+  }
+}
