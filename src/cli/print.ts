@@ -3,6 +3,7 @@ import { resolve } from 'node:path'
 import type { AgentEvent } from '../shared/protocol/agent-event'
 import { AppError } from '../shared/ipc/result'
 import type { SessionManager } from '../main/session/session-manager'
+import { SOUS_VERSION } from '../main/host/version'
 import { parsePrintArgs, PRINT_USAGE, type PrintOptions } from './print-args'
 import { failureLine, toPrintResult, verboseLine } from './print-output'
 import type { PermissionDenial } from './print-permissions'
@@ -62,6 +63,10 @@ export async function runPrint(argv: string[], env: NodeJS.ProcessEnv, io: Print
     model: config.value.model,
     maxTurns: options.maxTurns,
     appendSystemPrompt: options.appendSystemPrompt,
+    version: SOUS_VERSION,
+    // File names are relative to where `sous` was started; JSON texts pass as they are.
+    mcpConfigs: options.mcpConfigs.map((config) => (config.trimStart().startsWith('{') ? config : resolve(config))),
+    strictMcpConfig: options.strictMcpConfig,
     onDenial: (denial) => denials.push({ tool_name: denial.toolName, tool_use_id: denial.toolUseId, tool_input: denial.input }),
   })
   const manager = runtime.sessions
@@ -69,7 +74,8 @@ export async function runPrint(argv: string[], env: NodeJS.ProcessEnv, io: Print
     const sessionId = await openSession(manager, options, cwd)
     const unsubscribe = hub.subscribe((_channel, payload) => onEvent(io, options, payload as AgentEvent))
     if (options.outputFormat === 'stream-json') {
-      writeLine(io, { type: 'system', subtype: 'init', session_id: sessionId, cwd, model: config.value.model, permissionMode: options.permissionMode })
+      const mcpServers = runtime.mcp.peek(cwd)?.states().map((state) => ({ name: state.name, status: state.status })) ?? []
+      writeLine(io, { type: 'system', subtype: 'init', session_id: sessionId, cwd, model: config.value.model, permissionMode: options.permissionMode, mcp_servers: mcpServers })
     }
     const stop = () => void manager.abort(sessionId)
     io.signal?.addEventListener('abort', stop, { once: true })

@@ -20,6 +20,10 @@ import type { ModelService } from '../services/model/types'
 import { transcriptPath } from '../store/transcript'
 import type { SessionEnvironment, Toolset } from './session'
 import { SessionManager } from './session-manager'
+import { McpRegistry } from './mcp-registry'
+import { createExtensionParts } from './session-extension-parts'
+import { projectDataDir } from '../base/paths'
+import type { McpServerState } from '../services/mcp'
 
 /** What {@link createSessionRuntime} needs from its host (desktop, browser host or `sous -p`). */
 export interface SessionRuntimeOptions {
@@ -55,6 +59,20 @@ export interface SessionRuntimeOptions {
   preferences?(): RuntimePreferences
   /** Each Bash command's PTY as it starts (the desktop's Agent terminal; see workspace/agent-terminals). */
   onPtySpawn?(sessionId: string, proc: PtyProcess, command: string): void
+  /** Sous's version, as MCP servers are told it. */
+  version?: string
+  /** `--mcp-config`: absolute file paths or JSON texts. */
+  mcpConfigs?: string[]
+  /** `--strict-mcp-config`: only the `--mcp-config` servers. */
+  strictMcpConfig?: boolean
+  /**
+   * Whether a project folder is trusted (its `.mcp.json` servers may start, its skills' and
+   * commands' `allowed-tools` apply). Default: trusted in headless mode, as Claude Code's `-p` is;
+   * not trusted otherwise until the host says so.
+   */
+  projectTrusted?(projectPath: string): boolean
+  /** A project's MCP servers changed (status, tools, logs). */
+  onMcpChange?(projectPath: string, states: McpServerState[]): void
 }
 
 /** What Settings may change for new sessions. */
@@ -73,6 +91,8 @@ export interface SessionRuntime {
   gate(sessionId: string): PermissionGate | undefined
   /** Hook runs of every session, newest last (the hook inspector). */
   hookLog: HookLog
+  /** The MCP servers of every project with an open session. */
+  mcp: McpRegistry
   dispose(): Promise<void>
 }
 
@@ -89,6 +109,19 @@ export function createSessionRuntime(o: SessionRuntimeOptions): SessionRuntime {
   const sandbox = new SharedSandbox(o, (host, port) => network.ask(host, port))
   const userHome = o.userHome ?? homedir()
   const models = new ModelCache(o)
+  const trusted = (projectPath: string): boolean => o.projectTrusted?.(projectPath) ?? o.headless
+  const mcp = new McpRegistry({
+    sousHome: o.home,
+    userHome,
+    env: o.env,
+    ...(o.mcpConfigs && { cliConfigs: o.mcpConfigs }),
+    ...(o.strictMcpConfig && { strict: true }),
+    trusted,
+    // Claude Code's -p loads project servers without asking; the desktop asks once per server.
+    projectApproval: o.headless ? 'all' : 'ask',
+    ...(o.version && { clientVersion: o.version }),
+    ...(o.onMcpChange && { onChange: o.onMcpChange }),
+  })
 
   const environment = (projectPath: string, sessionId: string): Omit<SessionEnvironment, 'projectDataDir' | 'transcriptPath'> => {
     const tools = createToolSession({ cwd: projectPath })
@@ -119,21 +152,33 @@ export function createSessionRuntime(o: SessionRuntimeOptions): SessionRuntime {
       toolContext: () => ({ fileState: tools.fileState, shell: tools.shell }),
     })
     gates.set(sessionId, gate)
+    const extensions = createExtensionParts({
+      registry: mcp,
+      projectPath,
+      projectDataDir: projectDataDir(o.home, projectPath),
+      sessionId,
+      userHome,
+      env: o.env,
+      trusted: trusted(projectPath),
+      check: (tool, input) => gate.check(tool, input),
+      grants: queue.sessionGrants,
+      notice: emitNotice,
+    })
 
     const toolset = async (): Promise<Toolset> => {
       const [classifier, ask] = await Promise.all([
         createBashClassifier({ projectRoot: projectPath, cwd: () => tools.shell.cwd, home: userHome }),
         models.askModel(prefs),
       ])
-      return {
-        tools: createCoreTools({ pty: o.pty, classify: classifier.classify, inspect: classifier.inspect, sandbox: sandboxState }),
-        context: {
-          fileState: tools.fileState,
-          shell: tools.shell,
-          askModel: ask,
-          ...(o.onPtySpawn && { onPtySpawn: (proc: PtyProcess, command: string) => o.onPtySpawn?.(sessionId, proc, command) }),
-        },
+      const context = {
+        fileState: tools.fileState,
+        shell: tools.shell,
+        askModel: ask,
+        ...(o.onPtySpawn && { onPtySpawn: (proc: PtyProcess, command: string) => o.onPtySpawn?.(sessionId, proc, command) }),
       }
+      const core = createCoreTools({ pty: o.pty, classify: classifier.classify, inspect: classifier.inspect, sandbox: sandboxState })
+      const withExtensions = extensions.toolset(core, () => context)
+      return { tools: withExtensions.tools, currentTools: withExtensions.currentTools, context: { ...context, ...withExtensions.context } }
     }
 
     return {
@@ -148,6 +193,7 @@ export function createSessionRuntime(o: SessionRuntimeOptions): SessionRuntime {
         return decision
       },
       setMode: (mode) => gate.setMode(mode),
+      ...extensions.environment,
       hooks: {
         onStop: () => gate.stop(),
         // Claude Code fires PostToolUseFailure instead of PostToolUse when the call failed.
@@ -169,6 +215,7 @@ export function createSessionRuntime(o: SessionRuntimeOptions): SessionRuntime {
         forgetQueue()
         gates.delete(sessionId)
         await tools.dispose()
+        await extensions.release()
       },
       maxTurns: o.maxTurns ?? 100,
       appendSystemPrompt: o.appendSystemPrompt,
@@ -182,8 +229,10 @@ export function createSessionRuntime(o: SessionRuntimeOptions): SessionRuntime {
     approvals,
     hookLog,
     gate: (sessionId) => gates.get(sessionId),
+    mcp,
     async dispose() {
       await sessions.dispose()
+      await mcp.dispose()
       await sandbox.dispose()
     },
   }

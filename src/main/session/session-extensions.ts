@@ -4,7 +4,7 @@ import { isAbsolute, join, resolve } from 'node:path'
 import { DEFAULT_CATALOG_CHARS, renderSkillCatalog } from '../extensions/catalog'
 import { loadExtensions } from '../extensions/load'
 import { renderTemplate, type RenderCapabilities } from '../extensions/render'
-import { expandSlash, type McpPromptCommand } from '../extensions/slash'
+import { expandSlash, parseSlash, type McpPromptCommand } from '../extensions/slash'
 import type { ExtensionCatalog, PromptTemplate } from '../extensions/types'
 import type { SessionGrants } from '../governance/decide/session'
 import type { PermissionDecision } from '../governance/types'
@@ -82,6 +82,7 @@ export class SessionExtensions {
   async expandPrompt(text: string, tools: { tools: AnyTool[]; context?: Partial<ToolContext> }, signal: AbortSignal): Promise<PromptExpansion> {
     this.options.grants.clearTurn()
     if (!text.trimStart().startsWith('/')) return { kind: 'none' }
+    await this.serverOfPrompt(text, signal)
     const expansion = await expandSlash(text, {
       catalog: await this.catalog(),
       mcpPrompts: this.mcpPrompts(),
@@ -132,6 +133,18 @@ export class SessionExtensions {
     }
     const rules = template.allowedTools.map((rule) => rule.replaceAll('${CLAUDE_PROJECT_DIR}', this.options.projectRoot).replaceAll('${CLAUDE_SKILL_DIR}', template.dir ?? ''))
     for (const error of this.options.grants.addForTurn(rules, template.file)) this.options.notice('warning', `${template.file}: allowed-tools: ${error}`)
+  }
+
+  /**
+   * `/mcp__<server>__…` names a server's prompt: when that server is still starting, wait for it
+   * (only it, and only because the user asked for it), so the prompt can be found.
+   */
+  private async serverOfPrompt(text: string, signal: AbortSignal): Promise<void> {
+    const servers = this.options.servers
+    const name = parseSlash(text)?.name
+    if (!servers || !name?.startsWith('mcp__')) return
+    const server = servers.all().find((connection) => name.startsWith(`mcp__${normalizeServerName(connection.name)}__`))
+    if (server && (server.current === 'connecting' || server.current === 'pending')) await servers.waitFor([server.name], 60_000, signal)
   }
 
   private mcpPrompts(): McpPromptCommand[] {

@@ -1,0 +1,89 @@
+import type { SessionGrants } from '../governance/decide/session'
+import type { PermissionDecision } from '../governance/types'
+import type { McpServers } from '../services/mcp'
+import { DEFAULT_MCP_OUTPUT_TOKENS } from '../tools/mcp/mcp-result'
+import { McpToolPool } from '../tools/mcp/mcp-pool'
+import { skillTool } from '../tools/skill'
+import type { AnyTool, SkillLoader, ToolContext } from '../tools/types'
+import type { McpRegistry } from './mcp-registry'
+import type { SessionEnvironment } from './session'
+import { SessionExtensions } from './session-extensions'
+
+/** What one session's extensions need from the runtime. */
+export interface ExtensionPartsOptions {
+  registry: McpRegistry
+  projectPath: string
+  projectDataDir: string
+  sessionId: string
+  userHome: string
+  env: Readonly<Record<string, string | undefined>>
+  trusted: boolean
+  check(tool: AnyTool, input: unknown): Promise<PermissionDecision>
+  grants: SessionGrants
+  notice(level: 'info' | 'warning', message: string): void
+}
+
+/** The pieces a session's environment and toolset take from MCP, skills and commands. */
+export interface ExtensionParts {
+  /** The session's tools: the core ones, the Skill tool, and the MCP pool (read before every request). */
+  toolset(core: AnyTool[], context: () => Partial<ToolContext>): { tools: AnyTool[]; currentTools: () => AnyTool[]; context: { mcp?: McpServers; skills: SkillLoader } }
+  environment: Required<Pick<SessionEnvironment, 'expandPrompt' | 'systemPromptSections' | 'drainNotes'>>
+  release(): Promise<void>
+}
+
+/**
+ * Wires one session to its project's MCP servers (started when the session opens, shared with the
+ * project's other sessions) and to its skills and custom commands. What the model should hear
+ * about servers (joined, failed, tools changed) is queued as notes; every note is also a notice
+ * for the user.
+ */
+export function createExtensionParts(o: ExtensionPartsOptions): ExtensionParts {
+  const mcp = o.registry.acquire(o.projectPath)
+  const servers = mcp.servers
+  const configured = servers.all().length > 0
+  const outputTokens = Number(o.env['MAX_MCP_OUTPUT_TOKENS'])
+  const pool = new McpToolPool(servers, { outputTokens: Number.isFinite(outputTokens) && outputTokens > 0 ? outputTokens : DEFAULT_MCP_OUTPUT_TOKENS })
+  const notes: string[] = []
+  for (const problem of servers.problems) o.notice('warning', `MCP configuration${problem.file ? ` (${problem.file})` : ''}: ${problem.message}`)
+  const unsubscribe = servers.subscribe(() => {
+    for (const line of pool.news()) {
+      notes.push(line)
+      o.notice(line.includes('is not available') ? 'warning' : 'info', line.split('\n')[0]!)
+    }
+  })
+  const extensions = new SessionExtensions({
+    projectRoot: o.projectPath,
+    projectDataDir: o.projectDataDir,
+    sessionId: o.sessionId,
+    userHome: o.userHome,
+    ...(configured && { servers }),
+    check: o.check,
+    grants: o.grants,
+    trusted: o.trusted,
+    env: o.env,
+    notice: o.notice,
+  })
+
+  return {
+    toolset(core, context) {
+      const fixed = [...core, skillTool]
+      let last: { mcp: AnyTool[]; all: AnyTool[] } | undefined
+      const currentTools = () => {
+        const mcpTools = configured ? pool.tools() : []
+        if (last?.mcp !== mcpTools) last = { mcp: mcpTools, all: [...fixed, ...mcpTools] }
+        return last.all
+      }
+      const toolsNow = () => ({ tools: currentTools(), context: context() })
+      return { tools: currentTools(), currentTools, context: { ...(configured && { mcp: servers }), skills: extensions.skillLoader(toolsNow) } }
+    },
+    environment: {
+      expandPrompt: (text, toolset, signal) => extensions.expandPrompt(text, { tools: toolset.currentTools?.() ?? toolset.tools, context: toolset.context ?? {} }, signal),
+      systemPromptSections: async () => [await extensions.systemPromptSection()].filter(Boolean),
+      drainNotes: () => notes.splice(0),
+    },
+    async release() {
+      unsubscribe()
+      await mcp.release()
+    },
+  }
+}
