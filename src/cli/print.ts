@@ -64,6 +64,8 @@ export async function runPrint(argv: string[], env: NodeJS.ProcessEnv, io: Print
     maxTurns: options.maxTurns,
     appendSystemPrompt: options.appendSystemPrompt,
     version: SOUS_VERSION,
+    // The home of the environment this run was given (~/.claude skills, commands, settings).
+    ...(env['HOME'] && { userHome: env['HOME'] }),
     // File names are relative to where `sous` was started; JSON texts pass as they are.
     mcpConfigs: options.mcpConfigs.map((config) => (config.trimStart().startsWith('{') ? config : resolve(config))),
     strictMcpConfig: options.strictMcpConfig,
