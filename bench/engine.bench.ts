@@ -12,7 +12,7 @@ import { join, resolve } from 'node:path'
 import { startModelServer, textReply, toolUseReply, type ModelServer } from '../test/model-server'
 import { estimateTokens, flattenPrompt } from '../test/model-server/cache-sim'
 import { createEventHub } from '../src/main/base/event-hub'
-import { scriptedModel, testTool } from '../src/main/engine/testing'
+import { scriptedModel, testTool } from '../test/support/engine'
 import type { ModelService, ModelStreamEvent } from '../src/main/services/model/types'
 import { SessionManager } from '../src/main/session/session-manager'
 

@@ -12,7 +12,7 @@ import { createBashTool } from '../src/main/tools/bash'
 import { defineTool } from '../src/main/tools/define-tool'
 import { grepTool } from '../src/main/tools/grep'
 import { runToolCall } from '../src/main/tools/run-tool'
-import { makeTestWorld } from '../src/main/tools/test-support'
+import { makeTestWorld } from '../test/support/tools'
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b)

@@ -4,8 +4,12 @@ import { join, relative, sep } from 'node:path'
 /** The repository root (this file lives in `test/`). */
 export const ROOT = join(import.meta.dirname, '..')
 
-/** Every TypeScript source under `dir` (relative to the root, with `/`), tests included unless asked. */
-export function sourceFiles(dir: string, options: { tests?: boolean } = {}): string[] {
+/**
+ * Every TypeScript source under `dir` (relative to `root`, with `/`), tests included unless asked.
+ * `root` is the repository unless given (the layering test's own fixtures pass theirs).
+ */
+export function sourceFiles(dir: string, options: { tests?: boolean; root?: string } = {}): string[] {
+  const root = options.root ?? ROOT
   const out: string[] = []
   const walk = (abs: string): void => {
     for (const entry of readdirSync(abs, { withFileTypes: true })) {
@@ -14,11 +18,11 @@ export function sourceFiles(dir: string, options: { tests?: boolean } = {}): str
         if (entry.name !== 'node_modules') walk(path)
       } else if (/\.(ts|tsx|mts|cts)$/.test(entry.name) && !entry.name.endsWith('.d.ts')) {
         if (options.tests === false && /\.test\.tsx?$/.test(entry.name)) continue
-        out.push(relative(ROOT, path).split(sep).join('/'))
+        out.push(relative(root, path).split(sep).join('/'))
       }
     }
   }
-  walk(join(ROOT, dir))
+  walk(join(root, dir))
   return out.sort()
 }
 
@@ -38,9 +42,9 @@ const PATTERNS = [
   /\b(import|require)\s*\(\s*()['"]([^'"]+)['"]\s*\)/g,
 ]
 
-/** The module specifiers a source file imports, with whether each is type-only. */
-export function importsOf(file: string): FoundImport[] {
-  const text = readFileSync(join(ROOT, file), 'utf8')
+/** The module specifiers a source file (relative to `root`) imports, with whether each is type-only. */
+export function importsOf(file: string, root: string = ROOT): FoundImport[] {
+  const text = readFileSync(join(root, file), 'utf8')
   const found: FoundImport[] = []
   for (const pattern of PATTERNS) {
     for (const match of text.matchAll(pattern)) {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startModelServer, textReply, toolUseReply, type ModelServer } from '../../../test/model-server'
 import { flattenPrompt } from '../../../test/model-server/cache-sim'
-import { baseParams, runQuery, scriptedModel, testTool } from '../engine/testing'
+import { baseParams, runQuery, scriptedModel, testTool } from '../../../test/support/engine'
 import type { Message } from '../services/model/types'
 import { withMessageBreakpoints } from './cache-breakpoints'
 

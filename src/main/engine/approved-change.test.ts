@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { textReply, toolUseReply } from '../../../test/model-server'
 import type { Message, ToolResultBlock } from '../services/model/types'
-import { baseParams, ofType, runQuery, scriptedModel, testTool } from './testing'
+import { baseParams, ofType, runQuery, scriptedModel, testTool } from '../../../test/support/engine'
 import { useModelServer } from '../../../test/model-server/vitest'
 
 // What the user approved in the diff view is what runs: `runAs` swaps the tool, `userNote` reaches the model.

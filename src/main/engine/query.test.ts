@@ -10,7 +10,7 @@ import {
   toolUsesReply,
 } from '../../../test/model-server'
 import type { Message, ToolResultBlock } from '../services/model/types'
-import { baseParams, ofType, runQuery, scriptedModel, testTool, untilAborted } from './testing'
+import { baseParams, ofType, runQuery, scriptedModel, testTool, untilAborted } from '../../../test/support/engine'
 import { CONTINUATION_NUDGE } from './transitions/max-tokens'
 import { useModelServer } from '../../../test/model-server/vitest'
 

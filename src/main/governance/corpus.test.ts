@@ -3,7 +3,7 @@ import { decide } from './decide/decide'
 import { loadSettings } from './settings/load'
 import type { MergedSettings } from './settings/types'
 import type { PermissionMode } from './types'
-import { makeTempProject, type TempProject } from './test-support/fixture'
+import { makeTempProject, type TempProject } from '../../../test/support/governance'
 
 /**
  * The adversarial corpus: commands and paths with the decision each must get under one fixed

@@ -2,7 +2,7 @@ import { readFile, rename } from 'node:fs/promises'
 import { basename, join } from 'node:path'
 import { z } from 'zod'
 import { Project } from '../../shared/ipc/contract'
-import { writeFileAtomic } from './atomic-write'
+import { writeFileAtomic } from '../base/atomic-write'
 
 /** How many projects the list keeps. */
 export const MAX_RECENT = 20

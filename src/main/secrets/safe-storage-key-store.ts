@@ -1,7 +1,7 @@
 import { readFile, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { AppError } from '../../shared/ipc/result'
-import { writeFileAtomic } from '../projects/atomic-write'
+import { writeFileAtomic } from '../base/atomic-write'
 import { API_KEY_ENV, type ApiKeyStatus, type KeyStore } from './key-store'
 
 /**

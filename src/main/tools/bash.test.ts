@@ -8,7 +8,7 @@ import { createBashTool } from './bash'
 import { runToolCall } from './run-tool'
 import { taskOutputTool } from './task-output'
 import { taskStopTool } from './task-stop'
-import { makeTestWorld } from './test-support'
+import { makeTestWorld } from '../../../test/support/tools'
 import type { ToolResult } from './types'
 
 function textOf(result: ToolResult): string {

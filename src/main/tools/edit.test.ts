@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { editTool } from './edit'
 import { readTool } from './read'
 import { runToolCall } from './run-tool'
-import { makeTestWorld } from './test-support'
+import { makeTestWorld } from '../../../test/support/tools'
 import { writeTool } from './write'
 
 describe('Edit and Write', () => {

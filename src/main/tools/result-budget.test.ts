@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { applyResultBudget, MAX_MESSAGE_RESULT_CHARS } from './result-budget'
-import { makeTestWorld } from './test-support'
+import { makeTestWorld } from '../../../test/support/tools'
 
 describe('applyResultBudget', () => {
   let world: ReturnType<typeof makeTestWorld>

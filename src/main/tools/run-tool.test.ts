@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { defineTool } from './define-tool'
 import { ABORTED_MESSAGE, runToolCall } from './run-tool'
-import { makeTestWorld } from './test-support'
+import { makeTestWorld } from '../../../test/support/tools'
 
 const echo = defineTool({
   name: 'Echo',

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { globTool } from './glob'
 import { grepTool } from './grep'
 import { runToolCall } from './run-tool'
-import { makeTestWorld } from './test-support'
+import { makeTestWorld } from '../../../test/support/tools'
 
 describe('Glob and Grep', () => {
   let world: ReturnType<typeof makeTestWorld>

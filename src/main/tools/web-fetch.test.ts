@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { startModelServer, textReply } from '../../../test/model-server'
 import { AnthropicModelService, createAskModel, resolveModelConfig } from '../services/model'
 import { runToolCall } from './run-tool'
-import { makeTestWorld } from './test-support'
+import { makeTestWorld } from '../../../test/support/tools'
 import { parseUrl, webFetchTool } from './web-fetch'
 
 describe('WebFetch', () => {

@@ -7,7 +7,7 @@ import { NodePtyService } from '../pty/node-pty-service'
 import { MemoryKeyStore } from '../secrets/memory-key-store'
 import { createBashTool } from '../tools/bash'
 import { runToolCall } from '../tools/run-tool'
-import { makeTestWorld } from '../tools/test-support'
+import { makeTestWorld } from '../../../test/support/tools'
 
 const app: Sender = { transport: 'electron', frameUrl: APP_URL }
 

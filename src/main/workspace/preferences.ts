@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { Preferences } from '../../shared/ipc/contract'
 import { AppError } from '../../shared/ipc/result'
 import { firstJsonError, positionAt } from '../governance/settings/json-position'
-import { writeFileAtomic } from '../projects/atomic-write'
+import { writeFileAtomic } from '../base/atomic-write'
 
 /**
  * Sous's preferences live under the `"sous"` key of `$SOUS_HOME/settings.json`, the same file

@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import type { ProjectSettingsName, SettingsProblem } from '../../shared/ipc/contract'
 import { firstJsonError, keyPathPosition, positionAt } from '../governance/settings/json-position'
 import { SettingsFileSchema } from '../governance/settings/schema'
-import { writeFileAtomic } from '../projects/atomic-write'
+import { writeFileAtomic } from '../base/atomic-write'
 
 /** The project's own settings files, as Claude Code names them. */
 export const PROJECT_SETTINGS_NAMES: readonly ProjectSettingsName[] = ['settings.json', 'settings.local.json']

@@ -5,7 +5,7 @@ import { initBashParser } from '../bash/parser'
 import { decide } from '../decide/decide'
 import { SessionGrants } from '../decide/session'
 import { loadSettings } from '../settings/load'
-import { makeTempProject, type TempProject } from '../test-support/fixture'
+import { makeTempProject, type TempProject } from '../../../../test/support/governance'
 import { ApprovalQueue } from './queue'
 import { suggestRules } from './suggest'
 

@@ -1,5 +1,5 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
-import { dirname } from 'node:path'
+import { existsSync, readFileSync } from 'node:fs'
+import { writeFileAtomicSync } from '../../base/atomic-write'
 import { jsonErrorPosition } from '../settings/json-position'
 import type { RuleBehavior } from '../types'
 
@@ -30,9 +30,10 @@ export function addRulesToSettingsFile(file: string, behavior: RuleBehavior, rul
   for (const r of rules) if (!list.includes(r)) list.push(r)
   perms[behavior] = list
   data.permissions = perms
-  mkdirSync(dirname(file), { recursive: true })
-  const tmp = `${file}.${process.pid}.${Date.now()}.tmp`
-  writeFileSync(tmp, `${JSON.stringify(data, null, 2)}\n`)
-  renameSync(tmp, file)
+  try {
+    writeFileAtomicSync(file, `${JSON.stringify(data, null, 2)}\n`, 0o644)
+  } catch (error) {
+    return `${file}: cannot save the rule (${(error as Error).message}); not changed`
+  }
   return undefined
 }

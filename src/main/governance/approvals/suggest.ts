@@ -4,7 +4,7 @@ import { isReadOnlyCommand, stripSafeWrappers } from '../bash/commands'
 import { bashParserIfReady } from '../bash/parser'
 import { hostOf } from '../rules/domain'
 import { quoteWord } from '../decide/match'
-import { resolveUserPath } from '../decide/paths'
+import { resolveUserPath } from '../paths'
 
 /** Claude Code saves at most this many rules for one compound command. */
 export const MAX_SUGGESTED_RULES = 5

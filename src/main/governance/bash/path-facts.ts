@@ -1,6 +1,6 @@
 import { homedir } from 'node:os'
 import { dirname } from 'node:path'
-import { isInsideRoots, isUnder, resolveUserPath } from '../decide/paths'
+import { isInsideRoots, isUnder, resolveUserPath } from '../paths'
 import { denyCandidates, isReadOnlyCommand, NON_PATH_ARGS, patternArgIndex, READ_ONLY_COMMANDS, stripSafeWrappers, WRITE_COMMANDS } from './commands'
 import type { AnalyzeOptions, BashCommand, BashPath } from './types'
 import type { WordValue } from './words'

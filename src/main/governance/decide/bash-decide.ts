@@ -2,7 +2,7 @@ import { ACCEPT_EDITS_COMMANDS, isReadOnlyCommand, stripSafeWrappers } from '../
 import type { BashAnalysis } from '../bash/types'
 import type { LoadedRule } from '../settings/types'
 import type { DecisionPreview, Explanation, PermissionDecision, RuleBehavior } from '../types'
-import type { DecideContext } from './decide'
+import type { DecideContext } from './context'
 import { matchBashRule, matchPathRule, toolRuleMatches } from './match'
 
 type RuleExplanation = Extract<Explanation, { kind: 'rule' }>

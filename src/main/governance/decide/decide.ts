@@ -1,44 +1,17 @@
-import type { Tool } from '../../tools/types'
-import type { MergedSettings, LoadedRule } from '../settings/types'
-import type { DecisionPreview, Explanation, PermissionDecision, PermissionMode, RuleBehavior } from '../types'
+import type { LoadedRule } from '../settings/types'
+import type { DecisionPreview, Explanation, PermissionDecision, PermissionMode } from '../types'
 import { describeExplanation } from '../types'
 import { bashAllow, bashDefault, bashPreview, bashRuleMatch } from './bash-decide'
+import type { DecideContext, DecideInput } from './context'
 import { EDIT_TOOLS, matchDomainRule, matchPathRule, matchSpecifierRule, toolRuleMatches } from './match'
-import { isInsideRoots } from './paths'
+import { isInsideRoots } from '../paths'
 import { protectedReason } from './protected'
-import type { SessionGrants } from './session'
-import { subjectOf, type Subject } from './subject'
+import { subjectOf } from './subject'
+
+export type { DecideInput, HookVerdict } from './context'
 
 /** Tools that change only the session's own bookkeeping: no prompt. */
 export const NO_PROMPT_TOOLS = new Set(['TaskOutput', 'TaskStop', 'TaskCreate', 'TaskGet', 'TaskList', 'TaskUpdate', 'TodoWrite', 'EnterPlanMode'])
-
-/** A PreToolUse hook's verdict, already combined across hooks (deny > ask > allow). */
-export interface HookVerdict {
-  decision: 'allow' | 'deny' | 'ask'
-  reason?: string
-  source?: string
-}
-
-/** Everything {@link decide} needs. */
-export interface DecideInput {
-  tool: Pick<Tool, 'name' | 'isReadOnly'>
-  input: unknown
-  mode: PermissionMode
-  settings: MergedSettings
-  cwd: string
-  projectRoot: string
-  sessionGrants?: SessionGrants
-  hook?: HookVerdict
-}
-
-/** Shared state of one decision. */
-export interface DecideContext extends DecideInput {
-  record: Record<string, unknown>
-  subject: Subject
-  roots: string[]
-  home: string
-  rules: Record<RuleBehavior, LoadedRule[]>
-}
 
 /**
  * Decides whether a tool call may run: deny → plan mode → ask → review-only checks → allow → mode

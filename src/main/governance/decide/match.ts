@@ -6,7 +6,7 @@ import { denyCandidates, SAFE_ENV_VARS, stripSafeWrappers } from '../bash/comman
 import type { BashCommand } from '../bash/types'
 import type { LoadedRule } from '../settings/types'
 import type { RuleBehavior } from '../types'
-import { realLocation } from './paths'
+import { realLocation } from '../paths'
 
 /** Tool families that share path rules. */
 export const READ_TOOLS = new Set(['Read', 'Glob', 'Grep', 'LS', 'NotebookRead'])

@@ -2,7 +2,7 @@ import { analyzeBash } from '../bash/analyze'
 import type { BashAnalysis } from '../bash/types'
 import { hostOf } from '../rules/domain'
 import { EDIT_TOOLS, READ_TOOLS } from './match'
-import { resolveUserPath } from './paths'
+import { resolveUserPath } from '../paths'
 
 /** What a tool call touches, as far as permissions care. */
 export type Subject =

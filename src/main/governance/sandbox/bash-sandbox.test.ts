@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { sandboxScratch } from '../test-support/scratch'
+import { sandboxScratch } from '../../../../test/support/sandbox-scratch'
 import { BashSandbox } from './bash-sandbox'
 
 let base: string

@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { decide } from '../decide/decide'
-import { makeTempProject, type TempProject } from '../test-support/fixture'
+import { makeTempProject, type TempProject } from '../../../../test/support/governance'
 import { loadSettings } from './load'
 
 let project: TempProject | undefined

@@ -8,7 +8,8 @@ import { createEventHub } from '../../base/event-hub'
 import { ApprovalQueue, type ApprovalOutcome } from '../../governance/approvals/queue'
 import { SessionGrants } from '../../governance/decide/session'
 import type { CallContext } from '../router'
-import { approvalHandlers, ApprovalQueues } from './approval'
+import { ApprovalQueues } from '../../session/approval-queues'
+import { approvalHandlers } from './approval'
 
 let base: string
 let project: string

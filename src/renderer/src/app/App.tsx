@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useState } from 'react'
 import { api } from '../api'
-import { ChatPane } from '../features/chat/ChatPane'
+import { ChatPane } from './ChatPane'
 import { useChat } from '../features/chat/store'
 import { FileTree } from '../features/files/FileTree'
 import { Viewer } from '../features/files/Viewer'

@@ -1,5 +1,5 @@
-import { memo } from 'react'
-import { useApprovals } from '../approvals/store'
+import { memo, useContext } from 'react'
+import { AwaitingApproval } from './approval-wait'
 import type { Block } from './reducer'
 import { fileChangeOf, resultLabel } from './tool-view'
 
@@ -15,8 +15,7 @@ const STATE_LABEL: Record<ToolBlock['state'], string> = {
 
 /** One tool call: name, what it was asked to do, where it is, and what came back. */
 export const ToolCard = memo(function ToolCard({ tool }: { tool: ToolBlock }) {
-  // The engine does not announce the wait; the approval queue knows which call it holds.
-  const waiting = useApprovals((state) => state.queue.some((r) => r.toolUseId === tool.toolUseId))
+  const waiting = useContext(AwaitingApproval).has(tool.toolUseId)
   const state = waiting && (tool.state === 'pending' || tool.state === 'running') ? 'awaiting_approval' : tool.state
   const label = STATE_LABEL[state]
   // Summaries read "Edit /a/b.ts"; the card already names the tool.

@@ -1,4 +1,4 @@
-import { pathFromFileUri, type DropData } from '../projects/drop'
+import { pathFromFileUri, type DropData } from '../../lib/drop'
 
 /** Every path a drop carries: located files first (desktop), then `file://` URIs. */
 export function droppedPaths(data: DropData, pathForFile: (file: File) => string | undefined): string[] {

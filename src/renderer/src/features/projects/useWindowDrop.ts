@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react'
 import { pathForFile } from '../../api'
-import { droppedPath } from './drop'
+import { droppedPath } from '../../lib/drop'
 
 /**
  * Makes the whole window a drop target for folders. Returns whether something is being dragged

@@ -1,18 +1,23 @@
 import { useEffect } from 'react'
-import type { Transcript } from '../chat/reducer'
-import { useChat } from '../chat/store'
-import { compactCount, modeLabel, nextMode, statusFacts } from './status'
+import type { PermissionModeName } from '../../../../shared/ipc/contract'
+import { compactCount, modeLabel, nextMode, statusFacts, type UsageHistory } from './status'
 import './status-bar.css'
+
+/** What the status bar shows and the one thing it changes (the mode); the shell wires it to the chat. */
+export interface StatusBarProps {
+  transcript: UsageHistory
+  mode: PermissionModeName
+  /** Why the last mode switch failed, if it did. */
+  modeProblem?: string
+  setMode(mode: PermissionModeName): void | Promise<void>
+}
 
 /**
  * Model, permission mode (Shift+Tab cycles it; plan mode stands out), context used against the
  * window, tokens, session cost and cache-read share.
  */
-export function StatusBar({ transcript }: { transcript: Transcript }) {
+export function StatusBar({ transcript, mode, modeProblem: problem, setMode }: StatusBarProps) {
   const facts = statusFacts(transcript)
-  const mode = useChat((state) => state.mode)
-  const problem = useChat((state) => state.modeError) ?? undefined
-  const setMode = useChat((state) => state.setMode)
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {

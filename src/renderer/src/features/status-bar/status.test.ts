@@ -1,16 +1,15 @@
 import { describe, expect, it } from 'vitest'
-import type { Transcript } from '../chat/reducer'
-import { compactCount, contextWindowOf, nextMode, statusFacts } from './status'
+import { compactCount, contextWindowOf, nextMode, statusFacts, type UsageHistory } from './status'
 
 const usage = (input: number, cacheRead: number, output: number) => ({ inputTokens: input, outputTokens: output, cacheReadTokens: cacheRead, cacheWriteTokens: 0 })
 
 describe('status facts', () => {
   it('reads the latest usage: context of the last request, session totals, cost and cache share', () => {
-    const transcript: Transcript = {
+    const transcript: UsageHistory = {
       turns: [
-        { key: 'a', prompt: 'x', blocks: [], notices: [], usage: { model: 'claude-sonnet-4-5', request: usage(100, 0, 10), total: usage(100, 0, 10), costUsd: 0.01 } },
-        { key: 'b', prompt: 'y', blocks: [], notices: [], usage: { model: 'claude-sonnet-4-5', request: usage(50, 150, 20), total: usage(150, 150, 30), costUsd: 0.02 } },
-        { key: 'c', prompt: 'z', blocks: [], notices: [] },
+        { usage: { model: 'claude-sonnet-4-5', request: usage(100, 0, 10), total: usage(100, 0, 10), costUsd: 0.01 } },
+        { usage: { model: 'claude-sonnet-4-5', request: usage(50, 150, 20), total: usage(150, 150, 30), costUsd: 0.02 } },
+        {},
       ],
     }
     expect(statusFacts(transcript)).toEqual({ model: 'claude-sonnet-4-5', contextUsed: 220, contextWindow: 200_000, totalTokens: 330, costUsd: 0.02, cacheReadShare: 0.5 })

@@ -1,5 +1,10 @@
 import type { PermissionModeName } from '../../../../shared/ipc/contract'
-import type { Transcript } from '../chat/reducer'
+import type { Usage } from '../../../../shared/protocol/agent-event'
+
+/** What the status bar reads of a conversation: each turn's latest usage (the chat's transcript fits). */
+export interface UsageHistory {
+  turns: ReadonlyArray<{ usage?: { request: Usage; total: Usage; costUsd: number; model: string } }>
+}
 
 /** What the status bar shows, derived from the conversation. */
 export interface StatusFacts {
@@ -19,7 +24,7 @@ export function contextWindowOf(model: string | undefined): number {
 }
 
 /** Reads the latest usage of the conversation. */
-export function statusFacts(transcript: Transcript): StatusFacts {
+export function statusFacts(transcript: UsageHistory): StatusFacts {
   for (let i = transcript.turns.length - 1; i >= 0; i--) {
     const usage = transcript.turns[i]!.usage
     if (!usage) continue

@@ -1,9 +1,9 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createToolContext, createToolSession } from './tool-session'
-import type { ToolSession } from './tool-session'
-import type { ToolContext } from './types'
+import { createToolContext, createToolSession } from '../../src/main/tools/tool-session'
+import type { ToolSession } from '../../src/main/tools/tool-session'
+import type { ToolContext } from '../../src/main/tools/types'
 
 /** A temp project with a session, for tool tests (and benchmarks). Call `cleanup` when done. */
 export function makeTestWorld(prefix = 'sous-tools-') {

@@ -1,9 +1,9 @@
-import type { AnyTool, ToolResult } from '../tools/types'
+import type { AnyTool, ToolResult } from '../../tools/types'
 import type { GateNotice } from './gate-settings'
-import type { HookRunner } from './hooks/runner'
-import { StopHookGuard } from './hooks/stop-guard'
-import type { HookAggregate, HookEvent } from './hooks/types'
-import type { PermissionMode } from './types'
+import type { HookRunner } from '../hooks/runner'
+import { StopHookGuard } from '../hooks/stop-guard'
+import type { HookAggregate, HookEvent } from '../hooks/types'
+import type { PermissionMode } from '../types'
 
 /** What the hooks around a tool call or a turn tell the engine. */
 export interface HookOutcome {

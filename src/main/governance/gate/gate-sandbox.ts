@@ -1,7 +1,7 @@
 import { join } from 'node:path'
-import type { BashSandboxState } from '../tools/bash-sandbox'
-import { BashSandbox } from './sandbox/bash-sandbox'
-import type { MergedSettings } from './settings/types'
+import type { BashSandboxState } from '../../tools/bash-sandbox'
+import { BashSandbox } from '../sandbox/bash-sandbox'
+import type { MergedSettings } from '../settings/types'
 
 /** Options of {@link startBashSandbox}. */
 export interface StartSandboxOptions {

@@ -1,8 +1,8 @@
 import { homedir } from 'node:os'
-import type { BashInspection, BashTraits } from '../tools/bash'
-import { analyzeBash, analyzeBashSync } from './bash/analyze'
-import { bashParserIfReady, initBashParser } from './bash/parser'
-import type { BashAnalysis } from './bash/types'
+import type { BashInspection, BashTraits } from '../../tools/bash'
+import { analyzeBash, analyzeBashSync } from '../bash/analyze'
+import { bashParserIfReady, initBashParser } from '../bash/parser'
+import type { BashAnalysis } from '../bash/types'
 
 /** Where commands are judged: the project, extra roots, and the home for `~`. */
 export interface BashWhere {

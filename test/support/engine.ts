@@ -3,12 +3,12 @@
  * model server, small real tools, and a collector for the loop's events. Not used in production.
  */
 import { z } from 'zod'
-import type { AgentEvent } from '../../shared/protocol/agent-event'
-import { AnthropicModelService } from '../services/model/anthropic-model-service'
-import { resolveModelConfig } from '../services/model/config'
-import type { AnyTool, ToolContext, ToolResult } from '../tools/types'
-import { query } from './query'
-import type { QueryParams, QueryResult } from './types'
+import type { AgentEvent } from '../../src/shared/protocol/agent-event'
+import { AnthropicModelService } from '../../src/main/services/model/anthropic-model-service'
+import { resolveModelConfig } from '../../src/main/services/model/config'
+import type { AnyTool, ToolContext, ToolResult } from '../../src/main/tools/types'
+import { query } from '../../src/main/engine/query'
+import type { QueryParams, QueryResult } from '../../src/main/engine/types'
 
 /** The real model service against a scripted server, with short retry delays. */
 export function scriptedModel(baseURL: string, fallbackModel?: string): AnthropicModelService {

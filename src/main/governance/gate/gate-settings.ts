@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs'
-import { loadSettings, settingsFilePaths, type LoadSettingsOptions } from './settings/load'
-import type { MergedSettings, SettingsDiagnostic } from './settings/types'
+import { loadSettings, settingsFilePaths, type LoadSettingsOptions } from '../settings/load'
+import type { MergedSettings, SettingsDiagnostic } from '../settings/types'
 
 /** A message for the user about configuration (shown once per distinct problem). */
 export interface GateNotice {

@@ -1,0 +1,33 @@
+import type { Tool } from '../../tools/types'
+import type { LoadedRule, MergedSettings } from '../settings/types'
+import type { PermissionMode, RuleBehavior } from '../types'
+import type { SessionGrants } from './session'
+import type { Subject } from './subject'
+
+/** A PreToolUse hook's verdict, already combined across hooks (deny > ask > allow). */
+export interface HookVerdict {
+  decision: 'allow' | 'deny' | 'ask'
+  reason?: string
+  source?: string
+}
+
+/** Everything {@link decide} needs. */
+export interface DecideInput {
+  tool: Pick<Tool, 'name' | 'isReadOnly'>
+  input: unknown
+  mode: PermissionMode
+  settings: MergedSettings
+  cwd: string
+  projectRoot: string
+  sessionGrants?: SessionGrants
+  hook?: HookVerdict
+}
+
+/** Shared state of one decision. */
+export interface DecideContext extends DecideInput {
+  record: Record<string, unknown>
+  subject: Subject
+  roots: string[]
+  home: string
+  rules: Record<RuleBehavior, LoadedRule[]>
+}

@@ -1,0 +1,92 @@
+import { homedir } from 'node:os'
+import type { AnyTool } from '../../tools/types'
+import type { HookAggregate } from '../hooks/types'
+import { createSessionHooks } from './gate-hooks'
+import { SettingsWatch, type GateNotice } from './gate-settings'
+import { askTheUser, noOneToAsk, permissionRequestHooks, preToolUseHooks, rulesAndMode, verdict, type GateCall, type GateSession } from './stages'
+import type { PermissionDecision } from '../types'
+import type { GateDecision, GateDenial, PermissionGate, PermissionGateOptions } from './types'
+
+export type { GateDecision, GateDenial, PermissionGate, PermissionGateOptions } from './types'
+
+/**
+ * Builds the permission gate of a session. A call goes through the stages of `stages.ts` in order
+ * (PreToolUse hooks → rules and mode → PermissionRequest hooks → headless refusal → the user); the
+ * first stage that answers decides.
+ */
+export function createPermissionGate(options: PermissionGateOptions): PermissionGate {
+  let mode = options.mode
+  let turn = new AbortController()
+  const denials: GateDenial[] = []
+  const notice = (message: GateNotice): void => options.onNotice?.(message)
+  const home = options.home ?? homedir()
+  const watch = new SettingsWatch(options.projectRoot, { sousHome: options.sousHome, home, managedPath: options.managedPath, cli: options.cliRules }, notice)
+  let hooksVersion = -1
+  const cwd = (): string => (typeof options.cwd === 'function' ? options.cwd() : options.cwd)
+  /** The current settings; the hook runner's list follows every reload. */
+  const settings = () => {
+    const current = watch.current()
+    if (watch.version !== hooksVersion) {
+      options.hooks.setHooks(current.hooks, current.disableAllHooks)
+      hooksVersion = watch.version
+    }
+    return current
+  }
+  const session: GateSession = {
+    options,
+    home,
+    notice,
+    refuse(call, reason, message) {
+      const denial: GateDenial = { toolName: call.tool.name, toolUseId: call.toolUseId, input: call.input, reason, message }
+      denials.push(denial)
+      options.onDenial?.(denial)
+      return { behavior: 'deny', message }
+    },
+    hookNotices(aggregate: HookAggregate) {
+      for (const error of aggregate.errors) notice({ level: 'warning', message: `Hook failed (the call went on): ${error}` })
+      for (const message of aggregate.systemMessages) notice({ level: 'info', message })
+    },
+    turnSignal: () => turn.signal,
+  }
+
+  async function canUseTool(tool: AnyTool, input: unknown, toolUseId: string, callOptions: { signal?: AbortSignal } = {}): Promise<GateDecision> {
+    const call: GateCall = { tool, input, replaced: false, toolUseId, cwd: cwd(), mode, settings: settings(), signal: callOptions.signal }
+    return (
+      (await preToolUseHooks(session, call)) ??
+      (await rulesAndMode(session, call)) ??
+      (await permissionRequestHooks(session, call)) ??
+      noOneToAsk(session, call) ??
+      (await askTheUser(session, call))
+    )
+  }
+
+  async function check(tool: AnyTool, input: unknown): Promise<PermissionDecision> {
+    try {
+      return await verdict(options, { tool, input, mode, settings: settings(), cwd: cwd() })
+    } catch (error) {
+      return { behavior: 'deny', message: `the permission check failed: ${(error as Error).message}`, explanation: { kind: 'default', detail: 'the permission check failed' } }
+    }
+  }
+
+  return {
+    ...createSessionHooks({ hooks: options.hooks, cwd, mode: () => mode, refresh: settings, notice }),
+    canUseTool,
+    check,
+    abortPending() {
+      turn.abort()
+      turn = new AbortController()
+    },
+    setMode(next) {
+      mode = next
+    },
+    get mode() {
+      return mode
+    },
+    reloadSettings() {
+      const { diagnostics } = watch.reload()
+      settings()
+      return diagnostics
+    },
+    denials: () => [...denials],
+  }
+}

@@ -1,0 +1,217 @@
+import { projectDataDir } from '../../base/paths'
+import { resolveSandbox, type BashSandboxState } from '../../tools/bash-sandbox'
+import type { AnyTool, ToolContext, ToolPreview } from '../../tools/types'
+import { decisionForEdit } from '../approvals/edit-approval'
+import { suggestRules } from '../approvals/suggest'
+import { decide, type HookVerdict } from '../decide/decide'
+import type { HookAggregate } from '../hooks/types'
+import type { MergedSettings } from '../settings/types'
+import { describeExplanation, type DecisionPreview, type Explanation, type PermissionDecision, type PermissionMode } from '../types'
+import type { GateDecision, GateDenial, PermissionGateOptions } from './types'
+import type { GateNotice } from './gate-settings'
+
+/**
+ * The stages a tool call passes through in the permission gate, in order:
+ * {@link preToolUseHooks} → {@link rulesAndMode} → {@link permissionRequestHooks} →
+ * {@link noOneToAsk} → {@link askTheUser}. Each returns the gate's final answer, or `undefined` to
+ * hand the call to the next stage; the last one always answers.
+ */
+
+/** One tool call on its way through the stages. */
+export interface GateCall {
+  tool: AnyTool
+  /** The input as it stands: a PreToolUse hook may have replaced the model's. */
+  input: unknown
+  /** A hook replaced the input, so an allow must carry it to the engine. */
+  replaced: boolean
+  toolUseId: string
+  cwd: string
+  mode: PermissionMode
+  settings: MergedSettings
+  signal?: AbortSignal
+  /** PreToolUse hooks' combined verdict, which decide() weighs. */
+  hookVerdict?: HookVerdict
+  /** The ask that {@link rulesAndMode} left for the later stages. */
+  ask?: Extract<PermissionDecision, { behavior: 'ask' }>
+}
+
+/** What the stages share of the session's gate. */
+export interface GateSession {
+  options: PermissionGateOptions
+  home: string
+  /** Records a denial (for `sous -p` and the transcript) and answers with it. */
+  refuse(call: GateCall, reason: GateDenial['reason'], message: string): GateDecision
+  /** Hook failures and system messages, as notices. */
+  hookNotices(aggregate: HookAggregate): void
+  notice(notice: GateNotice): void
+  /** Aborted when the user stops the turn: pending approvals end with it. */
+  turnSignal(): AbortSignal
+}
+
+/** Asks that no saved rule can ever silence: offering "always allow" for them would be a lie. */
+const NO_RULE_HELPS = new Set<Explanation['kind']>(['bash-analysis', 'protected-path', 'settings-error'])
+
+/** Allows the call, with the replaced input when a hook (or `updated`) changed it. */
+export function allowCall(call: GateCall, updated?: unknown): GateDecision {
+  if (updated !== undefined) return { behavior: 'allow', updatedInput: updated }
+  return call.replaced ? { behavior: 'allow', updatedInput: call.input } : { behavior: 'allow' }
+}
+
+/**
+ * PreToolUse hooks: exit 2 blocks before any rule is looked at, even an allow rule (Claude Code's
+ * protocol); a replaced input must pass the tool's schema; a permission verdict goes to decide().
+ */
+export async function preToolUseHooks(gate: GateSession, call: GateCall): Promise<GateDecision | undefined> {
+  const { hooks } = gate.options
+  if (!hooks.has('PreToolUse')) return undefined
+  const payload = { tool_name: call.tool.name, tool_input: call.input, tool_use_id: call.toolUseId }
+  const aggregate = await hooks.fire('PreToolUse', payload, { cwd: call.cwd, permissionMode: call.mode, signal: call.signal })
+  gate.hookNotices(aggregate)
+  if (aggregate.blocked) return gate.refuse(call, 'hook', `A PreToolUse hook blocked this call: ${aggregate.blockReason ?? 'no reason given'}`)
+  if (aggregate.stop) return gate.refuse(call, 'hook', `A PreToolUse hook stopped the session: ${aggregate.stopReason ?? 'no reason given'}`)
+  if (aggregate.updatedInput !== undefined) {
+    const parsed = call.tool.inputSchema.safeParse(aggregate.updatedInput)
+    if (!parsed.success) {
+      return gate.refuse(call, 'hook', `A PreToolUse hook replaced the input with one ${call.tool.name} does not accept: ${parsed.error.issues[0]?.message ?? 'invalid'}`)
+    }
+    call.input = parsed.data
+    call.replaced = true
+  }
+  if (aggregate.permission && aggregate.permission !== 'defer') {
+    call.hookVerdict = { decision: aggregate.permission, reason: aggregate.permissionReason, source: 'PreToolUse hook' }
+  }
+  return undefined
+}
+
+/** Rules, mode and bash analysis (decide()), then the sandbox check; an ask goes on to the next stages. */
+export async function rulesAndMode(gate: GateSession, call: GateCall): Promise<GateDecision | undefined> {
+  const decision = await verdict(gate.options, call)
+  if (decision.behavior === 'allow') return allowCall(call)
+  if (decision.behavior === 'deny') return gate.refuse(call, decision.explanation.kind === 'hook' ? 'hook' : 'rule', decision.message)
+  call.ask = decision
+  return undefined
+}
+
+/** What the rules, the mode and the sandbox's state say of a call (no hook runs, no one is asked). */
+export async function verdict(options: PermissionGateOptions, call: Pick<GateCall, 'tool' | 'input' | 'mode' | 'settings' | 'cwd' | 'hookVerdict'>): Promise<PermissionDecision> {
+  const decided = await decide({
+    tool: call.tool,
+    input: call.input,
+    mode: call.mode,
+    settings: call.settings,
+    cwd: call.cwd,
+    projectRoot: options.projectRoot,
+    sessionGrants: options.approvals.sessionGrants,
+    hook: call.hookVerdict,
+  })
+  const sandbox = call.tool.name === 'Bash' ? await resolveSandbox(options.sandbox) : undefined
+  return outsideSandbox(decided, call, sandbox)
+}
+
+/** PermissionRequest hooks may answer an ask before the user sees it. */
+export async function permissionRequestHooks(gate: GateSession, call: GateCall): Promise<GateDecision | undefined> {
+  const { hooks } = gate.options
+  if (!hooks.has('PermissionRequest')) return undefined
+  const payload = { tool_name: call.tool.name, tool_input: call.input, tool_use_id: call.toolUseId }
+  const aggregate = await hooks.fire('PermissionRequest', payload, { cwd: call.cwd, permissionMode: call.mode, signal: call.signal })
+  gate.hookNotices(aggregate)
+  if (aggregate.permission === 'deny' || aggregate.blocked) {
+    return gate.refuse(call, 'hook', `A PermissionRequest hook refused this call: ${aggregate.permissionReason ?? aggregate.blockReason ?? 'no reason given'}`)
+  }
+  if (aggregate.permission !== 'allow') return undefined
+  const parsed = aggregate.updatedInput === undefined ? undefined : call.tool.inputSchema.safeParse(aggregate.updatedInput)
+  if (parsed && !parsed.success) return gate.refuse(call, 'hook', `A PermissionRequest hook replaced the input with one ${call.tool.name} does not accept.`)
+  return allowCall(call, parsed?.data)
+}
+
+/** Headless (`sous -p`): an ask is a denial that says how to allow the call. */
+export function noOneToAsk(gate: GateSession, call: GateCall): GateDecision | undefined {
+  if (!gate.options.headless) return undefined
+  const why = call.ask ? describeExplanation(call.ask.explanation) : 'no rule allows it'
+  return gate.refuse(call, 'headless', `${call.tool.name} needs approval (${why}), and no one can approve it in headless mode. Allow it with --allowedTools or a permission rule.`)
+}
+
+/**
+ * The user decides: the tool's preview (a diff, the parsed command) and the rules "always" could
+ * save go to the approval queue; an approved edit may come back changed (see edit-approval.ts).
+ */
+export async function askTheUser(gate: GateSession, call: GateCall): Promise<GateDecision> {
+  const { options } = gate
+  const ask = call.ask ?? { behavior: 'ask', explanation: { kind: 'default', detail: 'no rule decides this call' } }
+  const signal = call.signal ? AbortSignal.any([gate.turnSignal(), call.signal]) : gate.turnSignal()
+  const preview = await safePreview(call.tool, call.input, previewContext(options, call, signal), ask.preview)
+  const futile = NO_RULE_HELPS.has(ask.explanation.kind) || (ask.explanation.kind === 'sandbox' && disablesSandbox(call.input))
+  const suggestions = futile ? [] : (ask.suggestions ?? suggestRules(call.tool.name, call.input, { cwd: call.cwd, projectRoot: options.projectRoot, home: gate.home }))
+  const pending = options.approvals.request({
+    sessionId: options.sessionId,
+    toolUseId: call.toolUseId,
+    toolName: call.tool.name,
+    input: call.input,
+    preview,
+    explanation: ask.explanation,
+    suggestions,
+    signal,
+  })
+  // Claude Code's Notification event: someone may want a ping when Sous waits for them. Not awaited.
+  if (options.hooks.has('Notification')) {
+    void options.hooks
+      .fire('Notification', { message: `Sous needs your permission to use ${call.tool.name}`, notification_type: 'permission_prompt' }, { cwd: call.cwd, permissionMode: call.mode })
+      .then(gate.hookNotices, (error: unknown) => gate.notice({ level: 'warning', message: `The Notification hook failed: ${String(error)}` }))
+  }
+  const outcome = await pending
+  if (outcome.behavior !== 'allow') return gate.refuse(call, outcome.reason, outcome.message)
+  if (outcome.warning) gate.notice({ level: 'warning', message: `The rule was not saved: ${outcome.warning}` })
+  if (outcome.edit) {
+    const edited = decisionForEdit(preview, outcome.edit)
+    if (edited.behavior === 'deny') return gate.refuse(call, 'rejected', edited.message)
+    if (edited.runAs !== undefined) return edited
+  }
+  return allowCall(call)
+}
+
+function disablesSandbox(input: unknown): boolean {
+  return (input as { dangerouslyDisableSandbox?: unknown } | null)?.dangerouslyDisableSandbox === true
+}
+
+/**
+ * Without a working sandbox, a command that changes things must not run on a mode's say-so alone
+ * (acceptEdits, bypassPermissions) or a hook's: it asks, saying it runs outside the sandbox. An
+ * allow rule or session grant the user wrote for this very command still counts.
+ */
+function outsideSandbox(decision: PermissionDecision, call: Pick<GateCall, 'tool' | 'input' | 'mode'>, sandbox: BashSandboxState | undefined): PermissionDecision {
+  if (call.tool.name !== 'Bash' || decision.behavior !== 'allow' || !sandbox || sandbox.available) return decision
+  if (decision.explanation.kind !== 'mode' && decision.explanation.kind !== 'hook') return decision
+  let readOnly = false
+  try {
+    readOnly = call.tool.isReadOnly(call.input) === true
+  } catch {
+    readOnly = false
+  }
+  if (readOnly) return decision
+  const explanation: Explanation = { kind: 'sandbox', detail: `running outside the sandbox (${sandbox.reason})` }
+  if (call.mode === 'dontAsk') return { behavior: 'deny', message: `Bash would run outside the sandbox (${sandbox.reason}) and dontAsk mode allows no prompt.`, explanation }
+  return { behavior: 'ask', explanation }
+}
+
+function previewContext(options: PermissionGateOptions, call: GateCall, signal: AbortSignal): ToolContext {
+  return {
+    cwd: call.cwd,
+    projectRoot: options.projectRoot,
+    projectDataDir: projectDataDir(options.sousHome, options.projectRoot),
+    sessionId: options.sessionId,
+    agentId: 'main',
+    toolUseId: call.toolUseId,
+    signal,
+    progress: () => {},
+    ...options.toolContext?.(),
+  }
+}
+
+/** The tool's own preview (a diff, a parsed command); governance's when the tool has none or fails. */
+async function safePreview(tool: AnyTool, input: unknown, context: ToolContext, fallback: DecisionPreview | undefined): Promise<ToolPreview | DecisionPreview | undefined> {
+  try {
+    return (await tool.preview?.(input, context)) ?? fallback
+  } catch {
+    return fallback
+  }
+}

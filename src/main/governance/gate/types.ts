@@ -1,0 +1,76 @@
+import type { BashSandboxSource } from '../../tools/bash-sandbox'
+import type { AnyTool, ToolContext } from '../../tools/types'
+import type { ApprovalQueue } from '../approvals/queue'
+import type { HookRunner } from '../hooks/runner'
+import type { LoadSettingsOptions } from '../settings/load'
+import type { SettingsDiagnostic } from '../settings/types'
+import type { PermissionDecision, PermissionMode } from '../types'
+import type { SessionHooks } from './gate-hooks'
+import type { GateNotice } from './gate-settings'
+
+/** What the engine gets back for one call (its own type, restated so governance does not import the engine). */
+export type GateDecision =
+  | { behavior: 'allow'; updatedInput?: unknown; runAs?: string; userNote?: string }
+  | { behavior: 'deny'; message: string }
+
+/** A refused call, for `sous -p`'s report and the transcript. */
+export interface GateDenial {
+  toolName: string
+  toolUseId: string
+  input: unknown
+  message: string
+  /** What refused it: a rule or mode, a hook, the user, or nobody being there to ask. */
+  reason: 'rule' | 'hook' | 'rejected' | 'aborted' | 'headless'
+}
+
+/** Options of {@link createPermissionGate}. */
+export interface PermissionGateOptions {
+  projectRoot: string
+  /** The Bash tool's current directory moves; pass a function to follow it. */
+  cwd: string | (() => string)
+  sousHome: string
+  mode: PermissionMode
+  /** `--allowedTools`, `--disallowedTools`… (the `cli` settings source). */
+  cliRules?: LoadSettingsOptions['cli']
+  /** Managed policy file and home directory overrides (tests). */
+  managedPath?: string
+  home?: string
+  approvals: ApprovalQueue
+  /** Its hook list is replaced whenever the settings are re-read. */
+  hooks: HookRunner
+  /** No one to ask: every ask becomes a denial reported through `onDenial`. */
+  headless: boolean
+  /** The sandbox as probed at start-up (or how to start it); absent when none is configured. */
+  sandbox?: BashSandboxSource
+  sessionId: string
+  transcriptPath?: string
+  onDenial?(denial: GateDenial): void
+  /** Configuration problems (once each), hook failures and hook system messages. */
+  onNotice?(notice: GateNotice): void
+  /** Session capabilities previews may need (file-state cache, Bash shell state). */
+  toolContext?(): Partial<ToolContext>
+}
+
+/** The permission gate of one session: {@link canUseTool} plus the hooks around calls and turns. */
+export interface PermissionGate extends SessionHooks {
+  /**
+   * May this call run? PreToolUse hooks → bash analysis → rules and mode → (ask) approval.
+   * Contract: never throws; every path resolves to allow (possibly with a changed input) or deny
+   * with a message for the model.
+   */
+  canUseTool(tool: AnyTool, input: unknown, toolUseId: string, opts?: { signal?: AbortSignal }): Promise<GateDecision>
+  /**
+   * The rules' and mode's verdict on a call, asking no one and running no hook: for work Sous does
+   * on the user's behalf that must never prompt (a command's injected `!` lines, `@` includes),
+   * where anything but `allow` means "do not do it". Never throws.
+   */
+  check(tool: AnyTool, input: unknown): Promise<PermissionDecision>
+  /** Rejects every approval still pending (the user stopped the turn). */
+  abortPending(): void
+  setMode(mode: PermissionMode): void
+  readonly mode: PermissionMode
+  /** Re-reads the settings files now; returns this load's diagnostics. */
+  reloadSettings(): SettingsDiagnostic[]
+  /** Denials so far, oldest first. */
+  denials(): GateDenial[]
+}

@@ -1,0 +1,65 @@
+import type { LoadSettingsOptions } from '../governance/settings/load'
+import type { GateDenial } from '../governance/gate/gate'
+import type { PermissionMode } from '../governance/types'
+import type { EventHub } from '../base/event-hub'
+import type { PtyProcess, PtyService } from '../pty/types'
+import type { McpServerState } from '../services/mcp'
+import type { KeyStore } from '../secrets/key-store'
+
+/** What {@link createSessionRuntime} needs from its host (desktop, browser host or `sous -p`). */
+export interface SessionRuntimeOptions {
+  /** `$SOUS_HOME`. */
+  home: string
+  /** Where `ANTHROPIC_*` come from. */
+  env: NodeJS.ProcessEnv
+  hub: EventHub
+  /** Terminals for the Bash tool; owned by the caller. */
+  pty: PtyService
+  /** Where a key entered in the app lives; `ANTHROPIC_API_KEY` is the fallback. */
+  keyStore?: KeyStore
+  /** The starting permission mode of new sessions. */
+  permissionMode: PermissionMode
+  /** Nobody to ask: every ask becomes a denial (reported through `onDenial`). */
+  headless: boolean
+  /** `--allowedTools` / `--disallowedTools`. */
+  cliRules?: LoadSettingsOptions['cli']
+  /** Model override (`--model`); otherwise `ANTHROPIC_MODEL` or the default. */
+  model?: string
+  maxTurns?: number
+  appendSystemPrompt?: string
+  /** Run Bash inside the OS sandbox when the settings allow and it works (default true). */
+  sandbox?: boolean
+  onDenial?(denial: GateDenial): void
+  /** Where the user's `~` is (tests). */
+  userHome?: string
+  /**
+   * The user's preferences (Settings), read when a session opens: they win over the environment
+   * and the host's default mode, but not over explicit options (`model`). Hosts with a UI pass
+   * `workspace/preferences.ts`'s `readPreferencesSync`.
+   */
+  preferences?(): RuntimePreferences
+  /** Each Bash command's PTY as it starts (the desktop's Agent terminal; see workspace/agent-terminals). */
+  onPtySpawn?(sessionId: string, proc: PtyProcess, command: string): void
+  /** Sous's version, as MCP servers are told it. */
+  version?: string
+  /** `--mcp-config`: absolute file paths or JSON texts. */
+  mcpConfigs?: string[]
+  /** `--strict-mcp-config`: only the `--mcp-config` servers. */
+  strictMcpConfig?: boolean
+  /**
+   * Whether a project folder is trusted (its `.mcp.json` servers may start, its skills' and
+   * commands' `allowed-tools` apply). Default: trusted in headless mode, as Claude Code's `-p` is;
+   * not trusted otherwise until the host says so.
+   */
+  projectTrusted?(projectPath: string): boolean
+  /** A project's MCP servers changed (status, tools, logs). */
+  onMcpChange?(projectPath: string, states: McpServerState[]): void
+}
+
+/** What Settings may change for new sessions. */
+export interface RuntimePreferences {
+  model?: string
+  fallbackModel?: string
+  baseUrl?: string
+  permissionMode?: PermissionMode
+}

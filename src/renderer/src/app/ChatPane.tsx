@@ -1,0 +1,55 @@
+import { useEffect, useMemo } from 'react'
+import { ApprovalPanel } from '../features/approvals/ApprovalPanel'
+import { useApprovals } from '../features/approvals/store'
+import { AwaitingApproval } from '../features/chat/approval-wait'
+import { Composer } from '../features/chat/Composer'
+import { Conversation } from '../features/chat/Conversation'
+import { isRunning } from '../features/chat/reducer'
+import { useChat } from '../features/chat/store'
+import { StatusBar } from '../features/status-bar/StatusBar'
+import '../features/chat/chat.css'
+
+/**
+ * Talk to the agent about the project at `projectPath`: the conversation, the approvals it waits
+ * for, the composer and the status bar. Composed here, in the shell, because it joins three
+ * features (chat, approvals, status bar) that never import each other.
+ */
+export function ChatPane({ projectPath }: { projectPath: string }) {
+  const { sessionId, transcript, sending, stopping, error, reset, send, stop, newConversation, mode, modeError, setMode } = useChat()
+  const running = isRunning(transcript)
+  const queue = useApprovals((state) => state.queue)
+  const awaiting = useMemo(() => new Set(queue.map((request) => request.toolUseId)), [queue])
+
+  useEffect(() => reset(projectPath), [projectPath, reset])
+
+  return (
+    <section className="pane chat-pane" aria-label="Chat">
+      <header className="pane__header">
+        <h2 className="pane__title">Chat</h2>
+        <span className="status" role="status">
+          {stopping ? 'Stopping…' : running ? 'Responding…' : sending ? 'Sending…' : ''}
+        </span>
+      </header>
+      <AwaitingApproval.Provider value={awaiting}>
+        <Conversation transcript={transcript} />
+      </AwaitingApproval.Provider>
+      {error && (
+        <p className="pane__error" role="alert">
+          {error}
+        </p>
+      )}
+      <ApprovalPanel sessionId={sessionId} />
+      <Composer
+        draftKey={`${projectPath}\n${sessionId ?? 'new'}`}
+        projectPath={projectPath}
+        commands={{ newConversation, setMode: (next) => void setMode(next) }}
+        running={running}
+        sending={sending}
+        stopping={stopping}
+        onSend={send}
+        onStop={() => void stop()}
+      />
+      <StatusBar transcript={transcript} mode={mode} modeProblem={modeError ?? undefined} setMode={setMode} />
+    </section>
+  )
+}

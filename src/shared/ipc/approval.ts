@@ -1,0 +1,88 @@
+import { z } from 'zod'
+import { Id } from './common'
+
+/** What an approval card shows: the diff of an edit, the parsed command, a path or a URL. */
+export const ApprovalPreview = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('diff'), filePath: z.string(), before: z.string(), after: z.string() }),
+  z.object({
+    kind: z.literal('command'),
+    command: z.string(),
+    description: z.string().optional(),
+    /** The simple commands it runs, in order. */
+    commands: z.array(z.string()).optional(),
+    subcommands: z.array(z.string()).optional(),
+    paths: z.array(z.object({ path: z.string(), write: z.boolean(), inside: z.boolean() })).optional(),
+    writesOutside: z.boolean().optional(),
+    /** Whether it would run inside the sandbox; `sandboxNote` says why not. */
+    sandboxed: z.boolean().optional(),
+    sandboxNote: z.string().optional(),
+    /** Why it cannot be approved by a rule (substitution, eval, syntax error…). */
+    problems: z.array(z.string()).optional(),
+  }),
+  z.object({ kind: z.literal('text'), text: z.string() }),
+  z.object({ kind: z.literal('path'), path: z.string(), operation: z.enum(['read', 'edit']) }),
+  z.object({ kind: z.literal('url'), url: z.string(), domain: z.string() }),
+])
+export type ApprovalPreview = z.infer<typeof ApprovalPreview>
+
+/** A tool call waiting for the user. */
+export const ApprovalRequested = z.object({
+  id: Id,
+  sessionId: z.string(),
+  toolUseId: z.string(),
+  toolName: z.string(),
+  input: z.unknown(),
+  preview: ApprovalPreview.optional(),
+  /** Why it asks: what decided (`kind`: rule, mode, sandbox…) and one line for people. */
+  explanation: z.object({ kind: z.string(), text: z.string() }),
+  /** Editable rules offered for "allow for this session" / "always allow"; empty when no rule can help. */
+  suggestions: z.array(z.string()),
+})
+export type ApprovalRequested = z.infer<typeof ApprovalRequested>
+
+/** How an approval ended. */
+export const ApprovalOutcome = z.enum(['allowed_once', 'allowed_session', 'allowed_always', 'rejected', 'aborted', 'headless'])
+export type ApprovalOutcome = z.infer<typeof ApprovalOutcome>
+
+/** `approval.*`: tool calls waiting for the user, and the answers. */
+export const approvalRequests = {
+  /**
+   * Answers a pending approval. `rule` replaces the suggested rules for "allow for this session" /
+   * "always allow" (it must parse); `destination` picks the settings file "always" writes
+   * (`local`: `.claude/settings.local.json`, `user`: `$SOUS_HOME/settings.json`); `message`
+   * goes to the agent with a rejection.
+   */
+  'approval.reply': {
+    input: z
+      .object({
+        id: Id,
+        decision: z.enum(['allow_once', 'allow_session', 'allow_always', 'reject']),
+        rule: z.string().min(1).max(2000).optional(),
+        destination: z.enum(['local', 'user']).optional(),
+        message: z.string().max(10_000).optional(),
+        /** Edit/Write approved in the diff view: the exact text to write (with `allow_once`). */
+        finalContent: z.string().max(50_000_000).optional(),
+        /** The user's choice per hunk of the proposal, in order (with `finalContent`). */
+        hunks: z.array(z.enum(['accepted', 'rejected'])).max(100_000).optional(),
+      })
+      .strict(),
+    output: z.void(),
+  },
+  /**
+   * Checks an edited rule against a pending approval before it is saved: whether it parses, and
+   * which of the request's commands it would allow (`covers`: all of them, so the call would pass).
+   */
+  'approval.checkRule': {
+    input: z.object({ id: Id, rule: z.string().max(2000) }).strict(),
+    output: z.object({ ok: z.boolean(), error: z.string().optional(), matches: z.array(z.string()), misses: z.array(z.string()), covers: z.boolean() }),
+  },
+  /** Approvals still waiting, oldest first (all sessions, or one). */
+  'approval.list': { input: z.object({ sessionId: Id.optional() }).strict(), output: z.array(ApprovalRequested) },
+} as const
+
+export const approvalEvents = {
+  /** A tool call needs the user's approval. */
+  'approval.requested': ApprovalRequested,
+  /** An approval was answered, cancelled, or refused for lack of a UI. */
+  'approval.resolved': z.object({ id: Id, sessionId: z.string(), outcome: ApprovalOutcome, rules: z.array(z.string()).optional(), warning: z.string().optional() }),
+} as const

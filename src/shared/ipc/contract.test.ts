@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest'
+import { appRequests } from './app'
+import { approvalEvents, approvalRequests } from './approval'
+import { events, requests } from './contract'
+import { filesRequests } from './files'
+import { projectEvents, projectRequests } from './project'
+import { ptyEvents, ptyRequests } from './pty'
+import { sessionEvents, sessionRequests } from './session'
+import { settingsRequests } from './settings'
+
+const requestDomains = [appRequests, projectRequests, ptyRequests, sessionRequests, approvalRequests, settingsRequests, filesRequests]
+const eventDomains = [ptyEvents, sessionEvents, approvalEvents, projectEvents]
+
+describe('the contract, merged from one file per domain', () => {
+  // A spread silently keeps the last of two equal keys: two domains defining one channel would
+  // lose a schema without a compiler error.
+  it('no channel is defined by two domains', () => {
+    const requestNames = requestDomains.flatMap((domain) => Object.keys(domain))
+    const eventNames = eventDomains.flatMap((domain) => Object.keys(domain))
+    expect(new Set(requestNames).size).toBe(requestNames.length)
+    expect(new Set(eventNames).size).toBe(eventNames.length)
+    expect(Object.keys(requests).sort()).toEqual([...requestNames].sort())
+    expect(Object.keys(events).sort()).toEqual([...eventNames].sort())
+  })
+
+  it('channel names are domain.verb', () => {
+    for (const name of [...Object.keys(requests), ...Object.keys(events)]) expect(name).toMatch(/^[a-z][A-Za-z]*\.[a-z][A-Za-z]*$/)
+  })
+})

@@ -1,0 +1,33 @@
+import { z } from 'zod'
+import { AbsPath, Id } from './common'
+
+/** `pty.*`: the user's terminals (and the Agent terminal's keystrokes). */
+export const ptyRequests = {
+  /** Starts a user terminal on a real PTY in a project folder. */
+  'pty.create': {
+    input: z
+      .object({ cwd: AbsPath, cols: z.number().int().min(1).max(1000), rows: z.number().int().min(1).max(1000) })
+      .strict(),
+    output: z.object({ id: Id }),
+  },
+  /** Types into a terminal. */
+  'pty.write': { input: z.object({ id: Id, data: z.string().max(1_000_000) }).strict(), output: z.void() },
+  'pty.resize': {
+    input: z
+      .object({ id: Id, cols: z.number().int().min(1).max(1000), rows: z.number().int().min(1).max(1000) })
+      .strict(),
+    output: z.void(),
+  },
+  /** Acknowledges rendered output so a paused PTY may resume (flow control). */
+  'pty.ack': { input: z.object({ id: Id, chars: z.number().int().min(0) }).strict(), output: z.void() },
+  'pty.kill': { input: z.object({ id: Id }).strict(), output: z.void() },
+} as const
+
+export const ptyEvents = {
+  /** Terminal output, batched. */
+  'pty.data': z.object({ id: Id, data: z.string() }),
+  /** A terminal's process ended. */
+  'pty.exit': z.object({ id: Id, exitCode: z.number(), signal: z.number().optional() }),
+  /** The Bash tool started a command on a PTY; its output follows as `pty.data` with this `ptyId`. */
+  'agent.terminal': z.object({ sessionId: z.string(), ptyId: Id, command: z.string() }),
+} as const

@@ -1,0 +1,72 @@
+import { z } from 'zod'
+import { AgentEvent } from '../protocol/agent-event'
+import { AbsPath, Id } from './common'
+
+/** Permission modes, as in Claude Code's settings (`defaultMode`). */
+export const PermissionModeName = z.enum(['default', 'acceptEdits', 'plan', 'bypassPermissions', 'dontAsk'])
+export type PermissionModeName = z.infer<typeof PermissionModeName>
+
+/** One stored conversation, as the session list shows it. */
+export const SessionSummary = z.object({
+  sessionId: z.string(),
+  projectPath: z.string(),
+  title: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  messageCount: z.number(),
+})
+export type SessionSummary = z.infer<typeof SessionSummary>
+
+/** A session that matched a text search, with the line that matched. */
+export const SessionMatch = z.object({ summary: SessionSummary, snippet: z.string() })
+export type SessionMatch = z.infer<typeof SessionMatch>
+
+/** One file the agent changed in a session, with its combined unified diff. */
+export const FileChange = z.object({ path: z.string(), created: z.boolean(), patch: z.string() })
+export type FileChange = z.infer<typeof FileChange>
+
+/** `session.*`: conversations with the agent, running and stored. */
+export const sessionRequests = {
+  /** Starts a new conversation in a project. */
+  'session.create': { input: z.object({ projectPath: AbsPath }).strict(), output: z.object({ sessionId: Id }) },
+  /** Sends a prompt; the reply arrives as `agent.event`s. Resolves when the turn is accepted. */
+  'session.prompt': {
+    input: z.object({ sessionId: Id, text: z.string().min(1).max(1_000_000) }).strict(),
+    output: z.void(),
+  },
+  /** Stops the running turn. */
+  'session.abort': { input: z.object({ sessionId: Id }).strict(), output: z.void() },
+  /** Switches a session's permission mode (Shift+Tab in the UI); applies from the next tool call. */
+  'session.setMode': { input: z.object({ sessionId: Id, mode: PermissionModeName }).strict(), output: z.void() },
+  /** Stored sessions, newest first: of one project, or of all when `projectPath` is omitted. */
+  'session.list': { input: z.object({ projectPath: AbsPath.optional() }).strict(), output: z.array(SessionSummary) },
+  /** Brings a stored session back so it can take prompts (a transcript cut mid-turn is repaired). */
+  'session.resume': { input: z.object({ sessionId: Id }).strict(), output: SessionSummary },
+  /** Resumes the most recent session of a project. */
+  'session.continue': { input: z.object({ projectPath: AbsPath }).strict(), output: SessionSummary },
+  /** A stored session's events (no deltas), to redraw it. */
+  'session.history': {
+    input: z.object({ sessionId: Id }).strict(),
+    output: z.object({ summary: SessionSummary, events: z.array(AgentEvent) }),
+  },
+  'session.rename': { input: z.object({ sessionId: Id, title: z.string().trim().min(1).max(200) }).strict(), output: z.void() },
+  /** Stops the session if it runs and deletes its transcript. */
+  'session.delete': { input: z.object({ sessionId: Id }).strict(), output: z.void() },
+  /** Finds stored sessions whose prompts, replies or title contain `query` (case-insensitive). */
+  'session.search': {
+    input: z.object({ query: z.string().trim().min(1).max(500), projectPath: AbsPath.optional() }).strict(),
+    output: z.array(SessionMatch),
+  },
+  /** A stored session as Markdown, for saving. */
+  'session.export': {
+    input: z.object({ sessionId: Id }).strict(),
+    output: z.object({ fileName: z.string(), markdown: z.string() }),
+  },
+  /** Files the agent changed in a session, each with its combined diff (first before → last after). */
+  'session.changes': { input: z.object({ sessionId: Id }).strict(), output: z.array(FileChange) },
+} as const
+
+export const sessionEvents = {
+  /** Everything an agent does. */
+  'agent.event': AgentEvent,
+} as const

@@ -1,0 +1,52 @@
+import { z } from 'zod'
+import { AbsPath, Empty } from './common'
+import { PermissionModeName } from './session'
+
+/** Sous's own preferences (stored under the "sous" key of `$SOUS_HOME/settings.json`). */
+export const Preferences = z.object({
+  baseUrl: z.string().max(2000).optional(),
+  model: z.string().max(200).optional(),
+  fallbackModel: z.string().max(200).optional(),
+  permissionMode: PermissionModeName.optional(),
+  theme: z.enum(['light', 'dark', 'system']),
+  fontSize: z.number().int().min(9).max(32),
+})
+export type Preferences = z.infer<typeof Preferences>
+
+/** A project settings file (`.claude/settings.json` or `.claude/settings.local.json`). */
+export const ProjectSettingsName = z.enum(['settings.json', 'settings.local.json'])
+export type ProjectSettingsName = z.infer<typeof ProjectSettingsName>
+
+/** Where and why a settings file is invalid (1-based line and column). */
+export const SettingsProblem = z.object({ message: z.string(), line: z.number(), column: z.number() })
+export type SettingsProblem = z.infer<typeof SettingsProblem>
+
+/** `settings.*` and `projectSettings.*`: the API key, Sous's preferences, a project's settings files. */
+export const settingsRequests = {
+  /** Stores the API key with the OS keychain. It is never readable back through the contract. */
+  'settings.setApiKey': { input: z.object({ key: z.string().min(1).max(500) }).strict(), output: z.void() },
+  /** Whether a key is present, and how it is protected. */
+  'settings.apiKeyStatus': {
+    input: Empty,
+    output: z.object({
+      present: z.boolean(),
+      /** `memory`: set through the browser host; kept for this run only, never written to disk. */
+      source: z.enum(['keychain', 'environment', 'memory', 'none']),
+      warning: z.string().optional(),
+    }),
+  },
+  /** Sous's preferences (never the API key). */
+  'settings.get': { input: Empty, output: Preferences },
+  /** Changes some preferences; keys of other tools in the same file are kept. */
+  'settings.update': { input: Preferences.partial().strict(), output: Preferences },
+  /** The project's `.claude/settings*.json` files as text (empty when missing). */
+  'projectSettings.read': {
+    input: z.object({ projectPath: AbsPath }).strict(),
+    output: z.array(z.object({ name: ProjectSettingsName, path: z.string(), exists: z.boolean(), text: z.string() })),
+  },
+  /** Validates and saves one project settings file; an invalid text is not saved and the problem says where. */
+  'projectSettings.write': {
+    input: z.object({ projectPath: AbsPath, name: ProjectSettingsName, text: z.string().max(1_000_000) }).strict(),
+    output: z.object({ saved: z.boolean(), problem: SettingsProblem.optional() }),
+  },
+} as const
