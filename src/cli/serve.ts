@@ -1,3 +1,4 @@
+import { SOUS_VERSION } from '../main/host/version'
 import { existsSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -90,7 +91,7 @@ export async function runServe(argv: readonly string[]): Promise<number> {
   const pty = new NodePtyService(TERMINAL_FLOW)
   // The Bash tool's PTYs show in the Agent terminal, and the user can type into them.
   const agentTerminals = createAgentTerminals(events)
-  const runtime = createSessionRuntime({ home, env: process.env, hub: events, pty, keyStore, permissionMode: 'default', headless: false, onPtySpawn: agentTerminals.attach, preferences: () => readPreferencesSync(home) })
+  const runtime = createSessionRuntime({ home, env: process.env, hub: events, pty, keyStore, permissionMode: 'default', headless: false, onPtySpawn: agentTerminals.attach, preferences: () => readPreferencesSync(home), version: SOUS_VERSION })
   const core = createCore({
     sousHome: home,
     transport: 'browser',
@@ -100,6 +101,7 @@ export async function runServe(argv: readonly string[]): Promise<number> {
     agentTerminals,
     sessions: runtime.sessions,
     approvals: runtime.approvals,
+    extensions: runtime.extensions,
     onWarning: (message) => process.stderr.write(`[sous] ${message}\n`),
   })
   const shutdown = async (): Promise<void> => {

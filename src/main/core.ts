@@ -1,5 +1,6 @@
 import { createEventHub, type EventHub } from './base/event-hub'
 import { appHandlers } from './host/handlers/app'
+import { extensionHandlers } from './host/handlers/extensions'
 import { approvalHandlers, type ApprovalHandlerDeps } from './host/handlers/approval'
 import { projectHandlers, type PickFolder } from './host/handlers/project'
 import { userTerminals } from './host/handlers/pty'
@@ -13,6 +14,7 @@ import { RecentProjects } from './projects/recent-projects'
 import type { PtyService } from './pty/types'
 import type { KeyStore } from './secrets/key-store'
 import type { SessionService } from './session/types'
+import type { ExtensionService } from './session/extension-service'
 import { createAgentTerminals, type AgentTerminals } from './workspace/agent-terminals'
 
 /** What {@link createCore} needs. Services are built by the caller and owned by the core from then on. */
@@ -27,6 +29,8 @@ export interface CoreOptions {
   sessions?: SessionService
   /** The sessions' approval queues (from the session runtime); without them nothing is pending. */
   approvals?: ApprovalHandlerDeps
+  /** MCP servers, skills and commands (from the session runtime); without it `extensions.*` answers UNAVAILABLE. */
+  extensions?: ExtensionService
   /** Terminals; without it `pty.*` answers UNAVAILABLE. Disposed with the core. */
   pty?: PtyService
   /**
@@ -73,6 +77,7 @@ export function createCore(options: CoreOptions): Core {
     ...sessionHandlers({ sessions: options.sessions }),
     ...workspaceHandlers({ sousHome: options.sousHome }),
     ...approvalHandlers(options.approvals ?? { queues: () => [] }),
+    ...extensionHandlers({ extensions: options.extensions }),
   }
   const router = createRouter(handlers, {
     isTrustedSender: createSenderPolicy({ transport: options.transport, appOrigins: options.appOrigins ?? [APP_URL] }),

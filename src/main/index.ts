@@ -1,3 +1,4 @@
+import { SOUS_VERSION } from './host/version'
 import { fileURLToPath } from 'node:url'
 import { app, BrowserWindow, dialog, ipcMain, Menu, safeStorage, session } from 'electron'
 import { cspHeader } from '../shared/csp'
@@ -79,7 +80,7 @@ function start(): void {
   const keyStore = new SafeStorageKeyStore(home, safeStorage)
   const pty = new NodePtyService(TERMINAL_FLOW)
   const agentTerminals = createAgentTerminals(events)
-  runtime = createSessionRuntime({ home, env: process.env, hub: events, pty, keyStore, permissionMode: 'default', headless: false, onPtySpawn: agentTerminals.attach, preferences: () => readPreferencesSync(home) })
+  runtime = createSessionRuntime({ home, env: process.env, hub: events, pty, keyStore, permissionMode: 'default', headless: false, onPtySpawn: agentTerminals.attach, preferences: () => readPreferencesSync(home), version: SOUS_VERSION })
   const running = createCore({
     sousHome: home,
     transport: 'electron',
@@ -90,6 +91,7 @@ function start(): void {
     agentTerminals,
     sessions: runtime.sessions,
     approvals: runtime.approvals,
+    extensions: runtime.extensions,
     appOrigins,
   })
   core = running

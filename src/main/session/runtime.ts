@@ -18,6 +18,7 @@ import { NetworkAsks } from './network-asks'
 import type { SessionRuntimeOptions } from './runtime-options'
 import { SessionManager } from './session-manager'
 import { McpRegistry } from './mcp-registry'
+import { RuntimeExtensionService, toServerStatus, type ExtensionService } from './extension-service'
 import { createExtensionParts } from './session-extension-parts'
 import { projectDataDir } from '../base/paths'
 import { SharedSandbox } from './shared-sandbox'
@@ -34,6 +35,8 @@ export interface SessionRuntime {
   hookLog: HookLog
   /** The MCP servers of every project with an open session. */
   mcp: McpRegistry
+  /** MCP servers, skills and commands for the Extensions view and `/` completion. */
+  extensions: ExtensionService
   dispose(): Promise<void>
 }
 
@@ -61,8 +64,13 @@ export function createSessionRuntime(o: SessionRuntimeOptions): SessionRuntime {
     // Claude Code's -p loads project servers without asking; the desktop asks once per server.
     projectApproval: o.headless ? 'all' : 'ask',
     ...(o.version && { clientVersion: o.version }),
-    ...(o.onMcpChange && { onChange: o.onMcpChange }),
+    onChange: (projectPath, states) => {
+      // The desktop's Extensions view follows servers live; headless output has no such channel.
+      if (!o.headless) o.hub.emit('mcp.status', { projectPath, servers: states.map(toServerStatus) })
+      o.onMcpChange?.(projectPath, states)
+    },
   })
+  const extensions = new RuntimeExtensionService({ registry: mcp, sousHome: o.home, userHome, env: o.env, trusted, headless: o.headless })
 
   const environment = (projectPath: string, sessionId: string): Omit<SessionEnvironment, 'projectDataDir' | 'transcriptPath'> => {
     const tools = createToolSession({ cwd: projectPath })
@@ -171,6 +179,7 @@ export function createSessionRuntime(o: SessionRuntimeOptions): SessionRuntime {
     hookLog,
     gate: (sessionId) => gates.get(sessionId),
     mcp,
+    extensions,
     async dispose() {
       await sessions.dispose()
       await mcp.dispose()

@@ -43,6 +43,7 @@ export class McpServers {
   private readonly choices: McpProjectChoices
   private readonly settled = new Map<string, Promise<void>>()
   private notifyScheduled = false
+  private started = false
   private disposed = false
 
   constructor(private readonly options: McpServersOptions) {
@@ -76,10 +77,19 @@ export class McpServers {
 
   /** Starts every server that may run, all at once; returns immediately. */
   start(): void {
+    this.started = true
     for (const connection of this.connections.values()) {
       const hold = this.holdReason(connection.definition)
       if (hold) connection.hold(hold.status, hold.reason)
       else this.launch(connection)
+    }
+  }
+
+  /** Marks the servers that would be held back, starting none (a listing of a project with no session). */
+  plan(): void {
+    for (const connection of this.connections.values()) {
+      const hold = this.holdReason(connection.definition)
+      if (hold) connection.hold(hold.status, hold.reason)
     }
   }
 
@@ -141,7 +151,7 @@ export class McpServers {
     if (!this.options.trusted) return 'the project folder is not trusted, so its MCP servers cannot run'
     const error = this.approvals.approve(this.options.projectRoot, connection.definition)
     if (error) return error
-    if (connection.current === 'needs-approval') {
+    if (this.started && connection.current === 'needs-approval') {
       this.launch(connection)
       await this.settled.get(name)
     }

@@ -1,0 +1,19 @@
+import { AppError } from '../../../shared/ipc/result'
+import type { ExtensionService } from '../../session/extension-service'
+import type { Handlers } from '../router'
+
+/**
+ * Handlers of `extensions.list`, `mcp.restart` and `mcp.approve`: thin delegation to the session
+ * runtime's {@link ExtensionService}; without one (a build with no agent) they answer UNAVAILABLE.
+ */
+export function extensionHandlers(deps: { extensions?: ExtensionService }): Pick<Handlers, 'extensions.list' | 'mcp.restart' | 'mcp.approve'> {
+  const service = (): ExtensionService => {
+    if (!deps.extensions) throw new AppError('UNAVAILABLE', 'Extensions are not available in this build.')
+    return deps.extensions
+  }
+  return {
+    'extensions.list': ({ projectPath }) => service().overview(projectPath),
+    'mcp.restart': ({ projectPath, server }) => service().restartServer(projectPath, server),
+    'mcp.approve': ({ projectPath, server }) => service().approveServer(projectPath, server),
+  }
+}
