@@ -1,13 +1,11 @@
 import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js'
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
-import { ErrorCode, ListRootsRequestSchema, LoggingMessageNotificationSchema, McpError } from '@modelcontextprotocol/sdk/types.js'
 import type { McpServerDefinition } from './config'
 import { describeEnd, listPrompts, listResources, listTools, toCallResult, toContent } from './convert'
-import { ProcessTransport, type ProcessEnd } from './stdio-transport'
+import type * as SdkModule from './sdk'
+import type { ProcessEnd } from './stdio-transport'
 import { McpCallError, type McpCallResult, type McpContent, type McpLogLine, type McpServerState, type McpStatus, type McpToolInfo } from './types'
 
 /** Options of one {@link McpConnection}. */
@@ -24,6 +22,12 @@ export interface McpConnectionOptions {
   /** Status, tools, resources, prompts or logs changed. */
   onChange(): void
 }
+
+/** JSON-RPC error codes the SDK uses (its `ErrorCode`), restated so this file need not load the SDK. */
+const REQUEST_TIMEOUT = -32001
+const CONNECTION_CLOSED = -32000
+
+type Sdk = typeof SdkModule
 
 const MAX_LOG_LINES = 200
 const MAX_LOG_LINE = 2000
@@ -100,6 +104,14 @@ export class McpConnection {
     this.set('connecting')
     this.log('sous', `starting (${describeTarget(this.options.definition)})`)
     const started = performance.now()
+    let sdk: Sdk
+    try {
+      sdk = await import('./sdk')
+    } catch (error) {
+      return this.fail(generation, `the MCP client could not be loaded: ${(error as Error).message}`)
+    }
+    if (generation !== this.generation) return
+    const { Client, ListRootsRequestSchema, LoggingMessageNotificationSchema } = sdk
     const client = new Client({ name: 'sous', version: this.options.clientVersion }, { capabilities: { roots: {} }, listChanged: this.listChangedHandlers(generation) })
     client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: [{ uri: pathToFileURL(this.options.projectRoot).href, name: 'project' }] }))
     client.setNotificationHandler(LoggingMessageNotificationSchema, async (notification) => {
@@ -111,7 +123,7 @@ export class McpConnection {
     client.onclose = () => this.closed(generation)
     let transport: Transport
     try {
-      transport = this.transport(generation)
+      transport = this.transport(generation, sdk)
     } catch (error) {
       return this.fail(generation, (error as Error).message)
     }
@@ -150,11 +162,14 @@ export class McpConnection {
   async callTool(tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<McpCallResult> {
     const client = this.ready()
     const timeout = this.callTimeout()
+    const call = childSignal(signal)
     try {
-      const result = await client.callTool({ name: tool, arguments: args }, undefined, { signal, timeout, maxTotalTimeout: timeout })
+      const result = await client.callTool({ name: tool, arguments: args }, undefined, { signal: call.signal, timeout, maxTotalTimeout: timeout })
       return toCallResult(result)
     } catch (error) {
       throw this.callFailure(error, `calling ${tool}`, timeout, signal)
+    } finally {
+      call.release()
     }
   }
 
@@ -162,11 +177,14 @@ export class McpConnection {
   async readResource(uri: string, signal: AbortSignal): Promise<McpContent[]> {
     const client = this.ready()
     const timeout = this.callTimeout()
+    const call = childSignal(signal)
     try {
-      const result = await client.readResource({ uri }, { signal, timeout, maxTotalTimeout: timeout })
+      const result = await client.readResource({ uri }, { signal: call.signal, timeout, maxTotalTimeout: timeout })
       return result.contents.map((item) => toContent({ type: 'resource', resource: item }))
     } catch (error) {
       throw this.callFailure(error, `reading ${uri}`, timeout, signal)
+    } finally {
+      call.release()
     }
   }
 
@@ -174,11 +192,14 @@ export class McpConnection {
   async getPrompt(prompt: string, args: Record<string, string>, signal: AbortSignal): Promise<Array<{ role: 'user' | 'assistant'; content: McpContent }>> {
     const client = this.ready()
     const timeout = this.callTimeout()
+    const call = childSignal(signal)
     try {
-      const result = await client.getPrompt({ name: prompt, arguments: args }, { signal, timeout, maxTotalTimeout: timeout })
+      const result = await client.getPrompt({ name: prompt, arguments: args }, { signal: call.signal, timeout, maxTotalTimeout: timeout })
       return result.messages.map((message) => ({ role: message.role, content: toContent(message.content) }))
     } catch (error) {
       throw this.callFailure(error, `getting prompt ${prompt}`, timeout, signal)
+    } finally {
+      call.release()
     }
   }
 
@@ -191,7 +212,7 @@ export class McpConnection {
     await client?.close().catch(() => undefined)
   }
 
-  private transport(generation: number): Transport {
+  private transport(generation: number, { ProcessTransport, SSEClientTransport, StreamableHTTPClientTransport }: Sdk): Transport {
     const { config } = this.options.definition
     if (config.type === 'stdio') {
       return new ProcessTransport({
@@ -261,11 +282,11 @@ export class McpConnection {
 
   private callFailure(error: unknown, what: string, timeout: number, signal: AbortSignal): unknown {
     if (signal.aborted) return error
-    if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+    if (codeOf(error) === REQUEST_TIMEOUT) {
       this.log('sous', `no answer ${what} within ${formatMs(timeout)}; cancelled`)
       return new McpCallError(`MCP server "${this.name}" did not answer within ${formatMs(timeout)} (${what}); the call was cancelled. The server may be hung; it can be restarted.`)
     }
-    if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
+    if (codeOf(error) === CONNECTION_CLOSED) {
       return new McpCallError(`MCP server "${this.name}" stopped while ${what}: ${this.error ?? 'the connection closed'}.`)
     }
     const message = error instanceof Error ? error.message : String(error)
@@ -275,7 +296,7 @@ export class McpConnection {
   private startFailure(error: unknown): string {
     const stderr = this.lastStderr()
     // First: on a timeout the SDK closes the transport itself, so an exit follows the real cause.
-    if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) return `did not finish starting within ${formatMs(this.options.connectTimeoutMs)}`
+    if (codeOf(error) === REQUEST_TIMEOUT) return `did not finish starting within ${formatMs(this.options.connectTimeoutMs)}`
     if (this.exit) return `${describeEnd(this.exit)} before it finished starting${stderr ? `: ${stderr}` : ''}`
     const message = error instanceof Error ? error.message : String(error)
     return `could not connect: ${message}${stderr ? ` (${stderr})` : ''}`
@@ -314,6 +335,25 @@ export class McpConnection {
     if (this.logs.length > MAX_LOG_LINES) this.logs.splice(0, this.logs.length - MAX_LOG_LINES)
     if (source !== 'sous') this.options.onChange()
   }
+}
+
+/** The JSON-RPC error code of an SDK error (`McpError.code`), if it has one. */
+function codeOf(error: unknown): number | undefined {
+  const code = (error as { code?: unknown } | null)?.code
+  return typeof code === 'number' ? code : undefined
+}
+
+/**
+ * A signal of its own for one request that follows `parent`. The SDK adds an abort listener to the
+ * signal of every request and never removes it; on the turn's long-lived signal those would pile up
+ * call after call, so each request gets a short-lived child instead.
+ */
+function childSignal(parent: AbortSignal): { signal: AbortSignal; release(): void } {
+  const controller = new AbortController()
+  const forward = () => controller.abort(parent.reason)
+  if (parent.aborted) forward()
+  else parent.addEventListener('abort', forward, { once: true })
+  return { signal: controller.signal, release: () => parent.removeEventListener('abort', forward) }
 }
 
 function describeTarget(definition: McpServerDefinition): string {
