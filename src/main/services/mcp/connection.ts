@@ -1,9 +1,11 @@
-import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import type { McpServerDefinition } from './config'
 import { describeEnd, listPrompts, listResources, listTools, toCallResult, toContent } from './convert'
+import { childSignal, codeOf, CONNECTION_CLOSED, formatMs, REQUEST_TIMEOUT } from './requests'
+import { ServerLog } from './server-log'
+import { createTransport, describeTarget } from './transports'
 import type * as SdkModule from './sdk'
 import type { ProcessEnd } from './stdio-transport'
 import { McpCallError, type McpCallResult, type McpContent, type McpLogLine, type McpServerState, type McpStatus, type McpToolInfo } from './types'
@@ -23,14 +25,7 @@ export interface McpConnectionOptions {
   onChange(): void
 }
 
-/** JSON-RPC error codes the SDK uses (its `ErrorCode`), restated so this file need not load the SDK. */
-const REQUEST_TIMEOUT = -32001
-const CONNECTION_CLOSED = -32000
-
 type Sdk = typeof SdkModule
-
-const MAX_LOG_LINES = 200
-const MAX_LOG_LINE = 2000
 
 /**
  * One MCP server: its transport, its SDK client, and what it offers. Starting never throws: it
@@ -44,7 +39,7 @@ export class McpConnection {
   private client: Client | undefined
   private generation = 0
   private exit: ProcessEnd | { error: string } | undefined
-  private readonly logs: McpLogLine[] = []
+  private readonly logs = new ServerLog()
   private lists: Pick<McpServerState, 'tools' | 'resources' | 'prompts' | 'serverInfo' | 'instructions'> = { tools: [], resources: [], prompts: [] }
 
   constructor(private readonly options: McpConnectionOptions) {}
@@ -86,7 +81,7 @@ export class McpConnection {
       tools: [...this.lists.tools],
       resources: [...this.lists.resources],
       prompts: [...this.lists.prompts],
-      logs: [...this.logs],
+      logs: this.logs.lines(),
     }
   }
 
@@ -102,7 +97,7 @@ export class McpConnection {
     const generation = ++this.generation
     this.exit = undefined
     this.set('connecting')
-    this.log('sous', `starting (${describeTarget(this.options.definition)})`)
+    this.log('sous', `starting (${describeTarget(this.options.definition.config)})`)
     const started = performance.now()
     let sdk: Sdk
     try {
@@ -159,45 +154,31 @@ export class McpConnection {
    * Calls one tool. Throws {@link McpCallError} with a message for the model when the server is not
    * connected, times out, stops mid-call or answers with a protocol error; an abort rethrows as is.
    */
-  async callTool(tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<McpCallResult> {
-    const client = this.ready()
-    const timeout = this.callTimeout()
-    const call = childSignal(signal)
-    try {
-      const result = await client.callTool({ name: tool, arguments: args }, undefined, { signal: call.signal, timeout, maxTotalTimeout: timeout })
-      return toCallResult(result)
-    } catch (error) {
-      throw this.callFailure(error, `calling ${tool}`, timeout, signal)
-    } finally {
-      call.release()
-    }
+  callTool(tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<McpCallResult> {
+    return this.request(`calling ${tool}`, signal, async (client, options) => toCallResult(await client.callTool({ name: tool, arguments: args }, undefined, options)))
   }
 
   /** Reads one resource's contents. Throws like {@link callTool}. */
-  async readResource(uri: string, signal: AbortSignal): Promise<McpContent[]> {
-    const client = this.ready()
-    const timeout = this.callTimeout()
-    const call = childSignal(signal)
-    try {
-      const result = await client.readResource({ uri }, { signal: call.signal, timeout, maxTotalTimeout: timeout })
-      return result.contents.map((item) => toContent({ type: 'resource', resource: item }))
-    } catch (error) {
-      throw this.callFailure(error, `reading ${uri}`, timeout, signal)
-    } finally {
-      call.release()
-    }
+  readResource(uri: string, signal: AbortSignal): Promise<McpContent[]> {
+    return this.request(`reading ${uri}`, signal, async (client, options) => (await client.readResource({ uri }, options)).contents.map((item) => toContent({ type: 'resource', resource: item })))
   }
 
   /** Renders one prompt with its arguments. Throws like {@link callTool}. */
-  async getPrompt(prompt: string, args: Record<string, string>, signal: AbortSignal): Promise<Array<{ role: 'user' | 'assistant'; content: McpContent }>> {
+  getPrompt(prompt: string, args: Record<string, string>, signal: AbortSignal): Promise<Array<{ role: 'user' | 'assistant'; content: McpContent }>> {
+    return this.request(`getting prompt ${prompt}`, signal, async (client, options) =>
+      (await client.getPrompt({ name: prompt, arguments: args }, options)).messages.map((message) => ({ role: message.role, content: toContent(message.content) })),
+    )
+  }
+
+  /** One request with the call timeout and its own abort signal; failures become {@link McpCallError}s. */
+  private async request<T>(what: string, signal: AbortSignal, run: (client: Client, options: { signal: AbortSignal; timeout: number; maxTotalTimeout: number }) => Promise<T>): Promise<T> {
     const client = this.ready()
     const timeout = this.callTimeout()
     const call = childSignal(signal)
     try {
-      const result = await client.getPrompt({ name: prompt, arguments: args }, { signal: call.signal, timeout, maxTotalTimeout: timeout })
-      return result.messages.map((message) => ({ role: message.role, content: toContent(message.content) }))
+      return await run(client, { signal: call.signal, timeout, maxTotalTimeout: timeout })
     } catch (error) {
-      throw this.callFailure(error, `getting prompt ${prompt}`, timeout, signal)
+      throw this.callFailure(error, what, timeout, signal)
     } finally {
       call.release()
     }
@@ -212,33 +193,19 @@ export class McpConnection {
     await client?.close().catch(() => undefined)
   }
 
-  private transport(generation: number, { ProcessTransport, SSEClientTransport, StreamableHTTPClientTransport }: Sdk): Transport {
-    const { config } = this.options.definition
-    if (config.type === 'stdio') {
-      return new ProcessTransport({
-        command: config.command,
-        args: config.args,
-        // Claude Code sets CLAUDE_PROJECT_DIR for its servers; the entry's own env goes on top.
-        env: { ...this.options.childEnv, CLAUDE_PROJECT_DIR: this.options.projectRoot, ...config.env },
-        cwd: config.cwd ? resolve(this.options.projectRoot, config.cwd) : this.options.projectRoot,
-        onStderr: (line) => generation === this.generation && this.log('stderr', line),
-        onExit: (end) => {
-          if (generation !== this.generation) return
-          this.exit = end
-          this.log('sous', describeEnd(end))
-        },
-      })
-    }
-    let url: URL
-    try {
-      url = new URL(config.url)
-    } catch {
-      throw new Error(`invalid url ${JSON.stringify(config.url)}`)
-    }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`unsupported url scheme ${url.protocol} (http or https only)`)
-    const requestInit = { headers: config.headers }
-    return config.type === 'sse' ? new SSEClientTransport(url, { requestInit }) : new StreamableHTTPClientTransport(url, { requestInit })
+  private transport(generation: number, sdk: Sdk): Transport {
+    return createTransport(sdk, this.options.definition.config, {
+      projectRoot: this.options.projectRoot,
+      childEnv: this.options.childEnv,
+      onStderr: (line) => generation === this.generation && this.log('stderr', line),
+      onExit: (end) => {
+        if (generation !== this.generation) return
+        this.exit = end
+        this.log('sous', describeEnd(end))
+      },
+    })
   }
+
 
   private listChangedHandlers(generation: number) {
     const refresh = (what: 'tools' | 'resources' | 'prompts') => ({
@@ -294,7 +261,7 @@ export class McpConnection {
   }
 
   private startFailure(error: unknown): string {
-    const stderr = this.lastStderr()
+    const stderr = this.logs.lastStderr()
     // First: on a timeout the SDK closes the transport itself, so an exit follows the real cause.
     if (codeOf(error) === REQUEST_TIMEOUT) return `did not finish starting within ${formatMs(this.options.connectTimeoutMs)}`
     if (this.exit) return `${describeEnd(this.exit)} before it finished starting${stderr ? `: ${stderr}` : ''}`
@@ -304,7 +271,7 @@ export class McpConnection {
 
   private closed(generation: number): void {
     if (generation !== this.generation || this.status !== 'connected') return
-    const stderr = this.lastStderr()
+    const stderr = this.logs.lastStderr()
     const why = this.exit ? describeEnd(this.exit) : 'the connection closed'
     this.fail(generation, `${why}${stderr ? `: ${stderr}` : ''}`)
   }
@@ -322,45 +289,8 @@ export class McpConnection {
     this.options.onChange()
   }
 
-  private lastStderr(): string | undefined {
-    for (let index = this.logs.length - 1; index >= 0; index--) {
-      const line = this.logs[index]!
-      if (line.source === 'stderr') return line.text.slice(0, 300)
-    }
-    return undefined
-  }
-
   private log(source: McpLogLine['source'], text: string): void {
-    this.logs.push({ at: Date.now(), source, text: text.length > MAX_LOG_LINE ? `${text.slice(0, MAX_LOG_LINE)}…` : text })
-    if (this.logs.length > MAX_LOG_LINES) this.logs.splice(0, this.logs.length - MAX_LOG_LINES)
+    this.logs.push(source, text)
     if (source !== 'sous') this.options.onChange()
   }
-}
-
-/** The JSON-RPC error code of an SDK error (`McpError.code`), if it has one. */
-function codeOf(error: unknown): number | undefined {
-  const code = (error as { code?: unknown } | null)?.code
-  return typeof code === 'number' ? code : undefined
-}
-
-/**
- * A signal of its own for one request that follows `parent`. The SDK adds an abort listener to the
- * signal of every request and never removes it; on the turn's long-lived signal those would pile up
- * call after call, so each request gets a short-lived child instead.
- */
-function childSignal(parent: AbortSignal): { signal: AbortSignal; release(): void } {
-  const controller = new AbortController()
-  const forward = () => controller.abort(parent.reason)
-  if (parent.aborted) forward()
-  else parent.addEventListener('abort', forward, { once: true })
-  return { signal: controller.signal, release: () => parent.removeEventListener('abort', forward) }
-}
-
-function describeTarget(definition: McpServerDefinition): string {
-  const { config } = definition
-  return config.type === 'stdio' ? `${config.command} ${config.args.join(' ')}`.trim() : `${config.type} ${config.url}`
-}
-
-function formatMs(ms: number): string {
-  return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`
 }
