@@ -4,11 +4,14 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { splitArguments, substituteArguments } from './arguments'
 import { renderSkillCatalog } from './catalog'
-import { listField, parseFrontmatter } from './frontmatter'
+import { parse } from 'yaml'
+import { listField, parseFrontmatter as parseWith } from './frontmatter'
 import { loadExtensions } from './load'
 import { renderTemplate, type RenderCapabilities } from './render'
 import { expandSlash, parseSlash } from './slash'
 import type { SkillDefinition } from './types'
+
+const parseFrontmatter = (text: string) => parseWith(text, parse)
 
 describe('frontmatter', () => {
   it('splits YAML from the body and reports bad YAML with its position', () => {

@@ -1,4 +1,11 @@
-import { parse } from 'yaml'
+/** The `yaml` package's `parse`, passed in so the package loads only when there is a file to read. */
+export type YamlParse = (source: string, options?: { prettyErrors?: boolean; uniqueKeys?: boolean }) => unknown
+
+/** Loads the YAML parser (once). */
+export async function loadYaml(): Promise<YamlParse> {
+  const { parse } = await import('yaml')
+  return parse as YamlParse
+}
 
 /** A Markdown file split into its YAML frontmatter and its body. */
 export type Frontmatter = { ok: true; data: Record<string, unknown>; body: string } | { ok: false; error: string }
@@ -10,7 +17,7 @@ const CLOSING = /^---[ \t]*$/m
  * Splits `---\n<yaml>\n---\n<body>`. A file without frontmatter is all body. YAML that does not
  * parse, or that is not a mapping, is an error (with the parser's line and column); never throws.
  */
-export function parseFrontmatter(text: string): Frontmatter {
+export function parseFrontmatter(text: string, parse: YamlParse): Frontmatter {
   const opening = OPENING.exec(text)
   if (!opening) return { ok: true, data: {}, body: text }
   const rest = text.slice(opening[0].length)
@@ -24,7 +31,7 @@ export function parseFrontmatter(text: string): Frontmatter {
   } catch (error) {
     // Frontmatter is often written loosely (`argument-hint: [file] [format]`, `description: a: b`),
     // which YAML rejects; like Claude Code, read such top-level values as plain text and try again.
-    const retry = parseLoosely(yaml)
+    const retry = parseLoosely(yaml, parse)
     if (retry === undefined) return { ok: false, error: `invalid YAML frontmatter: ${(error as Error).message.split('\n')[0]}` }
     data = retry
   }
@@ -33,7 +40,7 @@ export function parseFrontmatter(text: string): Frontmatter {
 }
 
 /** The YAML with every unquoted top-level scalar value quoted; undefined if it still does not parse. */
-function parseLoosely(yaml: string): unknown {
+function parseLoosely(yaml: string, parse: YamlParse): unknown {
   const quoted = yaml.replace(/^([A-Za-z_][\w-]*):[ \t]+(?!["'|>&*!])(.*?)[ \t]*$/gm, (_line, key: string, value: string) => `${key}: ${JSON.stringify(value)}`)
   if (quoted === yaml) return undefined
   try {

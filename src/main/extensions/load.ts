@@ -1,6 +1,6 @@
 import { readdir, readFile, realpath, stat } from 'node:fs/promises'
 import { basename, join } from 'node:path'
-import { booleanField, listField, parseFrontmatter, stringField } from './frontmatter'
+import { booleanField, listField, loadYaml, parseFrontmatter, stringField, type YamlParse } from './frontmatter'
 import type { CommandDefinition, ExtensionCatalog, ExtensionProblem, ExtensionSource, SkillDefinition } from './types'
 
 /** Where to look: `<projectRoot>/.claude/` and `<userHome>/.claude/`. */
@@ -58,12 +58,13 @@ async function loadSkills(dir: string, source: ExtensionSource, problems: Extens
     const file = join(skillDir, 'SKILL.md')
     const text = await readTemplate(file, problems, true)
     if (text === undefined) continue
+    const parse = await yaml()
     if (!NAME.test(entry)) {
       problems.push({ file, level: 'error', message: `the folder name "${entry}" cannot be a skill name (letters, digits, "_", "-", ".", ":"; at most 64 characters)` })
       continue
     }
     // Paths are the real ones, so the folder grant and ${CLAUDE_SKILL_DIR} name where files really are.
-    const skill = parseSkill(text, { name: entry, source, file: join(real, 'SKILL.md'), dir: real }, problems)
+    const skill = parseSkill(text, parse, { name: entry, source, file: join(real, 'SKILL.md'), dir: real }, problems)
     if (skill) out.push(skill)
   }
   return out
@@ -86,7 +87,7 @@ async function loadCommands(dir: string, source: ExtensionSource, problems: Exte
       problems.push({ file: path, level: 'error', message: `the file name "${name}" cannot be a command name (letters, digits, "_", "-", ".", ":"; at most 64 characters)` })
       continue
     }
-    const parsed = parseFrontmatter(text)
+    const parsed = parseFrontmatter(text, await yaml())
     if (!parsed.ok) {
       problems.push({ file: path, level: 'error', message: parsed.error })
       continue
@@ -99,8 +100,8 @@ async function loadCommands(dir: string, source: ExtensionSource, problems: Exte
   return out
 }
 
-function parseSkill(text: string, where: { name: string; source: ExtensionSource; file: string; dir: string }, problems: ExtensionProblem[]): SkillDefinition | undefined {
-  const parsed = parseFrontmatter(text)
+function parseSkill(text: string, parse: YamlParse, where: { name: string; source: ExtensionSource; file: string; dir: string }, problems: ExtensionProblem[]): SkillDefinition | undefined {
+  const parsed = parseFrontmatter(text, parse)
   if (!parsed.ok) {
     problems.push({ file: where.file, level: 'error', message: parsed.error })
     return undefined
@@ -173,6 +174,14 @@ async function readTemplate(file: string, problems: ExtensionProblem[], required
     problems.push({ file, level: 'error', message: `could not be read: ${(error as Error).message}` })
     return undefined
   }
+}
+
+let yamlParser: Promise<YamlParse> | undefined
+
+/** The YAML parser, loaded the first time a file needs it (most projects have no skills). */
+function yaml(): Promise<YamlParse> {
+  yamlParser ??= loadYaml()
+  return yamlParser
 }
 
 async function entries(dir: string): Promise<string[]> {
