@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
@@ -99,6 +99,29 @@ describe('sous -p with MCP servers', () => {
     expect(toolNames(server.requests[3]!)).toContain('mcp__fixture__echo')
     expect(results(4)[0]).toMatchObject({ tool_use_id: 'toolu_read' })
     expect(results(4)[0]!.is_error).toBeUndefined()
+  })
+
+  it('runs hooks on MCP tools and puts a large result through the result budget', async () => {
+    await mcpJson({ fixture: fixtureEntry() })
+    const log = join(project, 'hooks.log')
+    await mkdir(join(project, '.claude'), { recursive: true })
+    await writeFile(
+      join(project, '.claude', 'settings.json'),
+      JSON.stringify({
+        hooks: {
+          PreToolUse: [{ matcher: 'mcp__fixture__add', hooks: [{ type: 'command', command: 'echo "no adding today" >&2; exit 2' }] }],
+          PostToolUse: [{ matcher: 'mcp__fixture__.*', hooks: [{ type: 'command', command: `cat | grep -o '"tool_name":"[a-z_]*"' >> ${log}` }] }],
+        },
+      }),
+    )
+    server.setScenario([waitForServers, call('mcp__fixture__add', { a: 1, b: 1 }, 'toolu_add'), call('mcp__fixture__big', { chars: 60_000 }, 'toolu_big'), textReply('Done.')])
+    const { code } = await sous(['--allowedTools', 'mcp__fixture', 'Go'])
+    expect(code).toBe(0)
+    expect(results(2)[0]).toMatchObject({ is_error: true })
+    expect(resultText(results(2)[0]!)).toContain('no adding today')
+    const big = resultText(results(3)[0]!)
+    expect(big).toMatch(/^<persisted-output>\nOutput too large \(60,000 characters\)\. Full output saved to: .*tool-results/)
+    expect(await readFile(log, 'utf8')).toBe('"tool_name":"mcp__fixture__big"\n')
   })
 
   it('cancels a hung call at the server timeout with a clear error', async () => {
