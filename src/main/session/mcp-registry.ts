@@ -26,8 +26,11 @@ export class McpRegistry {
 
   constructor(private readonly options: McpRegistryOptions) {}
 
-  /** The project's servers (started on first use); call `release` when the session ends. */
-  acquire(projectPath: string): { servers: McpServers; release(): Promise<void> } {
+  /**
+   * The project's servers; call `release` when the session ends. They start now, or, with
+   * `deferStart`, when the caller calls `servers.start()` (idempotent).
+   */
+  acquire(projectPath: string, options: { deferStart?: boolean } = {}): { servers: McpServers; release(): Promise<void> } {
     let entry = this.projects.get(projectPath)
     if (!entry) {
       const servers = new McpServers({
@@ -44,8 +47,8 @@ export class McpRegistry {
       const unsubscribe = servers.subscribe(() => this.options.onChange?.(projectPath, servers.states()))
       entry = { servers, users: 0, unsubscribe }
       this.projects.set(projectPath, entry)
-      servers.start()
     }
+    if (!options.deferStart) entry.servers.start()
     entry.users++
     const held = entry
     let released = false

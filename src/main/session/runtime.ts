@@ -112,7 +112,18 @@ export function createSessionRuntime(o: SessionRuntimeOptions): SessionRuntime {
       check: (tool, input) => gate.check(tool, input),
       grants: queue.sessionGrants,
       notice: emitNotice,
+      deferServerStart: o.headless,
     })
+    // Headless: the servers start once this session's first model request is on its way (a
+    // macrotask later, so the request is written before ten processes are spawned).
+    const stopWatching = o.headless
+      ? o.hub.subscribe((channel, payload) => {
+          const event = payload as { type?: string; sessionId?: string }
+          if (channel !== 'agent.event' || event.type !== 'request_start' || event.sessionId !== sessionId) return
+          stopWatching?.()
+          setTimeout(() => extensions.startServers(), 0)
+        })
+      : undefined
 
     const toolset = async (): Promise<Toolset> => {
       const [classifier, ask] = await Promise.all([
@@ -164,6 +175,7 @@ export function createSessionRuntime(o: SessionRuntimeOptions): SessionRuntime {
         forgetQueue()
         gates.delete(sessionId)
         await tools.dispose()
+        stopWatching?.()
         await extensions.release()
       },
       maxTurns: o.maxTurns ?? 100,

@@ -21,6 +21,12 @@ export interface ExtensionPartsOptions {
   check(tool: AnyTool, input: unknown): Promise<PermissionDecision>
   grants: SessionGrants
   notice(level: 'info' | 'warning', message: string): void
+  /**
+   * Start the project's MCP servers only when `startServers` is called (headless runs call it once
+   * the first model request is out: spawning ten servers costs the main thread tens of
+   * milliseconds, which the first request must not pay). Otherwise they start at once.
+   */
+  deferServerStart?: boolean
 }
 
 /** The pieces a session's environment and toolset take from MCP, skills and commands. */
@@ -28,6 +34,8 @@ export interface ExtensionParts {
   /** The session's tools: the core ones, the Skill tool, and the MCP pool (read before every request). */
   toolset(core: AnyTool[], context: () => Partial<ToolContext>): { tools: AnyTool[]; currentTools: () => AnyTool[]; context: { mcp?: McpServers; skills: SkillLoader } }
   environment: Required<Pick<SessionEnvironment, 'expandPrompt' | 'systemPromptSections' | 'drainNotes'>>
+  /** Starts the MCP servers if they were deferred (idempotent). */
+  startServers(): void
   release(): Promise<void>
 }
 
@@ -38,7 +46,7 @@ export interface ExtensionParts {
  * for the user.
  */
 export function createExtensionParts(o: ExtensionPartsOptions): ExtensionParts {
-  const mcp = o.registry.acquire(o.projectPath)
+  const mcp = o.registry.acquire(o.projectPath, { deferStart: o.deferServerStart === true })
   const servers = mcp.servers
   const configured = servers.all().length > 0
   const outputTokens = Number(o.env['MAX_MCP_OUTPUT_TOKENS'])
@@ -81,6 +89,7 @@ export function createExtensionParts(o: ExtensionPartsOptions): ExtensionParts {
       systemPromptSections: async () => [await extensions.systemPromptSection()].filter(Boolean),
       drainNotes: () => notes.splice(0),
     },
+    startServers: () => servers.start(),
     async release() {
       unsubscribe()
       await mcp.release()

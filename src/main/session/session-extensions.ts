@@ -144,7 +144,9 @@ export class SessionExtensions {
     const name = parseSlash(text)?.name
     if (!servers || !name?.startsWith('mcp__')) return
     const server = servers.all().find((connection) => name.startsWith(`mcp__${normalizeServerName(connection.name)}__`))
-    if (server && (server.current === 'connecting' || server.current === 'pending')) await servers.waitFor([server.name], 60_000, signal)
+    if (!server) return
+    servers.start()
+    if (server.current === 'connecting' || server.current === 'pending') await servers.waitFor([server.name], 60_000, signal)
   }
 
   private mcpPrompts(): McpPromptCommand[] {

@@ -75,8 +75,9 @@ export class McpServers {
     }
   }
 
-  /** Starts every server that may run, all at once; returns immediately. */
+  /** Starts every server that may run, all at once; returns immediately. Idempotent. */
   start(): void {
+    if (this.started || this.disposed) return
     this.started = true
     for (const connection of this.connections.values()) {
       const hold = this.holdReason(connection.definition)
