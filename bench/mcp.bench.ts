@@ -58,12 +58,12 @@ async function firstRequest(): Promise<void> {
     const none: number[] = []
     const ten: number[] = []
     // Alternate the two so a busy machine weighs on both alike; the first pair warms caches.
-    for (let round = 0; round < 6; round++) {
+    for (let round = 0; round < 12; round++) {
       none.push(await time(plain))
       ten.push(await time(withServers))
     }
     const [a, b] = [median(none.slice(1)), median(ten.slice(1))]
-    console.log(`time to the first model request (sous -p, ${existsSync(built) ? 'built CLI' : 'tsx from source'}, median of 5 after a warm-up)`)
+    console.log(`time to the first model request (sous -p, ${existsSync(built) ? 'built CLI' : 'tsx from source'}, median of 11 after a warm-up)`)
     console.log(`  no MCP server:                          ${ms(a)}`)
     console.log(`  10 stdio servers, one taking 5 s:       ${ms(b)}  → ratio ${(b / a).toFixed(2)} (target ≤ 1.00 plus noise; the slow server is never waited for)`)
   } finally {

@@ -114,14 +114,18 @@ export function createSessionRuntime(o: SessionRuntimeOptions): SessionRuntime {
       notice: emitNotice,
       deferServerStart: o.headless,
     })
-    // Headless: the servers start once this session's first model request is on its way (a
-    // macrotask later, so the request is written before ten processes are spawned).
+    // Headless: the servers start once the answer to this session's first model request begins
+    // (its first event after `request_start`), so spawning them never delays writing the request.
+    let requested = false
     const stopWatching = o.headless
       ? o.hub.subscribe((channel, payload) => {
           const event = payload as { type?: string; sessionId?: string }
-          if (channel !== 'agent.event' || event.type !== 'request_start' || event.sessionId !== sessionId) return
-          stopWatching?.()
-          setTimeout(() => extensions.startServers(), 0)
+          if (channel !== 'agent.event' || event.sessionId !== sessionId) return
+          if (event.type === 'request_start') requested = true
+          else if (requested) {
+            stopWatching?.()
+            extensions.startServers()
+          }
         })
       : undefined
 
