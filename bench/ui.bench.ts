@@ -1,23 +1,30 @@
 /**
  * UI figures in headless Chromium through `sous serve` and the scripted model server:
  * 1. frame times while a reply streams (5,000 tokens at ~200 tokens/s, and 80,000 characters at
- *    ~1,000 tokens/s): p95 frame time and the longest long task;
+ *    ~1,000 tokens/s): p95 frame time and the longest long task, and the renderer main thread's
+ *    CPU time over the stream (Chromium's ThreadTime: unlike frame times, it hardly moves with
+ *    machine load, so it is the figure to compare two builds by);
  * 2. opening the diff approval of a 5,000-line file with 40 hunks: first paint and computed diff
- *    (hunks actionable), from the marks EditApproval leaves.
+ *    (hunks actionable), from the marks EditApproval leaves;
+ * 3. what checking events against the contract costs per event (in Node, against the JSON.parse
+ *    every event pays anyway), since every streamed delta goes through it.
  * Needs a build (`npm run bench` builds first). Prints figures; asserts nothing. Figures swing with
  * machine load (other Chromium instances on a 2-core box double the long tasks): run it alone.
  */
-import { chromium, type Page } from '@playwright/test'
+import { chromium, type CDPSession, type Page } from '@playwright/test'
 import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
+import { withCheckedEvents } from '../src/renderer/src/api/checked-events'
+import type { SousApi } from '../src/shared/ipc/api'
 import { startModelServer, type ModelServer } from '../test/model-server'
 
 const root = resolve(import.meta.dirname, '..')
 const ms = (value: number | undefined) => (value === undefined ? 'n/a' : `${value.toFixed(1)} ms`)
 
 export default async function bench(): Promise<void> {
+  eventCheckCost()
   const server = await startModelServer({ scenario: [] })
   const home = await mkdtemp(join(tmpdir(), 'sous-bench-ui-'))
   const project = join(home, 'project')
@@ -42,6 +49,30 @@ export default async function bench(): Promise<void> {
     await server.close()
     await rm(home, { recursive: true, force: true })
   }
+}
+
+/** Parses 20,000 streamed deltas as the WebSocket client does, with and without the contract check. */
+function eventCheckCost(): void {
+  const wire = Array.from({ length: 20_000 }, (_, i) =>
+    JSON.stringify({ event: 'agent.event', payload: { sessionId: 'session-1', agentId: 'main', type: 'text_delta', text: `chunk ${i} of a reply ` } }),
+  )
+  let deliver: (payload: unknown) => void = () => undefined
+  const transport = { transport: 'browser', invoke: async () => ({ ok: true, value: undefined }), on: (_channel: string, listener: (payload: unknown) => void) => ((deliver = listener), () => undefined) } as unknown as SousApi
+  let received = 0
+  withCheckedEvents(transport, () => undefined).on('agent.event', () => received++)
+  const time = (check: boolean): number => {
+    const started = performance.now()
+    for (const text of wire) {
+      const message = JSON.parse(text) as { payload: unknown }
+      if (check) deliver(message.payload)
+    }
+    return performance.now() - started
+  }
+  for (let round = 0; round < 3; round++) time(true) // warm up both paths
+  const parse = Math.min(time(false), time(false), time(false))
+  const checked = Math.min(time(true), time(true), time(true))
+  const each = ((checked - parse) * 1000) / wire.length
+  console.log(`event check: ${each.toFixed(2)} µs per text_delta on top of JSON.parse (${(parse * 1000 / wire.length).toFixed(2)} µs); ×${(checked / parse).toFixed(2)} the parse alone; ${received.toLocaleString()} delivered`)
 }
 
 /** A reply of about `chars` characters: paragraphs, lists and code blocks, ending with a marker. */
@@ -80,12 +111,17 @@ async function streaming(page: Page, server: ModelServer, label: string, text: s
     window.observer_ = new PerformanceObserver((list) => list.getEntries().forEach((e) => window.longTasks_.push(e.duration, e.startTime - window.t0_)))
     window.observer_.observe({ type: 'longtask' })
   })()`)
+  const cdp = await page.context().newCDPSession(page)
+  await cdp.send('Performance.enable')
+  const before = await mainThread(cdp)
   const started = Date.now()
   const chat = page.getByRole('region', { name: 'Chat' })
   await chat.getByRole('textbox', { name: 'Message' }).fill(label)
   await chat.getByRole('textbox', { name: 'Message' }).press('Enter')
   await chat.getByRole('log', { name: 'Conversation' }).getByLabel('Assistant').last().getByText('END-OF-REPLY').waitFor({ timeout: 180_000 })
   const seconds = (Date.now() - started) / 1000
+  const after = await mainThread(cdp)
+  await cdp.detach()
   const { frames, longTasks } = (await page.evaluate(`(() => {
     window.stopFrames_ = true
     window.observer_?.disconnect()
@@ -97,6 +133,15 @@ async function streaming(page: Page, server: ModelServer, label: string, text: s
   const sorted = [...frames].sort((a, b) => a - b)
   const p95 = sorted[Math.floor(sorted.length * 0.95)]
   console.log(`${label}: ${text.length.toLocaleString()} chars in ${seconds.toFixed(1)} s; frames ${frames.length}, p95 ${ms(p95)}, max ${ms(sorted.at(-1))}; long tasks ${durations.length}, longest ${ms(durations.length ? Math.max(...durations) : 0)}${starts.length ? ` (at ${starts.join(', ')})` : ''}`)
+  const cpu = after.thread - before.thread
+  console.log(`  renderer main thread: ${cpu.toFixed(2)} s CPU (${((100 * cpu) / seconds).toFixed(0)} % of the stream), script ${(after.script - before.script).toFixed(2)} s, style and layout ${(after.layout - before.layout).toFixed(2)} s`)
+}
+
+/** The renderer main thread's CPU time and where it went so far, in seconds (Chromium's Performance metrics). */
+async function mainThread(cdp: CDPSession): Promise<{ thread: number; script: number; layout: number }> {
+  const { metrics } = (await cdp.send('Performance.getMetrics')) as { metrics: Array<{ name: string; value: number }> }
+  const value = (name: string) => metrics.find((metric) => metric.name === name)?.value ?? Number.NaN
+  return { thread: value('ThreadTime'), script: value('ScriptDuration'), layout: value('LayoutDuration') + value('RecalcStyleDuration') }
 }
 
 async function bigDiff(page: Page, server: ModelServer, project: string): Promise<void> {

@@ -3,16 +3,18 @@
  * (the same core, router, WebSocket and PTY service as `sous serve`, run in this process so its
  * event loop can be watched):
  * - window ready: first contentful paint of the app, and Open → project view painted;
+ * - start-up bundle: JavaScript fetched before the first paint, once a project is open, and once
+ *   start-up has gone idle (Monaco warmed), against all the JavaScript the build holds;
  * - 20 MB of command output through a terminal: MB/s end to end (flow control on: the PTY
  *   only runs ahead of xterm's write callbacks by its high-water mark), renderer frame time
  *   p95, long tasks, and the main process's event-loop lag while it streams.
  * Needs a build (`npm run bench` builds first). Prints figures; asserts nothing.
  */
-import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
-import { chromium } from '@playwright/test'
+import { chromium, type Page } from '@playwright/test'
 import { createCore } from '../src/main/core'
 import { startBrowserHost } from '../src/main/host/ws'
 import { NodePtyService } from '../src/main/pty/node-pty-service'
@@ -27,6 +29,24 @@ function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b)
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!
 }
+
+/** JavaScript the page has fetched (bytes, files), all of it or only what arrived before `until` (ms). */
+async function scriptsLoaded(page: Page, until = Number.POSITIVE_INFINITY): Promise<{ bytes: number; files: number }> {
+  // Script as text: tsx would wrap functions with helpers the page does not have.
+  const sizes = (await page.evaluate(`performance.getEntriesByType('resource')
+    .filter((entry) => new URL(entry.name).pathname.endsWith('.js') && entry.responseEnd <= ${Number.isFinite(until) ? until : 'Infinity'})
+    .map((entry) => entry.decodedBodySize)`)) as number[]
+  return { bytes: sizes.reduce((sum, size) => sum + size, 0), files: sizes.length }
+}
+
+/** Every JavaScript file the renderer build holds (Monaco's languages and workers included). */
+function builtScripts(): { bytes: number; files: number } {
+  const assets = join(rendererDir, 'assets')
+  const files = readdirSync(assets).filter((name) => name.endsWith('.js'))
+  return { bytes: files.reduce((sum, name) => sum + statSync(join(assets, name)).size, 0), files: files.length }
+}
+
+const kB = (bytes: number) => `${Math.round(bytes / 1000).toLocaleString()} kB`
 
 /** The hosts' marks, or `SOUS_BENCH_WATER=high,low` to try others (characters). */
 function waterMarks(): { highWaterChars: number; lowWaterChars: number } {
@@ -76,6 +96,7 @@ export default async function bench(): Promise<void> {
     const fcp = await page.evaluate(
       () => performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? -1,
     )
+    const beforePaint = await scriptsLoaded(page, fcp)
     await page.getByRole('textbox', { name: 'Project folder path' }).fill(project)
     // Scripts as text: tsx would wrap named functions in a helper the page does not have.
     await page.evaluate(`(() => {
@@ -91,9 +112,10 @@ export default async function bench(): Promise<void> {
       document.querySelector('form').addEventListener('submit', () => (window.__opened = performance.now()), { capture: true, once: true })
     })()`)
     await page.getByRole('button', { name: 'Open', exact: true }).click()
-    const projectView = (await page.evaluate(
-      'window.__painted.then((painted) => painted - window.__opened)',
-    )) as number
+    const [projectView, painted] = (await page.evaluate(
+      'window.__painted.then((painted) => [painted - window.__opened, painted])',
+    )) as [number, number]
+    const projectOpen = await scriptsLoaded(page, painted)
     const terminal = page.getByRole('region', { name: 'Terminal' })
     await terminal.getByRole('status').filter({ hasText: 'Running' }).waitFor()
     const panel = terminal.getByRole('tabpanel')
@@ -106,6 +128,11 @@ export default async function bench(): Promise<void> {
     // long task that belongs to start-up, not to streaming. It is reported on its own.
     await page.evaluate(`new Promise((done) => setTimeout(() => requestIdleCallback(() => done(), { timeout: 3000 }), 2500))`)
     const startupLongTasks = (await page.evaluate(`window.__startupLongTasks`)) as number[]
+    const idle = await scriptsLoaded(page)
+    const built = builtScripts()
+    console.log(
+      `start-up bundle: ${kB(beforePaint.bytes)} of JavaScript in ${beforePaint.files} files before first paint (${((100 * beforePaint.bytes) / built.bytes).toFixed(0)} % of the ${kB(built.bytes)} built in ${built.files} files); ${kB(projectOpen.bytes)} when an opened project has painted; ${kB(idle.bytes)} after the first idle moment (Monaco and the diff review warmed)`,
+    )
     console.log(
       `  start-up long tasks (before the flood): ${startupLongTasks.length}, longest ${startupLongTasks.length ? Math.max(...startupLongTasks).toFixed(0) : 0} ms`,
     )

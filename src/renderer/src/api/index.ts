@@ -1,4 +1,6 @@
 import type { SousApi } from '../../../shared/ipc/api'
+import { withCheckedEvents } from './checked-events'
+import { createEventProblemLog, type EventProblemLog } from './event-problems'
 import { createWsClient, type ConnectionState } from './ws-client'
 
 /**
@@ -43,8 +45,15 @@ function pickTransport(): { api: SousApi; connection: Connection; pathForFile: (
 
 const chosen = pickTransport()
 
-/** The one way features talk to Sous; they never learn which transport carries it. */
-export const api: SousApi = chosen.api
+/** Events that did not match the contract and were dropped, for the shell's notice. */
+export const eventProblems: EventProblemLog = createEventProblemLog()
+
+/**
+ * The one way features talk to Sous; they never learn which transport carries it. Every event
+ * payload is parsed against the contract here, where it enters the renderer: a malformed one is
+ * reported to {@link eventProblems} and never reaches a feature.
+ */
+export const api: SousApi = withCheckedEvents(chosen.api, eventProblems.report)
 
 /** Whether the link to Sous is up (always `open` in Electron), for the shell's banner. */
 export const connection: Connection = chosen.connection
@@ -53,3 +62,4 @@ export const connection: Connection = chosen.connection
 export const pathForFile: (file: File) => string | undefined = chosen.pathForFile
 
 export type { ConnectionState }
+export type { EventProblems } from './event-problems'

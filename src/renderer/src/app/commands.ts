@@ -1,22 +1,22 @@
 import type { Project } from '../../../shared/ipc/contract'
 import { useFiles } from '../features/files/store'
-import type { Command } from '../features/palette/match'
 import { useProjects } from '../features/projects/store'
 import { useSessions } from '../features/sessions/store'
 import { useSettings } from '../features/settings/store'
 import { useTerminals } from '../features/terminal/store'
+import { openView } from '../lib/views'
+import type { AppCommand, View } from './shell'
+import { viewCommands } from './view-commands'
 
-/** A palette command, with the global shortcut that runs it too (if any). */
-export interface AppCommand extends Command {
-  binding?: { key: string; mod?: boolean; shift?: boolean; alt?: boolean }
-}
+export type { AppCommand }
 
 interface Context {
   current: Project | null
   openProjects: readonly Project[]
   activeSession: string | null
   newSession(): void
-  dark: boolean
+  /** The view registry: each view brings its own command. */
+  views: readonly View[]
 }
 
 /** Focuses the first element matching `selector` (after the palette closed). */
@@ -24,16 +24,14 @@ function focus(selector: string): void {
   document.querySelector<HTMLElement>(selector)?.focus()
 }
 
-/** Every action of the workspace, for the palette (and the keyboard shortcuts it lists). */
+/**
+ * Every action of the workspace, for the palette (and the keyboard shortcuts it lists): the views'
+ * own commands first, then the actions that are not views.
+ */
 export function buildCommands(ctx: Context): AppCommand[] {
   const { current } = ctx
   const commands: AppCommand[] = [
-    {
-      id: 'settings',
-      title: 'Open settings',
-      shortcut: 'Ctrl+,',
-      run: () => useSettings.getState().setOpen(true),
-    },
+    ...viewCommands(ctx.views, current !== null, { openDialog: openView, focus }),
     { id: 'project.open', title: 'Open a project…', run: () => useProjects.getState().setChoosing(true) },
     ...(['light', 'dark', 'system'] as const).map((theme) => ({
       id: `theme.${theme}`,
@@ -61,13 +59,6 @@ export function buildCommands(ctx: Context): AppCommand[] {
       shortcut: 'Alt+Shift+N',
       binding: { key: 'n', alt: true, shift: true },
       run: ctx.newSession,
-    },
-    {
-      id: 'session.search',
-      title: 'Search sessions',
-      shortcut: 'Alt+Shift+F',
-      binding: { key: 'f', alt: true, shift: true },
-      run: () => focus('input[aria-label="Search sessions"]'),
     },
     {
       id: 'terminal.new',
@@ -125,11 +116,6 @@ export function buildCommands(ctx: Context): AppCommand[] {
         const key = activeTerminal()
         if (key) terminals().close(key)
       },
-    },
-    {
-      id: 'files.focus',
-      title: 'Focus the file tree',
-      run: () => focus('[aria-label="Project files"] button'),
     },
   )
   if (ctx.activeSession) {

@@ -20,6 +20,10 @@ export function loadMonaco(): Promise<typeof Monaco> {
     }
     return monaco
   })()
+  // A failed load (a chunk that did not arrive) is not kept: the next caller tries again.
+  loading.catch(() => {
+    loading = undefined
+  })
   return loading
 }
 

@@ -1,13 +1,18 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react'
 import type { ApprovalRequested, RequestInput } from '../../../../shared/ipc/contract'
+import { lazyNamed } from '../../lib/lazy'
+import { LazyBoundary } from '../../lib/LazyBoundary'
 import { loadMonaco } from '../../lib/monaco'
 import { ApprovalChoices } from './ApprovalChoices'
 import { CommandApproval } from './CommandApproval'
-import { EditApproval } from './EditApproval'
 import { describeRequest, ofSession } from './queue'
 import { shortcutAction } from './shortcuts'
 import { useApprovals } from './store'
 import './approvals.css'
+
+/** The diff review (with Monaco behind it) is its own chunk: nothing of it loads before first paint. */
+const loadEditApproval = () => import('./EditApproval')
+const EditApproval = lazyNamed(loadEditApproval, 'EditApproval')
 
 /**
  * The approvals of one session: a queue with a count and the oldest request in full. Shortcuts:
@@ -24,10 +29,12 @@ export function ApprovalPanel({ sessionId }: { sessionId: string | null }) {
   const panel = useRef<HTMLElement>(null)
   const [wide, setWide] = useState(false)
 
-  // Load Monaco in the first idle moment after the chat appears, so the first edit approval opens
-  // without waiting for it. Parsing it is one long task; right after start-up nothing is streaming.
+  // Load the diff review and Monaco in the first idle moment after the chat appears, so the first
+  // edit approval opens without waiting for them. Parsing Monaco is one long task; right after
+  // start-up nothing is streaming. (A failure here is retried when an approval needs them.)
   useEffect(() => {
-    const id = requestIdleCallback(() => void loadMonaco().catch(() => undefined), { timeout: 2000 })
+    const warm = () => void Promise.all([loadEditApproval(), loadMonaco()]).catch(() => undefined)
+    const id = requestIdleCallback(warm, { timeout: 2000 })
     return () => cancelIdleCallback(id)
   }, [])
 
@@ -92,7 +99,9 @@ function ApprovalCard({ request, busy, error, onReply }: { request: ApprovalRequ
         Asked because: {request.explanation.text}
       </p>
       {preview?.kind === 'diff' ? (
-        <EditApproval id={request.id} filePath={preview.filePath} before={preview.before} after={preview.after} busy={busy} onReply={onReply} />
+        <LazyBoundary what="the diff" fallback={<p className="approval__muted">Loading the diff…</p>}>
+          <EditApproval id={request.id} filePath={preview.filePath} before={preview.before} after={preview.after} busy={busy} onReply={onReply} />
+        </LazyBoundary>
       ) : (
         <>
           {preview?.kind === 'command' && <CommandApproval preview={preview} />}

@@ -1,8 +1,13 @@
-import { useEffect, useId, useLayoutEffect, useRef, useState, type DragEvent, type FormEvent, type KeyboardEvent } from 'react'
+import { useId, useRef, type DragEvent, type FormEvent, type KeyboardEvent } from 'react'
 import { pathForFile } from '../../api'
+import type { SlashCommand, SlashContext } from '../../lib/slash-commands'
+import { MentionList, QueuedFollowUp, SlashCommandList } from './CompletionLists'
 import { droppedPaths, mentionsFor } from './mentions'
-import { exactCommand, loadDraft, matchCommands, saveDraft, type SlashContext } from './slash-commands'
-import { useMentions } from './use-mentions'
+import { useDraft } from './use-draft'
+import { useFollowUp } from './use-follow-up'
+import { useMentionPicker } from './use-mention-picker'
+import { useSlashCompletion } from './use-slash-completion'
+import './composer.css'
 
 interface ComposerProps {
   running: boolean
@@ -12,6 +17,7 @@ interface ComposerProps {
   draftKey: string
   /** Dropped files become `@path` mentions relative to it; `@` completes its files. */
   projectPath: string
+  /** What a slash command typed here may do to this conversation. */
   commands: SlashContext
   onSend(text: string): Promise<boolean>
   onStop(): void
@@ -20,107 +26,59 @@ interface ComposerProps {
 /**
  * The prompt box: Enter sends, Shift+Enter starts a new line; Stop while a turn runs. While the
  * agent works, Enter queues the message as a follow-up sent when the turn ends. Each conversation
- * keeps its own draft; `/` lists the slash commands and `@` completes the project's files and
- * folders (↑/↓ to pick, Enter or Tab to insert, Esc to close).
+ * keeps its own draft; `/` lists the slash commands of the shell's registry and `@` completes the
+ * project's files and folders (↑/↓ to pick, Enter or Tab to insert, Esc to close). Each of those
+ * is a hook with one job; this component wires them to the keyboard and lays them out.
  */
 export function Composer({ running, sending, stopping, draftKey, projectPath, commands, onSend, onStop }: ComposerProps) {
-  const [text, setTextState] = useState(() => loadDraft(draftKey))
-  const [queued, setQueued] = useState<string>()
-  const [selected, setSelected] = useState(0)
+  const busy = running || sending
   const hintId = useId()
   const listId = useId()
-  const busy = running || sending
   const input = useRef<HTMLTextAreaElement>(null)
-  const [caret, setCaret] = useState(0)
-  // Where the caret goes once an inserted mention is on screen.
-  const caretAfter = useRef<number>(undefined)
-  const mentions = useMentions(projectPath, text, caret)
-  const key = useRef(draftKey)
-  const setText = (next: string | ((current: string) => string)) => {
-    setTextState((current) => {
-      const value = typeof next === 'function' ? next(current) : next
-      saveDraft(key.current, value)
-      return value
-    })
+  const [text, setText] = useDraft(draftKey)
+  const restore = (queued: string) => setText((current) => current || queued)
+  const followUp = useFollowUp(draftKey, busy, onSend, restore)
+  const slash = useSlashCompletion(text)
+  const mentions = useMentionPicker(projectPath, text, setText, input)
+  const mentionList = mentions.completion
+
+  const runCommand = (command: SlashCommand, args = '') => {
+    setText('')
+    command.run(commands, args)
   }
 
-  // Switching conversations swaps drafts; a queued follow-up belongs to the old one and is dropped.
-  useEffect(() => {
-    if (key.current === draftKey) return
-    key.current = draftKey
-    setTextState(loadDraft(draftKey))
-    setQueued(undefined)
-  }, [draftKey])
-
-  // The turn ended: send the follow-up.
-  useEffect(() => {
-    if (busy || queued === undefined) return
-    setQueued(undefined)
-    void onSend(queued).then((sent) => {
-      if (!sent) setText((current) => current || queued)
-    })
-  }, [busy, queued, onSend])
-
-  useLayoutEffect(() => {
-    const at = caretAfter.current
-    if (at === undefined || !input.current) return
-    caretAfter.current = undefined
-    input.current.setSelectionRange(at, at)
-    setCaret(at)
-  }, [text])
-
-  // Arrow keys move the pick; keep it in view in the scrolled list.
-  const pickedId = mentions.open ? mentions.optionId(mentions.selected) : undefined
-  useEffect(() => {
-    if (pickedId) document.getElementById(pickedId)?.scrollIntoView({ block: 'nearest' })
-  }, [pickedId])
-
-  const pickMention = (index?: number) => {
-    const next = mentions.choose(index)
-    if (!next) return
-    caretAfter.current = next.caret
-    setText(next.text)
-  }
-
-  const suggestions = matchCommands(text)
   const submit = async (event?: FormEvent) => {
     event?.preventDefault()
-    const command = exactCommand(text) ?? (suggestions.length > 0 ? suggestions[Math.min(selected, suggestions.length - 1)] : undefined)
-    if (command) {
-      setText('')
-      command.run(commands)
-      return
-    }
+    const chosen = slash.chosen()
+    if (chosen) return runCommand(chosen.command, chosen.args)
     if (!text.trim()) return
     const draft = text
     setText('')
-    if (busy) {
-      setQueued((current) => (current ? `${current}\n\n${draft}` : draft))
-      return
-    }
+    if (busy) return followUp.queue(draft)
     // Keep what was typed if it could not be sent.
-    if (!(await onSend(draft))) setText((current) => current || draft)
+    if (!(await onSend(draft))) restore(draft)
   }
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
-    if (mentions.open && !event.nativeEvent.isComposing) {
-      const pick = (event.key === 'Enter' && !event.shiftKey) || (event.key === 'Tab' && !event.shiftKey)
-      if (event.key === 'ArrowDown' || event.key === 'ArrowUp' || event.key === 'Escape' || pick) {
+    const composing = event.nativeEvent.isComposing
+    const arrow = event.key === 'ArrowDown' || event.key === 'ArrowUp'
+    const step = event.key === 'ArrowDown' ? 1 : -1
+    if (mentionList.open && !composing) {
+      const pick = (event.key === 'Enter' || event.key === 'Tab') && !event.shiftKey
+      if (arrow || event.key === 'Escape' || pick) {
         event.preventDefault()
         event.stopPropagation()
-        if (event.key === 'Escape') mentions.dismiss()
-        else if (pick) pickMention()
-        else mentions.move(event.key === 'ArrowDown' ? 1 : -1)
+        if (event.key === 'Escape') mentionList.dismiss()
+        else if (pick) mentions.pick()
+        else mentionList.move(step)
         return
       }
     }
-    if (suggestions.length > 0 && (event.key === 'ArrowDown' || event.key === 'ArrowUp')) {
+    if (slash.suggestions.length > 0 && arrow) {
       event.preventDefault()
-      const step = event.key === 'ArrowDown' ? 1 : -1
-      setSelected((current) => (current + step + suggestions.length) % suggestions.length)
-      return
+      return slash.move(step)
     }
-    if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
+    if (event.key === 'Enter' && !event.shiftKey && !composing) {
       event.preventDefault()
       void submit()
     }
@@ -138,69 +96,35 @@ export function Composer({ running, sending, stopping, draftKey, projectPath, co
 
   return (
     <form className="composer" onSubmit={(event) => void submit(event)}>
-      {suggestions.length > 0 && (
-        <ul id={listId} className="composer__commands" role="listbox" aria-label="Slash commands">
-          {suggestions.map((command, index) => (
-            <li key={command.name} role="option" aria-selected={index === selected % suggestions.length}>
-              <button type="button" className="composer__command" onClick={() => (setText(''), command.run(commands))}>
-                <code>/{command.name}</code> <span>{command.description}</span>
-              </button>
-            </li>
-          ))}
-        </ul>
-      )}
-      {queued !== undefined && (
-        <p className="composer__queued" aria-label="Queued follow-up">
-          Queued for when the agent finishes: <q>{queued.length > 120 ? `${queued.slice(0, 117)}…` : queued}</q>{' '}
-          <button type="button" className="link" onClick={() => (setText((current) => current || queued), setQueued(undefined))}>
-            Edit
-          </button>
-        </p>
-      )}
+      {slash.suggestions.length > 0 && <SlashCommandList id={listId} commands={slash.suggestions} selected={slash.selected} onRun={(command) => runCommand(command)} />}
+      {followUp.queued !== undefined && <QueuedFollowUp text={followUp.queued} onEdit={() => restore(followUp.takeBack() ?? '')} />}
       {/* The ARIA 1.1 combobox pattern: the box stays a textbox, its wrapper is the combobox. */}
       <div
         className="composer__field"
         role="combobox"
         aria-label="Message"
         aria-haspopup="listbox"
-        aria-expanded={mentions.open}
-        aria-owns={mentions.open ? mentions.listId : undefined}
+        aria-expanded={mentionList.open}
+        aria-owns={mentionList.open ? mentionList.listId : undefined}
       >
-        {mentions.open && (
-          <ul id={mentions.listId} className="composer__commands composer__mentions" role="listbox" aria-label="Files and folders">
-            {mentions.items.map((path, index) => (
-              <li key={path} id={mentions.optionId(index)} role="option" aria-selected={index === mentions.selected}>
-                <button
-                  type="button"
-                  tabIndex={-1}
-                  className="composer__command"
-                  // Keep focus (and the caret) in the message box.
-                  onMouseDown={(event) => event.preventDefault()}
-                  onClick={() => pickMention(index)}
-                >
-                  <code>@{path}</code>
-                </button>
-              </li>
-            ))}
-          </ul>
-        )}
+        {mentionList.open && <MentionList completion={mentionList} onPick={mentions.pick} />}
         <textarea
           ref={input}
           className="composer__input field"
           aria-label="Message"
           aria-describedby={hintId}
           aria-autocomplete="list"
-          aria-controls={mentions.open ? mentions.listId : suggestions.length > 0 ? listId : undefined}
-          aria-activedescendant={mentions.open ? mentions.optionId(mentions.selected) : undefined}
+          aria-controls={mentionList.open ? mentionList.listId : slash.suggestions.length > 0 ? listId : undefined}
+          aria-activedescendant={mentionList.open ? mentionList.optionId(mentionList.selected) : undefined}
           placeholder="Message the agent…  (/ for commands, @ for files)"
           rows={3}
           value={text}
           onChange={(event) => {
             setText(event.target.value)
-            setCaret(event.target.selectionStart)
-            setSelected(0)
+            mentions.trackCaret(event.target.selectionStart)
+            slash.reset()
           }}
-          onSelect={(event) => setCaret(event.currentTarget.selectionStart)}
+          onSelect={(event) => mentions.trackCaret(event.currentTarget.selectionStart)}
           onKeyDown={onKeyDown}
           onDrop={onDrop}
         />

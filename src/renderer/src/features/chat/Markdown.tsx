@@ -1,22 +1,32 @@
-import { memo, useMemo, useRef } from 'react'
-import { createBlockSplitter, renderMarkdown } from './markdown'
+import { memo, useMemo, useRef, useSyncExternalStore } from 'react'
+import { highlighterReady, onHighlighterReady } from './highlighter'
+import { createBlockSplitter, hasFencedCode, renderMarkdown } from './markdown'
 import 'highlight.js/styles/github-dark-dimmed.css'
 
 /** Finished blocks are rendered in groups of this many, so a long reply reconciles few children. */
 const GROUP = 32
 
-/** One markdown block; memoised, so a finished block is parsed and rendered once. */
-const MarkdownBlock = memo(function MarkdownBlock({ text }: { text: string }) {
-  const html = useMemo(() => renderMarkdown(text), [text])
+/**
+ * One markdown block; memoised, so a finished block is parsed and rendered once — twice if it has
+ * code and the highlighter arrives after it was first shown.
+ */
+const MarkdownBlock = memo(function MarkdownBlock({ text, highlighted }: { text: string; highlighted: boolean }) {
+  const colour = highlighted && hasFencedCode(text)
+  // `colour` is not read here: renderMarkdown reads the highlighter, and `colour` says it arrived.
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const html = useMemo(() => renderMarkdown(text), [text, colour])
   return <div className="markdown__block" dangerouslySetInnerHTML={{ __html: html }} />
 })
 
 /** A run of blocks; skipped entirely while its blocks stay the same strings. */
 const BlockGroup = memo(
-  function BlockGroup({ blocks }: { blocks: readonly string[] }) {
-    return blocks.map((block, index) => <MarkdownBlock key={index} text={block} />)
+  function BlockGroup({ blocks, highlighted }: { blocks: readonly string[]; highlighted: boolean }) {
+    return blocks.map((block, index) => <MarkdownBlock key={index} text={block} highlighted={highlighted} />)
   },
-  (before, after) => before.blocks.length === after.blocks.length && before.blocks.every((block, index) => block === after.blocks[index]),
+  (before, after) =>
+    before.highlighted === after.highlighted &&
+    before.blocks.length === after.blocks.length &&
+    before.blocks.every((block, index) => block === after.blocks[index]),
 )
 
 /**
@@ -29,12 +39,13 @@ export const Markdown = memo(function Markdown({ text }: { text: string }) {
   splitter.current ??= createBlockSplitter()
   const split = splitter.current
   const blocks = useMemo(() => split(text), [split, text])
+  const highlighted = useSyncExternalStore(onHighlighterReady, highlighterReady)
   const groups: string[][] = []
   for (let start = 0; start < blocks.length; start += GROUP) groups.push(blocks.slice(start, start + GROUP))
   return (
     <div className="markdown">
       {groups.map((group, index) => (
-        <BlockGroup key={index} blocks={group} />
+        <BlockGroup key={index} blocks={group} highlighted={highlighted} />
       ))}
     </div>
   )

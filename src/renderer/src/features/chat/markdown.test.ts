@@ -1,5 +1,29 @@
 import { describe, expect, it } from 'vitest'
-import { createBlockSplitter, renderMarkdown, splitBlocks } from './markdown'
+import { highlighterReady, loadHighlighter, onHighlighterReady } from './highlighter'
+import { createBlockSplitter, hasFencedCode, renderMarkdown, splitBlocks } from './markdown'
+
+// First in the file: the highlighter is module state, fetched by the first code block rendered.
+describe('the highlighter, fetched on first use', () => {
+  it('shows code plain until it arrives, fetches it for the first code block, then colours code', async () => {
+    expect(highlighterReady()).toBe(false)
+    expect(renderMarkdown('Just words, no code.')).not.toContain('hljs-')
+    expect(highlighterReady()).toBe(false)
+    const arrived = new Promise<void>((resolve) => onHighlighterReady(resolve))
+    const plain = renderMarkdown('```ts\nconst a = 1 < 2\n```')
+    expect(plain).not.toContain('hljs-keyword')
+    expect(plain).toContain('const a = 1 &lt; 2')
+    await arrived
+    expect(highlighterReady()).toBe(true)
+    expect(renderMarkdown('```ts\nconst a = 1\n```')).toContain('<span class="hljs-keyword">const</span>')
+  })
+
+  it('knows which blocks have code to colour', () => {
+    expect(hasFencedCode('```ts\nx\n```')).toBe(true)
+    expect(hasFencedCode('  ~~~ python\nx\n~~~')).toBe(true)
+    expect(hasFencedCode('```\nno language\n```')).toBe(false)
+    expect(hasFencedCode('text with ```ts inline')).toBe(false)
+  })
+})
 
 describe('renderMarkdown', () => {
   it('renders ordinary markdown', () => {
@@ -34,7 +58,8 @@ describe('renderMarkdown', () => {
 })
 
 describe('highlighting and blocks', () => {
-  it('highlights code blocks of known languages and escapes the rest', () => {
+  it('highlights code blocks of known languages and escapes the rest', async () => {
+    await loadHighlighter()
     expect(renderMarkdown('```ts\nconst a = 1\n```')).toContain('<span class="hljs-keyword">const</span>')
     const unknown = renderMarkdown('```nolang\n<b>x</b>\n```')
     expect(unknown).toContain('&lt;b&gt;x&lt;/b&gt;')

@@ -1,5 +1,5 @@
-import hljs from 'highlight.js/lib/common'
 import { Marked, type Tokens } from 'marked'
+import { highlighterOrLoad } from './highlighter'
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }
 
@@ -21,8 +21,9 @@ const marked = new Marked({
     code(token: Tokens.Code) {
       // highlight.js escapes the code itself; the language name is only used if it is one it knows.
       const language = (token.lang ?? '').trim().split(/\s+/)[0]?.toLowerCase() ?? ''
-      const known = language !== '' && hljs.getLanguage(language) !== undefined
-      const html = known ? hljs.highlight(token.text, { language, ignoreIllegals: true }).value : escapeHtml(token.text)
+      const hljs = language === '' ? undefined : highlighterOrLoad()
+      const known = hljs !== undefined && hljs.getLanguage(language) !== undefined
+      const html = known && hljs ? hljs.highlight(token.text, { language, ignoreIllegals: true }).value : escapeHtml(token.text)
       const label = known ? ` data-language="${escapeHtml(language)}"` : ''
       return `<pre class="code-block"${label}><code class="hljs${known ? ` language-${escapeHtml(language)}` : ''}">${html}</code></pre>\n`
     },
@@ -43,9 +44,17 @@ const marked = new Marked({
   },
 })
 
-/** Renders untrusted markdown to HTML that is safe to put into the DOM. */
+/**
+ * Renders untrusted markdown to HTML that is safe to put into the DOM. Code in a named language is
+ * highlighted once the highlighter has arrived (see `highlighter.ts`); before that it is plain.
+ */
 export function renderMarkdown(markdown: string): string {
   return marked.parse(markdown, { async: false })
+}
+
+/** Whether a block has a fenced code block naming a language (it renders again, coloured, later). */
+export function hasFencedCode(markdown: string): boolean {
+  return /^ {0,3}(`{3,}|~{3,})[ \t]*[^\s`~]/m.test(markdown)
 }
 
 /**

@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react'
-import { useFocusTrap } from '../../lib/focus-trap'
+import { Dialog, DialogHeader } from '../../lib/Dialog'
 import { languageFor, loadMonaco } from '../../lib/monaco'
 import { diffLineKind } from './changes'
 import { useFiles } from './store'
@@ -11,69 +11,44 @@ export function Viewer({ dark, fontSize }: { dark: boolean; fontSize: number }) 
     viewing?.kind === 'changes' ? state.changes[viewing.sessionId] : undefined,
   )
   const close = useFiles((state) => state.close)
-  const dialog = useRef<HTMLDivElement>(null)
-  useFocusTrap(dialog, viewing !== null)
-
-  useEffect(() => {
-    if (viewing) dialog.current?.focus()
-  }, [viewing])
   if (!viewing) return null
 
   const title = viewing.kind === 'file' ? viewing.path : 'Changes in this session'
   return (
-    <div className="viewer-backdrop" onClick={close}>
-      <div
-        ref={dialog}
-        className="viewer"
-        role="dialog"
-        aria-modal="true"
-        aria-label={title}
-        tabIndex={-1}
-        onClick={(event) => event.stopPropagation()}
-        onKeyDown={(event) => {
-          if (event.key === 'Escape') {
-            event.preventDefault()
-            close()
-          }
-        }}
-      >
-        <header className="viewer__header">
-          <h2 className="pane__title">{title}</h2>
-          {viewing.kind === 'file' && (
-            <span className="status">Read-only{viewing.truncated ? ' · first 1 MB' : ''}</span>
-          )}
-          <button type="button" className="button button--small" onClick={close}>
-            Close
-          </button>
-        </header>
-        {viewing.kind === 'file' &&
-          (viewing.binary ? (
-            <p className="viewer__note">A binary file; it is not shown.</p>
-          ) : (
-            <CodeView path={viewing.path} text={viewing.text} dark={dark} fontSize={fontSize} />
-          ))}
-        {viewing.kind === 'changes' && (
-          <div className="viewer__diff" role="document" aria-label="Combined diff">
-            {(changes ?? []).map((change) => (
-              <pre key={change.path} className="diff">
-                {change.patch.split('\n').map((line, i) => (
-                  <span key={i} className={`diff__line diff__line--${diffLineKind(line)}`}>
-                    {line}
-                    {'\n'}
-                  </span>
-                ))}
-              </pre>
-            ))}
-            {changes?.length === 0 && (
-              <p className="viewer__note">The agent has not changed any file in this session.</p>
-            )}
-          </div>
+    <Dialog key={title} label={title} className="viewer" onClose={close}>
+      <DialogHeader title={title} onClose={close}>
+        {viewing.kind === 'file' && (
+          <span className="status">Read-only{viewing.truncated ? ' · first 1 MB' : ''}</span>
         )}
-      </div>
-    </div>
+      </DialogHeader>
+      {viewing.kind === 'file' &&
+        (viewing.binary ? (
+          <p className="viewer__note">A binary file; it is not shown.</p>
+        ) : (
+          <CodeView path={viewing.path} text={viewing.text} dark={dark} fontSize={fontSize} />
+        ))}
+      {viewing.kind === 'changes' && (
+        <div className="viewer__diff" role="document" aria-label="Combined diff">
+          {(changes ?? []).map((change) => (
+            <pre key={change.path} className="diff">
+              {change.patch.split('\n').map((line, i) => (
+                <span key={i} className={`diff__line diff__line--${diffLineKind(line)}`}>
+                  {line}
+                  {'\n'}
+                </span>
+              ))}
+            </pre>
+          ))}
+          {changes?.length === 0 && (
+            <p className="viewer__note">The agent has not changed any file in this session.</p>
+          )}
+        </div>
+      )}
+    </Dialog>
   )
 }
 
+/** The file in a read-only Monaco editor (Monaco is fetched on first use, in its own chunk). */
 function CodeView({
   path,
   text,

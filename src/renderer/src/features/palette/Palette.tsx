@@ -1,5 +1,5 @@
-import { useEffect, useId, useMemo, useRef, useState } from 'react'
-import { useFocusTrap } from '../../lib/focus-trap'
+import { useId, useMemo, useState } from 'react'
+import { Dialog } from '../../lib/Dialog'
 import { filterCommands, type Command } from './match'
 import './palette.css'
 
@@ -7,14 +7,9 @@ import './palette.css'
 export function Palette({ commands, onClose }: { commands: readonly Command[]; onClose(): void }) {
   const [query, setQuery] = useState('')
   const [index, setIndex] = useState(0)
-  const input = useRef<HTMLInputElement>(null)
-  const dialog = useRef<HTMLDivElement>(null)
-  useFocusTrap(dialog, true)
   const listId = useId()
   const shown = useMemo(() => filterCommands(commands, query), [commands, query])
   const selected = shown[Math.min(index, shown.length - 1)]
-
-  useEffect(() => input.current?.focus(), [])
 
   const run = (command: Command | undefined) => {
     if (!command) return
@@ -24,56 +19,51 @@ export function Palette({ commands, onClose }: { commands: readonly Command[]; o
   }
 
   return (
-    <div className="viewer-backdrop palette-backdrop" onClick={onClose}>
-      <div
-        ref={dialog}
-        className="palette"
-        role="dialog"
-        aria-modal="true"
-        aria-label="Command palette"
-        onClick={(event) => event.stopPropagation()}
-      >
-        <input
-          ref={input}
-          className="field palette__input"
-          role="combobox"
-          aria-label="Command"
-          aria-expanded="true"
-          aria-controls={listId}
-          aria-activedescendant={selected ? `${listId}-${selected.id}` : undefined}
-          placeholder="Type a command"
-          value={query}
-          onChange={(event) => {
-            setQuery(event.target.value)
-            setIndex(0)
-          }}
-          onKeyDown={(event) => {
-            if (event.key === 'ArrowDown') setIndex((i) => Math.min(i + 1, shown.length - 1))
-            else if (event.key === 'ArrowUp') setIndex((i) => Math.max(i - 1, 0))
-            else if (event.key === 'Enter') run(selected)
-            else if (event.key === 'Escape') onClose()
-            else return
-            event.preventDefault()
-          }}
-        />
-        <ul className="palette__list" role="listbox" id={listId} aria-label="Commands">
-          {shown.map((command) => (
-            <li
-              key={command.id}
-              id={`${listId}-${command.id}`}
-              role="option"
-              aria-selected={command === selected}
-              className={`palette__item${command === selected ? ' palette__item--selected' : ''}`}
-              onMouseDown={(event) => event.preventDefault()}
-              onClick={() => run(command)}
-            >
-              <span>{command.title}</span>
-              {command.shortcut && <kbd className="palette__kbd">{command.shortcut}</kbd>}
-            </li>
-          ))}
-          {shown.length === 0 && <li className="palette__empty">No command matches.</li>}
-        </ul>
-      </div>
-    </div>
+    <Dialog
+      label="Command palette"
+      className="palette"
+      backdropClassName="palette-backdrop"
+      onClose={onClose}
+      initialFocus="input"
+    >
+      <input
+        className="field palette__input"
+        role="combobox"
+        aria-label="Command"
+        aria-expanded="true"
+        aria-controls={listId}
+        aria-activedescendant={selected ? `${listId}-${selected.id}` : undefined}
+        placeholder="Type a command"
+        value={query}
+        onChange={(event) => {
+          setQuery(event.target.value)
+          setIndex(0)
+        }}
+        onKeyDown={(event) => {
+          if (event.key === 'ArrowDown') setIndex((i) => Math.min(i + 1, shown.length - 1))
+          else if (event.key === 'ArrowUp') setIndex((i) => Math.max(i - 1, 0))
+          else if (event.key === 'Enter') run(selected)
+          else return
+          event.preventDefault()
+        }}
+      />
+      <ul className="palette__list" role="listbox" id={listId} aria-label="Commands">
+        {shown.map((command) => (
+          <li
+            key={command.id}
+            id={`${listId}-${command.id}`}
+            role="option"
+            aria-selected={command === selected}
+            className={`palette__item${command === selected ? ' palette__item--selected' : ''}`}
+            onMouseDown={(event) => event.preventDefault()}
+            onClick={() => run(command)}
+          >
+            <span>{command.title}</span>
+            {command.shortcut && <kbd className="palette__kbd">{command.shortcut}</kbd>}
+          </li>
+        ))}
+        {shown.length === 0 && <li className="palette__empty">No command matches.</li>}
+      </ul>
+    </Dialog>
   )
 }

@@ -10,21 +10,20 @@ export interface KeyStatus {
 }
 
 export interface SettingsState {
-  open: boolean
   preferences: Preferences
   keyStatus: KeyStatus | null
   error: string | null
   /** A one-line confirmation after saving ("Saved."). */
   notice: string | null
   load(): Promise<void>
-  setOpen(open: boolean): void
+  /** Forgets the last confirmation and error (the dialog opens clean). */
+  clearMessages(): void
   update(changes: Partial<Preferences>): Promise<boolean>
   /** Stores the key; it is never read back, only its status. */
   setApiKey(key: string): Promise<boolean>
 }
 
 export const useSettings = create<SettingsState>()((set) => ({
-  open: false,
   preferences: { theme: 'system', fontSize: 13 },
   keyStatus: null,
   error: null,
@@ -42,8 +41,8 @@ export const useSettings = create<SettingsState>()((set) => ({
     })
   },
 
-  setOpen(open) {
-    set({ open, notice: null, error: null })
+  clearMessages() {
+    set({ notice: null, error: null })
   },
 
   async update(changes) {

@@ -1,7 +1,15 @@
 import { useEffect } from 'react'
-import { TerminalView } from './TerminalView'
+import { lazyNamed } from '../../lib/lazy'
+import { LazyBoundary } from '../../lib/LazyBoundary'
 import { useTerminals, type TerminalInfo } from './store'
 import './terminal.css'
+
+/**
+ * Fetches the terminal view (xterm and its addons, a third of the app's code) ahead of need; the
+ * shell calls it once the first paint is done, so a project's terminals open without waiting.
+ */
+export const loadTerminalView = () => import('./TerminalView')
+const TerminalView = lazyNamed(loadTerminalView, 'TerminalView')
 
 export interface TerminalsPanelProps {
   projectPath: string
@@ -94,13 +102,15 @@ export function TerminalsPanel({ projectPath, sessionId, fontSize, dark, visible
             className="terminal-pane__panel"
             hidden={term.key !== activeKey}
           >
-            <TerminalView
-              info={term}
-              sessionId={sessionId}
-              fontSize={fontSize}
-              dark={dark}
-              visible={visible && term.key === activeKey}
-            />
+            <LazyBoundary what="the terminal">
+              <TerminalView
+                info={term}
+                sessionId={sessionId}
+                fontSize={fontSize}
+                dark={dark}
+                visible={visible && term.key === activeKey}
+              />
+            </LazyBoundary>
           </div>
         ))}
       </div>

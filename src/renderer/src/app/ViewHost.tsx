@@ -1,0 +1,53 @@
+import { Fragment } from 'react'
+import { Dialog, DialogHeader } from '../lib/Dialog'
+import { LazyBoundary } from '../lib/LazyBoundary'
+import { useViews } from '../lib/views'
+import type { ProjectContext, ShellContext, View } from './shell'
+
+/**
+ * Renders the registry's overlays (always mounted) and the one open dialog (mounted while open;
+ * a lazy dialog shows nothing until its chunk has arrived, which is a moment on a local host).
+ */
+export function ViewHost({ views, context }: { views: readonly View[]; context: ShellContext }) {
+  const open = useViews((state) => state.open)
+  const closeView = useViews((state) => state.closeView)
+  const dialog = views.find((view) => view.placement === 'dialog' && view.id === open)
+  const close = () => dialog && closeView(dialog.id)
+  return (
+    <>
+      {views.map((view) => view.placement === 'overlay' && <Fragment key={view.id}>{view.render(context)}</Fragment>)}
+      {dialog?.placement === 'dialog' && (
+        <LazyBoundary
+          key={dialog.id}
+          what={dialog.title}
+          renderError={(message) => (
+            <Dialog label={dialog.title} className="dialog" onClose={close}>
+              <DialogHeader title={dialog.title} onClose={close} />
+              <p className="pane__error" role="alert">
+                {message}
+              </p>
+            </Dialog>
+          )}
+        >
+          {dialog.render({ ...context, close })}
+        </LazyBoundary>
+      )}
+    </>
+  )
+}
+
+/** The project sidebar: the registry's sidebar views, in registry order. */
+export function Sidebar({ views, context }: { views: readonly View[]; context: ProjectContext }) {
+  return (
+    <aside className="sidebar" aria-label="Project">
+      {views.map(
+        (view) =>
+          view.placement === 'sidebar' && (
+            <LazyBoundary key={view.id} what={view.title}>
+              {view.render(context)}
+            </LazyBoundary>
+          ),
+      )}
+    </aside>
+  )
+}

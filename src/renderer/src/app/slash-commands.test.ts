@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest'
+import type { PermissionModeName } from '../../../shared/ipc/contract'
+import { SLASH_COMMANDS } from './slash-commands'
+
+describe('the slash-command registry', () => {
+  it('has unique lower-case names, each described', () => {
+    const names = SLASH_COMMANDS.map((command) => command.name)
+    expect(names).toEqual(['clear', 'plan', 'accept-edits', 'ask'])
+    expect(new Set(names).size).toBe(names.length)
+    for (const command of SLASH_COMMANDS) {
+      expect(command.name).toMatch(/^[a-z][a-z0-9-]*$/)
+      expect(command.description.length).toBeGreaterThan(10)
+    }
+  })
+
+  it('runs each command against the conversation it was typed in', () => {
+    const done: string[] = []
+    const chat = { newConversation: () => done.push('new'), setMode: (mode: PermissionModeName) => done.push(mode) }
+    for (const command of SLASH_COMMANDS) command.run(chat, '')
+    expect(done).toEqual(['new', 'plan', 'acceptEdits', 'default'])
+  })
+})

@@ -1,0 +1,15 @@
+import type { SlashCommand } from '../lib/slash-commands'
+
+/**
+ * The slash-command registry: every `/command` the composer completes, in the order it lists them.
+ * Adding one is one entry here plus its handler; a command that opens a view calls
+ * `openView(id)` (`lib/views.ts`) with the id it has in `views.tsx`, e.g.
+ * `{ name: 'memory', description: 'Browse what the agent remembers', run: () => openView('memory') }`.
+ * Names follow Claude Code's where one exists.
+ */
+export const SLASH_COMMANDS: readonly SlashCommand[] = [
+  { name: 'clear', description: 'Start a new conversation (the old one stays in the session list)', run: (chat) => chat.newConversation() },
+  { name: 'plan', description: 'Plan mode: the agent may read and think, not change anything', run: (chat) => chat.setMode('plan') },
+  { name: 'accept-edits', description: 'Accept file edits without asking (commands still ask)', run: (chat) => chat.setMode('acceptEdits') },
+  { name: 'ask', description: 'Ask before every change (the default mode)', run: (chat) => chat.setMode('default') },
+]

@@ -1,0 +1,69 @@
+import { useCallback, useEffect, useState } from 'react'
+import { useChat } from '../features/chat/store'
+import { useProjects } from '../features/projects/store'
+import { newSessionInChat, openSessionInChat } from './session-glue'
+
+/** Which session each open project shows, and the two ways to change it. */
+export interface ProjectSessions {
+  /** The session the chat shows for each open project (so switching tabs brings it back). */
+  byProject: Readonly<Record<string, string | null>>
+  /** The session of the project on screen. */
+  active: string | null
+  openSession(sessionId: string, projectPath: string): void
+  newSession(): void
+  /** Why the last switch failed (shown until dismissed). */
+  error: string | null
+  dismissError(): void
+}
+
+/**
+ * Keeps the chat and the project tabs in step: remembers the chat's session per project, brings it
+ * back when its tab returns, and opens sessions found anywhere (another project's opens that
+ * project first).
+ */
+export function useProjectSessions(currentPath: string | undefined): ProjectSessions {
+  const open = useProjects((state) => state.open)
+  const chatProject = useChat((state) => state.projectPath)
+  const chatSession = useChat((state) => state.sessionId)
+  const [byProject, setByProject] = useState<Record<string, string | null>>({})
+  const [error, setError] = useState<string | null>(null)
+
+  // Remember which session the chat shows for its project (a new one appears on the first prompt).
+  useEffect(() => {
+    if (chatProject)
+      setByProject((all) => (all[chatProject] === chatSession ? all : { ...all, [chatProject]: chatSession }))
+  }, [chatProject, chatSession])
+
+  // Coming back to a project tab brings its session back into the chat.
+  useEffect(() => {
+    if (!currentPath) return
+    const remembered = byProject[currentPath]
+    if (remembered && useChat.getState().sessionId !== remembered)
+      void openSessionInChat(currentPath, remembered).then(setError)
+    // Only on a project switch; `byProject` changes on every new session.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [currentPath])
+
+  const openSession = useCallback(
+    (sessionId: string, projectPath: string) => {
+      if (projectPath === currentPath) return void openSessionInChat(projectPath, sessionId).then(setError)
+      // Another project's session: open that project, and the effect above brings the session in.
+      setByProject((all) => ({ ...all, [projectPath]: sessionId }))
+      void open(projectPath)
+    },
+    [currentPath, open],
+  )
+  const newSession = useCallback(() => {
+    if (currentPath) newSessionInChat(currentPath)
+  }, [currentPath])
+  const dismissError = useCallback(() => setError(null), [])
+
+  return {
+    byProject,
+    active: currentPath ? (byProject[currentPath] ?? null) : null,
+    openSession,
+    newSession,
+    error,
+    dismissError,
+  }
+}

@@ -1,0 +1,57 @@
+import { FileTree } from '../features/files/FileTree'
+import { Viewer } from '../features/files/Viewer'
+import { DropOverlay } from '../features/projects/DropOverlay'
+import { SessionsSidebar } from '../features/sessions/SessionsSidebar'
+import { lazyNamed } from '../lib/lazy'
+import type { View } from './shell'
+
+/** Dialogs are fetched when first opened, so they cost nothing at start-up. */
+const SettingsDialog = lazyNamed(() => import('../features/settings/SettingsDialog'), 'SettingsDialog')
+
+/**
+ * The view registry: every panel and dialog of the shell, in one place. Adding a feature's view is
+ * one entry here; the sidebar, the dialog host and the command palette all read this list, so a
+ * registered view is laid out and reachable by name without touching anything else. Open a dialog
+ * from anywhere with `openView(id)` (`lib/views.ts`).
+ */
+export const VIEWS: readonly View[] = [
+  {
+    id: 'sessions',
+    placement: 'sidebar',
+    title: 'Sessions',
+    command: {
+      title: 'Search sessions',
+      focus: 'input[aria-label="Search sessions"]',
+      keys: { label: 'Alt+Shift+F', binding: { key: 'f', alt: true, shift: true } },
+    },
+    render: (context) => (
+      <SessionsSidebar
+        projectPath={context.project.path}
+        activeSessionId={context.sessionId}
+        revision={context.revision}
+        onOpen={context.openSession}
+        onNew={context.newSession}
+      />
+    ),
+  },
+  {
+    id: 'files',
+    placement: 'sidebar',
+    title: 'Files',
+    command: { title: 'Focus the file tree', focus: '[aria-label="Project files"] button' },
+    render: (context) => <FileTree root={context.project.path} sessionId={context.sessionId} revision={context.revision} />,
+  },
+  {
+    id: 'settings',
+    placement: 'dialog',
+    title: 'Settings',
+    command: { title: 'Open settings', keys: { label: 'Ctrl+,', binding: { key: ',', mod: true } } },
+    render: (context) => <SettingsDialog projectPath={context.project?.path ?? null} onClose={context.close} />,
+  },
+  {
+    id: 'viewer',
+    placement: 'overlay',
+    render: (context) => <Viewer dark={context.dark} fontSize={context.fontSize} />,
+  },
+  { id: 'drop', placement: 'overlay', render: () => <DropOverlay /> },
+]
