@@ -76,7 +76,7 @@ async function firstRequest(): Promise<void> {
 async function callOverhead(): Promise<void> {
   const project = await mkdtemp(join(tmpdir(), 'sous-bench-mcp-call-'))
   await writeFile(join(project, '.mcp.json'), JSON.stringify({ mcpServers: { fixture: fixtureEntry() } }))
-  const servers = new McpServers({ projectRoot: project, userHome: project, sousHome: project, env: { PATH: process.env['PATH'] }, trusted: true, projectApproval: 'all' })
+  const servers = new McpServers({ projectRoot: project, userHome: project, sousHome: project, env: { PATH: process.env['PATH'] }, trusted: () => true, projectApproval: 'all' })
   try {
     servers.start()
     await servers.waitFor(undefined, 30_000)

@@ -195,7 +195,10 @@ describe('sous -p with MCP servers', () => {
       call('mcp__everything__get-env', {}, 'toolu_env'),
       textReply('Done.'),
     ])
-    const { code, stderr } = await sous(['--allowedTools', 'mcp__everything', 'Try everything'], { ANTHROPIC_VERTEX_PROJECT_ID: 'secret-project' })
+    // Servers get what every child gets (base/child-env): no credentials, nothing the user marked secret.
+    await mkdir(join(home, '.sous'), { recursive: true })
+    await writeFile(join(home, '.sous', 'settings.json'), JSON.stringify({ sous: { secretEnv: ['ACME_*'] } }))
+    const { code, stderr } = await sous(['--allowedTools', 'mcp__everything', 'Try everything'], { ACME_PROJECT: 'secret-project' })
     expect(stderr).toBe('')
     expect(code).toBe(0)
     expect(resultText(results(2)[0]!)).toContain('from sous')

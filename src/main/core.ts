@@ -6,6 +6,7 @@ import { projectHandlers, type PickFolder } from './host/handlers/project'
 import { userTerminals } from './host/handlers/pty'
 import { sessionHandlers } from './host/handlers/session'
 import { settingsHandlers } from './host/handlers/settings'
+import { trustHandlers } from './host/handlers/trust'
 import { workspaceHandlers } from './host/handlers/workspace'
 import { createRouter, type Handlers, type Router } from './host/router'
 import { APP_URL, createSenderPolicy } from './host/sender-policy'
@@ -78,6 +79,7 @@ export function createCore(options: CoreOptions): Core {
     ...workspaceHandlers({ sousHome: options.sousHome }),
     ...approvalHandlers(options.approvals ?? { queues: () => [] }),
     ...extensionHandlers({ extensions: options.extensions }),
+    ...trustHandlers({ sousHome: options.sousHome, onGranted: (projectPath) => options.extensions?.trustChanged(projectPath) }),
   }
   const router = createRouter(handlers, {
     isTrustedSender: createSenderPolicy({ transport: options.transport, appOrigins: options.appOrigins ?? [APP_URL] }),

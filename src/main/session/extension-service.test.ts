@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { fixtureEntry } from '../../../test/mcp/fixture'
 import type { EventPayload } from '../../shared/ipc/contract'
 import { createEventHub, type EventHub } from '../base/event-hub'
+import { grantTrust, trustStatus } from '../governance/trust/trust'
 import { NodePtyService } from '../pty/node-pty-service'
 import { createSessionRuntime, type SessionRuntime } from './runtime'
 
@@ -15,27 +16,26 @@ let project: string
 let hub: EventHub
 let pty: NodePtyService
 let runtime: SessionRuntime
-let trusted: boolean
+let sousHome: string
 const statuses: Array<EventPayload<'mcp.status'>> = []
 
 beforeEach(async () => {
   base = await mkdtemp(join(tmpdir(), 'sous-extensions-'))
   project = join(base, 'project')
+  sousHome = join(base, 'sous-home')
   await mkdir(project)
-  trusted = true
   statuses.length = 0
   hub = createEventHub()
   hub.subscribe((channel, payload) => channel === 'mcp.status' && statuses.push(payload as EventPayload<'mcp.status'>))
   pty = new NodePtyService({ killGraceMs: 300 })
   runtime = createSessionRuntime({
-    home: join(base, 'sous-home'),
+    home: sousHome,
     env: { ANTHROPIC_API_KEY: 'test', PATH: process.env['PATH'] },
     hub,
     pty,
     permissionMode: 'default',
     headless: false,
     userHome: join(base, 'home'),
-    projectTrusted: () => trusted,
   })
 })
 afterEach(async () => {
@@ -64,7 +64,6 @@ describe('the Extensions overview and MCP server controls', () => {
     await file(join(project, '.claude/skills/lore/SKILL.md'), '---\ndescription: Background\nuser-invocable: false\n---\nLore.')
     await file(join(base, 'home/.claude/commands/review.md'), '---\ndescription: Reviews\n---\nReview.')
     await file(join(project, '.claude/commands/broken.md'), '---\ndescription: "x\n---\n')
-    trusted = false
     const overview = await runtime.extensions.overview(project)
     expect(overview.servers).toEqual([expect.objectContaining({ name: 'fixture', scope: 'project', transport: 'stdio', status: 'untrusted', tools: [] })])
     expect(overview.skills.map((skill) => [skill.name, skill.modelOnly])).toEqual([
@@ -81,6 +80,11 @@ describe('the Extensions overview and MCP server controls', () => {
   it('holds a new project server until approved, then runs it; restarts it after a crash; reports every change', async () => {
     await writeFile(join(project, '.mcp.json'), JSON.stringify({ mcpServers: { fixture: fixtureEntry() } }))
     const { sessionId } = await runtime.sessions.create(project)
+    expect((await runtime.extensions.overview(project)).servers[0]).toMatchObject({ status: 'untrusted' })
+    await expect(runtime.extensions.approveServer(project, 'fixture')).rejects.toThrow('the project folder is not trusted')
+    // The trust step: the folder is trusted as it is, and the open project's servers are told.
+    expect(grantTrust(project, sousHome, trustStatus(project, sousHome).fingerprint).ok).toBe(true)
+    runtime.extensions.trustChanged(project)
     expect((await runtime.extensions.overview(project)).servers[0]).toMatchObject({ status: 'needs-approval' })
     await runtime.extensions.approveServer(project, 'fixture')
     const connected = (await runtime.extensions.overview(project)).servers[0]!

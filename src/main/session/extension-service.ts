@@ -6,6 +6,7 @@ import { loadExtensions } from '../extensions/load'
 import { McpServers, normalizeServerName, type McpServerState } from '../services/mcp'
 import { apiInputSchema, schemaTokens } from '../tools/mcp/mcp-schema'
 import { mcpToolName } from '../tools/mcp/mcp-tool'
+import type { ChildEnvPolicy } from '../base/child-env'
 import type { McpRegistry } from './mcp-registry'
 
 /** What the Extensions view and the composer's `/` completion ask of the agent side. */
@@ -15,6 +16,8 @@ export interface ExtensionService {
   restartServer(projectPath: string, server: string): Promise<void>
   /** Approves a project server as configured now (and starts it if the project is open). */
   approveServer(projectPath: string, server: string): Promise<void>
+  /** The user trusted the folder (the trust step): its servers that waited for that start now. */
+  trustChanged(projectPath: string): void
 }
 
 /** What {@link RuntimeExtensionService} reads configuration with when no session holds the project. */
@@ -23,7 +26,10 @@ export interface ExtensionServiceOptions {
   sousHome: string
   userHome?: string
   env: Readonly<Record<string, string | undefined>>
-  trusted(projectPath: string): boolean
+  /** Variables servers must not get besides Sous's credentials. */
+  childEnv?(): ChildEnvPolicy
+  /** Whether a project's `.mcp.json`, as read (`null`: none), may start servers (see McpRegistry). */
+  trusted(projectPath: string, mcpJsonText: string | null): boolean
   headless: boolean
 }
 
@@ -86,6 +92,10 @@ export class RuntimeExtensionService implements ExtensionService {
     }
   }
 
+  trustChanged(projectPath: string): void {
+    this.options.registry.startHeld(resolve(projectPath))
+  }
+
   /** Live servers when a session holds the project; otherwise the configuration, nothing started. */
   private async mcp(root: string): Promise<{ states: McpServerState[]; problems: ExtensionsOverview['problems'] }> {
     const live = this.options.registry.peek(root)
@@ -102,7 +112,8 @@ export class RuntimeExtensionService implements ExtensionService {
       userHome: this.options.userHome ?? homedir(),
       sousHome: this.options.sousHome,
       env: this.options.env,
-      trusted: this.options.trusted(root),
+      ...(this.options.childEnv && { childEnv: this.options.childEnv() }),
+      trusted: (mcpJsonText) => this.options.trusted(root, mcpJsonText),
       projectApproval: this.options.headless ? 'all' : 'ask',
     })
   }

@@ -1,3 +1,4 @@
+import type { ChildEnvPolicy } from '../base/child-env'
 import { McpServers, type McpServerState } from '../services/mcp'
 
 /** What every project's MCP servers are started with. */
@@ -5,11 +6,16 @@ export interface McpRegistryOptions {
   sousHome: string
   userHome: string
   env: Readonly<Record<string, string | undefined>>
+  /** Variables servers must not get besides Sous's credentials (the user's list of secrets). */
+  childEnv?(): ChildEnvPolicy
   /** `--mcp-config` (absolute paths or JSON texts) and `--strict-mcp-config`. */
   cliConfigs?: readonly string[]
   strict?: boolean
-  /** Whether a project folder is trusted (its `.mcp.json` servers may run at all). */
-  trusted(projectPath: string): boolean
+  /**
+   * Whether a project's `.mcp.json` servers may run at all, given the file as it was read (`null`:
+   * none). Asked whenever servers start, so trusting the folder later applies.
+   */
+  trusted(projectPath: string, mcpJsonText: string | null): boolean
   /** `all` in headless runs (Claude Code loads project servers there without asking); `ask` otherwise. */
   projectApproval: 'all' | 'ask'
   clientVersion?: string
@@ -38,9 +44,10 @@ export class McpRegistry {
         userHome: this.options.userHome,
         sousHome: this.options.sousHome,
         env: this.options.env,
+        ...(this.options.childEnv && { childEnv: this.options.childEnv() }),
         ...(this.options.cliConfigs && { cliConfigs: this.options.cliConfigs }),
         ...(this.options.strict && { strict: true }),
-        trusted: this.options.trusted(projectPath),
+        trusted: (mcpJsonText) => this.options.trusted(projectPath, mcpJsonText),
         projectApproval: this.options.projectApproval,
         ...(this.options.clientVersion && { clientVersion: this.options.clientVersion }),
       })
@@ -69,6 +76,11 @@ export class McpRegistry {
   /** The servers of a project that has a live session, if any. */
   peek(projectPath: string): McpServers | undefined {
     return this.projects.get(projectPath)?.servers
+  }
+
+  /** Starts the servers of an open project that were held back and may run now (the folder was just trusted). */
+  startHeld(projectPath: string): void {
+    this.projects.get(projectPath)?.servers.startHeld()
   }
 
   /** Stops every project's servers. */

@@ -1,6 +1,7 @@
 import type { LoadSettingsOptions } from '../governance/settings/load'
 import type { GateDenial } from '../governance/gate/gate'
 import type { PermissionMode } from '../governance/types'
+import type { ChildEnvPolicy } from '../base/child-env'
 import type { EventHub } from '../base/event-hub'
 import type { PtyProcess, PtyService } from '../pty/types'
 import type { McpServerState } from '../services/mcp'
@@ -21,6 +22,12 @@ export interface SessionRuntimeOptions {
   permissionMode: PermissionMode
   /** Nobody to ask: every ask becomes a denial (reported through `onDenial`). */
   headless: boolean
+  /**
+   * Whether a project's own configuration (hooks, allow rules…, `.mcp.json` servers, the
+   * `allowed-tools` of its skills and commands) waits for the user's trust (governance/trust):
+   * `check` (the default with a UI) or `assume` (the default headless, as Claude Code's `-p`).
+   */
+  projectTrust?: 'check' | 'assume'
   /** `--allowedTools` / `--disallowedTools`. */
   cliRules?: LoadSettingsOptions['cli']
   /** Model override (`--model`); otherwise `ANTHROPIC_MODEL` or the default. */
@@ -40,20 +47,40 @@ export interface SessionRuntimeOptions {
   preferences?(): RuntimePreferences
   /** Each Bash command's PTY as it starts (the desktop's Agent terminal; see workspace/agent-terminals). */
   onPtySpawn?(sessionId: string, proc: PtyProcess, command: string): void
+  /**
+   * Variables hooks must not get besides Sous's credentials (hosts pass
+   * `workspace/preferences.ts`'s `readChildEnvPolicy`; the PTY service applies the same to Bash).
+   */
+  childEnv?(): ChildEnvPolicy
+  /**
+   * A task list shared by name between sessions (a team); default `SOUS_TASK_LIST` (or Claude
+   * Code's `CLAUDE_CODE_TASK_LIST_ID`) from `env`, else each session keeps its own list.
+   */
+  taskList?: string
   /** Sous's version, as MCP servers are told it. */
   version?: string
   /** `--mcp-config`: absolute file paths or JSON texts. */
   mcpConfigs?: string[]
   /** `--strict-mcp-config`: only the `--mcp-config` servers. */
   strictMcpConfig?: boolean
-  /**
-   * Whether a project folder is trusted (its `.mcp.json` servers may start, its skills' and
-   * commands' `allowed-tools` apply). Default: trusted in headless mode, as Claude Code's `-p` is;
-   * not trusted otherwise until the host says so.
-   */
-  projectTrusted?(projectPath: string): boolean
   /** A project's MCP servers changed (status, tools, logs). */
   onMcpChange?(projectPath: string, states: McpServerState[]): void
+}
+
+/**
+ * The trust step's answers the extensions ask for (see governance/trust): whether a project's
+ * `.mcp.json` may start servers — `mcpJsonText` is the file as the MCP client read it (`null`:
+ * none), so what runs is what was trusted — and whether its skills' and commands'
+ * `allowed-tools` apply. Asked each time, so trusting a folder applies without reopening it.
+ */
+export interface ProjectTrust {
+  mcp(projectPath: string, mcpJsonText: string | null): boolean
+  extensions(projectPath: string): boolean
+}
+
+/** Whether the project's own settings need the user's trust in this runtime (see {@link SessionRuntimeOptions.projectTrust}). */
+export function projectTrustOf(o: Pick<SessionRuntimeOptions, 'projectTrust' | 'headless'>): 'check' | 'assume' {
+  return o.projectTrust ?? (o.headless ? 'assume' : 'check')
 }
 
 /** What Settings may change for new sessions. */

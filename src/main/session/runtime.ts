@@ -1,26 +1,15 @@
 import { homedir } from 'node:os'
-import { createBashClassifier } from '../governance/gate/bash-preview'
-import { createPermissionGate, type PermissionGate } from '../governance/gate/gate'
-import { ApprovalQueue } from '../governance/approvals/queue'
-import { SessionGrants } from '../governance/decide/session'
+import type { PermissionGate } from '../governance/gate/gate'
 import { HookLog } from '../governance/hooks/log'
-import { HookRunner } from '../governance/hooks/runner'
-import type { PtyProcess } from '../pty/types'
-import type { BashSandboxState } from '../tools/bash-sandbox'
-import type { ToolResult } from '../tools/types'
-import { createCoreTools } from '../tools/registry'
-import { createToolSession } from '../tools/tool-session'
-import { transcriptPath } from '../store/transcript'
-import type { SessionEnvironment, Toolset } from './session'
+import { projectExtensionsTrusted, projectMcpTrusted } from '../governance/trust/trust'
 import { ApprovalQueues } from './approval-queues'
+import { RuntimeExtensionService, toServerStatus, type ExtensionService } from './extension-service'
+import { McpRegistry } from './mcp-registry'
 import { ModelCache } from './model-cache'
 import { NetworkAsks } from './network-asks'
-import type { SessionRuntimeOptions } from './runtime-options'
+import { projectTrustOf, type ProjectTrust, type SessionRuntimeOptions } from './runtime-options'
+import { openSessionEnvironment, type RuntimeParts } from './session-environment'
 import { SessionManager } from './session-manager'
-import { McpRegistry } from './mcp-registry'
-import { RuntimeExtensionService, toServerStatus, type ExtensionService } from './extension-service'
-import { createExtensionParts } from './session-extension-parts'
-import { projectDataDir } from '../base/paths'
 import { SharedSandbox } from './shared-sandbox'
 
 export type { RuntimePreferences, SessionRuntimeOptions } from './runtime-options'
@@ -42,169 +31,77 @@ export interface SessionRuntime {
 
 /**
  * Builds the SessionManager every host uses, with the real model service, the core tools, the
- * syntax-tree Bash classifier, the OS sandbox and a permission gate per session. One place, so the
- * desktop app, `sous serve` and `sous -p` behave the same.
+ * syntax-tree Bash classifier, the OS sandbox, a permission gate per session and the projects' MCP
+ * servers, skills and commands (`session-environment.ts`). One place, so the desktop app,
+ * `sous serve` and `sous -p` behave the same.
  */
-export function createSessionRuntime(o: SessionRuntimeOptions): SessionRuntime {
-  const approvals = new ApprovalQueues(o.headless ? undefined : o.hub)
-  const gates = new Map<string, PermissionGate>()
-  const hookLog = new HookLog()
-  const network = new NetworkAsks(o.headless)
-  const sandbox = new SharedSandbox(o, (host, port) => network.ask(host, port))
-  const userHome = o.userHome ?? homedir()
-  const models = new ModelCache(o)
-  const trusted = (projectPath: string): boolean => o.projectTrusted?.(projectPath) ?? o.headless
+export function createSessionRuntime(options: SessionRuntimeOptions): SessionRuntime {
+  const network = new NetworkAsks(options.headless)
+  const userHome = options.userHome ?? homedir()
+  const trust = projectTrust(options)
   const mcp = new McpRegistry({
-    sousHome: o.home,
+    sousHome: options.home,
     userHome,
-    env: o.env,
-    ...(o.mcpConfigs && { cliConfigs: o.mcpConfigs }),
-    ...(o.strictMcpConfig && { strict: true }),
-    trusted,
+    env: options.env,
+    ...(options.childEnv && { childEnv: options.childEnv }),
+    ...(options.mcpConfigs && { cliConfigs: options.mcpConfigs }),
+    ...(options.strictMcpConfig && { strict: true }),
+    trusted: trust.mcp,
     // Claude Code's -p loads project servers without asking; the desktop asks once per server.
-    projectApproval: o.headless ? 'all' : 'ask',
-    ...(o.version && { clientVersion: o.version }),
+    projectApproval: options.headless ? 'all' : 'ask',
+    ...(options.version && { clientVersion: options.version }),
     onChange: (projectPath, states) => {
       // The desktop's Extensions view follows servers live; headless output has no such channel.
-      if (!o.headless) o.hub.emit('mcp.status', { projectPath, servers: states.map(toServerStatus) })
-      o.onMcpChange?.(projectPath, states)
+      if (!options.headless) options.hub.emit('mcp.status', { projectPath, servers: states.map(toServerStatus) })
+      options.onMcpChange?.(projectPath, states)
     },
   })
-  const extensions = new RuntimeExtensionService({ registry: mcp, sousHome: o.home, userHome, env: o.env, trusted, headless: o.headless })
-
-  const environment = (projectPath: string, sessionId: string): Omit<SessionEnvironment, 'projectDataDir' | 'transcriptPath'> => {
-    const tools = createToolSession({ cwd: projectPath })
-    const prefs = o.preferences?.() ?? {}
-    const queue = new ApprovalQueue({ projectRoot: projectPath, sousHome: o.home, sessionGrants: new SessionGrants(projectPath), headless: o.headless })
-    network.register(sessionId, queue)
-    // Registering the queue also forwards its requests to the UI (not in headless mode).
-    const forgetQueue = approvals.add(sessionId, queue)
-    const emitNotice = (level: 'info' | 'warning' | 'error', message: string) =>
-      o.hub.emit('agent.event', { type: 'notice', sessionId, agentId: 'main', level, message })
-    // Started on the first Bash call, not with the session: most turns never need it.
-    const sandboxState = (): Promise<BashSandboxState | undefined> => sandbox.acquire(projectPath)
-    const gate = createPermissionGate({
-      projectRoot: projectPath,
-      cwd: () => tools.shell.cwd,
-      sousHome: o.home,
-      home: userHome,
-      mode: prefs.permissionMode ?? o.permissionMode,
-      cliRules: o.cliRules,
-      approvals: queue,
-      hooks: new HookRunner({ hooks: [], sessionId, transcriptPath: transcriptPath(o.home, projectPath, sessionId), projectRoot: projectPath, log: hookLog, env: o.env }),
-      headless: o.headless,
-      sandbox: sandboxState,
-      sessionId,
-      transcriptPath: transcriptPath(o.home, projectPath, sessionId),
-      onDenial: o.onDenial,
-      onNotice: (notice) => emitNotice(notice.level, notice.message),
-      toolContext: () => ({ fileState: tools.fileState, shell: tools.shell }),
-    })
-    gates.set(sessionId, gate)
-    const extensions = createExtensionParts({
-      registry: mcp,
-      projectPath,
-      projectDataDir: projectDataDir(o.home, projectPath),
-      sessionId,
-      userHome,
-      env: o.env,
-      trusted: trusted(projectPath),
-      check: (tool, input) => gate.check(tool, input),
-      grants: queue.sessionGrants,
-      notice: emitNotice,
-      deferServerStart: o.headless,
-    })
-    // Headless: the servers start once the answer to this session's first model request begins
-    // (its first event after `request_start`), so spawning them never delays writing the request.
-    let requested = false
-    const stopWatching = o.headless
-      ? o.hub.subscribe((channel, payload) => {
-          const event = payload as { type?: string; sessionId?: string }
-          if (channel !== 'agent.event' || event.sessionId !== sessionId) return
-          if (event.type === 'request_start') requested = true
-          else if (requested) {
-            stopWatching?.()
-            extensions.startServers()
-          }
-        })
-      : undefined
-
-    const toolset = async (): Promise<Toolset> => {
-      const [classifier, ask] = await Promise.all([
-        createBashClassifier({ projectRoot: projectPath, cwd: () => tools.shell.cwd, home: userHome }),
-        models.askModel(prefs),
-      ])
-      const context = {
-        fileState: tools.fileState,
-        shell: tools.shell,
-        askModel: ask,
-        ...(o.onPtySpawn && { onPtySpawn: (proc: PtyProcess, command: string) => o.onPtySpawn?.(sessionId, proc, command) }),
-      }
-      const core = createCoreTools({ pty: o.pty, classify: classifier.classify, inspect: classifier.inspect, sandbox: sandboxState })
-      const withExtensions = extensions.toolset(core, () => context)
-      return { tools: withExtensions.tools, currentTools: withExtensions.currentTools, context: { ...context, ...withExtensions.context } }
-    }
-
-    return {
-      hub: o.hub,
-      model: () => models.get(prefs),
-      modelName: models.modelName(prefs),
-      toolset,
-      canUseTool: async (tool, input, toolUseId, opts) => {
-        const decision = await gate.canUseTool(tool, input, toolUseId, opts)
-        // A sandboxed command that reaches for a new host asks in the session that runs it.
-        if (tool.name === 'Bash' && decision.behavior === 'allow') network.runningIn(sessionId, toolUseId)
-        return decision
-      },
-      setMode: (mode) => gate.setMode(mode),
-      ...extensions.environment,
-      hooks: {
-        onStop: () => gate.stop(),
-        // Claude Code fires PostToolUseFailure instead of PostToolUse when the call failed.
-        postToolUse: async (call, result) => {
-          if (result.isError) await gate.postToolUseFailure(call.tool, call.input, resultText(result), call.toolUseId)
-          else await gate.postToolUse(call.tool, call.input, result, call.toolUseId)
-        },
-      },
-      lifecycle: {
-        promptSubmit: (prompt) => gate.userPromptSubmit(prompt),
-        sessionStart: (source) => gate.sessionStart(source),
-        sessionEnd: (reason) => gate.sessionEnd(reason),
-      },
-      // Whether or not a turn ever ran (a session opened and closed unused has no toolset), so the
-      // session's state is freed here rather than with the toolset.
-      async release() {
-        gate.abortPending()
-        network.forget(sessionId)
-        forgetQueue()
-        gates.delete(sessionId)
-        await tools.dispose()
-        stopWatching?.()
-        await extensions.release()
-      },
-      maxTurns: o.maxTurns ?? 100,
-      appendSystemPrompt: o.appendSystemPrompt,
-      homeDir: userHome,
-    }
+  const parts: RuntimeParts = {
+    options,
+    approvals: new ApprovalQueues(options.headless ? undefined : options.hub),
+    gates: new Map(),
+    hookLog: new HookLog(),
+    network,
+    sandbox: new SharedSandbox(options, network),
+    models: new ModelCache(options),
+    userHome,
+    mcp,
+    trust,
   }
-
-  const sessions = new SessionManager({ home: o.home, environment })
+  const extensions = new RuntimeExtensionService({
+    registry: mcp,
+    sousHome: options.home,
+    userHome,
+    env: options.env,
+    ...(options.childEnv && { childEnv: options.childEnv }),
+    trusted: trust.mcp,
+    headless: options.headless,
+  })
+  const sessions = new SessionManager({ home: options.home, environment: (projectPath, sessionId) => openSessionEnvironment(parts, projectPath, sessionId) })
   return {
     sessions,
-    approvals,
-    hookLog,
-    gate: (sessionId) => gates.get(sessionId),
+    approvals: parts.approvals,
+    hookLog: parts.hookLog,
+    gate: (sessionId) => parts.gates.get(sessionId),
     mcp,
     extensions,
     async dispose() {
       await sessions.dispose()
       await mcp.dispose()
-      await sandbox.dispose()
+      await parts.sandbox.dispose()
     },
   }
 }
 
-/** A tool result's text, for hooks that get the error as a string. */
-function resultText(result: ToolResult): string {
-  return typeof result.content === 'string' ? result.content : result.content.map((block) => (block.type === 'text' ? block.text : `[${block.type}]`)).join('')
+/**
+ * The trust step's answer for the parts of a project's configuration that the extensions obey:
+ * its `.mcp.json` (as the MCP client read it, so a file changed after it was read is not trusted
+ * unseen) and its skills and commands (their `allowed-tools`). Headless runs assume trust.
+ */
+function projectTrust(options: SessionRuntimeOptions): ProjectTrust {
+  if (projectTrustOf(options) === 'assume') return { mcp: () => true, extensions: () => true }
+  return {
+    mcp: (projectPath, mcpJsonText) => projectMcpTrusted(projectPath, options.home, mcpJsonText),
+    extensions: (projectPath) => projectExtensionsTrusted(projectPath, options.home),
+  }
 }

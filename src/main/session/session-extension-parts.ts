@@ -17,7 +17,8 @@ export interface ExtensionPartsOptions {
   sessionId: string
   userHome: string
   env: Readonly<Record<string, string | undefined>>
-  trusted: boolean
+  /** Whether the project's skills and commands are trusted (their `allowed-tools` apply); asked each time. */
+  trusted(): boolean
   check(tool: AnyTool, input: unknown): Promise<PermissionDecision>
   grants: SessionGrants
   notice(level: 'info' | 'warning', message: string): void

@@ -27,8 +27,8 @@ export interface SessionExtensionsOptions {
   /** The permission check without asking (see `PermissionGate.check`). */
   check(tool: AnyTool, input: unknown): Promise<PermissionDecision>
   grants: SessionGrants
-  /** Whether the folder is trusted: a project template's `allowed-tools` apply only then. */
-  trusted: boolean
+  /** Whether the project's skills and commands are trusted: a project template's `allowed-tools` apply only then. */
+  trusted(): boolean
   env: Readonly<Record<string, string | undefined>>
   notice(level: 'info' | 'warning', message: string): void
 }
@@ -127,7 +127,7 @@ export class SessionExtensions {
   private grant(template: PromptTemplate & { dir?: string; kind: 'skill' | 'command' }): void {
     if (template.kind === 'skill' && template.dir) this.options.grants.add(`Read(/${template.dir}/**)`)
     if (template.allowedTools.length === 0) return
-    if (template.source === 'project' && !this.options.trusted) {
+    if (template.source === 'project' && !this.options.trusted()) {
       this.options.notice('warning', `The allowed-tools of /${template.name} were not applied: this folder is not trusted.`)
       return
     }

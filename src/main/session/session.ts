@@ -1,86 +1,14 @@
-import type { PermissionModeName } from '../../shared/ipc/contract'
 import type { AgentEvent, Usage } from '../../shared/protocol/agent-event'
 import { AppError } from '../../shared/ipc/result'
-import type { EventHub } from '../base/event-hub'
 import { buildSystemPrompt } from '../context/system-prompt'
 import { query } from '../engine/query'
-import type { CanUseTool, Compactor, QueryHooks, QueryParams, QueryResult } from '../engine/types'
+import type { QueryResult } from '../engine/types'
 import { addUsage, zeroUsage } from '../engine/usage'
-import type { Message, ModelService, TextBlock } from '../services/model/types'
+import type { Message, TextBlock } from '../services/model/types'
 import { TranscriptWriter } from '../store/transcript'
-import type { AnyTool } from '../tools/types'
+import type { PromptExpansion, SessionEnvironment, SessionSeed, Toolset } from './session-environment-types'
 
-/** What a session needs from its owner. */
-export interface SessionEnvironment {
-  hub: EventHub
-  model: () => Promise<ModelService>
-  modelName: string
-  /** The tools of this session (created once, on the first turn; disposed with the session). */
-  toolset: () => Promise<Toolset>
-  canUseTool: CanUseTool
-  /** Switches the permission mode of this session's gate (the status bar's Shift+Tab). */
-  setMode?(mode: PermissionModeName): void
-  maxTurns: number
-  projectDataDir: string
-  transcriptPath: string
-  hooks?: QueryHooks
-  compact?: Compactor
-  /** Where `~/.claude/CLAUDE.md` is looked up. */
-  homeDir?: string
-  /** Extra system prompt text. */
-  appendSystemPrompt?: string
-  maxTokens?: number
-  /** Session-level hooks: UserPromptSubmit, SessionStart, SessionEnd (Claude Code's protocol). */
-  lifecycle?: SessionLifecycle
-  /** Frees what the owner set up for this session (approval queue, gate), after the tools. */
-  release?(): Promise<void> | void
-  /**
-   * Turns a typed prompt into what the model gets (`/name …` custom commands, skills, MCP prompts).
-   * An `error` ends the turn before the model is asked. Must not throw.
-   */
-  expandPrompt?(text: string, toolset: Toolset, signal: AbortSignal): Promise<PromptExpansion>
-  /** Extra sections for the dynamic system prompt (the skill catalog), read every turn. */
-  systemPromptSections?(): Promise<string[]>
-  /**
-   * News for the model gathered since the last prompt (MCP servers joining or failing), delivered
-   * as system reminders with the next prompt. The seam for the session's reminder queue.
-   */
-  drainNotes?(): string[]
-}
-
-/** What a typed prompt became (see `SessionEnvironment.expandPrompt`). */
-export type PromptExpansion =
-  | { kind: 'none' }
-  | { kind: 'expanded'; name: string; text: string; model?: string }
-  | { kind: 'error'; name: string; message: string }
-
-/** Hooks around a session's life; each may add context for the model. None may throw. */
-export interface SessionLifecycle {
-  /** Before a prompt reaches the model: `blocked` drops the prompt, with the reason shown. */
-  promptSubmit?(prompt: string): Promise<{ blocked?: string; additionalContext?: string }>
-  /** Before the first turn of this session object: a new session, or a resumed one. */
-  sessionStart?(source: 'startup' | 'resume'): Promise<{ additionalContext?: string }>
-  /** When the session ends (closed, deleted, or the app quits). */
-  sessionEnd?(reason: string): Promise<void>
-}
-
-/** A session's tools and the capabilities they share (file-state cache, Bash state…). */
-export interface Toolset {
-  tools: AnyTool[]
-  /** The tools as they are now, when they can change during a turn (MCP servers joining). */
-  currentTools?: () => AnyTool[]
-  context?: QueryParams['toolContext']
-  dispose?(): Promise<void>
-}
-
-/** Saved state a session starts from (a resumed transcript). */
-export interface SessionSeed {
-  messages: Message[]
-  usage: Usage
-  costUsd: number
-  /** The transcript file exists already. */
-  persisted: boolean
-}
+export type { PromptExpansion, SessionEnvironment, SessionLifecycle, SessionSeed, Toolset } from './session-environment-types'
 
 /** Events the transcript keeps (deltas and progress are replayable from the messages, or noise). */
 const VOLATILE = new Set<AgentEvent['type']>(['text_delta', 'thinking_delta', 'tool_progress'])
@@ -155,6 +83,21 @@ export class Session {
     await this.env.release?.()
   }
 
+  /**
+   * The session's tools, built on the first turn and kept. A build that failed (the Bash parser's
+   * wasm would not load…) is not kept: this turn ends with the error, the next one tries again.
+   */
+  private loadToolset(): Promise<Toolset> {
+    if (!this.toolset) {
+      const loading = this.env.toolset()
+      this.toolset = loading
+      loading.catch(() => {
+        if (this.toolset === loading) this.toolset = undefined
+      })
+    }
+    return this.toolset
+  }
+
   /** Records a new title in the transcript. */
   rename(title: string): void {
     this.transcript().setTitle(title)
@@ -189,7 +132,7 @@ export class Session {
     try {
       const [model, toolset, system] = await Promise.all([
         this.env.model(),
-        (this.toolset ??= this.env.toolset()),
+        this.loadToolset(),
         this.systemPrompt(),
       ])
       const run = query({
@@ -231,7 +174,7 @@ export class Session {
   private async expand(text: string, signal: AbortSignal): Promise<PromptExpansion> {
     if (!this.env.expandPrompt) return { kind: 'none' }
     try {
-      const toolset = text.trimStart().startsWith('/') ? await (this.toolset ??= this.env.toolset()) : { tools: [] }
+      const toolset = text.trimStart().startsWith('/') ? await this.loadToolset() : { tools: [] }
       return await this.env.expandPrompt(text, toolset, signal)
     } catch (error) {
       return { kind: 'error', name: text.split(/\s/)[0] ?? text, message: `The command could not be expanded: ${error instanceof Error ? error.message : String(error)}` }

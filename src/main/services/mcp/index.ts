@@ -5,5 +5,4 @@
 export { McpServers, type McpServersOptions } from './servers'
 export { McpConnection } from './connection'
 export { normalizeServerName, type McpConfigProblem, type McpServerDefinition, type McpScope } from './config'
-export { scrubChildEnv } from './child-env'
 export * from './types'

@@ -24,7 +24,7 @@ afterEach(async () => {
 
 async function start(mcpServers: Record<string, unknown>, options: Partial<McpServersOptions> = {}): Promise<McpServers> {
   await writeFile(join(project, '.mcp.json'), JSON.stringify({ mcpServers }))
-  servers = new McpServers({ projectRoot: project, userHome: home, sousHome: join(home, '.sous'), env: { PATH: process.env['PATH'] }, trusted: true, projectApproval: 'all', ...options })
+  servers = new McpServers({ projectRoot: project, userHome: home, sousHome: join(home, '.sous'), env: { PATH: process.env['PATH'] }, trusted: () => true, projectApproval: 'all', ...options })
   servers.start()
   return servers
 }
@@ -110,11 +110,25 @@ describe('McpServers', () => {
   it('holds project servers back until the folder is trusted and the server approved', async () => {
     await mkdir(join(project, '.claude'), { recursive: true })
     await writeFile(join(project, '.claude', 'settings.json'), JSON.stringify({ enableAllProjectMcpServers: true, disabledMcpjsonServers: ['off'] }))
-    const untrusted = await start({ fixture: fixtureEntry(), off: fixtureEntry() }, { trusted: false, projectApproval: 'ask' })
+    let folderTrusted = false
+    const asked: Array<string | null> = []
+    const untrusted = await start({ fixture: fixtureEntry(), off: fixtureEntry() }, {
+      trusted: (text) => {
+        asked.push(text)
+        return folderTrusted
+      },
+      projectApproval: 'all',
+    })
     expect(untrusted.states().map((state) => state.status)).toEqual(['untrusted', 'disabled'])
+    // Trust is judged on the file as it was read, not as it may be by the time the user trusts.
+    expect(JSON.parse(asked[0]!).mcpServers.fixture).toEqual(fixtureEntry())
+    folderTrusted = true
+    untrusted.startHeld()
+    await untrusted.waitFor(['fixture'], 15_000)
+    expect(untrusted.states().map((state) => state.status)).toEqual(['connected', 'disabled'])
     await untrusted.dispose()
     // Trusted, but a committed settings file cannot approve its own servers.
-    const trusted = await start({ fixture: fixtureEntry(), off: fixtureEntry() }, { trusted: true, projectApproval: 'ask' })
+    const trusted = await start({ fixture: fixtureEntry(), off: fixtureEntry() }, { trusted: () => true, projectApproval: 'ask' })
     expect(trusted.states().map((state) => state.status)).toEqual(['needs-approval', 'disabled'])
     expect(await trusted.approve('fixture')).toBeUndefined()
     expect(trusted.get('fixture')!.current).toBe('connected')

@@ -1,6 +1,6 @@
 import type { McpConfigProblem, McpServerDefinition } from './config'
 import { McpApprovals } from './approvals'
-import { scrubChildEnv } from './child-env'
+import { childEnvironment, type ChildEnvPolicy } from '../../base/child-env'
 import { McpConnection } from './connection'
 import { loadMcpSources, type McpProjectChoices } from './sources'
 import type { McpServerState } from './types'
@@ -10,14 +10,21 @@ export interface McpServersOptions {
   projectRoot: string
   userHome: string
   sousHome: string
-  /** Sous's own environment; servers get it without `ANTHROPIC_*`. */
+  /**
+   * Sous's own environment; servers get it as every child does (base/child-env): without Sous's
+   * credentials and the variables `childEnv` marks.
+   */
   env: Readonly<Record<string, string | undefined>>
+  childEnv?: ChildEnvPolicy
   /** `--mcp-config` files (absolute) or JSON texts. */
   cliConfigs?: readonly string[]
   /** `--strict-mcp-config`. */
   strict?: boolean
-  /** Whether the folder is trusted: until it is, `.mcp.json` servers never start. */
-  trusted: boolean
+  /**
+   * Whether the folder's `.mcp.json`, as it was read here (`null`: none), is trusted: until it is,
+   * its servers never start. Asked each time a server would start.
+   */
+  trusted(mcpJsonText: string | null): boolean
   /**
    * `all`: every project server counts as approved (headless `sous -p`, as Claude Code does);
    * `ask`: each new or changed one waits in `needs-approval` until {@link McpServers.approve}.
@@ -37,6 +44,8 @@ const DEFAULT_CALL_TIMEOUT_MS = 600_000
  */
 export class McpServers {
   readonly problems: McpConfigProblem[]
+  /** The project's `.mcp.json` as it was read (`null`: none, or `--strict-mcp-config`). */
+  private readonly projectFileText: string | null
   private readonly connections = new Map<string, McpConnection>()
   private readonly listeners = new Set<() => void>()
   private readonly approvals: McpApprovals
@@ -47,7 +56,7 @@ export class McpServers {
   private disposed = false
 
   constructor(private readonly options: McpServersOptions) {
-    const scrubbed = scrubChildEnv(options.env)
+    const scrubbed = childEnvironment(options.env, options.childEnv)
     const sources = loadMcpSources({
       projectRoot: options.projectRoot,
       userHome: options.userHome,
@@ -57,6 +66,7 @@ export class McpServers {
       ...(options.strict && { strict: true }),
     })
     this.problems = sources.problems
+    this.projectFileText = sources.projectFileText
     this.choices = sources.choices
     this.approvals = new McpApprovals(options.sousHome)
     const connectTimeoutMs = positive(options.env['MCP_TIMEOUT']) ?? DEFAULT_CONNECT_TIMEOUT_MS
@@ -80,6 +90,20 @@ export class McpServers {
     if (this.started || this.disposed) return
     this.started = true
     for (const connection of this.connections.values()) {
+      const hold = this.holdReason(connection.definition)
+      if (hold) connection.hold(hold.status, hold.reason)
+      else this.launch(connection)
+    }
+  }
+
+  /**
+   * Starts the servers that were held back (untrusted, waiting for approval) and may run now: the
+   * user trusted the folder or approved them elsewhere. Does nothing before {@link start}.
+   */
+  startHeld(): void {
+    if (!this.started || this.disposed) return
+    for (const connection of this.connections.values()) {
+      if (connection.current !== 'untrusted' && connection.current !== 'needs-approval') continue
       const hold = this.holdReason(connection.definition)
       if (hold) connection.hold(hold.status, hold.reason)
       else this.launch(connection)
@@ -149,7 +173,7 @@ export class McpServers {
     const connection = this.connections.get(name)
     if (!connection) return `no MCP server named "${name}"`
     if (connection.definition.scope !== 'project') return `MCP server "${name}" is not a project server and needs no approval`
-    if (!this.options.trusted) return 'the project folder is not trusted, so its MCP servers cannot run'
+    if (!this.trusted()) return 'the project folder is not trusted, so its MCP servers cannot run'
     const error = this.approvals.approve(this.options.projectRoot, connection.definition)
     if (error) return error
     if (this.started && connection.current === 'needs-approval') {
@@ -166,6 +190,14 @@ export class McpServers {
     await Promise.all([...this.connections.values()].map((connection) => connection.close()))
   }
 
+  private trusted(): boolean {
+    try {
+      return this.options.trusted(this.projectFileText)
+    } catch {
+      return false
+    }
+  }
+
   private launch(connection: McpConnection): void {
     this.settled.set(connection.name, connection.connect())
   }
@@ -173,7 +205,7 @@ export class McpServers {
   private holdReason(server: McpServerDefinition): { status: 'disabled' | 'needs-approval' | 'untrusted'; reason: string } | undefined {
     if (server.scope !== 'project') return undefined
     if (this.choices.disabled.has(server.name)) return { status: 'disabled', reason: 'listed in disabledMcpjsonServers' }
-    if (!this.options.trusted) return { status: 'untrusted', reason: 'the project folder is not trusted yet' }
+    if (!this.trusted()) return { status: 'untrusted', reason: 'the project folder is not trusted yet' }
     if (this.options.projectApproval === 'all' || this.choices.enableAll || this.choices.enabled.has(server.name)) return undefined
     if (this.approvals.isApproved(this.options.projectRoot, server)) return undefined
     return { status: 'needs-approval', reason: 'a project server runs only after you approve it (new or changed since approved)' }

@@ -32,6 +32,8 @@ export interface McpSources {
   servers: McpServerDefinition[]
   problems: McpConfigProblem[]
   choices: McpProjectChoices
+  /** The project's `.mcp.json` as read (`null`: none, or not read under `--strict-mcp-config`): what its trust is checked against. */
+  projectFileText: string | null
 }
 
 /**
@@ -56,6 +58,7 @@ export function loadMcpSources(options: McpSourceOptions): McpSources {
   }
   const claudeJsonPath = join(options.userHome, '.claude.json')
   const claudeJson = options.strict ? {} : readJson(claudeJsonPath)
+  let projectFileText: string | null = null
   if (!options.strict) {
     if (claudeJson.problem) problems.push(claudeJson.problem)
     const projects = objectOf(objectOf(claudeJson.value)['projects'])
@@ -63,6 +66,7 @@ export function loadMcpSources(options: McpSourceOptions): McpSources {
     add(objectOf(local)['mcpServers'], 'local', claudeJsonPath)
     const projectFile = join(options.projectRoot, '.mcp.json')
     const project = readJson(projectFile)
+    projectFileText = project.text ?? null
     if (project.problem) problems.push(project.problem)
     add(objectOf(project.value)['mcpServers'], 'project', projectFile)
     const sousSettings = join(options.sousHome, 'settings.json')
@@ -73,7 +77,7 @@ export function loadMcpSources(options: McpSourceOptions): McpSources {
   }
   const byName = new Map<string, McpServerDefinition>()
   for (const layer of layers) for (const server of layer.servers) if (!byName.has(server.name)) byName.set(server.name, server)
-  return { servers: [...byName.values()], problems, choices: projectChoices(options) }
+  return { servers: [...byName.values()], problems, choices: projectChoices(options), projectFileText }
 }
 
 /**
@@ -99,7 +103,7 @@ function projectChoices(options: McpSourceOptions): McpProjectChoices {
 }
 
 /** A JSON file's value; a missing file is nothing unless it was asked for by name (`--mcp-config`). */
-function readJson(file: string, required = false): { value?: unknown; problem?: McpConfigProblem } {
+function readJson(file: string, required = false): { value?: unknown; problem?: McpConfigProblem; text?: string } {
   let text: string
   try {
     text = readFileSync(resolve(file), 'utf8')
@@ -107,7 +111,7 @@ function readJson(file: string, required = false): { value?: unknown; problem?: 
     if ((error as NodeJS.ErrnoException).code === 'ENOENT' && !required) return {}
     return { problem: { file, message: `could not be read: ${(error as Error).message}` } }
   }
-  return parseJson(text, file)
+  return { ...parseJson(text, file), text }
 }
 
 function parseJson(text: string, file: string): { value?: unknown; problem?: McpConfigProblem } {

@@ -67,7 +67,7 @@ describe('McpToolPool', () => {
   it('offers tools as servers join, keeps a crashed server tools, and says what changed', async () => {
     project = await mkdtemp(join(tmpdir(), 'sous-pool-'))
     await writeFile(join(project, '.mcp.json'), JSON.stringify({ mcpServers: { fixture: fixtureEntry({ FIXTURE_START_DELAY_MS: '300' }) } }))
-    servers = new McpServers({ projectRoot: project, userHome: project, sousHome: project, env: { PATH: process.env['PATH'] }, trusted: true, projectApproval: 'all' })
+    servers = new McpServers({ projectRoot: project, userHome: project, sousHome: project, env: { PATH: process.env['PATH'] }, trusted: () => true, projectApproval: 'all' })
     servers.start()
     const pool = new McpToolPool(servers, { outputTokens: 25_000 })
     const first = pool.tools()

@@ -130,6 +130,10 @@ export function reduce(transcript: Transcript, event: AgentEvent): Transcript {
     case 'assistant_message':
       // The streamed deltas already carry the text; these are for transcripts and logs.
       return transcript
+    case 'task_update':
+    case 'mode_change':
+      // Not part of the conversation: the task list and the mode have their own state.
+      return transcript
   }
 }
 

@@ -1,0 +1,81 @@
+import type { PermissionModeName } from '../../shared/ipc/contract'
+import type { Usage } from '../../shared/protocol/agent-event'
+import type { EventHub } from '../base/event-hub'
+import type { CanUseTool, Compactor, QueryHooks, QueryParams } from '../engine/types'
+import type { Message, ModelService } from '../services/model/types'
+import type { AnyTool } from '../tools/types'
+
+// What a Session gets from its owner (see session-environment.ts, which builds it), apart from the
+// Session class so the class file keeps to the conversation itself.
+
+/** What a session needs from its owner. */
+export interface SessionEnvironment {
+  hub: EventHub
+  model: () => Promise<ModelService>
+  modelName: string
+  /** The tools of this session (created once, on the first turn; disposed with the session). */
+  toolset: () => Promise<Toolset>
+  canUseTool: CanUseTool
+  /** Switches the permission mode of this session's gate (the status bar's Shift+Tab). */
+  setMode?(mode: PermissionModeName): void
+  maxTurns: number
+  projectDataDir: string
+  transcriptPath: string
+  hooks?: QueryHooks
+  compact?: Compactor
+  /** Where `~/.claude/CLAUDE.md` is looked up. */
+  homeDir?: string
+  /** Extra system prompt text. */
+  appendSystemPrompt?: string
+  maxTokens?: number
+  /** Session-level hooks: UserPromptSubmit, SessionStart, SessionEnd (Claude Code's protocol). */
+  lifecycle?: SessionLifecycle
+  /** Frees what the owner set up for this session (approval queue, gate), after the tools. */
+  release?(): Promise<void> | void
+  /**
+   * Turns a typed prompt into what the model gets (`/name …` custom commands, skills, MCP prompts).
+   * An `error` ends the turn before the model is asked. Must not throw.
+   */
+  expandPrompt?(text: string, toolset: Toolset, signal: AbortSignal): Promise<PromptExpansion>
+  /** Extra sections for the dynamic system prompt (the skill catalog), read every turn. */
+  systemPromptSections?(): Promise<string[]>
+  /**
+   * News for the model gathered since the last prompt (MCP servers joining or failing), delivered
+   * as system reminders with the next prompt. The seam for the session's reminder queue.
+   */
+  drainNotes?(): string[]
+}
+
+/** What a typed prompt became (see `SessionEnvironment.expandPrompt`). */
+export type PromptExpansion =
+  | { kind: 'none' }
+  | { kind: 'expanded'; name: string; text: string; model?: string }
+  | { kind: 'error'; name: string; message: string }
+
+/** Hooks around a session's life; each may add context for the model. None may throw. */
+export interface SessionLifecycle {
+  /** Before a prompt reaches the model: `blocked` drops the prompt, with the reason shown. */
+  promptSubmit?(prompt: string): Promise<{ blocked?: string; additionalContext?: string }>
+  /** Before the first turn of this session object: a new session, or a resumed one. */
+  sessionStart?(source: 'startup' | 'resume'): Promise<{ additionalContext?: string }>
+  /** When the session ends (closed, deleted, or the app quits). */
+  sessionEnd?(reason: string): Promise<void>
+}
+
+/** A session's tools and the capabilities they share (file-state cache, Bash state…). */
+export interface Toolset {
+  tools: AnyTool[]
+  /** The tools as they are now, when they can change during a turn (MCP servers joining). */
+  currentTools?: () => AnyTool[]
+  context?: QueryParams['toolContext']
+  dispose?(): Promise<void>
+}
+
+/** Saved state a session starts from (a resumed transcript). */
+export interface SessionSeed {
+  messages: Message[]
+  usage: Usage
+  costUsd: number
+  /** The transcript file exists already. */
+  persisted: boolean
+}

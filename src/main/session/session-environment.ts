@@ -1,0 +1,239 @@
+import { PlanMode } from '../agents/plan-mode'
+import { projectDataDir } from '../base/paths'
+import type { QueryHooks } from '../engine/types'
+import { createPermissionGate, type PermissionGate } from '../governance/gate/gate'
+import { createBashClassifier } from '../governance/gate/bash-preview'
+import { ApprovalQueue } from '../governance/approvals/queue'
+import { SessionGrants } from '../governance/decide/session'
+import type { HookLog } from '../governance/hooks/log'
+import { HookRunner } from '../governance/hooks/runner'
+import type { PtyProcess } from '../pty/types'
+import { plansDir } from '../store/plan-files'
+import { transcriptPath } from '../store/transcript'
+import type { BashSandboxState } from '../tools/bash-sandbox'
+import { createCoreTools } from '../tools/registry'
+import { resultText } from '../tools/result-text'
+import { createToolSession, type ToolSession } from '../tools/tool-session'
+import type { ApprovalQueues } from './approval-queues'
+import type { McpRegistry } from './mcp-registry'
+import type { ModelCache } from './model-cache'
+import type { NetworkAsks } from './network-asks'
+import { projectTrustOf, type ProjectTrust, type RuntimePreferences, type SessionRuntimeOptions } from './runtime-options'
+import type { SessionEnvironment, Toolset } from './session'
+import { createExtensionParts, type ExtensionParts } from './session-extension-parts'
+import { createSessionTasks, sharedTaskListName } from './session-tasks'
+import type { SharedSandbox } from './shared-sandbox'
+
+/** What every session of one runtime shares. */
+export interface RuntimeParts {
+  options: SessionRuntimeOptions
+  approvals: ApprovalQueues
+  /** Each live session's gate, by session id. */
+  gates: Map<string, PermissionGate>
+  hookLog: HookLog
+  network: NetworkAsks
+  sandbox: SharedSandbox
+  models: ModelCache
+  userHome: string
+  /** Every open project's MCP servers. */
+  mcp: McpRegistry
+  trust: ProjectTrust
+}
+
+/** One session being opened: where it works and what it owns. */
+interface Opening {
+  projectPath: string
+  sessionId: string
+  tools: ToolSession
+  preferences: RuntimePreferences
+  /** Started on the first Bash call, not with the session: most turns never need it. */
+  sandboxState(): Promise<BashSandboxState | undefined>
+}
+
+/**
+ * Everything one session needs from its runtime: a permission gate (with its approval queue), the
+ * model, the toolset (built on the first turn) and the hooks around the loop and the session.
+ */
+export function openSessionEnvironment(parts: RuntimeParts, projectPath: string, sessionId: string): Omit<SessionEnvironment, 'projectDataDir' | 'transcriptPath'> {
+  const { options, models } = parts
+  const opening: Opening = {
+    projectPath,
+    sessionId,
+    tools: createToolSession({ cwd: projectPath }),
+    preferences: options.preferences?.() ?? {},
+    sandboxState: () => parts.sandbox.acquire(projectPath, sessionId),
+  }
+  const { gate, queue, close: closeGate } = openGate(parts, opening)
+  const tasks = createSessionTasks({
+    projectDataDir: projectDataDir(options.home, projectPath),
+    sessionId,
+    sharedName: sharedTaskListName(options.taskList, options.env),
+    hub: options.hub,
+  })
+  const extensions = openExtensions(parts, opening, gate, queue)
+  const plan = new PlanMode({
+    sessionId,
+    plansDir: plansDir(parts.userHome, options.env),
+    headless: options.headless,
+    approvals: queue,
+    gate,
+    onModeChange: (mode, previous) => options.hub.emit('agent.event', { type: 'mode_change', sessionId, agentId: 'main', mode, previous }),
+  })
+  return {
+    hub: options.hub,
+    model: () => models.get(opening.preferences),
+    modelName: models.modelName(opening.preferences),
+    toolset: () => buildToolset(parts, opening, { gate, tasks, plan, extensions }),
+    canUseTool: (tool, input, toolUseId, callOptions) => gate.canUseTool(tool, input, toolUseId, callOptions),
+    setMode: (mode) => plan.setMode(mode),
+    hooks: loopHooks(gate),
+    ...extensions.environment,
+    lifecycle: {
+      // While plan mode lasts, every prompt carries its reminder (the model must know before it acts).
+      promptSubmit: async (prompt) => {
+        const submitted = await gate.userPromptSubmit(prompt)
+        const reminder = plan.reminder()
+        if (!reminder || submitted.blocked) return submitted
+        return { ...submitted, additionalContext: [submitted.additionalContext, reminder].filter(Boolean).join('\n\n') }
+      },
+      sessionStart: (source) => gate.sessionStart(source),
+      sessionEnd: (reason) => gate.sessionEnd(reason),
+    },
+    // Whether or not a turn ever ran (a session opened and closed unused has no toolset), so the
+    // session's state is freed here rather than with the toolset.
+    async release() {
+      closeGate()
+      tasks.dispose()
+      await opening.tools.dispose()
+      await extensions.release()
+    },
+    maxTurns: options.maxTurns ?? 100,
+    appendSystemPrompt: options.appendSystemPrompt,
+    homeDir: parts.userHome,
+  }
+}
+
+/**
+ * The session's approval queue (shown in the UI, unless headless; asked by the sandbox's network
+ * check) and its permission gate. `close` cancels what is pending and unregisters both.
+ */
+function openGate(parts: RuntimeParts, opening: Opening): { gate: PermissionGate; queue: ApprovalQueue; close(): void } {
+  const { options, approvals, gates, network, hookLog, userHome } = parts
+  const { projectPath, sessionId, tools } = opening
+  const queue = new ApprovalQueue({ projectRoot: projectPath, sousHome: options.home, sessionGrants: new SessionGrants(projectPath), headless: options.headless })
+  network.register(sessionId, queue)
+  const forgetQueue = approvals.add(sessionId, queue)
+  const transcript = transcriptPath(options.home, projectPath, sessionId)
+  const gate = createPermissionGate({
+    projectRoot: projectPath,
+    cwd: () => tools.shell.cwd,
+    sousHome: options.home,
+    home: userHome,
+    mode: opening.preferences.permissionMode ?? options.permissionMode,
+    cliRules: options.cliRules,
+    projectTrust: projectTrustOf(options),
+    approvals: queue,
+    hooks: new HookRunner({ hooks: [], sessionId, transcriptPath: transcript, projectRoot: projectPath, log: hookLog, env: options.env, childEnv: options.childEnv }),
+    headless: options.headless,
+    sandbox: opening.sandboxState,
+    sessionId,
+    transcriptPath: transcript,
+    onDenial: options.onDenial,
+    onNotice: (notice) => options.hub.emit('agent.event', { type: 'notice', sessionId, agentId: 'main', level: notice.level, message: notice.message }),
+    toolContext: () => ({ fileState: tools.fileState, shell: tools.shell, isReadDenied: (path: string) => gate.isReadDenied(path) }),
+  })
+  gates.set(sessionId, gate)
+  return {
+    gate,
+    queue,
+    close() {
+      gate.abortPending()
+      network.forget(sessionId)
+      forgetQueue()
+      gates.delete(sessionId)
+    },
+  }
+}
+
+/**
+ * The session's MCP tools, skills and custom commands. Desktop sessions start the project's servers
+ * now; headless runs once the answer to the session's first model request begins (its first event
+ * after `request_start`), so spawning them never delays writing that request.
+ */
+function openExtensions(parts: RuntimeParts, opening: Opening, gate: PermissionGate, queue: ApprovalQueue): ExtensionParts {
+  const { options } = parts
+  const { projectPath, sessionId } = opening
+  const extensions = createExtensionParts({
+    registry: parts.mcp,
+    projectPath,
+    projectDataDir: projectDataDir(options.home, projectPath),
+    sessionId,
+    userHome: parts.userHome,
+    env: options.env,
+    trusted: () => parts.trust.extensions(projectPath),
+    check: (tool, input) => gate.check(tool, input),
+    grants: queue.sessionGrants,
+    notice: (level, message) => options.hub.emit('agent.event', { type: 'notice', sessionId, agentId: 'main', level, message }),
+    deferServerStart: options.headless,
+  })
+  if (!options.headless) return extensions
+  let requested = false
+  const stopWatching = options.hub.subscribe((channel, payload) => {
+    const event = payload as { type?: string; sessionId?: string }
+    if (channel !== 'agent.event' || event.sessionId !== sessionId) return
+    if (event.type === 'request_start') requested = true
+    else if (requested) {
+      stopWatching()
+      extensions.startServers()
+    }
+  })
+  return {
+    ...extensions,
+    async release() {
+      stopWatching()
+      await extensions.release()
+    },
+  }
+}
+
+/** The core tools with the syntax-tree Bash classifier, the sandbox and the small model WebFetch asks, then the extensions' tools. */
+async function buildToolset(
+  parts: RuntimeParts,
+  opening: Opening,
+  session: { gate: PermissionGate; tasks: ReturnType<typeof createSessionTasks>; plan: PlanMode; extensions: ExtensionParts },
+): Promise<Toolset> {
+  const { options } = parts
+  const { tools, sessionId } = opening
+  const { gate, tasks, plan, extensions } = session
+  // Said on the first turn, when someone is listening (the CLI subscribes after the session opens).
+  if (tasks.warning) options.hub.emit('agent.event', { type: 'notice', sessionId, agentId: 'main', level: 'warning', message: tasks.warning })
+  const [classifier, askModel] = await Promise.all([
+    createBashClassifier({ projectRoot: opening.projectPath, cwd: () => tools.shell.cwd, home: parts.userHome }),
+    parts.models.askModel(opening.preferences),
+  ])
+  const onPtySpawn = options.onPtySpawn
+  const context = {
+    fileState: tools.fileState,
+    shell: tools.shell,
+    askModel,
+    isReadDenied: (path: string) => gate.isReadDenied(path),
+    tasks: tasks.access,
+    planMode: plan,
+    ...(onPtySpawn && { onPtySpawn: (terminal: PtyProcess, command: string) => onPtySpawn(sessionId, terminal, command) }),
+  }
+  const core = createCoreTools({ pty: options.pty, classify: classifier.classify, inspect: classifier.inspect, sandbox: opening.sandboxState })
+  const withExtensions = extensions.toolset(core, () => context)
+  return { tools: withExtensions.tools, currentTools: withExtensions.currentTools, context: { ...context, ...withExtensions.context } }
+}
+
+/** The gate's Stop and PostToolUse hooks, as the loop calls them. */
+function loopHooks(gate: PermissionGate): QueryHooks {
+  return {
+    onStop: () => gate.stop(),
+    // Claude Code fires PostToolUseFailure instead of PostToolUse when the call failed.
+    postToolUse: async (call, result) => {
+      if (result.isError) await gate.postToolUseFailure(call.tool, call.input, resultText(result.content), call.toolUseId)
+      else await gate.postToolUse(call.tool, call.input, result, call.toolUseId)
+    },
+  }
+}
