@@ -1,12 +1,14 @@
 import { homedir } from 'node:os'
 import { resolve } from 'node:path'
-import type { ExtensionsOverview, McpServerStatus, SlashCommandInfo } from '../../shared/ipc/contract'
+import type { ExtensionsOverview, HooksOverview, McpServerStatus, SlashCommandInfo } from '../../shared/ipc/contract'
 import { AppError } from '../../shared/ipc/result'
 import { loadExtensions } from '../extensions/load'
 import { McpServers, normalizeServerName, type McpServerState } from '../services/mcp'
 import { apiInputSchema, schemaTokens } from '../tools/mcp/mcp-schema'
 import { mcpToolName } from '../tools/mcp/mcp-tool'
 import type { ChildEnvPolicy } from '../base/child-env'
+import type { HookLog } from '../governance/hooks/log'
+import { hooksOverview } from './hook-inspector'
 import type { McpRegistry } from './mcp-registry'
 
 /** What the Extensions view and the composer's `/` completion ask of the agent side. */
@@ -18,6 +20,10 @@ export interface ExtensionService {
   approveServer(projectPath: string, server: string): Promise<void>
   /** The user trusted the folder (the trust step): its servers that waited for that start now. */
   trustChanged(projectPath: string): void
+  /** The project's hooks and their latest runs (the hook inspector). */
+  hooks(projectPath: string): HooksOverview
+  /** Turns a server or one of its tools on or off in a project (saved). Throws AppError when it cannot. */
+  setEnabled(projectPath: string, choice: { server: string; tool?: string; enabled: boolean }): Promise<void>
 }
 
 /** What {@link RuntimeExtensionService} reads configuration with when no session holds the project. */
@@ -31,6 +37,10 @@ export interface ExtensionServiceOptions {
   /** Whether a project's `.mcp.json`, as read (`null`: none), may start servers (see McpRegistry). */
   trusted(projectPath: string, mcpJsonText: string | null): boolean
   headless: boolean
+  /** Every session's hook runs. */
+  hookLog: HookLog
+  /** Whether a project's own settings wait for the trust step (`check`) or are obeyed (`assume`). */
+  projectTrust: 'check' | 'assume'
 }
 
 /** The {@link ExtensionService} over the session runtime's MCP registry and the files on disk. */
@@ -92,6 +102,22 @@ export class RuntimeExtensionService implements ExtensionService {
     }
   }
 
+  async setEnabled(projectPath: string, choice: { server: string; tool?: string; enabled: boolean }): Promise<void> {
+    const root = resolve(projectPath)
+    const live = this.options.registry.peek(root)
+    const servers = live ?? this.configured(root)
+    try {
+      const error = await servers.setEnabled(choice)
+      if (error) throw new AppError('INVALID_INPUT', error)
+    } finally {
+      if (!live) await servers.dispose()
+    }
+  }
+
+  hooks(projectPath: string): HooksOverview {
+    return hooksOverview(projectPath, { sousHome: this.options.sousHome, userHome: this.options.userHome ?? homedir(), projectTrust: this.options.projectTrust, log: this.options.hookLog })
+  }
+
   trustChanged(projectPath: string): void {
     this.options.registry.startHeld(resolve(projectPath))
   }
@@ -131,6 +157,7 @@ export function toServerStatus(state: McpServerState): McpServerStatus {
       readOnly,
       destructive: !readOnly && tool.annotations.destructiveHint !== false,
       schemaTokens: schemaTokens({ name, description: tool.description, jsonSchema: apiInputSchema(tool.inputSchema).schema }),
+      enabled: !state.turnedOff && !(state.disabledTools ?? []).includes(tool.name),
     }
   })
   return {
@@ -143,7 +170,8 @@ export function toServerStatus(state: McpServerState): McpServerStatus {
     warnings: state.warnings,
     ...(state.serverInfo && { serverInfo: state.serverInfo }),
     tools,
-    schemaTokens: tools.reduce((sum, tool) => sum + tool.schemaTokens, 0),
+    schemaTokens: tools.reduce((sum, tool) => sum + (tool.enabled ? tool.schemaTokens : 0), 0),
+    turnedOff: state.turnedOff === true,
     resources: state.resources,
     prompts: state.prompts.map((prompt) => ({
       command: `mcp__${normalizeServerName(state.name)}__${normalizeServerName(prompt.name)}`,

@@ -4,6 +4,7 @@ import { HookLog } from '../governance/hooks/log'
 import { projectExtensionsTrusted, projectMcpTrusted } from '../governance/trust/trust'
 import { ApprovalQueues } from './approval-queues'
 import { RuntimeExtensionService, toServerStatus, type ExtensionService } from './extension-service'
+import { toHookRun } from './hook-inspector'
 import { McpRegistry } from './mcp-registry'
 import { ModelCache } from './model-cache'
 import { NetworkAsks } from './network-asks'
@@ -76,7 +77,15 @@ export function createSessionRuntime(options: SessionRuntimeOptions): SessionRun
     ...(options.childEnv && { childEnv: options.childEnv }),
     trusted: trust.mcp,
     headless: options.headless,
+    hookLog: parts.hookLog,
+    projectTrust: projectTrustOf(options),
   })
+  // The hook inspector follows runs live; headless output has no such channel.
+  const stopHookEvents = options.headless
+    ? undefined
+    : parts.hookLog.subscribe((entry) => {
+        if (entry.projectRoot) options.hub.emit('hooks.ran', { projectPath: entry.projectRoot, run: toHookRun(entry) })
+      })
   const sessions = new SessionManager({ home: options.home, environment: (projectPath, sessionId) => openSessionEnvironment(parts, projectPath, sessionId) })
   return {
     sessions,
@@ -86,6 +95,7 @@ export function createSessionRuntime(options: SessionRuntimeOptions): SessionRun
     mcp,
     extensions,
     async dispose() {
+      stopHookEvents?.()
       await sessions.dispose()
       await mcp.dispose()
       await parts.sandbox.dispose()

@@ -90,7 +90,17 @@ export class HookRunner {
       }),
     )
     for (const { h, run, label } of runs) {
-      this.opts.log?.add({ ...run, at: Date.now(), event, matcher: h.matcher, command: h.handler.command ?? h.handler.type, input, source: h.file ?? h.source })
+      this.opts.log?.add({
+        ...run,
+        at: Date.now(),
+        event,
+        matcher: h.matcher,
+        command: [h.handler.command ?? h.handler.type, ...(h.handler.args ?? [])].join(' '),
+        input,
+        source: h.file ?? h.source,
+        projectRoot: this.opts.projectRoot,
+        sessionId: this.opts.sessionId,
+      })
       foldRun(agg, event, run, label)
     }
     return agg

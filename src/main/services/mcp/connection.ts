@@ -85,10 +85,14 @@ export class McpConnection {
     }
   }
 
-  /** Holds the server back without starting it (`disabled`, `needs-approval`, `untrusted`). */
-  hold(status: 'disabled' | 'needs-approval' | 'untrusted', reason: string): void {
+  /**
+   * Holds the server back without starting it (`disabled`, `needs-approval`, `untrusted`), or
+   * marks it `pending` again (turned back on before its project's servers started).
+   */
+  hold(status: 'pending' | 'disabled' | 'needs-approval' | 'untrusted', reason: string): void {
     this.status = status
-    this.error = reason
+    this.error = reason || undefined
+    if (reason) this.log('sous', `held back: ${reason}`)
     this.options.onChange()
   }
 

@@ -1,5 +1,6 @@
 import type { McpConfigProblem, McpServerDefinition } from './config'
 import { McpApprovals } from './approvals'
+import { McpChoices, toolKey, type McpProjectOff } from './choices'
 import { childEnvironment, type ChildEnvPolicy } from '../../base/child-env'
 import { McpConnection } from './connection'
 import { loadMcpSources, type McpProjectChoices } from './sources'
@@ -49,6 +50,9 @@ export class McpServers {
   private readonly connections = new Map<string, McpConnection>()
   private readonly listeners = new Set<() => void>()
   private readonly approvals: McpApprovals
+  private readonly userChoices: McpChoices
+  /** What the user turned off (re-read when they change it here). */
+  private off: McpProjectOff
   private readonly choices: McpProjectChoices
   private readonly settled = new Map<string, Promise<void>>()
   private notifyScheduled = false
@@ -69,6 +73,8 @@ export class McpServers {
     this.projectFileText = sources.projectFileText
     this.choices = sources.choices
     this.approvals = new McpApprovals(options.sousHome)
+    this.userChoices = new McpChoices(options.sousHome)
+    this.off = this.userChoices.offIn(options.projectRoot)
     const connectTimeoutMs = positive(options.env['MCP_TIMEOUT']) ?? DEFAULT_CONNECT_TIMEOUT_MS
     const callTimeoutMs = positive(options.env['MCP_TOOL_TIMEOUT']) ?? DEFAULT_CALL_TIMEOUT_MS
     for (const definition of sources.servers) {
@@ -120,7 +126,11 @@ export class McpServers {
 
   /** Every server's state, in configuration order. */
   states(): McpServerState[] {
-    return [...this.connections.values()].map((connection) => connection.snapshot())
+    return [...this.connections.values()].map((connection) => ({
+      ...connection.snapshot(),
+      turnedOff: this.off.servers.has(connection.name),
+      disabledTools: this.disabledTools(connection.name),
+    }))
   }
 
   /** One server, by its configured name. */
@@ -183,6 +193,48 @@ export class McpServers {
     return undefined
   }
 
+  /** Whether the user left this tool of this server on (see {@link setEnabled}). */
+  isToolEnabled(server: string, tool: string): boolean {
+    return !this.off.tools.has(toolKey(server, tool))
+  }
+
+  /** The server's tools the user turned off (server's own names). */
+  disabledTools(server: string): string[] {
+    return [...this.off.tools].filter((key) => key.startsWith(`${server}\0`)).map((key) => key.slice(server.length + 1))
+  }
+
+  /**
+   * Turns a server, or one tool of it, on or off for this project, saved for later sessions. A
+   * server turned off stops now and is held as `disabled`; turned on, it starts if it may. A tool
+   * turned off leaves the tool list the model is offered from its next request. Returns an error
+   * message when it cannot be done.
+   */
+  async setEnabled(choice: { server: string; tool?: string; enabled: boolean }): Promise<string | undefined> {
+    const connection = this.connections.get(choice.server)
+    if (!connection) return `no MCP server named "${choice.server}"`
+    const error = this.userChoices.set(this.options.projectRoot, choice)
+    if (error) return error
+    this.off = this.userChoices.offIn(this.options.projectRoot)
+    if (choice.tool !== undefined) {
+      this.changed()
+      return undefined
+    }
+    if (!choice.enabled) {
+      await connection.close()
+      connection.hold('disabled', 'turned off in the Extensions view')
+    } else if (this.started && !this.disposed && connection.current === 'disabled') {
+      const hold = this.holdReason(connection.definition)
+      if (hold) connection.hold(hold.status, hold.reason)
+      else {
+        this.launch(connection)
+        await this.settled.get(choice.server)
+      }
+    } else if (connection.current === 'disabled') {
+      connection.hold('pending', '')
+    }
+    return undefined
+  }
+
   /** Stops every server. Idempotent. */
   async dispose(): Promise<void> {
     this.disposed = true
@@ -203,6 +255,7 @@ export class McpServers {
   }
 
   private holdReason(server: McpServerDefinition): { status: 'disabled' | 'needs-approval' | 'untrusted'; reason: string } | undefined {
+    if (this.off.servers.has(server.name)) return { status: 'disabled', reason: 'turned off in the Extensions view' }
     if (server.scope !== 'project') return undefined
     if (this.choices.disabled.has(server.name)) return { status: 'disabled', reason: 'listed in disabledMcpjsonServers' }
     if (!this.trusted()) return { status: 'untrusted', reason: 'the project folder is not trusted yet' }

@@ -5,7 +5,8 @@
 
 /**
  * Where a server stands. `pending`: not started yet; `connecting`; `connected`; `failed` (could
- * not start, crashed, or closed: `error` says how); `disabled` (`disabledMcpjsonServers`);
+ * not start, crashed, or closed: `error` says how); `disabled` (`disabledMcpjsonServers`, or
+ * turned off by the user);
  * `needs-approval` (a project server nobody approved yet); `untrusted` (the folder is not trusted).
  */
 export type McpStatus = 'pending' | 'connecting' | 'connected' | 'failed' | 'disabled' | 'needs-approval' | 'untrusted'
@@ -74,6 +75,10 @@ export interface McpServerState {
   prompts: McpPromptInfo[]
   /** Newest last, bounded. */
   logs: McpLogLine[]
+  /** The user turned the server off (the Extensions view). */
+  turnedOff?: boolean
+  /** Its tools the user turned off (the server's own names). */
+  disabledTools?: string[]
 }
 
 /** A content block of a tool result or a read resource, without SDK types. */

@@ -13,10 +13,10 @@ const MAX_INSTRUCTIONS = 2000
  * (before every model request). A server's tools stay in the pool after it crashes, so a call gets
  * a clear "not connected" error instead of "no such tool", and the tool list (the cached prefix of
  * every request) does not change when a server goes down. The resource and wait tools are offered
- * whenever any server is configured.
+ * whenever any server is configured. Servers and tools the user turned off are left out.
  */
 export class McpToolPool {
-  private readonly built = new Map<McpConnection, { list: readonly McpToolInfo[]; tools: AnyTool[] }>()
+  private readonly built = new Map<McpConnection, { list: readonly McpToolInfo[]; tools: Array<{ tool: AnyTool; serverName: string }> }>()
   private readonly seen = new Map<string, { status: McpStatus; list: readonly McpToolInfo[] }>()
   private current: AnyTool[] = []
   private started = false
@@ -32,9 +32,11 @@ export class McpToolPool {
     const tools: AnyTool[] = []
     const names = new Set<string>()
     for (const connection of connections) {
-      for (const tool of this.toolsOf(connection)) {
+      // A server the user turned off offers nothing (a crashed one keeps its tools: see above).
+      if (connection.current === 'disabled') continue
+      for (const { tool, serverName } of this.toolsOf(connection)) {
         // Two servers whose names normalize alike (`a.b`, `a_b`): the first keeps the name.
-        if (names.has(tool.name)) continue
+        if (names.has(tool.name) || !this.servers.isToolEnabled(connection.name, serverName)) continue
         names.add(tool.name)
         tools.push(tool)
       }
@@ -59,11 +61,14 @@ export class McpToolPool {
     return this.newsOf(this.servers.all())
   }
 
-  private toolsOf(connection: McpConnection): AnyTool[] {
+  private toolsOf(connection: McpConnection): Array<{ tool: AnyTool; serverName: string }> {
     const list = connection.toolList
     const cached = this.built.get(connection)
     if (cached?.list === list) return cached.tools
-    const tools = list.map((info) => createMcpTool(connection, info, this.options)).filter((tool): tool is AnyTool => tool !== undefined)
+    const tools = list.flatMap((info) => {
+      const tool = createMcpTool(connection, info, this.options)
+      return tool ? [{ tool, serverName: info.name }] : []
+    })
     this.built.set(connection, { list, tools })
     return tools
   }
@@ -75,7 +80,11 @@ export class McpToolPool {
       const list = connection.toolList
       const before = this.seen.get(connection.name)
       this.seen.set(connection.name, { status, list })
-      const names = () => this.toolsOf(connection).map((tool) => tool.name).join(', ') || 'none'
+      const names = () =>
+        this.toolsOf(connection)
+          .filter(({ serverName }) => this.servers.isToolEnabled(connection.name, serverName))
+          .map(({ tool }) => tool.name)
+          .join(', ') || 'none'
       if (status === 'connected') {
         if (!before ? this.started : before.status !== 'connected') {
           const instructions = connection.snapshot().instructions

@@ -100,4 +100,38 @@ describe('McpToolPool', () => {
     await expect.poll(() => pool.news(), { timeout: 10_000 }).toEqual([expect.stringMatching(/^MCP server "fixture" is not available: the server process exited with code 3/)])
     expect(pool.tools().map((tool) => tool.name)).toContain('mcp__fixture__echo')
   })
+
+  it('leaves out tools and servers the user turned off, and remembers it for the next session', async () => {
+    project = await mkdtemp(join(tmpdir(), 'sous-pool-'))
+    await writeFile(join(project, '.mcp.json'), JSON.stringify({ mcpServers: { fixture: fixtureEntry() } }))
+    const options = { projectRoot: project, userHome: project, sousHome: join(project, 'sous-home'), env: { PATH: process.env['PATH'] }, trusted: () => true, projectApproval: 'all' } as const
+    servers = new McpServers(options)
+    servers.start()
+    const pool = new McpToolPool(servers, { outputTokens: 25_000 })
+    await servers.waitFor(undefined, 15_000)
+    const mcpNames = () => pool.tools().map((tool) => tool.name).filter((name) => name.startsWith('mcp__'))
+    expect(mcpNames()).toContain('mcp__fixture__add')
+
+    expect(await servers.setEnabled({ server: 'fixture', tool: 'add', enabled: false })).toBeUndefined()
+    expect(mcpNames()).not.toContain('mcp__fixture__add')
+    expect(mcpNames()).toContain('mcp__fixture__echo')
+    expect(servers.states()[0]).toMatchObject({ status: 'connected', turnedOff: false, disabledTools: ['add'] })
+
+    expect(await servers.setEnabled({ server: 'fixture', enabled: false })).toBeUndefined()
+    expect(servers.states()[0]).toMatchObject({ status: 'disabled', turnedOff: true, error: 'turned off in the Extensions view' })
+    expect(mcpNames()).toEqual([])
+    await servers.dispose()
+
+    // A later session of the project starts with the same choices.
+    servers = new McpServers(options)
+    servers.start()
+    expect(servers.states()[0]).toMatchObject({ status: 'disabled', turnedOff: true })
+    expect(await servers.setEnabled({ server: 'fixture', enabled: true })).toBeUndefined()
+    expect(servers.states()[0]!.status).toBe('connected')
+    const later = new McpToolPool(servers, { outputTokens: 25_000 })
+    const names = later.tools().map((tool) => tool.name)
+    expect(names).toContain('mcp__fixture__echo')
+    expect(names).not.toContain('mcp__fixture__add')
+    expect(await servers.setEnabled({ server: 'nope', enabled: false })).toBe('no MCP server named "nope"')
+  })
 })
