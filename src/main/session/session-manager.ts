@@ -63,6 +63,11 @@ export class SessionManager implements SessionService {
     set(mode)
   }
 
+  /** Switches a live session's model from its next request (`undefined`: back to the default). */
+  async setModel(sessionId: string, model: string | undefined): Promise<{ model: string }> {
+    return { model: this.get(sessionId).setModel(model) }
+  }
+
   /** Runs one turn and waits for its end (the headless CLI). */
   async run(sessionId: string, text: string): Promise<QueryResult> {
     return this.get(sessionId).runTurn(text)

@@ -4,6 +4,7 @@ import { buildSystemPrompt } from '../context/system-prompt'
 import { query } from '../engine/query'
 import type { QueryResult } from '../engine/types'
 import { addUsage, zeroUsage } from '../engine/usage'
+import { resolveModelAlias } from '../services/model/config'
 import type { Message, TextBlock } from '../services/model/types'
 import { TranscriptWriter } from '../store/transcript'
 import type { PromptExpansion, SessionEnvironment, SessionSeed, Toolset } from './session-environment-types'
@@ -26,6 +27,8 @@ export class Session {
   private toolset: Promise<Toolset> | undefined
   private turnCounter = 0
   private started = false
+  /** The model chosen for this session (`/model`), if any. */
+  private model: string | undefined
   private readonly resumed: boolean
 
   constructor(
@@ -63,6 +66,15 @@ export class Session {
     })
     this.running = { controller, done }
     return done
+  }
+
+  /**
+   * The model for this session's next requests (`/model`; an alias such as `opus` is resolved),
+   * or back to the default with `undefined`. A running turn keeps its model. Returns the model now used.
+   */
+  setModel(model: string | undefined): string {
+    this.model = model === undefined ? undefined : resolveModelAlias(model)
+    return this.model ?? this.env.modelName
   }
 
   /** Stops the running turn and waits for it to wind down. */
@@ -143,7 +155,8 @@ export class Session {
         ...(toolset.currentTools && { currentTools: toolset.currentTools }),
         toolContext: toolset.context,
         model,
-        modelName: (expansion.kind === 'expanded' && expansion.model) || this.env.modelName,
+        // A command's own model (its frontmatter) for its turn, else the session's.
+        modelName: resolveModelAlias((expansion.kind === 'expanded' && expansion.model) || this.model || this.env.modelName),
         maxTurns: this.env.maxTurns,
         signal,
         cwd: this.projectPath,

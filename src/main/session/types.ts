@@ -34,6 +34,8 @@ export interface SessionService {
   rename(sessionId: string, title: string): Promise<void>
   /** Stops a session if it runs and deletes its transcript. */
   delete(sessionId: string): Promise<void>
+  /** Switches the model of a session's next requests (`undefined`: back to the default); returns the model now used. */
+  setModel?(sessionId: string, model: string | undefined): Promise<{ model: string }>
   /** Switches a session's permission mode; absent where the session layer has no gate to switch. */
   setMode?(sessionId: string, mode: PermissionModeName): Promise<void>
   /** Ends every session; nothing keeps running. */
