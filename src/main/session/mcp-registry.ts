@@ -1,3 +1,4 @@
+import { realpathSync } from 'node:fs'
 import type { ChildEnvPolicy } from '../base/child-env'
 import { McpServers, type McpServerState } from '../services/mcp'
 
@@ -78,9 +79,14 @@ export class McpRegistry {
     return this.projects.get(projectPath)?.servers
   }
 
-  /** Starts the servers of an open project that were held back and may run now (the folder was just trusted). */
+  /**
+   * Starts the servers of an open project that were held back and may run now (the folder was
+   * just trusted). The trust step names folders by their real path, sessions by the path they were
+   * opened with: either finds the project.
+   */
   startHeld(projectPath: string): void {
-    this.projects.get(projectPath)?.servers.startHeld()
+    const wanted = realPath(projectPath)
+    for (const [path, entry] of this.projects) if (path === projectPath || realPath(path) === wanted) entry.servers.startHeld()
   }
 
   /** Stops every project's servers. */
@@ -91,5 +97,13 @@ export class McpRegistry {
       entry.unsubscribe()
       await entry.servers.dispose()
     }))
+  }
+}
+
+function realPath(path: string): string {
+  try {
+    return realpathSync(path)
+  } catch {
+    return path
   }
 }

@@ -7,6 +7,8 @@ import { Conversation } from '../features/chat/Conversation'
 import { isRunning } from '../features/chat/reducer'
 import { useChat } from '../features/chat/store'
 import { StatusBar } from '../features/status-bar/StatusBar'
+import { showView } from './show-view'
+import { VIEWS } from './views'
 import '../features/chat/chat.css'
 
 /**
@@ -15,7 +17,7 @@ import '../features/chat/chat.css'
  * features (chat, approvals, status bar) that never import each other.
  */
 export function ChatPane({ projectPath }: { projectPath: string }) {
-  const { sessionId, transcript, sending, stopping, error, reset, send, stop, newConversation, mode, modeError, setMode } = useChat()
+  const { sessionId, transcript, sending, stopping, error, reset, send, stop, newConversation, mode, modeError, setMode, model, setModel } = useChat()
   const running = isRunning(transcript)
   const queue = useApprovals((state) => state.queue)
   const awaiting = useMemo(() => new Set(queue.map((request) => request.toolUseId)), [queue])
@@ -42,7 +44,16 @@ export function ChatPane({ projectPath }: { projectPath: string }) {
       <Composer
         draftKey={`${projectPath}\n${sessionId ?? 'new'}`}
         projectPath={projectPath}
-        commands={{ newConversation, setMode: (next) => void setMode(next) }}
+        commands={{
+          newConversation,
+          setMode: (next) => void setMode(next),
+          setModel,
+          showView: (id) => showView(VIEWS, id),
+          // The one chosen for the next request, else the model of the latest reply.
+          currentModel: () => model ?? transcript.turns.findLast((turn) => turn.usage)?.usage?.model,
+          // Compaction on demand comes with the context manager (context.compact), not yet on this branch.
+          compact: async () => 'Compacting on demand is not part of this build yet; start a new conversation with /clear to free the context.',
+        }}
         running={running}
         sending={sending}
         stopping={stopping}

@@ -9,6 +9,7 @@ import type { View } from './shell'
 
 /** Dialogs are fetched when first opened, so they cost nothing at start-up. */
 const SettingsDialog = lazyNamed(() => import('../features/settings/SettingsDialog'), 'SettingsDialog')
+const ExtensionsView = lazyNamed(() => import('../features/extensions/ExtensionsView'), 'ExtensionsView')
 
 /**
  * The view registry: every panel and dialog of the shell, in one place. Adding a feature's view is
@@ -54,6 +55,13 @@ export const VIEWS: readonly View[] = [
         <TrustSettings projectPath={context.project?.path ?? null} onReview={context.close} />
       </SettingsDialog>
     ),
+  },
+  {
+    id: 'extensions',
+    placement: 'dialog',
+    title: 'Extensions',
+    command: { title: 'Open extensions: MCP servers, skills, commands, hooks', keys: { label: 'Alt+Shift+X', binding: { key: 'x', alt: true, shift: true } } },
+    render: (context) => <ExtensionsView projectPath={context.project?.path ?? null} onClose={context.close} />,
   },
   {
     id: 'viewer',
