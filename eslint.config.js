@@ -11,7 +11,7 @@ const noSdk = { name: '@anthropic-ai/sdk', message: 'The Anthropic SDK is import
 const noMcpSdk = { group: ['@modelcontextprotocol/sdk', '@modelcontextprotocol/sdk/*'], message: 'The MCP SDK is imported only in src/main/services/mcp (and the test servers in test/mcp).' }
 
 export default tseslint.config(
-  { ignores: ['out/**', 'dist/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'coverage/**'] },
+  { ignores: ['out/**', 'dist/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'coverage/**', '.bundle-check-test-*/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -12,7 +12,8 @@ export interface PrintOptions {
   outputFormat: OutputFormat
   permissionMode: PermissionMode
   model?: string
-  maxTurns: number
+  /** Model requests allowed; none given means no limit (as in Claude Code's print mode). */
+  maxTurns?: number
   resume?: string
   continue: boolean
   verbose: boolean
@@ -25,9 +26,6 @@ export interface PrintOptions {
   /** `--strict-mcp-config`: only the `--mcp-config` servers. */
   strictMcpConfig: boolean
 }
-
-/** Default turn limit in headless mode (a runaway loop must end). */
-export const DEFAULT_MAX_TURNS = 100
 
 const FORMATS: readonly OutputFormat[] = ['text', 'json', 'stream-json']
 const MODES: readonly PermissionMode[] = ['default', 'acceptEdits', 'plan', 'bypassPermissions', 'dontAsk']
@@ -46,7 +44,7 @@ Options:
   --mcp-config <configs...>       MCP servers from JSON files or JSON strings
   --strict-mcp-config             use only the --mcp-config servers
   --model <name>                  model id (default: ANTHROPIC_MODEL or the built-in default)
-  --max-turns <n>                 limit on model requests (default ${DEFAULT_MAX_TURNS})
+  --max-turns <n>                 limit on model requests (default: no limit)
   -r, --resume <session-id>       continue a stored session
   -c, --continue                  continue the latest session of this folder
   --append-system-prompt <text>   extra instructions for this run
@@ -92,7 +90,7 @@ export function parsePrintArgs(argv: string[]): { ok: true; options: Omit<PrintO
   if (!FORMATS.includes(outputFormat)) return { ok: false, error: `--output-format must be one of ${FORMATS.join(', ')}` }
   const permissionMode = (values['permission-mode'] ?? 'default') as PermissionMode
   if (!MODES.includes(permissionMode)) return { ok: false, error: `--permission-mode must be one of ${MODES.join(', ')}` }
-  let maxTurns = DEFAULT_MAX_TURNS
+  let maxTurns: number | undefined
   if (values['max-turns'] !== undefined) {
     maxTurns = Number(values['max-turns'])
     if (!Number.isInteger(maxTurns) || maxTurns < 1) return { ok: false, error: '--max-turns must be a positive integer' }
@@ -103,7 +101,7 @@ export function parsePrintArgs(argv: string[]): { ok: true; options: Omit<PrintO
     prompt: parsed.positionals.join(' '),
     outputFormat,
     permissionMode,
-    maxTurns,
+    ...(maxTurns !== undefined && { maxTurns }),
     continue: values.continue ?? false,
     verbose: values.verbose ?? false,
     allowedTools: splitRules(values.allowedTools),

@@ -1,12 +1,14 @@
-import { abortableSleep } from '../base/sleep'
 import type { AgentEvent, Usage } from '../../shared/protocol/agent-event'
+import { toolResultsDir } from '../base/paths'
+import { abortableSleep } from '../base/sleep'
 import { withMessageBreakpoints } from '../context/cache-breakpoints'
+import { ReminderQueue, withReminders } from '../context/reminders'
 import type { AssistantBlock, Message, ModelRequest, ToolSchema } from '../services/model/types'
 import type { AnyTool } from '../tools/types'
 import { stamp } from './events'
 import { budgetResults } from './result-budget'
-import type { RunToolDeps } from './tool-call'
 import { streamReply, type ReplyOutcome } from './stream-reply'
+import { ToolView } from './tool-view'
 import { maxTokensStep } from './transitions/max-tokens'
 import { compactAfterOverflow } from './transitions/prompt-too-long'
 import { stopHookRound } from './transitions/stop-hook'
@@ -26,16 +28,16 @@ import type { EventBody, QueryParams, QueryResult } from './types'
  */
 export async function* query(params: QueryParams): AsyncGenerator<AgentEvent, QueryResult> {
   const loop = new LoopState(params)
-  const tools = new ToolView(params)
+  const tools = new ToolView(params, loop.reminders)
   // Before the first request there is no transition yet: it counts as a turn like `next_turn`.
   let transition: Transition | undefined
   for (;;) {
-    const end = beforeRequest(loop, params, transition)
+    const end = yield* beforeRequest(loop, params, transition)
     if (end) {
       transition = end
       break
     }
-    tools.refresh(loop)
+    loop.tools = tools.refresh()
     const outcome = yield* stamped(streamReply(params.model, buildRequest(loop, params, tools.schemas), tools.deps), params)
     transition = outcome.kind === 'error' ? yield* onError(loop, params, outcome) : yield* onMessage(loop, params, outcome)
     if (transition.kind === 'end') break
@@ -47,39 +49,14 @@ export async function* query(params: QueryParams): AsyncGenerator<AgentEvent, Qu
 /** How a run ended. */
 type End = Extract<Transition, { kind: 'end' }>
 
-/**
- * The tools of the next request. A session whose tools change while it runs (MCP servers joining,
- * `tools/list_changed`) passes `currentTools`; it is read before every request, and schemas and
- * lookups are rebuilt only when it returns a different array.
- */
-class ToolView {
-  schemas: ToolSchema[]
-  deps: Omit<RunToolDeps, 'emit'>
-  private tools: AnyTool[]
-
-  constructor(private readonly params: QueryParams) {
-    this.tools = params.tools
-    this.schemas = toolSchemas(this.tools)
-    this.deps = toolDepsOf(params, this.tools)
-  }
-
-  refresh(loop: LoopState): void {
-    const next = this.params.currentTools?.() ?? this.params.tools
-    if (next !== this.tools) {
-      this.tools = next
-      this.schemas = toolSchemas(next)
-      this.deps = toolDepsOf(this.params, next)
-    }
-    loop.tools = this.tools
-  }
-}
-
 /** Mutable bookkeeping of one run. */
 class LoopState {
   messages: Message[]
   /** The tools the current request offered (for the result budget's per-tool limits). */
   tools: AnyTool[]
   turns = 0
+  /** Requests allowed before asking (or stopping); grows by `maxTurns` each time the user says go on. */
+  turnLimit: number
   maxTokens: number
   /** The model to ask; becomes the fallback model for the rest of the run once the service switched. */
   modelName: string
@@ -89,17 +66,25 @@ class LoopState {
   stopHookForced = false
   usage: Usage = zeroUsage()
   costUsd = 0
+  readonly reminders: ReminderQueue
 
   constructor(private readonly params: QueryParams) {
+    this.reminders = params.reminders ?? new ReminderQueue()
+    this.turnLimit = params.maxTurns
     this.messages = [...params.messages]
     this.tools = params.tools
     this.maxTokens = params.maxTokens ?? 8192
     this.modelName = params.modelName
   }
 
+  /**
+   * Appends a message and persists it. A user message is the one the next request sends, so the
+   * session's queued reminders are drained into it here (see context/reminders.ts).
+   */
   append(message: Message): void {
-    this.messages.push(message)
-    this.params.onMessage?.(message)
+    const sent = message.role === 'user' ? withReminders(message, this.reminders.drain()) : message
+    this.messages.push(sent)
+    this.params.onMessage?.(sent)
   }
 
   result(end: End): QueryResult {
@@ -107,11 +92,23 @@ class LoopState {
   }
 }
 
-/** Ends the run before a request when it was aborted or, for a new turn, when the turns ran out. */
-function beforeRequest(loop: LoopState, params: QueryParams, previous: Transition | undefined): End | undefined {
+/**
+ * Ends the run before a request when it was aborted or, for a new turn, when the turns ran out. At
+ * the limit an `onTurnLimit` guard (the desktop's question, after a `turn_limit` event) may allow
+ * another `maxTurns` requests; a guard that throws counts as "stop".
+ */
+async function* beforeRequest(loop: LoopState, params: QueryParams, previous: Transition | undefined): AsyncGenerator<AgentEvent, End | undefined> {
   if (params.signal.aborted) return aborted()
   if (isReissue(previous)) return undefined
-  if (loop.turns >= params.maxTurns) return { kind: 'end', reason: 'max_turns', message: `Reached the limit of ${params.maxTurns} turns.` }
+  if (loop.turns >= loop.turnLimit) {
+    const end: End = { kind: 'end', reason: 'max_turns', message: `Reached the limit of ${loop.turnLimit} model requests.` }
+    if (!params.onTurnLimit) return end
+    yield stamp({ type: 'turn_limit', turns: loop.turns }, params)
+    const goOn = await params.onTurnLimit(loop.turns).catch(() => false)
+    if (params.signal.aborted) return aborted()
+    if (!goOn) return end
+    loop.turnLimit += params.maxTurns
+  }
   loop.turns++
   return undefined
 }
@@ -173,8 +170,10 @@ async function* onMessage(
   loop.stopHookForced = false
   yield* stamped(reply.executor.drain(), params)
   const toolOf = (id: string) => loop.tools.find((tool) => tool.name === calls.find((call) => call.id === id)?.name)
-  loop.append({ role: 'user', content: await budgetResults(reply.executor.results(), toolOf, params.projectDataDir) })
+  loop.append({ role: 'user', content: await budgetResults(reply.executor.results(), toolOf, toolResultsDir(params.projectDataDir, params.sessionId)) })
   if (params.signal.aborted) return aborted()
+  const stopped = reply.executor.stopReason()
+  if (stopped !== undefined) return finish('hook_stopped', `A hook stopped the turn: ${stopped}`)
   return proceed('next_turn')
 }
 
@@ -223,7 +222,7 @@ async function* onMaxTokens(
 
 async function* onStop(loop: LoopState, params: QueryParams): AsyncGenerator<AgentEvent, Transition> {
   if (params.signal.aborted) return aborted()
-  const { feedback, error } = await stopHookRound(params.hooks, loop.stopHookForced)
+  const { feedback, error } = await stopHookRound(params.hooks, loop.stopHookForced, lastText(loop.messages))
   if (error !== undefined) yield stamp({ type: 'notice', level: 'warning', message: `The Stop hook failed: ${error}` }, params)
   if (!feedback) return finish('completed')
   loop.stopHookForced = true
@@ -243,27 +242,6 @@ async function* stamped<R>(inner: AsyncGenerator<EventBody, R>, params: QueryPar
     if (next.done) return next.value
     yield stamp(next.value, params)
   }
-}
-
-function toolDepsOf(params: QueryParams, tools: AnyTool[]): Omit<RunToolDeps, 'emit'> {
-  const deps: Omit<RunToolDeps, 'emit'> = {
-    tools: new Map(tools.map((tool) => [tool.name, tool])),
-    canUseTool: params.canUseTool,
-    context: {
-      cwd: params.cwd,
-      projectRoot: params.projectRoot,
-      projectDataDir: params.projectDataDir,
-      sessionId: params.sessionId,
-      agentId: params.agentId,
-      ...params.toolContext,
-    },
-  }
-  if (params.hooks) deps.hooks = params.hooks
-  return deps
-}
-
-function toolSchemas(tools: AnyTool[]): ToolSchema[] {
-  return tools.map((tool) => ({ name: tool.name, description: tool.description, input_schema: tool.jsonSchema }))
 }
 
 function textOf(content: AssistantBlock[]): string {

@@ -1,4 +1,5 @@
 import type { AgentEvent, TerminalReason, Usage } from '../../shared/protocol/agent-event'
+import type { ReminderQueue } from '../context/reminders'
 import type { Message, ModelService, TextBlock } from '../services/model/types'
 import type { AnyTool, ToolContext, ToolResult } from '../tools/types'
 
@@ -18,7 +19,12 @@ export type PermissionDecision =
       /** Appended to a successful tool_result, so the model learns what the user changed. */
       userNote?: string
     }
-  | { behavior: 'deny'; message: string }
+  | {
+      behavior: 'deny'
+      message: string
+      /** Also end the turn after this call's result (a hook answered `continue: false`), for this reason. */
+      stopTurn?: string
+    }
 
 /**
  * Asked once per tool call, after the input parsed and before it runs. May wait for a person;
@@ -33,6 +39,14 @@ export interface ToolCallInfo {
   toolUseId: string
 }
 
+/** What the hooks after a call say: news for the model, or an end to the turn. */
+export interface AfterCallOutcome {
+  /** Text for the model, delivered as a reminder with the next request (exit-2 stderr, `additionalContext`, a block reason). */
+  additionalContext?: string
+  /** End the turn once this call's result is in (`continue: false`), for this reason. */
+  stopReason?: string
+}
+
 /**
  * Optional callbacks around the loop. PreToolUse hooks are not here: governance runs them inside
  * `canUseTool`, so a hook's input is re-validated and judged by the rules. None of these may
@@ -40,9 +54,9 @@ export interface ToolCallInfo {
  */
 export interface QueryHooks {
   /** A Stop hook: a `blockReason` forces one more round (never twice in a row). */
-  onStop?: () => Promise<{ blockReason?: string }>
+  onStop?: (info: { lastAssistantMessage: string }) => Promise<{ blockReason?: string }>
   /** After a call ran (also when it failed). */
-  postToolUse?: (call: ToolCallInfo, result: ToolResult) => Promise<void>
+  postToolUse?: (call: ToolCallInfo, result: ToolResult) => Promise<AfterCallOutcome | void>
 }
 
 /** Shrinks a conversation that no longer fits; `undefined` means it could not. */
@@ -62,8 +76,14 @@ export interface QueryParams {
   currentTools?: () => AnyTool[]
   model: ModelService
   modelName: string
-  /** Model requests allowed in this run (retries of one request do not count). */
+  /** Model requests allowed in this run (retries of one request do not count); `Infinity` for no limit. */
   maxTurns: number
+  /**
+   * Asked when the run reaches `maxTurns` (after a `turn_limit` event): true goes on for another
+   * `maxTurns` requests. Without it, or on false, the run ends with `max_turns`. Must settle (as
+   * false is fine) when the turn is aborted.
+   */
+  onTurnLimit?: (turns: number) => Promise<boolean>
   signal: AbortSignal
   sessionId: string
   agentId: string
@@ -90,6 +110,12 @@ export interface QueryParams {
   usageSoFar?: { usage: Usage; costUsd: number }
   /** Base delay before re-issuing a request whose stream broke (default 250 ms, doubling). */
   streamRetryDelayMs?: number
+  /**
+   * The session's reminder queue: drained into every user message the loop appends (tool
+   * results, Stop-hook feedback, continuation nudges), the message the next request sends. Without
+   * one the run keeps its own, so hook context still reaches the model.
+   */
+  reminders?: ReminderQueue
 }
 
 /** What `query` returns when its generator finishes (after the `turn_end` event). */

@@ -1,6 +1,7 @@
 import type { PermissionModeName } from '../../shared/ipc/contract'
 import type { Usage } from '../../shared/protocol/agent-event'
 import type { EventHub } from '../base/event-hub'
+import type { ReminderQueue } from '../context/reminders'
 import type { CanUseTool, Compactor, QueryHooks, QueryParams } from '../engine/types'
 import type { Message, ModelService } from '../services/model/types'
 import type { AnyTool } from '../tools/types'
@@ -39,11 +40,13 @@ export interface SessionEnvironment {
   expandPrompt?(text: string, toolset: Toolset, signal: AbortSignal): Promise<PromptExpansion>
   /** Extra sections for the dynamic system prompt (the skill catalog), read every turn. */
   systemPromptSections?(): Promise<string[]>
+  /** News for the model from any part of the session, drained into the next user message sent. */
+  reminders?: ReminderQueue
   /**
-   * News for the model gathered since the last prompt (MCP servers joining or failing), delivered
-   * as system reminders with the next prompt. The seam for the session's reminder queue.
+   * Someone can answer when a turn reaches `maxTurns`: the turn waits for `answerTurnLimit`
+   * instead of ending (the desktop's guard). Headless runs end at the limit.
    */
-  drainNotes?(): string[]
+  askToContinue?: boolean
 }
 
 /** What a typed prompt became (see `SessionEnvironment.expandPrompt`). */
@@ -55,7 +58,7 @@ export type PromptExpansion =
 /** Hooks around a session's life; each may add context for the model. None may throw. */
 export interface SessionLifecycle {
   /** Before a prompt reaches the model: `blocked` drops the prompt, with the reason shown. */
-  promptSubmit?(prompt: string): Promise<{ blocked?: string; additionalContext?: string }>
+  promptSubmit?(prompt: string): Promise<{ blocked?: string; additionalContext?: string; stopReason?: string }>
   /** Before the first turn of this session object: a new session, or a resumed one. */
   sessionStart?(source: 'startup' | 'resume'): Promise<{ additionalContext?: string }>
   /** When the session ends (closed, deleted, or the app quits). */

@@ -1,3 +1,4 @@
+import type { ReminderSink } from '../context/reminders'
 import type { SessionGrants } from '../governance/decide/session'
 import type { PermissionDecision } from '../governance/types'
 import type { McpServers } from '../services/mcp'
@@ -22,6 +23,8 @@ export interface ExtensionPartsOptions {
   check(tool: AnyTool, input: unknown): Promise<PermissionDecision>
   grants: SessionGrants
   notice(level: 'info' | 'warning', message: string): void
+  /** The session's reminder queue: what the model should hear about servers (joined, failed, tools changed). */
+  reminders: ReminderSink
   /**
    * Start the project's MCP servers only when `startServers` is called (headless runs call it once
    * the first model request is out: spawning ten servers costs the main thread tens of
@@ -34,7 +37,7 @@ export interface ExtensionPartsOptions {
 export interface ExtensionParts {
   /** The session's tools: the core ones, the Skill tool, and the MCP pool (read before every request). */
   toolset(core: AnyTool[], context: () => Partial<ToolContext>): { tools: AnyTool[]; currentTools: () => AnyTool[]; context: { mcp?: McpServers; skills: SkillLoader } }
-  environment: Required<Pick<SessionEnvironment, 'expandPrompt' | 'systemPromptSections' | 'drainNotes'>>
+  environment: Required<Pick<SessionEnvironment, 'expandPrompt' | 'systemPromptSections'>>
   /** Starts the MCP servers if they were deferred (idempotent). */
   startServers(): void
   release(): Promise<void>
@@ -43,8 +46,9 @@ export interface ExtensionParts {
 /**
  * Wires one session to its project's MCP servers (started when the session opens, shared with the
  * project's other sessions) and to its skills and custom commands. What the model should hear
- * about servers (joined, failed, tools changed) is queued as notes; every note is also a notice
- * for the user.
+ * about servers (joined, failed, tools changed) goes to the session's reminder queue, so it rides
+ * with the next request (a tool result's message as well as a prompt); each is also a notice for
+ * the user.
  */
 export function createExtensionParts(o: ExtensionPartsOptions): ExtensionParts {
   const mcp = o.registry.acquire(o.projectPath, { deferStart: o.deferServerStart === true })
@@ -52,11 +56,10 @@ export function createExtensionParts(o: ExtensionPartsOptions): ExtensionParts {
   const configured = servers.all().length > 0
   const outputTokens = Number(o.env['MAX_MCP_OUTPUT_TOKENS'])
   const pool = new McpToolPool(servers, { outputTokens: Number.isFinite(outputTokens) && outputTokens > 0 ? outputTokens : DEFAULT_MCP_OUTPUT_TOKENS })
-  const notes: string[] = []
   for (const problem of servers.problems) o.notice('warning', `MCP configuration${problem.file ? ` (${problem.file})` : ''}: ${problem.message}`)
   const unsubscribe = servers.subscribe(() => {
     for (const line of pool.news()) {
-      notes.push(line)
+      o.reminders.push(line, { source: 'mcp' })
       o.notice(line.includes('is not available') ? 'warning' : 'info', line.split('\n')[0]!)
     }
   })
@@ -88,7 +91,6 @@ export function createExtensionParts(o: ExtensionPartsOptions): ExtensionParts {
     environment: {
       expandPrompt: (text, toolset, signal) => extensions.expandPrompt(text, { tools: toolset.currentTools?.() ?? toolset.tools, context: toolset.context ?? {} }, signal),
       systemPromptSections: async () => [await extensions.systemPromptSection()].filter(Boolean),
-      drainNotes: () => notes.splice(0),
     },
     startServers: () => servers.start(),
     async release() {

@@ -1,5 +1,6 @@
 import type { AgentEvent, Usage } from '../../shared/protocol/agent-event'
 import { AppError } from '../../shared/ipc/result'
+import { ReminderQueue, withReminders } from '../context/reminders'
 import { buildSystemPrompt } from '../context/system-prompt'
 import { query } from '../engine/query'
 import type { QueryResult } from '../engine/types'
@@ -30,6 +31,8 @@ export class Session {
   /** The model chosen for this session (`/model`), if any. */
   private model: string | undefined
   private readonly resumed: boolean
+  private readonly reminders: ReminderQueue
+  private limitAnswer: ((proceed: boolean) => void) | undefined
 
   constructor(
     readonly id: string,
@@ -41,6 +44,7 @@ export class Session {
     this.usage = seed?.usage ?? zeroUsage()
     this.costUsd = seed?.costUsd ?? 0
     this.resumed = seed !== undefined
+    this.reminders = env.reminders ?? new ReminderQueue()
     if (seed?.persisted) this.writer = TranscriptWriter.open(env.transcriptPath)
   }
 
@@ -75,6 +79,14 @@ export class Session {
   setModel(model: string | undefined): string {
     this.model = model === undefined ? undefined : resolveModelAlias(model)
     return this.model ?? this.env.modelName
+  }
+
+  /** Answers the running turn's question at its request guard; false when no question waits. */
+  answerTurnLimit(proceed: boolean): boolean {
+    const answer = this.limitAnswer
+    if (!answer) return false
+    answer(proceed)
+    return true
   }
 
   /** Stops the running turn and waits for it to wind down. */
@@ -136,9 +148,11 @@ export class Session {
       this.emit({ ...identity, type: 'turn_end', reason: 'command_failed', message })
       return { reason: 'command_failed', message, messages: this.messages, turns: 0, usage: zeroUsage(), costUsd: 0, resultText: '' }
     }
-    const notes = [...context.additional, ...(this.env.drainNotes?.() ?? [])]
-    const extra = notes.map((note) => ({ type: 'text' as const, text: `<system-reminder>\n${note}\n</system-reminder>` }))
-    const prompt: Message = { role: 'user', content: [{ type: 'text', text: expansion.kind === 'expanded' ? expansion.text : text }, ...extra] }
+    for (const note of context.additional) this.reminders.push(note, { source: 'hook' })
+    // Whatever arrived since the last request (a background command that finished, an MCP server
+    // that joined…) rides along.
+    const sent = expansion.kind === 'expanded' ? expansion.text : text
+    const prompt = withReminders({ role: 'user', content: [{ type: 'text', text: sent }] }, this.reminders.drain())
     this.append(prompt)
     this.emit({ ...identity, type: 'turn_start', turnId: `${this.id}:${++this.turnCounter}`, prompt: text })
     try {
@@ -167,6 +181,8 @@ export class Session {
         compact: this.env.compact,
         maxTokens: this.env.maxTokens,
         usageSoFar: { usage: this.usage, costUsd: this.costUsd },
+        reminders: this.reminders,
+        ...(this.env.askToContinue && { onTurnLimit: () => this.waitForAnswer(signal) }),
         onMessage: (message) => this.append(message),
         onCompacted: (messages) => this.replace(messages),
       })
@@ -199,6 +215,21 @@ export class Session {
     return buildSystemPrompt({ cwd: this.projectPath, projectRoot: this.projectPath, homeDir: this.env.homeDir, sections, append: this.env.appendSystemPrompt })
   }
 
+  /** Waits for {@link answerTurnLimit}; an abort of the turn answers "stop". */
+  private waitForAnswer(signal: AbortSignal): Promise<boolean> {
+    return new Promise((resolve) => {
+      const done = (proceed: boolean) => {
+        this.limitAnswer = undefined
+        signal.removeEventListener('abort', onAbort)
+        resolve(proceed)
+      }
+      const onAbort = () => done(false)
+      if (signal.aborted) return done(false)
+      signal.addEventListener('abort', onAbort, { once: true })
+      this.limitAnswer = done
+    })
+  }
+
   /** Runs SessionStart (first turn only) and UserPromptSubmit hooks; hook failures never stop a turn. */
   private async hookContext(text: string): Promise<{ additional: string[] } | { blocked: string }> {
     const lifecycle = this.env.lifecycle
@@ -210,6 +241,8 @@ export class Session {
     }
     const submit = await lifecycle?.promptSubmit?.(text).catch(() => undefined)
     if (submit?.blocked) return { blocked: submit.blocked }
+    // `continue: false` stops before the model is asked, like a block.
+    if (submit?.stopReason !== undefined) return { blocked: submit.stopReason }
     if (submit?.additionalContext) additional.push(submit.additionalContext)
     return { additional }
   }

@@ -14,6 +14,8 @@ export const SessionSummary = z.object({
   createdAt: z.string(),
   updatedAt: z.string(),
   messageCount: z.number(),
+  /** Lines of its transcript that could not be read and were left out. */
+  skippedLines: z.number().optional(),
 })
 export type SessionSummary = z.infer<typeof SessionSummary>
 
@@ -44,6 +46,8 @@ export const sessionRequests = {
     input: z.object({ sessionId: Id, model: z.string().min(1).max(200).regex(/^[\w.:@/-]+$/).optional() }).strict(),
     output: z.object({ model: z.string() }),
   },
+  /** Answers a running turn that reached its request guard (`turn_limit`): go on, or stop it. */
+  'session.continueTurn': { input: z.object({ sessionId: Id, proceed: z.boolean() }).strict(), output: z.void() },
   /** Switches a session's permission mode (Shift+Tab in the UI); applies from the next tool call. */
   'session.setMode': { input: z.object({ sessionId: Id, mode: PermissionModeName }).strict(), output: z.void() },
   /** Stored sessions, newest first: of one project, or of all when `projectPath` is omitted. */

@@ -6,7 +6,7 @@ import { parseRule, toolNameMatches } from '../rules/parse'
 import type { LoadedHook } from '../settings/types'
 import type { HookLog } from './log'
 import { matcherMatches } from './matcher'
-import { emptyAggregate, foldRun } from './output'
+import { capHookText, emptyAggregate, foldRun } from './output'
 import { runCommandHook } from './run-command'
 import { EVENTS_WITHOUT_MATCHER, type HookAggregate, type HookEvent } from './types'
 
@@ -90,8 +90,11 @@ export class HookRunner {
       }),
     )
     for (const { h, run, label } of runs) {
+      // The log keeps hundreds of firings: a preview of each stream is enough to read.
       this.opts.log?.add({
         ...run,
+        stdout: capHookText(run.stdout),
+        stderr: capHookText(run.stderr),
         at: Date.now(),
         event,
         matcher: h.matcher,

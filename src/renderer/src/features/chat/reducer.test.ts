@@ -90,4 +90,13 @@ describe('chat reducer', () => {
     const state = failTurn(addPendingTurn(emptyTranscript, 'k', 'hi'), 'k', 'No API key')
     expect(state.turns[0]?.end).toEqual({ reason: 'model_error', message: 'No API key' })
   })
+
+  it('holds the request-guard question until the next request or the end of the turn', () => {
+    const asked = fold([ev({ type: 'turn_start', turnId: 't1', prompt: 'go' }), ev({ type: 'turn_limit', turns: 200 })])
+    expect(asked.turns[0]?.limitQuestion).toEqual({ turns: 200 })
+    expect(fold([ev({ type: 'request_start', model: 'm', attempt: 1 })], asked).turns[0]?.limitQuestion).toBeUndefined()
+    const stopped = fold([ev({ type: 'turn_end', reason: 'max_turns' })], asked).turns[0]
+    expect(stopped?.limitQuestion).toBeUndefined()
+    expect(stopped?.end).toEqual({ reason: 'max_turns' })
+  })
 })

@@ -33,6 +33,8 @@ export interface Turn {
   end?: { reason: TerminalReason; message?: string }
   /** What the harness did about model service trouble in this turn. */
   recovery?: { retries: number; fallback?: { from: string; to: string } }
+  /** The turn reached its request guard and waits for the user to say go on or stop. */
+  limitQuestion?: { turns: number }
 }
 
 export interface Transcript {
@@ -121,18 +123,25 @@ export function reduce(transcript: Transcript, event: AgentEvent): Transcript {
     case 'notice':
       return update((turn) => addNotice(turn, event.level, event.message))
     case 'turn_end':
-      return update((turn) => ({
+      return update(({ limitQuestion: _answered, ...turn }) => ({
         ...turn,
         blocks: turn.blocks.map(settleTool),
         end: { reason: event.reason, ...(event.message !== undefined && { message: event.message }) },
       }))
+    case 'turn_limit':
+      return update((turn) => ({ ...turn, limitQuestion: { turns: event.turns } }))
     case 'request_start':
+      // The next request after the user said go on: the question is answered.
+      return update(({ limitQuestion: _answered, ...turn }) => turn)
     case 'assistant_message':
       // The streamed deltas already carry the text; these are for transcripts and logs.
       return transcript
     case 'task_update':
     case 'mode_change':
       // Not part of the conversation: the task list and the mode have their own state.
+      return transcript
+    case 'sandbox_unavailable':
+      // Shown once per session as a banner (SandboxBanner, from the chat store), not in a turn.
       return transcript
   }
 }
