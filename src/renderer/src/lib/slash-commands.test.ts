@@ -17,6 +17,8 @@ describe('slash-command matching', () => {
     expect(matchCommands('/zz', commands)).toEqual([])
     expect(matchCommands('not a command', commands)).toEqual([])
     expect(matchCommands('/plan and more', commands)).toEqual([])
+    // A space after the name: the arguments come next, the list closes.
+    expect(matchCommands('/compact ', commands)).toEqual([])
   })
 
   it('finds the command the text names exactly, with arguments only for a command that takes them', () => {

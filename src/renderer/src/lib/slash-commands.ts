@@ -62,9 +62,12 @@ export function useSlashCommands(): SlashRegistry {
 /** A command name: words, `-`, `.`, and `:` (commands in subfolders, `mcp__server__prompt`). */
 const NAME = '[\\w.:-]'
 
-/** Commands matching what is typed so far (`/`, `/pl`…); empty when the text is not a command name. */
+/**
+ * Commands matching what is typed so far (`/`, `/pl`…); empty when the text is not a command name,
+ * or once a space follows the name (its arguments are being typed).
+ */
 export function matchCommands(text: string, commands: readonly SlashCommand[]): SlashCommand[] {
-  const match = new RegExp(`^/(${NAME}*)$`).exec(text.trim())
+  const match = new RegExp(`^/(${NAME}*)$`).exec(text.trimStart())
   if (!match) return []
   const typed = (match[1] ?? '').toLowerCase()
   return commands.filter((command) => command.name.toLowerCase().startsWith(typed))
