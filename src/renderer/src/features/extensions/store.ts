@@ -1,5 +1,5 @@
 import { create } from 'zustand'
-import type { ExtensionsOverview, HooksOverview } from '../../../../shared/ipc/contract'
+import type { ExtensionsOverview, HooksOverview, McpServerStatus } from '../../../../shared/ipc/contract'
 import { api } from '../../api'
 
 /** How long a listing stays fresh for `/` completion before it is asked for again. */
@@ -71,10 +71,20 @@ export const useExtensions = create<ExtensionsState>()((set, get) => {
 
     restart: (server) => act(server, (projectPath) => api.invoke('mcp.restart', { projectPath, server })),
     approve: (server) => act(server, (projectPath) => api.invoke('mcp.approve', { projectPath, server })),
-    setEnabled: (server, enabled, tool) =>
-      act(tool ? `${server}/${tool}` : server, (projectPath) => api.invoke('mcp.setEnabled', { projectPath, server, enabled, ...(tool && { tool }) })),
+    setEnabled(server, enabled, tool) {
+      // Shown at once, so a switch follows the click; the listing read afterwards has the last word.
+      const { overview, busy } = get()
+      if (overview && !busy) set({ overview: { ...overview, servers: overview.servers.map((entry) => (entry.name === server ? switched(entry, enabled, tool) : entry)) } })
+      return act(tool ? `${server}/${tool}` : server, (projectPath) => api.invoke('mcp.setEnabled', { projectPath, server, enabled, ...(tool && { tool }) }))
+    },
   }
 })
+
+/** A server as it looks once it, or one of its tools (by the server's own name), is turned on or off. */
+function switched(server: McpServerStatus, enabled: boolean, tool: string | undefined): McpServerStatus {
+  if (!tool) return { ...server, turnedOff: !enabled }
+  return { ...server, tools: server.tools.map((entry) => (entry.serverName === tool ? { ...entry, enabled } : entry)) }
+}
 
 // Servers change on their own (connecting, crashing, new tools): the view follows them live.
 api.on('mcp.status', ({ projectPath, servers }) => {
