@@ -6,6 +6,7 @@ import { projectHandlers, type PickFolder } from './host/handlers/project'
 import { userTerminals } from './host/handlers/pty'
 import { sessionHandlers } from './host/handlers/session'
 import { settingsHandlers } from './host/handlers/settings'
+import { taskHandlers, type TaskHandlerDeps } from './host/handlers/tasks'
 import { trustHandlers } from './host/handlers/trust'
 import { workspaceHandlers } from './host/handlers/workspace'
 import { createRouter, type Handlers, type Router } from './host/router'
@@ -32,6 +33,8 @@ export interface CoreOptions {
   approvals?: ApprovalHandlerDeps
   /** MCP servers, skills and commands (from the session runtime); without it `extensions.*` answers UNAVAILABLE. */
   extensions?: ExtensionService
+  /** The sessions' task lists and plan files (from the session runtime); without them `tasks.*` answers UNAVAILABLE. */
+  tasks?: Omit<TaskHandlerDeps, 'sessions'>
   /** Terminals; without it `pty.*` answers UNAVAILABLE. Disposed with the core. */
   pty?: PtyService
   /**
@@ -80,6 +83,7 @@ export function createCore(options: CoreOptions): Core {
     ...approvalHandlers(options.approvals ?? { queues: () => [] }),
     ...extensionHandlers({ extensions: options.extensions }),
     ...trustHandlers({ sousHome: options.sousHome, onGranted: (projectPath) => options.extensions?.trustChanged(projectPath) }),
+    ...taskHandlers(options.tasks && { ...options.tasks, ...(options.sessions && { sessions: options.sessions }) }),
   }
   const router = createRouter(handlers, {
     isTrustedSender: createSenderPolicy({ transport: options.transport, appOrigins: options.appOrigins ?? [APP_URL] }),

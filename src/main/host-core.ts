@@ -65,6 +65,7 @@ export function createHostCore(options: HostCoreOptions): HostCore {
     sessions: runtime.sessions,
     approvals: runtime.approvals,
     extensions: runtime.extensions,
+    tasks: { userTasks: runtime.userTasks, planFile: runtime.planFile },
     onWarning: options.log,
     ...(options.pickFolder && { pickFolder: options.pickFolder }),
     ...(options.appOrigins && { appOrigins: options.appOrigins }),

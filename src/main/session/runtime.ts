@@ -12,6 +12,9 @@ import { projectTrustOf, type ProjectTrust, type SessionRuntimeOptions } from '.
 import { openSessionEnvironment, type RuntimeParts } from './session-environment'
 import { SessionManager } from './session-manager'
 import { SharedSandbox } from './shared-sandbox'
+import type { UserTaskEdits } from './user-task-edits'
+import { planFilePath, plansDir } from '../store/plan-files'
+import { isSessionId } from '../store/transcript'
 
 export type { RuntimePreferences, SessionRuntimeOptions } from './runtime-options'
 
@@ -21,6 +24,10 @@ export interface SessionRuntime {
   approvals: ApprovalQueues
   /** Each session's permission gate, for the status bar and mode switches. */
   gate(sessionId: string): PermissionGate | undefined
+  /** A live session's task list as the task panel changes it. */
+  userTasks(sessionId: string): UserTaskEdits | undefined
+  /** Where a session's plan file is (whether or not it exists); undefined for an id that is no session id. */
+  planFile(sessionId: string): string | undefined
   /** Hook runs of every session, newest last (the hook inspector). */
   hookLog: HookLog
   /** The MCP servers of every project with an open session. */
@@ -68,6 +75,7 @@ export function createSessionRuntime(options: SessionRuntimeOptions): SessionRun
     userHome,
     mcp,
     trust,
+    userTasks: new Map(),
   }
   const extensions = new RuntimeExtensionService({
     registry: mcp,
@@ -94,6 +102,8 @@ export function createSessionRuntime(options: SessionRuntimeOptions): SessionRun
     gate: (sessionId) => parts.gates.get(sessionId),
     mcp,
     extensions,
+    userTasks: (sessionId) => parts.userTasks.get(sessionId),
+    planFile: (sessionId) => (isSessionId(sessionId) ? planFilePath(plansDir(parts.userHome, options.env), sessionId) : undefined),
     async dispose() {
       stopHookEvents?.()
       await sessions.dispose()

@@ -9,8 +9,10 @@ import { ptyEvents, ptyRequests } from './pty'
 import { sessionEvents, sessionRequests } from './session'
 import { settingsRequests } from './settings'
 import { trustRequests } from './trust'
+import { tasksRequests } from './tasks'
+import { planRequests } from './plan'
 
-const requestDomains = [appRequests, projectRequests, ptyRequests, sessionRequests, approvalRequests, settingsRequests, filesRequests, trustRequests, extensionsRequests]
+const requestDomains = [appRequests, projectRequests, ptyRequests, sessionRequests, approvalRequests, settingsRequests, filesRequests, trustRequests, extensionsRequests, tasksRequests, planRequests]
 const eventDomains = [ptyEvents, sessionEvents, approvalEvents, projectEvents, extensionsEvents]
 
 describe('the contract, merged from one file per domain', () => {

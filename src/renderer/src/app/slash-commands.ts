@@ -69,5 +69,13 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
   { name: 'plan', description: 'Plan mode: the agent may read and think, not change anything', run: (chat) => chat.setMode('plan') },
   { name: 'accept-edits', description: 'Accept file edits without asking (commands still ask)', run: (chat) => chat.setMode('acceptEdits') },
   { name: 'ask', description: 'Ask before every change (the default mode)', run: (chat) => chat.setMode('default') },
+  // Claude Code lists its to-do items with /todos; /tasks is the name people look for here.
+  { name: 'tasks', description: "Show the session's task list (and add your own)", run: focusTaskList },
+  { name: 'todos', description: "Show the session's task list (Claude Code's name for it)", run: focusTaskList },
   { name: 'help', description: 'List the commands', run: help },
 ]
+
+/** Moves focus into the task panel (its first task, or its Add button) once the composer has settled. */
+function focusTaskList(): void {
+  requestAnimationFrame(() => document.querySelector<HTMLElement>('[aria-label="Tasks"] :is(.task__check, button:not(:disabled))')?.focus())
+}
