@@ -2,6 +2,7 @@ import { createEventHub, type EventHub } from './base/event-hub'
 import { appHandlers } from './host/handlers/app'
 import { extensionHandlers } from './host/handlers/extensions'
 import { approvalHandlers, type ApprovalHandlerDeps } from './host/handlers/approval'
+import { contextHandlers } from './host/handlers/context'
 import { projectHandlers, type PickFolder } from './host/handlers/project'
 import { userTerminals } from './host/handlers/pty'
 import { sessionHandlers } from './host/handlers/session'
@@ -79,6 +80,7 @@ export function createCore(options: CoreOptions): Core {
     ...terminals.handlers,
     ...settingsHandlers({ keyStore: options.keyStore }),
     ...sessionHandlers({ sessions: options.sessions }),
+    ...contextHandlers({ sessions: options.sessions }),
     ...workspaceHandlers({ sousHome: options.sousHome }),
     ...approvalHandlers(options.approvals ?? { queues: () => [] }),
     ...extensionHandlers({ extensions: options.extensions }),

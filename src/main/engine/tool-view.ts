@@ -53,6 +53,7 @@ function toolDepsOf(params: QueryParams, tools: AnyTool[], reminders: ReminderQu
   return deps
 }
 
-function toolSchemas(tools: AnyTool[]): ToolSchema[] {
+/** The tools as the API sees them (the same bytes in every request while the tools stay the same). */
+export function toolSchemas(tools: AnyTool[]): ToolSchema[] {
   return tools.map((tool) => ({ name: tool.name, description: tool.description, input_schema: tool.jsonSchema }))
 }

@@ -1,6 +1,8 @@
 import { DEFAULT_TURN_GUARD } from '../../shared/ipc/contract'
 import { PlanMode } from '../agents/plan-mode'
 import { projectDataDir } from '../base/paths'
+import { planProvider, recentFilesProvider, skillsProvider, tasksProvider } from '../compaction/restoration'
+import { compactionSettings, contextWindowFromEnv } from '../compaction/settings'
 import { ReminderQueue } from '../context/reminders'
 import { TASK_TOOLS, TaskReminders } from '../context/task-reminders'
 import type { QueryHooks } from '../engine/types'
@@ -24,7 +26,10 @@ import type { ModelCache } from './model-cache'
 import type { NetworkAsks } from './network-asks'
 import { projectTrustOf, type ProjectTrust, type RuntimePreferences, type SessionRuntimeOptions } from './runtime-options'
 import type { SessionEnvironment, Toolset } from './session'
-import { createExtensionParts, type ExtensionParts } from './session-extension-parts'
+import { openExtensions } from './open-extensions'
+import type { ExtensionParts } from './session-extension-parts'
+import type { SessionContextSetup } from './session-context'
+import { PromptReminders } from './prompt-reminders'
 import { createSessionTasks, sharedTaskListName } from './session-tasks'
 import type { SharedSandbox } from './shared-sandbox'
 import type { UserTaskEdits } from './user-task-edits'
@@ -100,17 +105,30 @@ export function openSessionEnvironment(parts: RuntimeParts, projectPath: string,
   // Reminders by the request: plan mode (at entry, then every few requests) and a neglected task list.
   opening.reminders.addSource({ source: 'plan mode', due: () => [plan.nextReminder() ?? ''] })
   opening.reminders.addSource({ source: 'tasks', due: () => taskReminders.due() })
+  // Reminders with the user's prompt: files changed since read, a permission mode the user switched.
+  const news = new PromptReminders({ projectRoot: projectPath, fileState: opening.tools.fileState, sink: opening.reminders, mode: () => gate.mode })
+  const modelName = models.modelName(opening.preferences)
   return {
     hub: options.hub,
     model: () => models.get(opening.preferences),
-    modelName: models.modelName(opening.preferences),
+    modelName,
+    context: contextSetup(parts, opening, modelName, { gate, tasks, plan, extensions }),
     toolset: () => buildToolset(parts, opening, { gate, tasks, plan, extensions }),
     canUseTool: (tool, input, toolUseId, callOptions) => gate.canUseTool(tool, input, toolUseId, callOptions),
-    setMode: (mode) => plan.setMode(mode),
+    setMode: (mode) => {
+      const previous = gate.mode
+      plan.setMode(mode)
+      // Plan mode tells its own start and end (its reminder source); other switches are told here.
+      if (mode !== previous && mode !== 'plan' && previous !== 'plan') news.modeChanged(mode)
+    },
     hooks: loopHooks(gate, taskReminders),
     ...extensions.environment,
     lifecycle: {
-      promptSubmit: (prompt) => gate.userPromptSubmit(prompt),
+      promptSubmit: async (prompt) => {
+        const submitted = await gate.userPromptSubmit(prompt)
+        if (!submitted.blocked) await news.beforePrompt()
+        return submitted
+      },
       sessionStart: (source) => gate.sessionStart(source),
       sessionEnd: (reason) => gate.sessionEnd(reason),
     },
@@ -176,48 +194,6 @@ function openGate(parts: RuntimeParts, opening: Opening): { gate: PermissionGate
   }
 }
 
-/**
- * The session's MCP tools, skills and custom commands. Desktop sessions start the project's servers
- * now; headless runs once the answer to the session's first model request begins (its first event
- * after `request_start`), so spawning them never delays writing that request.
- */
-function openExtensions(parts: RuntimeParts, opening: Opening, gate: PermissionGate, queue: ApprovalQueue): ExtensionParts {
-  const { options } = parts
-  const { projectPath, sessionId } = opening
-  const extensions = createExtensionParts({
-    registry: parts.mcp,
-    projectPath,
-    projectDataDir: projectDataDir(options.home, projectPath),
-    sessionId,
-    userHome: parts.userHome,
-    env: options.env,
-    trusted: () => parts.trust.extensions(projectPath),
-    check: (tool, input) => gate.check(tool, input),
-    grants: queue.sessionGrants,
-    notice: (level, message) => options.hub.emit('agent.event', { type: 'notice', sessionId, agentId: 'main', level, message }),
-    reminders: opening.reminders,
-    deferServerStart: options.headless,
-  })
-  if (!options.headless) return extensions
-  let requested = false
-  const stopWatching = options.hub.subscribe((channel, payload) => {
-    const event = payload as { type?: string; sessionId?: string }
-    if (channel !== 'agent.event' || event.sessionId !== sessionId) return
-    if (event.type === 'request_start') requested = true
-    else if (requested) {
-      stopWatching()
-      extensions.startServers()
-    }
-  })
-  return {
-    ...extensions,
-    async release() {
-      stopWatching()
-      await extensions.release()
-    },
-  }
-}
-
 /** The core tools with the syntax-tree Bash classifier, the sandbox and the small model WebFetch asks, then the extensions' tools. */
 async function buildToolset(
   parts: RuntimeParts,
@@ -246,6 +222,33 @@ async function buildToolset(
   const core = createCoreTools({ pty: options.pty, classify: classifier.classify, inspect: classifier.inspect, sandbox: opening.sandboxState })
   const withExtensions = extensions.toolset(core, () => context)
   return { tools: withExtensions.tools, currentTools: withExtensions.currentTools, context: { ...context, ...withExtensions.context } }
+}
+
+/**
+ * The session's compaction: thresholds from the model's window (or `SOUS_CONTEXT_WINDOW`), what a
+ * summary restores (the files the agent read most recently, the session's plan, loaded skills,
+ * open tasks), and the gate's PreCompact, PostCompact and SessionStart (`compact`) hooks; and the
+ * system prompt's extra sections (the skill catalog).
+ */
+function contextSetup(
+  parts: RuntimeParts,
+  opening: Opening,
+  modelName: string,
+  session: { gate: PermissionGate; tasks: ReturnType<typeof createSessionTasks>; plan: PlanMode; extensions: ExtensionParts },
+): SessionContextSetup {
+  const { gate, tasks, plan, extensions } = session
+  const contextWindow = contextWindowFromEnv(parts.options.env)
+  return {
+    settings: compactionSettings({ model: modelName, ...(contextWindow !== undefined && { contextWindow }) }),
+    restoration: [recentFilesProvider(opening.tools.fileState, (path) => gate.isReadDenied(path)), planProvider(() => plan.activePlanFile()), skillsProvider(), tasksProvider(tasks.access)],
+    hooks: {
+      preCompact: (trigger, instructions) => gate.preCompact(trigger, instructions),
+      postCompact: (trigger, summary) => gate.postCompact(trigger, summary),
+      sessionStart: () => gate.sessionStart('compact'),
+    },
+    // The skill catalog, read once with the rest of the system prompt.
+    sections: () => extensions.promptSections(),
+  }
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { ReminderSink } from '../context/reminders'
+import type { PromptSection } from '../context/system-prompt'
 import type { SessionGrants } from '../governance/decide/session'
 import type { PermissionDecision } from '../governance/types'
 import type { McpServers } from '../services/mcp'
@@ -37,7 +38,9 @@ export interface ExtensionPartsOptions {
 export interface ExtensionParts {
   /** The session's tools: the core ones, the Skill tool, and the MCP pool (read before every request). */
   toolset(core: AnyTool[], context: () => Partial<ToolContext>): { tools: AnyTool[]; currentTools: () => AnyTool[]; context: { mcp?: McpServers; skills: SkillLoader } }
-  environment: Required<Pick<SessionEnvironment, 'expandPrompt' | 'systemPromptSections'>>
+  environment: Required<Pick<SessionEnvironment, 'expandPrompt'>>
+  /** The skill catalog as a system prompt section (none when there are no skills). */
+  promptSections(): Promise<PromptSection[]>
   /** Starts the MCP servers if they were deferred (idempotent). */
   startServers(): void
   release(): Promise<void>
@@ -90,7 +93,10 @@ export function createExtensionParts(o: ExtensionPartsOptions): ExtensionParts {
     },
     environment: {
       expandPrompt: (text, toolset, signal) => extensions.expandPrompt(text, { tools: toolset.currentTools?.() ?? toolset.tools, context: toolset.context ?? {} }, signal),
-      systemPromptSections: async () => [await extensions.systemPromptSection()].filter(Boolean),
+    },
+    async promptSections() {
+      const text = await extensions.systemPromptSection()
+      return text ? [{ name: 'Skills', text }] : []
     },
     startServers: () => servers.start(),
     async release() {

@@ -1,19 +1,23 @@
 import type { AgentEvent, Usage } from '../../shared/protocol/agent-event'
 import { AppError } from '../../shared/ipc/result'
+import type { CompactionRecord } from '../../shared/protocol/compaction'
+import type { ContextBreakdown } from '../../shared/ipc/context'
 import { ReminderQueue, withReminders } from '../context/reminders'
-import { buildSystemPrompt } from '../context/system-prompt'
 import { query } from '../engine/query'
 import type { QueryResult } from '../engine/types'
 import { addUsage, zeroUsage } from '../engine/usage'
 import { resolveModelAlias } from '../services/model/config'
-import type { Message, TextBlock } from '../services/model/types'
+import type { Message } from '../services/model/types'
 import { TranscriptWriter } from '../store/transcript'
-import type { PromptExpansion, SessionEnvironment, SessionSeed, Toolset } from './session-environment-types'
+import { compactionTurn } from './compaction-turn'
+import { SessionContext } from './session-context'
+import { expandTyped } from './expand-typed'
+import type { SessionEnvironment, SessionSeed, Toolset } from './session-types'
 
-export type { PromptExpansion, SessionEnvironment, SessionLifecycle, SessionSeed, Toolset } from './session-environment-types'
+export type { PromptExpansion, SessionEnvironment, SessionLifecycle, SessionSeed, Toolset } from './session-types'
 
-/** Events the transcript keeps (deltas and progress are replayable from the messages, or noise). */
-const VOLATILE = new Set<AgentEvent['type']>(['text_delta', 'thinking_delta', 'tool_progress'])
+/** Events the transcript keeps (deltas and progress are replayable from the messages, or noise; sizes are recomputed). */
+const VOLATILE = new Set<AgentEvent['type']>(['text_delta', 'thinking_delta', 'tool_progress', 'context_status'])
 
 /**
  * One conversation in one project: its messages, its transcript and at most one running turn.
@@ -31,6 +35,7 @@ export class Session {
   /** The model chosen for this session (`/model`), if any. */
   private model: string | undefined
   private readonly resumed: boolean
+  private readonly context: SessionContext
   private readonly reminders: ReminderQueue
   private limitAnswer: ((proceed: boolean) => void) | undefined
 
@@ -46,6 +51,7 @@ export class Session {
     this.resumed = seed !== undefined
     this.reminders = env.reminders ?? new ReminderQueue()
     if (seed?.persisted) this.writer = TranscriptWriter.open(env.transcriptPath)
+    this.context = new SessionContext(env, { projectPath, history: seed?.compactions ?? [], onReplace: (messages, record) => this.replace(messages, record) })
   }
 
   /** Whether a turn is running. */
@@ -64,8 +70,13 @@ export class Session {
    */
   runTurn(text: string): Promise<QueryResult> {
     if (this.running) throw new AppError('CONFLICT', 'A turn is already running in this session.')
+    return this.start((signal) => this.loop(text, signal))
+  }
+
+  /** Runs `work` as the session's one running turn (abortable, awaited on dispose). */
+  private start(work: (signal: AbortSignal) => Promise<QueryResult>): Promise<QueryResult> {
     const controller = new AbortController()
-    const done = this.loop(text, controller.signal).finally(() => {
+    const done = work(controller.signal).finally(() => {
       this.running = undefined
     })
     this.running = { controller, done }
@@ -79,6 +90,24 @@ export class Session {
   setModel(model: string | undefined): string {
     this.model = model === undefined ? undefined : resolveModelAlias(model)
     return this.model ?? this.env.modelName
+  }
+
+  /**
+   * `/compact [instructions]`: between turns the conversation is summarized now (its events go out
+   * as a turn of their own); while a turn runs, before that turn's next request (`queued`).
+   */
+  compact(instructions = ''): { queued: boolean; done?: Promise<QueryResult> } {
+    if (this.running) {
+      this.context.manager.request('manual', instructions)
+      return { queued: true }
+    }
+    return { queued: false, done: this.start((signal) => this.runCompaction(instructions, signal)) }
+  }
+
+  /** The context view's figures: what the next request holds and what compaction did and would do. */
+  async inspectContext(): Promise<ContextBreakdown> {
+    const toolset = await this.loadToolset()
+    return this.context.inspect(this.id, this.messages, toolset.currentTools?.() ?? toolset.tools)
   }
 
   /** Answers the running turn's question at its request guard; false when no question waits. */
@@ -135,19 +164,9 @@ export class Session {
   private async loop(text: string, signal: AbortSignal): Promise<QueryResult> {
     const identity = { sessionId: this.id, agentId: 'main' }
     const context = await this.hookContext(text)
-    if ('blocked' in context) {
-      const message = `A UserPromptSubmit hook blocked the prompt: ${context.blocked}`
-      this.emit({ ...identity, type: 'turn_start', turnId: `${this.id}:${++this.turnCounter}`, prompt: text })
-      this.emit({ ...identity, type: 'turn_end', reason: 'hook_stopped', message })
-      return { reason: 'hook_stopped', message, messages: this.messages, turns: 0, usage: zeroUsage(), costUsd: 0, resultText: '' }
-    }
-    const expansion = await this.expand(text, signal)
-    if (expansion.kind === 'error') {
-      const message = expansion.message
-      this.emit({ ...identity, type: 'turn_start', turnId: `${this.id}:${++this.turnCounter}`, prompt: text })
-      this.emit({ ...identity, type: 'turn_end', reason: 'command_failed', message })
-      return { reason: 'command_failed', message, messages: this.messages, turns: 0, usage: zeroUsage(), costUsd: 0, resultText: '' }
-    }
+    if ('blocked' in context) return this.refuse(text, 'hook_stopped', `A UserPromptSubmit hook blocked the prompt: ${context.blocked}`)
+    const expansion = await expandTyped(this.env, text, () => this.loadToolset(), signal)
+    if (expansion.kind === 'error') return this.refuse(text, 'command_failed', expansion.message)
     for (const note of context.additional) this.reminders.push(note, { source: 'hook' })
     // Whatever arrived since the last request (a background command that finished, an MCP server
     // that joined…) rides along.
@@ -156,18 +175,14 @@ export class Session {
     this.append(prompt)
     this.emit({ ...identity, type: 'turn_start', turnId: `${this.id}:${++this.turnCounter}`, prompt: text })
     try {
-      const [model, toolset, system] = await Promise.all([
-        this.env.model(),
-        this.loadToolset(),
-        this.systemPrompt(),
-      ])
+      const [model, toolset, system] = await Promise.all([this.env.model(), this.loadToolset(), this.context.systemPrompt()])
       const run = query({
         ...identity,
         messages: this.messages,
-        system,
+        system: system.blocks,
         tools: toolset.currentTools?.() ?? toolset.tools,
         ...(toolset.currentTools && { currentTools: toolset.currentTools }),
-        toolContext: toolset.context,
+        toolContext: { ...toolset.context, requestCompaction: (instructions?: string) => this.context.manager.request('auto', instructions) },
         model,
         // A command's own model (its frontmatter) for its turn, else the session's.
         modelName: resolveModelAlias((expansion.kind === 'expanded' && expansion.model) || this.model || this.env.modelName),
@@ -178,13 +193,12 @@ export class Session {
         projectDataDir: this.env.projectDataDir,
         canUseTool: this.env.canUseTool,
         hooks: this.env.hooks,
-        compact: this.env.compact,
+        context: this.context.manager,
         maxTokens: this.env.maxTokens,
         usageSoFar: { usage: this.usage, costUsd: this.costUsd },
         reminders: this.reminders,
         ...(this.env.askToContinue && { onTurnLimit: () => this.waitForAnswer(signal) }),
         onMessage: (message) => this.append(message),
-        onCompacted: (messages) => this.replace(messages),
       })
       for (;;) {
         const next = await run.next()
@@ -199,20 +213,12 @@ export class Session {
     }
   }
 
-  /** Expands `/name …` prompts; anything that goes wrong here is an error the user sees, never a throw. */
-  private async expand(text: string, signal: AbortSignal): Promise<PromptExpansion> {
-    if (!this.env.expandPrompt) return { kind: 'none' }
-    try {
-      const toolset = text.trimStart().startsWith('/') ? await this.loadToolset() : { tools: [] }
-      return await this.env.expandPrompt(text, toolset, signal)
-    } catch (error) {
-      return { kind: 'error', name: text.split(/\s/)[0] ?? text, message: `The command could not be expanded: ${error instanceof Error ? error.message : String(error)}` }
-    }
-  }
-
-  private async systemPrompt(): Promise<TextBlock[]> {
-    const sections = (await this.env.systemPromptSections?.().catch(() => [])) ?? []
-    return buildSystemPrompt({ cwd: this.projectPath, projectRoot: this.projectPath, homeDir: this.env.homeDir, sections, append: this.env.appendSystemPrompt })
+  /** A prompt that never reached the model (a hook blocked it, a command failed): a turn that says why. */
+  private refuse(prompt: string, reason: 'hook_stopped' | 'command_failed', message: string): QueryResult {
+    const identity = { sessionId: this.id, agentId: 'main' }
+    this.emit({ ...identity, type: 'turn_start', turnId: `${this.id}:${++this.turnCounter}`, prompt })
+    this.emit({ ...identity, type: 'turn_end', reason, message })
+    return { reason, message, messages: this.messages, turns: 0, usage: zeroUsage(), costUsd: 0, resultText: '' }
   }
 
   /** Waits for {@link answerTurnLimit}; an abort of the turn answers "stop". */
@@ -259,9 +265,27 @@ export class Session {
     this.transcript().appendMessage(message)
   }
 
-  private replace(messages: Message[]): void {
+  /** A compaction replaced the conversation: the transcript gets a boundary (its earlier lines stay). */
+  private replace(messages: Message[], record: CompactionRecord): void {
     this.messages = [...messages]
-    this.transcript().replaceMessages(messages, 'compaction')
+    this.transcript().replaceMessages(messages, 'compaction', record)
+  }
+
+  /** `/compact` between turns, shown as a turn of its own. */
+  private runCompaction(instructions: string, signal: AbortSignal): Promise<QueryResult> {
+    return compactionTurn({
+      sessionId: this.id,
+      turnId: `${this.id}:${++this.turnCounter}`,
+      instructions,
+      signal,
+      messages: () => this.messages,
+      shape: async () => {
+        const [model, toolset] = await Promise.all([this.env.model(), this.loadToolset()])
+        return this.context.shape(model, toolset.currentTools?.() ?? toolset.tools, signal)
+      },
+      manager: this.context.manager,
+      emit: (event) => this.emit(event),
+    })
   }
 
   private emit(event: AgentEvent): void {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { appRequests } from './app'
 import { approvalEvents, approvalRequests } from './approval'
+import { contextRequests } from './context'
 import { events, requests } from './contract'
 import { extensionsEvents, extensionsRequests } from './extensions'
 import { filesRequests } from './files'
@@ -12,7 +13,7 @@ import { trustRequests } from './trust'
 import { tasksRequests } from './tasks'
 import { planRequests } from './plan'
 
-const requestDomains = [appRequests, projectRequests, ptyRequests, sessionRequests, approvalRequests, settingsRequests, filesRequests, trustRequests, extensionsRequests, tasksRequests, planRequests]
+const requestDomains = [appRequests, projectRequests, ptyRequests, sessionRequests, approvalRequests, settingsRequests, filesRequests, trustRequests, extensionsRequests, tasksRequests, planRequests, contextRequests]
 const eventDomains = [ptyEvents, sessionEvents, approvalEvents, projectEvents, extensionsEvents]
 
 describe('the contract, merged from one file per domain', () => {

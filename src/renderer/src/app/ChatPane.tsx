@@ -21,7 +21,7 @@ import '../features/chat/chat.css'
  * because it joins features (chat, approvals, status bar, tasks) that never import each other.
  */
 export function ChatPane({ projectPath }: { projectPath: string }) {
-  const { sessionId, transcript, sending, stopping, error, reset, send, stop, newConversation, mode, modeError, setMode, model, setModel } = useChat()
+  const { sessionId, transcript, sending, stopping, error, reset, send, stop, newConversation, mode, modeError, setMode, model, setModel, compact } = useChat()
   const running = isRunning(transcript)
   const queue = useApprovals((state) => state.queue)
   const awaiting = useMemo(() => new Set(queue.map((request) => request.toolUseId)), [queue])
@@ -58,8 +58,7 @@ export function ChatPane({ projectPath }: { projectPath: string }) {
           showView: (id) => showView(VIEWS, id),
           // The one chosen for the next request, else the model of the latest reply.
           currentModel: () => model ?? transcript.turns.findLast((turn) => turn.usage)?.usage?.model,
-          // Compaction on demand comes with the context manager (context.compact), not yet on this branch.
-          compact: async () => 'Compacting on demand is not part of this build yet; start a new conversation with /clear to free the context.',
+          compact: (instructions) => void compact(instructions),
         }}
         running={running}
         sending={sending}

@@ -4,13 +4,13 @@ import type { PermissionModeName } from '../../../shared/ipc/contract'
 import type { SlashContext } from '../lib/slash-commands'
 import { SLASH_COMMANDS } from './slash-commands'
 
-/** A conversation that records what the commands did to it, in a build with Settings and Extensions views. */
+/** A conversation that records what the commands did to it, in a build with the Settings, Extensions and Context views. */
 function conversation() {
   const done: string[] = []
   const said: string[] = []
   const shown: string[] = []
   const chat: SlashContext = {
-    showView: (id) => ['settings', 'extensions'].includes(id) && shown.push(id) > 0,
+    showView: (id) => ['settings', 'extensions', 'context'].includes(id) && shown.push(id) > 0,
     newConversation: () => void done.push('new'),
     setMode: (mode: PermissionModeName) => void done.push(mode),
     send: (text) => void done.push(`send ${text}`),
@@ -20,10 +20,7 @@ function conversation() {
       return `${model ?? 'default'} answers`
     },
     currentModel: () => 'claude-sonnet-4-5',
-    compact: async (instructions) => {
-      done.push(`compact ${instructions}`)
-      return 'compacted'
-    },
+    compact: (instructions) => void done.push(`compact ${instructions}`),
     commands: SLASH_COMMANDS,
   }
   return { chat, done, said, shown }
@@ -60,7 +57,7 @@ describe('the slash-command registry', () => {
     command('model').run(chat, 'default')
     await new Promise((resolve) => setTimeout(resolve, 0))
     expect(done).toEqual(['new', 'plan', 'acceptEdits', 'default', 'compact keep the API notes', 'model opus', 'model default'])
-    expect(said).toEqual(['compacted', 'opus answers', 'default answers'])
+    expect(said).toEqual(['opus answers', 'default answers'])
   })
 
   it('/model without arguments names the current model and how to switch', () => {
@@ -80,11 +77,11 @@ describe('the slash-command registry', () => {
     expect(said).toEqual([])
   })
 
-  it('a command whose view this build lacks says so instead of failing', () => {
+  it('a command whose view this build lacks says so instead of failing; /context opens its view', () => {
     const { chat, said, shown } = conversation()
     for (const name of ['memory', 'agents', 'context']) command(name).run(chat, '')
-    expect(shown).toEqual([])
-    expect(said).toEqual(['The memory view is not part of this build yet.', 'The agents view is not part of this build yet.', 'The context view is not part of this build yet.'])
+    expect(shown).toEqual(['context'])
+    expect(said).toEqual(['The memory view is not part of this build yet.', 'The agents view is not part of this build yet.'])
   })
 
   it('/help lists every command with its arguments, built-ins apart from custom ones', () => {
@@ -92,7 +89,7 @@ describe('the slash-command registry', () => {
     const custom = { name: 'review', description: 'Review a file', argumentHint: '<file>', origin: 'project command', custom: true, takesArguments: true, run: () => undefined }
     command('help').run({ ...chat, commands: [...SLASH_COMMANDS, custom] }, '')
     const lines = said[0]?.split('\n') ?? []
-    expect(lines).toContain('/compact [instructions] — Summarize the conversation so far to free context')
+    expect(lines).toContain('/compact [instructions] — Summarize the conversation to free context (optional: what to keep in detail)')
     expect(lines.indexOf("This project's commands (expanded, then sent to the model):")).toBeGreaterThan(lines.indexOf('/help — List the commands'))
     expect(lines.at(-1)).toBe('/review <file> — Review a file (project command)')
   })

@@ -52,7 +52,13 @@ function help(chat: SlashContext): void {
  */
 export const SLASH_COMMANDS: readonly SlashCommand[] = [
   { name: 'clear', description: 'Start a new conversation (the old one stays in the session list)', run: (chat) => chat.newConversation() },
-  { name: 'compact', description: 'Summarize the conversation so far to free context', takesArguments: true, argumentHint: '[instructions]', run: (chat, args) => void chat.compact(args).then(chat.say) },
+  {
+    name: 'compact',
+    description: 'Summarize the conversation to free context (optional: what to keep in detail)',
+    takesArguments: true,
+    argumentHint: '[instructions]',
+    run: (chat, args) => chat.compact(args),
+  },
   { name: 'model', description: "Show or switch this conversation's model", takesArguments: true, argumentHint: '[model]', run: (chat, args) => void model(chat, args) },
   {
     name: 'permissions',
@@ -65,7 +71,7 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
   { name: 'agents', description: 'The agents and subagents at work', run: (chat) => void show(chat, 'agents', 'The agents view') },
   { name: 'mcp', description: 'MCP servers: status, tools, restart, logs', run: (chat) => extensionsAt('mcp', chat) },
   { name: 'hooks', description: 'Hooks per event and their latest runs', run: (chat) => extensionsAt('hooks', chat) },
-  { name: 'context', description: "What fills the model's context window", run: (chat) => void show(chat, 'context', 'The context view') },
+  { name: 'context', description: 'Show what the next request holds, sized against the context window', run: (chat) => void show(chat, 'context', 'The context view') },
   { name: 'plan', description: 'Plan mode: the agent may read and think, not change anything', run: (chat) => chat.setMode('plan') },
   { name: 'accept-edits', description: 'Accept file edits without asking (commands still ask)', run: (chat) => chat.setMode('acceptEdits') },
   { name: 'ask', description: 'Ask before every change (the default mode)', run: (chat) => chat.setMode('default') },

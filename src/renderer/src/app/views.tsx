@@ -11,6 +11,7 @@ import type { View } from './shell'
 /** Dialogs are fetched when first opened, so they cost nothing at start-up. */
 const SettingsDialog = lazyNamed(() => import('../features/settings/SettingsDialog'), 'SettingsDialog')
 const ExtensionsView = lazyNamed(() => import('../features/extensions/ExtensionsView'), 'ExtensionsView')
+const ContextView = lazyNamed(() => import('../features/context/ContextView'), 'ContextView')
 
 /**
  * The view registry: every panel and dialog of the shell, in one place. Adding a feature's view is
@@ -74,6 +75,13 @@ export const VIEWS: readonly View[] = [
     title: 'Extensions',
     command: { title: 'Open extensions: MCP servers, skills, commands, hooks', keys: { label: 'Alt+Shift+X', binding: { key: 'x', alt: true, shift: true } } },
     render: (context) => <ExtensionsView projectPath={context.project?.path ?? null} onClose={context.close} />,
+  },
+  {
+    id: 'context',
+    placement: 'dialog',
+    title: 'Context',
+    command: { title: 'Open the context view (what the next request holds)' },
+    render: (context) => <ContextView sessionId={context.sessionId} onClose={context.close} />,
   },
   {
     id: 'viewer',

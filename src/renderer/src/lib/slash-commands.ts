@@ -13,8 +13,8 @@ export interface SlashContext {
   setModel(model: string | undefined): Promise<string>
   /** The model the conversation uses now, when known. */
   currentModel(): string | undefined
-  /** Summarizes the conversation now (`/compact [instructions]`); resolves to what to tell the user. */
-  compact(instructions: string): Promise<string>
+  /** `/compact [instructions]`: summarize the conversation now (or before the running turn's next request). */
+  compact(instructions: string): void
   /** Shows the view registered as `id` (`app/views.tsx`); false when this build has none. */
   showView(id: string): boolean
   /** Every command the composer knows, built in and custom (for `/help`). */

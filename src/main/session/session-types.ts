@@ -1,13 +1,14 @@
 import type { PermissionModeName } from '../../shared/ipc/contract'
+import type { CompactionRecord } from '../../shared/protocol/compaction'
 import type { Usage } from '../../shared/protocol/agent-event'
 import type { EventHub } from '../base/event-hub'
 import type { ReminderQueue } from '../context/reminders'
-import type { CanUseTool, Compactor, QueryHooks, QueryParams } from '../engine/types'
+import type { CanUseTool, QueryHooks, QueryParams } from '../engine/types'
 import type { Message, ModelService } from '../services/model/types'
 import type { AnyTool } from '../tools/types'
+import type { SessionContextSetup } from './session-context'
 
-// What a Session gets from its owner (see session-environment.ts, which builds it), apart from the
-// Session class so the class file keeps to the conversation itself.
+/** The shapes a Session is built from: what its owner gives it, and what it starts from. */
 
 /** What a session needs from its owner. */
 export interface SessionEnvironment {
@@ -23,7 +24,8 @@ export interface SessionEnvironment {
   projectDataDir: string
   transcriptPath: string
   hooks?: QueryHooks
-  compact?: Compactor
+  /** Compaction thresholds, what a summary restores, PreCompact/PostCompact hooks, prompt sections. */
+  context?: SessionContextSetup
   /** Where `~/.claude/CLAUDE.md` is looked up. */
   homeDir?: string
   /** Extra system prompt text. */
@@ -38,8 +40,6 @@ export interface SessionEnvironment {
    * An `error` ends the turn before the model is asked. Must not throw.
    */
   expandPrompt?(text: string, toolset: Toolset, signal: AbortSignal): Promise<PromptExpansion>
-  /** Extra sections for the dynamic system prompt (the skill catalog), read every turn. */
-  systemPromptSections?(): Promise<string[]>
   /** News for the model from any part of the session, drained into the next user message sent. */
   reminders?: ReminderQueue
   /**
@@ -81,4 +81,6 @@ export interface SessionSeed {
   costUsd: number
   /** The transcript file exists already. */
   persisted: boolean
+  /** Compactions of the session so far (for the context view). */
+  compactions?: CompactionRecord[]
 }
