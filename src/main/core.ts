@@ -1,6 +1,7 @@
 import { createEventHub, type EventHub } from './base/event-hub'
 import { agentsHandlers } from './host/handlers/agents'
 import { appHandlers } from './host/handlers/app'
+import { extensionHandlers } from './host/handlers/extensions'
 import { approvalHandlers, type ApprovalHandlerDeps } from './host/handlers/approval'
 import { contextHandlers } from './host/handlers/context'
 import { projectHandlers, type PickFolder } from './host/handlers/project'
@@ -17,6 +18,7 @@ import { RecentProjects } from './projects/recent-projects'
 import type { PtyService } from './pty/types'
 import type { KeyStore } from './secrets/key-store'
 import type { SessionService } from './session/types'
+import type { ExtensionService } from './session/extension-service'
 import { createAgentTerminals, type AgentTerminals } from './workspace/agent-terminals'
 
 /** What {@link createCore} needs. Services are built by the caller and owned by the core from then on. */
@@ -31,6 +33,8 @@ export interface CoreOptions {
   sessions?: SessionService
   /** The sessions' approval queues (from the session runtime); without them nothing is pending. */
   approvals?: ApprovalHandlerDeps
+  /** MCP servers, skills and commands (from the session runtime); without it `extensions.*` answers UNAVAILABLE. */
+  extensions?: ExtensionService
   /** The sessions' task lists and plan files (from the session runtime); without them `tasks.*` answers UNAVAILABLE. */
   tasks?: Omit<TaskHandlerDeps, 'sessions'>
   /** Terminals; without it `pty.*` answers UNAVAILABLE. Disposed with the core. */
@@ -80,7 +84,8 @@ export function createCore(options: CoreOptions): Core {
     ...contextHandlers({ sessions: options.sessions }),
     ...workspaceHandlers({ sousHome: options.sousHome }),
     ...approvalHandlers(options.approvals ?? { queues: () => [] }),
-    ...trustHandlers({ sousHome: options.sousHome }),
+    ...extensionHandlers({ extensions: options.extensions }),
+    ...trustHandlers({ sousHome: options.sousHome, onGranted: (projectPath) => options.extensions?.trustChanged(projectPath) }),
     ...taskHandlers(options.tasks && { ...options.tasks, ...(options.sessions && { sessions: options.sessions }) }),
     ...agentsHandlers({ sessions: options.sessions, sousHome: options.sousHome }),
   }

@@ -30,6 +30,10 @@ describe('coordinator mode', () => {
     const main = server.requests.find((request) => promptOf(request) === 'Coordinate the fix.')!
     expect(toolNamesOf(main).sort()).toEqual(['Agent', 'SendMessage', 'TaskStop'])
     expect(systemOf(main)).toContain('<task-notification>')
+    // Workers get real tools (chosen from the session's, not from the coordinator's three).
+    const worker = server.requests.find((request) => promptOf(request) === 'Find the bug in README.md.')!
+    expect(toolNamesOf(worker)).toEqual(expect.arrayContaining(['Bash', 'Read', 'Edit']))
+    expect(toolNamesOf(worker)).not.toContain('Agent')
     // The worker ran in the background (the main turn did not wait for it).
     expect(world.events.find((event) => event.type === 'agent_start')).toMatchObject({ background: true })
     // Its result came back as a user message of its own, not as a reminder on another message.

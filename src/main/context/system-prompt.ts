@@ -31,7 +31,7 @@ export interface SystemPromptOptions {
   base?: string
   /** Leave out CLAUDE.md files and the git line (the Explore agent's lean prompt). */
   lean?: boolean
-  /** Parts other features add to the dynamic prompt (the memory index). */
+  /** Parts other features add to the dynamic prompt (the skill catalog, the memory index). */
   sections?: readonly PromptSection[]
   /** Git status is read unless this is false (tests of other parts skip it). */
   git?: boolean

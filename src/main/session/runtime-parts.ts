@@ -3,7 +3,8 @@ import type { HookLog } from '../governance/hooks/log'
 import type { ApprovalQueues } from './approval-queues'
 import type { ModelCache } from './model-cache'
 import type { NetworkAsks } from './network-asks'
-import type { SessionRuntimeOptions } from './runtime-options'
+import type { ProjectTrust, SessionRuntimeOptions } from './runtime-options'
+import type { McpRegistry } from './mcp-registry'
 import type { SharedSandbox } from './shared-sandbox'
 import type { UserTaskEdits } from './user-task-edits'
 
@@ -18,6 +19,9 @@ export interface RuntimeParts {
   sandbox: SharedSandbox
   models: ModelCache
   userHome: string
+  /** Every open project's MCP servers. */
+  mcp: McpRegistry
+  trust: ProjectTrust
   /** Each live session's task list as the task panel changes it, by session id. */
   userTasks: Map<string, UserTaskEdits>
 }

@@ -22,6 +22,8 @@ import { createToolSession, type ToolSession } from '../tools/tool-session'
 import { projectTrustOf, type RuntimePreferences } from './runtime-options'
 import type { RuntimeParts } from './runtime-parts'
 import type { SessionEnvironment, Toolset } from './session'
+import { openExtensions } from './open-extensions'
+import type { ExtensionParts } from './session-extension-parts'
 import type { SessionContextSetup } from './session-context'
 import { PromptReminders } from './prompt-reminders'
 import { createSessionSubagents, type SessionSubagents } from './session-subagents'
@@ -86,6 +88,7 @@ export function openSessionEnvironment(parts: RuntimeParts, projectPath: string,
     reminders: opening.reminders,
   })
   parts.userTasks.set(sessionId, tasks.user)
+  const extensions = openExtensions(parts, opening, gate, queue)
   const plan = new PlanMode({
     sessionId,
     plansDir: plansDir(parts.userHome, options.env),
@@ -104,8 +107,8 @@ export function openSessionEnvironment(parts: RuntimeParts, projectPath: string,
     hub: options.hub,
     model: () => models.get(opening.preferences),
     modelName,
-    context: contextSetup(parts, opening, modelName, { gate, tasks, plan }),
-    toolset: () => buildToolset(parts, opening, { gate, tasks, plan, subagents }),
+    context: contextSetup(parts, opening, modelName, { gate, tasks, plan, extensions }),
+    toolset: () => buildToolset(parts, opening, { gate, tasks, plan, extensions, subagents }),
     canUseTool: (tool, input, toolUseId, callOptions) => gate.canUseTool(tool, input, toolUseId, callOptions),
     setMode: (mode) => {
       const previous = gate.mode
@@ -114,6 +117,7 @@ export function openSessionEnvironment(parts: RuntimeParts, projectPath: string,
       if (mode !== previous && mode !== 'plan' && previous !== 'plan') news.modeChanged(mode)
     },
     hooks: loopHooks(gate, taskReminders),
+    ...extensions.environment,
     lifecycle: {
       promptSubmit: async (prompt) => {
         const submitted = await gate.userPromptSubmit(prompt)
@@ -131,6 +135,7 @@ export function openSessionEnvironment(parts: RuntimeParts, projectPath: string,
       tasks.dispose()
       parts.userTasks.delete(sessionId)
       await opening.tools.dispose()
+      await extensions.release()
     },
     reminders: opening.reminders,
     maxTurns,
@@ -187,15 +192,15 @@ function openGate(parts: RuntimeParts, opening: Opening): { gate: PermissionGate
   }
 }
 
-/** The core tools with the syntax-tree Bash classifier, the sandbox and the small model WebFetch asks. */
+/** The core tools with the syntax-tree Bash classifier, the sandbox and the small model WebFetch asks, then the extensions' tools. */
 async function buildToolset(
   parts: RuntimeParts,
   opening: Opening,
-  session: { gate: PermissionGate; tasks: ReturnType<typeof createSessionTasks>; plan: PlanMode; subagents: SessionSubagents },
+  session: { gate: PermissionGate; tasks: ReturnType<typeof createSessionTasks>; plan: PlanMode; extensions: ExtensionParts; subagents: SessionSubagents },
 ): Promise<Toolset> {
   const { options } = parts
   const { tools, sessionId } = opening
-  const { gate, tasks, plan, subagents } = session
+  const { gate, tasks, plan, extensions, subagents } = session
   // Said on the first turn, when someone is listening (the CLI subscribes after the session opens).
   if (tasks.warning) options.hub.emit('agent.event', { type: 'notice', sessionId, agentId: 'main', level: 'warning', message: tasks.warning })
   const [classifier, askModel] = await Promise.all([
@@ -209,27 +214,38 @@ async function buildToolset(
     tasks: tasks.access,
     ...(onPtySpawn && { onPtySpawn: (terminal: PtyProcess, command: string) => onPtySpawn(sessionId, terminal, command) }),
   }
+  const context = {
+    ...shared,
+    fileState: tools.fileState,
+    shell: tools.shell,
+    isReadDenied: (path: string) => gate.isReadDenied(path),
+    planMode: plan,
+    agents: subagents.agents,
+  }
   const core = createCoreTools({ pty: options.pty, classify: classifier.classify, inspect: classifier.inspect, sandbox: opening.sandboxState })
+  const withExtensions = extensions.toolset(core, () => context)
+  // Subagents get the MCP tools too (judged by their own gates); skills stay the main agent's.
+  const forAgents = { ...shared, ...(withExtensions.context.mcp && { mcp: withExtensions.context.mcp }) }
   return {
-    tools: await subagents.mainTools(core, shared),
-    context: {
-      ...shared,
-      fileState: tools.fileState,
-      shell: tools.shell,
-      isReadDenied: (path: string) => gate.isReadDenied(path),
-      planMode: plan,
-      agents: subagents.agents,
-    },
+    tools: await subagents.mainTools(withExtensions.tools, forAgents),
+    currentTools: () => subagents.withAgentTools(withExtensions.currentTools()),
+    context: { ...context, ...withExtensions.context },
   }
 }
 
 /**
  * The session's compaction: thresholds from the model's window (or `SOUS_CONTEXT_WINDOW`), what a
  * summary restores (the files the agent read most recently, the session's plan, loaded skills,
- * open tasks), and the gate's PreCompact, PostCompact and SessionStart (`compact`) hooks.
+ * open tasks), and the gate's PreCompact, PostCompact and SessionStart (`compact`) hooks; and the
+ * system prompt's extra sections (the skill catalog).
  */
-function contextSetup(parts: RuntimeParts, opening: Opening, modelName: string, session: { gate: PermissionGate; tasks: ReturnType<typeof createSessionTasks>; plan: PlanMode }): SessionContextSetup {
-  const { gate, tasks, plan } = session
+function contextSetup(
+  parts: RuntimeParts,
+  opening: Opening,
+  modelName: string,
+  session: { gate: PermissionGate; tasks: ReturnType<typeof createSessionTasks>; plan: PlanMode; extensions: ExtensionParts },
+): SessionContextSetup {
+  const { gate, tasks, plan, extensions } = session
   const contextWindow = contextWindowFromEnv(parts.options.env)
   return {
     settings: compactionSettings({ model: modelName, ...(contextWindow !== undefined && { contextWindow }) }),
@@ -239,6 +255,8 @@ function contextSetup(parts: RuntimeParts, opening: Opening, modelName: string, 
       postCompact: (trigger, summary) => gate.postCompact(trigger, summary),
       sessionStart: () => gate.sessionStart('compact'),
     },
+    // The skill catalog, read once with the rest of the system prompt.
+    sections: () => extensions.promptSections(),
   }
 }
 

@@ -37,6 +37,11 @@ export interface SessionSubagents {
    * `shared` is what every agent's tools share (task list, small model, Agent terminal feed).
    */
   mainTools(core: AnyTool[], shared: Partial<ToolContext>): Promise<AnyTool[]>
+  /**
+   * The same for a later list of the session's tools (MCP servers come and go): Agent and
+   * SendMessage added, the coordinator's filter applied. The same array back for the same list.
+   */
+  withAgentTools(list: AnyTool[]): AnyTool[]
   attach(session: SessionHandle): void
   /** Resolves once the coordinator's workers have all reported and their turns ended. */
   settled(): Promise<void>
@@ -72,6 +77,8 @@ export function createSessionSubagents(parts: RuntimeParts, session: SubagentSes
   let handle: SessionHandle | undefined
   let catalog: AgentCatalog = { agents: [...BUILT_IN_AGENTS], problems: [] }
   let tools: AnyTool[] = []
+  let agentTool: AnyTool | undefined
+  let decorated: { from: AnyTool[]; tools: AnyTool[] } | undefined
   let shared: Partial<ToolContext> = {}
   const feed = new TurnFeed(() => handle)
   const agents = new SessionAgents({
@@ -105,13 +112,19 @@ export function createSessionSubagents(parts: RuntimeParts, session: SubagentSes
     async mainTools(core, context) {
       shared = context
       catalog = await loadAgentCatalog({ projectRoot: session.projectPath, userHome: parts.userHome, projectTrusted: projectAgentsTrusted(parts, session.projectPath) })
-      const agentTool = createAgentTool(
+      agentTool = createAgentTool(
         catalog.agents.map((agent) => ({ name: agent.name, description: agent.description, tools: describeTools(agent) })),
         { fork: !coordinator },
       )
-      tools = [...core, agentTool, sendMessageTool]
-      if (coordinator) tools = tools.filter((tool) => COORDINATOR_TOOLS.has(tool.name))
-      return tools
+      return this.withAgentTools(core)
+    },
+    withAgentTools(list) {
+      if (decorated?.from === list) return decorated.tools
+      const all = agentTool ? [...list, agentTool, sendMessageTool] : [...list]
+      // Subagents choose from the whole list; the coordinator itself keeps only its three.
+      tools = all
+      decorated = { from: list, tools: coordinator ? all.filter((tool) => COORDINATOR_TOOLS.has(tool.name)) : all }
+      return decorated.tools
     },
     attach(session) {
       handle = session

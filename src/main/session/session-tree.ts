@@ -8,7 +8,7 @@ interface TurnState {
 }
 
 /**
- * One live session as the agent tree reaches it (`agents.tree`, `agents.stop`): which of its nodes
+ * One live session as the agent tree reaches it (`Session.tree`) (`agents.tree`, `agents.stop`): which of its nodes
  * run now, its task list, and stopping a node with what is below it.
  */
 export class SessionTree {

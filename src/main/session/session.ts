@@ -6,14 +6,17 @@ import { ReminderQueue, withReminders } from '../context/reminders'
 import { query } from '../engine/query'
 import type { QueryResult } from '../engine/types'
 import { addUsage, zeroUsage } from '../engine/usage'
+import { resolveModelAlias } from '../services/model/config'
 import type { Message } from '../services/model/types'
 import { TranscriptWriter } from '../store/transcript'
 import { compactionTurn } from './compaction-turn'
+import { promptHookContext } from './prompt-hooks'
 import { SessionContext } from './session-context'
+import { expandTyped } from './expand-typed'
 import { SessionTree, sessionHandle } from './session-tree'
 import type { SessionEnvironment, SessionSeed, Toolset } from './session-types'
 
-export type { SessionAgentsPort, SessionEnvironment, SessionHandle, SessionLifecycle, SessionSeed, Toolset } from './session-types'
+export type { PromptExpansion, SessionAgentsPort, SessionEnvironment, SessionHandle, SessionLifecycle, SessionSeed, Toolset } from './session-types'
 
 /** Events the transcript keeps (deltas and progress are replayable from the messages, or noise; sizes are recomputed). */
 const VOLATILE = new Set<AgentEvent['type']>(['text_delta', 'thinking_delta', 'tool_progress', 'context_status'])
@@ -31,9 +34,10 @@ export class Session {
   private toolset: Promise<Toolset> | undefined
   private turnCounter = 0
   private started = false
+  /** The model chosen for this session (`/model`), if any. */
+  private model: string | undefined
   private readonly resumed: boolean
   private readonly context: SessionContext
-  /** This session as the agent tree reaches it. */
   readonly tree: SessionTree
   private readonly reminders: ReminderQueue
   private limitAnswer: ((proceed: boolean) => void) | undefined
@@ -90,6 +94,15 @@ export class Session {
   }
 
   /**
+   * The model for this session's next requests (`/model`; an alias such as `opus` is resolved),
+   * or back to the default with `undefined`. A running turn keeps its model. Returns the model now used.
+   */
+  setModel(model: string | undefined): string {
+    this.model = model === undefined ? undefined : resolveModelAlias(model)
+    return this.model ?? this.env.modelName
+  }
+
+  /**
    * `/compact [instructions]`: between turns the conversation is summarized now (its events go out
    * as a turn of their own); while a turn runs, before that turn's next request (`queued`).
    */
@@ -104,7 +117,7 @@ export class Session {
   /** The context view's figures: what the next request holds and what compaction did and would do. */
   async inspectContext(): Promise<ContextBreakdown> {
     const toolset = await this.loadToolset()
-    return this.context.inspect(this.id, this.messages, toolset.tools)
+    return this.context.inspect(this.id, this.messages, toolset.currentTools?.() ?? toolset.tools)
   }
 
   /** Answers the running turn's question at its request guard; false when no question waits. */
@@ -125,8 +138,7 @@ export class Session {
 
   /** Stops the running turn and releases the tools (PTYs, background shells). */
   async dispose(): Promise<void> {
-    await this.abort()
-    await this.env.agents?.dispose()
+    await Promise.all([this.abort(), this.env.agents?.dispose()])
     if (this.started) await this.env.lifecycle?.sessionEnd?.('other').catch(() => undefined)
     const toolset = this.toolset
     this.toolset = undefined
@@ -162,15 +174,14 @@ export class Session {
   private async loop(text: string, signal: AbortSignal): Promise<QueryResult> {
     const identity = { sessionId: this.id, agentId: 'main' }
     const context = await this.hookContext(text)
-    if ('blocked' in context) {
-      const message = `A UserPromptSubmit hook blocked the prompt: ${context.blocked}`
-      this.emit({ ...identity, type: 'turn_start', turnId: `${this.id}:${++this.turnCounter}`, prompt: text })
-      this.emit({ ...identity, type: 'turn_end', reason: 'hook_stopped', message })
-      return { reason: 'hook_stopped', message, messages: this.messages, turns: 0, usage: zeroUsage(), costUsd: 0, resultText: '' }
-    }
+    if ('blocked' in context) return this.refuse(text, 'hook_stopped', `A UserPromptSubmit hook blocked the prompt: ${context.blocked}`)
+    const expansion = await expandTyped(this.env, text, () => this.loadToolset(), signal)
+    if (expansion.kind === 'error') return this.refuse(text, 'command_failed', expansion.message)
     for (const note of context.additional) this.reminders.push(note, { source: 'hook' })
-    // Whatever arrived since the last request (a background command that finished…) rides along.
-    const prompt = withReminders({ role: 'user', content: [{ type: 'text', text }] }, this.reminders.drain())
+    // Whatever arrived since the last request (a background command that finished, an MCP server
+    // that joined…) rides along.
+    const sent = expansion.kind === 'expanded' ? expansion.text : text
+    const prompt = withReminders({ role: 'user', content: [{ type: 'text', text: sent }] }, this.reminders.drain())
     this.append(prompt)
     this.emit({ ...identity, type: 'turn_start', turnId: `${this.id}:${++this.turnCounter}`, prompt: text })
     try {
@@ -179,10 +190,12 @@ export class Session {
         ...identity,
         messages: this.messages,
         system: system.blocks,
-        tools: toolset.tools,
+        tools: toolset.currentTools?.() ?? toolset.tools,
+        ...(toolset.currentTools && { currentTools: toolset.currentTools }),
         toolContext: { ...toolset.context, requestCompaction: (instructions?: string) => this.context.manager.request('auto', instructions) },
         model,
-        modelName: this.env.modelName,
+        // A command's own model (its frontmatter) for its turn, else the session's.
+        modelName: resolveModelAlias((expansion.kind === 'expanded' && expansion.model) || this.model || this.env.modelName),
         maxTurns: this.env.maxTurns,
         signal,
         cwd: this.projectPath,
@@ -210,6 +223,14 @@ export class Session {
     }
   }
 
+  /** A prompt that never reached the model (a hook blocked it, a command failed): a turn that says why. */
+  private refuse(prompt: string, reason: 'hook_stopped' | 'command_failed', message: string): QueryResult {
+    const identity = { sessionId: this.id, agentId: 'main' }
+    this.emit({ ...identity, type: 'turn_start', turnId: `${this.id}:${++this.turnCounter}`, prompt })
+    this.emit({ ...identity, type: 'turn_end', reason, message })
+    return { reason, message, messages: this.messages, turns: 0, usage: zeroUsage(), costUsd: 0, resultText: '' }
+  }
+
   /** Waits for {@link answerTurnLimit}; an abort of the turn answers "stop". */
   private waitForAnswer(signal: AbortSignal): Promise<boolean> {
     return new Promise((resolve) => {
@@ -225,21 +246,11 @@ export class Session {
     })
   }
 
-  /** Runs SessionStart (first turn only) and UserPromptSubmit hooks; hook failures never stop a turn. */
-  private async hookContext(text: string): Promise<{ additional: string[] } | { blocked: string }> {
-    const lifecycle = this.env.lifecycle
-    const additional: string[] = []
-    if (!this.started) {
-      this.started = true
-      const start = await lifecycle?.sessionStart?.(this.resumed ? 'resume' : 'startup').catch(() => undefined)
-      if (start?.additionalContext) additional.push(start.additionalContext)
-    }
-    const submit = await lifecycle?.promptSubmit?.(text).catch(() => undefined)
-    if (submit?.blocked) return { blocked: submit.blocked }
-    // `continue: false` stops before the model is asked, like a block.
-    if (submit?.stopReason !== undefined) return { blocked: submit.stopReason }
-    if (submit?.additionalContext) additional.push(submit.additionalContext)
-    return { additional }
+  /** SessionStart (first turn only) and UserPromptSubmit hooks (see prompt-hooks.ts). */
+  private hookContext(text: string): Promise<{ additional: string[] } | { blocked: string }> {
+    const start = this.started ? undefined : this.resumed ? 'resume' : 'startup'
+    this.started = true
+    return promptHookContext(this.env.lifecycle, text, start)
   }
 
   private finish(result: QueryResult): QueryResult {
@@ -270,7 +281,7 @@ export class Session {
       messages: () => this.messages,
       shape: async () => {
         const [model, toolset] = await Promise.all([this.env.model(), this.loadToolset()])
-        return this.context.shape(model, toolset.tools, signal)
+        return this.context.shape(model, toolset.currentTools?.() ?? toolset.tools, signal)
       },
       manager: this.context.manager,
       emit: (event) => this.emit(event),

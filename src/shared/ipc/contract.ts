@@ -2,6 +2,7 @@ import type { z } from 'zod'
 import { agentsRequests } from './agents'
 import { appRequests } from './app'
 import { approvalEvents, approvalRequests } from './approval'
+import { extensionsEvents, extensionsRequests } from './extensions'
 import { contextRequests } from './context'
 import { filesRequests } from './files'
 import { projectEvents, projectRequests } from './project'
@@ -16,7 +17,7 @@ import { trustRequests } from './trust'
  * The only truth between the main process and the renderer. Every request channel has an input
  * and an output schema; every event channel has a payload schema. Each domain keeps its channels
  * in its own file beside this one (`app.ts`, `project.ts`, `pty.ts`, `session.ts`, `approval.ts`,
- * `settings.ts`, `files.ts`, `trust.ts`, `tasks.ts`, `plan.ts`, `context.ts`, `agents.ts`); this file merges them. Adding a channel is one entry in its domain's
+ * `settings.ts`, `files.ts`, `trust.ts`, `extensions.ts`, `tasks.ts`, `plan.ts`, `context.ts`, `agents.ts`); this file merges them. Adding a channel is one entry in its domain's
  * file plus one handler in `src/main/host/handlers/` (the compiler names a missing handler); a new
  * domain is one file plus one spread below. Channel names are `domain.verb`.
  */
@@ -24,6 +25,7 @@ import { trustRequests } from './trust'
 export * from './agents'
 export * from './app'
 export * from './approval'
+export * from './extensions'
 export * from './context'
 export * from './files'
 export * from './project'
@@ -42,6 +44,7 @@ export const requests = {
   ...approvalRequests,
   ...settingsRequests,
   ...filesRequests,
+  ...extensionsRequests,
   ...trustRequests,
   ...tasksRequests,
   ...planRequests,
@@ -54,6 +57,7 @@ export const events = {
   ...sessionEvents,
   ...approvalEvents,
   ...projectEvents,
+  ...extensionsEvents,
 } as const
 
 export type Requests = typeof requests

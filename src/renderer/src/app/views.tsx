@@ -12,6 +12,7 @@ import type { View } from './shell'
 
 /** Dialogs are fetched when first opened, so they cost nothing at start-up. */
 const SettingsDialog = lazyNamed(() => import('../features/settings/SettingsDialog'), 'SettingsDialog')
+const ExtensionsView = lazyNamed(() => import('../features/extensions/ExtensionsView'), 'ExtensionsView')
 const ContextView = lazyNamed(() => import('../features/context/ContextView'), 'ContextView')
 
 /**
@@ -78,6 +79,13 @@ export const VIEWS: readonly View[] = [
     ),
   },
   { id: 'agent-conversation', placement: 'dialog', title: 'Agent conversation', command: { title: 'Open the conversation of the last agent opened' }, render: (context) => <AgentConversation onClose={context.close} /> },
+  {
+    id: 'extensions',
+    placement: 'dialog',
+    title: 'Extensions',
+    command: { title: 'Open extensions: MCP servers, skills, commands, hooks', keys: { label: 'Alt+Shift+X', binding: { key: 'x', alt: true, shift: true } } },
+    render: (context) => <ExtensionsView projectPath={context.project?.path ?? null} onClose={context.close} />,
+  },
   {
     id: 'context',
     placement: 'dialog',
