@@ -46,7 +46,7 @@ export interface SkillDefinition extends PromptTemplate {
   disableModelInvocation: boolean
   /** `user-invocable: false`: only the model may load it. */
   userInvocable: boolean
-  /** `context: fork`: meant to run as a subagent (marked; subagents come later). */
+  /** `context: fork`: the Skill tool runs it as a subagent (see tools/skill). */
   fork: boolean
   /** `agent`: the subagent type for a forked skill. */
   agent?: string

@@ -115,10 +115,10 @@ export class SessionExtensions {
         const rendered = await renderTemplate(skill, { args, sessionId: this.options.sessionId, projectDir: this.options.projectRoot, signal }, this.capabilities(tools()))
         if (!rendered.ok) return { ok: false, error: rendered.error }
         const alreadyLoaded = this.loaded.get(name) === rendered.text
-        this.loaded.set(name, rendered.text)
+        // A forked skill's body goes to its subagent, not into this conversation.
+        if (!skill.fork) this.loaded.set(name, rendered.text)
         this.grant(skill)
-        const note = skill.fork ? '\n\n(This skill is marked `context: fork`: it is meant to run as a subagent. Subagents are not available yet, so it runs here.)' : ''
-        return { ok: true, name, file: skill.file, text: rendered.text + note, alreadyLoaded }
+        return { ok: true, name, file: skill.file, text: rendered.text, alreadyLoaded: alreadyLoaded && !skill.fork, fork: skill.fork, ...(skill.agent && { agent: skill.agent }) }
       },
     }
   }

@@ -145,7 +145,20 @@ export interface SubagentControl {
  * and its `allowed-tools` granted for the turn; or why it cannot be loaded.
  */
 export interface SkillLoader {
-  load(name: string, args: string, signal: AbortSignal): Promise<{ ok: true; name: string; file: string; text: string; alreadyLoaded: boolean } | { ok: false; error: string }>
+  load(name: string, args: string, signal: AbortSignal): Promise<LoadedSkill | { ok: false; error: string }>
+}
+
+/** A skill ready to use: its rendered body, and whether it runs as a subagent (`context: fork`). */
+export interface LoadedSkill {
+  ok: true
+  name: string
+  file: string
+  text: string
+  alreadyLoaded: boolean
+  /** `context: fork`: the body is the prompt of a subagent, whose final text is the result. */
+  fork: boolean
+  /** `agent`: that subagent's type; without it, a fork of the calling agent. */
+  agent?: string
 }
 
 /** The session's plan mode as EnterPlanMode and ExitPlanMode reach it. */
