@@ -25,6 +25,8 @@ export interface PrintOptions {
   mcpConfigs: string[]
   /** `--strict-mcp-config`: only the `--mcp-config` servers. */
   strictMcpConfig: boolean
+  /** `--coordinator`: the main agent directs workers; the run ends once they all reported. */
+  coordinator: boolean
 }
 
 const FORMATS: readonly OutputFormat[] = ['text', 'json', 'stream-json']
@@ -48,6 +50,8 @@ Options:
   -r, --resume <session-id>       continue a stored session
   -c, --continue                  continue the latest session of this folder
   --append-system-prompt <text>   extra instructions for this run
+  --coordinator                   coordinator mode: the agent directs workers and the run ends
+                                  once every worker has reported and the agent answered
   --verbose                       print tool activity on stderr (text format), and that
                                   the folder's own settings are obeyed (trusted) headless
   -h, --help                      show this help`
@@ -78,6 +82,7 @@ export function parsePrintArgs(argv: string[]): { ok: true; options: Omit<PrintO
         disallowedTools: { type: 'string', multiple: true },
         'mcp-config': { type: 'string', multiple: true },
         'strict-mcp-config': { type: 'boolean' },
+        coordinator: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     })
@@ -108,6 +113,7 @@ export function parsePrintArgs(argv: string[]): { ok: true; options: Omit<PrintO
     disallowedTools: splitRules(values.disallowedTools),
     mcpConfigs: values['mcp-config'] ?? [],
     strictMcpConfig: values['strict-mcp-config'] ?? false,
+    coordinator: values.coordinator ?? false,
   }
   if (values.cwd !== undefined) options.cwd = values.cwd
   if (values.model !== undefined) options.model = values.model

@@ -75,6 +75,7 @@ export async function runPrint(argv: string[], env: NodeJS.ProcessEnv, io: Print
     // File names are relative to where `sous` was started; JSON texts pass as they are.
     mcpConfigs: options.mcpConfigs.map((config) => (config.trimStart().startsWith('{') ? config : resolve(config))),
     strictMcpConfig: options.strictMcpConfig,
+    ...(options.coordinator && { coordinator: true }),
     onDenial: (denial) => denials.push({ tool_name: denial.toolName, tool_use_id: denial.toolUseId, tool_input: denial.input }),
   })
   const manager = runtime.sessions
@@ -94,7 +95,8 @@ export async function runPrint(argv: string[], env: NodeJS.ProcessEnv, io: Print
     }
     const stop = () => void manager.abort(sessionId)
     io.signal?.addEventListener('abort', stop, { once: true })
-    const run = await manager.run(sessionId, options.prompt)
+    // A coordinator's answer comes once its workers have reported (each report is a turn of its own).
+    const run = options.coordinator ? await manager.runSettled(sessionId, options.prompt, io.signal) : await manager.run(sessionId, options.prompt)
     io.signal?.removeEventListener('abort', stop)
     unsubscribe()
     const result = toPrintResult(run, sessionId, denials, performance.now() - started, plan)

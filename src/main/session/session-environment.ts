@@ -146,6 +146,7 @@ export function openSessionEnvironment(parts: RuntimeParts, projectPath: string,
     attach: (session) => subagents.attach(session),
     taskSnapshot: async () => ({ listId: tasks.access.listId, tasks: (await tasks.access.store.list()).tasks }),
     ...(subagents.basePrompt !== undefined && { basePrompt: subagents.basePrompt }),
+    ...(subagents.coordinator && { settled: () => subagents.settled() }),
   }
 }
 

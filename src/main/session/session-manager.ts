@@ -17,6 +17,7 @@ import { lockTranscript } from '../store/session-lock'
 import { taskListDir, TaskStore } from '../store/tasks/task-store'
 import { isSessionId, loadTranscript, transcriptPath, type LoadedTranscript } from '../store/transcript'
 import { Session, type SessionEnvironment } from './session'
+import { combineTurns } from './turn-feed'
 import type { SessionHistory, SessionService } from './types'
 
 /** How the manager builds each session's environment. */
@@ -36,6 +37,7 @@ export interface SessionManagerOptions {
 export class SessionManager implements SessionService {
   private readonly sessions = new Map<string, Session>()
   private readonly modeSetters = new Map<string, (mode: PermissionModeName) => void>()
+  private readonly settlers = new Map<string, () => Promise<QueryResult[]>>()
   private readonly turns = new Set<Promise<QueryResult>>()
   private readonly locks = new Map<string, () => Promise<void>>()
   /** Resumes in flight, so two calls for one id in this process open it once. */
@@ -97,6 +99,22 @@ export class SessionManager implements SessionService {
   /** Runs one turn and waits for its end (the headless CLI). */
   async run(sessionId: string, text: string): Promise<QueryResult> {
     return this.get(sessionId).runTurn(text)
+  }
+
+  /**
+   * Runs one turn, then waits until the work it started has reported back and the turns those
+   * reports started have ended (a coordinator's workers; `sous -p --coordinator`). One result for
+   * all of them: the last turn's reason and text, the requests, usage and cost of every turn.
+   * Aborting `signal` stops the wait (the caller stops the workers, e.g. by disposing the runtime).
+   */
+  async runSettled(sessionId: string, text: string, signal?: AbortSignal): Promise<QueryResult> {
+    const first = await this.get(sessionId).runTurn(text)
+    const settle = this.settlers.get(sessionId)
+    if (first.reason !== 'completed' || !settle || signal?.aborted) return first
+    const stopped = new Promise<'aborted'>((resolve) => signal?.addEventListener('abort', () => resolve('aborted'), { once: true }))
+    const later = await Promise.race([settle(), stopped])
+    if (later === 'aborted') return { ...first, reason: 'aborted', message: 'Stopped while the workers were still at work.' }
+    return combineTurns(first, later)
   }
 
   /** Stored sessions of a project (or of all projects), newest first. */
@@ -174,6 +192,7 @@ export class SessionManager implements SessionService {
     await live?.dispose()
     this.sessions.delete(sessionId)
     this.modeSetters.delete(sessionId)
+    this.settlers.delete(sessionId)
     await rm(path, { force: true })
     // Its subagents' sidechains (`<id>/agents/`) go with it.
     await rm(path.replace(/\.jsonl$/, ''), { recursive: true, force: true })
@@ -219,6 +238,7 @@ export class SessionManager implements SessionService {
     const seed = stored ? { messages: stored.messages, ...lastTotals(stored.events), persisted: true, compactions: compactionsOf(stored.events) } : undefined
     const session = new Session(sessionId, projectPath, env, seed)
     if (env.setMode) this.modeSetters.set(sessionId, env.setMode)
+    if (env.settled) this.settlers.set(sessionId, env.settled)
     this.sessions.set(sessionId, session)
     return session
   }

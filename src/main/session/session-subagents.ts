@@ -10,6 +10,7 @@ import { createPermissionGate, type PermissionGate } from '../governance/gate/ga
 import { HookRunner } from '../governance/hooks/runner'
 import { readProjectConfig } from '../governance/trust/project-config'
 import { isPartTrusted } from '../governance/trust/trust'
+import type { QueryResult } from '../engine/types'
 import type { ModelService } from '../services/model/types'
 import { createAgentTool } from '../tools/agent'
 import type { FileStateCache } from '../tools/file-state'
@@ -43,8 +44,11 @@ export interface SessionSubagents {
    */
   withAgentTools(list: AnyTool[]): AnyTool[]
   attach(session: SessionHandle): void
-  /** Resolves once the coordinator's workers have all reported and their turns ended. */
-  settled(): Promise<void>
+  /**
+   * Resolves once the coordinator's workers have all reported and their turns ended, with the
+   * results of the turns their reports started since the last call.
+   */
+  settled(): Promise<QueryResult[]>
 }
 
 /** What the wiring needs of the session being opened. */
@@ -134,7 +138,7 @@ export function createSessionSubagents(parts: RuntimeParts, session: SubagentSes
       for (;;) {
         await feed.drained()
         await handle?.whenIdle()
-        if (!agents.busy && feed.pending === 0) return
+        if (!agents.busy && feed.pending === 0) return feed.takeResults()
         await agents.whenIdle()
       }
     },

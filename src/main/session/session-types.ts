@@ -52,6 +52,11 @@ export interface SessionEnvironment {
   basePrompt?: string
   /** The session's subagents: the tree stops them; they end before the session's tools. */
   agents?: SessionAgentsPort
+  /**
+   * Coordinator mode: resolves once every worker has reported and the turns the reports started
+   * have ended, with those turns' results (`sous -p --coordinator` waits for it).
+   */
+  settled?(): Promise<QueryResult[]>
   /** Called once with the session itself, so what the owner built can reach it (its transcript, its turns). */
   attach?(session: SessionHandle): void
   /** The session's task list as it is now, for the tree (tasks live on disk, not in transcripts). */

@@ -1,3 +1,5 @@
+import type { QueryResult } from '../engine/types'
+import { addUsage } from '../engine/usage'
 import type { SessionHandle } from './session'
 
 /**
@@ -7,6 +9,7 @@ import type { SessionHandle } from './session'
  */
 export class TurnFeed {
   private readonly waiting: string[] = []
+  private finished: QueryResult[] = []
   private pumping: Promise<void> | undefined
 
   constructor(private readonly session: () => SessionHandle | undefined) {}
@@ -25,6 +28,13 @@ export class TurnFeed {
     return this.waiting.length
   }
 
+  /** The results of the turns delivered messages started since the last call, oldest first. */
+  takeResults(): QueryResult[] {
+    const results = this.finished
+    this.finished = []
+    return results
+  }
+
   /** Resolves once every queued message has been delivered (and its turn ended). */
   async drained(): Promise<void> {
     while (this.pumping) await this.pumping
@@ -38,11 +48,25 @@ export class TurnFeed {
       if (session.busy) continue
       const text = this.waiting.splice(0).join('\n\n')
       try {
-        await session.runTurn(text)
+        this.finished.push(await session.runTurn(text))
       } catch {
         // Another turn started first (a user's prompt): wait for it and try again.
         this.waiting.unshift(text)
       }
     }
+  }
+}
+
+/**
+ * One result for a turn and the turns that followed it (reports of the work it started): the last
+ * turn's reason, text and conversation; the requests, usage and cost of them all.
+ */
+export function combineTurns(first: QueryResult, later: readonly QueryResult[]): QueryResult {
+  const last = later.at(-1) ?? first
+  return {
+    ...last,
+    turns: later.reduce((sum, result) => sum + result.turns, first.turns),
+    usage: later.reduce((sum, result) => addUsage(sum, result.usage), first.usage),
+    costUsd: later.reduce((sum, result) => sum + result.costUsd, first.costUsd),
   }
 }
