@@ -1,3 +1,4 @@
+import type * as YamlModule from 'yaml'
 import { memoryProblems, type MemoryFields, type MemoryProblem } from '../../shared/memory'
 
 /**
@@ -19,7 +20,7 @@ import { memoryProblems, type MemoryFields, type MemoryProblem } from '../../sha
  */
 
 /** The YAML library, loaded once on first use (sessions without memories never pay for it). */
-type Yaml = typeof import('yaml')
+type Yaml = typeof YamlModule
 let yaml: Promise<Yaml> | undefined
 export function loadYaml(): Promise<Yaml> {
   yaml ??= import('yaml')
