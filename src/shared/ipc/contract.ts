@@ -2,6 +2,7 @@ import type { z } from 'zod'
 import { appRequests } from './app'
 import { approvalEvents, approvalRequests } from './approval'
 import { filesRequests } from './files'
+import { memoryEvents, memoryRequests } from './memory'
 import { projectEvents, projectRequests } from './project'
 import { ptyEvents, ptyRequests } from './pty'
 import { sessionEvents, sessionRequests } from './session'
@@ -11,7 +12,7 @@ import { settingsRequests } from './settings'
  * The only truth between the main process and the renderer. Every request channel has an input
  * and an output schema; every event channel has a payload schema. Each domain keeps its channels
  * in its own file beside this one (`app.ts`, `project.ts`, `pty.ts`, `session.ts`, `approval.ts`,
- * `settings.ts`, `files.ts`); this file merges them. Adding a channel is one entry in its domain's
+ * `settings.ts`, `files.ts`, `memory.ts`); this file merges them. Adding a channel is one entry in its domain's
  * file plus one handler in `src/main/host/handlers/` (the compiler names a missing handler); a new
  * domain is one file plus one spread below. Channel names are `domain.verb`.
  */
@@ -19,6 +20,7 @@ import { settingsRequests } from './settings'
 export * from './app'
 export * from './approval'
 export * from './files'
+export * from './memory'
 export * from './project'
 export * from './pty'
 export * from './session'
@@ -32,6 +34,7 @@ export const requests = {
   ...approvalRequests,
   ...settingsRequests,
   ...filesRequests,
+  ...memoryRequests,
 } as const
 
 export const events = {
@@ -39,6 +42,7 @@ export const events = {
   ...sessionEvents,
   ...approvalEvents,
   ...projectEvents,
+  ...memoryEvents,
 } as const
 
 export type Requests = typeof requests

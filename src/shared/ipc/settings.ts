@@ -10,6 +10,14 @@ export const Preferences = z.object({
   permissionMode: PermissionModeName.optional(),
   theme: z.enum(['light', 'dark', 'system']),
   fontSize: z.number().int().min(9).max(32),
+  /** Recall and extraction of memories (default on). */
+  autoMemory: z.boolean().optional(),
+  /** Where project memories live: Claude Code's auto-memory folder (default) or under `$SOUS_HOME`. */
+  memoryLocation: z.enum(['claude', 'sous']).optional(),
+  /** Memories the agent writes land at once as undoable changes (default), or wait for approval. */
+  memoryWrites: z.enum(['undoable', 'approve']).optional(),
+  /** The model that picks memories to recall (default: the small model WebFetch uses). */
+  recallModel: z.string().max(200).optional(),
 })
 export type Preferences = z.infer<typeof Preferences>
 
