@@ -3,13 +3,14 @@ import { appRequests } from './app'
 import { approvalEvents, approvalRequests } from './approval'
 import { events, requests } from './contract'
 import { filesRequests } from './files'
+import { memoryEvents, memoryRequests } from './memory'
 import { projectEvents, projectRequests } from './project'
 import { ptyEvents, ptyRequests } from './pty'
 import { sessionEvents, sessionRequests } from './session'
 import { settingsRequests } from './settings'
 
-const requestDomains = [appRequests, projectRequests, ptyRequests, sessionRequests, approvalRequests, settingsRequests, filesRequests]
-const eventDomains = [ptyEvents, sessionEvents, approvalEvents, projectEvents]
+const requestDomains = [appRequests, projectRequests, ptyRequests, sessionRequests, approvalRequests, settingsRequests, filesRequests, memoryRequests]
+const eventDomains = [ptyEvents, sessionEvents, approvalEvents, projectEvents, memoryEvents]
 
 describe('the contract, merged from one file per domain', () => {
   // A spread silently keeps the last of two equal keys: two domains defining one channel would
