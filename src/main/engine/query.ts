@@ -1,5 +1,6 @@
 import type { AgentEvent, TerminalReason, Usage } from '../../shared/protocol/agent-event'
 import { withMessageBreakpoints } from '../context/cache-breakpoints'
+import { ReminderQueue, withReminders } from '../context/reminders'
 import type { AssistantBlock, Message, ModelRequest, ToolSchema } from '../services/model/types'
 import type { AnyTool } from '../tools/types'
 import { stamp } from './events'
@@ -56,16 +57,23 @@ class LoopState {
   stopHookForced = false
   usage: Usage = zeroUsage()
   costUsd = 0
+  readonly reminders: ReminderQueue
 
   constructor(private readonly params: QueryParams) {
+    this.reminders = params.reminders ?? new ReminderQueue()
     this.messages = [...params.messages]
     this.maxTokens = params.maxTokens ?? 8192
     this.modelName = params.modelName
   }
 
+  /**
+   * Appends a message and persists it. A user message is the one the next request sends, so the
+   * session's queued reminders are drained into it here (see context/reminders.ts).
+   */
   append(message: Message): void {
-    this.messages.push(message)
-    this.params.onMessage?.(message)
+    const sent = message.role === 'user' ? withReminders(message, this.reminders.drain()) : message
+    this.messages.push(sent)
+    this.params.onMessage?.(sent)
   }
 
   result(end: End): QueryResult {

@@ -1,4 +1,5 @@
 import type { AgentEvent, TerminalReason, Usage } from '../../shared/protocol/agent-event'
+import type { ReminderQueue } from '../context/reminders'
 import type { Message, ModelService, TextBlock } from '../services/model/types'
 import type { AnyTool, ToolContext, ToolResult } from '../tools/types'
 
@@ -85,6 +86,12 @@ export interface QueryParams {
   executeTool?: (tool: AnyTool, input: unknown, ctx: ToolContext) => Promise<ToolResult>
   /** Base delay before re-issuing a request whose stream broke (default 250 ms, doubling). */
   streamRetryDelayMs?: number
+  /**
+   * The session's reminder queue: drained into every user message the loop appends (tool
+   * results, Stop-hook feedback, continuation nudges), the message the next request sends. Without
+   * one the run keeps its own, so hook context still reaches the model.
+   */
+  reminders?: ReminderQueue
 }
 
 /** What `query` returns when its generator finishes (after the `turn_end` event). */

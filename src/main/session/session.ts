@@ -2,6 +2,7 @@ import type { PermissionModeName } from '../../shared/ipc/contract'
 import type { AgentEvent, Usage } from '../../shared/protocol/agent-event'
 import { AppError } from '../../shared/ipc/result'
 import type { EventHub } from '../base/event-hub'
+import { ReminderQueue, withReminders } from '../context/reminders'
 import { buildSystemPrompt } from '../context/system-prompt'
 import { query } from '../engine/query'
 import type { CanUseTool, Compactor, QueryHooks, QueryParams, QueryResult } from '../engine/types'
@@ -34,6 +35,8 @@ export interface SessionEnvironment {
   lifecycle?: SessionLifecycle
   /** Frees what the owner set up for this session (approval queue, gate), after the tools. */
   release?(): Promise<void> | void
+  /** News for the model from any part of the session, drained into the next user message sent. */
+  reminders?: ReminderQueue
 }
 
 /** Hooks around a session's life; each may add context for the model. None may throw. */
@@ -79,6 +82,7 @@ export class Session {
   private turnCounter = 0
   private started = false
   private readonly resumed: boolean
+  private readonly reminders: ReminderQueue
 
   constructor(
     readonly id: string,
@@ -90,6 +94,7 @@ export class Session {
     this.usage = seed?.usage ?? zeroUsage()
     this.costUsd = seed?.costUsd ?? 0
     this.resumed = seed !== undefined
+    this.reminders = env.reminders ?? new ReminderQueue()
     if (seed?.persisted) this.writer = TranscriptWriter.open(env.transcriptPath)
   }
 
@@ -154,8 +159,9 @@ export class Session {
       this.emit({ ...identity, type: 'turn_end', reason: 'hook_stopped', message })
       return { reason: 'hook_stopped', message, messages: this.messages, turns: 0, usage: zeroUsage(), costUsd: 0, resultText: '' }
     }
-    const extra = context.additional.map((note) => ({ type: 'text' as const, text: `<system-reminder>\n${note}\n</system-reminder>` }))
-    const prompt: Message = { role: 'user', content: [{ type: 'text', text }, ...extra] }
+    for (const note of context.additional) this.reminders.push(note, { source: 'hook' })
+    // Whatever arrived since the last request (a background command that finished…) rides along.
+    const prompt = withReminders({ role: 'user', content: [{ type: 'text', text }] }, this.reminders.drain())
     this.append(prompt)
     this.emit({ ...identity, type: 'turn_start', turnId: `${this.id}:${++this.turnCounter}`, prompt: text })
     try {
@@ -182,6 +188,7 @@ export class Session {
         compact: this.env.compact,
         maxTokens: this.env.maxTokens,
         usageSoFar: { usage: this.usage, costUsd: this.costUsd },
+        reminders: this.reminders,
         onMessage: (message) => this.append(message),
         onCompacted: (messages) => this.replace(messages),
       })
