@@ -100,6 +100,7 @@ export async function runServe(argv: readonly string[]): Promise<number> {
     agentTerminals,
     sessions: runtime.sessions,
     approvals: runtime.approvals,
+    memory: runtime.memory,
     onWarning: (message) => process.stderr.write(`[sous] ${message}\n`),
   })
   const shutdown = async (): Promise<void> => {

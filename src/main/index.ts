@@ -90,6 +90,7 @@ function start(): void {
     agentTerminals,
     sessions: runtime.sessions,
     approvals: runtime.approvals,
+    memory: runtime.memory,
     appOrigins,
   })
   core = running

@@ -35,20 +35,25 @@ type ResolvedStep = StepAction & StepOptions
 export async function startModelServer(options: ModelServerOptions = {}): Promise<ModelServer> {
   let steps: Step[] = options.scenario ?? []
   let loop = options.loop ?? false
-  let cursor = 0
   let served = 0
   const requests: RecordedRequest[] = []
   const failures: ScenarioFailure[] = []
   const cache = new PromptCacheSimulator(options.minCacheTokens ?? 0)
 
-  const nextStep = (): { step: Step; position: number } | undefined => {
-    if (cursor >= steps.length) {
-      if (!loop || steps.length === 0) return undefined
-      cursor = 0
+  // Which steps were taken. Steps are taken in order, except that a step naming a model (`forModel`)
+  // is only taken by a request for that model and is passed over by the others: requests that run
+  // in parallel (a side question beside the turn) then each get their own lane of the script.
+  let taken: boolean[] = []
+  const nextStep = (model: string): { step: Step; position: number } | undefined => {
+    const eligible = (step: Step | undefined) => step !== undefined && (typeof step === 'function' || step.forModel === undefined || step.forModel === model)
+    let position = steps.findIndex((step, index) => !taken[index] && eligible(step))
+    if (position < 0 && loop && steps.length > 0) {
+      taken = []
+      position = steps.findIndex((step) => eligible(step))
     }
-    const position = cursor++
-    const step = steps[position]
-    return step ? { step, position } : undefined
+    if (position < 0) return undefined
+    taken[position] = true
+    return { step: steps[position]!, position }
   }
 
   const handleMessages = async (req: IncomingMessage, res: ServerResponse, raw: string): Promise<void> => {
@@ -87,7 +92,7 @@ export async function startModelServer(options: ModelServerOptions = {}): Promis
       sendError(res, { status: 400, type: 'invalid_request_error', message: invalid }, requestId)
       return
     }
-    const next = nextStep()
+    const next = nextStep(recorded.model)
     if (!next) {
       fail(`scenario exhausted: no step left for request #${recorded.index} (model ${recorded.model})`)
       return
@@ -130,7 +135,7 @@ export async function startModelServer(options: ModelServerOptions = {}): Promis
           }
           steps = parsed.value.steps
           loop = parsed.value.loop
-          cursor = 0
+          taken = []
           res.writeHead(204).end()
           return
         }
@@ -162,9 +167,9 @@ export async function startModelServer(options: ModelServerOptions = {}): Promis
     setScenario(next, opts) {
       steps = next
       loop = opts?.loop ?? false
-      cursor = 0
+      taken = []
     },
-    remaining: () => (loop ? Infinity : steps.length - cursor),
+    remaining: () => (loop ? Infinity : steps.filter((_step, index) => !taken[index]).length),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections()

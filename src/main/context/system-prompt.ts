@@ -13,6 +13,8 @@ export interface SystemPromptOptions {
   now?: Date
   /** Extra text appended to the dynamic part (e.g. `--append-system-prompt`). */
   append?: string
+  /** The memory section (instructions and the memory indexes), placed after the CLAUDE.md files. */
+  memory?: string | Promise<string>
 }
 
 /**
@@ -23,11 +25,12 @@ export interface SystemPromptOptions {
  * (see `withMessageBreakpoints`).
  */
 export async function buildSystemPrompt(options: SystemPromptOptions): Promise<TextBlock[]> {
-  const [env, files] = await Promise.all([
+  const [env, files, memory] = await Promise.all([
     environmentInfo(options.cwd, options.now),
     loadInstructionFiles(options.projectRoot, options.homeDir ?? homedir()),
+    options.memory ?? '',
   ])
-  const dynamic = [renderEnvironment(env), renderInstructionFiles(files), options.append ?? '']
+  const dynamic = [renderEnvironment(env), renderInstructionFiles(files), memory, options.append ?? '']
     .filter((part) => part.trim() !== '')
     .join('\n\n')
   return [

@@ -4,6 +4,7 @@ import type { PermissionMode } from '../governance/types'
 import type { EventHub } from '../base/event-hub'
 import type { PtyProcess, PtyService } from '../pty/types'
 import type { KeyStore } from '../secrets/key-store'
+import type { MemoryService } from '../memory/service'
 
 /** What {@link createSessionRuntime} needs from its host (desktop, browser host or `sous -p`). */
 export interface SessionRuntimeOptions {
@@ -39,6 +40,8 @@ export interface SessionRuntimeOptions {
   preferences?(): RuntimePreferences
   /** Each Bash command's PTY as it starts (the desktop's Agent terminal; see workspace/agent-terminals). */
   onPtySpawn?(sessionId: string, proc: PtyProcess, command: string): void
+  /** The memory of every project; the runtime makes its own when none is given (see `runtime.memory`). */
+  memory?: MemoryService
 }
 
 /** What Settings may change for new sessions. */
@@ -47,4 +50,9 @@ export interface RuntimePreferences {
   fallbackModel?: string
   baseUrl?: string
   permissionMode?: PermissionMode
+  /** Recall and extraction of memories (default on). */
+  autoMemory?: boolean
+  memoryLocation?: 'claude' | 'sous'
+  memoryWrites?: 'undoable' | 'approve'
+  recallModel?: string
 }

@@ -5,7 +5,10 @@ import { ApprovalQueue } from '../governance/approvals/queue'
 import { SessionGrants } from '../governance/decide/session'
 import { HookLog } from '../governance/hooks/log'
 import { HookRunner } from '../governance/hooks/runner'
+import { SessionMemory } from '../memory/agents/session-memory'
+import { MemoryService } from '../memory/service'
 import type { PtyProcess } from '../pty/types'
+import { SMALL_FAST_MODEL } from '../services/model/ask'
 import type { BashSandboxState } from '../tools/bash-sandbox'
 import type { ToolResult } from '../tools/types'
 import { createCoreTools } from '../tools/registry'
@@ -29,6 +32,8 @@ export interface SessionRuntime {
   gate(sessionId: string): PermissionGate | undefined
   /** Hook runs of every session, newest last (the hook inspector). */
   hookLog: HookLog
+  /** The memory of every project, shared with the memory browser's handlers (undo, proposals). */
+  memory: MemoryService
   dispose(): Promise<void>
 }
 
@@ -45,11 +50,13 @@ export function createSessionRuntime(o: SessionRuntimeOptions): SessionRuntime {
   const sandbox = new SharedSandbox(o, (host, port) => network.ask(host, port))
   const userHome = o.userHome ?? homedir()
   const models = new ModelCache(o)
+  const memory = o.memory ?? new MemoryService({ sousHome: o.home, hub: o.hub, env: o.env, home: userHome, preferences: () => o.preferences?.() ?? {} })
 
   const environment = (projectPath: string, sessionId: string): Omit<SessionEnvironment, 'projectDataDir' | 'transcriptPath'> => {
     const tools = createToolSession({ cwd: projectPath })
     const prefs = o.preferences?.() ?? {}
-    const queue = new ApprovalQueue({ projectRoot: projectPath, sousHome: o.home, sessionGrants: new SessionGrants(projectPath), headless: o.headless })
+    const grants = new SessionGrants(projectPath)
+    const queue = new ApprovalQueue({ projectRoot: projectPath, sousHome: o.home, sessionGrants: grants, headless: o.headless })
     network.register(sessionId, queue)
     // Registering the queue also forwards its requests to the UI (not in headless mode).
     const forgetQueue = approvals.add(sessionId, queue)
@@ -126,6 +133,17 @@ export function createSessionRuntime(o: SessionRuntimeOptions): SessionRuntime {
         gates.delete(sessionId)
         await tools.dispose()
       },
+      memory: (host) =>
+        new SessionMemory(host, {
+          service: memory,
+          model: () => models.get(prefs),
+          recallModel: () => memory.preferences().recallModel ?? SMALL_FAST_MODEL,
+          extract: !o.headless,
+          // Memories are read on demand (the index says where); reading them never asks.
+          allowRead: (folders) => {
+            for (const folder of folders) grants.add(`Read(/${escapeGlob(folder)}/**)`)
+          },
+        }),
       maxTurns: o.maxTurns ?? 100,
       appendSystemPrompt: o.appendSystemPrompt,
       homeDir: userHome,
@@ -137,12 +155,18 @@ export function createSessionRuntime(o: SessionRuntimeOptions): SessionRuntime {
     sessions,
     approvals,
     hookLog,
+    memory,
     gate: (sessionId) => gates.get(sessionId),
     async dispose() {
       await sessions.dispose()
       await sandbox.dispose()
     },
   }
+}
+
+/** A folder path as a literal in a permission rule's glob. */
+function escapeGlob(path: string): string {
+  return path.replace(/[\\*?[\]{}()!+@]/g, (character) => `\\${character}`)
 }
 
 /** A tool result's text, for hooks that get the error as a string. */

@@ -7,6 +7,7 @@ import { buildSystemPrompt } from '../context/system-prompt'
 import { query } from '../engine/query'
 import type { CanUseTool, Compactor, QueryHooks, QueryParams, QueryResult } from '../engine/types'
 import { addUsage, zeroUsage } from '../engine/usage'
+import type { SessionMemoryHost, SessionMemoryPort } from '../memory/agents/session-memory'
 import type { Message, ModelService } from '../services/model/types'
 import { TranscriptWriter } from '../store/transcript'
 import type { AnyTool } from '../tools/types'
@@ -37,6 +38,8 @@ export interface SessionEnvironment {
   release?(): Promise<void> | void
   /** News for the model from any part of the session, drained into the next user message sent. */
   reminders?: ReminderQueue
+  /** Memory around the turns (prompt section, recall, extraction), bound to this session. */
+  memory?(host: SessionMemoryHost): SessionMemoryPort
 }
 
 /** Hooks around a session's life; each may add context for the model. None may throw. */
@@ -83,6 +86,7 @@ export class Session {
   private started = false
   private readonly resumed: boolean
   private readonly reminders: ReminderQueue
+  private readonly memory: SessionMemoryPort | undefined
 
   constructor(
     readonly id: string,
@@ -95,6 +99,13 @@ export class Session {
     this.costUsd = seed?.costUsd ?? 0
     this.resumed = seed !== undefined
     this.reminders = env.reminders ?? new ReminderQueue()
+    this.memory = env.memory?.({
+      sessionId: id,
+      projectPath,
+      emit: (event) => this.emit(event),
+      reminders: this.reminders,
+      account: (usage, costUsd, model) => this.account(usage, costUsd, model),
+    })
     if (seed?.persisted) this.writer = TranscriptWriter.open(env.transcriptPath)
   }
 
@@ -130,9 +141,15 @@ export class Session {
     await running.done
   }
 
+  /** Resolves once the session's memory work (recall, extraction) has settled. */
+  memoryIdle(): Promise<void> {
+    return this.memory?.idle() ?? Promise.resolve()
+  }
+
   /** Stops the running turn and releases the tools (PTYs, background shells). */
   async dispose(): Promise<void> {
     await this.abort()
+    await this.memory?.dispose()
     if (this.started) await this.env.lifecycle?.sessionEnd?.('other').catch(() => undefined)
     const toolset = this.toolset
     this.toolset = undefined
@@ -163,12 +180,16 @@ export class Session {
     // Whatever arrived since the last request (a background command that finished…) rides along.
     const prompt = withReminders({ role: 'user', content: [{ type: 'text', text }] }, this.reminders.drain())
     this.append(prompt)
-    this.emit({ ...identity, type: 'turn_start', turnId: `${this.id}:${++this.turnCounter}`, prompt: text })
+    const turnId = `${this.id}:${++this.turnCounter}`
+    this.emit({ ...identity, type: 'turn_start', turnId, prompt: text })
+    // Beside the turn, never before it: the first request does not wait for recall.
+    this.memory?.startRecall(turnId, text)
     try {
+      const memory = this.memory?.promptSection()
       const [model, toolset, system] = await Promise.all([
         this.env.model(),
         (this.toolset ??= this.env.toolset()),
-        buildSystemPrompt({ cwd: this.projectPath, projectRoot: this.projectPath, homeDir: this.env.homeDir, append: this.env.appendSystemPrompt }),
+        buildSystemPrompt({ cwd: this.projectPath, projectRoot: this.projectPath, homeDir: this.env.homeDir, append: this.env.appendSystemPrompt, ...(memory && { memory }) }),
       ])
       const run = query({
         ...identity,
@@ -194,10 +215,19 @@ export class Session {
       })
       for (;;) {
         const next = await run.next()
-        if (next.done) return this.finish(next.value)
+        if (next.done) {
+          this.memory?.turnEnded(turnId)
+          const result = this.finish(next.value)
+          if (result.reason === 'completed') {
+            const prefix = { system, tools: toolset.tools, toolContext: toolset.context, model, modelName: this.env.modelName, sessionId: this.id, cwd: this.projectPath, projectRoot: this.projectPath, projectDataDir: this.env.projectDataDir }
+            this.memory?.afterTurn(turnId, { ...prefix, messages: result.messages })
+          }
+          return result
+        }
         this.emit(next.value)
       }
     } catch (error) {
+      this.memory?.turnEnded(turnId)
       // A bug below (the loop itself never throws for model or tool failures): end the turn visibly.
       const message = `Internal error: ${error instanceof Error ? error.message : String(error)}`
       this.emit({ ...identity, type: 'turn_end', reason: 'model_error', message })
@@ -225,6 +255,13 @@ export class Session {
     this.usage = addUsage(this.usage, result.usage)
     this.costUsd += result.costUsd
     return result
+  }
+
+  /** A side request of the session (recall, extraction): its cost joins the session's, and the totals go out. */
+  private account(usage: Usage, costUsd: number, model: string): void {
+    this.usage = addUsage(this.usage, usage)
+    this.costUsd += costUsd
+    this.emit({ sessionId: this.id, agentId: 'memory', type: 'usage', model, request: usage, total: this.usage, costUsd: this.costUsd, requestCostUsd: costUsd })
   }
 
   private append(message: Message): void {

@@ -37,6 +37,10 @@ export const Usage = z.object({
 })
 export type Usage = z.infer<typeof Usage>
 
+/** A memory named in an event (recalled, written). */
+export const MemoryMention = z.object({ scope: z.enum(['user', 'project']), file: z.string(), name: z.string(), path: z.string() })
+export type MemoryMention = z.infer<typeof MemoryMention>
+
 export const AgentEvent = z.discriminatedUnion('type', [
   z.object({ ...base, type: z.literal('turn_start'), turnId: z.string(), prompt: z.string() }),
   z.object({ ...base, type: z.literal('request_start'), model: z.string(), attempt: z.number() }),
@@ -86,6 +90,21 @@ export const AgentEvent = z.discriminatedUnion('type', [
   }),
   z.object({ ...base, type: z.literal('model_fallback'), from: z.string(), to: z.string(), reason: z.string() }),
   z.object({ ...base, type: z.literal('notice'), level: z.enum(['info', 'warning', 'error']), message: z.string() }),
+  /**
+   * Memories recall picked for a turn's prompt: `attached` when they went with one of the turn's
+   * requests, false when the pick arrived after the turn's last request (then they were not sent).
+   */
+  z.object({ ...base, type: z.literal('memory_recall'), turnId: z.string(), memories: z.array(MemoryMention), attached: z.boolean(), model: z.string() }),
+  /** A memory the extraction agent wrote (undoable with `changeId`) or proposed, after the turn `turnId`. */
+  z.object({
+    ...base,
+    type: z.literal('memory_write'),
+    turnId: z.string(),
+    memory: MemoryMention,
+    memoryType: z.string(),
+    change: z.enum(['created', 'updated', 'proposed']),
+    changeId: z.string().optional(),
+  }),
   z.object({
     ...base,
     type: z.literal('turn_end'),
