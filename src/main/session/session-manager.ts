@@ -59,6 +59,11 @@ export class SessionManager implements SessionService {
     return this.get(sessionId).runTurn(text)
   }
 
+  /** Resolves once a live session's background work (memory recall and extraction) has settled. */
+  async idle(sessionId: string): Promise<void> {
+    await this.sessions.get(sessionId)?.memoryIdle()
+  }
+
   /** Stored sessions of a project (or of all projects), newest first. */
   async list(projectPath?: string): Promise<SessionSummary[]> {
     return listSessions(this.options.home, projectPath === undefined ? undefined : resolve(projectPath))
