@@ -75,10 +75,6 @@ async function seedMemory(): Promise<void> {
   expect(written.kind).toBe('written')
 }
 
-function messagesOf(index: number): Message[] {
-  return server.requests[index]!.body['messages'] as Message[]
-}
-
 const mainRequests = () => server.requests.filter((request) => request.model === DEFAULT_MODEL)
 const ofType = <T extends AgentEvent['type']>(type: T) => events.filter((event): event is Extract<AgentEvent, { type: T }> => event.type === type)
 

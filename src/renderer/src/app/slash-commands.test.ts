@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import type { PermissionModeName } from '../../../shared/ipc/contract'
+import { useViews } from '../lib/views'
 import { SLASH_COMMANDS } from './slash-commands'
 
 describe('the slash-command registry', () => {
   it('has unique lower-case names, each described', () => {
     const names = SLASH_COMMANDS.map((command) => command.name)
-    expect(names).toEqual(['clear', 'plan', 'accept-edits', 'ask'])
+    expect(names).toEqual(['clear', 'plan', 'accept-edits', 'ask', 'memory'])
     expect(new Set(names).size).toBe(names.length)
     for (const command of SLASH_COMMANDS) {
       expect(command.name).toMatch(/^[a-z][a-z0-9-]*$/)
@@ -18,5 +19,7 @@ describe('the slash-command registry', () => {
     const chat = { newConversation: () => done.push('new'), setMode: (mode: PermissionModeName) => done.push(mode) }
     for (const command of SLASH_COMMANDS) command.run(chat, '')
     expect(done).toEqual(['new', 'plan', 'acceptEdits', 'default'])
+    // /memory opens the memory browser by its id in the view registry.
+    expect(useViews.getState().open).toBe('memory')
   })
 })

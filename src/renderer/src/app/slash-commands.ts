@@ -1,4 +1,5 @@
 import type { SlashCommand } from '../lib/slash-commands'
+import { openView } from '../lib/views'
 
 /**
  * The slash-command registry: every `/command` the composer completes, in the order it lists them.
@@ -12,4 +13,5 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
   { name: 'plan', description: 'Plan mode: the agent may read and think, not change anything', run: (chat) => chat.setMode('plan') },
   { name: 'accept-edits', description: 'Accept file edits without asking (commands still ask)', run: (chat) => chat.setMode('acceptEdits') },
   { name: 'ask', description: 'Ask before every change (the default mode)', run: (chat) => chat.setMode('default') },
+  { name: 'memory', description: 'Browse and edit what the agent remembers', run: () => openView('memory') },
 ]

@@ -7,6 +7,7 @@ import type { View } from './shell'
 
 /** Dialogs are fetched when first opened, so they cost nothing at start-up. */
 const SettingsDialog = lazyNamed(() => import('../features/settings/SettingsDialog'), 'SettingsDialog')
+const MemoryBrowser = lazyNamed(() => import('../features/memory/MemoryBrowser'), 'MemoryBrowser')
 
 /**
  * The view registry: every panel and dialog of the shell, in one place. Adding a feature's view is
@@ -47,6 +48,21 @@ export const VIEWS: readonly View[] = [
     title: 'Settings',
     command: { title: 'Open settings', keys: { label: 'Ctrl+,', binding: { key: ',', mod: true } } },
     render: (context) => <SettingsDialog projectPath={context.project?.path ?? null} onClose={context.close} />,
+  },
+  {
+    id: 'memory',
+    placement: 'dialog',
+    title: 'Memory',
+    command: { title: 'Open memory browser', keys: { label: 'Alt+Shift+M', binding: { key: 'm', alt: true, shift: true } } },
+    render: (context) => (
+      <MemoryBrowser
+        projectPath={context.project?.path ?? null}
+        dark={context.dark}
+        fontSize={context.fontSize}
+        onClose={context.close}
+        onOpenSession={context.openSession}
+      />
+    ),
   },
   {
     id: 'viewer',
