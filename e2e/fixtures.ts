@@ -95,6 +95,9 @@ export const test = base.extend<TestFixtures & { electronGate: void }, WorkerFix
       // The user's HOME for the app (see appEnv): a plain shell with a short prompt.
       await mkdir(join(home, 'user-home'))
       await writeFile(join(home, 'user-home', '.bashrc'), "PS1='\\W \\$ '\n")
+      // Specs script every model request; memory's side requests (recall, extraction) would take
+      // steps meant for the conversation. The memory specs turn it on (see e2e/support/memory.ts).
+      await writeFile(join(home, 'settings.json'), `${JSON.stringify({ sous: { autoMemory: false } }, null, 2)}\n`)
       await use(home)
       await rm(home, { recursive: true, force: true })
     },

@@ -103,7 +103,11 @@ export class MemoryService {
 
   /** The memory section of the system prompt for a new session of the project (empty when memory is off). */
   async promptSection(projectPath: string): Promise<string> {
-    if (!this.preferences().autoMemory) return ''
+    return this.preferences().autoMemory ? this.renderPromptSection(projectPath) : ''
+  }
+
+  /** The memory section as it reads when memory is on (the browser shows it either way). */
+  async renderPromptSection(projectPath: string): Promise<string> {
     const { user, project } = await this.locate(projectPath)
     const [userIndex, projectIndex] = await Promise.all([user.indexText(), project.indexText()])
     return memoryPromptSection([

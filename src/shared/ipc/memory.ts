@@ -127,8 +127,14 @@ export const memoryRequests = {
   'memory.decide': { input: z.object({ proposalId: Id, accept: z.boolean() }).strict(), output: z.void() },
   /** Sessions that recalled or wrote a memory, newest first. */
   'memory.activity': { input: z.object(Ref).strict(), output: z.array(MemoryActivity) },
-  /** The memory part of the system prompt, exactly as a new session of the project gets it. */
-  'memory.prompt': { input: z.object({ projectPath: AbsPath }).strict(), output: z.object({ text: z.string(), folders: z.array(MemoryFolderInfo) }) },
+  /**
+   * The memory part of the system prompt, exactly as a new session of the project gets it while
+   * memory is on (`enabled`; when it is off, sessions get none of it).
+   */
+  'memory.prompt': {
+    input: z.object({ projectPath: AbsPath }).strict(),
+    output: z.object({ text: z.string(), folders: z.array(MemoryFolderInfo), enabled: z.boolean() }),
+  },
 } as const
 
 export const memoryEvents = {

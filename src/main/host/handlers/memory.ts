@@ -39,8 +39,8 @@ export function memoryHandlers(deps: { memory: MemoryService; sousHome: string }
     },
     'memory.prompt': async ({ projectPath }) => {
       const canonical = await existingDirectory(projectPath)
-      const [text, listed] = await Promise.all([memory.promptSection(canonical), memory.list(canonical)])
-      return { text, folders: listed.folders }
+      const [text, listed] = await Promise.all([memory.renderPromptSection(canonical), memory.list(canonical)])
+      return { text, folders: listed.folders, enabled: memory.preferences().autoMemory }
     },
   }
 }

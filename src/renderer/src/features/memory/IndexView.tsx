@@ -11,6 +11,7 @@ const SOURCE = {
 export function IndexView() {
   const prompt = useMemory((state) => state.prompt)
   const folders = useMemory((state) => state.folders)
+  const enabled = useMemory((state) => state.promptEnabled)
   return (
     <section className="memory-index" aria-label="Index as the model sees it">
       <div className="memory-index__sizes">
@@ -18,7 +19,11 @@ export function IndexView() {
           <IndexSize key={folder.scope} folder={folder} />
         ))}
       </div>
-      <p className="memory-index__note">The model gets this in every new session; single memories are read on demand or attached when recall picks them.</p>
+      <p className="memory-index__note" role="note">
+        {enabled
+          ? 'The model gets this in every new session; single memories are read on demand or attached when recall picks them.'
+          : 'Memory is off in Settings: sessions get none of this until it is turned back on.'}
+      </p>
       <pre className="memory-index__text" tabIndex={0} aria-label="Memory section of the system prompt">
         {prompt ?? 'Loading…'}
       </pre>

@@ -121,10 +121,10 @@ function ConflictBanner({ kind }: { kind: 'changed' | 'deleted' }) {
   return (
     <div className="memory-editor__conflict" role="alert">
       <span>{kind === 'changed' ? 'This memory changed on disk since you opened it.' : 'This memory was deleted on disk since you opened it.'}</span>
-      <button type="button" className="button button--small" onClick={reloadDraft}>
+      <button type="button" className="button button--small" onClick={() => void reloadDraft()}>
         {kind === 'changed' ? 'Load the version on disk' : 'Close it'}
       </button>
-      <button type="button" className="button button--small" onClick={keepDraft}>
+      <button type="button" className="button button--small" onClick={() => void keepDraft()}>
         Keep my edits
       </button>
     </div>

@@ -48,6 +48,8 @@ export interface MemoryState {
   lastDeleted: Undoable | null
   activity: MemoryActivity[]
   prompt: string | null
+  /** Whether sessions get the memory section (memory is on). */
+  promptEnabled: boolean
   error: string | null
   notice: string | null
 
@@ -62,9 +64,10 @@ export interface MemoryState {
   remove(): Promise<boolean>
   undo(changeId: string): Promise<void>
   decide(proposalId: string, accept: boolean): Promise<void>
-  reloadDraft(): void
+  /** Drops the draft for the file as it is on disk now. */
+  reloadDraft(): Promise<void>
   /** Keeps the draft and takes the file's new version as the base: the next save overwrites knowingly. */
-  keepDraft(): void
+  keepDraft(): Promise<void>
 }
 
 const EMPTY_FIELDS: MemoryFields = { name: '', description: '', type: 'project', body: '' }
@@ -84,6 +87,7 @@ export const useMemory = create<MemoryState>()((set, get) => ({
   lastDeleted: null,
   activity: [],
   prompt: null,
+  promptEnabled: true,
   error: null,
   notice: null,
 
@@ -142,8 +146,12 @@ export const useMemory = create<MemoryState>()((set, get) => ({
       ...(draft.file !== undefined && { file: draft.file, version: draft.version }),
     })
     if (!result.ok) {
-      if (result.error.code === 'CONFLICT' && draft.file) set({ draft: { ...draft, conflict: 'changed' } })
       set({ error: `Not saved: ${result.error.message}` })
+      if (result.error.code === 'CONFLICT' && draft.file) {
+        set({ draft: { ...draft, conflict: 'changed' } })
+        // Learn what is on disk now, for "load the version on disk" or "keep my edits".
+        await get().refresh()
+      }
       return false
     }
     const saved = result.value.memory
@@ -193,13 +201,15 @@ export const useMemory = create<MemoryState>()((set, get) => ({
     await get().refresh()
   },
 
-  reloadDraft() {
+  async reloadDraft() {
+    await get().refresh()
     const draft = get().draft
     const memory = draft?.file ? findMemory(draft.scope, draft.file) : undefined
     set({ draft: memory ? draftOf(memory) : null, selection: memory ? get().selection : null, error: null })
   },
 
-  keepDraft() {
+  async keepDraft() {
+    await get().refresh()
     const draft = get().draft
     const memory = draft?.file ? findMemory(draft.scope, draft.file) : undefined
     if (!draft) return
@@ -256,5 +266,5 @@ async function loadPrompt(): Promise<void> {
   const projectPath = useMemory.getState().projectPath
   if (!projectPath) return
   const result = await api.invoke('memory.prompt', { projectPath })
-  useMemory.setState(result.ok ? { prompt: result.value.text, folders: result.value.folders } : { error: `The index could not be read: ${result.error.message}` })
+  useMemory.setState(result.ok ? { prompt: result.value.text, folders: result.value.folders, promptEnabled: result.value.enabled } : { error: `The index could not be read: ${result.error.message}` })
 }
