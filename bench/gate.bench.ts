@@ -13,6 +13,7 @@ import { createPermissionGate } from '../src/main/governance/gate/gate'
 import { startBashSandbox } from '../src/main/governance/gate/gate-sandbox'
 import { HookRunner } from '../src/main/governance/hooks/runner'
 import { loadSettings, settingsFilePaths } from '../src/main/governance/settings/load'
+import { grantTrust, trustStatus } from '../src/main/governance/trust/trust'
 import { NodePtyService } from '../src/main/pty/node-pty-service'
 import { createBashTool } from '../src/main/tools/bash'
 import { runToolCall } from '../src/main/tools/run-tool'
@@ -42,12 +43,19 @@ export default async function bench(): Promise<void> {
   mkdirSync(join(project, '.claude'), { recursive: true })
   mkdirSync(sousHome)
   const rules = Array.from({ length: 40 }, (_, i) => `Bash(tool${i} run *)`)
-  writeFileSync(join(project, '.claude', 'settings.json'), JSON.stringify({ permissions: { allow: [...rules, 'Bash(./test.sh *)'], deny: ['Bash(rm -rf *)'] } }, null, 2))
+  // 41 allow rules, and deny rules of both kinds (a command, and Read paths that searches and globs are checked against).
+  writeFileSync(join(project, '.claude', 'settings.json'), JSON.stringify({ permissions: { allow: [...rules, 'Bash(./test.sh *)'], deny: ['Bash(rm -rf *)', 'Read(./secrets/**)', 'Read(./.env)'] } }, null, 2))
+  mkdirSync(join(project, 'src'))
+  for (let i = 0; i < 20; i++) writeFileSync(join(project, 'src', `f${i}.ts`), 'export {}\n')
   const opts = { sousHome, home: base, managedPath: join(base, 'managed.json') }
+  // The user trusted the folder (the trust step), so its rules count and every load checks that trust.
+  grantTrust(project, sousHome, trustStatus(project, sousHome).fingerprint)
   const pty = new NodePtyService()
   const session = createToolSession({ cwd: project })
   try {
     const load = await per(200, () => loadSettings(project, opts))
+    const assumed = await per(200, () => loadSettings(project, { ...opts, projectTrust: 'assume' }))
+    console.log(`settings: the trust check adds ${fmt(load - assumed)} to a full load`)
     const files = Object.values(settingsFilePaths(project, opts))
     const stat = await per(2000, () => files.map((f) => {
       try {
@@ -64,7 +72,11 @@ export default async function bench(): Promise<void> {
     const gate = createPermissionGate({ projectRoot: project, cwd: project, sousHome, home: base, managedPath: opts.managedPath, mode: 'default', approvals: queue, hooks: new HookRunner({ hooks: [], sessionId: 'b', projectRoot: project }), headless: true, sessionId: 'b' })
     const readOnly = await per(500, () => gate.canUseTool(bash, { command: 'git status && ls -la src | wc -l' }, 't'))
     const ruled = await per(500, () => gate.canUseTool(bash, { command: './test.sh --fast && tool7 run x' }, 't'))
-    console.log(`canUseTool: read-only chain ${fmt(readOnly)}, allow-rule chain (41 rules) ${fmt(ruled)}`)
+    const searching = await per(500, () => gate.canUseTool(bash, { command: 'grep -rn TODO src && cat src/*.ts | wc -l' }, 't'))
+    const budget = 1 // ms, median (issue 10)
+    const verdict = (ms: number) => `${fmt(ms)} (${((ms / budget) * 100).toFixed(0)}% of the 1 ms budget)`
+    console.log(`canUseTool: read-only chain ${verdict(readOnly)}, allow-rule chain (41 rules) ${verdict(ruled)}`)
+    console.log(`canUseTool: recursive search and a glob checked against Read deny rules ${verdict(searching)}`)
 
     const { settings } = loadSettings(project, opts)
     const sb = await startBashSandbox(settings, { projectRoot: project, sousHome, home: base })

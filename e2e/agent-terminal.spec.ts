@@ -2,7 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Page } from '@playwright/test'
 import { expect, test } from './fixtures'
-import { openByPath } from './support/app'
+import { openByPath, openTrusted } from './support/app'
 
 /** Lets the agent run Bash without asking (the project's own settings, as Claude Code reads them). */
 async function allowBash(projectDir: string): Promise<void> {
@@ -45,7 +45,7 @@ test('an agent Bash command shows live in the Agent terminal: command line, outp
 }) => {
   await allowBash(projectDir)
   await modelServer.setScenario(bashThenText('echo step-one; sleep 2; echo step-two', 'All steps ran.'))
-  await openByPath(app, projectDir)
+  await openTrusted(app, projectDir)
   const terminal = app.getByRole('region', { name: 'Terminal' })
   await terminal.getByRole('tab', { name: 'Agent' }).click()
   const rows = terminal.getByRole('tabpanel', { name: 'Agent' }).locator('.xterm-rows > div')
@@ -83,7 +83,7 @@ test('a command asking "Continue? [y/N]" is answered from the Agent terminal and
   await modelServer.setScenario(
     bashThenText('read -p "Continue? [y/N] " answer; echo "answer=$answer"', 'The command went on.'),
   )
-  await openByPath(app, projectDir)
+  await openTrusted(app, projectDir)
   const terminal = app.getByRole('region', { name: 'Terminal' })
   await terminal.getByRole('tab', { name: 'Agent' }).click()
   const panel = terminal.getByRole('tabpanel', { name: 'Agent' })

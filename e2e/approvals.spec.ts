@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { readFile, writeFile } from 'node:fs/promises'
+import { mkdir, readFile, realpath, symlink, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import type { Page } from '@playwright/test'
 import { expect, test } from './fixtures'
@@ -195,3 +195,24 @@ test('Stop during a long tool ends the turn and the command', async ({ app, proj
 function running(text: string): boolean {
   return spawnSync('pgrep', ['-f', text]).status === 0
 }
+
+test('a write through a symlink shows where it really lands, and a rejection leaves it unwritten', async ({ app, projectDir, modelServer }) => {
+  // cfg -> .claude: a write to cfg/settings.local.json would plant project settings (and their hooks).
+  await mkdir(join(projectDir, '.claude'), { recursive: true })
+  await symlink('.claude', join(projectDir, 'cfg'))
+  const target = join(projectDir, 'cfg', 'settings.local.json')
+  await modelServer.setScenario([
+    { reply: { content: [{ type: 'tool_use', id: 'toolu_write', name: 'Write', input: { file_path: target, content: '{"hooks":{}}\n' } }] } },
+    { reply: { content: [{ type: 'text', text: 'Finished with the file.' }] } },
+  ])
+  await openByPath(app, projectDir)
+  const chat = app.getByRole('region', { name: 'Chat' })
+  await chat.getByRole('textbox', { name: 'Message' }).fill('Write the local settings')
+  await chat.getByRole('textbox', { name: 'Message' }).press('Enter')
+  const panel = app.getByRole('region', { name: 'Approvals' })
+  await expect(panel.getByRole('note')).toContainText(`Through a symlink, this really writes ${join(await realpath(projectDir), '.claude', 'settings.local.json')}`)
+  await expect(panel.getByTestId('approval-why')).toContainText('edits a settings file')
+  await panel.getByRole('button', { name: 'Reject all' }).click()
+  await expectFinished(app)
+  expect(existsSync(join(projectDir, '.claude', 'settings.local.json'))).toBe(false)
+})

@@ -31,7 +31,7 @@ const root = resolve(import.meta.dirname, '..')
 const electronBinary = join(root, 'node_modules/electron/dist')
 
 /**
- * Environment for the app: our temp homes, the scripted model, a dummy key. HOME is a temp folder
+ * Environment for the app: our temp homes, the scripted model, a dummy key, event checks on. HOME is a temp folder
  * too, so the terminal's shell does not run the machine's own ~/.bashrc (a slow `pyenv init`
  * waiting on a stale lock once made every shell start take a minute).
  */
@@ -42,6 +42,8 @@ function appEnv(sousHome: string, modelUrl: string): NodeJS.ProcessEnv {
     SOUS_HOME: sousHome,
     ANTHROPIC_BASE_URL: modelUrl,
     ANTHROPIC_API_KEY: 'sk-ant-e2e-not-a-real-key',
+    // Every event the app emits is checked against the contract (a malformed one throws in main).
+    SOUS_CHECK_EVENTS: '1',
   }
 }
 

@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { expect, test } from './fixtures'
-import { openByPath } from './support/app'
+import { openTrusted } from './support/app'
 
 /**
  * Not a test: renders the README's workspace screenshot (sessions, files with a change marked,
@@ -69,7 +69,7 @@ test('workspace screenshot', async ({ app, projectDir, modelServer, host }) => {
     },
   ])
   await app.setViewportSize({ width: 1440, height: 860 })
-  await openByPath(app, project)
+  await openTrusted(app, project)
   const terminal = app.getByRole('region', { name: 'Terminal' })
   await expect(terminal.getByRole('status')).toHaveText('Running')
   await terminal.getByRole('tab', { name: 'Agent' }).click()

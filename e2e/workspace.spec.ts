@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promi
 import { tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
 import { expect, test } from './fixtures'
-import { dropFolder, openByPath } from './support/app'
+import { dropFolder, openByPath, openTrusted } from './support/app'
 
 test('several projects stay open as tabs, each with its own running terminal', async ({
   app,
@@ -72,7 +72,7 @@ test('the file tree respects .gitignore, marks what the agent wrote, opens it re
     },
     { reply: { content: [{ type: 'text', text: 'Wrote the notes.' }] } },
   ])
-  await openByPath(app, projectDir)
+  await openTrusted(app, projectDir)
   const files = app.getByRole('tree', { name: 'Project files' })
   await expect(files.getByRole('treeitem', { name: 'README.md' })).toBeVisible()
   await expect(files.getByRole('treeitem', { name: '.gitignore' })).toBeVisible()

@@ -33,3 +33,14 @@ export async function expectProjectOpen(page: Page, dir: string): Promise<void> 
   await expect(page.getByRole('region', { name: 'Chat' })).toBeVisible()
   await expect(page.getByRole('region', { name: 'Terminal' })).toBeVisible()
 }
+
+/**
+ * Opens `dir`, whose own settings the test wrote, and trusts them in the trust dialog (until
+ * trusted, a project's allow rules and hooks are ignored).
+ */
+export async function openTrusted(page: Page, dir: string): Promise<void> {
+  await openByPath(page, dir)
+  const dialog = page.getByRole('dialog', { name: `Trust the files in ${basename(dir)}?` })
+  await dialog.getByRole('button', { name: 'Trust this project' }).click()
+  await expect(dialog).toBeHidden()
+}

@@ -44,7 +44,8 @@ Options:
   -r, --resume <session-id>       continue a stored session
   -c, --continue                  continue the latest session of this folder
   --append-system-prompt <text>   extra instructions for this run
-  --verbose                       print tool activity on stderr (text format)
+  --verbose                       print tool activity on stderr (text format), and that
+                                  the folder's own settings are obeyed (trusted) headless
   -h, --help                      show this help`
 
 /**

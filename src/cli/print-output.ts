@@ -23,10 +23,35 @@ export interface PrintResult {
   terminal_reason: QueryResult['reason']
   /** One line on why it failed, when it did. */
   error?: string
+  /** The plan the agent proposed with ExitPlanMode (`--permission-mode plan`), as Markdown. */
+  plan?: string
+  /** Where that plan is saved. */
+  plan_file?: string
+}
+
+/** A plan the main agent proposed, as ExitPlanMode's result reports it. */
+export interface ProposedPlan {
+  plan: string
+  filePath?: string
+}
+
+/** The plan in an ExitPlanMode result event of the main agent; undefined for any other event. */
+export function proposedPlan(event: AgentEvent): ProposedPlan | undefined {
+  if (event.type !== 'tool_end' || event.name !== 'ExitPlanMode' || event.parentToolUseId) return undefined
+  const details = event.details as { plan?: unknown; filePath?: unknown } | undefined
+  if (typeof details?.plan !== 'string') return undefined
+  return { plan: details.plan, ...(typeof details.filePath === 'string' ? { filePath: details.filePath } : {}) }
+}
+
+/** What `--output-format text` prints: the final reply, then the proposed plan when there is one. */
+export function printText(resultText: string, plan: ProposedPlan | undefined): string {
+  if (!plan) return resultText.endsWith('\n') ? resultText : `${resultText}\n`
+  const parts = [resultText.trim(), plan?.plan.trim()].filter((part): part is string => !!part)
+  return `${parts.join('\n\n')}\n`
 }
 
 /** Builds the result object of a finished run. */
-export function toPrintResult(run: QueryResult, sessionId: string, denials: PermissionDenial[], durationMs: number): PrintResult {
+export function toPrintResult(run: QueryResult, sessionId: string, denials: PermissionDenial[], durationMs: number, plan?: ProposedPlan): PrintResult {
   const subtype = run.reason === 'completed' ? 'success' : run.reason === 'max_turns' ? 'error_max_turns' : 'error_during_execution'
   const out: PrintResult = {
     type: 'result',
@@ -47,6 +72,10 @@ export function toPrintResult(run: QueryResult, sessionId: string, denials: Perm
     terminal_reason: run.reason,
   }
   if (run.reason !== 'completed') out.error = failureLine(run)
+  if (plan) {
+    out.plan = plan.plan
+    if (plan.filePath) out.plan_file = plan.filePath
+  }
   return out
 }
 

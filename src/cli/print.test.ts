@@ -30,10 +30,10 @@ afterEach(async () => {
   await rm(project, { recursive: true, force: true })
 })
 
-async function sous(args: string[], stdin?: string): Promise<{ code: number; stdout: string; stderr: string }> {
+async function sous(args: string[], stdin?: string, extraEnv: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = ''
   let stderr = ''
-  const env = { SOUS_HOME: home, ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'test-key', HOME: home }
+  const env = { PATH: process.env.PATH, SOUS_HOME: home, ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'test-key', HOME: home, ...extraEnv }
   const code = await runPrint(['-p', '--cwd', project, ...args], env, {
     stdout: { write: (text: string) => (stdout += text) },
     stderr: { write: (text: string) => (stderr += text) },
@@ -175,6 +175,36 @@ describe('sous -p', () => {
     expect(server.requests[2]!.body['messages']).toHaveLength(5)
   })
 
+  it('runs one writer per session: a second --resume of a running session gets a clear error and writes nothing', async () => {
+    server.setScenario([textReply('first answer')])
+    const first = JSON.parse((await sous(['--output-format', 'json', 'first question'])).stdout) as { session_id: string }
+    let reached!: () => void
+    let answer!: () => void
+    const atServer = new Promise<void>((resolve) => (reached = resolve))
+    const held = new Promise<void>((resolve) => (answer = resolve))
+    server.setScenario([
+      async () => {
+        reached()
+        await held
+        return textReply('slow answer')
+      },
+      textReply('later answer'),
+    ])
+    const running = sous(['--resume', first.session_id, 'slow question'])
+    await atServer
+    const second = await sous(['--resume', first.session_id, 'racing question'])
+    expect(second.code).toBe(1)
+    expect(second.stderr).toMatch(/open in another Sous process/)
+    answer()
+    expect((await running).code).toBe(0)
+    const { loadTranscript, transcriptPath } = await import('../main/store/transcript')
+    const stored = await loadTranscript(transcriptPath(home, project, first.session_id))
+    expect(JSON.stringify(stored?.messages)).not.toContain('racing question')
+    expect(stored?.messages).toHaveLength(4)
+    // Once the first run ended, the session is free again.
+    expect((await sous(['--resume', first.session_id, 'next question'])).code).toBe(0)
+  })
+
   it('takes the prompt from stdin', async () => {
     server.setScenario([textReply('got it')])
     const { code } = await sous([], 'question from a pipe')
@@ -250,6 +280,16 @@ describe('sous -p with session hooks', () => {
   }
   const command = (script: string) => [{ hooks: [{ type: 'command', command: script }] }]
 
+  it("treats the folder as trusted (its hooks run, as in Claude Code's -p) and says so with --verbose", async () => {
+    await hooks({ SessionStart: command(`touch ${join(project, 'started.marker')}`) })
+    server.setScenario([textReply('Hi.')])
+    const { code, stderr } = await sous(['--verbose', 'Hello'])
+    expect(code).toBe(0)
+    expect(stderr).toContain(`headless mode treats ${project} as trusted`)
+    const { existsSync } = await import('node:fs')
+    expect(existsSync(join(project, 'started.marker'))).toBe(true)
+  })
+
   it('SessionStart and UserPromptSubmit hooks add context the model sees', async () => {
     await hooks({
       SessionStart: command(`echo '{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"started-context"}}'`),
@@ -270,6 +310,41 @@ describe('sous -p with session hooks', () => {
     expect(code).toBe(1)
     expect(stderr).toContain('no secrets please')
     expect(server.requests).toHaveLength(0)
+  })
+})
+
+describe('sous -p keeps secrets out of children', () => {
+  it("a Bash command (sandboxed where it can be) and a hook see neither the API key nor what the user marked", async () => {
+    const { mkdir } = await import('node:fs/promises')
+    await mkdir(join(project, '.claude'), { recursive: true })
+    await writeFile(join(home, 'settings.json'), JSON.stringify({ sous: { secretEnv: ['*_TOKEN'], passEnv: ['SHARED_TOKEN'] } }))
+    const hookEnv = join(project, 'hook-env.txt')
+    await writeFile(join(project, '.claude', 'settings.json'), JSON.stringify({ hooks: { SessionStart: [{ hooks: [{ type: 'command', command: `env > ${hookEnv}` }] }] } }))
+    server.setScenario([toolUseReply('Bash', { command: 'env; echo "key=[$ANTHROPIC_API_KEY]"' }, { id: 'toolu_env' }), textReply('Printed.')])
+    const secret = 'sk-ant-print-test-secret-value'
+    // In this process's environment too, as in a real `sous -p` run.
+    const saved = process.env.ANTHROPIC_API_KEY
+    process.env.ANTHROPIC_API_KEY = secret
+    const { code } = await sous(['--allowedTools', 'Bash', 'Print the environment'], undefined, {
+      ANTHROPIC_API_KEY: secret,
+      GITHUB_TOKEN: 'ghp-marked-secret',
+      SHARED_TOKEN: 'shared-passed-through',
+    }).finally(() => {
+      if (saved === undefined) delete process.env.ANTHROPIC_API_KEY
+      else process.env.ANTHROPIC_API_KEY = saved
+    })
+    expect(code).toBe(0)
+    const [result] = lastResults(1)
+    const bash = JSON.stringify(result)
+    expect(bash).toContain('key=[]')
+    expect(bash).toContain('shared-passed-through')
+    expect(bash).not.toContain(secret)
+    expect(bash).not.toContain('ghp-marked-secret')
+    const hook = await readFile(hookEnv, 'utf8')
+    expect(hook).toContain('CLAUDE_PROJECT_DIR=')
+    expect(hook).toContain('shared-passed-through')
+    expect(hook).not.toContain(secret)
+    expect(hook).not.toContain('ghp-marked-secret')
   })
 })
 

@@ -4,7 +4,7 @@ import type { AgentEvent } from '../shared/protocol/agent-event'
 import { AppError } from '../shared/ipc/result'
 import type { SessionManager } from '../main/session/session-manager'
 import { parsePrintArgs, PRINT_USAGE, type PrintOptions } from './print-args'
-import { failureLine, toPrintResult, verboseLine } from './print-output'
+import { failureLine, printText, proposedPlan, toPrintResult, verboseLine, type ProposedPlan } from './print-output'
 import type { PermissionDenial } from './print-permissions'
 
 /** Where headless mode reads and writes; the real process by default, buffers in tests. */
@@ -41,17 +41,22 @@ export async function runPrint(argv: string[], env: NodeJS.ProcessEnv, io: Print
   const config = resolveModelConfig(env, options.model ? { model: options.model } : {})
   if (!config.ok) return fail(io, `sous: ${config.error.message}`)
 
-  const [{ createEventHub }, { createSessionRuntime }, { sousHome }, { NodePtyService }] = await Promise.all([
+  const [{ createEventHub }, { createSessionRuntime }, { sousHome }, { NodePtyService }, { readChildEnvPolicy }] = await Promise.all([
     import('../main/base/event-hub'),
     import('../main/session/runtime'),
     import('../main/base/paths'),
     import('../main/pty/node-pty-service'),
+    import('../main/workspace/preferences'),
   ])
   const denials: PermissionDenial[] = []
   const hub = createEventHub()
-  const pty = new NodePtyService()
+  const home = sousHome(env)
+  // No child (Bash, hooks) gets the key this run talks to the model with, or what the user marked.
+  const childEnv = () => readChildEnvPolicy(home)
+  const pty = new NodePtyService({ childEnv, env })
   const runtime = createSessionRuntime({
-    home: sousHome(env),
+    home,
+    childEnv,
     env,
     hub,
     pty,
@@ -62,12 +67,21 @@ export async function runPrint(argv: string[], env: NodeJS.ProcessEnv, io: Print
     model: config.value.model,
     maxTurns: options.maxTurns,
     appendSystemPrompt: options.appendSystemPrompt,
+    // The environment's home (what os.homedir() reads in a real run): ~/.claude, plans, CLAUDE.md.
+    ...(env['HOME'] ? { userHome: env['HOME'] } : {}),
     onDenial: (denial) => denials.push({ tool_name: denial.toolName, tool_use_id: denial.toolUseId, tool_input: denial.input }),
   })
   const manager = runtime.sessions
   try {
-    const sessionId = await openSession(manager, options, cwd)
-    const unsubscribe = hub.subscribe((_channel, payload) => onEvent(io, options, payload as AgentEvent))
+    const { sessionId, projectPath } = await openSession(manager, options, cwd)
+    // No one is here to review the folder's own configuration, so (as Claude Code's -p) it is obeyed.
+    if (options.verbose) io.stderr.write(`sous: headless mode treats ${projectPath} as trusted: its own .claude settings (hooks, allow rules, extra directories, sandbox settings) apply without review.\n`)
+    let plan: ProposedPlan | undefined
+    const unsubscribe = hub.subscribe((channel, payload) => {
+      if (channel !== 'agent.event') return
+      plan = proposedPlan(payload as AgentEvent) ?? plan
+      onEvent(io, options, payload as AgentEvent)
+    })
     if (options.outputFormat === 'stream-json') {
       writeLine(io, { type: 'system', subtype: 'init', session_id: sessionId, cwd, model: config.value.model, permissionMode: options.permissionMode })
     }
@@ -76,8 +90,8 @@ export async function runPrint(argv: string[], env: NodeJS.ProcessEnv, io: Print
     const run = await manager.run(sessionId, options.prompt)
     io.signal?.removeEventListener('abort', stop)
     unsubscribe()
-    const result = toPrintResult(run, sessionId, denials, performance.now() - started)
-    if (options.outputFormat === 'text') io.stdout.write(run.resultText.endsWith('\n') ? run.resultText : `${run.resultText}\n`)
+    const result = toPrintResult(run, sessionId, denials, performance.now() - started, plan)
+    if (options.outputFormat === 'text') io.stdout.write(printText(run.resultText, plan))
     else writeLine(io, result, options.outputFormat === 'json' ? 2 : undefined)
     if (run.reason === 'completed') return 0
     io.stderr.write(`${failureLine(run)}\n`)
@@ -91,10 +105,10 @@ export async function runPrint(argv: string[], env: NodeJS.ProcessEnv, io: Print
   }
 }
 
-async function openSession(manager: SessionManager, options: PrintOptions, cwd: string): Promise<string> {
-  if (options.resume) return (await manager.resume(options.resume)).sessionId
-  if (options.continue) return (await manager.continueLatest(cwd)).sessionId
-  return (await manager.create(cwd)).sessionId
+async function openSession(manager: SessionManager, options: PrintOptions, cwd: string): Promise<{ sessionId: string; projectPath: string }> {
+  if (options.resume) return manager.resume(options.resume)
+  if (options.continue) return manager.continueLatest(cwd)
+  return { ...(await manager.create(cwd)), projectPath: cwd }
 }
 
 function onEvent(io: PrintIO, options: PrintOptions, event: AgentEvent): void {

@@ -1,17 +1,11 @@
 import { existsSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { createEventHub } from '../main/base/event-hub'
 import { sousHome } from '../main/base/paths'
-import { createCore } from '../main/core'
+import { createHostCore } from '../main/host-core'
 import { checkBindHost } from '../main/host/auth'
 import { startBrowserHost } from '../main/host/ws'
-import { NodePtyService } from '../main/pty/node-pty-service'
 import { MemoryKeyStore } from '../main/secrets/memory-key-store'
-import { createSessionRuntime } from '../main/session/runtime'
-import { createAgentTerminals } from '../main/workspace/agent-terminals'
-import { TERMINAL_FLOW } from '../main/workspace/terminal-flow'
-import { readPreferencesSync } from '../main/workspace/preferences'
 
 /** What `sous serve` accepts. */
 export interface ServeArgs {
@@ -84,29 +78,12 @@ export async function runServe(argv: readonly string[]): Promise<number> {
     process.stderr.write(`sous serve: no built renderer in ${rendererDir}; run \`npm run build\` first.\n`)
   }
 
-  const events = createEventHub((error) => process.stderr.write(`[sous] event listener failed: ${String(error)}\n`))
-  const keyStore = new MemoryKeyStore()
-  const home = sousHome()
-  const pty = new NodePtyService(TERMINAL_FLOW)
-  // The Bash tool's PTYs show in the Agent terminal, and the user can type into them.
-  const agentTerminals = createAgentTerminals(events)
-  const runtime = createSessionRuntime({ home, env: process.env, hub: events, pty, keyStore, permissionMode: 'default', headless: false, onPtySpawn: agentTerminals.attach, preferences: () => readPreferencesSync(home) })
-  const core = createCore({
-    sousHome: home,
+  const { core, dispose: shutdown } = createHostCore({
     transport: 'browser',
-    keyStore,
-    events,
-    pty,
-    agentTerminals,
-    sessions: runtime.sessions,
-    approvals: runtime.approvals,
-    memory: runtime.memory,
-    onWarning: (message) => process.stderr.write(`[sous] ${message}\n`),
+    home: sousHome(),
+    keyStore: new MemoryKeyStore(),
+    log: (message) => process.stderr.write(`[sous] ${message}\n`),
   })
-  const shutdown = async (): Promise<void> => {
-    await core.dispose()
-    await runtime.dispose()
-  }
 
   let host
   try {

@@ -6,6 +6,7 @@ import { projectHandlers, type PickFolder } from './host/handlers/project'
 import { userTerminals } from './host/handlers/pty'
 import { sessionHandlers } from './host/handlers/session'
 import { settingsHandlers } from './host/handlers/settings'
+import { trustHandlers } from './host/handlers/trust'
 import { workspaceHandlers } from './host/handlers/workspace'
 import { createRouter, type Handlers, type Router } from './host/router'
 import { APP_URL, createSenderPolicy } from './host/sender-policy'
@@ -82,6 +83,7 @@ export function createCore(options: CoreOptions): Core {
     ...sessionHandlers({ sessions: options.sessions }),
     ...workspaceHandlers({ sousHome: options.sousHome }),
     ...approvalHandlers(options.approvals ?? { queues: () => [] }),
+    ...trustHandlers({ sousHome: options.sousHome }),
     ...memoryHandlers({ memory, sousHome: options.sousHome }),
   }
   const router = createRouter(handlers, {

@@ -6,17 +6,12 @@ import { menuTemplate } from './app/menu'
 import { folderFromArgv, OpenRequestQueue } from './app/open-requests'
 import { registerAppScheme, serveAppProtocol } from './app/protocol'
 import { createWindowOptions } from './app/window-options'
-import { createEventHub } from './base/event-hub'
 import { sousHome } from './base/paths'
-import { createCore, type Core } from './core'
+import type { Core } from './core'
+import { createHostCore } from './host-core'
 import { attachElectronTransport } from './host/electron'
 import { APP_URL, isAllowedUrl } from './host/sender-policy'
-import { NodePtyService } from './pty/node-pty-service'
 import { SafeStorageKeyStore } from './secrets/safe-storage-key-store'
-import { createSessionRuntime, type SessionRuntime } from './session/runtime'
-import { createAgentTerminals } from './workspace/agent-terminals'
-import { TERMINAL_FLOW } from './workspace/terminal-flow'
-import { readPreferencesSync } from './workspace/preferences'
 
 /**
  * The desktop entry: hardened shell + core + Electron transport. Everything testable lives in
@@ -30,7 +25,6 @@ const rendererDir = fileURLToPath(new URL('../renderer', import.meta.url))
 const preloadPath = fileURLToPath(new URL('../preload/index.cjs', import.meta.url))
 
 let core: Core | undefined
-let runtime: SessionRuntime | undefined
 let mainWindow: BrowserWindow | undefined
 const openRequests = new OpenRequestQueue((path) => core?.events.emit('project.openRequested', { path }))
 
@@ -75,28 +69,18 @@ function start(): void {
   serveAppProtocol(session.defaultSession.protocol, rendererDir, csp)
 
   const home = sousHome()
-  const events = createEventHub((error) => console.error('[sous] event listener failed:', error))
-  const keyStore = new SafeStorageKeyStore(home, safeStorage)
-  const pty = new NodePtyService(TERMINAL_FLOW)
-  const agentTerminals = createAgentTerminals(events)
-  runtime = createSessionRuntime({ home, env: process.env, hub: events, pty, keyStore, permissionMode: 'default', headless: false, onPtySpawn: agentTerminals.attach, preferences: () => readPreferencesSync(home) })
-  const running = createCore({
-    sousHome: home,
+  const host = createHostCore({
     transport: 'electron',
-    keyStore,
-    events,
+    home,
+    keyStore: new SafeStorageKeyStore(home, safeStorage),
+    log: (message) => console.error(`[sous] ${message}`),
     pickFolder,
-    pty,
-    agentTerminals,
-    sessions: runtime.sessions,
-    approvals: runtime.approvals,
-    memory: runtime.memory,
     appOrigins,
   })
-  core = running
+  core = host.core
   attachElectronTransport({
     ipcMain,
-    core: running,
+    core: host.core,
     targets: () => BrowserWindow.getAllWindows().map((window) => window.webContents),
     isTrustedUrl: (url) => isAllowedUrl(url, appOrigins),
   })
@@ -126,7 +110,7 @@ function start(): void {
   app.on('will-quit', (event) => {
     if (disposed) return
     event.preventDefault()
-    void Promise.allSettled([running.dispose().then(() => runtime?.dispose())]).finally(() => {
+    void host.dispose().finally(() => {
       disposed = true
       app.quit()
     })

@@ -1,6 +1,7 @@
 import type { SousApi } from '../shared/ipc/api'
 import type { EventChannel, EventPayload, RequestChannel, RequestInput, RequestOutput } from '../shared/ipc/contract'
 import { EVENT_CHANNEL, INVOKE_CHANNEL } from '../shared/ipc/electron-channels'
+import { createEventListeners } from '../shared/ipc/event-listeners'
 import type { Result } from '../shared/ipc/result'
 
 /**
@@ -26,28 +27,15 @@ const MAX_HELD = 20
 
 /** Builds the bridged api over `ipcRenderer`. Only plain functions and values cross the bridge. */
 export function createDesktopApi(ipc: IpcLike, getPathForFile: (file: File) => string): DesktopApi {
-  const listeners = new Map<string, Set<(payload: unknown) => void>>()
+  const listeners = createEventListeners()
   const held = new Map<string, unknown[]>()
 
   ipc.on(EVENT_CHANNEL, (_event, channel, payload) => {
     if (typeof channel !== 'string') return
-    const set = listeners.get(channel)
-    if (!set?.size) {
-      if (HELD_UNTIL_SUBSCRIBED.has(channel)) {
-        const queue = held.get(channel) ?? []
-        if (queue.length < MAX_HELD) queue.push(payload)
-        held.set(channel, queue)
-      }
-      return
-    }
-    for (const listener of [...set]) {
-      try {
-        listener(payload)
-      } catch (error) {
-        // One feature's bug must not starve the others of events.
-        console.error(`listener for ${channel} failed`, error)
-      }
-    }
+    if (listeners.dispatch(channel, payload) || !HELD_UNTIL_SUBSCRIBED.has(channel)) return
+    const queue = held.get(channel) ?? []
+    if (queue.length < MAX_HELD) queue.push(payload)
+    held.set(channel, queue)
   })
 
   return {
@@ -61,18 +49,14 @@ export function createDesktopApi(ipc: IpcLike, getPathForFile: (file: File) => s
       }
     },
     on<C extends EventChannel>(channel: C, listener: (payload: EventPayload<C>) => void): () => void {
-      let set = listeners.get(channel)
-      if (!set) listeners.set(channel, (set = new Set()))
       const entry = listener as (payload: unknown) => void
-      set.add(entry)
+      const off = listeners.add(channel, entry)
       const waiting = held.get(channel)
       if (waiting) {
         held.delete(channel)
         for (const payload of waiting) entry(payload)
       }
-      return () => {
-        set.delete(entry)
-      }
+      return off
     },
     getPathForFile,
   }

@@ -2,10 +2,12 @@
  * Helpers for engine tests and benchmarks: a real AnthropicModelService pointed at the scripted
  * model server, small real tools, and a collector for the loop's events. Not used in production.
  */
+import { expect } from 'vitest'
 import { z } from 'zod'
 import type { AgentEvent } from '../../src/shared/protocol/agent-event'
 import { AnthropicModelService } from '../../src/main/services/model/anthropic-model-service'
 import { resolveModelConfig } from '../../src/main/services/model/config'
+import type { Message, ToolResultBlock } from '../../src/main/services/model/types'
 import type { AnyTool, ToolContext, ToolResult } from '../../src/main/tools/types'
 import { query } from '../../src/main/engine/query'
 import type { QueryParams, QueryResult } from '../../src/main/engine/types'
@@ -35,6 +37,7 @@ export function testTool(
     isReadOnly: () => options.readOnly ?? options.safe ?? false,
     isDestructive: () => false,
     isConcurrencySafe: () => options.safe ?? false,
+    isBookkeeping: () => false,
     summarize: (input: { value: string }) => `${name} ${input.value}`,
     execute: options.run,
   }
@@ -84,4 +87,22 @@ export function baseParams(model: AnthropicModelService, overrides: Partial<Quer
 /** Events of one type. */
 export function ofType<T extends AgentEvent['type']>(events: AgentEvent[], type: T): Array<Extract<AgentEvent, { type: T }>> {
   return events.filter((event): event is Extract<AgentEvent, { type: T }> => event.type === type)
+}
+
+/** The messages the loop sent in its `index`-th request to the scripted server. */
+export function sentAt(server: { requests: ReadonlyArray<{ body: Record<string, unknown> }> }, index: number): Message[] {
+  return server.requests[index]!.body['messages'] as Message[]
+}
+
+/** Every tool_use in a conversation is answered, first thing, by the next user message. */
+export function expectPaired(messages: Message[]): void {
+  messages.forEach((message, index) => {
+    if (message.role !== 'assistant') return
+    const ids = message.content.flatMap((block) => (block.type === 'tool_use' ? [block.id] : []))
+    if (ids.length === 0) return
+    const next = messages[index + 1]
+    expect(next?.role).toBe('user')
+    const blocks = next!.content as ToolResultBlock[]
+    expect(blocks.slice(0, ids.length).map((block) => [block.type, block.tool_use_id])).toEqual(ids.map((id) => ['tool_result', id]))
+  })
 }

@@ -5,8 +5,16 @@ describe('paths', () => {
   it('honours SOUS_HOME', () => {
     expect(sousHome({ SOUS_HOME: '/tmp/sous-x' })).toBe('/tmp/sous-x')
   })
-  it('slugs a project path into one folder name', () => {
-    expect(projectSlug('/home/me/my app')).toBe('-home-me-my-app')
-    expect(projectDataDir('/h', '/a/b')).toBe('/h/projects/-a-b')
+  it('slugs a project path into one readable folder name', () => {
+    expect(projectSlug('/home/me/my app')).toMatch(/^-home-me-my-app-[0-9a-f]{12}$/)
+    expect(projectDataDir('/h', '/a/b')).toMatch(/^\/h\/projects\/-a-b-[0-9a-f]{12}$/)
+    expect(projectSlug('/a/b/')).toBe(projectSlug('/a/b'))
+  })
+  it('gives paths that read the same different folders', () => {
+    const names = ['/a-b', '/a/b', '/a b', '/a.b', '/a_b'].map(projectSlug)
+    expect(new Set(names).size).toBe(names.length)
+  })
+  it('keeps very long paths within a folder-name limit', () => {
+    expect(projectSlug(`/${'x'.repeat(5000)}`).length).toBeLessThan(255)
   })
 })

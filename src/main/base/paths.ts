@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { homedir } from 'node:os'
 import { join, resolve } from 'node:path'
 
@@ -6,12 +7,21 @@ export function sousHome(env: NodeJS.ProcessEnv = process.env): string {
   return resolve(env.SOUS_HOME || join(homedir(), '.sous'))
 }
 
+/** How much of the readable part of a slug is kept (folder names are limited to 255 bytes). */
+const READABLE_CHARS = 100
+
 /**
- * A folder-safe, stable name for a project path (as Claude Code does: every character that is
- * not alphanumeric becomes `-`), e.g. `/home/me/app` → `-home-me-app`.
+ * A folder-safe, stable and collision-free name for a project path: the path with every character
+ * that is not alphanumeric turned into `-` (as Claude Code names project folders, so people can
+ * tell them apart), then a digest of the exact path. The readable part alone is lossy — `/a-b` and
+ * `/a/b` both read `-a-b` — so the digest is what keeps two projects' data apart.
+ * E.g. `/home/me/app` → `-home-me-app-8c1f0e2a9b3d`.
  */
 export function projectSlug(projectPath: string): string {
-  return resolve(projectPath).replace(/[^A-Za-z0-9]/g, '-')
+  const full = resolve(projectPath)
+  const readable = full.replace(/[^A-Za-z0-9]/g, '-').slice(-READABLE_CHARS)
+  const digest = createHash('sha256').update(full).digest('hex').slice(0, 12)
+  return `${readable}-${digest}`
 }
 
 /** `$SOUS_HOME/projects/<slug>`: transcripts, tool results, memory, tasks of one project. */

@@ -1,5 +1,4 @@
 import type { AgentEvent } from '../../shared/protocol/agent-event'
-import type { ImageBlock, TextBlock } from '../services/model/types'
 import type { EventBody } from './types'
 
 /** Stamps an event body with the identity of the agent that produced it. */
@@ -14,12 +13,6 @@ export function stamp(
 
 /** Longest text a `tool_end` event carries; the model may have received more. */
 export const TOOL_END_PREVIEW_CHARS = 10_000
-
-/** Tool result content as plain text, for events and headless output. */
-export function contentText(content: string | Array<TextBlock | ImageBlock>): string {
-  if (typeof content === 'string') return content
-  return content.map((block) => (block.type === 'text' ? block.text : `[image ${block.source.media_type}]`)).join('\n')
-}
 
 /** Caps a text for an event, saying how much was left out. */
 export function preview(text: string, max = TOOL_END_PREVIEW_CHARS): string {

@@ -1,17 +1,14 @@
 import { describe, expect, it } from 'vitest'
 import {
   dropConnection,
-  midStreamOverload,
   overloaded,
-  promptTooLong,
   textReply,
   thinkingReply,
   toolUseReply,
   toolUsesReply,
 } from '../../../test/model-server'
 import type { Message, ToolResultBlock } from '../services/model/types'
-import { baseParams, ofType, runQuery, scriptedModel, testTool, untilAborted } from '../../../test/support/engine'
-import { CONTINUATION_NUDGE } from './transitions/max-tokens'
+import { baseParams, expectPaired, ofType, runQuery, scriptedModel, sentAt, testTool, untilAborted } from '../../../test/support/engine'
 import { useModelServer } from '../../../test/model-server/vitest'
 
 // The real loop, the real model service and SDK, the scripted HTTP server on 127.0.0.1.
@@ -19,22 +16,7 @@ const server = useModelServer()
 
 const echo = testTool('Echo', { safe: true, run: async (input) => ({ content: `echo:${input.value}` }) })
 
-function sentMessages(index: number): Message[] {
-  return server.requests[index]!.body['messages'] as Message[]
-}
-
-/** Every tool_use in a conversation is answered, first thing, by the next user message. */
-function expectPaired(messages: Message[]): void {
-  messages.forEach((message, index) => {
-    if (message.role !== 'assistant') return
-    const ids = message.content.flatMap((block) => (block.type === 'tool_use' ? [block.id] : []))
-    if (ids.length === 0) return
-    const next = messages[index + 1]
-    expect(next?.role).toBe('user')
-    const blocks = next!.content as ToolResultBlock[]
-    expect(blocks.slice(0, ids.length).map((block) => [block.type, block.tool_use_id])).toEqual(ids.map((id) => ['tool_result', id]))
-  })
-}
+const sentMessages = (index: number): Message[] => sentAt(server, index)
 
 describe('query', () => {
   it('streams a text reply and completes', async () => {
@@ -121,112 +103,6 @@ describe('query', () => {
     expect(toolDone).toBeLessThan(replyEnd)
   })
 
-  it('re-issues after a mid-stream error and discards the partial reply', async () => {
-    server.setScenario([midStreamOverload(2), textReply('Recovered.')])
-    const { events, result } = await runQuery(baseParams(scriptedModel(server.url)))
-    expect(result.reason).toBe('completed')
-    expect(result.resultText).toBe('Recovered.')
-    expect(ofType(events, 'model_retry')[0]?.reason).toContain('stream_interrupted')
-    expect(sentMessages(1)).toEqual(sentMessages(0))
-    expect(result.messages.filter((message) => message.role === 'assistant')).toHaveLength(1)
-  })
-
-  it('aborts a safe call started by a reply whose connection dropped, and never runs a partial tool_use', async () => {
-    let sawAbort = false
-    let partialRan = false
-    const slow = testTool('Slow', {
-      safe: true,
-      run: async (_input, ctx) => {
-        await untilAborted(ctx.signal)
-        sawAbort = true
-        return { content: 'stopped' }
-      },
-    })
-    const never = testTool('Never', { safe: true, run: async () => ((partialRan = true), { content: 'ran' }) })
-    server.setScenario([
-      {
-        drop: 'mid-stream',
-        afterDeltas: 5,
-        reply: {
-          content: [
-            { type: 'tool_use', id: 'toolu_slow', name: 'Slow', input: { value: 'x' } },
-            { type: 'tool_use', id: 'toolu_partial', name: 'Never', input: { value: 'a long value so the json is cut' } },
-          ],
-        },
-        jsonChunks: 3,
-      },
-      toolUseReply('Echo', { value: 'again' }, { id: 'toolu_new' }),
-      textReply('done'),
-    ])
-    const { events, result } = await runQuery(baseParams(scriptedModel(server.url), { tools: [slow, never, echo] }))
-    expect(result.reason).toBe('completed')
-    expect(sawAbort).toBe(true)
-    expect(partialRan).toBe(false)
-    const ids = result.messages.flatMap((message) =>
-      message.role === 'user' && typeof message.content !== 'string'
-        ? message.content.flatMap((block) => (block.type === 'tool_result' ? [block.tool_use_id] : []))
-        : [],
-    )
-    expect(ids).toEqual(['toolu_new'])
-    expectPaired(result.messages)
-    // The UI saw the discarded card closed.
-    expect(ofType(events, 'tool_end').find((event) => event.toolUseId === 'toolu_slow')?.isError).toBe(true)
-  })
-
-  it('gives up after bounded re-issues with model_error', async () => {
-    server.setScenario([midStreamOverload(1), midStreamOverload(1), midStreamOverload(1), midStreamOverload(1)])
-    const { result } = await runQuery(baseParams(scriptedModel(server.url)))
-    expect(result.reason).toBe('model_error')
-    expect(server.requests).toHaveLength(4)
-  })
-
-  it('on max_tokens raises the limit once, then nudges three times, then stops', async () => {
-    const cut = (text: string) => textReply(text, { stopReason: 'max_tokens' })
-    server.setScenario([cut('first'), cut('part one'), cut('part two'), cut('part three'), cut('part four')])
-    const { result } = await runQuery(baseParams(scriptedModel(server.url)))
-    expect(result.reason).toBe('max_tokens')
-    expect(server.requests.map((request) => request.body['max_tokens'])).toEqual([8192, 64000, 64000, 64000, 64000])
-    expect(sentMessages(1)).toEqual(sentMessages(0))
-    const last = sentMessages(4)
-    expect(last.filter((message) => message.role === 'assistant').map((message) => (message.content as Array<{ text: string }>)[0]!.text)).toEqual([
-      'part one',
-      'part two',
-      'part three',
-    ])
-    expect(JSON.stringify(last.at(-1))).toContain(CONTINUATION_NUDGE)
-    expect(result.messages.filter((message) => message.role === 'assistant')).toHaveLength(4)
-  })
-
-  it('never runs a tool_use cut by max_tokens', async () => {
-    let ran = false
-    const tool = testTool('Echo', { safe: true, run: async () => ((ran = true), { content: 'x' }) })
-    server.setScenario([
-      toolUseReply('Echo', { value: 'cut' }, { stopReason: 'max_tokens', text: 'Let me' }),
-      toolUseReply('Echo', { value: 'cut' }, { stopReason: 'max_tokens', text: 'Let me' }),
-      textReply('fine'),
-    ])
-    const { result } = await runQuery(baseParams(scriptedModel(server.url), { tools: [tool] }))
-    expect(ran).toBe(false)
-    expect(result.reason).toBe('completed')
-    expectPaired(result.messages)
-  })
-
-  it('ends with prompt_too_long and an intact transcript when nothing can compact', async () => {
-    server.setScenario([promptTooLong()])
-    const params = baseParams(scriptedModel(server.url))
-    const { result } = await runQuery(params)
-    expect(result.reason).toBe('prompt_too_long')
-    expect(result.messages).toEqual(params.messages)
-  })
-
-  it('hands an overflowing conversation to the compactor and goes on', async () => {
-    server.setScenario([promptTooLong(), textReply('fits now')])
-    const summary: Message[] = [{ role: 'user', content: [{ type: 'text', text: 'Summary of earlier work. Continue.' }] }]
-    const { result } = await runQuery(baseParams(scriptedModel(server.url), { compact: async () => summary }))
-    expect(result.reason).toBe('completed')
-    expect(sentMessages(1)[0]).toMatchObject({ content: [{ text: 'Summary of earlier work. Continue.' }] })
-  })
-
   it('reports a denied call as an error result and goes on', async () => {
     server.setScenario([toolUseReply('Echo', { value: 'rm' }, { id: 'toolu_d' }), textReply('ok, not doing it')])
     const { result } = await runQuery(
@@ -263,17 +139,6 @@ describe('query', () => {
     expect(result.reason).toBe('max_turns')
     expect(result.turns).toBe(2)
     expectPaired(result.messages)
-  })
-
-  it('lets a Stop hook force one more round, but not twice in a row', async () => {
-    server.setScenario([textReply('done?'), textReply('really done')])
-    let calls = 0
-    const { result } = await runQuery(
-      baseParams(scriptedModel(server.url), { hooks: { onStop: async () => (calls++, { blockReason: 'Run the tests first.' }) } }),
-    )
-    expect(result.reason).toBe('completed')
-    expect(calls).toBe(1)
-    expect(JSON.stringify(sentMessages(1).at(-1))).toContain('Run the tests first.')
   })
 
   it('aborts during the stream quickly and cleanly', async () => {
@@ -324,5 +189,40 @@ describe('query', () => {
     server.setScenario([dropConnection('before-headers'), textReply('ok')])
     const { result } = await runQuery(baseParams(scriptedModel(server.url)))
     expect(result.reason).toBe('completed')
+  })
+
+  it('a permission check or PostToolUse hook that throws is reported, fails closed and loses no result', async () => {
+    server.setScenario([
+      toolUsesReply([
+        { name: 'Echo', input: { value: 'a' }, id: 'toolu_denied' },
+        { name: 'Echo', input: { value: 'b' }, id: 'toolu_ran' },
+      ]),
+      textReply('done'),
+    ])
+    const { events, result } = await runQuery(
+      baseParams(scriptedModel(server.url), {
+        tools: [echo],
+        canUseTool: async (_tool, input) => {
+          if ((input as { value: string }).value === 'a') throw new Error('settings exploded')
+          return { behavior: 'allow' }
+        },
+        hooks: {
+          postToolUse: async () => {
+            throw new Error('hook exploded')
+          },
+        },
+      }),
+    )
+    expect(result.reason).toBe('completed')
+    const results = sentMessages(1).at(-1)!.content as ToolResultBlock[]
+    expect(results.map((block) => [block.tool_use_id, block.is_error === true, block.content])).toEqual([
+      ['toolu_denied', true, 'Permission to use Echo was denied: The permission check failed: settings exploded'],
+      ['toolu_ran', false, 'echo:b'],
+    ])
+    expect(ofType(events, 'notice').map((event) => [event.level, event.message])).toEqual([
+      ['warning', 'The permission check failed: settings exploded'],
+      ['warning', 'The PostToolUse hook failed: hook exploded'],
+    ])
+    expectPaired(result.messages)
   })
 })

@@ -1,23 +1,26 @@
-import type { AgentEvent, TerminalReason, Usage } from '../../shared/protocol/agent-event'
+import { abortableSleep } from '../base/sleep'
+import type { AgentEvent, Usage } from '../../shared/protocol/agent-event'
 import { withMessageBreakpoints } from '../context/cache-breakpoints'
 import { ReminderQueue, withReminders } from '../context/reminders'
 import type { AssistantBlock, Message, ModelRequest, ToolSchema } from '../services/model/types'
 import type { AnyTool } from '../tools/types'
 import { stamp } from './events'
-import { runToolCall as executeTool } from '../tools/run-tool'
 import { budgetResults } from './result-budget'
 import type { RunToolDeps } from './tool-call'
 import { streamReply, type ReplyOutcome } from './stream-reply'
 import { maxTokensStep } from './transitions/max-tokens'
 import { compactAfterOverflow } from './transitions/prompt-too-long'
 import { stopHookRound } from './transitions/stop-hook'
-import { sleep, streamRetryDelay } from './transitions/stream-retry'
+import { streamRetryDelay } from './transitions/stream-retry'
+import { finish, isReissue, proceed, type Transition } from './transitions/transition'
 import { addUsage, zeroUsage } from './usage'
 import type { EventBody, QueryParams, QueryResult } from './types'
 
 /**
  * The agent loop: stream a reply → run its tool calls → append → repeat, until the model stops
- * asking for tools or a terminal reason ends the run. Recovery paths live in `transitions/`.
+ * asking for tools or a terminal reason ends the run. Every step returns a {@link Transition}: why
+ * the loop goes on (`next_turn`, `stream_retry`, `max_tokens_escalate`…) or why it ends. Recovery
+ * paths live in `transitions/`.
  *
  * Contract: yields AgentEvents and always ends with exactly one `turn_end`; never throws for model
  * or tool failures. Every tool_use it appends is followed by exactly one tool_result.
@@ -26,28 +29,29 @@ export async function* query(params: QueryParams): AsyncGenerator<AgentEvent, Qu
   const loop = new LoopState(params)
   const toolDeps = toolDepsOf(params)
   const schemas = toolSchemas(params.tools)
-  let end: End | undefined
-  while (!end) {
-    end = beforeRequest(loop, params)
-    if (end) break
+  // Before the first request there is no transition yet: it counts as a turn like `next_turn`.
+  let transition: Transition | undefined
+  for (;;) {
+    const end = beforeRequest(loop, params, transition)
+    if (end) {
+      transition = end
+      break
+    }
     const outcome = yield* stamped(streamReply(params.model, buildRequest(loop, params, schemas), toolDeps), params)
-    end = outcome.kind === 'error' ? yield* onError(loop, params, outcome) : yield* onMessage(loop, params, outcome)
+    transition = outcome.kind === 'error' ? yield* onError(loop, params, outcome) : yield* onMessage(loop, params, outcome)
+    if (transition.kind === 'end') break
   }
-  yield stamp({ type: 'turn_end', reason: end.reason, message: end.message }, params)
-  return loop.result(end)
+  yield stamp({ type: 'turn_end', reason: transition.reason, message: transition.message }, params)
+  return loop.result(transition)
 }
 
-interface End {
-  reason: TerminalReason
-  message?: string
-}
+/** How a run ended. */
+type End = Extract<Transition, { kind: 'end' }>
 
 /** Mutable bookkeeping of one run. */
 class LoopState {
   messages: Message[]
   turns = 0
-  /** True when the next request re-issues the last one (it does not count as a turn). */
-  reissue = false
   maxTokens: number
   /** The model to ask; becomes the fallback model for the rest of the run once the service switched. */
   modelName: string
@@ -77,17 +81,15 @@ class LoopState {
   }
 
   result(end: End): QueryResult {
-    return { ...end, messages: this.messages, turns: this.turns, usage: this.usage, costUsd: this.costUsd, resultText: lastText(this.messages) }
+    return { reason: end.reason, message: end.message, messages: this.messages, turns: this.turns, usage: this.usage, costUsd: this.costUsd, resultText: lastText(this.messages) }
   }
 }
 
-function beforeRequest(loop: LoopState, params: QueryParams): End | undefined {
-  if (params.signal.aborted) return { reason: 'aborted', message: 'Interrupted by the user.' }
-  if (loop.reissue) {
-    loop.reissue = false
-    return undefined
-  }
-  if (loop.turns >= params.maxTurns) return { reason: 'max_turns', message: `Reached the limit of ${params.maxTurns} turns.` }
+/** Ends the run before a request when it was aborted or, for a new turn, when the turns ran out. */
+function beforeRequest(loop: LoopState, params: QueryParams, previous: Transition | undefined): End | undefined {
+  if (params.signal.aborted) return aborted()
+  if (isReissue(previous)) return undefined
+  if (loop.turns >= params.maxTurns) return { kind: 'end', reason: 'max_turns', message: `Reached the limit of ${params.maxTurns} turns.` }
   loop.turns++
   return undefined
 }
@@ -109,32 +111,30 @@ async function* onError(
   loop: LoopState,
   params: QueryParams,
   error: Extract<ReplyOutcome, { kind: 'error' }>,
-): AsyncGenerator<AgentEvent, End | undefined> {
-  if (params.signal.aborted || error.reason === 'aborted') return { reason: 'aborted', message: 'Interrupted by the user.' }
+): AsyncGenerator<AgentEvent, Transition> {
+  if (params.signal.aborted || error.reason === 'aborted') return aborted()
   if (error.reason === 'prompt_too_long') {
     const shorter = await compactAfterOverflow(loop.messages, params.compact, loop.compactTried)
-    if (!shorter) return { reason: 'prompt_too_long', message: error.message }
+    if (!shorter) return finish('prompt_too_long', error.message)
     loop.compactTried = true
     loop.messages = shorter
     params.onCompacted?.(shorter)
     yield stamp({ type: 'notice', level: 'info', message: 'The conversation was compacted to fit the context window.' }, params)
-    loop.reissue = true
-    return undefined
+    return proceed('reactive_compact_retry')
   }
   const delayMs = streamRetryDelay(error, loop.streamRetries, params.streamRetryDelayMs ?? 250)
-  if (delayMs === undefined) return { reason: 'model_error', message: error.message }
+  if (delayMs === undefined) return finish('model_error', error.message)
   loop.streamRetries++
   yield stamp({ type: 'model_retry', attempt: loop.streamRetries, reason: `stream_interrupted: ${error.reason}`, delayMs }, params)
-  await sleep(delayMs, params.signal)
-  loop.reissue = true
-  return undefined
+  await abortableSleep(delayMs, params.signal)
+  return proceed('stream_retry')
 }
 
 async function* onMessage(
   loop: LoopState,
   params: QueryParams,
   reply: Extract<ReplyOutcome, { kind: 'message' }>,
-): AsyncGenerator<AgentEvent, End | undefined> {
+): AsyncGenerator<AgentEvent, Transition> {
   loop.streamRetries = 0
   loop.compactTried = false
   if (reply.fallbackModel) loop.modelName = reply.fallbackModel
@@ -152,8 +152,8 @@ async function* onMessage(
   yield* stamped(reply.executor.drain(), params)
   const toolOf = (id: string) => params.tools.find((tool) => tool.name === calls.find((call) => call.id === id)?.name)
   loop.append({ role: 'user', content: await budgetResults(reply.executor.results(), toolOf, params.projectDataDir) })
-  if (params.signal.aborted) return { reason: 'aborted', message: 'Interrupted by the user.' }
-  return undefined
+  if (params.signal.aborted) return aborted()
+  return proceed('next_turn')
 }
 
 async function* account(
@@ -181,7 +181,7 @@ async function* onMaxTokens(
   loop: LoopState,
   params: QueryParams,
   reply: Extract<ReplyOutcome, { kind: 'message' }>,
-): AsyncGenerator<AgentEvent, End | undefined> {
+): AsyncGenerator<AgentEvent, Transition> {
   const step = maxTokensStep(reply.content, {
     maxTokens: loop.maxTokens,
     escalatedMaxTokens: params.escalatedMaxTokens ?? 64_000,
@@ -190,24 +190,28 @@ async function* onMaxTokens(
   yield* stamped(reply.executor.discard('the reply was cut off at the output token limit'), params)
   if (step.kind === 'escalate') {
     loop.maxTokens = step.maxTokens
-    loop.reissue = true
-    return undefined
+    return proceed('max_tokens_escalate')
   }
   for (const message of step.append) loop.append(message)
   yield stamp({ type: 'assistant_message', text: textOf(reply.content), stopReason: 'max_tokens' }, params)
-  if (step.kind === 'stop') return { reason: 'max_tokens', message: 'The reply kept exceeding the output token limit.' }
+  if (step.kind === 'stop') return finish('max_tokens', 'The reply kept exceeding the output token limit.')
   loop.continuations++
-  return undefined
+  return proceed('max_tokens_recovery')
 }
 
-async function* onStop(loop: LoopState, params: QueryParams): AsyncGenerator<AgentEvent, End | undefined> {
-  if (params.signal.aborted) return { reason: 'aborted', message: 'Interrupted by the user.' }
-  const feedback = await stopHookRound(params.hooks, loop.stopHookForced)
-  if (!feedback) return { reason: 'completed' }
+async function* onStop(loop: LoopState, params: QueryParams): AsyncGenerator<AgentEvent, Transition> {
+  if (params.signal.aborted) return aborted()
+  const { feedback, error } = await stopHookRound(params.hooks, loop.stopHookForced)
+  if (error !== undefined) yield stamp({ type: 'notice', level: 'warning', message: `The Stop hook failed: ${error}` }, params)
+  if (!feedback) return finish('completed')
   loop.stopHookForced = true
   loop.append(feedback)
   yield stamp({ type: 'notice', level: 'info', message: 'A Stop hook asked the agent to continue.' }, params)
-  return undefined
+  return proceed('stop_hook_blocking')
+}
+
+function aborted(): End {
+  return { kind: 'end', reason: 'aborted', message: 'Interrupted by the user.' }
 }
 
 /** Stamps the events of an inner generator and hands back its return value. */
@@ -231,7 +235,6 @@ function toolDepsOf(params: QueryParams): Omit<RunToolDeps, 'emit'> {
       agentId: params.agentId,
       ...params.toolContext,
     },
-    execute: params.executeTool ?? executeTool,
   }
   if (params.hooks) deps.hooks = params.hooks
   return deps

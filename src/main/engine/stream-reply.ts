@@ -1,5 +1,5 @@
 import type { Usage } from '../../shared/protocol/agent-event'
-import type { AssistantBlock, ModelErrorReason, ModelRequest, ModelService, ToolUseBlock } from '../services/model/types'
+import type { AssistantBlock, ModelErrorReason, ModelRequest, ModelService, ModelStreamEvent, ToolUseBlock } from '../services/model/types'
 import { ToolExecutor } from './tool-executor'
 import type { RunToolDeps } from './tool-call'
 import type { EventBody } from './types'
@@ -27,89 +27,109 @@ export type ReplyOutcome =
  * Contract: on `error`, `retry` or `fallback` the partial reply is void: tools it started are
  * aborted and their results dropped before the outcome is returned.
  */
-export async function* streamReply(
-  model: ModelService,
-  request: ModelRequest,
-  toolDeps: Omit<RunToolDeps, 'emit'>,
-): AsyncGenerator<EventBody, ReplyOutcome> {
-  let executor = new ToolExecutor(toolDeps, request.signal)
-  let unconfirmed: ToolUseBlock[] = []
-  let dirty = false
-  let fallbackModel: string | undefined
-  const confirm = () => {
-    for (const block of unconfirmed) executor.add(block)
-    unconfirmed = []
+export async function* streamReply(model: ModelService, request: ModelRequest, toolDeps: Omit<RunToolDeps, 'emit'>): AsyncGenerator<EventBody, ReplyOutcome> {
+  const reply = new ReplyInProgress(toolDeps, request.signal)
+  for await (const event of model.stream(request)) {
+    const outcome = yield* reply.take(event)
+    if (outcome) return outcome
+    yield* reply.executor.takeEvents()
   }
-  async function* reset(why: string): AsyncGenerator<EventBody> {
-    if (!dirty) return
-    yield* executor.discard(why)
-    executor = new ToolExecutor(toolDeps, request.signal)
-    unconfirmed = []
-    dirty = false
+  yield* reply.restart('the model reply ended without a final message')
+  return { kind: 'error', reason: 'unknown', message: 'The model stream ended without a final message.', midStream: true }
+}
+
+/** One reply as it streams: the calls it started, the ones not yet known complete, whether anything arrived. */
+class ReplyInProgress {
+  executor: ToolExecutor
+  /** Tool calls whose block ended but that may still be cut (no next block or final message yet). */
+  private unconfirmed: ToolUseBlock[] = []
+  /** Something of this attempt arrived, so a restart must void it. */
+  private started = false
+  private fallbackModel: string | undefined
+
+  constructor(
+    private readonly toolDeps: Omit<RunToolDeps, 'emit'>,
+    private readonly signal: AbortSignal,
+  ) {
+    this.executor = new ToolExecutor(toolDeps, signal)
   }
 
-  for await (const event of model.stream(request)) {
+  /** Handles one event of the model service; returns the outcome once the reply is over. */
+  async *take(event: ModelStreamEvent): AsyncGenerator<EventBody, ReplyOutcome | undefined> {
     switch (event.type) {
       case 'request_start':
-        yield* reset('the model request was re-issued')
+        yield* this.restart('the model request was re-issued')
         yield { type: 'request_start', model: event.model, attempt: event.attempt }
-        break
+        return undefined
       case 'retry':
-        yield* reset('the model request was re-issued')
+        yield* this.restart('the model request was re-issued')
         yield { type: 'model_retry', attempt: event.attempt, reason: event.reason, delayMs: event.delayMs }
-        break
+        return undefined
       case 'fallback':
-        yield* reset(`the request switched to the fallback model ${event.to}`)
-        fallbackModel = event.to
+        yield* this.restart(`the request switched to the fallback model ${event.to}`)
+        this.fallbackModel = event.to
         yield { type: 'model_fallback', from: event.from, to: event.to, reason: event.reason }
-        break
+        return undefined
       case 'block_start':
-        dirty = true
-        confirm()
+        this.started = true
+        this.confirm()
         if (event.kind === 'tool_use' && event.id !== undefined) {
-          executor.announce(event.id, event.name ?? '')
+          this.executor.announce(event.id, event.name ?? '')
           yield { type: 'tool_use_start', toolUseId: event.id, name: event.name ?? '' }
         }
-        break
+        return undefined
       case 'text_delta':
-        dirty = true
-        yield { type: 'text_delta', text: event.text }
-        break
       case 'thinking_delta':
-        dirty = true
-        yield { type: 'thinking_delta', text: event.text }
-        break
+        this.started = true
+        yield { type: event.type, text: event.text }
+        return undefined
       case 'block_stop':
-        if (event.block.type === 'tool_use') unconfirmed.push(event.block)
-        break
+        if (event.block.type === 'tool_use') this.unconfirmed.push(event.block)
+        return undefined
       case 'message_end':
-        // A reply cut by max_tokens may end in a half-written tool_use: never run it.
-        if (event.stopReason !== 'max_tokens') {
-          // The final content is the truth; add calls in its order that are not running yet.
-          unconfirmed = []
-          for (const block of event.content) {
-            if (block.type === 'tool_use' && !executor.has(block.id)) executor.add(block)
-          }
-          executor.seal()
-        }
-        yield* executor.takeEvents()
-        return {
-          kind: 'message',
-          model: event.model,
-          content: event.content,
-          stopReason: event.stopReason,
-          usage: event.usage,
-          costUsd: event.costUsd,
-          executor,
-          ...(fallbackModel ? { fallbackModel } : {}),
-        }
+        return yield* this.finish(event)
       case 'error':
-        dirty = true
-        yield* reset(`the model reply failed (${event.reason})`)
+        this.started = true
+        yield* this.restart(`the model reply failed (${event.reason})`)
         return { kind: 'error', reason: event.reason, message: event.message, midStream: event.midStream, status: event.status }
     }
-    yield* executor.takeEvents()
   }
-  yield* reset('the model reply ended without a final message')
-  return { kind: 'error', reason: 'unknown', message: 'The model stream ended without a final message.', midStream: true }
+
+  /** Voids what this attempt started (tools aborted, their results dropped) so the next one starts clean. */
+  async *restart(why: string): AsyncGenerator<EventBody> {
+    if (!this.started) return
+    yield* this.executor.discard(why)
+    this.executor = new ToolExecutor(this.toolDeps, this.signal)
+    this.unconfirmed = []
+    this.started = false
+  }
+
+  /** A new block started: the tool calls before it are complete, so they may run. */
+  private confirm(): void {
+    for (const block of this.unconfirmed) this.executor.add(block)
+    this.unconfirmed = []
+  }
+
+  private async *finish(event: Extract<ModelStreamEvent, { type: 'message_end' }>): AsyncGenerator<EventBody, ReplyOutcome> {
+    // A reply cut by max_tokens may end in a half-written tool_use: never run it.
+    if (event.stopReason !== 'max_tokens') {
+      // The final content is the truth; add calls in its order that are not running yet.
+      this.unconfirmed = []
+      for (const block of event.content) {
+        if (block.type === 'tool_use' && !this.executor.has(block.id)) this.executor.add(block)
+      }
+      this.executor.seal()
+    }
+    yield* this.executor.takeEvents()
+    return {
+      kind: 'message',
+      model: event.model,
+      content: event.content,
+      stopReason: event.stopReason,
+      usage: event.usage,
+      costUsd: event.costUsd,
+      executor: this.executor,
+      ...(this.fallbackModel ? { fallbackModel: this.fallbackModel } : {}),
+    }
+  }
 }

@@ -1,7 +1,9 @@
 import type { ToolResultBlock, ToolUseBlock } from '../services/model/types'
+import { resultText } from '../tools/result-text'
+import { runToolCall } from '../tools/run-tool'
 import type { AnyTool, ToolContext, ToolResult } from '../tools/types'
-import { contentText, preview } from './events'
-import type { CanUseTool, EventBody, QueryHooks } from './types'
+import { preview } from './events'
+import type { CanUseTool, EventBody, PermissionDecision, QueryHooks } from './types'
 
 /** What one call needs besides its block. */
 export interface RunToolDeps {
@@ -11,8 +13,6 @@ export interface RunToolDeps {
   /** The tool context without the per-call fields. */
   context: Omit<ToolContext, 'toolUseId' | 'signal' | 'progress'>
   emit: (event: EventBody) => void
-  /** Executes a permitted call (schema, `validate`, `execute`); must not throw, but a throw becomes an error result. */
-  execute: (tool: AnyTool, input: unknown, ctx: ToolContext) => Promise<ToolResult>
 }
 
 /** One finished call: the block for the model, and whether permission was refused. */
@@ -21,7 +21,7 @@ export interface CallOutcome {
   denial?: { toolName: string; toolUseId: string; input: unknown; message: string }
 }
 
-/** Parses a call's input against its tool; `undefined` when the tool is unknown or the input invalid. */
+/** Parses a call's input against its tool; `ok: false` with the reason when the tool is unknown or the input invalid. */
 export function parseInput(tool: AnyTool | undefined, input: unknown): { ok: true; value: unknown } | { ok: false; error: string } {
   if (!tool) return { ok: false, error: 'unknown tool' }
   const parsed = tool.inputSchema.safeParse(input)
@@ -45,8 +45,9 @@ export function isSafeCall(tool: AnyTool | undefined, input: unknown): boolean {
 }
 
 /**
- * Runs one tool call from permission to result: find → parse → PreToolUse → canUseTool → execute →
- * PostToolUse. Contract: never throws; every path yields exactly one tool_result and one `tool_end`.
+ * Runs one tool call from permission to result: find → parse → canUseTool (which runs the
+ * PreToolUse hooks) → execute → PostToolUse. Contract: never throws; every path yields exactly one
+ * tool_result and one `tool_end`; a permission check or hook that throws is reported as a notice.
  */
 export async function processToolCall(block: ToolUseBlock, signal: AbortSignal, deps: RunToolDeps): Promise<CallOutcome> {
   const tool = deps.tools.get(block.name)
@@ -58,7 +59,7 @@ export async function processToolCall(block: ToolUseBlock, signal: AbortSignal, 
       toolUseId: block.id,
       name: block.name,
       isError,
-      content: preview(contentText(result.content)),
+      content: preview(resultText(result.content)),
       details: result.details,
     })
     const out: ToolResultBlock = { type: 'tool_result', tool_use_id: block.id, content: result.content }
@@ -74,12 +75,11 @@ export async function processToolCall(block: ToolUseBlock, signal: AbortSignal, 
     return finish({ content: `InputValidationError: ${block.name}: ${parsed.error}`, isError: true })
   }
   let input = parsed.value
-  const hook = await safely(() => deps.hooks?.preToolUse?.({ tool, input, toolUseId: block.id }))
-  if (hook?.deny !== undefined) return finish({ content: `Blocked by hook: ${hook.deny}`, isError: true })
-  if (hook?.updatedInput !== undefined) input = hook.updatedInput
-  const decision = await safely(() => deps.canUseTool(tool, input, block.id, { signal }))
-  if (!decision || decision.behavior === 'deny') {
-    const message = decision?.message ?? 'The permission check failed.'
+  const checked = await reported(deps, 'The permission check', () => deps.canUseTool(tool, input, block.id, { signal }))
+  // A permission check that crashed fails closed: the call is denied, saying why.
+  const decision: PermissionDecision = checked.ok ? checked.value : { behavior: 'deny', message: `The permission check failed: ${checked.error}` }
+  if (decision.behavior === 'deny') {
+    const message = decision.message
     return finish(
       { content: `Permission to use ${block.name} was denied: ${message}`, isError: true },
       { toolName: block.name, toolUseId: block.id, input, message },
@@ -107,12 +107,13 @@ export async function processToolCall(block: ToolUseBlock, signal: AbortSignal, 
   }
   let result: ToolResult
   try {
-    result = await deps.execute(runner, input, ctx)
+    result = await runToolCall(runner, input, ctx)
   } catch (error) {
     result = { content: `Error: ${block.name} failed: ${error instanceof Error ? error.message : String(error)}`, isError: true }
   }
   if (decision.userNote && result.isError !== true) result = withNote(result, decision.userNote)
-  await safely(() => deps.hooks?.postToolUse?.({ tool: runner, input, toolUseId: block.id }, result))
+  const postToolUse = deps.hooks?.postToolUse
+  if (postToolUse) await reported(deps, 'The PostToolUse hook', () => postToolUse({ tool: runner, input, toolUseId: block.id }, result))
   return finish(result)
 }
 
@@ -127,10 +128,16 @@ export function notExecuted(why: string): ToolResult {
   return { content: `Tool call not executed because ${why}.`, isError: true }
 }
 
-async function safely<T>(fn: () => Promise<T> | T | undefined): Promise<T | undefined> {
+/**
+ * Runs a callback that must not throw (the permission check, a hook). If it does, the failure is
+ * reported as a warning notice (the user sees it; the loop goes on) and handed back as a value.
+ */
+async function reported<T>(deps: RunToolDeps, what: string, callback: () => Promise<T>): Promise<{ ok: true; value: T } | { ok: false; error: string }> {
   try {
-    return await fn()
-  } catch {
-    return undefined
+    return { ok: true, value: await callback() }
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error)
+    deps.emit({ type: 'notice', level: 'warning', message: `${what} failed: ${message}` })
+    return { ok: false, error: message }
   }
 }

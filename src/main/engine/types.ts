@@ -34,12 +34,14 @@ export interface ToolCallInfo {
   toolUseId: string
 }
 
-/** Optional callbacks around the loop. None of them may throw; a throw counts as "no opinion". */
+/**
+ * Optional callbacks around the loop. PreToolUse hooks are not here: governance runs them inside
+ * `canUseTool`, so a hook's input is re-validated and judged by the rules. None of these may
+ * throw; a throw is reported as a warning notice and the loop goes on.
+ */
 export interface QueryHooks {
   /** A Stop hook: a `blockReason` forces one more round (never twice in a row). */
   onStop?: () => Promise<{ blockReason?: string }>
-  /** Before a call runs: `deny` blocks it with that message, `updatedInput` replaces the input. */
-  preToolUse?: (call: ToolCallInfo) => Promise<{ deny?: string; updatedInput?: unknown } | undefined>
   /** After a call ran (also when it failed). */
   postToolUse?: (call: ToolCallInfo, result: ToolResult) => Promise<void>
 }
@@ -82,8 +84,6 @@ export interface QueryParams {
   toolContext?: Partial<Omit<ToolContext, 'cwd' | 'projectRoot' | 'projectDataDir' | 'sessionId' | 'agentId' | 'toolUseId' | 'signal' | 'progress'>>
   /** Usage of the session before this run, so `usage` events carry session totals. */
   usageSoFar?: { usage: Usage; costUsd: number }
-  /** Runs a permitted call (default: the tool layer's `runToolCall`). */
-  executeTool?: (tool: AnyTool, input: unknown, ctx: ToolContext) => Promise<ToolResult>
   /** Base delay before re-issuing a request whose stream broke (default 250 ms, doubling). */
   streamRetryDelayMs?: number
   /**

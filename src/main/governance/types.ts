@@ -36,11 +36,13 @@ export type Explanation =
   | { kind: 'hook'; source?: string; detail: string }
   | { kind: 'settings-error'; file: string; detail: string }
   | { kind: 'sandbox'; detail: string }
+  /** A glob or a recursive search would reach files a deny or ask rule covers. */
+  | { kind: 'reaches-denied'; rule: RuleOrigin; detail: string }
 
 /** What the approval UI can show with an ask. */
 export type DecisionPreview =
   | { kind: 'command'; command: string; subcommands: string[]; problems: string[] }
-  | { kind: 'path'; path: string; operation: 'read' | 'edit' }
+  | { kind: 'path'; path: string; operation: 'read' | 'edit'; /** Where a symlink really takes it. */ realPath?: string }
   | { kind: 'url'; url: string; domain: string }
 
 /** The answer to "may this tool call run?". */
@@ -69,5 +71,7 @@ export function describeExplanation(e: Explanation): string {
       return `settings file ${e.file}: ${e.detail}`
     case 'sandbox':
       return `sandbox: ${e.detail}`
+    case 'reaches-denied':
+      return `${e.detail}, where the ${e.rule.behavior} rule ${e.rule.text} from ${e.rule.file ?? e.rule.source} applies`
   }
 }

@@ -1,5 +1,6 @@
 import * as nodePty from 'node-pty'
 import type { IPty } from 'node-pty'
+import { childEnvironment, type ChildEnvPolicy } from '../base/child-env'
 import { killSessionTree } from './process-tree'
 import type { PtyProcess, PtyService, SpawnOptions } from './types'
 
@@ -19,6 +20,13 @@ export interface NodePtyServiceOptions {
   killGraceMs?: number
   highWaterChars?: number
   lowWaterChars?: number
+  /**
+   * Which variables stay out of every PTY (the user's marked secrets and pass-throughs), read at
+   * each spawn. Sous's own credentials stay out whatever it says (see base/child-env).
+   */
+  childEnv?: () => ChildEnvPolicy
+  /** What every PTY's environment starts from (default this process's). */
+  env?: NodeJS.ProcessEnv
 }
 
 /** The user's shell, or bash. */
@@ -161,11 +169,17 @@ export class NodePtyService implements PtyService {
       killGraceMs: options.killGraceMs ?? KILL_GRACE_MS,
       highWaterChars: options.highWaterChars ?? HIGH_WATER_CHARS,
       lowWaterChars: options.lowWaterChars ?? LOW_WATER_CHARS,
+      childEnv: options.childEnv ?? (() => ({})),
+      env: options.env ?? process.env,
     }
   }
 
+  /**
+   * Contract: the child's environment is the service's base (this process's) plus `options.env`, minus every variable
+   * the child-environment policy holds back — an explicit `env` cannot bring a credential back.
+   */
   spawn(options: SpawnOptions & { flowControl?: boolean }): PtyProcess {
-    const env: Record<string, string> = { ...stringEnv(process.env), ...options.env, TERM: 'xterm-256color' }
+    const env: Record<string, string> = { ...childEnvironment({ ...this.options.env, ...options.env }, this.options.childEnv()), TERM: 'xterm-256color' }
     const file = options.file ?? defaultShell(env)
     const pty = nodePty.spawn(file, options.args ?? [], {
       name: 'xterm-256color',
@@ -193,11 +207,4 @@ export class NodePtyService implements PtyService {
     for (const proc of all) proc.kill('SIGHUP')
     await Promise.all(all.map((proc) => proc.exited))
   }
-}
-
-/** process.env without undefined values, as node-pty wants. */
-function stringEnv(env: NodeJS.ProcessEnv): Record<string, string> {
-  const out: Record<string, string> = {}
-  for (const [key, value] of Object.entries(env)) if (value !== undefined) out[key] = value
-  return out
 }

@@ -10,34 +10,34 @@ import type { RuntimePreferences, SessionRuntimeOptions } from './runtime-option
 export class ModelCache {
   private cached: { key: string | undefined; service: Promise<ModelService> } | undefined
 
-  constructor(private readonly o: SessionRuntimeOptions) {}
+  constructor(private readonly options: SessionRuntimeOptions) {}
 
-  modelName(prefs: RuntimePreferences = {}): string {
-    return this.o.model ?? prefs.model ?? (this.o.env['ANTHROPIC_MODEL']?.trim() || DEFAULT_MODEL)
+  modelName(preferences: RuntimePreferences = {}): string {
+    return this.options.model ?? preferences.model ?? (this.options.env['ANTHROPIC_MODEL']?.trim() || DEFAULT_MODEL)
   }
 
-  async get(prefs: RuntimePreferences = {}): Promise<ModelService> {
-    const secret = (await this.o.keyStore?.get()) ?? this.o.env['ANTHROPIC_API_KEY']
+  async get(preferences: RuntimePreferences = {}): Promise<ModelService> {
+    const secret = (await this.options.keyStore?.get()) ?? this.options.env['ANTHROPIC_API_KEY']
     // The service depends on the key and on the preferences that shape its configuration.
-    const key = JSON.stringify([secret, prefs.model, prefs.fallbackModel, prefs.baseUrl])
-    if (this.cached?.key !== key || !this.cached) this.cached = { key, service: this.build(secret, prefs) }
+    const key = JSON.stringify([secret, preferences.model, preferences.fallbackModel, preferences.baseUrl])
+    if (this.cached?.key !== key || !this.cached) this.cached = { key, service: this.build(secret, preferences) }
     return this.cached.service
   }
 
   /** The small-model helper WebFetch uses, over the same configuration. */
-  async askModel(prefs: RuntimePreferences = {}): Promise<(system: string, user: string, signal: AbortSignal) => Promise<string>> {
+  async askModel(preferences: RuntimePreferences = {}): Promise<(system: string, user: string, signal: AbortSignal) => Promise<string>> {
     const { createAskModel } = await import('../services/model/ask')
-    return async (system, user, signal) => createAskModel(await this.get(prefs))(system, user, signal)
+    return async (system, user, signal) => createAskModel(await this.get(preferences))(system, user, signal)
   }
 
-  private async build(key: string | undefined, prefs: RuntimePreferences): Promise<ModelService> {
+  private async build(key: string | undefined, preferences: RuntimePreferences): Promise<ModelService> {
     const { AnthropicModelService, resolveModelConfig } = await import('../services/model/index')
-    const env = { ...this.o.env, ...(key ? { ANTHROPIC_API_KEY: key } : {}) }
-    const model = this.o.model ?? prefs.model
+    const env = { ...this.options.env, ...(key ? { ANTHROPIC_API_KEY: key } : {}) }
+    const model = this.options.model ?? preferences.model
     const config = resolveModelConfig(env, {
       ...(model && { model }),
-      ...(prefs.fallbackModel && { fallbackModel: prefs.fallbackModel }),
-      ...(prefs.baseUrl && { baseURL: prefs.baseUrl }),
+      ...(preferences.fallbackModel && { fallbackModel: preferences.fallbackModel }),
+      ...(preferences.baseUrl && { baseURL: preferences.baseUrl }),
     })
     if (!config.ok) {
       const message = config.error.message

@@ -1,6 +1,7 @@
 import type { LoadSettingsOptions } from '../governance/settings/load'
 import type { GateDenial } from '../governance/gate/gate'
 import type { PermissionMode } from '../governance/types'
+import type { ChildEnvPolicy } from '../base/child-env'
 import type { EventHub } from '../base/event-hub'
 import type { PtyProcess, PtyService } from '../pty/types'
 import type { KeyStore } from '../secrets/key-store'
@@ -21,6 +22,11 @@ export interface SessionRuntimeOptions {
   permissionMode: PermissionMode
   /** Nobody to ask: every ask becomes a denial (reported through `onDenial`). */
   headless: boolean
+  /**
+   * Whether a project's own settings (hooks, allow rules…) wait for the user's trust: `check`
+   * (the default with a UI) or `assume` (the default headless, as Claude Code's `-p`).
+   */
+  projectTrust?: 'check' | 'assume'
   /** `--allowedTools` / `--disallowedTools`. */
   cliRules?: LoadSettingsOptions['cli']
   /** Model override (`--model`); otherwise `ANTHROPIC_MODEL` or the default. */
@@ -42,6 +48,21 @@ export interface SessionRuntimeOptions {
   onPtySpawn?(sessionId: string, proc: PtyProcess, command: string): void
   /** The memory of every project; the runtime makes its own when none is given (see `runtime.memory`). */
   memory?: MemoryService
+  /**
+   * Variables hooks must not get besides Sous's credentials (hosts pass
+   * `workspace/preferences.ts`'s `readChildEnvPolicy`; the PTY service applies the same to Bash).
+   */
+  childEnv?(): ChildEnvPolicy
+  /**
+   * A task list shared by name between sessions (a team); default `SOUS_TASK_LIST` (or Claude
+   * Code's `CLAUDE_CODE_TASK_LIST_ID`) from `env`, else each session keeps its own list.
+   */
+  taskList?: string
+}
+
+/** Whether the project's own settings need the user's trust in this runtime (see {@link SessionRuntimeOptions.projectTrust}). */
+export function projectTrustOf(o: Pick<SessionRuntimeOptions, 'projectTrust' | 'headless'>): 'check' | 'assume' {
+  return o.projectTrust ?? (o.headless ? 'assume' : 'check')
 }
 
 /** What Settings may change for new sessions. */

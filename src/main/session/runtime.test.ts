@@ -4,7 +4,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { textReply, toolUseReply } from '../../../test/model-server'
 import type { EventPayload } from '../../shared/ipc/contract'
 import { createEventHub, type EventHub } from '../base/event-hub'
-import { sandboxScratch } from '../../../test/support/sandbox-scratch'
+import { sandboxScratch, sandboxUnavailable, skippedUnless } from '../../../test/support/sandbox-scratch'
+import { grantTrust, trustStatus } from '../governance/trust/trust'
 import { NodePtyService } from '../pty/node-pty-service'
 import type { Message, ToolResultBlock } from '../services/model/types'
 import { createSessionRuntime, type SessionRuntime } from './runtime'
@@ -13,6 +14,8 @@ import { useModelServer } from '../../../test/model-server/vitest'
 // The runtime every host uses, end to end: real model service against the scripted server, real
 // tools on a real PTY, the real permission gate and, where it works here, the real OS sandbox.
 const server = useModelServer()
+// Known while the file is collected, so the sandboxed test's title can say why it is skipped.
+const unavailable = await sandboxUnavailable()
 
 let base: string
 let project: string
@@ -26,6 +29,8 @@ beforeEach(() => {
   project = join(base, 'project')
   mkdirSync(join(project, '.claude'), { recursive: true })
   writeFileSync(join(project, '.claude', 'settings.json'), JSON.stringify({ permissions: { allow: ['Bash'] } }))
+  // The user trusted the project's settings (the trust step), so its allow rule counts.
+  expect(grantTrust(project, join(base, 'sous-home'), trustStatus(project, join(base, 'sous-home')).fingerprint).ok).toBe(true)
   hub = createEventHub()
   pty = new NodePtyService({ killGraceMs: 300 })
   runtime = createSessionRuntime({
@@ -62,7 +67,7 @@ describe('session runtime', () => {
     expect(server.failures).toEqual([])
   })
 
-  it('a sandboxed command reaching a new host asks in the session that runs it; a rejection reaches the model', async (t) => {
+  it.skipIf(unavailable !== undefined)(skippedUnless('a sandboxed command reaching a new host asks in the session that runs it; a rejection reaches the model', unavailable), async () => {
     server.setScenario([
       toolUseReply('Bash', { command: 'curl -s -m 20 -o /dev/null -w "%{http_code}" http://example.invalid/ || echo refused' }, { id: 'toolu_net' }),
       textReply('The host was refused.'),
@@ -75,12 +80,8 @@ describe('session runtime', () => {
     })
     const turn = runtime.sessions.run(sessionId, 'Fetch it')
     const request = await Promise.race([asked, turn.then(() => undefined)])
-    if (!request) {
-      // No ask: the sandbox is not available on this machine, so the command ran outside it.
-      const sandbox = JSON.stringify(lastToolResult())
-      t.skip(`the OS sandbox is unavailable here (${sandbox.slice(0, 200)})`)
-      return
-    }
+    // The sandbox works here, so no ask means the network check regressed: fail, saying what ran.
+    if (!request) expect.fail(`no approval was asked for example.invalid; the command's result: ${JSON.stringify(lastToolResult()).slice(0, 400)}`)
     expect(request).toMatchObject({ sessionId, toolUseId: 'toolu_net', toolName: 'Bash', preview: { kind: 'url', domain: 'example.invalid' }, suggestions: [] })
     const queue = [...runtime.approvals.queues()].find((entry) => entry.sessionId === sessionId)?.queue
     queue?.resolve(request.id, { kind: 'reject', message: 'no network today' })

@@ -117,10 +117,37 @@ describe('SessionManager', () => {
     expect(reloaded!.messages).toHaveLength(5)
   })
 
+  it('a toolset that failed to build ends that turn with the error, and the next turn builds it again', async () => {
+    server.setScenario([toolUseReply('Echo', { value: 'x' }), textReply('Built this time.')])
+    let builds = 0
+    const flaky = new SessionManager({
+      home,
+      environment: () => ({
+        ...baseEnv(),
+        toolset: async () => {
+          if (++builds === 1) throw new Error('the Bash parser did not load')
+          return { tools: [echo] }
+        },
+      }),
+    })
+    try {
+      const { sessionId } = await flaky.create(project)
+      const first = await flaky.run(sessionId, 'first')
+      expect(first).toMatchObject({ reason: 'model_error', message: expect.stringContaining('the Bash parser did not load') })
+      const second = await flaky.run(sessionId, 'second')
+      expect(second.reason).toBe('completed')
+      expect(builds).toBe(2)
+    } finally {
+      await flaky.dispose()
+    }
+  })
+
   it('continues the latest session of a project', async () => {
     server.setScenario([textReply('one'), textReply('two')])
     const { sessionId } = await manager.create(project)
     await manager.run(sessionId, 'first')
+    // The first manager (think: another Sous process) lets go of the session first.
+    await manager.dispose()
     const other = new SessionManager({ home, environment: () => ({ ...baseEnv() }) })
     try {
       const latest = await other.continueLatest(project)
@@ -129,6 +156,44 @@ describe('SessionManager', () => {
     } finally {
       await other.dispose()
     }
+  })
+})
+
+describe('one writer per session', () => {
+  it('refuses a session another manager (another process) has open, and lets it go when that one ends', async () => {
+    server.setScenario([textReply('one'), textReply('two'), textReply('three')])
+    const { sessionId } = await manager.create(project)
+    await manager.run(sessionId, 'first')
+    const other = new SessionManager({ home, environment: () => ({ ...baseEnv() }) })
+    try {
+      await expect(other.resume(sessionId)).rejects.toMatchObject({ code: 'CONFLICT', message: expect.stringContaining('another Sous process') })
+      await expect(other.delete(sessionId)).rejects.toMatchObject({ code: 'CONFLICT' })
+      await expect(other.rename(sessionId, 'stolen')).rejects.toMatchObject({ code: 'CONFLICT' })
+      await manager.run(sessionId, 'second')
+      await manager.dispose()
+      await other.resume(sessionId)
+      await other.run(sessionId, 'third')
+      const stored = await loadTranscript(transcriptPath(home, project, sessionId))
+      expect(stored!.messages.map((m) => (m.role === 'user' ? JSON.stringify(m.content).match(/first|second|third/)?.[0] : m.role))).toEqual([
+        'first',
+        'assistant',
+        'second',
+        'assistant',
+        'third',
+        'assistant',
+      ])
+      expect(stored!.title).toBeUndefined()
+    } finally {
+      await other.dispose()
+    }
+  })
+
+  it('opens a session once when two resumes race in one process', async () => {
+    const sessionId = 'raced'
+    TranscriptWriter.create(transcriptPath(home, project, sessionId), { sessionId, projectPath: project }).appendMessage({ role: 'user', content: 'hi' })
+    const [a, b] = await Promise.all([manager.resume(sessionId), manager.resume(sessionId)])
+    expect(a.sessionId).toBe(sessionId)
+    expect(b.sessionId).toBe(sessionId)
   })
 })
 

@@ -8,7 +8,8 @@ import { projectDataDir } from '../base/paths'
 import type { QueryResult } from '../engine/types'
 import { zeroUsage } from '../engine/usage'
 import { findTranscriptFile, listSessions, summarize, type SessionSummary } from '../store/session-index'
-import { loadTranscript, transcriptPath, type LoadedTranscript } from '../store/transcript'
+import { lockTranscript } from '../store/session-lock'
+import { isSessionId, loadTranscript, transcriptPath, type LoadedTranscript } from '../store/transcript'
 import { Session, type SessionEnvironment } from './session'
 import type { SessionHistory, SessionService } from './types'
 
@@ -22,18 +23,26 @@ export interface SessionManagerOptions {
 
 /**
  * Owns every live session. Implements {@link SessionService}: sessions are created or resumed
- * from their transcripts, prompts run in the background, events go out on the hub.
+ * from their transcripts, prompts run in the background, events go out on the hub. Each live
+ * session holds its transcript's lock (see store/session-lock), so another Sous process cannot
+ * open the same session and interleave its writes.
  */
 export class SessionManager implements SessionService {
   private readonly sessions = new Map<string, Session>()
   private readonly modeSetters = new Map<string, (mode: PermissionModeName) => void>()
   private readonly turns = new Set<Promise<QueryResult>>()
+  private readonly locks = new Map<string, () => Promise<void>>()
+  /** Resumes in flight, so two calls for one id in this process open it once. */
+  private readonly opening = new Map<string, Promise<LoadedTranscript>>()
 
   constructor(private readonly options: SessionManagerOptions) {}
 
   async create(projectPath: string): Promise<{ sessionId: string }> {
-    const session = this.open(randomUUID(), resolve(projectPath))
-    return { sessionId: session.id }
+    const sessionId = randomUUID()
+    const root = resolve(projectPath)
+    this.locks.set(sessionId, await lockTranscript(this.pathOf(root, sessionId), sessionId))
+    this.open(sessionId, root)
+    return { sessionId }
   }
 
   async prompt(sessionId: string, text: string): Promise<void> {
@@ -69,15 +78,22 @@ export class SessionManager implements SessionService {
     return listSessions(this.options.home, projectPath === undefined ? undefined : resolve(projectPath))
   }
 
-  /** Brings a stored session back (repairing a transcript cut mid-turn). */
+  /**
+   * Brings a stored session back (repairing a transcript cut mid-turn). Rejects with CONFLICT when
+   * another Sous process has it open.
+   */
   async resume(sessionId: string): Promise<SessionSummary> {
-    const found = await this.find(sessionId)
-    if (!found) throw new AppError('NOT_FOUND', `No session ${sessionId}.`)
-    if (!this.sessions.has(sessionId)) {
-      const session = this.open(sessionId, found.projectPath, found)
-      if (found.repaired) session.persistRepair()
+    if (this.sessions.has(sessionId)) {
+      const found = await this.find(sessionId)
+      if (!found) throw new AppError('NOT_FOUND', `No session ${sessionId}.`)
+      return summarize(found)
     }
-    return summarize(found)
+    let opening = this.opening.get(sessionId)
+    if (!opening) {
+      opening = this.openStored(sessionId).finally(() => this.opening.delete(sessionId))
+      this.opening.set(sessionId, opening)
+    }
+    return summarize(await opening)
   }
 
   /** Resumes the most recent session of a project. */
@@ -101,21 +117,48 @@ export class SessionManager implements SessionService {
     this.get(sessionId).rename(title)
   }
 
-  /** Stops the session if it runs and deletes its transcript. */
+  /** Stops the session if it runs and deletes its transcript (never one another process has open). */
   async delete(sessionId: string): Promise<void> {
     const live = this.sessions.get(sessionId)
     const found = await this.find(sessionId)
     if (!live && !found) throw new AppError('NOT_FOUND', `No session ${sessionId}.`)
+    const path = this.pathOf(live?.projectPath ?? found!.projectPath, sessionId)
+    if (!live) this.locks.set(sessionId, await lockTranscript(path, sessionId))
     await live?.dispose()
     this.sessions.delete(sessionId)
     this.modeSetters.delete(sessionId)
-    if (found) await rm(this.pathOf(found.projectPath, sessionId), { force: true })
+    await rm(path, { force: true })
+    await this.unlock(sessionId)
   }
 
   async dispose(): Promise<void> {
     await Promise.all([...this.sessions.values()].map((session) => session.dispose()))
     await Promise.all(this.turns)
     this.sessions.clear()
+    await Promise.all([...this.locks.keys()].map((sessionId) => this.unlock(sessionId)))
+  }
+
+  private async openStored(sessionId: string): Promise<LoadedTranscript> {
+    const file = await findTranscriptFile(this.options.home, sessionId)
+    const stored = file ? await loadTranscript(file) : undefined
+    if (!stored) throw new AppError('NOT_FOUND', `No session ${sessionId}.`)
+    const release = await lockTranscript(this.pathOf(stored.projectPath, sessionId), sessionId)
+    // Read again under the lock: the other process may have written until it let go.
+    const found = await loadTranscript(this.pathOf(stored.projectPath, sessionId)).catch(() => undefined)
+    if (!found) {
+      await release()
+      throw new AppError('NOT_FOUND', `No session ${sessionId}.`)
+    }
+    this.locks.set(sessionId, release)
+    const session = this.open(sessionId, found.projectPath, found)
+    if (found.repaired) session.persistRepair()
+    return found
+  }
+
+  private async unlock(sessionId: string): Promise<void> {
+    const release = this.locks.get(sessionId)
+    this.locks.delete(sessionId)
+    await release?.()
   }
 
   private open(sessionId: string, projectPath: string, stored?: LoadedTranscript): Session {
@@ -143,7 +186,7 @@ export class SessionManager implements SessionService {
 
   /** Finds a stored session by id in any project. */
   private async find(sessionId: string): Promise<LoadedTranscript | undefined> {
-    if (!/^[A-Za-z0-9_-]{1,200}$/.test(sessionId)) return undefined
+    if (!isSessionId(sessionId)) return undefined
     const live = this.sessions.get(sessionId)
     if (live) return loadTranscript(this.pathOf(live.projectPath, sessionId))
     const file = await findTranscriptFile(this.options.home, sessionId)

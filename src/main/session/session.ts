@@ -157,6 +157,21 @@ export class Session {
     await this.env.release?.()
   }
 
+  /**
+   * The session's tools, built on the first turn and kept. A build that failed (the Bash parser's
+   * wasm would not load…) is not kept: this turn ends with the error, the next one tries again.
+   */
+  private loadToolset(): Promise<Toolset> {
+    if (!this.toolset) {
+      const loading = this.env.toolset()
+      this.toolset = loading
+      loading.catch(() => {
+        if (this.toolset === loading) this.toolset = undefined
+      })
+    }
+    return this.toolset
+  }
+
   /** Records a new title in the transcript. */
   rename(title: string): void {
     this.transcript().setTitle(title)
@@ -188,7 +203,7 @@ export class Session {
       const memory = this.memory?.promptSection()
       const [model, toolset, system] = await Promise.all([
         this.env.model(),
-        (this.toolset ??= this.env.toolset()),
+        this.loadToolset(),
         buildSystemPrompt({ cwd: this.projectPath, projectRoot: this.projectPath, homeDir: this.env.homeDir, append: this.env.appendSystemPrompt, ...(memory && { memory }) }),
       ])
       const run = query({

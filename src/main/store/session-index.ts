@@ -1,7 +1,7 @@
 import { readdir, stat } from 'node:fs/promises'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
 import type { Message } from '../services/model/types'
-import { loadTranscript, sessionsDir, type LoadedTranscript } from './transcript'
+import { isSessionId, loadTranscript, sessionsDir, type LoadedTranscript } from './transcript'
 
 /** One row of the session list. */
 export interface SessionSummary {
@@ -15,14 +15,16 @@ export interface SessionSummary {
 
 /**
  * Lists the sessions of one project (or of every project), newest first. Reads each transcript
- * in full; unreadable files are skipped.
+ * in full; a file that cannot be read or has no header line is left out, and so is a transcript
+ * whose header names another project than the one asked for (the folder name is never the only proof).
  */
 export async function listSessions(home: string, projectPath?: string): Promise<SessionSummary[]> {
-  const dirs = projectPath ? [sessionsDir(home, projectPath)] : await allSessionDirs(home)
+  const project = projectPath === undefined ? undefined : resolve(projectPath)
+  const dirs = project ? [sessionsDir(home, project)] : await allSessionDirs(home)
   const files = (await Promise.all(dirs.map(jsonlFiles))).flat()
   const loaded = await Promise.all(files.map((file) => loadTranscript(file)))
   return loaded
-    .filter((item): item is LoadedTranscript => item !== undefined)
+    .filter((item): item is LoadedTranscript => item !== undefined && isSessionId(item.sessionId) && (project === undefined || resolve(item.projectPath) === project))
     .map(summarize)
     .sort((a, b) => b.updatedAt.localeCompare(a.updatedAt))
 }
@@ -52,8 +54,12 @@ export function defaultTitle(messages: Message[]): string {
   return 'New session'
 }
 
-/** The transcript file of a session id in any project, if there is one. */
+/**
+ * The transcript file of a session id in any project, if there is one. An id that is not a
+ * session id (`../../x`) finds nothing: it must never become a path.
+ */
 export async function findTranscriptFile(home: string, sessionId: string): Promise<string | undefined> {
+  if (!isSessionId(sessionId)) return undefined
   for (const dir of await allSessionDirs(home)) {
     const file = join(dir, `${sessionId}.jsonl`)
     if ((await stat(file).catch(() => undefined))?.isFile()) return file

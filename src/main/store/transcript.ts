@@ -1,4 +1,4 @@
-import { appendFileSync, mkdirSync } from 'node:fs'
+import { appendFileSync, chmodSync, closeSync, fstatSync, mkdirSync, openSync, readSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import type { AgentEvent } from '../../shared/protocol/agent-event'
@@ -9,7 +9,8 @@ import { repairMessages } from './transcript-repair'
 /**
  * Session transcripts: one append-only JSONL file per session at
  * `$SOUS_HOME/projects/<slug>/sessions/<id>.jsonl`. Each line is written synchronously as it
- * happens, so a crash loses at most the line being written; a torn last line is ignored on load.
+ * happens, so a crash loses at most the line being written: on load a torn last line is left out,
+ * and a writer that continues the file ends that torn line first, so what it appends is kept.
  */
 
 /** One line of a transcript. */
@@ -21,8 +22,17 @@ export type TranscriptEntry =
   /** The conversation was replaced (compaction, or a repair on resume); later messages append to these. */
   | { type: 'messages_replaced'; at: string; why: 'compaction' | 'repair'; messages: Message[] }
 
-/** Path of a session's transcript. */
+/** What a session id looks like. It names a file, so nothing in it may lead out of its folder. */
+const SESSION_ID = /^[A-Za-z0-9_-]{1,200}$/
+
+/** Whether `value` can be a session id (checked before any id from outside becomes a path). */
+export function isSessionId(value: string): boolean {
+  return SESSION_ID.test(value)
+}
+
+/** Path of a session's transcript. Throws for an id that could leave the folder (a bug: ids are checked at the edge). */
 export function transcriptPath(home: string, projectPath: string, sessionId: string): string {
+  if (!isSessionId(sessionId)) throw new Error(`not a session id: ${JSON.stringify(sessionId.slice(0, 50))}`)
   return join(sessionsDir(home, projectPath), `${sessionId}.jsonl`)
 }
 
@@ -37,14 +47,18 @@ export class TranscriptWriter {
 
   /** Starts a new transcript (creates folders, writes the header line). */
   static create(path: string, header: { sessionId: string; projectPath: string; createdAt?: string }): TranscriptWriter {
-    mkdirSync(dirname(path), { recursive: true })
+    makePrivateFolder(dirname(path))
     const writer = new TranscriptWriter(path)
     writer.append({ type: 'session', version: 1, sessionId: header.sessionId, projectPath: header.projectPath, createdAt: header.createdAt ?? new Date().toISOString() })
     return writer
   }
 
-  /** Continues an existing transcript. */
+  /**
+   * Continues an existing transcript. A file cut mid-line by a crash gets its line ended first;
+   * otherwise the next entry would be glued to the torn one and lost with it.
+   */
   static open(path: string): TranscriptWriter {
+    if (!endsWithNewline(path)) appendFileSync(path, '\n')
     return new TranscriptWriter(path)
   }
 
@@ -66,7 +80,23 @@ export class TranscriptWriter {
 
   private append(entry: TranscriptEntry): void {
     // One write per line; a crash mid-write leaves at most a torn last line, which load ignores.
-    appendFileSync(this.path, `${JSON.stringify(entry)}\n`)
+    // Transcripts hold everything the agent read: only the user may read them (the mode applies on creation).
+    appendFileSync(this.path, `${JSON.stringify(entry)}\n`, { mode: 0o600 })
+  }
+}
+
+/**
+ * Creates a transcript folder (and the project folder above it) readable by the user alone, and
+ * tightens them when an older version left them open.
+ */
+export function makePrivateFolder(dir: string): void {
+  mkdirSync(dir, { recursive: true, mode: 0o700 })
+  for (const folder of [dir, dirname(dir)]) {
+    try {
+      chmodSync(folder, 0o700)
+    } catch {
+      // Not ours to change (a shared mount): the files themselves are still 0600.
+    }
   }
 }
 
@@ -106,7 +136,8 @@ export function parseTranscript(text: string): LoadedTranscript | undefined {
     if (line.trim() === '') continue
     const entry = parseLine(line)
     if (!entry) {
-      // Only the last line may be torn by a crash; a bad line elsewhere is skipped the same way.
+      // A line torn by a crash, or one that is not an entry at all: left out, and the load says
+      // it repaired something.
       torn = true
       continue
     }
@@ -144,13 +175,54 @@ export function parseTranscript(text: string): LoadedTranscript | undefined {
   }
 }
 
+/** One line as an entry; undefined when it is not JSON or lacks what its type needs. */
 function parseLine(line: string): TranscriptEntry | undefined {
+  let value: unknown
   try {
-    const value: unknown = JSON.parse(line)
-    if (typeof value !== 'object' || value === null || !('type' in value)) return undefined
-    return value as TranscriptEntry
+    value = JSON.parse(line)
   } catch {
     return undefined
+  }
+  return isEntry(value) ? value : undefined
+}
+
+/** The shape each entry type needs before the loader trusts it (the messages are repaired later). */
+function isEntry(value: unknown): value is TranscriptEntry {
+  if (typeof value !== 'object' || value === null) return false
+  const entry = value as Record<string, unknown>
+  const isObject = (field: unknown): boolean => typeof field === 'object' && field !== null
+  switch (entry['type']) {
+    case 'session':
+      return typeof entry['sessionId'] === 'string' && typeof entry['projectPath'] === 'string' && typeof entry['createdAt'] === 'string'
+    case 'message':
+      return isObject(entry['message']) && typeof (entry['message'] as Record<string, unknown>)['role'] === 'string'
+    case 'event':
+      return isObject(entry['event']) && typeof (entry['event'] as Record<string, unknown>)['type'] === 'string'
+    case 'title':
+      return typeof entry['title'] === 'string'
+    case 'messages_replaced':
+      return Array.isArray(entry['messages'])
+    default:
+      return false
+  }
+}
+
+/** Whether the file ends with a newline (or is empty); a missing file counts as ended. */
+function endsWithNewline(path: string): boolean {
+  let descriptor: number
+  try {
+    descriptor = openSync(path, 'r')
+  } catch {
+    return true
+  }
+  try {
+    const size = fstatSync(descriptor).size
+    if (size === 0) return true
+    const last = Buffer.alloc(1)
+    readSync(descriptor, last, 0, 1, size - 1)
+    return last[0] === 0x0a
+  } finally {
+    closeSync(descriptor)
   }
 }
 

@@ -6,12 +6,16 @@
 
 /** Wraps a script so it runs inside the sandbox, and reports what the sandbox refused. */
 export interface BashSandboxPort {
-  /** A shell string that runs `script` inside the sandbox (run it with `/bin/bash -c`). */
-  wrap(script: string, opts: { commandId: string; commandText: string; signal?: AbortSignal }): Promise<string>
+  /**
+   * A shell string that runs `script` inside the sandbox (run it with `/bin/bash -c`). `commandId`
+   * must be unguessable (the proxy binds network allowances to it); `toolUseId` says which call a
+   * network ask belongs to.
+   */
+  wrap(script: string, opts: { commandId: string; commandText: string; signal?: AbortSignal; toolUseId?: string }): Promise<string>
   /** Appends a `<sandbox_violations>` block to `stderr` when the command hit the sandbox. */
   annotate(commandId: string, stderr: string): string
-  /** Releases per-command resources (mount points) after a wrapped command ended. */
-  cleanup?(): void
+  /** Releases per-command resources (mount points, network allowances) after a wrapped command ended. */
+  cleanup?(commandId?: string): void
 }
 
 /** The sandbox as the start-up probe found it. */

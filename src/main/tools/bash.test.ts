@@ -9,11 +9,10 @@ import { runToolCall } from './run-tool'
 import { taskOutputTool } from './task-output'
 import { taskStopTool } from './task-stop'
 import { makeTestWorld } from '../../../test/support/tools'
+import { resultText } from './result-text'
 import type { ToolResult } from './types'
 
-function textOf(result: ToolResult): string {
-  return typeof result.content === 'string' ? result.content : result.content.map((b) => (b.type === 'text' ? b.text : '')).join('')
-}
+const textOf = (result: ToolResult): string => resultText(result.content)
 
 describe('Bash', () => {
   let pty: NodePtyService
@@ -29,6 +28,21 @@ describe('Bash', () => {
   afterEach(async () => {
     await world.cleanup()
     await pty.dispose()
+  })
+
+  it('follows cd relative to the cwd even when the user has CDPATH set (governance assumes it)', async () => {
+    const elsewhere = join(world.root, 'elsewhere')
+    mkdirSync(join(elsewhere, 'sub'), { recursive: true })
+    mkdirSync(join(world.project, 'sub'))
+    const saved = process.env.CDPATH
+    process.env.CDPATH = elsewhere
+    try {
+      const result = await runToolCall(bash, { command: 'cd sub && pwd -P' }, world.ctx())
+      expect(textOf(result).trim().split('\n')[0]).toBe(realpathSync(join(world.project, 'sub')))
+    } finally {
+      if (saved === undefined) delete process.env.CDPATH
+      else process.env.CDPATH = saved
+    }
   })
 
   it('runs a command and returns its output, exit code 0', async () => {

@@ -15,6 +15,8 @@ export interface ToolSpec<S extends z.ZodType> {
   isDestructive?(input: z.output<S>): boolean
   /** Default false: runs alone. */
   isConcurrencySafe?(input: z.output<S>): boolean
+  /** Default false: see {@link Tool.isBookkeeping}. */
+  isBookkeeping?(input: z.output<S>): boolean
   summarize(input: z.output<S>): string
   preview?(input: z.output<S>, ctx: ToolContext): Promise<ToolPreview | undefined>
   validate?(input: z.output<S>, ctx: ToolContext): Promise<string | undefined>
@@ -36,6 +38,7 @@ export function defineTool<S extends z.ZodType>(spec: ToolSpec<S>): Tool<z.outpu
     isReadOnly: spec.isReadOnly ?? (() => false),
     isDestructive: spec.isDestructive ?? (() => true),
     isConcurrencySafe: spec.isConcurrencySafe ?? (() => false),
+    isBookkeeping: spec.isBookkeeping ?? (() => false),
     summarize: spec.summarize,
     preview: spec.preview,
     validate: spec.validate,

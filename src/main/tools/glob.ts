@@ -1,9 +1,9 @@
 import { stat } from 'node:fs/promises'
 import { isAbsolute, resolve } from 'node:path'
 import { glob } from 'tinyglobby'
+import { GitignoreMatcher, gitignoreRoot } from '../base/gitignore'
 import { z } from 'zod'
 import { defineTool, errorResult } from './define-tool'
-import { GitignoreFilter } from './gitignore'
 import description from './glob.prompt'
 
 export const MAX_GLOB_RESULTS = 100
@@ -43,11 +43,12 @@ export const globTool = defineTool({
       ignore: ['**/.git/**', '**/node_modules/**'],
       signal: ctx.signal,
     })
-    const filter = new GitignoreFilter(ctx.projectRoot)
+    const gitignore = new GitignoreMatcher(await gitignoreRoot(root, ctx.projectRoot))
     const kept: Array<{ path: string; mtime: number }> = []
     await Promise.all(
       matches.map(async (path) => {
-        if (await filter.isIgnored(path)) return
+        // Files the permission rules keep from being read are not listed either.
+        if (ctx.isReadDenied?.(path) || (await gitignore.ignoresAbsolute(path, false))) return
         const mtime = await stat(path).then((s) => s.mtimeMs, () => 0)
         kept.push({ path, mtime })
       }),

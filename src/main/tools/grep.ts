@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process'
 import { stat } from 'node:fs/promises'
 import { isAbsolute, resolve } from 'node:path'
 import { z } from 'zod'
+import { childEnvironment } from '../base/child-env'
 import { defineTool, errorResult } from './define-tool'
 import description from './grep.prompt'
 import type { ToolResult } from './types'
@@ -46,13 +47,14 @@ export const grepTool = defineTool({
     const run = await runRipgrep(buildArgs(args, mode, target), ctx.cwd, ctx.signal)
     if (run.kind === 'missing') return errorResult('ripgrep (rg) was not found on PATH. Grep needs it: install ripgrep (e.g. `apt install ripgrep` or `brew install ripgrep`).')
     if (run.kind === 'failed') return errorResult(`Grep failed: ${run.stderr.trim() || `rg exited with code ${run.code}`}`)
-    return format(mode, run.stdout, args.head_limit, run.stderr, target)
+    return format(mode, withoutDenied(run.stdout, mode, ctx.isReadDenied), args.head_limit, run.stderr, target)
   },
 })
 
 /** The rg command line for an input. */
 export function buildArgs(args: GrepInput, mode: NonNullable<GrepInput['output_mode']>, target: string): string[] {
-  const out = ['--hidden', '--glob', '!.git', '--max-columns', '500', '--color', 'never', '--no-messages']
+  // --null ends every file name with NUL, so results can be told apart by file (see withoutDenied).
+  const out = ['--hidden', '--glob', '!.git', '--max-columns', '500', '--color', 'never', '--no-messages', '--null']
   if (mode === 'files_with_matches') out.push('--files-with-matches')
   else if (mode === 'count') out.push('--count', '--with-filename')
   else {
@@ -76,12 +78,37 @@ function splitGlobs(glob: string | undefined): string[] {
   return glob.split(/\s+/).flatMap((part) => (part.includes('{') ? [part] : part.split(','))).filter(Boolean)
 }
 
+/**
+ * Drops the results of files the permission rules keep from being read (a `Read(./secrets/**)`
+ * deny must hold for a search too), and turns rg's `--null` output back into its usual shape:
+ * one path per line, `path:N` counts, `path:N:text` matches and `path-N-text` context lines.
+ */
+export function withoutDenied(stdout: string, mode: NonNullable<GrepInput['output_mode']>, isDenied: ((path: string) => boolean) | undefined): string {
+  const denied = isDenied ?? (() => false)
+  if (mode === 'files_with_matches') return stdout.split('\0').filter((path) => path !== '' && path !== '\n' && !denied(path.trim())).map((path) => path.trim()).join('\n')
+  const lines: string[] = []
+  for (const line of stdout.split('\n')) {
+    const end = line.indexOf('\0')
+    if (end === -1) {
+      // A `--` between groups of context: kept unless it would follow another one or open the output.
+      if (line !== '--' || (lines.length > 0 && lines[lines.length - 1] !== '--')) lines.push(line)
+      continue
+    }
+    const path = line.slice(0, end)
+    if (denied(path)) continue
+    const rest = line.slice(end + 1)
+    lines.push(`${path}${mode === 'content' && /^\d+-/.test(rest) ? '-' : ':'}${rest}`)
+  }
+  while (lines[lines.length - 1] === '--' || lines[lines.length - 1] === '') lines.pop()
+  return lines.join('\n')
+}
+
 type RgRun = { kind: 'ok'; stdout: string; stderr: string } | { kind: 'missing' } | { kind: 'failed'; code: number | null; stderr: string }
 
 function runRipgrep(args: string[], cwd: string, signal: AbortSignal): Promise<RgRun> {
   return new Promise((resolvePromise) => {
-    // A user's RIPGREP_CONFIG_PATH could change the output format we parse.
-    const env = { ...process.env }
+    // A user's RIPGREP_CONFIG_PATH could change the output format we parse; no child gets our key.
+    const env = childEnvironment(process.env)
     delete env.RIPGREP_CONFIG_PATH
     const child = spawn('rg', args, { cwd, env, signal, stdio: ['ignore', 'pipe', 'pipe'] })
     const stdout: Buffer[] = []

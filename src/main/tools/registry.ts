@@ -1,11 +1,17 @@
 import { createBashTool } from './bash'
 import type { BashToolDeps } from './bash'
 import { editTool } from './edit'
+import { enterPlanModeTool } from './enter-plan-mode'
+import { exitPlanModeTool } from './exit-plan-mode'
 import { globTool } from './glob'
 import { grepTool } from './grep'
 import { readTool } from './read'
+import { taskCreateTool } from './task-create'
+import { taskGetTool } from './task-get'
+import { taskListTool } from './task-list'
 import { taskOutputTool } from './task-output'
 import { taskStopTool } from './task-stop'
+import { taskUpdateTool } from './task-update'
 import type { AnyTool } from './types'
 import { webFetchTool } from './web-fetch'
 import { writeTool } from './write'
@@ -15,7 +21,6 @@ export type CoreToolDeps = BashToolDeps
 
 /**
  * The core tools, in the order the model sees them. Adding a tool: one file, one line here.
- * (TodoWrite and the task tools arrive with their own issue.)
  */
 export function createCoreTools(deps: CoreToolDeps): AnyTool[] {
   return [
@@ -28,5 +33,11 @@ export function createCoreTools(deps: CoreToolDeps): AnyTool[] {
     webFetchTool,
     taskOutputTool,
     taskStopTool,
+    taskCreateTool,
+    taskGetTool,
+    taskListTool,
+    taskUpdateTool,
+    enterPlanModeTool,
+    exitPlanModeTool,
   ]
 }

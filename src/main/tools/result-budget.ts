@@ -1,5 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import { resultText } from './result-text'
 import type { ToolResult } from './types'
 
 /** A single result longer than this is persisted (unless its tool is exempt). */
@@ -52,7 +53,7 @@ export async function applyResultBudget(entries: readonly BudgetEntry[], project
 
 /** Writes the full text to disk and returns the preview result. */
 export async function persistResult(result: ToolResult, toolUseId: string, projectDataDir: string): Promise<ToolResult> {
-  const full = textOf(result)
+  const full = resultText(result.content)
   const preview = full.slice(0, PREVIEW_CHARS)
   const dir = join(projectDataDir, 'tool-results')
   const file = join(dir, `${toolUseId.replace(/[^A-Za-z0-9_-]/g, '_')}.txt`)
@@ -68,11 +69,6 @@ export async function persistResult(result: ToolResult, toolUseId: string, proje
     `<persisted-output>\nOutput too large (${full.length.toLocaleString('en-US')} characters). ${where}\n\n` +
     `Preview (first ${PREVIEW_CHARS.toLocaleString('en-US')} characters):\n${preview}\n...\n</persisted-output>`
   return { ...result, content, details: result.details }
-}
-
-function textOf(result: ToolResult): string {
-  if (typeof result.content === 'string') return result.content
-  return result.content.map((block) => (block.type === 'text' ? block.text : '[image]')).join('\n')
 }
 
 function textLength(result: ToolResult): number {

@@ -17,6 +17,8 @@ export const taskStopTool = defineTool({
   description,
   input,
   isDestructive: () => false,
+  // It ends a process the agent itself started in the background, nothing of the user's.
+  isBookkeeping: () => true,
   summarize: (args) => `Stop ${args.task_id ?? args.shell_id ?? ''}`,
   validate: async (args) => (args.task_id || args.shell_id ? undefined : 'task_id is required.'),
   async execute(args, ctx) {

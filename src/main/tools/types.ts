@@ -1,6 +1,8 @@
 import type { z } from 'zod'
+import type { PermissionModeName } from '../../shared/ipc/contract'
 import type { PtyProcess } from '../pty/types'
 import type { ImageBlock, TextBlock } from '../services/model/types'
+import type { TaskStore } from '../store/tasks/task-store'
 import type { FileStateCache } from './file-state'
 import type { ShellState } from './shell/shell-state'
 
@@ -19,15 +21,22 @@ export interface ToolResult {
 
 /** What the approval UI shows before a call runs. */
 export type ToolPreview =
-  | { kind: 'diff'; filePath: string; before: string; after: string }
+  | {
+      kind: 'diff'
+      filePath: string
+      before: string
+      after: string
+      /** Where the file really is, when a symlink on the way leads elsewhere (set by governance). */
+      realPath?: string
+    }
   | {
       kind: 'command'
       command: string
       description?: string
       /** The simple commands it runs, in order (substitutions and `bash -c` included). */
       commands?: string[]
-      /** Files it reads or writes, as far as the syntax shows. */
-      paths?: Array<{ path: string; write: boolean; inside: boolean }>
+      /** Files it reads or writes, as far as the syntax shows (`realPath`: where a symlink really takes it). */
+      paths?: Array<{ path: string; write: boolean; inside: boolean; realPath?: string }>
       /** Some write lands outside the project (or where, cannot be known). */
       writesOutside?: boolean
       /** Whether it would run inside the sandbox. */
@@ -38,6 +47,8 @@ export type ToolPreview =
       problems?: string[]
     }
   | { kind: 'text'; text: string }
+  /** A plan to approve (ExitPlanMode): the Markdown, editable before approving, and where it is saved. */
+  | { kind: 'plan'; plan: string; filePath?: string }
 
 /** Capabilities and identity a call runs with. Extend additively. */
 export interface ToolContext {
@@ -69,6 +80,43 @@ export interface ToolContext {
   onPtySpawn?(proc: PtyProcess, command: string): void
   /** Asks a small, fast model (WebFetch uses it to answer a prompt over a page). */
   askModel?(system: string, user: string, signal: AbortSignal): Promise<string>
+  /**
+   * True when the permission rules keep this file from being read (a Read deny or ask rule, by
+   * the path as written or where it really leads). Searches (Grep, Glob) leave such files out of
+   * what they return; without it they return everything they find.
+   */
+  isReadDenied?(absolutePath: string): boolean
+  /** The session's task list (shared with its subagents; see store/tasks). */
+  tasks?: TaskListAccess
+  /** Plan mode: entering it and proposing a plan both go through the user (see agents/plan-mode). */
+  planMode?: PlanModeControl
+}
+
+/** The session's plan mode as EnterPlanMode and ExitPlanMode reach it. */
+export interface PlanModeControl {
+  /** The session's permission mode now. */
+  readonly mode: PermissionModeName
+  /** Asks the user to enter plan mode (headless: only `bypassPermissions` enters without asking). */
+  enter(toolUseId: string, signal: AbortSignal): Promise<{ entered: true } | { entered: false; reason: string }>
+  /** Saves the plan to its file and asks the user to approve it; on approval plan mode ends. */
+  propose(plan: string, toolUseId: string, signal: AbortSignal): Promise<PlanOutcome>
+}
+
+/** How a proposed plan ended. */
+export type PlanOutcome =
+  | { outcome: 'approved'; mode: PermissionModeName; plan: string; edited: boolean; filePath?: string; fileError?: string }
+  | { outcome: 'keep_planning'; feedback?: string; filePath?: string; fileError?: string }
+  /** Headless: saved, and nobody here can approve it. */
+  | { outcome: 'unattended'; filePath?: string; fileError?: string }
+  | { outcome: 'aborted'; message: string }
+
+/** A session's task list as tools reach it. */
+export interface TaskListAccess {
+  store: TaskStore
+  /** The list's name: the session id, or the name a team shares. */
+  listId: string
+  /** How an agent is named as a task owner (main agents of sessions sharing a list get distinct names). */
+  ownerOf(agentId: string): string
 }
 
 /** A tool as the engine sees it, after `defineTool`. */
@@ -85,6 +133,12 @@ export interface Tool<Input = unknown> {
   isReadOnly(input: Input): boolean
   isDestructive(input: Input): boolean
   isConcurrencySafe(input: Input): boolean
+  /**
+   * Changes nothing outside Sous's own records (the task list, the plan-mode state, its own
+   * background shells). Governance lets such a call through in every mode, plan mode included,
+   * without asking; deny and ask rules and hooks still apply.
+   */
+  isBookkeeping(input: Input): boolean
   /** One line for the tool card ("Read src/app.ts"). */
   summarize(input: Input): string
   /** What approval shows (a diff, a parsed command). */

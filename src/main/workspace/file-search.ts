@@ -1,7 +1,8 @@
 import { readdir, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { AppError } from '../../shared/ipc/result'
-import { folderRules, insideProject, isIgnored, type FolderRules } from './files'
+import { GitignoreMatcher } from '../base/gitignore'
+import { insideProject } from './files'
 import { rankPaths } from './path-match'
 
 /** Bounds of one walk of a project: a huge tree answers with what was seen, never stalls. */
@@ -25,11 +26,10 @@ const CACHE_MS = 5_000
 export async function walkProject(root: string, limits: WalkLimits = DEFAULT_LIMITS): Promise<string[]> {
   const deadline = Date.now() + limits.timeMs
   const found: string[] = []
-  const queue: Array<{ dir: string; rules: FolderRules[] }> = [{ dir: '', rules: [] }]
+  const gitignore = new GitignoreMatcher(root)
+  const queue: string[] = ['']
   while (queue.length > 0 && found.length < limits.maxEntries && Date.now() < deadline) {
-    const { dir, rules: inherited } = queue.shift()!
-    const own = await folderRules(root, dir)
-    const rules = own ? [...inherited, own] : inherited
+    const dir = queue.shift()!
     const dirents = await readdir(join(root, dir), { withFileTypes: true }).catch(() => [])
     dirents.sort((a, b) => a.name.localeCompare(b.name))
     for (const dirent of dirents) {
@@ -42,9 +42,9 @@ export async function walkProject(root: string, limits: WalkLimits = DEFAULT_LIM
         if (target === undefined) continue
         isDir = (await stat(target).catch(() => undefined))?.isDirectory() ?? false
       }
-      if (isIgnored(rules, path, isDir)) continue
+      if (await gitignore.ignores(path, isDir)) continue
       found.push(isDir ? `${path}/` : path)
-      if (isDir && !dirent.isSymbolicLink()) queue.push({ dir: path, rules })
+      if (isDir && !dirent.isSymbolicLink()) queue.push(path)
       if (found.length >= limits.maxEntries) break
     }
   }

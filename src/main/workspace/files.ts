@@ -1,8 +1,8 @@
-import { open, readdir, readFile, realpath, stat } from 'node:fs/promises'
+import { open, readdir, realpath, stat } from 'node:fs/promises'
 import { isAbsolute, join, relative, sep } from 'node:path'
-import ignore, { type Ignore } from 'ignore'
 import type { FileEntry } from '../../shared/ipc/contract'
 import { AppError } from '../../shared/ipc/result'
+import { GitignoreMatcher } from '../base/gitignore'
 
 /** Listing at most this many entries of one folder keeps a giant folder from stalling the UI. */
 const MAX_ENTRIES = 5000
@@ -29,13 +29,13 @@ export async function insideProject(root: string, rel: string): Promise<string> 
 }
 
 /**
- * One folder of a project: folders first, then files, by name; `.git` and whatever the
- * `.gitignore` files from the root down to this folder ignore are left out.
+ * One folder of a project: folders first, then files, by name; `.git` and whatever the project's
+ * `.gitignore` files ignore are left out (the same matcher as Glob's and `@` completion's).
  */
 export async function listFolder(root: string, dir: string): Promise<FileEntry[]> {
   const folder = await insideProject(root, dir)
   const relDir = relative(root, folder).split(sep).join('/')
-  const rules = await rulesFor(root, relDir)
+  const gitignore = new GitignoreMatcher(root)
   const dirents = await readdir(folder, { withFileTypes: true }).catch((error: Error) => {
     throw new AppError('UNAVAILABLE', `Cannot list ${dir || '.'}: ${error.message}`)
   })
@@ -46,38 +46,13 @@ export async function listFolder(root: string, dir: string): Promise<FileEntry[]
     let isDir = dirent.isDirectory()
     if (dirent.isSymbolicLink())
       isDir = (await stat(join(folder, dirent.name)).catch(() => undefined))?.isDirectory() ?? false
-    if (isIgnored(rules, path, isDir)) continue
+    if (await gitignore.ignores(path, isDir)) continue
     entries.push({ name: dirent.name, path, kind: isDir ? 'dir' : 'file' })
     if (entries.length >= MAX_ENTRIES) break
   }
   return entries.sort((a, b) =>
     a.kind === b.kind ? a.name.localeCompare(b.name) : a.kind === 'dir' ? -1 : 1,
   )
-}
-
-/** The `.gitignore` rules of one folder (`base`, relative to the root, `''` for the root itself). */
-export interface FolderRules {
-  base: string
-  rule: Ignore
-}
-
-/** The `.gitignore` of the project folder `base`, if it has one. */
-export async function folderRules(root: string, base: string): Promise<FolderRules | undefined> {
-  const text = await readFile(join(root, base, '.gitignore'), 'utf8').catch(() => undefined)
-  return text === undefined ? undefined : { base, rule: ignore().add(text) }
-}
-
-/** Whether the project path `path` (relative, `/`-separated) is ignored by any of `rules`. */
-export function isIgnored(rules: readonly FolderRules[], path: string, isDir: boolean): boolean {
-  return rules.some(({ base, rule }) => rule.ignores(`${path.slice(base.length ? base.length + 1 : 0)}${isDir ? '/' : ''}`))
-}
-
-/** The `.gitignore` rules of each folder from the root down to `relDir`, with the folder they apply from. */
-async function rulesFor(root: string, relDir: string): Promise<FolderRules[]> {
-  const parts = relDir ? relDir.split('/') : []
-  const bases = [''].concat(parts.map((_, i) => parts.slice(0, i + 1).join('/')))
-  const loaded = await Promise.all(bases.map((base) => folderRules(root, base)))
-  return loaded.filter((item): item is FolderRules => item !== undefined)
 }
 
 /** A file's text for the read-only viewer; binary files and very large ones are said so. */

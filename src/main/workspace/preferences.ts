@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { Preferences } from '../../shared/ipc/contract'
 import { AppError } from '../../shared/ipc/result'
+import { FALLBACK_SECRETS, type ChildEnvPolicy } from '../base/child-env'
 import { firstJsonError, positionAt } from '../governance/settings/json-position'
 import { writeFileAtomic } from '../base/atomic-write'
 
@@ -84,4 +85,27 @@ export function readPreferencesSync(home: string): Preferences {
   } catch {
     return { ...DEFAULT_PREFERENCES }
   }
+}
+
+/**
+ * Which variables children must not get, from the preferences (read at each spawn, so a change
+ * applies to the next command). Contract: fails closed — a settings file that exists but cannot be
+ * read, or a `secretEnv`/`passEnv` that is not a list of names, hides the usual credential names
+ * too and passes nothing through.
+ */
+export function readChildEnvPolicy(home: string): ChildEnvPolicy {
+  let data: unknown
+  try {
+    data = JSON.parse(readFileSync(join(home, 'settings.json'), 'utf8'))
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {}
+    return { secrets: FALLBACK_SECRETS }
+  }
+  const sous = typeof data === 'object' && data !== null ? (data as Record<string, unknown>).sous : undefined
+  if (sous === undefined) return {}
+  const fields = typeof sous === 'object' && sous !== null ? (sous as Record<string, unknown>) : {}
+  const secrets = Preferences.shape.secretEnv.safeParse(fields.secretEnv)
+  const passThrough = Preferences.shape.passEnv.safeParse(fields.passEnv)
+  if (typeof sous !== 'object' || !secrets.success || !passThrough.success) return { secrets: FALLBACK_SECRETS }
+  return { secrets: secrets.data ?? [], passThrough: passThrough.data ?? [] }
 }

@@ -1,9 +1,10 @@
 import { z } from 'zod'
 import { Id } from './common'
 
-/** What an approval card shows: the diff of an edit, the parsed command, a path or a URL. */
+/** What an approval card shows: the diff of an edit, the parsed command, a path, a URL or a plan. */
 export const ApprovalPreview = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('diff'), filePath: z.string(), before: z.string(), after: z.string() }),
+  /** `realPath`: where the file really is when a symlink on the way leads elsewhere. */
+  z.object({ kind: z.literal('diff'), filePath: z.string(), before: z.string(), after: z.string(), realPath: z.string().optional() }),
   z.object({
     kind: z.literal('command'),
     command: z.string(),
@@ -11,7 +12,7 @@ export const ApprovalPreview = z.discriminatedUnion('kind', [
     /** The simple commands it runs, in order. */
     commands: z.array(z.string()).optional(),
     subcommands: z.array(z.string()).optional(),
-    paths: z.array(z.object({ path: z.string(), write: z.boolean(), inside: z.boolean() })).optional(),
+    paths: z.array(z.object({ path: z.string(), write: z.boolean(), inside: z.boolean(), realPath: z.string().optional() })).optional(),
     writesOutside: z.boolean().optional(),
     /** Whether it would run inside the sandbox; `sandboxNote` says why not. */
     sandboxed: z.boolean().optional(),
@@ -20,8 +21,10 @@ export const ApprovalPreview = z.discriminatedUnion('kind', [
     problems: z.array(z.string()).optional(),
   }),
   z.object({ kind: z.literal('text'), text: z.string() }),
-  z.object({ kind: z.literal('path'), path: z.string(), operation: z.enum(['read', 'edit']) }),
+  z.object({ kind: z.literal('path'), path: z.string(), operation: z.enum(['read', 'edit']), realPath: z.string().optional() }),
   z.object({ kind: z.literal('url'), url: z.string(), domain: z.string() }),
+  /** ExitPlanMode: the plan (Markdown) the user approves, edits, or sends back with feedback. */
+  z.object({ kind: z.literal('plan'), plan: z.string(), filePath: z.string().optional() }),
 ])
 export type ApprovalPreview = z.infer<typeof ApprovalPreview>
 
@@ -50,7 +53,10 @@ export const approvalRequests = {
    * Answers a pending approval. `rule` replaces the suggested rules for "allow for this session" /
    * "always allow" (it must parse); `destination` picks the settings file "always" writes
    * (`local`: `.claude/settings.local.json`, `user`: `$SOUS_HOME/settings.json`); `message`
-   * goes to the agent with a rejection.
+   * goes to the agent with a rejection. A plan (preview kind `plan`) is approved with `allow_once`
+   * — `plan` is the text as the user edited it, `planMode` the mode that follows ("approve and
+   * auto-accept edits": `acceptEdits`; "approve and ask for each edit": `default`; absent: the mode
+   * before plan mode) — or sent back with `reject` and the feedback in `message` ("keep planning").
    */
   'approval.reply': {
     input: z
@@ -64,6 +70,10 @@ export const approvalRequests = {
         finalContent: z.string().max(50_000_000).optional(),
         /** The user's choice per hunk of the proposal, in order (with `finalContent`). */
         hunks: z.array(z.enum(['accepted', 'rejected'])).max(100_000).optional(),
+        /** A plan approved as the user edited it (with `allow_once`). */
+        plan: z.string().max(1_000_000).optional(),
+        /** The mode that follows an approved plan (with `allow_once`). */
+        planMode: z.enum(['acceptEdits', 'default']).optional(),
       })
       .strict(),
     output: z.void(),

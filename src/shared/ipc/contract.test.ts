@@ -8,8 +8,9 @@ import { projectEvents, projectRequests } from './project'
 import { ptyEvents, ptyRequests } from './pty'
 import { sessionEvents, sessionRequests } from './session'
 import { settingsRequests } from './settings'
+import { trustRequests } from './trust'
 
-const requestDomains = [appRequests, projectRequests, ptyRequests, sessionRequests, approvalRequests, settingsRequests, filesRequests, memoryRequests]
+const requestDomains = [appRequests, projectRequests, ptyRequests, sessionRequests, approvalRequests, settingsRequests, filesRequests, trustRequests, memoryRequests]
 const eventDomains = [ptyEvents, sessionEvents, approvalEvents, projectEvents, memoryEvents]
 
 describe('the contract, merged from one file per domain', () => {

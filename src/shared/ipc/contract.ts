@@ -7,12 +7,13 @@ import { projectEvents, projectRequests } from './project'
 import { ptyEvents, ptyRequests } from './pty'
 import { sessionEvents, sessionRequests } from './session'
 import { settingsRequests } from './settings'
+import { trustRequests } from './trust'
 
 /**
  * The only truth between the main process and the renderer. Every request channel has an input
  * and an output schema; every event channel has a payload schema. Each domain keeps its channels
  * in its own file beside this one (`app.ts`, `project.ts`, `pty.ts`, `session.ts`, `approval.ts`,
- * `settings.ts`, `files.ts`, `memory.ts`); this file merges them. Adding a channel is one entry in its domain's
+ * `settings.ts`, `files.ts`, `trust.ts`, `memory.ts`); this file merges them. Adding a channel is one entry in its domain's
  * file plus one handler in `src/main/host/handlers/` (the compiler names a missing handler); a new
  * domain is one file plus one spread below. Channel names are `domain.verb`.
  */
@@ -25,6 +26,7 @@ export * from './project'
 export * from './pty'
 export * from './session'
 export * from './settings'
+export * from './trust'
 
 export const requests = {
   ...appRequests,
@@ -34,6 +36,7 @@ export const requests = {
   ...approvalRequests,
   ...settingsRequests,
   ...filesRequests,
+  ...trustRequests,
   ...memoryRequests,
 } as const
 

@@ -18,6 +18,13 @@ export const Preferences = z.object({
   memoryWrites: z.enum(['undoable', 'approve']).optional(),
   /** The model that picks memories to recall (default: the small model WebFetch uses). */
   recallModel: z.string().max(200).optional(),
+  /**
+   * Variables kept out of every child process (Bash, hooks, terminals, MCP servers) besides Sous's
+   * own credentials: names or `*` patterns such as `*_TOKEN`.
+   */
+  secretEnv: z.array(z.string().min(1).max(200)).max(200).optional(),
+  /** Variable names passed to children even though they are held back (Sous's own key included). */
+  passEnv: z.array(z.string().min(1).max(200)).max(200).optional(),
 })
 export type Preferences = z.infer<typeof Preferences>
 

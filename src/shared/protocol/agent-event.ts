@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { TaskItem } from './task'
 
 /**
  * The one stream the engine emits and the UI reduces. Every member carries `sessionId` and
@@ -104,6 +105,26 @@ export const AgentEvent = z.discriminatedUnion('type', [
     memoryType: z.string(),
     change: z.enum(['created', 'updated', 'proposed']),
     changeId: z.string().optional(),
+  }),
+  /**
+   * The session's task list changed: `tasks` are the tasks as they are now (each one whose file was
+   * written), `deleted` the ids removed. `actor` is the owner name of the agent that changed them.
+   */
+  z.object({
+    ...base,
+    type: z.literal('task_update'),
+    /** The task list's name (the session id unless the list is shared by name). */
+    listId: z.string(),
+    tasks: z.array(TaskItem),
+    deleted: z.array(z.string()),
+    actor: z.string(),
+  }),
+  /** The session's permission mode changed on the main side (plan mode entered or left). */
+  z.object({
+    ...base,
+    type: z.literal('mode_change'),
+    mode: z.enum(['default', 'acceptEdits', 'plan', 'bypassPermissions', 'dontAsk']),
+    previous: z.enum(['default', 'acceptEdits', 'plan', 'bypassPermissions', 'dontAsk']),
   }),
   z.object({
     ...base,

@@ -25,17 +25,3 @@ export function streamRetryDelay(
   if (!error.midStream || FATAL.has(error.reason) || retriesSoFar >= MAX_STREAM_RETRIES) return undefined
   return baseDelayMs * 2 ** retriesSoFar
 }
-
-/** Sleeps, waking early (without throwing) when the signal aborts. */
-export function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve()
-    const done = () => {
-      clearTimeout(timer)
-      signal.removeEventListener('abort', done)
-      resolve()
-    }
-    const timer = setTimeout(done, ms)
-    signal.addEventListener('abort', done, { once: true })
-  })
-}

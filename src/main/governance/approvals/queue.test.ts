@@ -41,7 +41,7 @@ describe('ApprovalQueue', () => {
 
   it('allow for this session adds a session grant that decide honours', async () => {
     const { queue, grants } = setup()
-    const { settings } = loadSettings(project.root, { sousHome: project.sousHome, home: project.home, managedPath: join(project.base, 'm.json') })
+    const { settings } = loadSettings(project.root, { projectTrust: 'assume', sousHome: project.sousHome, home: project.home, managedPath: join(project.base, 'm.json') })
     const input = { command: 'npm install && npm run build' }
     const call = () => decide({ tool: { name: 'Bash', isReadOnly: () => false }, input, mode: 'default', settings, cwd: project.root, projectRoot: project.root, sessionGrants: grants })
     expect((await call()).behavior).toBe('ask')
@@ -66,7 +66,7 @@ describe('ApprovalQueue', () => {
     queue.resolve(queue.pending()[0]!.id, { kind: 'allow_always', rules: ['Bash(a1 *)'] })
     expect(await p).toMatchObject({ behavior: 'allow', scope: 'always', rules: ['Bash(a1 *)'] })
     expect(JSON.parse(readFileSync(local, 'utf8'))).toEqual({ model: 'x', permissions: { allow: ['Bash(ls *)', 'Bash(a1 *)'], deny: ['Bash(rm *)'] }, hooks: {} })
-    const { settings } = loadSettings(project.root, { sousHome: project.sousHome, home: project.home, managedPath: join(project.base, 'm.json') })
+    const { settings } = loadSettings(project.root, { projectTrust: 'assume', sousHome: project.sousHome, home: project.home, managedPath: join(project.base, 'm.json') })
     expect(settings.rules.allow.map((r) => r.origin.text)).toContain('Bash(a1 *)')
   })
 

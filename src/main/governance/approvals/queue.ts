@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { join } from 'node:path'
 import type { ToolPreview } from '../../tools/types'
 import type { SessionGrants } from '../decide/session'
+import { keepSettingsTrust } from '../trust/trust'
 import type { DecisionPreview, Explanation } from '../types'
 import { describeExplanation } from '../types'
 import type { ApprovedEdit } from './edit-approval'
@@ -22,9 +23,15 @@ export interface ApprovalRequest {
   suggestions: string[]
 }
 
+/** An approved plan: the text as the user left it, and the mode that follows (absent: the one before plan mode). */
+export interface ApprovedPlan {
+  text?: string
+  mode?: 'acceptEdits' | 'default'
+}
+
 /** The user's answer. `rules` default to the request's suggestions. */
 export type ApprovalReply =
-  | { kind: 'allow_once'; edit?: ApprovedEdit }
+  | { kind: 'allow_once'; edit?: ApprovedEdit; plan?: ApprovedPlan }
   | { kind: 'allow_session'; rules?: string[] }
   | { kind: 'allow_always'; rules?: string[]; destination?: 'local' | 'user' }
   | { kind: 'reject'; message?: string }
@@ -38,8 +45,16 @@ export type ApprovalOutcome =
       warning?: string
       /** The diff view's result: write exactly this (Edit/Write approvals only). */
       edit?: ApprovedEdit
+      /** The plan card's result (plan approvals only). */
+      plan?: ApprovedPlan
     }
-  | { behavior: 'deny'; reason: 'rejected' | 'aborted' | 'headless'; message: string }
+  | {
+      behavior: 'deny'
+      reason: 'rejected' | 'aborted' | 'headless'
+      message: string
+      /** What the user wrote with a rejection, as written (a plan's "keep planning" feedback). */
+      feedback?: string
+    }
 
 /** A denial recorded in headless mode (reported at the end of `sous -p`). */
 export interface PermissionDenial {
@@ -140,7 +155,7 @@ export class ApprovalQueue {
     const rules = ('rules' in reply && reply.rules ? reply.rules : p.request.suggestions).slice(0, MAX_SUGGESTED_RULES)
     switch (reply.kind) {
       case 'allow_once':
-        this.settle(id, { behavior: 'allow', scope: 'once', rules: [], ...(reply.edit ? { edit: reply.edit } : {}) })
+        this.settle(id, { behavior: 'allow', scope: 'once', rules: [], ...(reply.edit ? { edit: reply.edit } : {}), ...(reply.plan ? { plan: reply.plan } : {}) })
         return undefined
       case 'allow_session': {
         const errors = rules.map((r) => this.opts.sessionGrants.add(r)).filter((e): e is string => !!e)
@@ -148,8 +163,11 @@ export class ApprovalQueue {
         return errors.length ? errors.join('; ') : undefined
       }
       case 'allow_always': {
-        const file = reply.destination === 'user' ? join(this.opts.sousHome, 'settings.json') : join(this.opts.projectRoot, '.claude', 'settings.local.json')
-        const error = addRulesToSettingsFile(file, 'allow', rules)
+        const user = reply.destination === 'user'
+        const file = user ? join(this.opts.sousHome, 'settings.json') : join(this.opts.projectRoot, '.claude', 'settings.local.json')
+        // The user's own rule in a trusted project must not make the project ask for trust again.
+        const save = () => addRulesToSettingsFile(file, 'allow', rules)
+        const error = user ? save() : keepSettingsTrust(this.opts.projectRoot, this.opts.sousHome, save)
         // The saved rule takes effect at the next settings load; grant it for this session right away.
         for (const r of rules) this.opts.sessionGrants.add(r)
         this.settle(id, { behavior: 'allow', scope: error ? 'once' : 'always', rules, ...(error ? { warning: error } : {}) })
@@ -158,7 +176,7 @@ export class ApprovalQueue {
       case 'reject': {
         const text = reply.message?.trim()
         const message = text ? `The user rejected this ${p.request.toolName} call and said: ${text}` : `The user rejected this ${p.request.toolName} call.`
-        this.settle(id, { behavior: 'deny', reason: 'rejected', message })
+        this.settle(id, { behavior: 'deny', reason: 'rejected', message, ...(text ? { feedback: text } : {}) })
         return undefined
       }
     }

@@ -4,7 +4,7 @@ import { isReadOnlyCommand, stripSafeWrappers } from '../bash/commands'
 import { bashParserIfReady } from '../bash/parser'
 import { hostOf } from '../rules/domain'
 import { quoteWord } from '../decide/match'
-import { resolveUserPath } from '../paths'
+import { placeOf } from '../paths/place'
 
 /** Claude Code saves at most this many rules for one compound command. */
 export const MAX_SUGGESTED_RULES = 5
@@ -34,7 +34,7 @@ export function suggestRules(toolName: string, input: unknown, where: { cwd: str
   const file = typeof rec.file_path === 'string' ? rec.file_path : typeof rec.notebook_path === 'string' ? rec.notebook_path : undefined
   if (file !== undefined && ['Edit', 'Write', 'MultiEdit', 'NotebookEdit', 'Read'].includes(toolName)) {
     const family = toolName === 'Read' ? 'Read' : 'Edit'
-    const abs = resolveUserPath(file, where.cwd, where.home)
+    const abs = placeOf(file, where.cwd, where.home).path
     const rel = relative(where.projectRoot, abs)
     return [rel.startsWith('..') ? `${family}(/${abs})` : `${family}(/${rel})`]
   }

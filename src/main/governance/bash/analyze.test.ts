@@ -13,7 +13,7 @@ describe('analyzeBash', () => {
     const a = await analyzeBash('FOO=1 "r"m -rf x > out.txt 2>&1 && git status | wc -l', opts)
     expect(a.commands.map((c) => c.argv)).toEqual([['rm', '-rf', 'x'], ['git', 'status'], ['wc', '-l']])
     expect(a.commands[0]?.assignments).toEqual([{ name: 'FOO', value: '1', literal: true }])
-    expect(a.commands[0]?.redirects).toEqual([{ op: '>', target: 'out.txt', literal: true, write: true }])
+    expect(a.commands[0]?.redirects).toMatchObject([{ op: '>', target: 'out.txt', literal: true, write: true, word: { value: 'out.txt', literal: true } }])
     expect(a.problems).toEqual([])
   })
 

@@ -1,10 +1,10 @@
 import type { Node } from 'web-tree-sitter'
 import { bashParserIfReady, initBashParser } from './parser'
-import { evalWord } from './words'
+import { dynamicWord, evalWord, plainWord } from './words'
 import type { WordValue } from './words'
 import type { AnalyzeOptions, BashAnalysis, BashCommand, BashRedirect } from './types'
 import { analyzePaths } from './path-facts'
-import { INTERPRETERS, SHELLS, stripSafeWrappers } from './commands'
+import { INTERPRETERS, SHELLS, unwrapCommand } from './commands'
 
 /** Commands longer than this always ask (Claude Code's limit). */
 export const MAX_COMMAND_LENGTH = 10_000
@@ -29,6 +29,7 @@ export function analyzeBashSync(command: string, opts: AnalyzeOptions): BashAnal
   const unique = [...new Set(problems)]
   return {
     commands,
+    verdicts: facts.verdicts,
     paths: facts.paths,
     writesOutside: facts.writesOutside,
     readOnly: unique.length === 0 && facts.readOnly,
@@ -65,7 +66,7 @@ function collect(source: string, problems: string[], nestedBase: boolean, depth:
           break
         case 'command':
           commands.push(buildCommand(node, nested, bodyRedirects.get(node.id) ?? []))
-          inlineShell(commands, problems, depth)
+          nestedScripts(commands, problems, depth)
           break
         case 'redirected_statement': {
           const body = node.childForFieldName('body')
@@ -98,14 +99,14 @@ function collect(source: string, problems: string[], nestedBase: boolean, depth:
       }
       if (node.isMissing) problems.push('the command is incomplete')
       for (let i = node.childCount - 1; i >= 0; i--) {
-        const c = node.child(i)
-        if (c) stack.push({ node: c, nested: childNested })
+        const child = node.child(i)
+        if (child) stack.push({ node: child, nested: childNested })
       }
     }
   } finally {
     tree.delete()
   }
-  for (const c of commands) commandProblems(c, problems)
+  for (const command of commands) commandProblems(command, problems)
   return commands
 }
 
@@ -115,35 +116,35 @@ function buildCommand(node: Node, nested: boolean, extra: Node[]): BashCommand {
   const redirectNodes: Node[] = []
   let dynamic = false
   for (let i = 0; i < node.childCount; i++) {
-    const c = node.child(i)
-    if (!c) continue
-    switch (c.type) {
+    const child = node.child(i)
+    if (!child) continue
+    switch (child.type) {
       case 'variable_assignment': {
-        const value = c.childForFieldName('value')
-        const v = value ? evalWord(value) : { value: '', literal: true }
-        assignments.push({ name: c.childForFieldName('name')?.text ?? '', value: v.value, literal: v.literal })
+        const valueNode = child.childForFieldName('value')
+        const value = valueNode ? evalWord(valueNode) : plainWord('')
+        assignments.push({ name: child.childForFieldName('name')?.text ?? '', value: value.value, literal: value.literal })
         break
       }
       case 'command_name': {
-        const inner = c.namedChild(0) ?? c
+        const inner = child.namedChild(0) ?? child
         words.push(evalWord(inner))
         break
       }
       case 'file_redirect':
       case 'heredoc_redirect':
       case 'herestring_redirect':
-        redirectNodes.push(c)
+        redirectNodes.push(child)
         break
       default:
-        if (c.isNamed && c.type !== 'comment') words.push(evalWord(c))
-        else if (c.type === '$') dynamic = true
+        if (child.isNamed && child.type !== 'comment') words.push(evalWord(child))
+        else if (child.type === '$') dynamic = true
     }
   }
   redirectNodes.push(...extra)
   const redirects = redirectNodes.flatMap(parseRedirect)
-  if (words.some((w) => !w.literal)) dynamic = true
-  const stdinFed = redirects.some((r) => r.op === '<<' || r.op === '<<-' || r.op === '<<<') || pipedInto(node)
-  return { argv: words.map((w) => w.value), words, redirects, assignments, text: node.text, dynamic, nested, stdinFed }
+  if (words.some((word) => !word.literal)) dynamic = true
+  const stdinFed = redirects.some((redirect) => redirect.op === '<<' || redirect.op === '<<-' || redirect.op === '<<<') || pipedInto(node)
+  return { argv: words.map((word) => word.value), words, redirects, assignments, text: node.text, dynamic, nested, stdinFed }
 }
 
 /** Redirects of a compound statement (`{ ...; } > out`): recorded as a command without argv. */
@@ -154,37 +155,37 @@ function orphanRedirects(node: Node, redirects: Node[], nested: boolean): BashCo
 function declaration(node: Node, nested: boolean): BashCommand {
   const words: WordValue[] = []
   for (let i = 0; i < node.childCount; i++) {
-    const c = node.child(i)
-    if (!c) continue
-    if (i === 0) words.push({ value: c.text, literal: true, glob: false, tilde: false })
-    else if (c.type === 'variable_assignment') words.push({ value: c.text, literal: false, glob: false, tilde: false })
-    else if (c.isNamed) words.push(evalWord(c))
+    const child = node.child(i)
+    if (!child) continue
+    if (i === 0) words.push(plainWord(child.text))
+    else if (child.type === 'variable_assignment') words.push(dynamicWord(child.text))
+    else if (child.isNamed) words.push(evalWord(child))
   }
-  return { argv: words.map((w) => w.value), words, redirects: [], assignments: [], text: node.text, dynamic: true, nested, stdinFed: false }
+  return { argv: words.map((word) => word.value), words, redirects: [], assignments: [], text: node.text, dynamic: true, nested, stdinFed: false }
 }
 
 const WRITE_OPS = new Set(['>', '>>', '>|', '&>', '&>>', '<>'])
 
 function parseRedirect(node: Node): BashRedirect[] {
   if (node.type === 'heredoc_redirect') {
-    const inner = node.namedChildren.filter((c): c is Node => c !== null && c.type === 'file_redirect')
-    return [{ op: '<<', target: '', literal: true, write: false }, ...inner.flatMap(parseRedirect)]
+    const inner = node.namedChildren.filter((child): child is Node => child !== null && child.type === 'file_redirect')
+    return [{ op: '<<', target: '', literal: true, write: false, word: plainWord('') }, ...inner.flatMap(parseRedirect)]
   }
-  if (node.type === 'herestring_redirect') return [{ op: '<<<', target: '', literal: true, write: false }]
+  if (node.type === 'herestring_redirect') return [{ op: '<<<', target: '', literal: true, write: false, word: plainWord('') }]
   let op = ''
   for (let i = 0; i < node.childCount; i++) {
-    const c = node.child(i)
-    if (c && !c.isNamed) {
-      op = c.type
+    const child = node.child(i)
+    if (child && !child.isNamed) {
+      op = child.type
       break
     }
   }
-  const dest = node.childForFieldName('destination')
-  const v = dest ? evalWord(dest) : { value: '', literal: false }
-  const dup = (op === '>&' || op === '<&') && /^(\d+|-)$/.test(v.value)
-  if (dup) return []
+  const destination = node.childForFieldName('destination')
+  const word = destination ? evalWord(destination) : dynamicWord('')
+  const duplicate = (op === '>&' || op === '<&') && /^(\d+|-)$/.test(word.value)
+  if (duplicate) return []
   const write = WRITE_OPS.has(op) || op === '>&'
-  return [{ op, target: v.value, literal: v.literal && !('glob' in v && v.glob) && !('tilde' in v && v.tilde), write }]
+  return [{ op, target: word.value, literal: word.literal, write, word }]
 }
 
 /** True when a `|` or `|&` precedes this command's statement in its pipeline. */
@@ -194,43 +195,59 @@ function pipedInto(node: Node): boolean {
   const pipe = stmt.parent
   if (pipe?.type !== 'pipeline') return false
   for (let i = 0; i < pipe.childCount; i++) {
-    const c = pipe.child(i)
-    if (!c) continue
-    if (c.id === stmt.id) return false
-    if (c.type === '|' || c.type === '|&') return true
+    const child = pipe.child(i)
+    if (!child) continue
+    if (child.id === stmt.id) return false
+    if (child.type === '|' || child.type === '|&') return true
   }
   return false
 }
 
-/** `bash -c '<literal>'`: the inner script's commands join the list (nested), so every one must pass. */
-function inlineShell(commands: BashCommand[], problems: string[], depth: number): void {
-  const cmd = commands[commands.length - 1]
-  if (!cmd) return
-  const { argv } = stripSafeWrappers(cmd.argv)
-  const offset = cmd.argv.length - argv.length
-  if (!SHELLS.has(argv[0] ?? '')) return
-  const ci = argv.findIndex((a, i) => i > 0 && /^-[a-z]*c[a-z]*$/.test(a))
-  if (ci === -1) return
-  const script = cmd.words[offset + ci + 1]
-  if (!script || !script.literal) {
-    problems.push(`${argv[0]} -c with a script only known at run time`)
-    return
+/**
+ * Command lines a command runs as code: `bash -c '<literal>'` (behind any wrappers), and what a
+ * wrapper hands to a shell or splits itself (`env -S`, `watch`, `flock -c`, `script -c`). Their
+ * commands join the list (nested), so every one must pass; one only known at run time is a problem.
+ */
+function nestedScripts(commands: BashCommand[], problems: string[], depth: number): void {
+  const command = commands[commands.length - 1]
+  if (!command) return
+  const scripts: string[] = []
+  const unwrapped = unwrapCommand(command.argv)
+  for (const layer of unwrapped.layers) {
+    if (layer.scriptUnknown) problems.push(`${layer.name} runs a command line only known at run time`)
+    if (layer.script !== undefined) scripts.push(layer.script)
   }
-  if (depth >= MAX_SHELL_DEPTH) {
-    problems.push('shell -c nested too deeply')
-    return
+  const argv = command.argv.slice(unwrapped.start)
+  const offset = unwrapped.start
+  if (SHELLS.has(argv[0] ?? '')) {
+    const flag = argv.findIndex((word, i) => i > 0 && /^-[a-z]*c[a-z]*$/.test(word))
+    if (flag !== -1) {
+      const script = command.words[offset + flag + 1]
+      if (!script || !script.literal) problems.push(`${argv[0]} -c with a script only known at run time`)
+      else scripts.push(script.value)
+    }
   }
-  commands.push(...collect(script.value, problems, true, depth + 1))
+  if (command.words.slice(0, offset).some((word) => !word.literal) && scripts.length > 0) problems.push('a wrapper\'s command line is only known at run time')
+  for (const script of scripts) {
+    if (depth >= MAX_SHELL_DEPTH) {
+      problems.push('shell -c nested too deeply')
+      return
+    }
+    commands.push(...collect(script, problems, true, depth + 1))
+  }
 }
 
-function commandProblems(c: BashCommand, problems: string[]): void {
-  const first = c.words[0]
-  if (first && !first.literal) problems.push(`command name is only known at run time (${first.value})`)
-  const { argv } = stripSafeWrappers(c.argv)
+function commandProblems(command: BashCommand, problems: string[]): void {
+  const { start } = unwrapCommand(command.argv)
+  for (const index of new Set([0, start])) {
+    const word = command.words[index]
+    if (word && !word.literal) problems.push(`command name is only known at run time (${word.value})`)
+  }
+  const argv = command.argv.slice(start)
   const name = argv[0] ?? ''
   if (name === 'eval') problems.push('eval runs a string as code')
-  if (INTERPRETERS.has(name) && c.stdinFed) {
-    const positional = argv.slice(1).filter((a) => !a.startsWith('-') || a === '-')
+  if (INTERPRETERS.has(name) && command.stdinFed) {
+    const positional = argv.slice(1).filter((word) => !word.startsWith('-') || word === '-')
     if (positional.length === 0 || positional.includes('-')) problems.push(`${name} reads code from stdin (pipe, heredoc or herestring)`)
   }
 }

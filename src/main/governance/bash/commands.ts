@@ -1,118 +1,105 @@
 /**
- * Knowledge about individual commands: wrappers that are stripped before rule matching, exec
- * wrappers that no prefix rule may cover, interpreters, write-capable commands, and Claude Code's
- * built-in read-only set.
+ * A command taken apart: the wrappers in front (`specs/wrappers.ts`) and the command they run
+ * (`specs/`), the forms deny and allow rules see, interpreters and shells. What each command's
+ * options mean lives in `specs/`; this file only puts the layers together.
  */
 
-/** Wrappers stripped before matching any rule (REFERENCE 2.1), with the options each takes. */
-const SAFE_WRAPPERS: Record<string, { valued: string[]; positional: number }> = {
-  timeout: { valued: ['-k', '-s', '--kill-after', '--signal'], positional: 1 },
-  time: { valued: [], positional: 0 },
-  nice: { valued: ['-n', '--adjustment'], positional: 0 },
-  nohup: { valued: [], positional: 0 },
-  stdbuf: { valued: ['-i', '-o', '-e', '--input', '--output', '--error'], positional: 0 },
-  command: { valued: [], positional: 0 },
-  builtin: { valued: [], positional: 0 },
-  noglob: { valued: [], positional: 0 },
+import type { CommandFacts } from './facts'
+import { describeCommand } from './specs'
+import { unwrap, type WrapperLayer } from './specs/wrappers'
+
+/** A wrapper found in a command, with where it starts in the command's words. */
+export type PlacedLayer = WrapperLayer & { start: number }
+
+/** A command taken apart: the wrappers in front (outermost first) and the command they run. */
+export interface Unwrapped {
+  layers: PlacedLayer[]
+  /** Index in argv where the innermost command starts (argv.length when nothing is left, as after a bare `xargs`). */
+  start: number
+  /** What the innermost command does. */
+  facts: CommandFacts
 }
 
-/** Exec wrappers: never covered by a prefix rule; deny/ask rules still see the command inside. */
-const EXEC_WRAPPERS: Record<string, { valued: string[]; positional: number }> = {
-  watch: { valued: ['-n', '--interval', '-d', '-q', '--equexit'], positional: 0 },
-  setsid: { valued: [], positional: 0 },
-  ionice: { valued: ['-c', '-n', '-p', '-P', '-u', '--class', '--classdata'], positional: 0 },
-  flock: { valued: ['-w', '--timeout', '-E', '--conflict-exit-code'], positional: 1 },
-  env: { valued: ['-u', '--unset', '-C', '--chdir', '-S', '--split-string'], positional: 0 },
-  sudo: { valued: ['-u', '-g', '-h', '-p', '-C', '-D', '-r', '-t', '-U', '--user', '--group'], positional: 0 },
-  doas: { valued: ['-u', '-C'], positional: 0 },
-  exec: { valued: ['-a'], positional: 0 },
-  xargs: { valued: ['-I', '-i', '-n', '-P', '-L', '-l', '-d', '-E', '-e', '-s', '-a', '--max-args', '--max-procs', '--delimiter', '--arg-file', '--replace'], positional: 0 },
-  nohup: { valued: [], positional: 0 },
-  chroot: { valued: [], positional: 1 },
-  unshare: { valued: [], positional: 0 },
-  strace: { valued: ['-o', '-e', '-p', '-s'], positional: 0 },
-  ltrace: { valued: ['-o', '-e', '-p'], positional: 0 },
-  caffeinate: { valued: [], positional: 0 },
-  script: { valued: [], positional: 0 },
-}
+/** One analysis asks about the same words many times (rules, paths, problems): keyed by the argv array itself. */
+const unwrapped = new WeakMap<readonly string[], Unwrapped>()
 
-/** Removes one wrapper from the front of argv, or returns undefined when argv[0] is none of `table`. */
-function stripOne(argv: string[], table: Record<string, { valued: string[]; positional: number }>): string[] | undefined {
-  const name = argv[0]
-  if (name === undefined) return undefined
-  const spec = table[name]
-  if (!spec) return undefined
-  let i = 1
-  let positional = spec.positional
-  while (i < argv.length) {
-    const a = argv[i] as string
-    if (name === 'env' && /^[A-Za-z_][A-Za-z0-9_]*=/.test(a)) {
-      i++
-      continue
-    }
-    if (a === '--') {
-      i++
-      break
-    }
-    if (a.startsWith('-') && a !== '-') {
-      if (spec.valued.includes(a)) i++
-      i++
-      continue
-    }
-    if (positional > 0) {
-      positional--
-      i++
-      continue
-    }
-    break
+/** Takes every wrapper off the front of argv (at most 16 deep) and describes the command left. */
+export function unwrapCommand(argv: readonly string[]): Unwrapped {
+  let known = unwrapped.get(argv)
+  if (!known) {
+    known = unwrapFresh(argv)
+    unwrapped.set(argv, known)
   }
-  return i < argv.length ? argv.slice(i) : undefined
+  return known
+}
+
+function unwrapFresh(argv: readonly string[]): Unwrapped {
+  const layers: PlacedLayer[] = []
+  let start = 0
+  for (let guard = 0; guard < 16 && start < argv.length; guard++) {
+    const layer = unwrap(argv.slice(start), SAFE_ENV_VARS)
+    if (!layer) break
+    const placed: PlacedLayer = { ...layer, start, facts: shiftFacts(layer.facts, start), ...(layer.cwd ? { cwd: { ...layer.cwd, index: layer.cwd.index + start } } : {}) }
+    layers.push(placed)
+    if (layer.inner === undefined) return { layers, start: argv.length, facts: nothingLeft(layer) }
+    start += layer.inner
+  }
+  const rest = argv.slice(start)
+  // A bare `xargs` runs echo.
+  const facts = rest.length === 0 ? { readOnly: true, paths: [], operandsArePaths: false } : shiftFacts(describeCommand(rest), start)
+  return { layers, start, facts }
+}
+
+/** What is left when a wrapper runs no command of its own words (`watch 'cmd'`, `env -S '…'`, bare `env`). */
+function nothingLeft(layer: WrapperLayer): CommandFacts {
+  const runsScript = layer.script !== undefined || layer.scriptUnknown === true
+  return runsScript ? { readOnly: false, notReadOnly: `${layer.name} runs a command line`, paths: [], operandsArePaths: false } : { readOnly: true, paths: [], operandsArePaths: false }
+}
+
+function shiftFacts(facts: CommandFacts, by: number): CommandFacts {
+  return by === 0 ? facts : { ...facts, paths: facts.paths.map((path) => ({ ...path, index: path.index + by })) }
+}
+
+/** Whether every wrapper and the command inside are read-only by their options. */
+export function isReadOnlyCommand(argv: readonly string[]): boolean {
+  const unwrapped = unwrapCommand(argv)
+  return unwrapped.facts.readOnly && unwrapped.layers.every((layer) => layer.facts.readOnly)
 }
 
 export interface StrippedCommand {
-  /** The command as allow rules see it (safe wrappers removed). */
+  /** The command as allow rules see it (transparent wrappers removed). */
   argv: string[]
   /** An exec wrapper (or `xargs` with flags) sits in front: no allow rule may cover it. */
   execWrapper: boolean
 }
 
 /** Strips the wrappers allow rules look through: timeout time nice nohup stdbuf command builtin noglob, bare xargs. */
-export function stripSafeWrappers(argv: string[]): StrippedCommand {
-  let cur = argv
-  for (let guard = 0; guard < 16; guard++) {
-    const name = cur[0]
-    if (name === 'command' && (cur[1] === '-v' || cur[1] === '-V')) break
-    if (name === 'xargs') {
-      const next = cur[1]
-      if (next === undefined || next.startsWith('-')) return { argv: cur, execWrapper: true }
-      cur = cur.slice(1)
-      continue
-    }
-    if (name !== undefined && EXEC_WRAPPERS[name] && !SAFE_WRAPPERS[name]) return { argv: cur, execWrapper: true }
-    const next = stripOne(cur, SAFE_WRAPPERS)
-    if (!next) break
-    cur = next
+export function stripSafeWrappers(argv: readonly string[]): StrippedCommand {
+  const { layers } = unwrapCommand(argv)
+  let start = 0
+  for (const layer of layers) {
+    const bareXargs = layer.name === 'xargs' && layer.inner === 1
+    // A wrapper that writes a file it names (`time -o FILE`) does more than the wrapped command: no rule for that command covers it.
+    const writesNamedFile = layer.facts.paths.some((path) => path.write)
+    if ((!layer.transparent && !bareXargs) || writesNamedFile) return { argv: argv.slice(start), execWrapper: true }
+    if (layer.inner === undefined) break
+    start = layer.start + layer.inner
   }
-  return { argv: cur, execWrapper: false }
+  return { argv: argv.slice(start), execWrapper: false }
 }
 
-/** Every form deny/ask rules are checked against: the command and each layer of wrappers peeled off. */
-export function denyCandidates(argv: string[]): string[][] {
-  const out: string[][] = [argv]
-  let cur = argv
-  for (let guard = 0; guard < 16; guard++) {
-    const next = stripOne(cur, SAFE_WRAPPERS) ?? stripOne(cur, EXEC_WRAPPERS)
-    if (!next) break
-    out.push(next)
-    cur = next
+/** Every form deny/ask rules are checked against: the command, each layer of wrappers peeled off, and what `find -exec` runs. */
+export function denyCandidates(argv: readonly string[]): string[][] {
+  const out: string[][] = [[...argv]]
+  for (const layer of unwrapCommand(argv).layers) {
+    if (layer.inner !== undefined && layer.start + layer.inner < argv.length) out.push(argv.slice(layer.start + layer.inner))
   }
-  // `find ... -exec cmd args ;` runs cmd: deny rules must see it.
   for (const form of [...out]) {
     if (form[0] !== 'find') continue
     for (let i = 1; i < form.length; i++) {
       if (['-exec', '-execdir', '-ok', '-okdir'].includes(form[i] as string)) {
-        const end = form.findIndex((a, j) => j > i && (a === ';' || a === '+'))
-        const inner = form.slice(i + 1, end === -1 ? undefined : end).filter((a) => a !== '{}')
+        const end = form.findIndex((word, j) => j > i && (word === ';' || word === '+'))
+        const inner = form.slice(i + 1, end === -1 ? undefined : end).filter((word) => word !== '{}')
         if (inner.length > 0) out.push(inner)
       }
     }
@@ -136,79 +123,5 @@ export const INTERPRETERS = new Set([
 /** Shells whose `-c <string>` we analyse recursively. */
 export const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh'])
 
-/** Commands whose path arguments are written (or moved/removed). */
-export const WRITE_COMMANDS = new Set([
-  'rm', 'rmdir', 'mv', 'cp', 'touch', 'mkdir', 'ln', 'chmod', 'chown', 'chgrp', 'tee', 'truncate', 'install', 'rsync', 'dd',
-  'shred', 'unlink', 'mkfifo', 'mknod', 'patch', 'tar', 'unzip', 'zip', 'gzip', 'gunzip',
-])
-
 /** Commands acceptEdits mode allows when every path stays inside the project. */
 export const ACCEPT_EDITS_COMMANDS = new Set(['mkdir', 'touch', 'mv', 'cp'])
-
-/** Claude Code's built-in read-only set (no prompt when the parse is clean and paths stay inside). */
-export const READ_ONLY_COMMANDS = new Set(['ls', 'cat', 'echo', 'pwd', 'head', 'tail', 'grep', 'rg', 'find', 'wc', 'which', 'diff', 'stat', 'du', 'cd', 'git', 'true', 'false', 'printf'])
-
-/** Commands whose arguments are not paths. */
-export const NON_PATH_ARGS = new Set(['echo', 'printf', 'which', 'pwd', 'true', 'false'])
-
-const FIND_UNSAFE = new Set(['-exec', '-execdir', '-ok', '-okdir', '-delete', '-fprint', '-fprint0', '-fprintf', '-fls'])
-
-const GIT_READ_ONLY = new Set([
-  'status', 'log', 'diff', 'show', 'rev-parse', 'ls-files', 'ls-tree', 'blame', 'describe', 'shortlog', 'cat-file', 'grep',
-  'merge-base', 'name-rev', 'for-each-ref', 'rev-list', 'count-objects', 'whatchanged', 'cherry', 'version', 'help',
-])
-
-/**
- * True when argv (wrappers already stripped) is in the read-only set with safe options.
- * Paths are checked separately (they must stay inside the project).
- */
-export function isReadOnlyCommand(argv: string[]): boolean {
-  const [name, ...args] = argv
-  if (name === undefined || !READ_ONLY_COMMANDS.has(name)) return false
-  if (name === 'find') return !args.some((a) => FIND_UNSAFE.has(a))
-  if (name === 'rg') return !args.some((a) => a === '--pre' || a.startsWith('--pre='))
-  if (name === 'git') return isReadOnlyGit(args)
-  return true
-}
-
-function isReadOnlyGit(args: string[]): boolean {
-  const sub = args[0]
-  // Global options such as -c (core.pager, core.fsmonitor run programs), -C and --git-dir change what runs where.
-  if (sub === undefined || sub.startsWith('-')) return false
-  const rest = args.slice(1)
-  if (rest.some((a) => a.startsWith('--output') || a === '--ext-diff' || a === '-o')) return false
-  const positional = rest.filter((a) => !a.startsWith('-'))
-  switch (sub) {
-    case 'branch':
-      return positional.length === 0 && rest.every((a) => ['-a', '-r', '-v', '-vv', '--list', '-l', '--show-current', '--all', '--remotes', '--merged', '--no-merged', '--contains'].includes(a))
-    case 'tag':
-      return positional.length === 0 && rest.every((a) => a === '-l' || a === '--list' || a === '-n')
-    case 'remote':
-      return rest.length === 0 || (rest.length === 1 && (rest[0] === '-v' || rest[0] === '--verbose')) || rest[0] === 'get-url' || (rest[0] === 'show' && rest.length <= 2)
-    case 'stash':
-      return rest[0] === 'list' || rest[0] === 'show'
-    case 'config':
-      return rest.length > 0 && rest.every((a) => a === '--list' || a === '-l' || a === '--get' || a === '--get-all' || a === '--global' || a === '--local' || !a.startsWith('-')) && (rest.includes('--list') || rest.includes('-l') || rest.includes('--get') || rest.includes('--get-all'))
-    case 'reflog':
-      return positional.length === 0 || positional[0] === 'show'
-    default:
-      return GIT_READ_ONLY.has(sub)
-  }
-}
-
-/** Index of the grep/rg pattern argument (not a path), or -1 when the pattern comes from -e/-f. */
-export function patternArgIndex(argv: string[]): number {
-  if (argv[0] !== 'grep' && argv[0] !== 'rg' && argv[0] !== 'egrep' && argv[0] !== 'fgrep') return -1
-  if (argv.some((a) => a === '-e' || a === '-f' || a.startsWith('--regexp') || a.startsWith('--file'))) return -1
-  const VALUED = new Set(['-A', '-B', '-C', '-m', '-g', '-t', '-T', '-M', '-j', '--type', '--glob', '--max-count', '-d', '-D'])
-  for (let i = 1; i < argv.length; i++) {
-    const a = argv[i] as string
-    if (a === '--') return i + 1 < argv.length ? i + 1 : -1
-    if (a.startsWith('-')) {
-      if (VALUED.has(a)) i++
-      continue
-    }
-    return i
-  }
-  return -1
-}

@@ -15,10 +15,10 @@ export function initBashParser(): Promise<Parser> {
     await Parser.init()
     const wasm = require.resolve('tree-sitter-bash/tree-sitter-bash.wasm')
     const language = await Language.load(wasm)
-    const p = new Parser()
-    p.setLanguage(language)
-    parser = p
-    return p
+    const instance = new Parser()
+    instance.setLanguage(language)
+    parser = instance
+    return instance
   })()
   return ready
 }

@@ -13,6 +13,11 @@ export interface WordValue {
   glob: boolean
   /** Starts with an unquoted `~` (tilde expansion). */
   tilde: boolean
+  /**
+   * The value with every quoted or escaped character replaced by NUL (empty when not literal):
+   * tells unquoted glob and tilde characters from quoted ones in any part of the word.
+   */
+  shape: string
 }
 
 /** The value of a word-like node (word, string, raw_string, concatenation, number, ansi_c_string). */
@@ -24,47 +29,47 @@ export function evalWord(node: Node): WordValue {
   let literal = true
   const stack: Node[] = [node]
   while (stack.length > 0) {
-    const n = stack.pop() as Node
-    switch (n.type) {
+    const part = stack.pop() as Node
+    switch (part.type) {
       case 'concatenation':
-        for (let i = n.childCount - 1; i >= 0; i--) {
-          const c = n.child(i)
-          if (c) stack.push(c)
+        for (let i = part.childCount - 1; i >= 0; i--) {
+          const child = part.child(i)
+          if (child) stack.push(child)
         }
         break
       case 'word':
       case 'number': {
-        const [v, s] = unquotedWord(n.text)
-        value += v
-        shape += s
+        const [text, mirror] = unquotedWord(part.text)
+        value += text
+        shape += mirror
         break
       }
       case 'raw_string': {
-        const v = n.text.slice(1, -1)
-        value += v
-        shape += '\0'.repeat(v.length)
+        const text = part.text.slice(1, -1)
+        value += text
+        shape += '\0'.repeat(text.length)
         break
       }
       case 'string': {
-        for (let i = 0; i < n.childCount; i++) {
-          const c = n.child(i)
-          if (!c || c.type === '"') continue
-          if (c.type !== 'string_content') {
+        for (let i = 0; i < part.childCount; i++) {
+          const child = part.child(i)
+          if (!child || child.type === '"') continue
+          if (child.type !== 'string_content') {
             literal = false
             continue
           }
-          const v = doubleQuoted(c.text)
-          value += v
-          shape += '\0'.repeat(v.length)
+          const text = doubleQuoted(child.text)
+          value += text
+          shape += '\0'.repeat(text.length)
         }
         break
       }
       case 'ansi_c_string': {
-        const v = ansiC(n.text.slice(2, -1))
-        if (v === undefined) literal = false
+        const text = ansiC(part.text.slice(2, -1))
+        if (text === undefined) literal = false
         else {
-          value += v
-          shape += '\0'.repeat(v.length)
+          value += text
+          shape += '\0'.repeat(text.length)
         }
         break
       }
@@ -72,34 +77,44 @@ export function evalWord(node: Node): WordValue {
         literal = false
     }
   }
-  if (!literal) return { value: node.text, literal: false, glob: false, tilde: false }
-  if (/\{[^}\0]*(,|\.\.)[^}\0]*\}/.test(shape)) return { value: node.text, literal: false, glob: false, tilde: false }
-  return { value, literal: true, glob: /[*?[]/.test(shape), tilde: shape.startsWith('~') }
+  if (!literal) return dynamicWord(node.text)
+  if (/\{[^}\0]*(,|\.\.)[^}\0]*\}/.test(shape)) return dynamicWord(node.text)
+  return { value, literal: true, glob: /[*?[]/.test(shape), tilde: shape.startsWith('~'), shape }
+}
+
+/** A word whose value only the shell knows at run time. */
+export function dynamicWord(text: string): WordValue {
+  return { value: text, literal: false, glob: false, tilde: false, shape: '' }
+}
+
+/** A literal word with nothing quoted (names the analysis makes up itself). */
+export function plainWord(text: string): WordValue {
+  return { value: text, literal: true, glob: /[*?[]/.test(text), tilde: text.startsWith('~'), shape: text }
 }
 
 /** Removes backslash escapes from unquoted text; returns [value, shape]. */
 function unquotedWord(text: string): [string, string] {
-  let v = ''
-  let s = ''
+  let value = ''
+  let shape = ''
   for (let i = 0; i < text.length; i++) {
     const ch = text[i] as string
     if (ch === '\\' && i + 1 < text.length) {
       const next = text[i + 1] as string
       i++
       if (next === '\n') continue
-      v += next
-      s += '\0'
+      value += next
+      shape += '\0'
       continue
     }
-    v += ch
-    s += ch
+    value += ch
+    shape += ch
   }
-  return [v, s]
+  return [value, shape]
 }
 
 /** Inside double quotes a backslash escapes only `$`, backquote, `"`, `\` and newline. */
 function doubleQuoted(text: string): string {
-  return text.replace(/\\([$`"\\\n])/g, (_m, c: string) => (c === '\n' ? '' : c))
+  return text.replace(/\\([$`"\\\n])/g, (_match, escaped: string) => (escaped === '\n' ? '' : escaped))
 }
 
 const SIMPLE_ESCAPES: Record<string, string> = {
@@ -123,18 +138,18 @@ function ansiC(body: string): string | undefined {
       i++
       continue
     }
-    let m: RegExpExecArray | null
-    if ((m = /^x([0-9a-fA-F]{1,2})/.exec(body.slice(i + 1)))) {
-      out += String.fromCharCode(parseInt(m[1] as string, 16))
-      i += m[0].length
-    } else if ((m = /^([0-7]{1,3})/.exec(body.slice(i + 1)))) {
-      out += String.fromCharCode(parseInt(m[1] as string, 8))
-      i += m[0].length
-    } else if ((m = /^u([0-9a-fA-F]{1,4})/.exec(body.slice(i + 1))) || (m = /^U([0-9a-fA-F]{1,8})/.exec(body.slice(i + 1)))) {
-      const cp = parseInt(m[1] as string, 16)
-      if (cp > 0x10ffff) return undefined
-      out += String.fromCodePoint(cp)
-      i += m[0].length
+    let match: RegExpExecArray | null
+    if ((match = /^x([0-9a-fA-F]{1,2})/.exec(body.slice(i + 1)))) {
+      out += String.fromCharCode(parseInt(match[1] as string, 16))
+      i += match[0].length
+    } else if ((match = /^([0-7]{1,3})/.exec(body.slice(i + 1)))) {
+      out += String.fromCharCode(parseInt(match[1] as string, 8))
+      i += match[0].length
+    } else if ((match = /^u([0-9a-fA-F]{1,4})/.exec(body.slice(i + 1))) || (match = /^U([0-9a-fA-F]{1,8})/.exec(body.slice(i + 1)))) {
+      const codePoint = parseInt(match[1] as string, 16)
+      if (codePoint > 0x10ffff) return undefined
+      out += String.fromCodePoint(codePoint)
+      i += match[0].length
     } else return undefined
   }
   return out

@@ -13,7 +13,7 @@ export interface HookVerdict {
 
 /** Everything {@link decide} needs. */
 export interface DecideInput {
-  tool: Pick<Tool, 'name' | 'isReadOnly'>
+  tool: Pick<Tool, 'name' | 'isReadOnly'> & Partial<Pick<Tool, 'isBookkeeping'>>
   input: unknown
   mode: PermissionMode
   settings: MergedSettings

@@ -1,34 +1,32 @@
 import type { LoadedRule } from '../settings/types'
 import type { DecisionPreview, Explanation, PermissionDecision, PermissionMode } from '../types'
 import { describeExplanation } from '../types'
-import { bashAllow, bashDefault, bashPreview, bashRuleMatch } from './bash-decide'
+import { bashAllow, bashDefault, bashPreview, bashRuleMatch, bashSearchReview } from './bash-decide'
 import type { DecideContext, DecideInput } from './context'
 import { EDIT_TOOLS, matchDomainRule, matchPathRule, matchSpecifierRule, toolRuleMatches } from './match'
-import { isInsideRoots } from '../paths'
+import { isInsideRoots, type Place } from '../paths/place'
 import { protectedReason } from './protected'
 import { subjectOf } from './subject'
 
 export type { DecideInput, HookVerdict } from './context'
 
-/** Tools that change only the session's own bookkeeping: no prompt. */
-export const NO_PROMPT_TOOLS = new Set(['TaskOutput', 'TaskStop', 'TaskCreate', 'TaskGet', 'TaskList', 'TaskUpdate', 'TodoWrite', 'EnterPlanMode'])
 
 /**
  * Decides whether a tool call may run: deny → plan mode → ask → review-only checks → allow → mode
  * defaults, first match wins. Every decision carries its explanation.
  * Contract: never throws for any input; unknown input shapes fall to ask.
  */
-export async function decide(d: DecideInput): Promise<PermissionDecision> {
-  const record = d.input !== null && typeof d.input === 'object' ? (d.input as Record<string, unknown>) : {}
-  const home = d.settings.home
-  const roots = [d.projectRoot, ...d.settings.additionalDirectories]
-  const subject = await subjectOf(d.tool.name, record, { cwd: d.cwd, projectRoot: d.projectRoot, home, additionalDirectories: d.settings.additionalDirectories })
-  const rules = { ...d.settings.rules, allow: [...d.settings.rules.allow, ...(d.sessionGrants?.rules() ?? [])] }
-  const mode: PermissionMode = d.mode === 'bypassPermissions' && d.settings.disableBypassPermissions ? 'default' : d.mode
-  const ctx: DecideContext = { ...d, mode, record, subject, roots, home, rules }
+export async function decide(call: DecideInput): Promise<PermissionDecision> {
+  const record = call.input !== null && typeof call.input === 'object' ? (call.input as Record<string, unknown>) : {}
+  const home = call.settings.home
+  const roots = [call.projectRoot, ...call.settings.additionalDirectories]
+  const subject = await subjectOf(call.tool.name, record, { cwd: call.cwd, projectRoot: call.projectRoot, home, additionalDirectories: call.settings.additionalDirectories })
+  const rules = { ...call.settings.rules, allow: [...call.settings.rules.allow, ...(call.sessionGrants?.rules() ?? [])] }
+  const mode: PermissionMode = call.mode === 'bypassPermissions' && call.settings.disableBypassPermissions ? 'default' : call.mode
+  const ctx: DecideContext = { ...call, mode, record, subject, roots, home, rules }
   const decision = decideInner(ctx)
   if (decision.behavior === 'ask' && mode === 'dontAsk') {
-    return { behavior: 'deny', message: `Permission to use ${d.tool.name} was not granted in advance (dontAsk mode): ${describeExplanation(decision.explanation)}`, explanation: decision.explanation }
+    return { behavior: 'deny', message: `Permission to use ${call.tool.name} was not granted in advance (dontAsk mode): ${describeExplanation(decision.explanation)}`, explanation: decision.explanation }
   }
   return decision
 }
@@ -41,7 +39,7 @@ function decideInner(ctx: DecideContext): PermissionDecision {
   }
   const denied = findRule(ctx, 'deny')
   if (denied) return { behavior: 'deny', message: `Permission to use ${name} has been denied by ${denied.rule.text}.`, explanation: denied }
-  if (ctx.mode === 'plan' && !isReadOnly(ctx)) {
+  if (ctx.mode === 'plan' && !isReadOnly(ctx) && !isBookkeeping(ctx)) {
     const explanation: Explanation = { kind: 'mode', mode: 'plan', detail: `${name} is not read-only` }
     return { behavior: 'deny', message: `Plan mode is active: only read-only tools may run, so ${name} was not run. Finish the plan and ask the user to leave plan mode.`, explanation }
   }
@@ -70,27 +68,27 @@ function explain(rule: LoadedRule, detail?: string): RuleExplanation {
 function findRule(ctx: DecideContext, behavior: 'deny' | 'ask'): RuleExplanation | undefined {
   const rules = ctx.rules[behavior]
   const name = ctx.tool.name
-  const s = ctx.subject
-  if (s.kind === 'bash') return bashRuleMatch(ctx, rules, behavior)
-  const tool = rules.find((r) => toolRuleMatches(r, name, behavior))
+  const subject = ctx.subject
+  if (subject.kind === 'bash') return bashRuleMatch(ctx, rules, behavior)
+  const tool = rules.find((rule) => toolRuleMatches(rule, name, behavior))
   if (tool) return explain(tool)
-  if (s.kind === 'read' || s.kind === 'edit') {
-    const r = matchPathRule(rules, s.path, s.kind, behavior, ctx.projectRoot, ctx.home)
-    if (r) return explain(r, s.path)
+  if (subject.kind === 'read' || subject.kind === 'edit') {
+    const rule = matchPathRule(rules, subject.place, subject.kind, behavior, ctx.projectRoot, ctx.home)
+    if (rule) return explain(rule, describePlace(subject.place))
   }
-  if (s.kind === 'fetch' && s.host) {
-    const r = matchDomainRule(rules, s.host)
-    if (r) return explain(r, s.host)
+  if (subject.kind === 'fetch' && subject.host) {
+    const rule = matchDomainRule(rules, subject.host)
+    if (rule) return explain(rule, subject.host)
   }
   const spec = matchSpecifierRule(rules, name, ctx.record)
   return spec ? explain(spec) : undefined
 }
 
 function isReadOnly(ctx: DecideContext): boolean {
-  const s = ctx.subject
-  if (s.kind === 'bash') return s.analysis.readOnly
-  if (s.kind === 'read') return true
-  if (s.kind === 'edit') return false
+  const subject = ctx.subject
+  if (subject.kind === 'bash') return subject.analysis.readOnly
+  if (subject.kind === 'read') return true
+  if (subject.kind === 'edit') return false
   try {
     return ctx.tool.isReadOnly(ctx.input)
   } catch {
@@ -98,74 +96,94 @@ function isReadOnly(ctx: DecideContext): boolean {
   }
 }
 
+/** A tool that changes only Sous's own records (tasks, plan mode) passes plan mode and needs no prompt. */
+function isBookkeeping(ctx: DecideContext): boolean {
+  if (ctx.subject.kind !== 'other') return false
+  try {
+    return ctx.tool.isBookkeeping?.(ctx.input) === true
+  } catch {
+    return false
+  }
+}
+
 /** Checks that ask in every mode, whatever allow rules or hooks say. */
 function mustReview(ctx: DecideContext): Explanation | undefined {
-  const s = ctx.subject
-  if (s.kind === 'bash') {
-    if (s.analysis.problems.length > 0) return { kind: 'bash-analysis', problems: s.analysis.problems }
-    if (s.analysis.critical.length > 0) return { kind: 'bash-analysis', problems: s.analysis.critical }
-    if (s.disableSandbox) return { kind: 'sandbox', detail: 'the command asks to run outside the sandbox (dangerouslyDisableSandbox)' }
-    for (const p of s.analysis.paths) {
-      if (!p.write || p.exempt || !p.resolved) continue
-      const why = protectedReason(p.resolved, ctx.projectRoot, ctx.settings.settingsFiles)
-      if (why) return { kind: 'protected-path', path: p.resolved, detail: `writes to a ${why}` }
+  const subject = ctx.subject
+  if (subject.kind === 'bash') {
+    if (subject.analysis.problems.length > 0) return { kind: 'bash-analysis', problems: subject.analysis.problems }
+    if (subject.analysis.critical.length > 0) return { kind: 'bash-analysis', problems: subject.analysis.critical }
+    if (subject.disableSandbox) return { kind: 'sandbox', detail: 'the command asks to run outside the sandbox (dangerouslyDisableSandbox)' }
+    for (const path of subject.analysis.paths) {
+      if (!path.write || path.exempt || !path.resolved) continue
+      const why = protectedReason({ path: path.resolved, real: path.real || undefined }, ctx.projectRoot, ctx.settings.settingsFiles)
+      if (why) return { kind: 'protected-path', path: path.real || path.resolved, detail: `writes to a ${why}` }
     }
-    return undefined
+    return bashSearchReview(ctx, subject)
   }
-  if (s.kind === 'edit') {
-    const why = protectedReason(s.path, ctx.projectRoot, ctx.settings.settingsFiles)
-    if (why) return { kind: 'protected-path', path: s.path, detail: `edits a ${why}` }
+  if (subject.kind === 'edit') {
+    const why = protectedReason(subject.place, ctx.projectRoot, ctx.settings.settingsFiles)
+    if (why) return { kind: 'protected-path', path: subject.place.real ?? subject.place.path, detail: `edits a ${why}` }
   }
-  if (EDIT_TOOLS.has(ctx.tool.name) && s.kind !== 'edit') return { kind: 'default', detail: `${ctx.tool.name} was called without a file path` }
+  if (EDIT_TOOLS.has(ctx.tool.name) && subject.kind !== 'edit') return { kind: 'default', detail: `${ctx.tool.name} was called without a file path` }
   return undefined
 }
 
 function allowOrDefault(ctx: DecideContext): PermissionDecision {
   const name = ctx.tool.name
-  const s = ctx.subject
+  const subject = ctx.subject
   if (ctx.mode === 'bypassPermissions') return { behavior: 'allow', explanation: { kind: 'mode', mode: 'bypassPermissions', detail: 'every call is allowed' } }
   const rule = allowRule(ctx)
   if (rule) return { behavior: 'allow', explanation: rule }
   if (ctx.hook?.decision === 'allow') return { behavior: 'allow', explanation: { kind: 'hook', source: ctx.hook.source, detail: ctx.hook.reason ?? 'allowed by a PreToolUse hook' } }
-  if (s.kind === 'bash') return bashDefault(ctx, s)
-  if (s.kind === 'read') {
-    if (isInsideRoots(s.path, ctx.roots)) return { behavior: 'allow', explanation: { kind: 'default', detail: 'reads inside the project are allowed' } }
-    return { behavior: 'ask', explanation: { kind: 'outside-project', path: s.path, detail: 'reads outside the project' } }
+  if (subject.kind === 'bash') return bashDefault(ctx, subject)
+  if (subject.kind === 'read') {
+    if (isInsideRoots(subject.place, ctx.roots)) return { behavior: 'allow', explanation: { kind: 'default', detail: 'reads inside the project are allowed' } }
+    return { behavior: 'ask', explanation: { kind: 'outside-project', path: describePlace(subject.place), detail: 'reads outside the project' } }
   }
-  if (s.kind === 'edit') {
-    if (!isInsideRoots(s.path, ctx.roots)) return { behavior: 'ask', explanation: { kind: 'outside-project', path: s.path, detail: 'edits outside the project' } }
+  if (subject.kind === 'edit') {
+    if (!isInsideRoots(subject.place, ctx.roots)) return { behavior: 'ask', explanation: { kind: 'outside-project', path: describePlace(subject.place), detail: 'edits outside the project' } }
     if (ctx.mode === 'acceptEdits') return { behavior: 'allow', explanation: { kind: 'mode', mode: 'acceptEdits', detail: 'edits inside the project are accepted' } }
     return { behavior: 'ask', explanation: { kind: 'default', detail: `${name} changes a file` } }
   }
-  if (s.kind === 'fetch') return { behavior: 'ask', explanation: { kind: 'default', detail: `fetching ${s.host ?? s.url} needs approval` } }
+  if (subject.kind === 'fetch') return { behavior: 'ask', explanation: { kind: 'default', detail: `fetching ${subject.host ?? subject.url} needs approval` } }
   if (name.startsWith('mcp__')) return { behavior: 'ask', explanation: { kind: 'default', detail: `MCP tool ${name} needs approval` } }
-  if (NO_PROMPT_TOOLS.has(name) || isReadOnly(ctx)) return { behavior: 'allow', explanation: { kind: 'default', detail: `${name} is read-only` } }
+  if (isReadOnly(ctx)) return { behavior: 'allow', explanation: { kind: 'default', detail: `${name} is read-only` } }
+  if (isBookkeeping(ctx)) return { behavior: 'allow', explanation: { kind: 'default', detail: `${name} changes only Sous's own records` } }
   return { behavior: 'ask', explanation: { kind: 'default', detail: `${name} needs approval` } }
 }
 
 /** An allow rule (or session grant) covering the whole call. */
 function allowRule(ctx: DecideContext): Explanation | undefined {
   const rules = ctx.rules.allow
-  const s = ctx.subject
-  if (s.kind === 'bash') return bashAllow(ctx, rules)
-  const tool = rules.find((r) => toolRuleMatches(r, ctx.tool.name, 'allow'))
+  const subject = ctx.subject
+  if (subject.kind === 'bash') return bashAllow(ctx, rules)
+  const tool = rules.find((rule) => toolRuleMatches(rule, ctx.tool.name, 'allow'))
   if (tool) return explain(tool)
-  if (s.kind === 'read' || s.kind === 'edit') {
-    const r = matchPathRule(rules, s.path, s.kind, 'allow', ctx.projectRoot, ctx.home)
-    return r ? explain(r, s.path) : undefined
+  if (subject.kind === 'read' || subject.kind === 'edit') {
+    const rule = matchPathRule(rules, subject.place, subject.kind, 'allow', ctx.projectRoot, ctx.home)
+    return rule ? explain(rule, describePlace(subject.place)) : undefined
   }
-  if (s.kind === 'fetch') {
-    const r = s.host ? matchDomainRule(rules, s.host) : undefined
-    return r ? explain(r, s.host) : undefined
+  if (subject.kind === 'fetch') {
+    const rule = subject.host ? matchDomainRule(rules, subject.host) : undefined
+    return rule ? explain(rule, subject.host) : undefined
   }
   const spec = matchSpecifierRule(rules, ctx.tool.name, ctx.record)
   return spec ? explain(spec) : undefined
 }
 
 function previewOf(ctx: DecideContext): DecisionPreview | undefined {
-  const s = ctx.subject
-  if (s.kind === 'bash') return bashPreview(s)
-  if (s.kind === 'read' || s.kind === 'edit') return { kind: 'path', path: s.path, operation: s.kind }
-  if (s.kind === 'fetch') return { kind: 'url', url: s.url, domain: s.host ?? '' }
+  const subject = ctx.subject
+  if (subject.kind === 'bash') return bashPreview(subject)
+  if (subject.kind === 'read' || subject.kind === 'edit') {
+    const leadsElsewhere = subject.place.real !== undefined && subject.place.real !== subject.place.path
+    return { kind: 'path', path: subject.place.path, operation: subject.kind, ...(leadsElsewhere ? { realPath: subject.place.real } : {}) }
+  }
+  if (subject.kind === 'fetch') return { kind: 'url', url: subject.url, domain: subject.host ?? '' }
   return undefined
+}
+
+/** A place for people: the path, and where it really leads when a symlink takes it elsewhere. */
+function describePlace(place: Place): string {
+  if (place.real === undefined) return `${place.path} (a symlink loop)`
+  return place.real === place.path ? place.path : `${place.path} → ${place.real}`
 }

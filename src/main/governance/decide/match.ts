@@ -1,12 +1,12 @@
 import { bashPatternMatches } from '../rules/bash-pattern'
 import { domainMatches } from '../rules/domain'
 import { isAllowableToolGlob, toolNameMatches } from '../rules/parse'
-import { compilePathPattern, pathPatternMatches } from '../rules/path-pattern'
+import { compilePathPattern, pathPatternMatches, pathPatternMayMatchBelow } from '../rules/path-pattern'
 import { denyCandidates, SAFE_ENV_VARS, stripSafeWrappers } from '../bash/commands'
-import type { BashCommand } from '../bash/types'
+import type { BashCommand, CommandVerdict } from '../bash/types'
+import type { Place } from '../paths/place'
 import type { LoadedRule } from '../settings/types'
 import type { RuleBehavior } from '../types'
-import { realLocation } from '../paths'
 
 /** Tool families that share path rules. */
 export const READ_TOOLS = new Set(['Read', 'Glob', 'Grep', 'LS', 'NotebookRead'])
@@ -25,15 +25,15 @@ export function toolRuleMatches(rule: LoadedRule, toolName: string, behavior: Ru
 }
 
 /** Shell-quotes a word only when needed, so rule text and command text compare the same way. */
-export function quoteWord(w: string): string {
-  if (w !== '' && /^[A-Za-z0-9_@%+=:,./~^-]+$/.test(w)) return w
-  return `'${w.replace(/'/g, `'\\''`)}'`
+export function quoteWord(word: string): string {
+  if (word !== '' && /^[A-Za-z0-9_@%+=:,./~^-]+$/.test(word)) return word
+  return `'${word.replace(/'/g, `'\\''`)}'`
 }
 
 /** Text forms of a command that deny/ask rules are tried against (wrappers peeled, quoted and plain). */
-export function denyTexts(c: BashCommand): string[] {
+export function denyTexts(command: BashCommand): string[] {
   const out = new Set<string>()
-  for (const form of denyCandidates(c.argv)) {
+  for (const form of denyCandidates(command.argv)) {
     out.add(form.map(quoteWord).join(' '))
     out.add(form.join(' '))
   }
@@ -42,19 +42,21 @@ export function denyTexts(c: BashCommand): string[] {
 
 /**
  * The text an allow rule must match, or undefined when no allow rule may cover the command
- * (exec wrappers, `find -exec/-delete`, assignments of variables that change what runs).
+ * (exec wrappers, an option that runs a program such as `find -exec`, `rg --pre` or `git grep -O`,
+ * `find -delete`, assignments of variables that change what runs).
  */
-export function allowText(c: BashCommand): string | undefined {
-  if (c.assignments.some((a) => !a.literal || !SAFE_ENV_VARS.has(a.name))) return undefined
-  const { argv, execWrapper } = stripSafeWrappers(c.argv)
+export function allowText(command: BashCommand, verdict?: CommandVerdict): string | undefined {
+  if (command.assignments.some((assignment) => !assignment.literal || !SAFE_ENV_VARS.has(assignment.name))) return undefined
+  if (verdict?.runsProgram) return undefined
+  const { argv, execWrapper } = stripSafeWrappers(command.argv)
   if (execWrapper) return undefined
-  if (argv[0] === 'find' && argv.some((a) => ['-exec', '-execdir', '-ok', '-okdir', '-delete'].includes(a))) return undefined
+  if (argv[0] === 'find' && argv.some((word) => ['-exec', '-execdir', '-ok', '-okdir', '-delete'].includes(word))) return undefined
   return argv.map(quoteWord).join(' ')
 }
 
 /** First bash rule of the list matching one command. */
-export function matchBashRule(rules: LoadedRule[], c: BashCommand, behavior: RuleBehavior): LoadedRule | undefined {
-  const texts = behavior === 'allow' ? [allowText(c)].filter((t): t is string => t !== undefined) : denyTexts(c)
+export function matchBashRule(rules: LoadedRule[], command: BashCommand, behavior: RuleBehavior, verdict?: CommandVerdict): LoadedRule | undefined {
+  const texts = behavior === 'allow' ? [allowText(command, verdict)].filter((text): text is string => text !== undefined) : denyTexts(command)
   for (const rule of rules) {
     if (toolRuleMatches(rule, 'Bash', behavior)) return rule
     if (rule.parsed.kind !== 'bash') continue
@@ -65,36 +67,79 @@ export function matchBashRule(rules: LoadedRule[], c: BashCommand, behavior: Rul
 }
 
 /**
- * First path rule matching `abs` for an operation. Read rules cover reads; Edit rules cover edits;
- * a Read deny/ask also covers edits. Symlinks: allow needs both the link and its target to match,
- * deny/ask match if either does.
+ * First path rule matching a place for an operation. Read rules cover reads; Edit rules cover
+ * edits; a Read deny/ask also covers edits. Symlinks: allow needs both the path as written and
+ * where it really leads to match, deny/ask match if either does (an unknowable real path never
+ * satisfies an allow rule).
  */
-export function matchPathRule(rules: LoadedRule[], abs: string, op: 'read' | 'edit', behavior: RuleBehavior, projectRoot: string, home: string): LoadedRule | undefined {
-  const real = realLocation(abs)
+export function matchPathRule(rules: LoadedRule[], place: Place, op: 'read' | 'edit', behavior: RuleBehavior, projectRoot: string, home: string): LoadedRule | undefined {
   for (const rule of rules) {
-    if (rule.parsed.kind !== 'path') continue
-    const tool = rule.parsed.tool
-    const applies = tool === (op === 'read' ? 'Read' : 'Edit') || (op === 'edit' && tool === 'Read' && behavior !== 'allow')
-    if (!applies) continue
-    const compiled = compilePathPattern(rule.parsed.pattern, { sourceRoot: rule.sourceRoot, cwd: projectRoot, home }, behavior === 'allow')
-    const link = pathPatternMatches(compiled, abs)
-    const target = real === abs ? link : pathPatternMatches(compiled, real)
-    if (behavior === 'allow' ? link && target : link || target) return rule
+    if (!pathRuleApplies(rule, op, behavior)) continue
+    const compiled = compiledRule(rule, projectRoot, home, behavior)
+    const written = pathPatternMatches(compiled, place.path)
+    const real = place.real === undefined ? false : place.real === place.path ? written : pathPatternMatches(compiled, place.real)
+    if (behavior === 'allow' ? written && real : written || real) return rule
   }
   return undefined
 }
 
+/**
+ * First deny/ask path rule that could match something inside `folder` (written or real), for
+ * searches that read a whole tree (grep -r, rg, find, the Grep tool on a folder).
+ */
+export function matchPathRuleBelow(rules: LoadedRule[], folder: Place, behavior: 'deny' | 'ask', projectRoot: string, home: string): LoadedRule | undefined {
+  for (const rule of rules) {
+    if (!pathRuleApplies(rule, 'read', behavior)) continue
+    const compiled = compiledRule(rule, projectRoot, home, behavior)
+    if (pathPatternMayMatchBelow(compiled, folder.path) || (folder.real !== undefined && pathPatternMayMatchBelow(compiled, folder.real))) return rule
+  }
+  return undefined
+}
+
+function pathRuleApplies(rule: LoadedRule, op: 'read' | 'edit', behavior: RuleBehavior): boolean {
+  if (rule.parsed.kind !== 'path') return false
+  const tool = rule.parsed.tool
+  return tool === (op === 'read' ? 'Read' : 'Edit') || (op === 'edit' && tool === 'Read' && behavior !== 'allow')
+}
+
+/** Rules are compiled once per (rule, project, home, behaviour): a gate checks the same few rules on every call. */
+const compiledRules = new WeakMap<LoadedRule, Map<string, ReturnType<typeof compilePathPattern>>>()
+
+function compiledRule(rule: LoadedRule, projectRoot: string, home: string, behavior: RuleBehavior): ReturnType<typeof compilePathPattern> {
+  const key = `${projectRoot}\0${home}\0${behavior === 'allow'}`
+  let byKey = compiledRules.get(rule)
+  if (!byKey) {
+    byKey = new Map()
+    compiledRules.set(rule, byKey)
+  }
+  let compiled = byKey.get(key)
+  if (!compiled) {
+    const pattern = rule.parsed.kind === 'path' ? rule.parsed.pattern : ''
+    compiled = compilePathPattern(pattern, { sourceRoot: rule.sourceRoot, cwd: projectRoot, home }, behavior === 'allow')
+    byKey.set(key, compiled)
+  }
+  return compiled
+}
+
 /** First WebFetch domain rule matching the host. */
 export function matchDomainRule(rules: LoadedRule[], host: string): LoadedRule | undefined {
-  return rules.find((r) => r.parsed.kind === 'domain' && domainMatches(r.parsed.domain, host))
+  return rules.find((rule) => rule.parsed.kind === 'domain' && domainMatches(rule.parsed.domain, host))
 }
 
 /** First `Agent(type)` or `Tool(param:value)` rule matching the input. */
 export function matchSpecifierRule(rules: LoadedRule[], toolName: string, input: Record<string, unknown>): LoadedRule | undefined {
-  return rules.find((r) => {
-    const p = r.parsed
-    if (p.kind === 'agent') return (toolName === 'Agent' || toolName === 'Task') && input.subagent_type === p.agentType
-    if (p.kind === 'param') return toolNameMatches(p.tool, toolName) && String(input[p.param] ?? '') === p.value
+  return rules.find((rule) => {
+    const parsed = rule.parsed
+    if (parsed.kind === 'agent') return (toolName === 'Agent' || toolName === 'Task') && input.subagent_type === parsed.agentType
+    if (parsed.kind === 'param') return toolNameMatches(parsed.tool, toolName) && String(input[parsed.param] ?? '') === parsed.value
     return false
   })
+}
+
+/**
+ * True when a Read deny or ask rule covers the file (as written or where it really leads): a
+ * search must leave it out of what it returns, since nobody is asked about each file it reads.
+ */
+export function readRefused(rules: { deny: LoadedRule[]; ask: LoadedRule[] }, place: Place, projectRoot: string, home: string): boolean {
+  return matchPathRule(rules.deny, place, 'read', 'deny', projectRoot, home) !== undefined || matchPathRule(rules.ask, place, 'read', 'ask', projectRoot, home) !== undefined
 }

@@ -12,10 +12,10 @@ export class SessionGrants {
 
   /** Adds an allow rule; returns an error message when the rule cannot be parsed. */
   add(text: string): string | undefined {
-    const r = parseRule(text)
-    if (!r.ok) return r.error
+    const parsed = parseRule(text)
+    if (!parsed.ok) return parsed.error
     if (this.list.some((x) => x.origin.text === text)) return undefined
-    this.list.push({ parsed: r.rule, origin: { text, behavior: 'allow', source: 'session' }, sourceRoot: this.projectRoot })
+    this.list.push({ parsed: parsed.rule, origin: { text, behavior: 'allow', source: 'session' }, sourceRoot: this.projectRoot })
     return undefined
   }
 

@@ -26,7 +26,7 @@ export interface BashClassifier {
  * is neither read-only nor concurrency-safe (fail closed). `inspect` waits for the parser.
  */
 export async function createBashClassifier(where: BashWhere): Promise<BashClassifier> {
-  const opts = (cwd?: string) => ({
+  const analyzeOptions = (cwd?: string) => ({
     cwd: cwd ?? where.cwd?.() ?? where.projectRoot,
     projectRoot: where.projectRoot,
     additionalDirectories: where.additionalDirectories?.() ?? [],
@@ -38,23 +38,25 @@ export async function createBashClassifier(where: BashWhere): Promise<BashClassi
         void initBashParser()
         return { readOnly: false, concurrencySafe: false }
       }
-      const readOnly = analyzeBashSync(command, opts()).readOnly
+      const readOnly = analyzeBashSync(command, analyzeOptions()).readOnly
       // Only commands that change nothing may run beside others.
       return { readOnly, concurrencySafe: readOnly }
     },
     async inspect(command, cwd) {
-      return inspectionOf(await analyzeBash(command, opts(cwd)))
+      return inspectionOf(await analyzeBash(command, analyzeOptions(cwd)))
     },
   }
 }
 
 /** The approval preview's view of an analysis: the split commands, touched paths and problems. */
-export function inspectionOf(a: BashAnalysis): BashInspection {
-  const problems = [...a.problems, ...a.critical.filter((c) => !a.problems.includes(c))]
+export function inspectionOf(analysis: BashAnalysis): BashInspection {
+  const problems = [...analysis.problems, ...analysis.critical.filter((critical) => !analysis.problems.includes(critical))]
   return {
-    commands: a.commands.filter((c) => c.argv.length > 0).map((c) => c.text),
-    paths: a.paths.filter((p) => !p.exempt).map((p) => ({ path: p.resolved || p.path, write: p.write, inside: p.inside })),
-    writesOutside: a.writesOutside,
+    commands: analysis.commands.filter((command) => command.argv.length > 0).map((command) => command.text),
+    paths: analysis.paths
+      .filter((path) => !path.exempt)
+      .map((path) => ({ path: path.resolved || path.path, write: path.write, inside: path.inside, ...(path.real && path.real !== path.resolved ? { realPath: path.real } : {}) })),
+    writesOutside: analysis.writesOutside,
     problems,
   }
 }

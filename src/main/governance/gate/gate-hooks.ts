@@ -1,3 +1,4 @@
+import { resultText } from '../../tools/result-text'
 import type { AnyTool, ToolResult } from '../../tools/types'
 import type { GateNotice } from './gate-settings'
 import type { HookRunner } from '../hooks/runner'
@@ -33,48 +34,48 @@ interface Deps {
   mode(): PermissionMode
   /** Re-reads settings if they changed (so the hook list is current). */
   refresh(): void
-  notice(n: GateNotice): void
+  notice(notice: GateNotice): void
 }
 
 /**
  * Builds {@link SessionHooks} over a {@link HookRunner}. Contract: none of them throws; a hook that
  * fails is a notice, never a blocked action (only exit 2 or a JSON decision blocks).
  */
-export function createSessionHooks(d: Deps): SessionHooks {
+export function createSessionHooks(deps: Deps): SessionHooks {
   const guard = new StopHookGuard()
   const fire = async (event: HookEvent, fields: Record<string, unknown>): Promise<HookAggregate | undefined> => {
-    d.refresh()
-    if (!d.hooks.has(event)) return undefined
-    const agg = await d.hooks.fire(event, fields, { cwd: d.cwd(), permissionMode: d.mode() })
-    for (const e of agg.errors) d.notice({ level: 'warning', message: `${event} hook failed: ${e}` })
-    for (const m of agg.systemMessages) d.notice({ level: 'info', message: m })
-    return agg
+    deps.refresh()
+    if (!deps.hooks.has(event)) return undefined
+    const aggregate = await deps.hooks.fire(event, fields, { cwd: deps.cwd(), permissionMode: deps.mode() })
+    for (const error of aggregate.errors) deps.notice({ level: 'warning', message: `${event} hook failed: ${error}` })
+    for (const message of aggregate.systemMessages) deps.notice({ level: 'info', message })
+    return aggregate
   }
-  const outcome = (agg: HookAggregate | undefined, extra: string[] = []): HookOutcome => {
-    const context = [...extra, ...(agg?.additionalContext ?? [])].filter((t) => t.trim() !== '')
+  const outcome = (aggregate: HookAggregate | undefined, extra: string[] = []): HookOutcome => {
+    const context = [...extra, ...(aggregate?.additionalContext ?? [])].filter((text) => text.trim() !== '')
     return {
       ...(context.length ? { additionalContext: context.join('\n') } : {}),
-      ...(agg?.stop ? { stopReason: agg.stopReason ?? 'A hook stopped the session.' } : {}),
+      ...(aggregate?.stop ? { stopReason: aggregate.stopReason ?? 'A hook stopped the session.' } : {}),
     }
   }
   return {
     async postToolUse(tool, input, result, toolUseId) {
-      const agg = await fire('PostToolUse', { tool_name: tool.name, tool_input: input, tool_use_id: toolUseId, tool_response: responseOf(result) })
-      return outcome(agg, agg?.blocked && agg.blockReason ? [`PostToolUse hook: ${agg.blockReason}`] : [])
+      const aggregate = await fire('PostToolUse', { tool_name: tool.name, tool_input: input, tool_use_id: toolUseId, tool_response: responseOf(result) })
+      return outcome(aggregate, aggregate?.blocked && aggregate.blockReason ? [`PostToolUse hook: ${aggregate.blockReason}`] : [])
     },
     async postToolUseFailure(tool, input, error, toolUseId) {
-      const agg = await fire('PostToolUseFailure', { tool_name: tool.name, tool_input: input, tool_use_id: toolUseId, error })
-      return outcome(agg)
+      const aggregate = await fire('PostToolUseFailure', { tool_name: tool.name, tool_input: input, tool_use_id: toolUseId, error })
+      return outcome(aggregate)
     },
     async userPromptSubmit(prompt) {
       guard.reset()
-      const agg = await fire('UserPromptSubmit', { prompt })
-      return { ...outcome(agg), ...(agg?.blocked ? { blocked: agg.blockReason ?? 'A UserPromptSubmit hook blocked the prompt.' } : {}) }
+      const aggregate = await fire('UserPromptSubmit', { prompt })
+      return { ...outcome(aggregate), ...(aggregate?.blocked ? { blocked: aggregate.blockReason ?? 'A UserPromptSubmit hook blocked the prompt.' } : {}) }
     },
     async stop(info = {}) {
-      const agg = await fire('Stop', { stop_hook_active: guard.active, last_assistant_message: info.lastAssistantMessage ?? '' })
-      if (agg?.blocked && guard.permitContinue()) return { blockReason: agg.blockReason ?? 'A Stop hook asked to continue.' }
-      if (agg?.blocked) d.notice({ level: 'warning', message: 'A Stop hook blocked twice in a row; the turn ends anyway.' })
+      const aggregate = await fire('Stop', { stop_hook_active: guard.active, last_assistant_message: info.lastAssistantMessage ?? '' })
+      if (aggregate?.blocked && guard.permitContinue()) return { blockReason: aggregate.blockReason ?? 'A Stop hook asked to continue.' }
+      if (aggregate?.blocked) deps.notice({ level: 'warning', message: 'A Stop hook blocked twice in a row; the turn ends anyway.' })
       guard.reset()
       return {}
     },
@@ -89,6 +90,5 @@ export function createSessionHooks(d: Deps): SessionHooks {
 
 /** The tool result as a PostToolUse hook sees it (`tool_response`). */
 function responseOf(result: ToolResult): Record<string, unknown> {
-  const text = typeof result.content === 'string' ? result.content : result.content.map((b) => (b.type === 'text' ? b.text : `[${b.type}]`)).join('')
-  return { content: text, is_error: result.isError === true, ...(result.details !== undefined ? { details: result.details } : {}) }
+  return { content: resultText(result.content), is_error: result.isError === true, ...(result.details !== undefined ? { details: result.details } : {}) }
 }

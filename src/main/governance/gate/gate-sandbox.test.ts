@@ -1,37 +1,32 @@
 import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, beforeAll, beforeEach, afterEach, describe, expect, it } from 'vitest'
+import { afterAll, beforeEach, afterEach, describe, expect, it } from 'vitest'
 import { NodePtyService } from '../../pty/node-pty-service'
 import { createBashTool } from '../../tools/bash'
 import type { BashSandboxState } from '../../tools/bash-sandbox'
 import { runToolCall } from '../../tools/run-tool'
 import { createToolContext, createToolSession, type ToolSession } from '../../tools/tool-session'
+import { resultText } from '../../tools/result-text'
 import type { ToolResult } from '../../tools/types'
 import { createBashClassifier, type BashClassifier } from './bash-preview'
 import { startBashSandbox } from './gate-sandbox'
 import { loadSettings } from '../settings/load'
-import { sandboxScratch } from '../../../../test/support/sandbox-scratch'
+import { sandboxPlatformProblem, sandboxScratch, skippedUnless } from '../../../../test/support/sandbox-scratch'
 
 /** The Bash tool inside the real sandbox (bubblewrap here), started the way the host starts it. */
-let base: string
-let project: string
-let outside: string
-let started: Awaited<ReturnType<typeof startBashSandbox>>
-let classifier: BashClassifier
-
-beforeAll(async () => {
-  // Outside the temp dir on purpose: the sandbox makes tmpdir() writable.
-  base = sandboxScratch('.sous-gate-sandbox-test-')
-  project = join(base, 'project')
-  outside = join(base, 'outside')
-  mkdirSync(join(project, 'sub'), { recursive: true })
-  mkdirSync(join(project, '.claude'), { recursive: true })
-  mkdirSync(outside)
-  const sousHome = join(base, 'sous-home')
-  const { settings } = loadSettings(project, { sousHome, home: join(base, 'home'), managedPath: join(base, 'managed.json') })
-  started = await startBashSandbox(settings, { projectRoot: project, sousHome, home: join(base, 'home') })
-  classifier = await createBashClassifier({ projectRoot: project })
-}, 60_000)
+// Outside the temp dir on purpose: the sandbox makes tmpdir() writable.
+const base = sandboxScratch('.sous-gate-sandbox-test-')
+const project = join(base, 'project')
+const outside = join(base, 'outside')
+mkdirSync(join(project, 'sub'), { recursive: true })
+mkdirSync(join(project, '.claude'), { recursive: true })
+mkdirSync(outside)
+const sousHome = join(base, 'sous-home')
+const { settings } = loadSettings(project, { projectTrust: 'assume', sousHome, home: join(base, 'home'), managedPath: join(base, 'managed.json') })
+// Started while the file is collected, so a skipped test's title can say why.
+const started = await startBashSandbox(settings, { projectRoot: project, sousHome, home: join(base, 'home') })
+const unavailable = sandboxPlatformProblem() ?? (started?.state.available === false ? started.state.reason : started ? undefined : 'the settings turn the sandbox off')
+const classifier: BashClassifier = await createBashClassifier({ projectRoot: project })
 
 afterAll(async () => {
   await started?.dispose()
@@ -52,18 +47,19 @@ afterEach(async () => {
 function ctx() {
   return createToolContext(session, { cwd: project, projectRoot: project, projectDataDir: join(base, 'data'), sessionId: 's1', agentId: 'main', toolUseId: 't1', signal: new AbortController().signal })
 }
-const textOf = (r: ToolResult): string => (typeof r.content === 'string' ? r.content : r.content.map((b) => (b.type === 'text' ? b.text : '')).join(''))
+const textOf = (result: ToolResult): string => resultText(result.content)
 const available = (): BashSandboxState | undefined => (started?.state.available ? started.state : undefined)
+/** The running sandbox, for the tests that skip without one. */
+const running = (): BashSandboxState => available() ?? { available: false, reason: unavailable ?? 'unknown' }
 
 describe('Bash in the sandbox', () => {
   it('starts (or says why not)', () => {
     expect(started).toBeDefined()
-    if (!started?.state.available) console.warn(`sandbox tests skipped: ${started?.state.available === false ? started.state.reason : ''}`)
+    if (started?.state.available === false) expect(started.state.reason).toMatch(/^sandbox unavailable:/)
   })
 
-  it.runIf(process.platform === 'linux')('runs inside: writes in the project pass, writes outside are refused and reported', async (t) => {
-    const state = available()
-    if (!state) return t.skip()
+  it.skipIf(unavailable !== undefined)(skippedUnless('runs inside: writes in the project pass, writes outside are refused and reported', unavailable), async () => {
+    const state = running()
     const bash = createBashTool({ pty, sandbox: state })
     const ok = await runToolCall(bash, { command: 'echo in > inside.txt && cd sub && pwd -P' }, ctx())
     expect(textOf(ok)).toContain(realpathSync(join(project, 'sub')))
@@ -84,18 +80,16 @@ describe('Bash in the sandbox', () => {
     expect((bad.details as { sandbox: { violations: string[] } }).sandbox.violations.join('\n')).toContain(target)
   })
 
-  it.runIf(process.platform === 'linux')('protects the settings files from sandboxed programs', async (t) => {
-    const state = available()
-    if (!state) return t.skip()
+  it.skipIf(unavailable !== undefined)(skippedUnless('protects the settings files from sandboxed programs', unavailable), async () => {
+    const state = running()
     const bash = createBashTool({ pty, sandbox: state })
     const r = await runToolCall(bash, { command: `echo '{"permissions":{"allow":["Bash"]}}' > ${join(project, '.claude', 'settings.local.json')}` }, ctx())
     expect(r.isError).toBe(true)
     expect(existsSync(join(project, '.claude', 'settings.local.json')) && readFileSync(join(project, '.claude', 'settings.local.json'), 'utf8').includes('allow')).toBe(false)
   })
 
-  it.runIf(process.platform === 'linux')('runs outside with dangerouslyDisableSandbox', async (t) => {
-    const state = available()
-    if (!state) return t.skip()
+  it.skipIf(unavailable !== undefined)(skippedUnless('runs outside with dangerouslyDisableSandbox', unavailable), async () => {
+    const state = running()
     const bash = createBashTool({ pty, sandbox: state })
     const target = join(outside, 'allowed.txt')
     const r = await runToolCall(bash, { command: `echo out > ${target}`, dangerouslyDisableSandbox: true }, ctx())

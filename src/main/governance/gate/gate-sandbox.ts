@@ -1,6 +1,6 @@
 import { join } from 'node:path'
 import type { BashSandboxState } from '../../tools/bash-sandbox'
-import { BashSandbox } from '../sandbox/bash-sandbox'
+import { BashSandbox, type BashSandboxOptions } from '../sandbox/bash-sandbox'
 import type { MergedSettings } from '../settings/types'
 
 /** Options of {@link startBashSandbox}. */
@@ -9,7 +9,27 @@ export interface StartSandboxOptions {
   sousHome: string
   home?: string
   /** Asked about hosts outside the allowed domains; without it they are refused. */
-  askNetwork?: (host: string, port: number | undefined) => Promise<boolean>
+  askNetwork?: BashSandboxOptions['askNetwork']
+}
+
+/**
+ * The sandbox a project's settings describe: its folder and extra directories writable, credential
+ * folders hidden, every settings file (and the trust file) write-protected so a sandboxed program
+ * cannot grant itself permissions, and the allowed and denied domains.
+ */
+export function sandboxOptionsFor(settings: MergedSettings, options: Pick<StartSandboxOptions, 'projectRoot' | 'sousHome' | 'home'>): BashSandboxOptions {
+  const wanted = settings.sandbox
+  return {
+    projectRoot: options.projectRoot,
+    home: options.home,
+    allowedDomains: wanted.allowedDomains,
+    deniedDomains: wanted.deniedDomains,
+    denyRead: wanted.denyRead,
+    allowWrite: [...wanted.allowWrite, ...settings.additionalDirectories],
+    denyWrite: wanted.denyWrite,
+    // Every settings file, so a sandboxed program cannot grant itself permissions.
+    protectFiles: [...settings.settingsFiles, join(options.sousHome, 'settings.json')],
+  }
 }
 
 /**
@@ -18,21 +38,9 @@ export interface StartSandboxOptions {
  * not treat its absence as a failure. Contract: never throws; a broken sandbox is
  * `{available:false, reason}` and the caller shows the reason once.
  */
-export async function startBashSandbox(settings: MergedSettings, o: StartSandboxOptions): Promise<{ state: BashSandboxState; dispose(): Promise<void> } | undefined> {
+export async function startBashSandbox(settings: MergedSettings, options: StartSandboxOptions): Promise<{ state: BashSandboxState; dispose(): Promise<void> } | undefined> {
   if (settings.sandbox.enabled === false) return undefined
-  const sb = settings.sandbox
-  const started = await BashSandbox.start({
-    projectRoot: o.projectRoot,
-    home: o.home,
-    allowedDomains: sb.allowedDomains,
-    deniedDomains: sb.deniedDomains,
-    denyRead: sb.denyRead,
-    allowWrite: [...sb.allowWrite, ...settings.additionalDirectories],
-    denyWrite: sb.denyWrite,
-    // Every settings file, so a sandboxed program cannot grant itself permissions.
-    protectFiles: [...settings.settingsFiles, join(o.sousHome, 'settings.json')],
-    askNetwork: o.askNetwork,
-  })
+  const started = await BashSandbox.start({ ...sandboxOptionsFor(settings, options), askNetwork: options.askNetwork })
   if (!started.ok) return { state: { available: false, reason: started.reason }, dispose: async () => {} }
   const { sandbox } = started
   return { state: { available: true, sandbox }, dispose: () => sandbox.dispose() }

@@ -1,6 +1,8 @@
 import { statSync } from 'node:fs'
+import { sousHome } from '../../base/paths'
 import { loadSettings, settingsFilePaths, type LoadSettingsOptions } from '../settings/load'
 import type { MergedSettings, SettingsDiagnostic } from '../settings/types'
+import { trustFilePath } from '../trust/trust-store'
 
 /** A message for the user about configuration (shown once per distinct problem). */
 export interface GateNotice {
@@ -9,8 +11,8 @@ export interface GateNotice {
 }
 
 /**
- * The merged settings of a project, re-read when any settings file changes. Each call stats the
- * four files (~20 µs; a full load of small files is ~40 µs and grows with them, see
+ * The merged settings of a project, re-read when any settings file (or the trust file) changes.
+ * Each call stats the five files (~20 µs; a full load of small files is ~40 µs and grows with them, see
  * bench/gate.bench.ts) and reloads only when a size, inode or nanosecond mtime differs, so an edit
  * is seen on the very next tool call, with no watcher that could miss a file created later. Problems are reported once each, and again only after they
  * were fixed and came back.
@@ -23,7 +25,7 @@ export class SettingsWatch {
 
   constructor(
     private readonly projectRoot: string,
-    private readonly opts: LoadSettingsOptions,
+    private readonly loadOptions: LoadSettingsOptions,
     private readonly onNotice?: (notice: GateNotice) => void,
   ) {}
 
@@ -34,8 +36,8 @@ export class SettingsWatch {
 
   /** The current settings, reloaded first when a file changed. */
   current(): MergedSettings {
-    const sig = this.signatureNow()
-    if (!this.settings || sig !== this.signature) return this.load(sig)
+    const now = this.signatureNow()
+    if (!this.settings || now !== this.signature) return this.load(now)
     return this.settings
   }
 
@@ -46,10 +48,10 @@ export class SettingsWatch {
     return { settings, diagnostics }
   }
 
-  private load(sig: string, sink?: SettingsDiagnostic[]): MergedSettings {
-    const { settings, diagnostics } = loadSettings(this.projectRoot, this.opts)
+  private load(signature: string, sink?: SettingsDiagnostic[]): MergedSettings {
+    const { settings, diagnostics } = loadSettings(this.projectRoot, this.loadOptions)
     this.settings = settings
-    this.signature = sig
+    this.signature = signature
     this.generation++
     sink?.push(...diagnostics)
     this.report(diagnostics)
@@ -57,22 +59,23 @@ export class SettingsWatch {
   }
 
   private report(diagnostics: SettingsDiagnostic[]): void {
-    const now = new Set(diagnostics.map((d) => `${d.level}\u0000${d.file ?? ''}\u0000${d.message}`))
-    for (const d of diagnostics) {
-      const key = `${d.level}\u0000${d.file ?? ''}\u0000${d.message}`
-      if (this.reported.has(key)) continue
-      const where = d.file && !d.message.startsWith(d.file) ? `${d.file}: ` : ''
-      this.onNotice?.({ level: d.level, message: `Settings: ${where}${d.message}` })
+    const keyOf = (diagnostic: SettingsDiagnostic): string => `${diagnostic.level}\u0000${diagnostic.file ?? ''}\u0000${diagnostic.message}`
+    const now = new Set(diagnostics.map(keyOf))
+    for (const diagnostic of diagnostics) {
+      if (this.reported.has(keyOf(diagnostic))) continue
+      const where = diagnostic.file && !diagnostic.message.startsWith(diagnostic.file) ? `${diagnostic.file}: ` : ''
+      this.onNotice?.({ level: diagnostic.level, message: `Settings: ${where}${diagnostic.message}` })
     }
     this.reported = now
   }
 
   private signatureNow(): string {
-    return Object.values(settingsFilePaths(this.projectRoot, this.opts))
+    // The trust file too: trusting or revoking a folder applies from the next call.
+    return [...Object.values(settingsFilePaths(this.projectRoot, this.loadOptions)), trustFilePath(this.loadOptions.sousHome ?? sousHome())]
       .map((file) => {
         try {
-          const s = statSync(file, { bigint: true })
-          return `${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`
+          const stats = statSync(file, { bigint: true })
+          return `${stats.ino}:${stats.size}:${stats.mtimeNs}:${stats.ctimeNs}`
         } catch {
           return '-'
         }

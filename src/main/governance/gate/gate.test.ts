@@ -6,6 +6,7 @@ import { NodePtyService } from '../../pty/node-pty-service'
 import { createBashTool } from '../../tools/bash'
 import { runToolCall } from '../../tools/run-tool'
 import { createToolContext, createToolSession, type ToolSession } from '../../tools/tool-session'
+import { resultText } from '../../tools/result-text'
 import type { AnyTool, ToolResult } from '../../tools/types'
 import { writeTool } from '../../tools/write'
 import { ApprovalQueue, type ApprovalRequest } from '../approvals/queue'
@@ -69,6 +70,8 @@ function makeGate(extra: Partial<PermissionGateOptions> = {}) {
     home: join(base, 'home'),
     managedPath: join(base, 'managed-settings.json'),
     mode: 'default',
+    // These tests are about the gate; the trust step has its own (gate-trust.test.ts).
+    projectTrust: 'assume',
     approvals: queue,
     hooks,
     headless: false,
@@ -98,9 +101,7 @@ function ctx(toolUseId = 'toolu_1') {
   return createToolContext(session, { cwd: project, projectRoot: project, projectDataDir: join(base, 'data'), sessionId: 's1', agentId: 'main', toolUseId, signal: new AbortController().signal })
 }
 
-function textOf(result: ToolResult): string {
-  return typeof result.content === 'string' ? result.content : result.content.map((b) => (b.type === 'text' ? b.text : '')).join('')
-}
+const textOf = (result: ToolResult): string => resultText(result.content)
 
 describe('permission gate', () => {
   it('denies a write in headless default mode and reports the denial', async () => {

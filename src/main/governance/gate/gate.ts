@@ -1,5 +1,8 @@
 import { homedir } from 'node:os'
+import { resolve } from 'node:path'
 import type { AnyTool } from '../../tools/types'
+import { readRefused } from '../decide/match'
+import { realPathOf } from '../paths/real-path'
 import type { HookAggregate } from '../hooks/types'
 import { createSessionHooks } from './gate-hooks'
 import { SettingsWatch, type GateNotice } from './gate-settings'
@@ -19,7 +22,7 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
   const denials: GateDenial[] = []
   const notice = (message: GateNotice): void => options.onNotice?.(message)
   const home = options.home ?? homedir()
-  const watch = new SettingsWatch(options.projectRoot, { sousHome: options.sousHome, home, managedPath: options.managedPath, cli: options.cliRules }, notice)
+  const watch = new SettingsWatch(options.projectRoot, { sousHome: options.sousHome, home, managedPath: options.managedPath, cli: options.cliRules, projectTrust: options.projectTrust }, notice)
   let hooksVersion = -1
   const cwd = (): string => (typeof options.cwd === 'function' ? options.cwd() : options.cwd)
   /** The current settings; the hook runner's list follows every reload. */
@@ -78,5 +81,8 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
       return diagnostics
     },
     denials: () => [...denials],
+    isReadDenied(absolutePath) {
+      return readRefused(settings().rules, { path: resolve(absolutePath), real: realPathOf(absolutePath, '/') }, options.projectRoot, home)
+    },
   }
 }

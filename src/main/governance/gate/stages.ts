@@ -49,7 +49,7 @@ export interface GateSession {
 }
 
 /** Asks that no saved rule can ever silence: offering "always allow" for them would be a lie. */
-const NO_RULE_HELPS = new Set<Explanation['kind']>(['bash-analysis', 'protected-path', 'settings-error'])
+const NO_RULE_HELPS = new Set<Explanation['kind']>(['bash-analysis', 'protected-path', 'settings-error', 'reaches-denied'])
 
 /** Allows the call, with the replaced input when a hook (or `updated`) changed it. */
 export function allowCall(call: GateCall, updated?: unknown): GateDecision {
@@ -135,7 +135,7 @@ export async function askTheUser(gate: GateSession, call: GateCall): Promise<Gat
   const { options } = gate
   const ask = call.ask ?? { behavior: 'ask', explanation: { kind: 'default', detail: 'no rule decides this call' } }
   const signal = call.signal ? AbortSignal.any([gate.turnSignal(), call.signal]) : gate.turnSignal()
-  const preview = await safePreview(call.tool, call.input, previewContext(options, call, signal), ask.preview)
+  const preview = withRealPath(await safePreview(call.tool, call.input, previewContext(options, call, signal), ask.preview), ask.preview)
   const futile = NO_RULE_HELPS.has(ask.explanation.kind) || (ask.explanation.kind === 'sandbox' && disablesSandbox(call.input))
   const suggestions = futile ? [] : (ask.suggestions ?? suggestRules(call.tool.name, call.input, { cwd: call.cwd, projectRoot: options.projectRoot, home: gate.home }))
   const pending = options.approvals.request({
@@ -201,6 +201,12 @@ function previewContext(options: PermissionGateOptions, call: GateCall, signal: 
     progress: () => {},
     ...options.toolContext?.(),
   }
+}
+
+/** A diff of a file reached through a symlink also says where the write really lands. */
+function withRealPath(preview: ToolPreview | DecisionPreview | undefined, decided: DecisionPreview | undefined): ToolPreview | DecisionPreview | undefined {
+  if (preview?.kind !== 'diff' || decided?.kind !== 'path' || !decided.realPath) return preview
+  return { ...preview, realPath: decided.realPath }
 }
 
 /** The tool's own preview (a diff, a parsed command); governance's when the tool has none or fails. */

@@ -32,6 +32,8 @@ export interface PermissionGateOptions {
   mode: PermissionMode
   /** `--allowedTools`, `--disallowedTools`… (the `cli` settings source). */
   cliRules?: LoadSettingsOptions['cli']
+  /** Whether the project's own settings need the user's trust (default `check`; see LoadSettingsOptions). */
+  projectTrust?: LoadSettingsOptions['projectTrust']
   /** Managed policy file and home directory overrides (tests). */
   managedPath?: string
   home?: string
@@ -58,7 +60,7 @@ export interface PermissionGate extends SessionHooks {
    * Contract: never throws; every path resolves to allow (possibly with a changed input) or deny
    * with a message for the model.
    */
-  canUseTool(tool: AnyTool, input: unknown, toolUseId: string, opts?: { signal?: AbortSignal }): Promise<GateDecision>
+  canUseTool(tool: AnyTool, input: unknown, toolUseId: string, options?: { signal?: AbortSignal }): Promise<GateDecision>
   /** Rejects every approval still pending (the user stopped the turn). */
   abortPending(): void
   setMode(mode: PermissionMode): void
@@ -67,4 +69,6 @@ export interface PermissionGate extends SessionHooks {
   reloadSettings(): SettingsDiagnostic[]
   /** Denials so far, oldest first. */
   denials(): GateDenial[]
+  /** True when the current rules keep this file from being read (Read deny or ask rules): searches leave it out. */
+  isReadDenied(absolutePath: string): boolean
 }

@@ -26,7 +26,7 @@ function script(name: string, body: string): string {
 
 function runnerFor(hooks: Record<string, unknown>) {
   writeFileSync(join(project.root, '.claude', 'settings.json'), JSON.stringify({ hooks }))
-  const { settings, diagnostics } = loadSettings(project.root, { sousHome: project.sousHome, home: project.home, managedPath: join(project.base, 'm.json') })
+  const { settings, diagnostics } = loadSettings(project.root, { projectTrust: 'assume', sousHome: project.sousHome, home: project.home, managedPath: join(project.base, 'm.json') })
   expect(diagnostics).toEqual([])
   const log = new HookLog()
   return { runner: new HookRunner({ hooks: settings.hooks, sessionId: 's1', projectRoot: project.root, log }), log, settings }
@@ -115,7 +115,7 @@ let s = ''; process.stdin.on('data', (d) => (s += d)).on('end', () => {
 
   it("a hook's allow never overrides a deny or ask rule; it only skips the default prompt", async () => {
     project = makeTempProject({ permissions: { deny: ['Bash(rm *)'], ask: ['Bash(git push *)'] } })
-    const { settings } = loadSettings(project.root, { sousHome: project.sousHome, home: project.home, managedPath: join(project.base, 'm.json') })
+    const { settings } = loadSettings(project.root, { projectTrust: 'assume', sousHome: project.sousHome, home: project.home, managedPath: join(project.base, 'm.json') })
     const hook = { decision: 'allow' as const, reason: 'hook says fine' }
     const run = (command: string) => decide({ tool: { name: 'Bash', isReadOnly: () => false }, input: { command }, mode: 'default', settings, cwd: project.root, projectRoot: project.root, hook })
     expect((await run('rm x')).behavior).toBe('deny')

@@ -1,3 +1,4 @@
+import { childEnvironment, type ChildEnvPolicy } from '../../base/child-env'
 import { analyzeBashSync } from '../bash/analyze'
 import { bashParserIfReady } from '../bash/parser'
 import { matchBashRule } from '../decide/match'
@@ -18,7 +19,10 @@ export interface HookRunnerOptions {
   transcriptPath?: string
   projectRoot: string
   log?: HookLog
+  /** What hooks start from (default this process's); Sous's credentials are always held back. */
   env?: NodeJS.ProcessEnv
+  /** The user's choice of further variables to hold back or pass (see base/child-env). */
+  childEnv?: () => ChildEnvPolicy
 }
 
 /** Per-firing details. */
@@ -80,7 +84,7 @@ export class HookRunner {
           return { h, run, label }
         }
         const timeoutS = h.handler.timeout ?? (event === 'UserPromptSubmit' ? PROMPT_TIMEOUT_S : DEFAULT_TIMEOUT_S)
-        const env = { ...(this.opts.env ?? process.env), CLAUDE_PROJECT_DIR: this.opts.projectRoot, SOUS_PROJECT_DIR: this.opts.projectRoot }
+        const env = { ...childEnvironment(this.opts.env ?? process.env, this.opts.childEnv?.()), CLAUDE_PROJECT_DIR: this.opts.projectRoot, SOUS_PROJECT_DIR: this.opts.projectRoot }
         const run = await runCommandHook({ command: h.handler.command, args: h.handler.args, shell: h.handler.shell, stdin, cwd: o.cwd, env, timeoutMs: timeoutS * 1000, signal: o.signal })
         return { h, run, label }
       }),

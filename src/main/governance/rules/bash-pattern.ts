@@ -6,23 +6,33 @@ import { escapeRegExp } from './parse'
  * the legacy `:*` suffix equals a trailing ` *` and only counts at the end.
  */
 export function compileBashPattern(pattern: string): RegExp {
-  let p = pattern.trim()
-  if (p.endsWith(':*')) p = `${p.slice(0, -2)} *`
+  let text = pattern.trim()
+  if (text.endsWith(':*')) text = `${text.slice(0, -2)} *`
   let body: string
-  if (p.endsWith(' *')) {
-    const head = p.slice(0, -2)
+  if (text.endsWith(' *')) {
+    const head = text.slice(0, -2)
     body = `${wildcards(head)}(?: [\\s\\S]*)?`
   } else {
-    body = wildcards(p)
+    body = wildcards(text)
   }
   return new RegExp(`^${body}$`)
 }
 
-function wildcards(s: string): string {
-  return s.split('*').map(escapeRegExp).join('[\\s\\S]*')
+function wildcards(text: string): string {
+  return text.split('*').map(escapeRegExp).join('[\\s\\S]*')
 }
+
+/** Compiled specifiers: a gate matches the same few dozen rules on every call. */
+const compiled = new Map<string, RegExp>()
+const MAX_COMPILED = 1_000
 
 /** True when the normalized command text matches the rule specifier. */
 export function bashPatternMatches(pattern: string, commandText: string): boolean {
-  return compileBashPattern(pattern).test(commandText)
+  let regex = compiled.get(pattern)
+  if (!regex) {
+    if (compiled.size >= MAX_COMPILED) compiled.clear()
+    regex = compileBashPattern(pattern)
+    compiled.set(pattern, regex)
+  }
+  return regex.test(commandText)
 }

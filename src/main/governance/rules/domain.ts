@@ -5,14 +5,14 @@ import { escapeRegExp } from './parse'
  * subdomains at any depth (not the apex); a non-leading `*` does not cross dots.
  */
 export function domainMatches(pattern: string, host: string): boolean {
-  const h = host.toLowerCase().replace(/\.$/, '')
-  const p = pattern.toLowerCase().replace(/\.$/, '')
-  if (p.startsWith('*.')) {
-    const apex = p.slice(2)
-    return h.endsWith(`.${apex}`) && domainMatches(apex, h.slice(h.length - apex.length))
+  const name = host.toLowerCase().replace(/\.$/, '')
+  const wanted = pattern.toLowerCase().replace(/\.$/, '')
+  if (wanted.startsWith('*.')) {
+    const apex = wanted.slice(2)
+    return name.endsWith(`.${apex}`) && domainMatches(apex, name.slice(name.length - apex.length))
   }
-  const re = new RegExp(`^${p.split('*').map(escapeRegExp).join('[^.]*')}$`)
-  return re.test(h)
+  const regex = new RegExp(`^${wanted.split('*').map(escapeRegExp).join('[^.]*')}$`)
+  return regex.test(name)
 }
 
 /** Host of a URL, or undefined when the URL cannot be parsed. */

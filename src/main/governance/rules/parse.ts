@@ -21,16 +21,16 @@ const UNCONSULTED_PATH_TOOLS = new Set(['Write', 'Glob', 'MultiEdit', 'Grep', 'N
 
 /** Parses one rule string. */
 export function parseRule(text: string): RuleParseResult {
-  const s = text.trim()
-  const open = s.indexOf('(')
+  const trimmed = text.trim()
+  const open = trimmed.indexOf('(')
   if (open === -1) {
-    if (!TOOL_NAME.test(s)) return { ok: false, error: `invalid tool name in rule "${text}"` }
-    return { ok: true, rule: { kind: 'tool', tool: s } }
+    if (!TOOL_NAME.test(trimmed)) return { ok: false, error: `invalid tool name in rule "${text}"` }
+    return { ok: true, rule: { kind: 'tool', tool: trimmed } }
   }
-  const tool = s.slice(0, open)
+  const tool = trimmed.slice(0, open)
   if (!TOOL_NAME.test(tool)) return { ok: false, error: `invalid tool name in rule "${text}"` }
-  if (!s.endsWith(')')) return { ok: false, error: `rule "${text}" lacks its closing parenthesis`, tool }
-  const spec = s.slice(open + 1, -1).trim()
+  if (!trimmed.endsWith(')')) return { ok: false, error: `rule "${text}" lacks its closing parenthesis`, tool }
+  const spec = trimmed.slice(open + 1, -1).trim()
   if (spec === '' || spec === '*') return { ok: true, rule: { kind: 'tool', tool } }
   switch (tool) {
     case 'Bash':
@@ -56,9 +56,9 @@ export function parseRule(text: string): RuleParseResult {
 
 /** `Tool(param:value)`: only for deny/ask; primary fields cannot be matched this way. */
 function paramRule(tool: string, spec: string, text: string): RuleParseResult {
-  const m = /^([A-Za-z_][A-Za-z0-9_]*):(.*)$/s.exec(spec)
-  if (!m) return { ok: false, error: `unsupported specifier in rule "${text}"`, tool }
-  const [, param = '', value = ''] = m
+  const match = /^([A-Za-z_][A-Za-z0-9_]*):(.*)$/s.exec(spec)
+  if (!match) return { ok: false, error: `unsupported specifier in rule "${text}"`, tool }
+  const [, param = '', value = ''] = match
   if (['command', 'file_path', 'path', 'url', 'notebook_path'].includes(param))
     return { ok: false, error: `rule "${text}" matches a primary field (${param}), which is not supported`, tool }
   return { ok: true, rule: { kind: 'param', tool, param, value } }
@@ -71,8 +71,8 @@ export function toolNameMatches(pattern: string, name: string): boolean {
     // `mcp__server` covers every tool of that server.
     return pattern.startsWith('mcp__') && pattern.split('__').length === 2 && name.startsWith(`${pattern}__`)
   }
-  const re = new RegExp(`^${pattern.split('*').map(escapeRegExp).join('.*')}$`)
-  return re.test(name)
+  const regex = new RegExp(`^${pattern.split('*').map(escapeRegExp).join('.*')}$`)
+  return regex.test(name)
 }
 
 /**
@@ -85,6 +85,6 @@ export function isAllowableToolGlob(pattern: string): boolean {
 }
 
 /** Escapes a string for use inside a RegExp. */
-export function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')
+export function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')
 }

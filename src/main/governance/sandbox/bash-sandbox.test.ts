@@ -1,35 +1,29 @@
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { sandboxScratch } from '../../../../test/support/sandbox-scratch'
+import { afterAll, describe, expect, it } from 'vitest'
+import { sandboxPlatformProblem, sandboxScratch, skippedUnless } from '../../../../test/support/sandbox-scratch'
 import { BashSandbox } from './bash-sandbox'
 
-let base: string
-let project: string
-let outside: string
-let sandbox: BashSandbox | undefined
-let unavailable = ''
 const asked: string[] = []
-
-beforeAll(async () => {
-  // Outside the writable temp dirs on purpose: the sandbox makes tmpdir() writable.
-  base = sandboxScratch('.sous-sandbox-test-')
-  project = join(base, 'project')
-  outside = join(base, 'outside')
-  mkdirSync(project, { recursive: true })
-  mkdirSync(outside, { recursive: true })
-  const started = await BashSandbox.start({
-    projectRoot: project,
-    home: join(base, 'home'),
-    allowedDomains: ['allowed.invalid'],
-    askNetwork: async (host) => {
-      asked.push(host)
-      return false
-    },
-  })
-  if (started.ok) sandbox = started.sandbox
-  else unavailable = started.reason
-}, 60_000)
+// Outside the writable temp dirs on purpose: the sandbox makes tmpdir() writable.
+const base = sandboxScratch('.sous-sandbox-test-')
+const project = join(base, 'project')
+const outside = join(base, 'outside')
+mkdirSync(project, { recursive: true })
+mkdirSync(outside, { recursive: true })
+// Started while the file is collected, so a skipped test's title can say why.
+const started = await BashSandbox.start({
+  projectRoot: project,
+  home: join(base, 'home'),
+  allowedDomains: ['allowed.invalid'],
+  askNetwork: async (host) => {
+    asked.push(host)
+    return false
+  },
+})
+const unavailable = sandboxPlatformProblem() ?? (started.ok ? undefined : started.reason)
+// Only the tests that skip when `unavailable` is set use it.
+const sandbox = (started.ok ? started.sandbox : undefined) as BashSandbox
 
 afterAll(async () => {
   await sandbox?.dispose()
@@ -38,17 +32,10 @@ afterAll(async () => {
 
 describe('BashSandbox', () => {
   it('reports availability with a reason', () => {
-    if (!sandbox) console.warn(`skipping sandbox tests: ${unavailable}`)
-    expect(sandbox !== undefined || unavailable.startsWith('sandbox unavailable:')).toBe(true)
+    expect(started.ok || started.reason.startsWith('sandbox unavailable:')).toBe(true)
   })
 
-  it('write-protects .git in a folder that is not yet a repository', () => {
-    const cfg = BashSandbox.configFor({ projectRoot: project })
-    expect(cfg.filesystem.denyWrite).toContain(join(project, '.git'))
-  })
-
-  it.runIf(process.platform === 'linux')('lets a write inside the project through and blocks one outside', async (ctx) => {
-    if (!sandbox) return ctx.skip(unavailable)
+  it.skipIf(unavailable !== undefined)(skippedUnless('lets a write inside the project through and blocks one outside', unavailable), async () => {
     const inside = await sandbox.run(`echo in > ${join(project, 'inside.txt')}`, { cwd: project })
     expect(inside.exitCode).toBe(0)
     expect(readFileSync(join(project, 'inside.txt'), 'utf8')).toBe('in\n')
@@ -58,8 +45,7 @@ describe('BashSandbox', () => {
     expect(existsSync(join(outside, 'outside.txt'))).toBe(false)
   })
 
-  it.runIf(process.platform === 'linux')('refuses a host outside the allowed domains and reports the violation', async (ctx) => {
-    if (!sandbox) return ctx.skip(unavailable)
+  it.skipIf(unavailable !== undefined)(skippedUnless('refuses a host outside the allowed domains and reports the violation', unavailable), async () => {
     // Only the sandbox's own proxy is contacted; the host never resolves, no traffic leaves the machine.
     const r = await sandbox.run('curl -sS -f -o /dev/null -w "%{http_code}" --max-time 20 http://example.invalid/', { cwd: project, commandId: 'net-test-0123456789abcdef' })
     expect(r.exitCode, r.stderr).not.toBe(0)
@@ -68,8 +54,7 @@ describe('BashSandbox', () => {
     expect(r.stderr).toMatch(/sandbox_violations[\s\S]*example\.invalid/)
   })
 
-  it.runIf(process.platform === 'linux')('hides credential folders', async (ctx) => {
-    if (!sandbox) return ctx.skip(unavailable)
+  it.skipIf(unavailable !== undefined)(skippedUnless('hides credential folders', unavailable), async () => {
     const r = await sandbox.run(`ls ${join(base, 'home', '.ssh')}/id_rsa`, { cwd: project })
     expect(r.exitCode).not.toBe(0)
   })

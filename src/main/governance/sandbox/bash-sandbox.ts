@@ -1,8 +1,10 @@
 import { spawn } from 'node:child_process'
-import { existsSync } from 'node:fs'
 import { homedir, tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { SandboxManager, type SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime'
+import { gitWriteDenies } from './git-denies'
+import { GitControlGuard } from './git-guard'
+import { childEnvironment } from '../../base/child-env'
 
 /** Files and folders a sandboxed command may never read (credentials). */
 export function defaultDenyRead(home: string): string[] {
@@ -31,8 +33,11 @@ export interface BashSandboxOptions {
   denyRead?: string[]
   allowedDomains?: string[]
   deniedDomains?: string[]
-  /** Asked for hosts in neither list; resolve true to allow. Without it, new hosts are refused. */
-  askNetwork?: (host: string, port: number | undefined) => Promise<boolean>
+  /**
+   * Asked for hosts in neither list; resolve true to allow, or a reason to refuse (it reaches the
+   * command and its violation line). Without it, new hosts are refused.
+   */
+  askNetwork?: (host: string, port: number | undefined) => Promise<boolean | { allow: false; reason: string }>
   /**
    * Settings files a sandboxed command must never write (a program could otherwise grant itself
    * permissions): the project's `.claude/settings*.json` are always added; pass the user file here.
@@ -44,29 +49,59 @@ export interface BashSandboxOptions {
 
 export type SandboxStart = { ok: true; sandbox: BashSandbox } | { ok: false; reason: string }
 
+/** What one wrapped command may reach beyond what its configuration says. */
+export interface WrapOptions {
+  commandId?: string
+  commandText?: string
+  signal?: AbortSignal
+  /**
+   * Hosts this command may connect to, registered under its `commandId` with the library's proxy
+   * (`registerCommandNetworkLists`): one project's and one session's allowances never reach another's
+   * commands. The id must then be unguessable (128 random bits). Release them with {@link BashSandbox.release}.
+   */
+  allowedDomains?: string[]
+}
+
 /**
  * Runs Bash commands inside @anthropic-ai/sandbox-runtime (bubblewrap on Linux, Seatbelt on macOS):
  * writes only to the project and temp dirs, credential folders hidden, network only through the
- * library's proxy to allowed domains. The library keeps one global configuration per process, so
- * only one BashSandbox may be started at a time.
+ * library's proxy to allowed domains. The library keeps one configuration and one proxy per
+ * process; {@link start} sets it up once, and every project gets its own instance
+ * ({@link forProject}) whose configuration goes with each of its commands (`customConfig`), so
+ * each project's commands are confined to that project.
  */
 export class BashSandbox {
-  private constructor(readonly config: SandboxRuntimeConfig) {}
+  private readonly guard: GitControlGuard
 
-  /** Builds the runtime configuration (exported for inspection and tests). */
+  private constructor(
+    readonly config: SandboxRuntimeConfig,
+    private readonly projectRoot: string,
+  ) {
+    this.guard = new GitControlGuard(projectRoot)
+  }
+
+  /**
+   * Another project's sandbox over the library {@link start} set up (no second proxy, no second
+   * probe). Its own allowed domains are not global: pass them per command (`allowedDomains`).
+   */
+  static forProject(o: BashSandboxOptions): BashSandbox {
+    return new BashSandbox(BashSandbox.configFor(o), resolve(o.projectRoot))
+  }
+
+  /**
+   * Builds the runtime configuration (exported for inspection and tests). Git's own files are
+   * not in it: {@link commandConfig} adds them when each command is wrapped.
+   */
   static configFor(o: BashSandboxOptions): SandboxRuntimeConfig {
     const home = o.home ?? homedir()
     const root = resolve(o.projectRoot)
-    // A folder that is not yet a repository gets .git write-protected: a sandboxed `git init` plus
-    // a hook would otherwise run unsandboxed the next time the user runs git (REFERENCE 3.3 item 6).
-    const gitGuard = existsSync(join(root, '.git')) ? [] : [join(root, '.git')]
     return {
       network: { allowedDomains: o.allowedDomains ?? [], deniedDomains: o.deniedDomains ?? [] },
       filesystem: {
         denyRead: [...defaultDenyRead(home), ...(o.denyRead ?? [])],
         allowWrite: [root, tmpdir(), '/tmp', ...(o.allowWrite ?? [])],
         // The library's own mandatory denies are relative to process.cwd(), not the project.
-        denyWrite: [...gitGuard, ...projectDenies(root), ...(o.protectFiles ?? []), ...(o.denyWrite ?? [])],
+        denyWrite: [...projectDenies(root), ...(o.protectFiles ?? []), ...(o.denyWrite ?? [])],
       },
     } as SandboxRuntimeConfig
   }
@@ -86,14 +121,15 @@ export class BashSandbox {
         config,
         async ({ host, port }) => {
           if (!o.askNetwork) return { allow: false, reason: 'not in the allowed domains' }
-          return (await o.askNetwork(host, port)) ? true : { allow: false, reason: 'user denied' }
+          const answer = await o.askNetwork(host, port)
+          return answer === true ? true : answer === false ? { allow: false, reason: 'user denied' } : answer
         },
         o.monitorViolations ?? true,
       )
     } catch (e) {
       return { ok: false, reason: `sandbox unavailable: ${(e as Error).message}` }
     }
-    const sandbox = new BashSandbox(config)
+    const sandbox = new BashSandbox(config, resolve(o.projectRoot))
     const probe = await sandbox.run('true', { cwd: o.projectRoot, timeoutMs: 30_000 })
     if (probe.exitCode !== 0) {
       await SandboxManager.reset().catch(() => undefined)
@@ -103,21 +139,92 @@ export class BashSandbox {
   }
 
   /**
-   * The shell string that runs `command` inside the sandbox (run it with `/bin/bash -c`).
-   * `commandText` is what violations are attributed to (the user's command when `command` is a wrapper script).
+   * The shell string that runs `command` inside the sandbox (run it with `/bin/bash -c`), with this
+   * project's configuration. `commandText` is what violations are attributed to (the user's
+   * command when `command` is a wrapper script).
    */
-  wrap(command: string, opts: { commandId?: string; commandText?: string; signal?: AbortSignal } = {}): Promise<string> {
-    return SandboxManager.wrapWithSandbox(command, undefined, undefined, opts.signal, { commandId: opts.commandId ?? command, commandText: opts.commandText ?? command })
+  async wrap(command: string, opts: WrapOptions = {}): Promise<string> {
+    const commandId = opts.commandId ?? command
+    if (opts.allowedDomains) SandboxManager.registerCommandNetworkLists(commandId, { allowedDomains: opts.allowedDomains })
+    let wrapped: string
+    try {
+      wrapped = await SandboxManager.wrapWithSandbox(command, undefined, this.commandConfig(), opts.signal, { commandId, commandText: opts.commandText ?? command })
+    } catch (error) {
+      SandboxManager.unregisterCommandNetworkLists(commandId)
+      throw error
+    }
+    this.guard.begin()
+    return wrapped
+  }
+
+  /**
+   * The configuration one command goes with: this project's filesystem policy plus git's own files
+   * as they are now, and a network section with no allowance of its own (the proxy is used; hosts
+   * come from the per-command list).
+   */
+  commandConfig(): SandboxRuntimeConfig {
+    const filesystem = this.config.filesystem
+    return {
+      ...this.config,
+      network: { ...this.config.network, allowedDomains: [] },
+      filesystem: { ...filesystem, denyWrite: [...new Set([...filesystem.denyWrite, ...gitWriteDenies(this.projectRoot)])] },
+    }
+  }
+
+  /** Replaces the per-command allowed hosts of a command still running (a host allowed meanwhile). */
+  allowHosts(commandId: string, allowedDomains: string[]): void {
+    SandboxManager.registerCommandNetworkLists(commandId, { allowedDomains })
+  }
+
+  /** Forgets a command's allowed hosts; call when it ended (or never started). */
+  release(commandId: string): void {
+    SandboxManager.unregisterCommandNetworkLists(commandId)
   }
 
   /** Releases per-command mount points; call once after each wrapped command ended. */
   cleanup(): void {
     SandboxManager.cleanupAfterCommand()
+    this.guard.end()
   }
 
-  /** Appends a `<sandbox_violations>` block to stderr when the command hit the sandbox. */
+  /**
+   * Domains refused to every command from now on (the library's deny list is process-wide, and a
+   * per-command allowance never overrides it). Growing only: one project's denied domain is denied
+   * to all, which can only restrict.
+   */
+  denyDomains(domains: readonly string[]): void {
+    const current = SandboxManager.getConfig()
+    if (!current) return
+    const denied = current.network.deniedDomains
+    const added = domains.filter((domain) => !denied.includes(domain))
+    if (added.length === 0) return
+    SandboxManager.updateConfig({ ...current, network: { ...current.network, deniedDomains: [...denied, ...added] } })
+  }
+
+  /**
+   * Calls `listener` with the command id and line of every network refusal from now on, as the
+   * proxy attributes it (the id the command's proxy username carries). Returns the unsubscribe.
+   */
+  onNetworkRefused(listener: (commandId: string, line: string) => void): () => void {
+    const store = SandboxManager.getSandboxViolationStore()
+    let seen = store.getTotalCount()
+    return store.subscribe((violations) => {
+      const total = store.getTotalCount()
+      const fresh = violations.slice(Math.max(0, violations.length - (total - seen)))
+      seen = total
+      for (const v of fresh) {
+        if (v.encodedCommand && v.line.startsWith('deny network-outbound ')) listener(Buffer.from(v.encodedCommand, 'base64').toString('utf8'), v.line)
+      }
+    })
+  }
+
+  /** Appends a `<sandbox_violations>` block to stderr when the command hit the sandbox (or the git guard removed what it wrote). */
   annotate(commandId: string, stderr: string): string {
-    return SandboxManager.annotateStderrWithSandboxFailures(commandId, stderr)
+    const annotated = SandboxManager.annotateStderrWithSandboxFailures(commandId, stderr)
+    const guarded = this.guard.takeReports()
+    if (guarded.length === 0) return annotated
+    const lines = guarded.join('\n')
+    return annotated.includes('</sandbox_violations>') ? annotated.replace('</sandbox_violations>', `${lines}\n</sandbox_violations>`) : `${annotated}\n<sandbox_violations>\n${lines}\n</sandbox_violations>`
   }
 
   /**
@@ -133,7 +240,7 @@ export class BashSandbox {
       return { exitCode: null, stdout: '', stderr: `sandbox could not wrap the command: ${(e as Error).message}` }
     }
     const result = await new Promise<{ exitCode: number | null; stdout: string; stderr: string }>((done) => {
-      const child = spawn('/bin/bash', ['-c', wrapped], { cwd: o.cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
+      const child = spawn('/bin/bash', ['-c', wrapped], { cwd: o.cwd, env: childEnvironment(process.env), detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
       let stdout = ''
       let stderr = ''
       const timer = setTimeout(() => {

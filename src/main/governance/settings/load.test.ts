@@ -20,7 +20,7 @@ describe('loadSettings', () => {
     write(managed, { permissions: { deny: ['Bash(m)'] } })
     write(join(project.root, '.claude', 'settings.local.json'), { permissions: { allow: ['Bash(l)'], defaultMode: 'acceptEdits' } })
     write(join(project.sousHome, 'settings.json'), { permissions: { allow: ['Read(~/notes/**)'], ask: ['Bash(u)'] } })
-    const { settings, diagnostics } = loadSettings(project.root, { managedPath: managed, sousHome: project.sousHome, home: project.home, cli: { allowedTools: ['Bash(c)'] } })
+    const { settings, diagnostics } = loadSettings(project.root, { projectTrust: 'assume', managedPath: managed, sousHome: project.sousHome, home: project.home, cli: { allowedTools: ['Bash(c)'] } })
     expect(diagnostics).toEqual([])
     expect(settings.rules.allow.map((r) => `${r.origin.source}:${r.origin.text}`)).toEqual(['cli:Bash(c)', 'local:Bash(l)', 'project:Bash(a)', 'user:Read(~/notes/**)'])
     expect(settings.rules.deny.map((r) => r.origin.source)).toEqual(['managed'])
@@ -32,7 +32,7 @@ describe('loadSettings', () => {
     project = makeTempProject({ permissions: { allow: ['Bash(ls *)'] } })
     const local = join(project.root, '.claude', 'settings.local.json')
     write(local, '{\n  "permissions": {\n    "allow": ["Bash(*)"],\n  }\n}\n')
-    const { settings, diagnostics } = loadSettings(project.root, { sousHome: project.sousHome, home: project.home, managedPath: join(project.base, 'm.json') })
+    const { settings, diagnostics } = loadSettings(project.root, { projectTrust: 'assume', sousHome: project.sousHome, home: project.home, managedPath: join(project.base, 'm.json') })
     expect(diagnostics).toHaveLength(1)
     expect(diagnostics[0]).toMatchObject({ file: local, level: 'error', line: 4, column: 3 })
     expect(diagnostics[0]?.message).toContain(`${local}:4:3`)
@@ -43,7 +43,7 @@ describe('loadSettings', () => {
 
   it('fails closed on a schema error but keeps the deny rules it can read', async () => {
     project = makeTempProject({ permissions: { allow: 42, deny: ['Bash(rm *)'] } })
-    const { settings, diagnostics } = loadSettings(project.root, { sousHome: project.sousHome, home: project.home, managedPath: join(project.base, 'm.json') })
+    const { settings, diagnostics } = loadSettings(project.root, { projectTrust: 'assume', sousHome: project.sousHome, home: project.home, managedPath: join(project.base, 'm.json') })
     expect(diagnostics[0]?.message).toMatch(/permissions\.allow/)
     expect(diagnostics[0]?.line).toBe(3)
     const run = (command: string) => decide({ tool: { name: 'Bash', isReadOnly: () => false }, input: { command }, mode: 'bypassPermissions', settings, cwd: project!.root, projectRoot: project!.root })
@@ -53,7 +53,7 @@ describe('loadSettings', () => {
 
   it('turns an unparseable deny rule into an ask for its tool', async () => {
     project = makeTempProject({ permissions: { deny: ['Bash(rm *'], allow: ['Bash(ls *)'] } })
-    const { settings, diagnostics } = loadSettings(project.root, { sousHome: project.sousHome, home: project.home, managedPath: join(project.base, 'm.json') })
+    const { settings, diagnostics } = loadSettings(project.root, { projectTrust: 'assume', sousHome: project.sousHome, home: project.home, managedPath: join(project.base, 'm.json') })
     expect(diagnostics[0]?.level).toBe('error')
     const d = await decide({ tool: { name: 'Bash', isReadOnly: () => false }, input: { command: 'ls' }, mode: 'default', settings, cwd: project.root, projectRoot: project.root })
     expect(d.behavior).toBe('ask')
@@ -63,7 +63,7 @@ describe('loadSettings', () => {
     project = makeTempProject({ permissions: { allow: ['Bash(npm *)'] } })
     const managed = join(project.base, 'managed.json')
     write(managed, { allowManagedPermissionRulesOnly: true, permissions: { disableBypassPermissionsMode: 'disable' } })
-    const { settings } = loadSettings(project.root, { managedPath: managed, sousHome: project.sousHome, home: project.home })
+    const { settings } = loadSettings(project.root, { projectTrust: 'assume', managedPath: managed, sousHome: project.sousHome, home: project.home })
     expect(settings.rules.allow).toEqual([])
     const d = await decide({ tool: { name: 'Bash', isReadOnly: () => false }, input: { command: 'npm i' }, mode: 'bypassPermissions', settings, cwd: project.root, projectRoot: project.root })
     expect(d.behavior).toBe('ask')

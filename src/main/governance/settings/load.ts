@@ -3,6 +3,9 @@ import { homedir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { sousHome } from '../../base/paths'
 import { parseRule } from '../rules/parse'
+import { settingsFingerprint } from '../trust/project-config'
+import { isPartTrusted } from '../trust/trust'
+import { trustFilePath } from '../trust/trust-store'
 import type { PermissionMode, RuleBehavior, SettingsSourceName } from '../types'
 import { jsonErrorPosition, keyPathPosition } from './json-position'
 import { SettingsFileSchema, type SettingsFile } from './schema'
@@ -21,6 +24,14 @@ export interface LoadSettingsOptions {
   home?: string
   /** Command-line flags (source `cli`). */
   cli?: { allowedTools?: string[]; disallowedTools?: string[]; askTools?: string[]; permissionMode?: PermissionMode }
+  /**
+   * How the project's own files (`.claude/settings.json`, `.claude/settings.local.json`) are
+   * treated. `check` (the default): they loosen nothing — no hooks, allow rules, extra
+   * directories, sandbox loosening or permissive default mode — unless the user trusted the folder
+   * as its files are now (`$SOUS_HOME/trust.json`); their deny and ask rules always apply.
+   * `assume`: obeyed as they are (headless `sous -p`, as Claude Code does).
+   */
+  projectTrust?: 'check' | 'assume'
 }
 
 interface Source {
@@ -28,7 +39,14 @@ interface Source {
   file?: string
   sourceRoot: string
   data?: SettingsFile
+  /** The file's text as read (the project's files are fingerprinted for trust). */
+  text?: string
 }
+
+/** Sources written by the project itself, which a cloned repository controls. */
+const PROJECT_SOURCES = new Set<SettingsSourceName>(['local', 'project'])
+/** Default modes that loosen what is asked; a project needs trust to set them. */
+const LOOSE_MODES = new Set<string>(['acceptEdits', 'bypassPermissions'])
 
 /** Paths of the settings files of a project, highest precedence first. */
 export function settingsFilePaths(projectRoot: string, opts: LoadSettingsOptions = {}): Record<'managed' | 'local' | 'project' | 'user', string> {
@@ -61,7 +79,9 @@ export function loadSettings(projectRoot: string, opts: LoadSettingsOptions = {}
     disableBypassPermissions: false,
     sandbox: { allowedDomains: [], deniedDomains: [], denyRead: [], allowWrite: [], denyWrite: [] },
     broken: [],
-    settingsFiles: Object.values(files),
+    // The trust file decides what the project's own files may do: protected like a settings file.
+    settingsFiles: [...Object.values(files), trustFilePath(opts.sousHome ?? sousHome())],
+    trust: { state: 'assumed', ignored: [] },
   }
   const sources: Source[] = [
     readSource('managed', files.managed, root, merged, diagnostics),
@@ -73,34 +93,81 @@ export function loadSettings(projectRoot: string, opts: LoadSettingsOptions = {}
   const managed = sources[0]?.data
   const managedRulesOnly = managed?.allowManagedPermissionRulesOnly === true
   const managedHooksOnly = managed?.allowManagedHooksOnly === true
+  const trusted = projectTrusted(root, opts, sources)
+  merged.trust.state = opts.projectTrust === 'assume' ? 'assumed' : trusted ? 'trusted' : 'untrusted'
   for (const src of sources) {
     const d = src.data
     if (!d) continue
+    // Until the folder is trusted, the project's own files may only restrict.
+    const restrictOnly = !trusted && PROJECT_SOURCES.has(src.name)
+    const ignore = (what: string): void => void merged.trust.ignored.push(`${what} (${src.file ?? src.name})`)
     const p = d.permissions
     for (const behavior of ['deny', 'ask', 'allow'] as const) {
       if (managedRulesOnly && src.name !== 'managed' && behavior !== 'deny') continue
+      if (restrictOnly && behavior === 'allow') {
+        for (const text of p?.allow ?? []) ignore(`allow rule ${text}`)
+        continue
+      }
       for (const text of p?.[behavior] ?? []) addRule(merged, diagnostics, src, behavior, text)
     }
-    if (p?.defaultMode && !merged.defaultMode) merged.defaultMode = p.defaultMode as PermissionMode
-    for (const dir of p?.additionalDirectories ?? []) merged.additionalDirectories.push(resolve(src.sourceRoot, dir.replace(/^~(?=\/|$)/, home)))
+    if (p?.defaultMode && restrictOnly && LOOSE_MODES.has(p.defaultMode)) ignore(`defaultMode ${p.defaultMode}`)
+    else if (p?.defaultMode && !merged.defaultMode) merged.defaultMode = p.defaultMode as PermissionMode
+    for (const dir of p?.additionalDirectories ?? []) {
+      if (restrictOnly) ignore(`additional directory ${dir}`)
+      else merged.additionalDirectories.push(resolve(src.sourceRoot, dir.replace(/^~(?=\/|$)/, home)))
+    }
     if (p?.disableBypassPermissionsMode === 'disable' && src.name === 'managed') merged.disableBypassPermissions = true
     if (d.disableAllHooks === true) merged.disableAllHooks = true
     if (!(managedHooksOnly && src.name !== 'managed')) {
       for (const [event, matchers] of Object.entries(d.hooks ?? {})) {
-        for (const m of matchers) for (const handler of m.hooks) merged.hooks.push({ event, matcher: m.matcher, handler, source: src.name, file: src.file })
+        for (const m of matchers) {
+          for (const handler of m.hooks) {
+            if (restrictOnly) ignore(`${event} hook ${handler.command ?? handler.type}`)
+            else merged.hooks.push({ event, matcher: m.matcher, handler, source: src.name, file: src.file })
+          }
+        }
       }
     }
     const sb = d.sandbox
     if (sb) {
-      if (merged.sandbox.enabled === undefined && sb.enabled !== undefined) merged.sandbox.enabled = sb.enabled
-      merged.sandbox.allowedDomains.push(...(sb.network?.allowedDomains ?? []))
+      if (restrictOnly && sb.enabled === false) ignore('sandbox.enabled false')
+      else if (merged.sandbox.enabled === undefined && sb.enabled !== undefined) merged.sandbox.enabled = sb.enabled
+      for (const domain of sb.network?.allowedDomains ?? []) {
+        if (restrictOnly) ignore(`sandbox allowed domain ${domain}`)
+        else merged.sandbox.allowedDomains.push(domain)
+      }
+      for (const path of sb.filesystem?.allowWrite ?? []) {
+        if (restrictOnly) ignore(`sandbox allowWrite ${path}`)
+        else merged.sandbox.allowWrite.push(path)
+      }
       merged.sandbox.deniedDomains.push(...(sb.network?.deniedDomains ?? []))
       merged.sandbox.denyRead.push(...(sb.filesystem?.denyRead ?? []))
-      merged.sandbox.allowWrite.push(...(sb.filesystem?.allowWrite ?? []))
       merged.sandbox.denyWrite.push(...(sb.filesystem?.denyWrite ?? []))
     }
   }
+  if (merged.trust.ignored.length > 0) diagnostics.push(untrustedNotice(merged.trust.ignored))
   return { settings: merged, diagnostics }
+}
+
+/**
+ * Whether the project's own files are obeyed: assumed (headless), or trusted by the user with the
+ * settings fingerprint of the files exactly as read here.
+ */
+function projectTrusted(root: string, opts: LoadSettingsOptions, sources: Source[]): boolean {
+  if (opts.projectTrust === 'assume') return true
+  const text = (name: SettingsSourceName): string | undefined => sources.find((src) => src.name === name)?.text
+  return isPartTrusted(root, opts.sousHome ?? sousHome(), 'settings', settingsFingerprint({ local: text('local'), project: text('project') }))
+}
+
+/** One notice for everything an untrusted project asked for (stable text, so it is shown once). */
+function untrustedNotice(ignored: string[]): SettingsDiagnostic {
+  const shown = ignored.slice(0, 6).join('; ')
+  const more = ignored.length > 6 ? `; and ${ignored.length - 6} more` : ''
+  return {
+    source: 'project',
+    level: 'warning',
+    message: `This project's own settings are not trusted, so Sous ignores what would loosen its permissions: ${shown}${more}. Deny and ask rules still apply. To use them, review the project's trust (command palette: "Review project trust…").`,
+  }
 }
 
 function cliSource(cli: LoadSettingsOptions['cli'], root: string): Source {
@@ -120,20 +187,20 @@ function readSource(name: SettingsSourceName, file: string, sourceRoot: string, 
   } catch (e) {
     return broken(name, file, sourceRoot, merged, diagnostics, `cannot be read: ${(e as Error).message}`)
   }
-  if (text.trim() === '') return { name, file, sourceRoot }
+  if (text.trim() === '') return { name, file, sourceRoot, text }
   let raw: unknown
   try {
     raw = JSON.parse(text)
   } catch (e) {
     const message = (e as Error).message
-    return broken(name, file, sourceRoot, merged, diagnostics, `invalid JSON: ${message}`, jsonErrorPosition(text, message))
+    return { ...broken(name, file, sourceRoot, merged, diagnostics, `invalid JSON: ${message}`, jsonErrorPosition(text, message)), text }
   }
   const parsed = SettingsFileSchema.safeParse(raw)
-  if (parsed.success) return { name, file, sourceRoot, data: parsed.data }
+  if (parsed.success) return { name, file, sourceRoot, data: parsed.data, text }
   const issue = parsed.error.issues[0]
   const where = issue ? keyPathPosition(text, issue.path) : undefined
   const path = issue?.path.join('.') ?? ''
-  const src = broken(name, file, sourceRoot, merged, diagnostics, `invalid settings at ${path || '(root)'}: ${issue?.message ?? 'schema error'}`, where)
+  const src: Source = { ...broken(name, file, sourceRoot, merged, diagnostics, `invalid settings at ${path || '(root)'}: ${issue?.message ?? 'schema error'}`, where), text }
   // Restrictions we can still read are kept: a broken file must never loosen anything.
   src.data = { permissions: { deny: stringList(raw, 'deny'), ask: stringList(raw, 'ask') } }
   return src

@@ -48,8 +48,13 @@ export interface MergedSettings {
   }
   /** Files that could not be read: while any is listed, no call is allowed without asking. */
   broken: Array<{ file: string; message: string }>
-  /** Settings files governance itself must protect (all sources' paths, including the managed file). */
+  /** Files governance itself must protect (all sources' paths, the managed file, the trust file). */
   settingsFiles: string[]
+  /**
+   * Whether the project's own files were obeyed: `assumed` (headless), `trusted` (by the user, as
+   * they are now) or `untrusted`, with what was left out for that reason.
+   */
+  trust: { state: 'assumed' | 'trusted' | 'untrusted'; ignored: string[] }
 }
 
 /** What {@link loadSettings} returns. */

@@ -132,4 +132,30 @@ describe('approval channels', () => {
     await outcome
     expect((await failure(reply({ id, decision: 'allow_once' }))).code).toBe('NOT_FOUND')
   })
+
+  it('approves a plan as edited, with the mode that follows, or sends it back with the feedback as written', async () => {
+    const propose = (): Promise<ApprovalOutcome> =>
+      queue.request({ sessionId: 's1', toolUseId: 'toolu_p', toolName: 'ExitPlanMode', input: { plan: 'a' }, preview: { kind: 'plan', plan: 'a', filePath: '/h/.claude/plans/s1.md' }, explanation: { kind: 'default', detail: 'the plan needs your approval' }, suggestions: [] })
+    const first = propose()
+    const requested = seen.find((e) => e.channel === 'approval.requested')?.payload
+    expect(requested).toMatchObject({ toolName: 'ExitPlanMode', preview: { kind: 'plan', plan: 'a', filePath: '/h/.claude/plans/s1.md' } })
+    const { id } = queue.pending()[0]!
+    expect((await failure(reply({ id, decision: 'allow_session' }))).code).toBe('INVALID_INPUT')
+    // A plan can only lead to acceptEdits or default: the contract refuses anything looser.
+    expect(requests['approval.reply'].input.safeParse({ id, decision: 'allow_once', planMode: 'bypassPermissions' }).success).toBe(false)
+    await reply({ id, decision: 'allow_once', plan: 'a, edited', planMode: 'acceptEdits' })
+    expect(await first).toMatchObject({ behavior: 'allow', scope: 'once', plan: { text: 'a, edited', mode: 'acceptEdits' } })
+    const second = propose()
+    await reply({ id: queue.pending()[0]!.id, decision: 'reject', message: '  smaller steps  ' })
+    expect(await second).toMatchObject({ behavior: 'deny', reason: 'rejected', feedback: 'smaller steps' })
+  })
+
+  it('refuses plan answers for an approval that is not a plan', async () => {
+    const outcome = ask()
+    const { id } = queue.pending()[0]!
+    expect((await failure(reply({ id, decision: 'allow_once', plan: 'sneaky' }))).code).toBe('INVALID_INPUT')
+    expect((await failure(reply({ id, decision: 'allow_once', planMode: 'acceptEdits' }))).code).toBe('INVALID_INPUT')
+    await reply({ id, decision: 'allow_once' })
+    expect(await outcome).toEqual({ behavior: 'allow', scope: 'once', rules: [] })
+  })
 })

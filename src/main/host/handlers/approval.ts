@@ -21,9 +21,14 @@ export function approvalHandlers(deps: ApprovalHandlerDeps): Pick<Handlers, 'app
       if (!request) throw new AppError('NOT_FOUND', `No pending approval ${id} (it may have been answered or cancelled).`)
       return checkRule(request, rule)
     },
-    'approval.reply': ({ id, decision, rule, destination, message, finalContent, hunks }) => {
+    'approval.reply': ({ id, decision, rule, destination, message, finalContent, hunks, plan, planMode }) => {
       const owner = [...deps.queues()].find((entry) => entry.queue.get(id) !== undefined)
       if (!owner) throw new AppError('NOT_FOUND', `No pending approval ${id} (it may have been answered or cancelled).`)
+      const isPlan = owner.queue.get(id)?.preview?.kind === 'plan'
+      if ((plan !== undefined || planMode !== undefined) && !isPlan) throw new AppError('INVALID_INPUT', 'plan and planMode answer a plan approval only.')
+      if (isPlan && decision !== 'allow_once' && decision !== 'reject') {
+        throw new AppError('INVALID_INPUT', 'A plan is approved once (allow_once) or sent back (reject); there is no rule to save.')
+      }
       if (rule !== undefined && (decision === 'allow_session' || decision === 'allow_always')) {
         const parsed = parseRule(rule)
         if (!parsed.ok) throw new AppError('INVALID_INPUT', `The rule ${JSON.stringify(rule)} cannot be used: ${parsed.error}`)
@@ -33,9 +38,10 @@ export function approvalHandlers(deps: ApprovalHandlerDeps): Pick<Handlers, 'app
         throw new AppError('INVALID_INPUT', 'Edited content can only be approved once (decision allow_once).')
       }
       const edit = finalContent !== undefined ? { finalContent, hunks: hunks ?? [] } : undefined
+      const approvedPlan = isPlan ? { ...(plan !== undefined ? { text: plan } : {}), ...(planMode ? { mode: planMode } : {}) } : undefined
       const reply: ApprovalReply =
         decision === 'allow_once'
-          ? { kind: 'allow_once', ...(edit ? { edit } : {}) }
+          ? { kind: 'allow_once', ...(edit ? { edit } : {}), ...(approvedPlan ? { plan: approvedPlan } : {}) }
           : decision === 'allow_session'
             ? { kind: 'allow_session', ...(rules ? { rules } : {}) }
             : decision === 'allow_always'

@@ -1,4 +1,4 @@
-import { mkdtemp, realpath, rm } from 'node:fs/promises'
+import { mkdtemp, realpath, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -6,6 +6,7 @@ import type { EventPayload } from '../../../shared/ipc/contract'
 import { createCore, type Core } from '../../core'
 import { NodePtyService } from '../../pty/node-pty-service'
 import { MemoryKeyStore } from '../../secrets/memory-key-store'
+import { readChildEnvPolicy } from '../../workspace/preferences'
 import type { Sender } from '../router'
 import { APP_URL } from '../sender-policy'
 
@@ -64,6 +65,38 @@ describe('pty handlers', () => {
     expect(await exited).toMatchObject({ id, exitCode: 3 })
     // Gone: further calls answer NOT_FOUND.
     expect(await core.router.invoke('pty.write', { id, data: 'x' }, app)).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } })
+  })
+
+  it("gives a terminal no credentials: not Sous's key, not what the user marked, unless passed through", async () => {
+    await writeFile(join(dir, 'settings.json'), JSON.stringify({ sous: { secretEnv: ['*_TOKEN'], passEnv: ['PASS_TOKEN'] } }))
+    const env = { ...process.env, ANTHROPIC_API_KEY: 'sk-ant-terminal-secret', MY_TOKEN: 'my-token-value', PASS_TOKEN: 'passed-value' }
+    const guarded = createCore({ sousHome: dir, transport: 'electron', keyStore: new MemoryKeyStore({}), pty: new NodePtyService({ killGraceMs: 200, env, childEnv: () => readChildEnvPolicy(dir) }) })
+    try {
+      const created = await guarded.router.invoke('pty.create', { cwd: dir, cols: 200, rows: 24 }, app)
+      if (!created.ok) throw new Error(created.error.message)
+      const { id } = created.value as { id: string }
+      let text = ''
+      let prompted!: () => void
+      const ready = new Promise<void>((resolve) => (prompted = resolve))
+      const done = new Promise<void>((resolve) =>
+        guarded.events.subscribe((channel, payload) => {
+          const data = payload as EventPayload<'pty.data'>
+          if (channel !== 'pty.data' || data.id !== id) return
+          text += data.data
+          prompted()
+          if (text.includes('ENV-END')) resolve()
+        }),
+      )
+      // Type only after the shell's first prompt (input sent earlier can be discarded).
+      await ready
+      await guarded.router.invoke('pty.write', { id, data: 'env; echo ENV-""END\r' }, app)
+      await done
+      expect(text).toContain('passed-value')
+      expect(text).not.toContain('sk-ant-terminal-secret')
+      expect(text).not.toContain('my-token-value')
+    } finally {
+      await guarded.dispose()
+    }
   })
 
   it('refuses a missing folder and unknown ids', async () => {

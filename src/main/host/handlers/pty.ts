@@ -22,7 +22,7 @@ export interface UserTerminals {
  * Builds the `pty.*` handlers. Output goes out as batched `pty.data` events, the end as one
  * `pty.exit`; the renderer acknowledges rendered characters with `pty.ack` (flow control).
  */
-export function userTerminals(deps: { pty?: PtyService; events: EventHub; env?: NodeJS.ProcessEnv; agent?: AgentTerminals }): UserTerminals {
+export function userTerminals(deps: { pty?: PtyService; events: EventHub; agent?: AgentTerminals }): UserTerminals {
   const live = new Map<string, PtyProcess>()
   const find = (id: string): PtyProcess => {
     const proc = live.get(id) ?? deps.agent?.get(id)
@@ -39,7 +39,8 @@ export function userTerminals(deps: { pty?: PtyService; events: EventHub; env?: 
         const folder = await existingDirectory(cwd)
         let proc: PtyProcess
         try {
-          proc = deps.pty.spawn({ cwd: folder, cols, rows, env: stringEnv(deps.env ?? process.env), flowControl: true })
+          // The PTY service starts from this process's environment, without the credentials it holds back.
+          proc = deps.pty.spawn({ cwd: folder, cols, rows, flowControl: true })
         } catch (error) {
           throw new AppError('UNAVAILABLE', `Cannot start a terminal: ${(error as Error).message}`)
         }
@@ -65,10 +66,4 @@ export function userTerminals(deps: { pty?: PtyService; events: EventHub; env?: 
       for (const proc of live.values()) proc.kill()
     },
   }
-}
-
-function stringEnv(env: NodeJS.ProcessEnv): Record<string, string> {
-  const out: Record<string, string> = {}
-  for (const [key, value] of Object.entries(env)) if (typeof value === 'string') out[key] = value
-  return out
 }

@@ -70,6 +70,26 @@ describe('workspace handlers through the router', () => {
     })
   })
 
+  it('never turns a session id into a path that leaves the sessions folder', async () => {
+    const home = join(dir, 'home')
+    // A real session (so a sessions folder exists to climb out of) and a transcript-shaped file two levels up.
+    TranscriptWriter.create(transcriptPath(home, dir, 's1'), { sessionId: 's1', projectPath: dir })
+    TranscriptWriter.create(join(home, 'projects', 'stolen.jsonl'), { sessionId: 'stolen', projectPath: dir }).appendEvent({
+      type: 'turn_start',
+      sessionId: 'stolen',
+      agentId: 'main',
+      turnId: 't',
+      prompt: 'a secret that lives elsewhere',
+    })
+    for (const channel of ['session.export', 'session.changes', 'session.history'] as const) {
+      for (const sessionId of ['../../stolen', '../../../projects/stolen', '..%2F..%2Fstolen', 's1/../../../stolen']) {
+        const result = await core.router.invoke(channel, { sessionId }, app)
+        expect(result, `${channel} ${sessionId}`).toMatchObject({ ok: false })
+        expect(JSON.stringify(result)).not.toContain('a secret that lives elsewhere')
+      }
+    }
+  })
+
   it('refuses bad input before any handler runs', async () => {
     expect(await core.router.invoke('files.list', { root: 'relative/path' }, app)).toMatchObject({
       ok: false,

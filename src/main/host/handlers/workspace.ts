@@ -1,3 +1,4 @@
+import { keepSettingsTrustAsync } from '../../governance/trust/trust'
 import type { Handlers } from '../router'
 import { FileSearch } from '../../workspace/file-search'
 import { listFolder, readProjectFile } from '../../workspace/files'
@@ -45,7 +46,10 @@ export function workspaceHandlers(deps: { sousHome: string }): Pick<Handlers, Wo
     'settings.update': (changes) => updatePreferences(deps.sousHome, changes),
     'projectSettings.read': async ({ projectPath }) =>
       readProjectSettings(await existingDirectory(projectPath)),
-    'projectSettings.write': async ({ projectPath, name, text }) =>
-      writeProjectSettings(await existingDirectory(projectPath), name, text),
+    'projectSettings.write': async ({ projectPath, name, text }) => {
+      const root = await existingDirectory(projectPath)
+      // The user's own edit keeps a trusted project trusted; a change nobody reviewed still asks.
+      return keepSettingsTrustAsync(root, deps.sousHome, () => writeProjectSettings(root, name, text))
+    },
   }
 }

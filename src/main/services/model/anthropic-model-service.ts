@@ -1,4 +1,5 @@
 import Anthropic from '@anthropic-ai/sdk'
+import { abortableSleep } from '../../base/sleep'
 import { StreamAccumulator } from './accumulate'
 import type { ModelConfig } from './config'
 import { backoffDelay, classifyError, type ClassifiedError } from './retry'
@@ -141,17 +142,4 @@ function toErrorEvent(failure: ClassifiedError, midStream: boolean): ModelStream
 
 function aborted(midStream: boolean): ModelStreamEvent {
   return { type: 'error', reason: 'aborted', message: 'request aborted', midStream }
-}
-
-function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted || ms <= 0) return resolve()
-    const done = (): void => {
-      clearTimeout(timer)
-      signal.removeEventListener('abort', done)
-      resolve()
-    }
-    const timer = setTimeout(done, ms)
-    signal.addEventListener('abort', done, { once: true })
-  })
 }

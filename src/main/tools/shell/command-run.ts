@@ -24,6 +24,9 @@ export const NON_INTERACTIVE_ENV: Record<string, string> = {
   FORCE_COLOR: '0',
   CLICOLOR: '0',
   npm_config_color: 'false',
+  // Governance follows `cd DIR` as relative to the cwd; a CDPATH inherited from the user would
+  // send it elsewhere (bash looks DIR up in CDPATH first). Empty means the cwd only.
+  CDPATH: '',
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { SousApi } from '../../../shared/ipc/api'
 import type { EventChannel, EventPayload, RequestChannel, RequestInput, RequestOutput } from '../../../shared/ipc/contract'
+import { createEventListeners } from '../../../shared/ipc/event-listeners'
 import type { Result } from '../../../shared/ipc/result'
 
 /** The part of the WebSocket API the client uses, so tests can pass Node's `ws`. */
@@ -56,7 +57,7 @@ export function createWsClient(options: WsClientOptions): WsClient {
   const maxDelay = options.maxDelayMs ?? 5000
   const pending = new Map<number, Pending>()
   const queued: Array<{ id: number; text: string }> = []
-  const listeners = new Map<string, Set<(payload: never) => void>>()
+  const listeners = createEventListeners()
   const stateListeners = new Set<(state: ConnectionState) => void>()
   let state: ConnectionState = 'connecting'
   let socket: SocketLike | undefined
@@ -135,14 +136,7 @@ export function createWsClient(options: WsClientOptions): WsClient {
       pending.delete(record.id)
       request.resolve(isResult(record.result) ? record.result : malformed(request.channel))
     } else if (typeof record.event === 'string') {
-      for (const listener of listeners.get(record.event) ?? []) {
-        try {
-          listener(record.payload as never)
-        } catch (error) {
-          // One feature's bug must not starve the others of events.
-          console.error(`listener for ${record.event} failed`, error)
-        }
-      }
+      listeners.dispatch(record.event, record.payload)
     }
   }
 
@@ -167,10 +161,7 @@ export function createWsClient(options: WsClientOptions): WsClient {
       })
     },
     on<C extends EventChannel>(channel: C, listener: (payload: EventPayload<C>) => void): () => void {
-      let set = listeners.get(channel)
-      if (!set) listeners.set(channel, (set = new Set()))
-      set.add(listener as (payload: never) => void)
-      return () => set.delete(listener as (payload: never) => void)
+      return listeners.add(channel, listener as (payload: unknown) => void)
     },
     onState(listener) {
       stateListeners.add(listener)

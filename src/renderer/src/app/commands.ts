@@ -7,6 +7,7 @@ import { useTerminals } from '../features/terminal/store'
 import { openView } from '../lib/views'
 import type { AppCommand, View } from './shell'
 import { viewCommands } from './view-commands'
+import { useTrust } from '../features/trust/store'
 
 export type { AppCommand }
 
@@ -116,6 +117,11 @@ export function buildCommands(ctx: Context): AppCommand[] {
         const key = activeTerminal()
         if (key) terminals().close(key)
       },
+    },
+    {
+      id: 'trust.review',
+      title: 'Review project trust…',
+      run: () => void useTrust.getState().review(path),
     },
   )
   if (ctx.activeSession) {

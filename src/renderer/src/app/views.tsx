@@ -2,6 +2,8 @@ import { FileTree } from '../features/files/FileTree'
 import { Viewer } from '../features/files/Viewer'
 import { DropOverlay } from '../features/projects/DropOverlay'
 import { SessionsSidebar } from '../features/sessions/SessionsSidebar'
+import { TrustDialog } from '../features/trust/TrustDialog'
+import { TrustSettings } from '../features/trust/TrustSettings'
 import { lazyNamed } from '../lib/lazy'
 import type { View } from './shell'
 
@@ -47,7 +49,12 @@ export const VIEWS: readonly View[] = [
     placement: 'dialog',
     title: 'Settings',
     command: { title: 'Open settings', keys: { label: 'Ctrl+,', binding: { key: ',', mod: true } } },
-    render: (context) => <SettingsDialog projectPath={context.project?.path ?? null} onClose={context.close} />,
+    render: (context) => (
+      <SettingsDialog projectPath={context.project?.path ?? null} onClose={context.close}>
+        {/* Reviewing trust closes Settings first: one modal at a time. */}
+        <TrustSettings projectPath={context.project?.path ?? null} onReview={context.close} />
+      </SettingsDialog>
+    ),
   },
   {
     id: 'memory',
@@ -70,4 +77,6 @@ export const VIEWS: readonly View[] = [
     render: (context) => <Viewer dark={context.dark} fontSize={context.fontSize} />,
   },
   { id: 'drop', placement: 'overlay', render: () => <DropOverlay /> },
+  // The trust step shows itself when the open project's own configuration needs a decision.
+  { id: 'trust', placement: 'overlay', render: (context) => <TrustDialog projectPath={context.project?.path ?? null} /> },
 ]

@@ -95,6 +95,11 @@ function ApprovalCard({ request, busy, error, onReply }: { request: ApprovalRequ
       <p className="approval__summary">
         <strong>{request.toolName}</strong> {preview?.kind === 'diff' ? preview.filePath : ''}
       </p>
+      {(preview?.kind === 'diff' || preview?.kind === 'path') && preview.realPath && (
+        <p className="approval__why" role="note" data-testid="approval-real-path">
+          Through a symlink, this really {preview.kind === 'path' && preview.operation === 'read' ? 'reads' : 'writes'} <code>{preview.realPath}</code>
+        </p>
+      )}
       <p className="approval__why" data-testid="approval-why">
         Asked because: {request.explanation.text}
       </p>
@@ -106,6 +111,8 @@ function ApprovalCard({ request, busy, error, onReply }: { request: ApprovalRequ
         <>
           {preview?.kind === 'command' && <CommandApproval preview={preview} />}
           {preview?.kind === 'text' && <pre className="approval__text">{preview.text}</pre>}
+          {/* Until the plan card arrives: the plan as text; "allow once" approves it, "reject" keeps planning. */}
+          {preview?.kind === 'plan' && <pre className="approval__text">{preview.plan}</pre>}
           {preview?.kind === 'path' && (
             <p>
               {preview.operation === 'edit' ? 'Edits' : 'Reads'} <code>{preview.path}</code>

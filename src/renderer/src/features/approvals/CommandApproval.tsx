@@ -31,6 +31,12 @@ export function CommandApproval({ preview }: { preview: CommandPreview }) {
             {paths.map((path, index) => (
               <li key={index}>
                 <span className={`tag ${path.write ? 'tag--write' : ''}`}>{path.write ? 'writes' : 'reads'}</span> <code>{path.path}</code>
+                {path.realPath && (
+                  <>
+                    {' '}
+                    → <code aria-label="really leads to">{path.realPath}</code>
+                  </>
+                )}
                 {!path.inside && <span className="tag tag--warn">outside the project</span>}
               </li>
             ))}

@@ -146,6 +146,10 @@ export function reduce(transcript: Transcript, event: AgentEvent): Transcript {
     case 'memory_write':
       // The streamed deltas already carry the text; these are for transcripts and logs.
       return transcript
+    case 'task_update':
+    case 'mode_change':
+      // Not part of the conversation: the task list and the mode have their own state.
+      return transcript
   }
 }
 

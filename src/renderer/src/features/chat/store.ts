@@ -116,7 +116,9 @@ const batcher = createFrameBatcher<AgentEvent>((events) => {
   const state = useChat.getState()
   const transcript = events.reduce(reduce, state.transcript)
   const ended = events.some((event) => event.type === 'turn_end' && !event.parentToolUseId)
-  useChat.setState({ transcript, ...(ended && { stopping: false }) })
+  // The agent entered or left plan mode (EnterPlanMode, an approved plan): the status bar follows.
+  const modeChange = events.findLast((event) => event.type === 'mode_change')
+  useChat.setState({ transcript, ...(ended && { stopping: false }), ...(modeChange?.type === 'mode_change' && { mode: modeChange.mode, modeError: null }) })
 })
 
 // A session opened from elsewhere (the sessions sidebar) gets the mode the status bar shows.

@@ -1,4 +1,4 @@
-import { useEffect } from 'react'
+import { useEffect, type ReactNode } from 'react'
 import { Dialog, DialogHeader } from '../../lib/Dialog'
 import { ApiKeyForm } from './ApiKeyForm'
 import { PreferencesForm } from './PreferencesForm'
@@ -8,9 +8,18 @@ import './settings.css'
 
 /**
  * Settings: the API key (write-only), model and connection, permissions default, look; and the
- * project's settings files. Mounted only while open (the shell's view registry lazy-loads it).
+ * project's settings files. `children` are other features' sections (the shell passes them in).
+ * Mounted only while open (the shell's view registry lazy-loads it).
  */
-export function SettingsDialog({ projectPath, onClose }: { projectPath: string | null; onClose(): void }) {
+export function SettingsDialog({
+  projectPath,
+  onClose,
+  children,
+}: {
+  projectPath: string | null
+  onClose(): void
+  children?: ReactNode
+}) {
   // A fresh look each time it opens: the last save's confirmation or error belongs to that visit.
   useEffect(() => useSettings.getState().clearMessages(), [])
 
@@ -20,6 +29,7 @@ export function SettingsDialog({ projectPath, onClose }: { projectPath: string |
       <div className="settings__body">
         <ApiKeyForm />
         <PreferencesForm />
+        {children}
         {projectPath && <ProjectSettingsEditor projectPath={projectPath} />}
       </div>
     </Dialog>

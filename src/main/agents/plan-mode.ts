@@ -1,0 +1,116 @@
+import type { PermissionModeName } from '../../shared/ipc/contract'
+import type { ApprovalQueue } from '../governance/approvals/queue'
+import { planFilePath, writePlanFile } from '../store/plan-files'
+import type { PlanModeControl, PlanOutcome } from '../tools/types'
+import { planModeReminder } from './plan-mode.prompt'
+
+/** What a session's plan mode works with. */
+export interface PlanModeOptions {
+  sessionId: string
+  /** Where plan files go (`store/plan-files`'s `plansDir`). */
+  plansDir: string
+  /** Nobody to ask: entering is refused (unless bypassing), and a plan is saved for later review. */
+  headless: boolean
+  approvals: ApprovalQueue
+  /** The session's permission gate, which owns the mode. */
+  gate: { readonly mode: PermissionModeName; setMode(mode: PermissionModeName): void }
+  /** Announces a mode change the agent caused (entering plan mode, an approved plan). */
+  onModeChange(mode: PermissionModeName, previous: PermissionModeName): void
+}
+
+/**
+ * Plan mode of one session. Entering and leaving are the user's calls: EnterPlanMode asks (headless
+ * runs refuse unless they bypass permissions), ExitPlanMode saves the plan where Claude Code keeps
+ * plans and asks for approval; an approved plan switches to the mode the user chose, else to the
+ * mode before plan mode. While it lasts, governance lets only read-only and bookkeeping tools run.
+ */
+export class PlanMode implements PlanModeControl {
+  private previous: PermissionModeName = 'default'
+
+  constructor(private readonly o: PlanModeOptions) {}
+
+  get mode(): PermissionModeName {
+    return this.o.gate.mode
+  }
+
+  /** The plan file of this session. */
+  get planFile(): string {
+    return planFilePath(this.o.plansDir, this.o.sessionId)
+  }
+
+  /** A switch the user made (status bar, `/plan`): remembered so an approved plan can go back to it. */
+  setMode(next: PermissionModeName): void {
+    if (next === 'plan' && this.mode !== 'plan') this.previous = this.mode
+    this.o.gate.setMode(next)
+  }
+
+  /** What the model should be told now: the plan-mode reminder while it lasts. */
+  reminder(): string | undefined {
+    return this.mode === 'plan' ? planModeReminder(this.planFile) : undefined
+  }
+
+  async enter(toolUseId: string, signal: AbortSignal): Promise<{ entered: true } | { entered: false; reason: string }> {
+    const mode = this.mode
+    if (mode === 'plan') return { entered: true }
+    if (mode === 'dontAsk') return { entered: false, reason: "Entering plan mode needs the user's consent, and dontAsk mode asks nothing." }
+    if (mode !== 'bypassPermissions') {
+      if (this.o.headless) {
+        return { entered: false, reason: 'No one can approve entering plan mode in a headless run. To plan without changing anything, start the run with --permission-mode plan.' }
+      }
+      const outcome = await this.o.approvals.request({
+        sessionId: this.o.sessionId,
+        toolUseId,
+        toolName: 'EnterPlanMode',
+        input: {},
+        preview: { kind: 'text', text: 'The agent wants to plan first: it will explore with read-only tools, change nothing, and ask you to approve a plan before it acts.' },
+        explanation: { kind: 'default', detail: 'entering plan mode is your call' },
+        suggestions: [],
+        signal,
+      })
+      if (outcome.behavior !== 'allow') return { entered: false, reason: outcome.message }
+    }
+    this.switchTo('plan')
+    return { entered: true }
+  }
+
+  async propose(plan: string, toolUseId: string, signal: AbortSignal): Promise<PlanOutcome> {
+    const saved = await this.save(plan)
+    if (this.o.headless) return { outcome: 'unattended', ...saved }
+    const outcome = await this.o.approvals.request({
+      sessionId: this.o.sessionId,
+      toolUseId,
+      toolName: 'ExitPlanMode',
+      input: { plan },
+      preview: { kind: 'plan', plan, ...(saved.filePath ? { filePath: saved.filePath } : {}) },
+      explanation: { kind: 'default', detail: 'the plan needs your approval before anything changes' },
+      suggestions: [],
+      signal,
+    })
+    if (outcome.behavior === 'deny') {
+      if (outcome.reason !== 'rejected') return { outcome: 'aborted', message: outcome.message }
+      return { outcome: 'keep_planning', ...(outcome.feedback ? { feedback: outcome.feedback } : {}), ...saved }
+    }
+    const approved = outcome.plan?.text ?? plan
+    const edited = approved.trimEnd() !== plan.trimEnd()
+    const final = edited ? await this.save(approved) : saved
+    const mode = outcome.plan?.mode ?? this.previous
+    this.switchTo(mode)
+    return { outcome: 'approved', mode, plan: approved, edited, ...final }
+  }
+
+  /** Writes the plan file; a failure is reported, never fatal (the approval matters more than the copy). */
+  private async save(plan: string): Promise<{ filePath?: string; fileError?: string }> {
+    try {
+      await writePlanFile(this.planFile, plan)
+      return { filePath: this.planFile }
+    } catch (error) {
+      return { fileError: `the plan could not be saved to ${this.planFile}: ${error instanceof Error ? error.message : String(error)}` }
+    }
+  }
+
+  private switchTo(next: PermissionModeName): void {
+    const previous = this.mode
+    this.setMode(next)
+    if (next !== previous) this.o.onModeChange(next, previous)
+  }
+}

@@ -1,0 +1,87 @@
+import { existsSync, readFileSync, readdirSync } from 'node:fs'
+import { isAbsolute, join, resolve } from 'node:path'
+import { gitLayout } from '../paths/git-layout'
+
+/**
+ * Git's own files, for the sandbox's `denyWrite`: every file by which a sandboxed command could
+ * make the user's next `git` (outside the sandbox) run a program or look somewhere else. Computed
+ * when each command is wrapped, because a repository can appear, or gain worktrees, between
+ * commands (REFERENCE 3.3 caveat 6: the library only protects a `.git` that exists at wrap time).
+ *
+ * Absent files get a placeholder mount from the library (it blocks their creation), except
+ * {@link GUARDED}: git refuses to start when `commondir` exists but is empty, and warns on every
+ * command about an unreadable `alternates`, so a placeholder would break or clutter every git
+ * command while the sandboxed one runs; `GitControlGuard` removes them as they appear instead.
+ */
+export const GUARDED = ['commondir', 'objects/info/alternates', 'objects/info/http-alternates']
+
+export function gitWriteDenies(root: string): string[] {
+  const layout = gitLayout(root)
+  // Not a repository yet: a sandboxed `git init` plus a hook would run outside the sandbox later.
+  if (layout.kind === 'absent') return [layout.dotGit, ...hookManagerFiles(root)]
+  const denies: string[] = []
+  // A linked worktree's or submodule's pointer: rewriting it moves git to a folder of the command's choosing.
+  if (layout.kind === 'file') denies.push(layout.dotGit)
+  for (const dir of gitFolders(layout)) {
+    denies.push(...['config', 'config.worktree', 'hooks', 'info', 'modules'].map((name) => join(dir, name)))
+    denies.push(...existing([...GUARDED, 'gitdir'].map((name) => join(dir, name))))
+    denies.push(...worktreePointers(dir))
+  }
+  const hooksPath = configuredHooksPath(layout.commonDir ?? layout.gitDir, root)
+  if (hooksPath) denies.push(hooksPath)
+  return [...new Set([...denies, ...hookManagerFiles(root)])]
+}
+
+/** The folders git reads for this working tree: its git folder and the common one it may name. */
+export function gitFolders(layout: ReturnType<typeof gitLayout>): string[] {
+  return [...new Set([layout.gitDir, layout.commonDir].filter((dir): dir is string => dir !== undefined))]
+}
+
+/** Each linked worktree's `commondir`, `gitdir` and `config.worktree` (`.git/worktrees/<name>/…`). */
+function worktreePointers(dir: string): string[] {
+  let names: string[]
+  try {
+    names = readdirSync(join(dir, 'worktrees'))
+  } catch {
+    return []
+  }
+  return existing(names.flatMap((name) => ['commondir', 'gitdir', 'config.worktree'].map((file) => join(dir, 'worktrees', name, file))))
+}
+
+/** `core.hooksPath` from the repository's config: hooks there run on the user's next commit. */
+function configuredHooksPath(gitDir: string | undefined, root: string): string | undefined {
+  if (!gitDir) return undefined
+  let text: string
+  try {
+    text = readFileSync(join(gitDir, 'config'), 'utf8')
+  } catch {
+    return undefined
+  }
+  let inCore = false
+  for (const line of text.split('\n')) {
+    const section = /^\s*\[\s*([^\]\s"]+)/.exec(line)
+    if (section) {
+      inCore = section[1]?.toLowerCase() === 'core'
+      continue
+    }
+    const entry = /^\s*hookspath\s*=\s*(.*?)\s*$/i.exec(line)
+    if (inCore && entry?.[1]) {
+      const value = entry[1].replace(/^"(.*)"$/, '$1')
+      const expanded = value.startsWith('~/') ? join(process.env.HOME ?? '', value.slice(2)) : value
+      return isAbsolute(expanded) ? expanded : resolve(root, expanded)
+    }
+  }
+  return undefined
+}
+
+/**
+ * Hook managers' files: what husky, pre-commit and lefthook run on commit. Only those that
+ * exist: a placeholder would make the manager fail on the user's own commits while a command runs.
+ */
+function hookManagerFiles(root: string): string[] {
+  return existing(['.husky', '.pre-commit-config.yaml', 'lefthook.yml', '.lefthook.yml', 'lefthook-local.yml', 'lefthook.yaml', '.lefthook'].map((name) => join(root, name)))
+}
+
+function existing(paths: string[]): string[] {
+  return paths.filter((path) => existsSync(path))
+}

@@ -1,0 +1,82 @@
+import { createEventHub } from './base/event-hub'
+import { createCore, type Core, type CoreOptions } from './core'
+import { NodePtyService } from './pty/node-pty-service'
+import type { KeyStore } from './secrets/key-store'
+import { createSessionRuntime, type SessionRuntime } from './session/runtime'
+import { createAgentTerminals } from './workspace/agent-terminals'
+import { readChildEnvPolicy, readPreferencesSync } from './workspace/preferences'
+import { TERMINAL_FLOW } from './workspace/terminal-flow'
+
+/** What differs between the desktop app and `sous serve`. */
+export interface HostCoreOptions {
+  transport: CoreOptions['transport']
+  /** `$SOUS_HOME`. */
+  home: string
+  keyStore: KeyStore
+  /** Where problems that must not stop the app go (a listener that threw, a corrupt file…). */
+  log(message: string): void
+  /** The desktop folder dialog. */
+  pickFolder?: CoreOptions['pickFolder']
+  /** Electron: the renderer URLs that may call. */
+  appOrigins?: CoreOptions['appOrigins']
+}
+
+/** A host's core and the agent behind it. */
+export interface HostCore {
+  core: Core
+  runtime: SessionRuntime
+  /** Kills terminals and ends sessions (the core), then stops the sandbox (the runtime). Never rejects. */
+  dispose(): Promise<void>
+}
+
+/**
+ * Wires what every interactive host runs — the event hub, the PTY service with the terminal flow
+ * marks, the Agent terminal feed, the session runtime (preferences applied, approvals shown in the
+ * UI) and the core — in one place, so the desktop app and `sous serve` cannot drift apart.
+ */
+export function createHostCore(options: HostCoreOptions): HostCore {
+  const events = createEventHub((error) => options.log(`event listener failed: ${String(error)}`))
+  // No child (Bash, hooks, terminals) gets Sous's credentials or the variables the user marked.
+  const childEnv = () => readChildEnvPolicy(options.home)
+  const pty = new NodePtyService({ ...TERMINAL_FLOW, childEnv })
+  // The Bash tool's PTYs show in the Agent terminal, and the user can type into them.
+  const agentTerminals = createAgentTerminals(events)
+  const runtime = createSessionRuntime({
+    home: options.home,
+    env: process.env,
+    hub: events,
+    pty,
+    keyStore: options.keyStore,
+    permissionMode: 'default',
+    headless: false,
+    onPtySpawn: agentTerminals.attach,
+    preferences: () => readPreferencesSync(options.home),
+    childEnv,
+  })
+  const core = createCore({
+    sousHome: options.home,
+    transport: options.transport,
+    keyStore: options.keyStore,
+    events,
+    pty,
+    agentTerminals,
+    sessions: runtime.sessions,
+    approvals: runtime.approvals,
+    memory: runtime.memory,
+    onWarning: options.log,
+    ...(options.pickFolder && { pickFolder: options.pickFolder }),
+    ...(options.appOrigins && { appOrigins: options.appOrigins }),
+  })
+  let disposed: Promise<void> | undefined
+  return {
+    core,
+    runtime,
+    dispose() {
+      disposed ??= (async () => {
+        await core.dispose()
+        await runtime.dispose().catch((error: unknown) => options.log(`stopping the agent failed: ${String(error)}`))
+      })()
+      return disposed
+    },
+  }
+}

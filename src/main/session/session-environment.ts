@@ -1,0 +1,209 @@
+import { PlanMode } from '../agents/plan-mode'
+import { projectDataDir } from '../base/paths'
+import type { QueryHooks } from '../engine/types'
+import { createPermissionGate, type PermissionGate } from '../governance/gate/gate'
+import { createBashClassifier } from '../governance/gate/bash-preview'
+import { ApprovalQueue } from '../governance/approvals/queue'
+import { SessionGrants } from '../governance/decide/session'
+import type { HookLog } from '../governance/hooks/log'
+import { HookRunner } from '../governance/hooks/runner'
+import { SessionMemory } from '../memory/agents/session-memory'
+import type { MemoryService } from '../memory/service'
+import type { PtyProcess } from '../pty/types'
+import { SMALL_FAST_MODEL } from '../services/model/ask'
+import { plansDir } from '../store/plan-files'
+import { transcriptPath } from '../store/transcript'
+import type { BashSandboxState } from '../tools/bash-sandbox'
+import { createCoreTools } from '../tools/registry'
+import { resultText } from '../tools/result-text'
+import { createToolSession, type ToolSession } from '../tools/tool-session'
+import type { ApprovalQueues } from './approval-queues'
+import type { ModelCache } from './model-cache'
+import type { NetworkAsks } from './network-asks'
+import { projectTrustOf, type RuntimePreferences, type SessionRuntimeOptions } from './runtime-options'
+import type { SessionEnvironment, Toolset } from './session'
+import { createSessionTasks, sharedTaskListName } from './session-tasks'
+import type { SharedSandbox } from './shared-sandbox'
+
+/** What every session of one runtime shares. */
+export interface RuntimeParts {
+  options: SessionRuntimeOptions
+  approvals: ApprovalQueues
+  /** Each live session's gate, by session id. */
+  gates: Map<string, PermissionGate>
+  hookLog: HookLog
+  network: NetworkAsks
+  sandbox: SharedSandbox
+  models: ModelCache
+  userHome: string
+  memory: MemoryService
+}
+
+/** One session being opened: where it works and what it owns. */
+interface Opening {
+  projectPath: string
+  sessionId: string
+  tools: ToolSession
+  preferences: RuntimePreferences
+  /** Started on the first Bash call, not with the session: most turns never need it. */
+  sandboxState(): Promise<BashSandboxState | undefined>
+}
+
+/**
+ * Everything one session needs from its runtime: a permission gate (with its approval queue), the
+ * model, the toolset (built on the first turn) and the hooks around the loop and the session.
+ */
+export function openSessionEnvironment(parts: RuntimeParts, projectPath: string, sessionId: string): Omit<SessionEnvironment, 'projectDataDir' | 'transcriptPath'> {
+  const { options, models } = parts
+  const opening: Opening = {
+    projectPath,
+    sessionId,
+    tools: createToolSession({ cwd: projectPath }),
+    preferences: options.preferences?.() ?? {},
+    sandboxState: () => parts.sandbox.acquire(projectPath, sessionId),
+  }
+  const { gate, queue, grants, close: closeGate } = openGate(parts, opening)
+  const tasks = createSessionTasks({
+    projectDataDir: projectDataDir(options.home, projectPath),
+    sessionId,
+    sharedName: sharedTaskListName(options.taskList, options.env),
+    hub: options.hub,
+  })
+  const plan = new PlanMode({
+    sessionId,
+    plansDir: plansDir(parts.userHome, options.env),
+    headless: options.headless,
+    approvals: queue,
+    gate,
+    onModeChange: (mode, previous) => options.hub.emit('agent.event', { type: 'mode_change', sessionId, agentId: 'main', mode, previous }),
+  })
+  return {
+    hub: options.hub,
+    model: () => models.get(opening.preferences),
+    modelName: models.modelName(opening.preferences),
+    toolset: () => buildToolset(parts, opening, { gate, tasks, plan }),
+    canUseTool: (tool, input, toolUseId, callOptions) => gate.canUseTool(tool, input, toolUseId, callOptions),
+    setMode: (mode) => plan.setMode(mode),
+    hooks: loopHooks(gate),
+    lifecycle: {
+      // While plan mode lasts, every prompt carries its reminder (the model must know before it acts).
+      promptSubmit: async (prompt) => {
+        const submitted = await gate.userPromptSubmit(prompt)
+        const reminder = plan.reminder()
+        if (!reminder || submitted.blocked) return submitted
+        return { ...submitted, additionalContext: [submitted.additionalContext, reminder].filter(Boolean).join('\n\n') }
+      },
+      sessionStart: (source) => gate.sessionStart(source),
+      sessionEnd: (reason) => gate.sessionEnd(reason),
+    },
+    // Whether or not a turn ever ran (a session opened and closed unused has no toolset), so the
+    // session's state is freed here rather than with the toolset.
+    async release() {
+      closeGate()
+      tasks.dispose()
+      await opening.tools.dispose()
+    },
+    memory: (host) =>
+      new SessionMemory(host, {
+        service: parts.memory,
+        model: () => models.get(opening.preferences),
+        recallModel: () => parts.memory.preferences().recallModel ?? SMALL_FAST_MODEL,
+        // `sous -p` reads memory; writing it is left to interactive sessions.
+        extract: !options.headless,
+        // Memories are read on demand (the index says where); reading them never asks.
+        allowRead: (folders) => {
+          for (const folder of folders) grants.add(`Read(/${escapeGlob(folder)}/**)`)
+        },
+      }),
+    maxTurns: options.maxTurns ?? 100,
+    appendSystemPrompt: options.appendSystemPrompt,
+    homeDir: parts.userHome,
+  }
+}
+
+/** A folder path as a literal in a permission rule's glob. */
+function escapeGlob(path: string): string {
+  return path.replace(/[\\*?[\]{}()!+@]/g, (character) => `\\${character}`)
+}
+
+/**
+ * The session's approval queue (shown in the UI, unless headless; asked by the sandbox's network
+ * check) and its permission gate. `close` cancels what is pending and unregisters both.
+ */
+function openGate(parts: RuntimeParts, opening: Opening): { gate: PermissionGate; queue: ApprovalQueue; grants: SessionGrants; close(): void } {
+  const { options, approvals, gates, network, hookLog, userHome } = parts
+  const { projectPath, sessionId, tools } = opening
+  const grants = new SessionGrants(projectPath)
+  const queue = new ApprovalQueue({ projectRoot: projectPath, sousHome: options.home, sessionGrants: grants, headless: options.headless })
+  network.register(sessionId, queue)
+  const forgetQueue = approvals.add(sessionId, queue)
+  const transcript = transcriptPath(options.home, projectPath, sessionId)
+  const gate = createPermissionGate({
+    projectRoot: projectPath,
+    cwd: () => tools.shell.cwd,
+    sousHome: options.home,
+    home: userHome,
+    mode: opening.preferences.permissionMode ?? options.permissionMode,
+    cliRules: options.cliRules,
+    projectTrust: projectTrustOf(options),
+    approvals: queue,
+    hooks: new HookRunner({ hooks: [], sessionId, transcriptPath: transcript, projectRoot: projectPath, log: hookLog, env: options.env, childEnv: options.childEnv }),
+    headless: options.headless,
+    sandbox: opening.sandboxState,
+    sessionId,
+    transcriptPath: transcript,
+    onDenial: options.onDenial,
+    onNotice: (notice) => options.hub.emit('agent.event', { type: 'notice', sessionId, agentId: 'main', level: notice.level, message: notice.message }),
+    toolContext: () => ({ fileState: tools.fileState, shell: tools.shell, isReadDenied: (path: string) => gate.isReadDenied(path) }),
+  })
+  gates.set(sessionId, gate)
+  return {
+    gate,
+    queue,
+    grants,
+    close() {
+      gate.abortPending()
+      network.forget(sessionId)
+      forgetQueue()
+      gates.delete(sessionId)
+    },
+  }
+}
+
+/** The core tools with the syntax-tree Bash classifier, the sandbox and the small model WebFetch asks. */
+async function buildToolset(parts: RuntimeParts, opening: Opening, session: { gate: PermissionGate; tasks: ReturnType<typeof createSessionTasks>; plan: PlanMode }): Promise<Toolset> {
+  const { options } = parts
+  const { tools, sessionId } = opening
+  const { gate, tasks, plan } = session
+  // Said on the first turn, when someone is listening (the CLI subscribes after the session opens).
+  if (tasks.warning) options.hub.emit('agent.event', { type: 'notice', sessionId, agentId: 'main', level: 'warning', message: tasks.warning })
+  const [classifier, askModel] = await Promise.all([
+    createBashClassifier({ projectRoot: opening.projectPath, cwd: () => tools.shell.cwd, home: parts.userHome }),
+    parts.models.askModel(opening.preferences),
+  ])
+  const onPtySpawn = options.onPtySpawn
+  return {
+    tools: createCoreTools({ pty: options.pty, classify: classifier.classify, inspect: classifier.inspect, sandbox: opening.sandboxState }),
+    context: {
+      fileState: tools.fileState,
+      shell: tools.shell,
+      askModel,
+      isReadDenied: (path: string) => gate.isReadDenied(path),
+      tasks: tasks.access,
+      planMode: plan,
+      ...(onPtySpawn && { onPtySpawn: (terminal: PtyProcess, command: string) => onPtySpawn(sessionId, terminal, command) }),
+    },
+  }
+}
+
+/** The gate's Stop and PostToolUse hooks, as the loop calls them. */
+function loopHooks(gate: PermissionGate): QueryHooks {
+  return {
+    onStop: () => gate.stop(),
+    // Claude Code fires PostToolUseFailure instead of PostToolUse when the call failed.
+    postToolUse: async (call, result) => {
+      if (result.isError) await gate.postToolUseFailure(call.tool, call.input, resultText(result.content), call.toolUseId)
+      else await gate.postToolUse(call.tool, call.input, result, call.toolUseId)
+    },
+  }
+}
