@@ -5,7 +5,7 @@ import { AppError } from '../../shared/ipc/result'
 import { INDEX_FILE, isWritableMemoryFile, memoryProblems, type MemoryFields, type MemoryProblem, type MemoryType } from '../../shared/memory'
 import { writeFileAtomic } from '../base/atomic-write'
 import { loadYaml, parseMemory, serializeMemory } from './format'
-import { foreignLines, renderIndex, type IndexEntry, type RenderedIndex } from './index-file'
+import { foreignLines, renderIndex, type IndexEntry } from './index-file'
 
 /**
  * One memory folder on disk: its memory files and their `MEMORY.md` index. Files written by hand
@@ -165,22 +165,19 @@ export class MemoryFolder {
     return readFile(join(this.dir, INDEX_FILE), 'utf8').catch(() => '')
   }
 
-  /** The index the files call for, and its size against the limits. */
-  async renderedIndex(): Promise<RenderedIndex> {
-    return renderIndex((await this.list()).map(indexEntry))
-  }
-
   /**
    * Rewrites `MEMORY.md` when it no longer matches the files (after another tool wrote one, or a
    * person edited it). Lines that belong to no memory are first saved in {@link KEPT_NOTES_FILE}.
-   * Returns whether anything was written. A folder that does not exist stays absent.
+   * Returns whether anything was written. A folder that does not exist stays absent. Pass the
+   * records just listed to spare a second listing.
    */
-  syncIndex(): Promise<boolean> {
-    return this.serial(() => this.syncIndexNow())
+  syncIndex(listed?: MemoryRecord[]): Promise<boolean> {
+    return this.serial(() => this.syncIndexNow(listed))
   }
 
-  private async syncIndexNow(): Promise<boolean> {
-    let records = await this.list()
+  /** `listed`: the records the caller just listed (saves listing the folder again). */
+  private async syncIndexNow(listed?: MemoryRecord[]): Promise<boolean> {
+    let records = listed ?? (await this.list())
     const onDisk = await this.indexText()
     if (records.length === 0 && onDisk === '') return false
     const kept = foreignLines(onDisk)
@@ -219,8 +216,7 @@ export class MemoryFolder {
     if (!info) return undefined
     if (info.isSymbolicLink()) throw new AppError('FORBIDDEN', `${file} is a symbolic link; Sous does not write through links in a memory folder.`)
     const text = await readFile(path, 'utf8')
-    const library = await loadYaml()
-    return { text, record: recordOf(file, path, text, info.mtimeMs, library) }
+    return { text, record: await recordOf(file, path, text, info.mtimeMs) }
   }
 
   /** Reads and parses one file, reusing the parse while its size and time are unchanged. */
@@ -241,7 +237,7 @@ export class MemoryFolder {
     else {
       const text = await readFile(path, 'utf8').catch(() => undefined)
       if (text === undefined) return undefined
-      record = recordOf(file, path, text, info.mtimeMs, await loadYaml())
+      record = await recordOf(file, path, text, info.mtimeMs)
     }
     this.cache.set(file, { stamp, record })
     return record
@@ -271,8 +267,8 @@ export function indexEntry(record: MemoryRecord): IndexEntry {
   }
 }
 
-function recordOf(file: string, path: string, text: string, updatedAt: number, library: Awaited<ReturnType<typeof loadYaml>>): MemoryRecord {
-  const parsed = parseMemory(text, library)
+async function recordOf(file: string, path: string, text: string, updatedAt: number): Promise<MemoryRecord> {
+  const parsed = parseMemory(text, undefined) ?? parseMemory(text, await loadYaml())
   return { file, path, fields: parsed.fields, extra: parsed.extra, problems: parsed.problems, updatedAt, version: versionOf(text) }
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { loadYaml, parseMemory, serializeMemory } from './format'
+import { loadYaml, parseMemory, serializeMemory, simpleFrontmatter } from './format'
 
 const canonical = `---
 name: Use pnpm
@@ -58,5 +58,46 @@ describe('memory file format', () => {
   ])('reports %s with its problem instead of throwing', async (_label, text, problem) => {
     const parsed = parseMemory(text, await loadYaml())
     expect(parsed.problems.map((entry) => entry.message).join(' ')).toContain(problem)
+  })
+})
+
+describe('the fast path for plain frontmatter', () => {
+  it.each([
+    'name: Use pnpm',
+    'description: What module 12 does with service 3 (note 12)',
+    'type: feedback',
+    'name: Ünïcode — dashes, commas, and (parentheses)',
+    'name: a-b_c.d/e',
+    'name: ends with spaces   ',
+  ])('reads %j exactly as YAML does', async (line) => {
+    const yaml = await loadYaml()
+    expect(simpleFrontmatter([line])).toEqual(yaml.parse(line))
+  })
+
+  it.each([
+    'name: "quoted"',
+    "name: 'quoted'",
+    'name: [list]',
+    'name: {map: 1}',
+    'name: a: b',
+    'name: a # comment',
+    'name: 123',
+    'name: 1st place',
+    'name: true',
+    'name: null',
+    'name: ~',
+    'name: .5',
+    'name: -dash first',
+    'name: *alias',
+    'name: |',
+    'name:',
+    '  indented: x',
+    '- item',
+  ])('leaves %j to the YAML library', (line) => {
+    expect(simpleFrontmatter([line])).toBeUndefined()
+  })
+
+  it('leaves duplicate keys to the library (which reports them)', () => {
+    expect(simpleFrontmatter(['name: a', 'name: b'])).toBeUndefined()
   })
 })

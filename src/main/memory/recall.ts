@@ -18,7 +18,7 @@ export interface RecallCandidate {
 /** At most this many memories are attached per prompt. */
 export const RECALL_LIMIT = 5
 /** At most this many candidates are offered (the newest), to bound the question's size. */
-export const MAX_CANDIDATES = 500
+export const MAX_CANDIDATES = 1000
 
 export const RECALL_SYSTEM = `You choose which of a user's saved memories will help an AI coding agent with the user's new request. Each memory has an id, a type and a one-line description.
 Pick at most ${RECALL_LIMIT}, and only memories clearly useful for this request; when unsure, leave a memory out. Picking none is a good answer.

@@ -7,7 +7,8 @@ import { INDEX_MAX_BYTES, INDEX_MAX_LINES, memoryFileName, type MemoryFields, ty
 import type { EventHub } from '../base/event-hub'
 import { ActivityLog, type ActivityEntry } from './activity'
 import { ChangeLog, type ChangeStep } from './changes'
-import { MemoryFolder, type MemoryRecord } from './folder'
+import { indexEntry, MemoryFolder, type MemoryRecord } from './folder'
+import { renderIndex } from './index-file'
 import { memoryFolders, type MemoryFolders, type MemoryPlace } from './locations'
 import { memoryPromptSection } from './prompt'
 import { planAgentWrite, type AgentWrite } from './agent-write'
@@ -89,9 +90,10 @@ export class MemoryService {
     ]
     const listed = await Promise.all(
       scopes.map(async ({ scope, folder, source }) => {
+        let records = await folder.list()
         // Listing is also when an index another writer left out of date gets regenerated.
-        await folder.syncIndex()
-        const [records, index] = await Promise.all([folder.list(), folder.renderedIndex()])
+        if (await folder.syncIndex(records)) records = await folder.list()
+        const index = renderIndex(records.map(indexEntry))
         const info: MemoryFolderInfo = { scope, dir: folder.dir, source, index: { ...index, maxLines: INDEX_MAX_LINES, maxBytes: INDEX_MAX_BYTES } }
         return { info, memories: records.map((record) => documentOf(scope, record)) }
       }),

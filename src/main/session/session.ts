@@ -197,8 +197,7 @@ export class Session {
     this.append(prompt)
     const turnId = `${this.id}:${++this.turnCounter}`
     this.emit({ ...identity, type: 'turn_start', turnId, prompt: text })
-    // Beside the turn, never before it: the first request does not wait for recall.
-    this.memory?.startRecall(turnId, text)
+    let recalling = false
     try {
       const memory = this.memory?.promptSection()
       const [model, toolset, system] = await Promise.all([
@@ -240,6 +239,12 @@ export class Session {
           return result
         }
         this.emit(next.value)
+        // Recall runs beside the turn, from the moment its first request is on its way: not even its
+        // local work (listing the memory folders) competes with sending that request.
+        if (!recalling && next.value.type === 'request_start') {
+          recalling = true
+          this.memory?.startRecall(turnId, text)
+        }
       }
     } catch (error) {
       this.memory?.turnEnded(turnId)

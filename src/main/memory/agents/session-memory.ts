@@ -134,9 +134,9 @@ export class SessionMemory implements SessionMemoryPort {
 
   private async recall(turnId: string, prompt: string): Promise<void> {
     const { user, project } = await this.options.service.locate(this.host.projectPath)
-    // Recall lists the folders anyway; an index another writer left stale is fixed on the way.
-    await Promise.all([user.syncIndex(), project.syncIndex()])
     const [userRecords, projectRecords] = await Promise.all([user.list(), project.list()])
+    // Recall lists the folders anyway: an index another writer left stale is fixed on the way.
+    this.track(Promise.all([user.syncIndex(userRecords), project.syncIndex(projectRecords)]).then(() => undefined))
     const candidates = recallCandidates([{ scope: 'user', records: userRecords }, { scope: 'project', records: projectRecords }], this.surfaced)
     if (candidates.length === 0) return
     const model = this.options.recallModel()

@@ -65,9 +65,14 @@ function Toolbar() {
   )
 }
 
-function Panes({ dark, fontSize, onOpenSession }: { dark: boolean; fontSize: number; onOpenSession(sessionId: string, projectPath: string): void }) {
+/** The search box (its own component: a keystroke re-renders it and the list, nothing else). */
+function SearchBox() {
   const query = useMemory((state) => state.query)
   const setQuery = useMemory((state) => state.setQuery)
+  return <input className="field" type="search" aria-label="Search memories" placeholder="Search names, descriptions and text" value={query} onChange={(event) => setQuery(event.target.value)} />
+}
+
+function Panes({ dark, fontSize, onOpenSession }: { dark: boolean; fontSize: number; onOpenSession(sessionId: string, projectPath: string): void }) {
   const selection = useMemory((state) => state.selection)
   const error = useMemory((state) => state.error)
   const notice = useMemory((state) => state.notice)
@@ -76,7 +81,7 @@ function Panes({ dark, fontSize, onOpenSession }: { dark: boolean; fontSize: num
   return (
     <div className="memory__panes">
       <section className="memory__side" aria-label="Memories by scope and type">
-        <input className="field" type="search" aria-label="Search memories" placeholder="Search names, descriptions and text" value={query} onChange={(event) => setQuery(event.target.value)} />
+        <SearchBox />
         {lastDeleted && (
           <p className="memory__undo" role="status">
             Deleted “{lastDeleted.label}”.{' '}

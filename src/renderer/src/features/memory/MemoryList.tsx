@@ -1,5 +1,6 @@
 import { useVirtualizer } from '@tanstack/react-virtual'
-import { useDeferredValue, useMemo, useRef } from 'react'
+import { memo, useMemo, useRef } from 'react'
+import type { MemoryDocument } from '../../../../shared/ipc/contract'
 import { MEMORY_TYPE_HELP, type MemoryType } from '../../../../shared/memory'
 import { memoryKey, rowsFor, type Row } from './rows'
 import { useMemory } from './store'
@@ -14,7 +15,7 @@ const TYPE_TITLE: Record<string, string> = { user: 'User', feedback: 'Feedback',
  */
 export function MemoryList() {
   const items = useMemory((state) => state.items)
-  const query = useDeferredValue(useMemory((state) => state.query))
+  const query = useMemory((state) => state.query)
   const rows = useMemo(() => rowsFor(items, query), [items, query])
   const scroller = useRef<HTMLDivElement>(null)
   const virtualizer = useVirtualizer({
@@ -53,11 +54,11 @@ function RowView({ row }: { row: Row }) {
       </h4>
     )
   }
-  return <MemoryRow row={row} />
+  return <MemoryRow memory={row.memory} />
 }
 
-function MemoryRow({ row }: { row: Extract<Row, { kind: 'memory' }> }) {
-  const { memory } = row
+/** One memory; kept across filtering (the same memory renders once, whatever the query). */
+const MemoryRow = memo(function MemoryRow({ memory }: { memory: MemoryDocument }) {
   const key = memoryKey(memory.scope, memory.file)
   const selected = useMemory((state) => state.selection?.kind === 'memory' && memoryKey(state.selection.scope, state.selection.file) === key)
   const highlight = useMemory((state) => state.highlights[key])
@@ -80,4 +81,4 @@ function MemoryRow({ row }: { row: Extract<Row, { kind: 'memory' }> }) {
       )}
     </div>
   )
-}
+})
