@@ -10,7 +10,7 @@ const noPty = { name: 'node-pty', message: 'node-pty is imported only in src/mai
 const noSdk = { name: '@anthropic-ai/sdk', message: 'The Anthropic SDK is imported only in src/main/services/model.' }
 
 export default tseslint.config(
-  { ignores: ['out/**', 'dist/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'coverage/**'] },
+  { ignores: ['out/**', 'dist/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'coverage/**', '.bundle-check-test-*/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

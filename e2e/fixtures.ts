@@ -47,14 +47,14 @@ function appEnv(sousHome: string, modelUrl: string): NodeJS.ProcessEnv {
   }
 }
 
-/** Starts `sous serve` (built) on a free port with our temp homes; the caller stops the child. */
-export async function startServe(sousHome: string, modelUrl: string): Promise<{ url: string; child: Child }> {
+/** Starts `sous serve` (built) on a free port with our temp homes (and `env` on top); the caller stops the child. */
+export async function startServe(sousHome: string, modelUrl: string, env: NodeJS.ProcessEnv = {}): Promise<{ url: string; child: Child }> {
   const child = await startChild({
     name: '`sous serve`',
     command: process.execPath,
     args: [join(root, 'out/main/cli.js'), 'serve', '--port', '0'],
     cwd: root,
-    env: appEnv(sousHome, modelUrl),
+    env: { ...appEnv(sousHome, modelUrl), ...env },
     ready: /Sous listening on (http:\/\/\S+)/,
   })
   return { url: child.announced[1] ?? '', child }

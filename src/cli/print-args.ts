@@ -12,7 +12,8 @@ export interface PrintOptions {
   outputFormat: OutputFormat
   permissionMode: PermissionMode
   model?: string
-  maxTurns: number
+  /** Model requests allowed; none given means no limit (as in Claude Code's print mode). */
+  maxTurns?: number
   resume?: string
   continue: boolean
   verbose: boolean
@@ -21,9 +22,6 @@ export interface PrintOptions {
   allowedTools: string[]
   disallowedTools: string[]
 }
-
-/** Default turn limit in headless mode (a runaway loop must end). */
-export const DEFAULT_MAX_TURNS = 100
 
 const FORMATS: readonly OutputFormat[] = ['text', 'json', 'stream-json']
 const MODES: readonly PermissionMode[] = ['default', 'acceptEdits', 'plan', 'bypassPermissions', 'dontAsk']
@@ -40,7 +38,7 @@ Options:
   --allowedTools <rules...>       allow rules for this run, e.g. "Bash(npm test:*)" Edit
   --disallowedTools <rules...>    deny rules for this run
   --model <name>                  model id (default: ANTHROPIC_MODEL or the built-in default)
-  --max-turns <n>                 limit on model requests (default ${DEFAULT_MAX_TURNS})
+  --max-turns <n>                 limit on model requests (default: no limit)
   -r, --resume <session-id>       continue a stored session
   -c, --continue                  continue the latest session of this folder
   --append-system-prompt <text>   extra instructions for this run
@@ -84,7 +82,7 @@ export function parsePrintArgs(argv: string[]): { ok: true; options: Omit<PrintO
   if (!FORMATS.includes(outputFormat)) return { ok: false, error: `--output-format must be one of ${FORMATS.join(', ')}` }
   const permissionMode = (values['permission-mode'] ?? 'default') as PermissionMode
   if (!MODES.includes(permissionMode)) return { ok: false, error: `--permission-mode must be one of ${MODES.join(', ')}` }
-  let maxTurns = DEFAULT_MAX_TURNS
+  let maxTurns: number | undefined
   if (values['max-turns'] !== undefined) {
     maxTurns = Number(values['max-turns'])
     if (!Number.isInteger(maxTurns) || maxTurns < 1) return { ok: false, error: '--max-turns must be a positive integer' }
@@ -94,7 +92,7 @@ export function parsePrintArgs(argv: string[]): { ok: true; options: Omit<PrintO
     prompt: parsed.positionals.join(' '),
     outputFormat,
     permissionMode,
-    maxTurns,
+    ...(maxTurns !== undefined && { maxTurns }),
     continue: values.continue ?? false,
     verbose: values.verbose ?? false,
     allowedTools: splitRules(values.allowedTools),

@@ -101,3 +101,15 @@ export function verboseLine(event: AgentEvent): string | undefined {
       return undefined
   }
 }
+
+/**
+ * What `sous -p` says on stderr when Bash finds no working sandbox (once per run, whatever the
+ * output format): the reason, what follows from it in this mode, and how to get the sandbox.
+ */
+export function sandboxWarningLine(event: Extract<AgentEvent, { type: 'sandbox_unavailable' }>): string {
+  const reason = event.reason.replace(/^sandbox unavailable:\s*/, '')
+  const consequence = event.unconfined
+    ? 'bypassPermissions runs commands without it (unconfined)'
+    : 'commands that change files need approval, which -p cannot give (allow them with --allowedTools, or use --permission-mode bypassPermissions to run them unconfined)'
+  return `sous: warning: the OS sandbox is unavailable (${reason}); ${consequence}. On Linux it needs bubblewrap and socat (e.g. apt install bubblewrap socat).`
+}

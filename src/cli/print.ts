@@ -4,7 +4,7 @@ import type { AgentEvent } from '../shared/protocol/agent-event'
 import { AppError } from '../shared/ipc/result'
 import type { SessionManager } from '../main/session/session-manager'
 import { parsePrintArgs, PRINT_USAGE, type PrintOptions } from './print-args'
-import { failureLine, printText, proposedPlan, toPrintResult, verboseLine, type ProposedPlan } from './print-output'
+import { failureLine, printText, proposedPlan, sandboxWarningLine, toPrintResult, verboseLine, type ProposedPlan } from './print-output'
 import type { PermissionDenial } from './print-permissions'
 
 /** Where headless mode reads and writes; the real process by default, buffers in tests. */
@@ -112,6 +112,7 @@ async function openSession(manager: SessionManager, options: PrintOptions, cwd: 
 }
 
 function onEvent(io: PrintIO, options: PrintOptions, event: AgentEvent): void {
+  if (event.type === 'sandbox_unavailable') io.stderr.write(`${sandboxWarningLine(event)}\n`)
   if (options.outputFormat === 'stream-json') return writeLine(io, event)
   if (options.verbose && options.outputFormat === 'text') {
     const line = verboseLine(event)

@@ -28,3 +28,11 @@ export function projectSlug(projectPath: string): string {
 export function projectDataDir(home: string, projectPath: string): string {
   return join(home, 'projects', projectSlug(projectPath))
 }
+
+/**
+ * `<projectDataDir>/tool-results/<sessionId>`: where a session's results too large for the
+ * conversation are saved. The session may read them back without asking (governance).
+ */
+export function toolResultsDir(projectDataDir: string, sessionId: string): string {
+  return join(projectDataDir, 'tool-results', sessionId.replace(/[^A-Za-z0-9_-]/g, '_'))
+}

@@ -1,5 +1,6 @@
-import { abortableSleep } from '../base/sleep'
 import type { AgentEvent, Usage } from '../../shared/protocol/agent-event'
+import { toolResultsDir } from '../base/paths'
+import { abortableSleep } from '../base/sleep'
 import { withMessageBreakpoints } from '../context/cache-breakpoints'
 import { ReminderQueue, withReminders } from '../context/reminders'
 import type { AssistantBlock, Message, ModelRequest, ToolSchema } from '../services/model/types'
@@ -27,12 +28,12 @@ import type { EventBody, QueryParams, QueryResult } from './types'
  */
 export async function* query(params: QueryParams): AsyncGenerator<AgentEvent, QueryResult> {
   const loop = new LoopState(params)
-  const toolDeps = toolDepsOf(params)
+  const toolDeps = toolDepsOf(params, loop.reminders)
   const schemas = toolSchemas(params.tools)
   // Before the first request there is no transition yet: it counts as a turn like `next_turn`.
   let transition: Transition | undefined
   for (;;) {
-    const end = beforeRequest(loop, params, transition)
+    const end = yield* beforeRequest(loop, params, transition)
     if (end) {
       transition = end
       break
@@ -52,6 +53,8 @@ type End = Extract<Transition, { kind: 'end' }>
 class LoopState {
   messages: Message[]
   turns = 0
+  /** Requests allowed before asking (or stopping); grows by `maxTurns` each time the user says go on. */
+  turnLimit: number
   maxTokens: number
   /** The model to ask; becomes the fallback model for the rest of the run once the service switched. */
   modelName: string
@@ -65,6 +68,7 @@ class LoopState {
 
   constructor(private readonly params: QueryParams) {
     this.reminders = params.reminders ?? new ReminderQueue()
+    this.turnLimit = params.maxTurns
     this.messages = [...params.messages]
     this.maxTokens = params.maxTokens ?? 8192
     this.modelName = params.modelName
@@ -85,11 +89,23 @@ class LoopState {
   }
 }
 
-/** Ends the run before a request when it was aborted or, for a new turn, when the turns ran out. */
-function beforeRequest(loop: LoopState, params: QueryParams, previous: Transition | undefined): End | undefined {
+/**
+ * Ends the run before a request when it was aborted or, for a new turn, when the turns ran out. At
+ * the limit an `onTurnLimit` guard (the desktop's question, after a `turn_limit` event) may allow
+ * another `maxTurns` requests; a guard that throws counts as "stop".
+ */
+async function* beforeRequest(loop: LoopState, params: QueryParams, previous: Transition | undefined): AsyncGenerator<AgentEvent, End | undefined> {
   if (params.signal.aborted) return aborted()
   if (isReissue(previous)) return undefined
-  if (loop.turns >= params.maxTurns) return { kind: 'end', reason: 'max_turns', message: `Reached the limit of ${params.maxTurns} turns.` }
+  if (loop.turns >= loop.turnLimit) {
+    const end: End = { kind: 'end', reason: 'max_turns', message: `Reached the limit of ${loop.turnLimit} model requests.` }
+    if (!params.onTurnLimit) return end
+    yield stamp({ type: 'turn_limit', turns: loop.turns }, params)
+    const goOn = await params.onTurnLimit(loop.turns).catch(() => false)
+    if (params.signal.aborted) return aborted()
+    if (!goOn) return end
+    loop.turnLimit += params.maxTurns
+  }
   loop.turns++
   return undefined
 }
@@ -151,8 +167,10 @@ async function* onMessage(
   loop.stopHookForced = false
   yield* stamped(reply.executor.drain(), params)
   const toolOf = (id: string) => params.tools.find((tool) => tool.name === calls.find((call) => call.id === id)?.name)
-  loop.append({ role: 'user', content: await budgetResults(reply.executor.results(), toolOf, params.projectDataDir) })
+  loop.append({ role: 'user', content: await budgetResults(reply.executor.results(), toolOf, toolResultsDir(params.projectDataDir, params.sessionId)) })
   if (params.signal.aborted) return aborted()
+  const stopped = reply.executor.stopReason()
+  if (stopped !== undefined) return finish('hook_stopped', `A hook stopped the turn: ${stopped}`)
   return proceed('next_turn')
 }
 
@@ -201,7 +219,7 @@ async function* onMaxTokens(
 
 async function* onStop(loop: LoopState, params: QueryParams): AsyncGenerator<AgentEvent, Transition> {
   if (params.signal.aborted) return aborted()
-  const { feedback, error } = await stopHookRound(params.hooks, loop.stopHookForced)
+  const { feedback, error } = await stopHookRound(params.hooks, loop.stopHookForced, lastText(loop.messages))
   if (error !== undefined) yield stamp({ type: 'notice', level: 'warning', message: `The Stop hook failed: ${error}` }, params)
   if (!feedback) return finish('completed')
   loop.stopHookForced = true
@@ -223,8 +241,9 @@ async function* stamped<R>(inner: AsyncGenerator<EventBody, R>, params: QueryPar
   }
 }
 
-function toolDepsOf(params: QueryParams): Omit<RunToolDeps, 'emit'> {
+function toolDepsOf(params: QueryParams, reminders: ReminderQueue): Omit<RunToolDeps, 'emit'> {
   const deps: Omit<RunToolDeps, 'emit'> = {
+    remind: (text, source) => reminders.push(text, { source }),
     tools: new Map(params.tools.map((tool) => [tool.name, tool])),
     canUseTool: params.canUseTool,
     context: {

@@ -5,12 +5,13 @@ import type { AnyTool } from '../tools/types'
 /**
  * Applies the tool layer's result budget to one message of tool_results: results over their
  * tool's limit, and the largest ones while the message is over budget, are persisted under
- * `<projectDataDir>/tool-results/` and replaced by a preview. Order and pairing are kept.
+ * `resultsDir` (the session's `tool-results/<sessionId>/`) and replaced by a preview. Order and
+ * pairing are kept.
  */
 export async function budgetResults(
   blocks: ToolResultBlock[],
   toolOf: (toolUseId: string) => AnyTool | undefined,
-  projectDataDir: string,
+  resultsDir: string,
 ): Promise<ToolResultBlock[]> {
   const budgeted = await applyResultBudget(
     blocks.map((block) => ({
@@ -18,7 +19,7 @@ export async function budgetResults(
       maxResultChars: toolOf(block.tool_use_id)?.maxResultChars,
       result: { content: block.content, isError: block.is_error === true },
     })),
-    projectDataDir,
+    resultsDir,
   )
   return blocks.map((block, index) => {
     const result = budgeted[index]!

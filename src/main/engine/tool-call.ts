@@ -13,12 +13,16 @@ export interface RunToolDeps {
   /** The tool context without the per-call fields. */
   context: Omit<ToolContext, 'toolUseId' | 'signal' | 'progress'>
   emit: (event: EventBody) => void
+  /** Queues text for the model's next request (a hook's context after a call). */
+  remind?: (text: string, source: string) => void
 }
 
-/** One finished call: the block for the model, and whether permission was refused. */
+/** One finished call: the block for the model, whether permission was refused, whether the turn must end. */
 export interface CallOutcome {
   block: ToolResultBlock
   denial?: { toolName: string; toolUseId: string; input: unknown; message: string }
+  /** A hook answered `continue: false`: the turn ends once every result is in, for this reason. */
+  stop?: string
 }
 
 /** Parses a call's input against its tool; `ok: false` with the reason when the tool is unknown or the input invalid. */
@@ -45,13 +49,14 @@ export function isSafeCall(tool: AnyTool | undefined, input: unknown): boolean {
 }
 
 /**
- * Runs one tool call from permission to result: find → parse → canUseTool (which runs the
- * PreToolUse hooks) → execute → PostToolUse. Contract: never throws; every path yields exactly one
- * tool_result and one `tool_end`; a permission check or hook that throws is reported as a notice.
+ * Runs one tool call from permission to result: find → parse → validate (the tool's own check) →
+ * canUseTool (which runs the PreToolUse hooks) → execute → PostToolUse. Contract: never throws;
+ * every path yields exactly one tool_result and one `tool_end`; a permission check or hook that
+ * throws is reported as a notice.
  */
 export async function processToolCall(block: ToolUseBlock, signal: AbortSignal, deps: RunToolDeps): Promise<CallOutcome> {
   const tool = deps.tools.get(block.name)
-  const finish = (result: ToolResult, denial?: CallOutcome['denial']): CallOutcome => {
+  const finish = (result: ToolResult, denial?: CallOutcome['denial'], stop?: string): CallOutcome => {
     const isError = result.isError === true
     deps.emit({ type: 'tool_state', toolUseId: block.id, name: block.name, state: isError ? 'error' : 'done' })
     deps.emit({
@@ -64,7 +69,7 @@ export async function processToolCall(block: ToolUseBlock, signal: AbortSignal, 
     })
     const out: ToolResultBlock = { type: 'tool_result', tool_use_id: block.id, content: result.content }
     if (isError) out.is_error = true
-    return denial ? { block: out, denial } : { block: out }
+    return { block: out, ...(denial && { denial }), ...(stop !== undefined && { stop }) }
   }
   if (!tool) {
     const names = [...deps.tools.keys()].join(', ')
@@ -74,6 +79,16 @@ export async function processToolCall(block: ToolUseBlock, signal: AbortSignal, 
   if (!parsed.ok) {
     return finish({ content: `InputValidationError: ${block.name}: ${parsed.error}`, isError: true })
   }
+  const ctx: ToolContext = {
+    ...deps.context,
+    toolUseId: block.id,
+    signal,
+    progress: (text) => deps.emit({ type: 'tool_progress', toolUseId: block.id, text }),
+  }
+  // The tool's own checks (read before edit, a unique match, not stale) come before any question,
+  // so the user is only asked about calls that can run — and sees the real diff.
+  const invalid = await validateCall(tool, parsed.value, ctx)
+  if (invalid !== undefined) return finish({ content: invalid, isError: true })
   let input = parsed.value
   const checked = await reported(deps, 'The permission check', () => deps.canUseTool(tool, input, block.id, { signal }))
   // A permission check that crashed fails closed: the call is denied, saying why.
@@ -83,6 +98,7 @@ export async function processToolCall(block: ToolUseBlock, signal: AbortSignal, 
     return finish(
       { content: `Permission to use ${block.name} was denied: ${message}`, isError: true },
       { toolName: block.name, toolUseId: block.id, input, message },
+      decision.stopTurn,
     )
   }
   if (decision.updatedInput !== undefined) input = decision.updatedInput
@@ -99,12 +115,6 @@ export async function processToolCall(block: ToolUseBlock, signal: AbortSignal, 
   }
   if (signal.aborted) return finish(notExecuted('the turn was interrupted'))
   deps.emit({ type: 'tool_state', toolUseId: block.id, name: block.name, state: 'running' })
-  const ctx: ToolContext = {
-    ...deps.context,
-    toolUseId: block.id,
-    signal,
-    progress: (text) => deps.emit({ type: 'tool_progress', toolUseId: block.id, text }),
-  }
   let result: ToolResult
   try {
     result = await runToolCall(runner, input, ctx)
@@ -113,8 +123,22 @@ export async function processToolCall(block: ToolUseBlock, signal: AbortSignal, 
   }
   if (decision.userNote && result.isError !== true) result = withNote(result, decision.userNote)
   const postToolUse = deps.hooks?.postToolUse
-  if (postToolUse) await reported(deps, 'The PostToolUse hook', () => postToolUse({ tool: runner, input, toolUseId: block.id }, result))
-  return finish(result)
+  const after = postToolUse ? await reported(deps, 'The PostToolUse hook', () => postToolUse({ tool: runner, input, toolUseId: block.id }, result)) : undefined
+  const outcome = after?.ok ? after.value : undefined
+  if (outcome?.additionalContext) deps.remind?.(outcome.additionalContext, 'hook')
+  return finish(result, undefined, outcome?.stopReason)
+}
+
+/**
+ * The tool's own check of a parsed input; a message for the model when the call cannot run. The
+ * tool layer checks again when it executes (the file may change while the user decides).
+ */
+async function validateCall(tool: AnyTool, input: unknown, ctx: ToolContext): Promise<string | undefined> {
+  try {
+    return (await tool.validate?.(input, ctx)) || undefined
+  } catch (error) {
+    return `Error: ${tool.name} could not check its input: ${error instanceof Error ? error.message : String(error)}`
+  }
 }
 
 /** The result with the user's note after the tool's own text. */

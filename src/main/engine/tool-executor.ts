@@ -97,6 +97,11 @@ export class ToolExecutor {
     return this.entries.map((entry) => entry.outcome?.block ?? notExecutedBlock(entry.block, 'it was lost').block)
   }
 
+  /** Why a hook ended the turn (`continue: false`) after one of these calls, if one did. */
+  stopReason(): string | undefined {
+    return this.entries.find((entry) => entry.outcome?.stop !== undefined)?.outcome?.stop
+  }
+
   /** Permission denials among the settled calls. */
   denials(): NonNullable<CallOutcome['denial']>[] {
     return this.entries.flatMap((entry) => (entry.outcome?.denial ? [entry.outcome.denial] : []))

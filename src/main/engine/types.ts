@@ -19,7 +19,12 @@ export type PermissionDecision =
       /** Appended to a successful tool_result, so the model learns what the user changed. */
       userNote?: string
     }
-  | { behavior: 'deny'; message: string }
+  | {
+      behavior: 'deny'
+      message: string
+      /** Also end the turn after this call's result (a hook answered `continue: false`), for this reason. */
+      stopTurn?: string
+    }
 
 /**
  * Asked once per tool call, after the input parsed and before it runs. May wait for a person;
@@ -34,6 +39,14 @@ export interface ToolCallInfo {
   toolUseId: string
 }
 
+/** What the hooks after a call say: news for the model, or an end to the turn. */
+export interface AfterCallOutcome {
+  /** Text for the model, delivered as a reminder with the next request (exit-2 stderr, `additionalContext`, a block reason). */
+  additionalContext?: string
+  /** End the turn once this call's result is in (`continue: false`), for this reason. */
+  stopReason?: string
+}
+
 /**
  * Optional callbacks around the loop. PreToolUse hooks are not here: governance runs them inside
  * `canUseTool`, so a hook's input is re-validated and judged by the rules. None of these may
@@ -41,9 +54,9 @@ export interface ToolCallInfo {
  */
 export interface QueryHooks {
   /** A Stop hook: a `blockReason` forces one more round (never twice in a row). */
-  onStop?: () => Promise<{ blockReason?: string }>
+  onStop?: (info: { lastAssistantMessage: string }) => Promise<{ blockReason?: string }>
   /** After a call ran (also when it failed). */
-  postToolUse?: (call: ToolCallInfo, result: ToolResult) => Promise<void>
+  postToolUse?: (call: ToolCallInfo, result: ToolResult) => Promise<AfterCallOutcome | void>
 }
 
 /** Shrinks a conversation that no longer fits; `undefined` means it could not. */
@@ -58,8 +71,14 @@ export interface QueryParams {
   tools: AnyTool[]
   model: ModelService
   modelName: string
-  /** Model requests allowed in this run (retries of one request do not count). */
+  /** Model requests allowed in this run (retries of one request do not count); `Infinity` for no limit. */
   maxTurns: number
+  /**
+   * Asked when the run reaches `maxTurns` (after a `turn_limit` event): true goes on for another
+   * `maxTurns` requests. Without it, or on false, the run ends with `max_turns`. Must settle (as
+   * false is fine) when the turn is aborted.
+   */
+  onTurnLimit?: (turns: number) => Promise<boolean>
   signal: AbortSignal
   sessionId: string
   agentId: string

@@ -31,6 +31,7 @@ export interface SessionRuntimeOptions {
   cliRules?: LoadSettingsOptions['cli']
   /** Model override (`--model`); otherwise `ANTHROPIC_MODEL` or the default. */
   model?: string
+  /** Model requests per turn; default: none headless, the `turnGuard` preference (asking to go on) with a UI. */
   maxTurns?: number
   appendSystemPrompt?: string
   /** Run Bash inside the OS sandbox when the settings allow and it works (default true). */
@@ -67,6 +68,8 @@ export function projectTrustOf(o: Pick<SessionRuntimeOptions, 'projectTrust' | '
 
 /** What Settings may change for new sessions. */
 export interface RuntimePreferences {
+  /** Model requests a desktop turn makes before asking whether to go on. */
+  turnGuard?: number
   model?: string
   fallbackModel?: string
   baseUrl?: string

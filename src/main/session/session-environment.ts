@@ -1,5 +1,7 @@
+import { DEFAULT_TURN_GUARD } from '../../shared/ipc/contract'
 import { PlanMode } from '../agents/plan-mode'
 import { projectDataDir } from '../base/paths'
+import { ReminderQueue } from '../context/reminders'
 import type { QueryHooks } from '../engine/types'
 import { createPermissionGate, type PermissionGate } from '../governance/gate/gate'
 import { createBashClassifier } from '../governance/gate/bash-preview'
@@ -16,6 +18,7 @@ import { transcriptPath } from '../store/transcript'
 import type { BashSandboxState } from '../tools/bash-sandbox'
 import { createCoreTools } from '../tools/registry'
 import { resultText } from '../tools/result-text'
+import { taskNotification } from '../tools/shell/task-notification'
 import { createToolSession, type ToolSession } from '../tools/tool-session'
 import type { ApprovalQueues } from './approval-queues'
 import type { ModelCache } from './model-cache'
@@ -47,6 +50,8 @@ interface Opening {
   preferences: RuntimePreferences
   /** Started on the first Bash call, not with the session: most turns never need it. */
   sandboxState(): Promise<BashSandboxState | undefined>
+  /** News for the model (hook context, finished background commands), sent with its next request. */
+  reminders: ReminderQueue
 }
 
 /**
@@ -61,7 +66,12 @@ export function openSessionEnvironment(parts: RuntimeParts, projectPath: string,
     tools: createToolSession({ cwd: projectPath }),
     preferences: options.preferences?.() ?? {},
     sandboxState: () => parts.sandbox.acquire(projectPath, sessionId),
+    reminders: new ReminderQueue(),
   }
+  // A background command that ends is announced on the model's next request, without polling.
+  opening.tools.shell.background.onFinish((shell) =>
+    opening.reminders.push(taskNotification(shell), { source: 'background-task', stillRelevant: () => !shell.endReported }),
+  )
   const { gate, queue, grants, close: closeGate } = openGate(parts, opening)
   const tasks = createSessionTasks({
     projectDataDir: projectDataDir(options.home, projectPath),
@@ -115,7 +125,11 @@ export function openSessionEnvironment(parts: RuntimeParts, projectPath: string,
           for (const folder of folders) grants.add(`Read(/${escapeGlob(folder)}/**)`)
         },
       }),
-    maxTurns: options.maxTurns ?? 100,
+    reminders: opening.reminders,
+    // Headless runs have no limit unless one is given (--max-turns), as in Claude Code; the
+    // desktop keeps a generous guard that asks whether to go on.
+    maxTurns: options.maxTurns ?? (options.headless ? Infinity : (opening.preferences.turnGuard ?? DEFAULT_TURN_GUARD)),
+    askToContinue: !options.headless,
     appendSystemPrompt: options.appendSystemPrompt,
     homeDir: parts.userHome,
   }
@@ -154,6 +168,7 @@ function openGate(parts: RuntimeParts, opening: Opening): { gate: PermissionGate
     transcriptPath: transcript,
     onDenial: options.onDenial,
     onNotice: (notice) => options.hub.emit('agent.event', { type: 'notice', sessionId, agentId: 'main', level: notice.level, message: notice.message }),
+    onSandboxUnavailable: ({ reason, unconfined }) => options.hub.emit('agent.event', { type: 'sandbox_unavailable', sessionId, agentId: 'main', reason, unconfined }),
     toolContext: () => ({ fileState: tools.fileState, shell: tools.shell, isReadDenied: (path: string) => gate.isReadDenied(path) }),
   })
   gates.set(sessionId, gate)
@@ -196,14 +211,21 @@ async function buildToolset(parts: RuntimeParts, opening: Opening, session: { ga
   }
 }
 
-/** The gate's Stop and PostToolUse hooks, as the loop calls them. */
+/**
+ * The gate's Stop and PostToolUse hooks, as the loop calls them. What the hooks after a call say
+ * reaches the model with its next request; `continue: false` ends the turn.
+ */
 function loopHooks(gate: PermissionGate): QueryHooks {
   return {
-    onStop: () => gate.stop(),
+    onStop: (info) => gate.stop(info),
     // Claude Code fires PostToolUseFailure instead of PostToolUse when the call failed.
     postToolUse: async (call, result) => {
-      if (result.isError) await gate.postToolUseFailure(call.tool, call.input, resultText(result.content), call.toolUseId)
-      else await gate.postToolUse(call.tool, call.input, result, call.toolUseId)
+      const event = result.isError ? 'PostToolUseFailure' : 'PostToolUse'
+      const outcome = result.isError
+        ? await gate.postToolUseFailure(call.tool, call.input, resultText(result.content), call.toolUseId)
+        : await gate.postToolUse(call.tool, call.input, result, call.toolUseId)
+      const context = outcome.additionalContext && `${event} hook feedback on the ${call.tool.name} call ${call.toolUseId}:\n${outcome.additionalContext}`
+      return { ...(context && { additionalContext: context }), ...(outcome.stopReason !== undefined && { stopReason: outcome.stopReason }) }
     },
   }
 }

@@ -7,7 +7,7 @@ import { AppError } from '../../shared/ipc/result'
 import { projectDataDir } from '../base/paths'
 import type { QueryResult } from '../engine/types'
 import { zeroUsage } from '../engine/usage'
-import { findTranscriptFile, listSessions, summarize, type SessionSummary } from '../store/session-index'
+import { findTranscriptFile, listSessions, loadStoredTranscript, summarize, type SessionSummary } from '../store/session-index'
 import { lockTranscript } from '../store/session-lock'
 import { isSessionId, loadTranscript, transcriptPath, type LoadedTranscript } from '../store/transcript'
 import { Session, type SessionEnvironment } from './session'
@@ -53,6 +53,11 @@ export class SessionManager implements SessionService {
 
   async abort(sessionId: string): Promise<void> {
     await this.sessions.get(sessionId)?.abort()
+  }
+
+  /** Answers a turn waiting at its request guard: go on for another round of requests, or stop. */
+  async continueTurn(sessionId: string, proceed: boolean): Promise<void> {
+    if (!this.get(sessionId).answerTurnLimit(proceed)) throw new AppError('CONFLICT', 'No turn of this session is waiting to go on.')
   }
 
   /** Switches a live session's permission mode; it applies from the next tool call. */
@@ -190,7 +195,7 @@ export class SessionManager implements SessionService {
     const live = this.sessions.get(sessionId)
     if (live) return loadTranscript(this.pathOf(live.projectPath, sessionId))
     const file = await findTranscriptFile(this.options.home, sessionId)
-    return file ? loadTranscript(file) : undefined
+    return file ? loadStoredTranscript(file) : undefined
   }
 }
 

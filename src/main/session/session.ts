@@ -40,12 +40,17 @@ export interface SessionEnvironment {
   reminders?: ReminderQueue
   /** Memory around the turns (prompt section, recall, extraction), bound to this session. */
   memory?(host: SessionMemoryHost): SessionMemoryPort
+  /**
+   * Someone can answer when a turn reaches `maxTurns`: the turn waits for `answerTurnLimit`
+   * instead of ending (the desktop's guard). Headless runs end at the limit.
+   */
+  askToContinue?: boolean
 }
 
 /** Hooks around a session's life; each may add context for the model. None may throw. */
 export interface SessionLifecycle {
   /** Before a prompt reaches the model: `blocked` drops the prompt, with the reason shown. */
-  promptSubmit?(prompt: string): Promise<{ blocked?: string; additionalContext?: string }>
+  promptSubmit?(prompt: string): Promise<{ blocked?: string; additionalContext?: string; stopReason?: string }>
   /** Before the first turn of this session object: a new session, or a resumed one. */
   sessionStart?(source: 'startup' | 'resume'): Promise<{ additionalContext?: string }>
   /** When the session ends (closed, deleted, or the app quits). */
@@ -87,6 +92,7 @@ export class Session {
   private readonly resumed: boolean
   private readonly reminders: ReminderQueue
   private readonly memory: SessionMemoryPort | undefined
+  private limitAnswer: ((proceed: boolean) => void) | undefined
 
   constructor(
     readonly id: string,
@@ -131,6 +137,14 @@ export class Session {
     })
     this.running = { controller, done }
     return done
+  }
+
+  /** Answers the running turn's question at its request guard; false when no question waits. */
+  answerTurnLimit(proceed: boolean): boolean {
+    const answer = this.limitAnswer
+    if (!answer) return false
+    answer(proceed)
+    return true
   }
 
   /** Stops the running turn and waits for it to wind down. */
@@ -224,6 +238,7 @@ export class Session {
         maxTokens: this.env.maxTokens,
         usageSoFar: { usage: this.usage, costUsd: this.costUsd },
         reminders: this.reminders,
+        ...(this.env.askToContinue && { onTurnLimit: () => this.waitForAnswer(signal) }),
         onMessage: (message) => this.append(message),
         onCompacted: (messages) => this.replace(messages),
       })
@@ -255,6 +270,21 @@ export class Session {
     }
   }
 
+  /** Waits for {@link answerTurnLimit}; an abort of the turn answers "stop". */
+  private waitForAnswer(signal: AbortSignal): Promise<boolean> {
+    return new Promise((resolve) => {
+      const done = (proceed: boolean) => {
+        this.limitAnswer = undefined
+        signal.removeEventListener('abort', onAbort)
+        resolve(proceed)
+      }
+      const onAbort = () => done(false)
+      if (signal.aborted) return done(false)
+      signal.addEventListener('abort', onAbort, { once: true })
+      this.limitAnswer = done
+    })
+  }
+
   /** Runs SessionStart (first turn only) and UserPromptSubmit hooks; hook failures never stop a turn. */
   private async hookContext(text: string): Promise<{ additional: string[] } | { blocked: string }> {
     const lifecycle = this.env.lifecycle
@@ -266,6 +296,8 @@ export class Session {
     }
     const submit = await lifecycle?.promptSubmit?.(text).catch(() => undefined)
     if (submit?.blocked) return { blocked: submit.blocked }
+    // `continue: false` stops before the model is asked, like a block.
+    if (submit?.stopReason !== undefined) return { blocked: submit.stopReason }
     if (submit?.additionalContext) additional.push(submit.additionalContext)
     return { additional }
   }

@@ -1,5 +1,6 @@
 import { readdir, stat } from 'node:fs/promises'
-import { join, resolve } from 'node:path'
+import { basename, dirname, join, resolve } from 'node:path'
+import { projectSlug } from '../base/paths'
 import type { Message } from '../services/model/types'
 import { isSessionId, loadTranscript, sessionsDir, type LoadedTranscript } from './transcript'
 
@@ -11,22 +12,55 @@ export interface SessionSummary {
   createdAt: string
   updatedAt: string
   messageCount: number
+  /** Lines of the transcript that could not be read and were left out (absent when none). */
+  skippedLines?: number
 }
 
 /**
  * Lists the sessions of one project (or of every project), newest first. Reads each transcript
- * in full; a file that cannot be read or has no header line is left out, and so is a transcript
- * whose header names another project than the one asked for (the folder name is never the only proof).
+ * in full. A damaged file never breaks the list: bad lines are skipped (and counted in its row),
+ * a lost header is rebuilt from the file's name and folder (whose name carries a digest of the
+ * project's exact path), and a file that cannot be read at all is left out. So is a transcript
+ * whose header names another project than the one asked for, or whose id could not be a path.
  */
 export async function listSessions(home: string, projectPath?: string): Promise<SessionSummary[]> {
   const project = projectPath === undefined ? undefined : resolve(projectPath)
   const dirs = project ? [sessionsDir(home, project)] : await allSessionDirs(home)
-  const files = (await Promise.all(dirs.map(jsonlFiles))).flat()
-  const loaded = await Promise.all(files.map((file) => loadTranscript(file)))
+  const loaded = (await Promise.all(dirs.map((dir) => loadFolder(dir, project)))).flat()
   return loaded
-    .filter((item): item is LoadedTranscript => item !== undefined && isSessionId(item.sessionId) && (project === undefined || resolve(item.projectPath) === project))
+    .filter((item) => isSessionId(item.sessionId) && (project === undefined || resolve(item.projectPath) === project))
     .map(summarize)
-    .sort((a, b) => b.updatedAt.localeCompare(a.updatedAt))
+    .sort((a, b) => b.updatedAt.localeCompare(a.updatedAt) || a.sessionId.localeCompare(b.sessionId))
+}
+
+/** One stored transcript by its file, its header rebuilt from its folder's other sessions if lost. */
+export async function loadStoredTranscript(file: string): Promise<LoadedTranscript | undefined> {
+  const alone = await loadTranscript(file).catch(() => undefined)
+  if (alone) return alone
+  const dir = dirname(file)
+  const project = await folderProject(dir, await jsonlFiles(dir))
+  return project ? loadTranscript(file, { projectPath: project }).catch(() => undefined) : undefined
+}
+
+/** Every readable transcript of one sessions folder. */
+async function loadFolder(dir: string, projectPath: string | undefined): Promise<LoadedTranscript[]> {
+  const files = await jsonlFiles(dir)
+  const first = await Promise.all(files.map((file) => loadTranscript(file, projectPath ? { projectPath } : undefined).catch(() => undefined)))
+  const project = projectPath ?? (await folderProject(dir, [], first))
+  const all = await Promise.all(
+    first.map((item, index) => item ?? (project ? loadTranscript(files[index]!, { projectPath: project }).catch(() => undefined) : undefined)),
+  )
+  return all.filter((item): item is LoadedTranscript => item !== undefined)
+}
+
+/**
+ * The project a sessions folder belongs to, as its readable transcripts name it — only when that
+ * project's slug is the folder's, so a copied file cannot claim another project.
+ */
+async function folderProject(dir: string, files: string[], loaded?: Array<LoadedTranscript | undefined>): Promise<string | undefined> {
+  const slug = basename(dirname(dir))
+  const candidates = loaded ?? (await Promise.all(files.map((file) => loadTranscript(file).catch(() => undefined))))
+  return candidates.find((item) => item && projectSlug(item.projectPath) === slug)?.projectPath
 }
 
 /** The row for one loaded transcript. */
@@ -38,6 +72,7 @@ export function summarize(transcript: LoadedTranscript): SessionSummary {
     createdAt: transcript.createdAt,
     updatedAt: transcript.updatedAt,
     messageCount: transcript.messages.length,
+    ...(transcript.skipped.length > 0 && { skippedLines: transcript.skipped.length }),
   }
 }
 

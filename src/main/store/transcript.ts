@@ -1,9 +1,10 @@
 import { appendFileSync, chmodSync, closeSync, fstatSync, mkdirSync, openSync, readSync } from 'node:fs'
-import { readFile } from 'node:fs/promises'
-import { dirname, join } from 'node:path'
+import { readFile, stat } from 'node:fs/promises'
+import { basename, dirname, join } from 'node:path'
 import type { AgentEvent } from '../../shared/protocol/agent-event'
 import { projectDataDir } from '../base/paths'
 import type { Message } from '../services/model/types'
+import { readLine, type TranscriptEntry } from './transcript-lines'
 import { repairMessages } from './transcript-repair'
 
 /**
@@ -13,14 +14,7 @@ import { repairMessages } from './transcript-repair'
  * and a writer that continues the file ends that torn line first, so what it appends is kept.
  */
 
-/** One line of a transcript. */
-export type TranscriptEntry =
-  | { type: 'session'; version: 1; sessionId: string; projectPath: string; createdAt: string }
-  | { type: 'message'; at: string; message: Message }
-  | { type: 'event'; at: string; event: AgentEvent }
-  | { type: 'title'; at: string; title: string }
-  /** The conversation was replaced (compaction, or a repair on resume); later messages append to these. */
-  | { type: 'messages_replaced'; at: string; why: 'compaction' | 'repair'; messages: Message[] }
+export type { TranscriptEntry } from './transcript-lines'
 
 /** What a session id looks like. It names a file, so nothing in it may lead out of its folder. */
 const SESSION_ID = /^[A-Za-z0-9_-]{1,200}$/
@@ -112,36 +106,58 @@ export interface LoadedTranscript {
   messages: Message[]
   /** Persisted AgentEvents (no deltas), oldest first. */
   events: AgentEvent[]
-  /** True when a torn line was skipped or orphan tool calls got synthesized results. */
+  /** True when a line was skipped or mended, or orphan tool calls got synthesized results. */
   repaired: boolean
+  /** Lines that could not be read and were left out (1-based), with why. */
+  skipped: Array<{ line: number; problem: string }>
 }
 
-/** Reads and repairs a transcript; `undefined` when the file is missing or has no valid header. */
-export async function loadTranscript(path: string): Promise<LoadedTranscript | undefined> {
+/** What a transcript without a readable header is taken to be (its file name, a sibling's project). */
+export interface TranscriptFallback {
+  sessionId: string
+  projectPath?: string
+  /** When it was last written (the file's modification time). */
+  modifiedAt?: string
+}
+
+/**
+ * Reads and repairs a transcript; `undefined` when the file is missing, or when it has no readable
+ * header and no fallback says whose it is. Never throws.
+ */
+export async function loadTranscript(path: string, fallback?: Omit<TranscriptFallback, 'sessionId'>): Promise<LoadedTranscript | undefined> {
   const text = await readFile(path, 'utf8').catch(() => undefined)
   if (text === undefined) return undefined
-  return parseTranscript(text)
+  const modifiedAt = fallback?.modifiedAt ?? (await stat(path).then((s) => s.mtime.toISOString(), () => undefined))
+  return parseTranscript(text, { ...fallback, sessionId: basename(path, '.jsonl'), ...(modifiedAt && { modifiedAt }) })
 }
 
-/** Parses transcript text (see {@link loadTranscript}). */
-export function parseTranscript(text: string): LoadedTranscript | undefined {
-  const lines = text.split('\n')
-  let torn = false
+/**
+ * Parses transcript text (see {@link loadTranscript}). A line that cannot be read is skipped and
+ * listed in `skipped`; one that can be mended (a message block the API would refuse) is mended.
+ * Without a readable header, `fallback` supplies the id and project (when it knows the project).
+ */
+export function parseTranscript(text: string, fallback?: TranscriptFallback): LoadedTranscript | undefined {
+  const skipped: LoadedTranscript['skipped'] = []
+  let mended = false
   let header: Extract<TranscriptEntry, { type: 'session' }> | undefined
   let messages: Message[] = []
   const events: AgentEvent[] = []
   let title: string | undefined
   let updatedAt = ''
-  for (const line of lines) {
-    if (line.trim() === '') continue
-    const entry = parseLine(line)
-    if (!entry) {
-      // A line torn by a crash, or one that is not an entry at all: left out, and the load says
-      // it repaired something.
-      torn = true
-      continue
+  let firstAt = ''
+  text.split('\n').forEach((line, index) => {
+    if (line.trim() === '') return
+    const reading = readLine(line)
+    if ('problem' in reading) {
+      skipped.push({ line: index + 1, problem: reading.problem })
+      return
     }
-    if ('at' in entry) updatedAt = entry.at
+    const entry = reading.entry
+    mended ||= reading.repaired
+    if ('at' in entry) {
+      updatedAt = entry.at
+      firstAt ||= entry.at
+    }
     switch (entry.type) {
       case 'session':
         header ??= entry
@@ -160,51 +176,28 @@ export function parseTranscript(text: string): LoadedTranscript | undefined {
         messages = [...entry.messages]
         break
     }
-  }
-  if (!header) return undefined
+  })
+  const identity = header ?? recovered(fallback, firstAt)
+  if (!identity) return undefined
   const repair = repairMessages(messages)
   return {
-    sessionId: header.sessionId,
-    projectPath: header.projectPath,
-    createdAt: header.createdAt,
-    updatedAt,
+    sessionId: identity.sessionId,
+    projectPath: identity.projectPath,
+    createdAt: identity.createdAt,
+    updatedAt: updatedAt || identity.createdAt,
     title,
     messages: repair.messages,
     events,
-    repaired: torn || repair.repaired,
+    repaired: skipped.length > 0 || mended || repair.repaired || !header,
+    skipped,
   }
 }
 
-/** One line as an entry; undefined when it is not JSON or lacks what its type needs. */
-function parseLine(line: string): TranscriptEntry | undefined {
-  let value: unknown
-  try {
-    value = JSON.parse(line)
-  } catch {
-    return undefined
-  }
-  return isEntry(value) ? value : undefined
-}
-
-/** The shape each entry type needs before the loader trusts it (the messages are repaired later). */
-function isEntry(value: unknown): value is TranscriptEntry {
-  if (typeof value !== 'object' || value === null) return false
-  const entry = value as Record<string, unknown>
-  const isObject = (field: unknown): boolean => typeof field === 'object' && field !== null
-  switch (entry['type']) {
-    case 'session':
-      return typeof entry['sessionId'] === 'string' && typeof entry['projectPath'] === 'string' && typeof entry['createdAt'] === 'string'
-    case 'message':
-      return isObject(entry['message']) && typeof (entry['message'] as Record<string, unknown>)['role'] === 'string'
-    case 'event':
-      return isObject(entry['event']) && typeof (entry['event'] as Record<string, unknown>)['type'] === 'string'
-    case 'title':
-      return typeof entry['title'] === 'string'
-    case 'messages_replaced':
-      return Array.isArray(entry['messages'])
-    default:
-      return false
-  }
+/** The header a transcript would have had, when the fallback knows whose it is. */
+function recovered(fallback: TranscriptFallback | undefined, firstAt: string): { sessionId: string; projectPath: string; createdAt: string } | undefined {
+  if (!fallback?.projectPath) return undefined
+  const createdAt = firstAt || fallback.modifiedAt || new Date(0).toISOString()
+  return { sessionId: fallback.sessionId, projectPath: fallback.projectPath, createdAt }
 }
 
 /** Whether the file ends with a newline (or is empty); a missing file counts as ended. */

@@ -50,3 +50,44 @@ export function violationLines(annotated: string): string[] {
     .map((l) => l.trim())
     .filter((l) => l !== '')
 }
+
+/**
+ * What a refusal by the sandbox looks like in a command's output: a write the mount table refused
+ * (EROFS, EACCES, EPERM) or a host the proxy refused or could not reach.
+ */
+const REFUSAL_OUTPUT = /Read-only file system|Permission denied|Operation not permitted|CONNECT tunnel failed|\b403\b|Could not resolve host|Temporary failure in name resolution|Network is unreachable/i
+
+/**
+ * Whether a failed command failed because of the sandbox: the sandbox reported refusals for it
+ * and its output shows one. Either alone is not enough — the Linux monitor reports attempts
+ * (including ones that changed nothing), and "Permission denied" happens outside sandboxes too.
+ */
+export function refusedBySandbox(output: string, violations: string[]): boolean {
+  return violations.length > 0 && REFUSAL_OUTPUT.test(output)
+}
+
+/** The sandbox's report on one command, as the model reads it. */
+export interface ViolationReport {
+  lines: string[]
+  /** The command failed because of the sandbox: retrying outside it (with approval) may be the way. */
+  refusal: boolean
+}
+
+/**
+ * Lines that are always news: a host the network proxy refused (the user or the allowed domains
+ * said no), and a file of git's the git guard removed after the command wrote it (the command
+ * "worked", but what it wrote is gone).
+ */
+const ALWAYS_NEWS = /\bnetwork-|\((?:removed|could not be removed):/
+
+/**
+ * Which of a command's violations the model is told about: the {@link ALWAYS_NEWS} lines, and
+ * refused writes only when the command failed and its output shows the refusal — the Linux monitor
+ * reports every write attempt, and most are probes a program survives.
+ */
+export function reportViolations(lines: string[], o: { failed: boolean; output: string }): ViolationReport {
+  const news = lines.filter((line) => ALWAYS_NEWS.test(line))
+  const files = lines.filter((line) => !ALWAYS_NEWS.test(line))
+  const refusedFiles = o.failed && refusedBySandbox(o.output, files) ? files : []
+  return { lines: [...news, ...refusedFiles], refusal: refusedFiles.length > 0 }
+}

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { z } from 'zod'
 import type { PtyService } from '../pty/types'
 import description from './bash.prompt'
-import { resolveSandbox, violationLines, type BashSandboxDetails, type BashSandboxSource, type BashSandboxState } from './bash-sandbox'
+import { reportViolations, resolveSandbox, violationLines, type BashSandboxDetails, type BashSandboxSource, type BashSandboxState, type ViolationReport } from './bash-sandbox'
 import { defineTool, errorResult } from './define-tool'
 import { CommandRun, WRAPPER } from './shell/command-run'
 import { HeadTailBuffer } from './shell/output'
@@ -141,9 +141,11 @@ async function runForeground(pty: PtyService, args: BashInput, ctx: ToolContext,
   run.onOutput((raw) => output.push(raw))
   const end = await run.done.finally(() => sb.cleanup?.())
   if (end.cwd && ctx.shell) ctx.shell.cwd = end.cwd
-  const violations = await violationsOf(sb, end.exitCode)
+  const rendered = output.render()
+  const report = await violationsOf(sb, { failed: end.exitCode !== 0 && !end.timedOut && !end.aborted, output: rendered })
+  const violations = report.lines
   const sandbox = sb.details ? { sandbox: { ...sb.details, ...(violations.length ? { violations } : {}) } } : {}
-  const text = output.render() + violationBlock(violations)
+  const text = rendered + violationBlock(report)
   const details = { ptyId: run.proc.id, command: args.command, exitCode: end.exitCode, cwd: ctx.shell?.cwd ?? cwd, timedOut: end.timedOut, outputChars: output.total, ...sandbox }
   if (end.timedOut) return errorResult(`${text}\n\nCommand timed out after ${timeoutMs} ms and was killed (with its process group).`.trim(), details)
   if (end.aborted) return errorResult(`${text}\n\nCommand was aborted by the user.`.trim(), details)
@@ -156,23 +158,31 @@ async function runForeground(pty: PtyService, args: BashInput, ctx: ToolContext,
 }
 
 /**
- * The sandbox's refusals for this command. They arrive on a socket of their own, so a failed
- * command whose refusals are not in yet gets one short grace period (a successful one does not wait).
+ * What the sandbox refused during this command that the model should hear about (see
+ * `reportViolations`). Refusals arrive on a socket of their own: a failed command whose refusals
+ * are not in yet gets one short grace period (a successful one does not wait).
  */
-async function violationsOf(sb: SandboxUse, exitCode: number | null): Promise<string[]> {
-  if (!sb.annotate || !sb.commandId) return []
-  const now = sb.annotate(sb.commandId)
-  if (now.length > 0 || exitCode === 0) return now
-  await new Promise((resolve) => setTimeout(resolve, VIOLATION_GRACE_MS))
-  return sb.annotate(sb.commandId)
+async function violationsOf(sb: SandboxUse, o: { failed: boolean; output: string }): Promise<ViolationReport> {
+  if (!sb.annotate || !sb.commandId) return { lines: [], refusal: false }
+  let lines = sb.annotate(sb.commandId)
+  if (lines.length === 0 && o.failed) {
+    await new Promise((resolve) => setTimeout(resolve, VIOLATION_GRACE_MS))
+    lines = sb.annotate(sb.commandId)
+  }
+  return reportViolations(lines, o)
 }
 
 const VIOLATION_GRACE_MS = 50
 
-/** What the model reads about refused operations (the library's own block format). */
-function violationBlock(lines: string[]): string {
-  if (lines.length === 0) return ''
-  return `\n<sandbox_violations>\n${lines.join('\n')}\n</sandbox_violations>\nThe sandbox refused the operations above. If the command truly needs them, say why and retry with dangerouslyDisableSandbox: true (the user will be asked).`
+/**
+ * What the model reads about refused operations (the library's own block format). Leaving the
+ * sandbox is suggested only when the command failed because of it.
+ */
+function violationBlock(report: ViolationReport): string {
+  if (report.lines.length === 0) return ''
+  const block = `\n<sandbox_violations>\n${report.lines.join('\n')}\n</sandbox_violations>`
+  if (!report.refusal) return `${block}\nThe sandbox refused or undid the operations above.`
+  return `${block}\nThe sandbox refused the operations above. If the command truly needs them, say why and retry with dangerouslyDisableSandbox: true (the user will be asked).`
 }
 
 async function startInBackground(pty: PtyService, args: BashInput, ctx: ToolContext, sb: SandboxUse): Promise<ToolResult> {

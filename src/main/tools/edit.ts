@@ -33,7 +33,11 @@ export const editTool = defineTool({
     const relative = requireAbsolute(args.file_path)
     if (relative) return relative
     if (args.old_string === args.new_string) return 'No changes to make: old_string and new_string are exactly the same.'
-    return writableProblem(args.file_path, ctx)
+    const problem = await writableProblem(args.file_path, ctx)
+    if (problem) return problem
+    // A string that is missing or not unique is known before anyone is asked to approve the edit.
+    const plan = await planEdit(args)
+    return plan.ok ? undefined : plan.message
   },
   async preview(args): Promise<ToolPreview | undefined> {
     const plan = await planEdit(args)

@@ -3,6 +3,7 @@ import { stat } from 'node:fs/promises'
 import { isAbsolute, resolve } from 'node:path'
 import { z } from 'zod'
 import { childEnvironment } from '../base/child-env'
+import { ripgrepCommand } from '../base/ripgrep'
 import { defineTool, errorResult } from './define-tool'
 import description from './grep.prompt'
 import type { ToolResult } from './types'
@@ -26,7 +27,7 @@ const input = z.strictObject({
 })
 type GrepInput = z.output<typeof input>
 
-/** Grep: ripgrep from PATH, .gitignore respected, three output modes. */
+/** Grep: the bundled ripgrep (see base/ripgrep.ts), .gitignore respected, three output modes. */
 export const grepTool = defineTool({
   name: 'Grep',
   label: 'Search',
@@ -45,7 +46,7 @@ export const grepTool = defineTool({
     }
     const mode = args.output_mode ?? 'files_with_matches'
     const run = await runRipgrep(buildArgs(args, mode, target), ctx.cwd, ctx.signal)
-    if (run.kind === 'missing') return errorResult('ripgrep (rg) was not found on PATH. Grep needs it: install ripgrep (e.g. `apt install ripgrep` or `brew install ripgrep`).')
+    if (run.kind === 'missing') return errorResult(`ripgrep could not be started (${run.command}): the copy bundled with Sous (@vscode/ripgrep) is missing for this platform and there is no rg on PATH. Reinstall Sous's dependencies, or install ripgrep.`)
     if (run.kind === 'failed') return errorResult(`Grep failed: ${run.stderr.trim() || `rg exited with code ${run.code}`}`)
     return format(mode, withoutDenied(run.stdout, mode, ctx.isReadDenied), args.head_limit, run.stderr, target)
   },
@@ -103,20 +104,21 @@ export function withoutDenied(stdout: string, mode: NonNullable<GrepInput['outpu
   return lines.join('\n')
 }
 
-type RgRun = { kind: 'ok'; stdout: string; stderr: string } | { kind: 'missing' } | { kind: 'failed'; code: number | null; stderr: string }
+type RgRun = { kind: 'ok'; stdout: string; stderr: string } | { kind: 'missing'; command: string } | { kind: 'failed'; code: number | null; stderr: string }
 
-function runRipgrep(args: string[], cwd: string, signal: AbortSignal): Promise<RgRun> {
+async function runRipgrep(args: string[], cwd: string, signal: AbortSignal): Promise<RgRun> {
+  const command = await ripgrepCommand()
   return new Promise((resolvePromise) => {
     // A user's RIPGREP_CONFIG_PATH could change the output format we parse; no child gets our key.
     const env = childEnvironment(process.env)
     delete env.RIPGREP_CONFIG_PATH
-    const child = spawn('rg', args, { cwd, env, signal, stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(command, args, { cwd, env, signal, stdio: ['ignore', 'pipe', 'pipe'] })
     const stdout: Buffer[] = []
     const stderr: Buffer[] = []
     child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk))
     child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk))
     child.on('error', (error: NodeJS.ErrnoException) => {
-      if (error.code === 'ENOENT') resolvePromise({ kind: 'missing' })
+      if (error.code === 'ENOENT') resolvePromise({ kind: 'missing', command })
       else resolvePromise({ kind: 'failed', code: null, stderr: error.message })
     })
     child.on('close', (code) => {

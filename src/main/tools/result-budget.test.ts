@@ -21,7 +21,7 @@ describe('applyResultBudget', () => {
       world.projectDataDir,
     )
     expect(small).toEqual({ content: 'short' })
-    const path = join(world.projectDataDir, 'tool-results', 'toolu_b.txt')
+    const path = join(world.projectDataDir, 'toolu_b.txt')
     expect(String(persisted!.content)).toContain(path)
     expect(String(persisted!.content).length).toBeLessThan(2_600)
     expect(persisted!.details).toEqual({ keep: 1 })

@@ -20,14 +20,15 @@ export interface BudgetEntry {
 
 /**
  * Keeps the tool results of one assistant message within budget: every result over its limit
- * (default {@link MAX_RESULT_CHARS}) is written to `<projectDataDir>/tool-results/<toolUseId>.txt`
+ * (default {@link MAX_RESULT_CHARS}) is written to `<resultsDir>/<toolUseId>.txt` (the session's
+ * folder, `base/paths.ts` `toolResultsDir`)
  * and replaced by a preview plus the path; then, while the message is still over
  * {@link MAX_MESSAGE_RESULT_CHARS}, the largest remaining results are persisted too.
  *
  * **Contract:** returns the entries' results in the same order; never throws. A result whose file
  * cannot be written is cut to its preview with a note instead, so the budget holds regardless.
  */
-export async function applyResultBudget(entries: readonly BudgetEntry[], projectDataDir: string): Promise<ToolResult[]> {
+export async function applyResultBudget(entries: readonly BudgetEntry[], resultsDir: string): Promise<ToolResult[]> {
   const results = entries.map((entry) => entry.result)
   const sizes = results.map(textLength)
   const persisted = new Set<number>()
@@ -46,16 +47,15 @@ export async function applyResultBudget(entries: readonly BudgetEntry[], project
   }
   return Promise.all(
     results.map((result, index) =>
-      persisted.has(index) ? persistResult(result, entries[index]!.toolUseId, projectDataDir) : result,
+      persisted.has(index) ? persistResult(result, entries[index]!.toolUseId, resultsDir) : result,
     ),
   )
 }
 
 /** Writes the full text to disk and returns the preview result. */
-export async function persistResult(result: ToolResult, toolUseId: string, projectDataDir: string): Promise<ToolResult> {
+export async function persistResult(result: ToolResult, toolUseId: string, dir: string): Promise<ToolResult> {
   const full = resultText(result.content)
   const preview = full.slice(0, PREVIEW_CHARS)
-  const dir = join(projectDataDir, 'tool-results')
   const file = join(dir, `${toolUseId.replace(/[^A-Za-z0-9_-]/g, '_')}.txt`)
   let where: string
   try {

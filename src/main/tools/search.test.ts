@@ -69,15 +69,19 @@ describe('Glob and Grep', () => {
     expect(multi).toContain('Found 1 file')
   })
 
-  it('Grep reports a bad regex and a missing rg clearly', async () => {
+  it('Grep reports a bad regex clearly', async () => {
     const bad = await runToolCall(grepTool, { pattern: '(unclosed' }, world.ctx())
     expect(bad.isError).toBe(true)
     expect(String(bad.content)).toMatch(/Grep failed: .*regex/is)
+  })
+
+  it('Grep runs the bundled ripgrep, with no rg on PATH', async () => {
     const path = process.env.PATH
     process.env.PATH = '/nonexistent'
     try {
-      const missing = await runToolCall(grepTool, { pattern: 'x' }, world.ctx())
-      expect(String(missing.content)).toContain('install ripgrep')
+      const result = await runToolCall(grepTool, { pattern: 'needle' }, world.ctx())
+      expect(result.isError).toBeFalsy()
+      expect(String(result.content)).toContain('Found 2 files')
     } finally {
       process.env.PATH = path
     }

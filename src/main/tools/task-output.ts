@@ -31,6 +31,7 @@ export const taskOutputTool = defineTool({
     if (args.block && shell.status === 'running') await waitFor(shell, args.timeout, ctx.signal)
     const output = shell.takeOutput()
     const status = shell.status
+    shell.reportEnd()
     const state = status === 'running' ? 'running' : status === 'killed' ? 'killed' : `${status} (exit code ${shell.exitCode})`
     return {
       content: `<task_id>${shell.id}</task_id>\n<status>${state}</status>\n<output>\n${output || '(no new output)'}\n</output>`,

@@ -25,8 +25,12 @@ export const taskStopTool = defineTool({
     const id = (args.task_id ?? args.shell_id)!
     const shell = ctx.shell?.background.get(id)
     if (!shell) return errorResult(`No background task with id "${id}".`)
-    if (shell.status !== 'running') return { content: `Task ${id} had already ended (${shell.status}).`, details: { taskId: id, status: shell.status } }
+    if (shell.status !== 'running') {
+      shell.reportEnd()
+      return { content: `Task ${id} had already ended (${shell.status}).`, details: { taskId: id, status: shell.status } }
+    }
     await ctx.shell!.background.stop(id)
+    shell.reportEnd()
     return { content: `Task ${id} was stopped.`, details: { taskId: id, status: shell.status } }
   },
 })

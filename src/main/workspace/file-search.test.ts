@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { FileSearch, walkProject } from './file-search'
+import { listWithRipgrep } from './ripgrep-list'
 
 let root: string
 let outside: string
@@ -69,5 +70,26 @@ describe('FileSearch', () => {
     expect(await search.search(root, 'new', 20)).toEqual([])
     now = 60_000
     expect(await search.search(root, 'new', 20)).toEqual(['new.ts'])
+  })
+})
+
+describe('listWithRipgrep', () => {
+  it('lists what the walk lists, links included, with no rg on PATH', async () => {
+    await symlink(outside, join(root, 'out'))
+    await symlink(join(root, 'src'), join(root, 'again'))
+    await symlink(join(root, 'README.md'), join(root, 'readme-link.md'))
+    await mkdir(join(root, 'deep', 'er', 'still'), { recursive: true })
+    await writeFile(join(root, 'deep', 'er', 'still', 'found.ts'), '')
+    const path = process.env.PATH
+    process.env.PATH = '/nonexistent'
+    try {
+      const listed = await listWithRipgrep(root, { maxEntries: 20_000, timeMs: 10_000 })
+      // The same entries (ranking decides the order shown).
+      expect([...listed!].sort()).toEqual((await walkProject(root)).sort())
+      expect(listed).toEqual(expect.arrayContaining(['again/', 'readme-link.md', 'deep/er/still/found.ts']))
+      expect(listed!.some((p) => p.startsWith('out') || p.startsWith('again/main'))).toBe(false)
+    } finally {
+      process.env.PATH = path
+    }
   })
 })

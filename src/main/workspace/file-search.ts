@@ -4,6 +4,7 @@ import { AppError } from '../../shared/ipc/result'
 import { GitignoreMatcher } from '../base/gitignore'
 import { insideProject } from './files'
 import { rankPaths } from './path-match'
+import { listWithRipgrep } from './ripgrep-list'
 
 /** Bounds of one walk of a project: a huge tree answers with what was seen, never stalls. */
 export interface WalkLimits {
@@ -76,7 +77,9 @@ export class FileSearch {
     const cached = this.walks.get(root)
     if (cached && this.now() - cached.at < CACHE_MS) return cached.paths
     for (const [key, walk] of this.walks) if (this.now() - walk.at >= CACHE_MS) this.walks.delete(key)
-    const paths = walkProject(root, this.limits)
+    // The bundled ripgrep lists a large tree in a fraction of the walk's time; the walk answers
+    // when ripgrep cannot run.
+    const paths = listWithRipgrep(root, this.limits).then((listed) => listed ?? walkProject(root, this.limits))
     this.walks.set(root, { at: this.now(), paths })
     return paths
   }

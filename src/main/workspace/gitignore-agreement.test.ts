@@ -5,6 +5,7 @@ import { makeTestWorld } from '../../../test/support/tools'
 import { globTool } from '../tools/glob'
 import { runToolCall } from '../tools/run-tool'
 import { walkProject } from './file-search'
+import { listWithRipgrep } from './ripgrep-list'
 import { listFolder } from './files'
 
 /**
@@ -63,6 +64,9 @@ describe('what .gitignore hides: Glob, the file tree and @ completion agree', ()
       .sort()
     const fromTree = (await treeFiles()).sort()
     const fromMentions = (await walkProject(world.project)).filter((path) => !path.endsWith('/')).sort()
+    // @ completion lists with the bundled ripgrep first; the walk answers when it cannot run.
+    const listed = await listWithRipgrep(world.project, { maxEntries: 20_000, timeMs: 10_000 })
+    const fromRipgrep = (listed ?? []).filter((path) => !path.endsWith('/')).sort()
     const expected = [
       '.gitignore',
       'app/.gitignore',
@@ -77,5 +81,6 @@ describe('what .gitignore hides: Glob, the file tree and @ completion agree', ()
     expect(fromGlob).toEqual(expected)
     expect(fromTree).toEqual(expected)
     expect(fromMentions).toEqual(expected)
+    expect(fromRipgrep).toEqual(expected)
   })
 })

@@ -2,7 +2,7 @@ import { createTwoFilesPatch } from 'diff'
 import type { FileChange, SessionMatch } from '../../shared/ipc/contract'
 import { AppError } from '../../shared/ipc/result'
 import type { AgentEvent } from '../../shared/protocol/agent-event'
-import { findTranscriptFile, listSessions, summarize } from '../store/session-index'
+import { findTranscriptFile, listSessions, loadStoredTranscript, summarize } from '../store/session-index'
 import { loadTranscript, transcriptPath, type LoadedTranscript } from '../store/transcript'
 
 /**
@@ -28,7 +28,7 @@ export async function searchSessions(
       matches.push({ summary, snippet: summary.title })
       continue
     }
-    const loaded = await loadTranscript(transcriptPath(home, summary.projectPath, summary.sessionId))
+    const loaded = await loadTranscript(transcriptPath(home, summary.projectPath, summary.sessionId), { projectPath: summary.projectPath })
     if (!loaded) continue
     for (const text of searchableTexts(loaded.events)) {
       const at = text.toLowerCase().indexOf(needle)
@@ -63,7 +63,7 @@ export function snippetAround(text: string, at: number, length: number): string 
 /** Loads one session by id (any project); NOT_FOUND when there is none. */
 export async function loadSession(home: string, sessionId: string): Promise<LoadedTranscript> {
   const file = await findTranscriptFile(home, sessionId)
-  const loaded = file ? await loadTranscript(file) : undefined
+  const loaded = file ? await loadStoredTranscript(file) : undefined
   if (!loaded) throw new AppError('NOT_FOUND', `No session ${sessionId}.`)
   return loaded
 }

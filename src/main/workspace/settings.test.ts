@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { readPreferences, readPreferencesSync, updatePreferences } from './preferences'
-import { readProjectSettings, validateSettingsText, writeProjectSettings } from './project-settings'
+import { readProjectSettings, settingsWarnings, validateSettingsText, writeProjectSettings } from './project-settings'
 
 let dir: string
 beforeEach(async () => {
@@ -71,9 +71,21 @@ describe('project settings', () => {
     expect(wrongType).toMatchObject({ line: 3, message: expect.stringContaining('permissions.allow') })
     expect(
       await writeProjectSettings(dir, 'settings.local.json', '{ "permissions": { "allow": ["Read"] } }'),
-    ).toEqual({ saved: true })
+    ).toEqual({ saved: true, warnings: [] })
     await mkdir(join(dir, '.claude'), { recursive: true })
     const files = await readProjectSettings(dir)
     expect(files[1]).toMatchObject({ exists: true, text: '{ "permissions": { "allow": ["Read"] } }' })
+  })
+
+  it('warns, at the key, about hook events that are typos or that Sous does not fire yet', async () => {
+    const text = '{\n  "hooks": {\n    "PreToolUse": [],\n    "PostToolBatch": [],\n    "posttooluse": []\n  }\n}'
+    expect(settingsWarnings(text)).toEqual([
+      { line: 4, column: 5, message: expect.stringMatching(/PostToolBatch: Sous does not fire the PostToolBatch hook event yet/) },
+      { line: 5, column: 5, message: expect.stringMatching(/"posttooluse" is not a hook event \(did you mean PostToolUse\?\)/) },
+    ])
+    const saved = await writeProjectSettings(dir, 'settings.json', text)
+    expect(saved).toMatchObject({ saved: true, warnings: [{ line: 4 }, { line: 5 }] })
+    expect((await readProjectSettings(dir))[0]?.warnings).toHaveLength(2)
+    expect(settingsWarnings('{ broken')).toEqual([])
   })
 })

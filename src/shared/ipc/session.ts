@@ -14,6 +14,8 @@ export const SessionSummary = z.object({
   createdAt: z.string(),
   updatedAt: z.string(),
   messageCount: z.number(),
+  /** Lines of its transcript that could not be read and were left out. */
+  skippedLines: z.number().optional(),
 })
 export type SessionSummary = z.infer<typeof SessionSummary>
 
@@ -36,6 +38,8 @@ export const sessionRequests = {
   },
   /** Stops the running turn. */
   'session.abort': { input: z.object({ sessionId: Id }).strict(), output: z.void() },
+  /** Answers a running turn that reached its request guard (`turn_limit`): go on, or stop it. */
+  'session.continueTurn': { input: z.object({ sessionId: Id, proceed: z.boolean() }).strict(), output: z.void() },
   /** Switches a session's permission mode (Shift+Tab in the UI); applies from the next tool call. */
   'session.setMode': { input: z.object({ sessionId: Id, mode: PermissionModeName }).strict(), output: z.void() },
   /** Stored sessions, newest first: of one project, or of all when `projectPath` is omitted. */

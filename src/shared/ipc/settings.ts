@@ -2,12 +2,17 @@ import { z } from 'zod'
 import { AbsPath, Empty } from './common'
 import { PermissionModeName } from './session'
 
+/** Model requests a desktop turn makes before it asks whether to go on (headless has no limit). */
+export const DEFAULT_TURN_GUARD = 200
+
 /** Sous's own preferences (stored under the "sous" key of `$SOUS_HOME/settings.json`). */
 export const Preferences = z.object({
   baseUrl: z.string().max(2000).optional(),
   model: z.string().max(200).optional(),
   fallbackModel: z.string().max(200).optional(),
   permissionMode: PermissionModeName.optional(),
+  /** Model requests a desktop turn makes before it asks whether to go on (default {@link DEFAULT_TURN_GUARD}). */
+  turnGuard: z.number().int().min(10).max(100_000).optional(),
   theme: z.enum(['light', 'dark', 'system']),
   fontSize: z.number().int().min(9).max(32),
   /** Recall and extraction of memories (default on). */
@@ -57,11 +62,20 @@ export const settingsRequests = {
   /** The project's `.claude/settings*.json` files as text (empty when missing). */
   'projectSettings.read': {
     input: z.object({ projectPath: AbsPath }).strict(),
-    output: z.array(z.object({ name: ProjectSettingsName, path: z.string(), exists: z.boolean(), text: z.string() })),
+    output: z.array(
+      z.object({
+        name: ProjectSettingsName,
+        path: z.string(),
+        exists: z.boolean(),
+        text: z.string(),
+        /** Things that are valid but will not do what they say (a hook event Sous does not know or fire). */
+        warnings: z.array(SettingsProblem).optional(),
+      }),
+    ),
   },
   /** Validates and saves one project settings file; an invalid text is not saved and the problem says where. */
   'projectSettings.write': {
     input: z.object({ projectPath: AbsPath, name: ProjectSettingsName, text: z.string().max(1_000_000) }).strict(),
-    output: z.object({ saved: z.boolean(), problem: SettingsProblem.optional() }),
+    output: z.object({ saved: z.boolean(), problem: SettingsProblem.optional(), warnings: z.array(SettingsProblem).optional() }),
   },
 } as const

@@ -107,6 +107,13 @@ export const AgentEvent = z.discriminatedUnion('type', [
     changeId: z.string().optional(),
   }),
   /**
+   * Bash found the OS sandbox unavailable (once per session): with `unconfined`
+   * (bypassPermissions) commands run without it; otherwise commands that change things ask.
+   */
+  z.object({ ...base, type: z.literal('sandbox_unavailable'), reason: z.string(), unconfined: z.boolean() }),
+  /** The turn made `turns` model requests, its guard: the agent waits until the user says go on or stop. */
+  z.object({ ...base, type: z.literal('turn_limit'), turns: z.number() }),
+  /**
    * The session's task list changed: `tasks` are the tasks as they are now (each one whose file was
    * written), `deleted` the ids removed. `actor` is the owner name of the agent that changed them.
    */

@@ -21,6 +21,8 @@ export interface DecideInput {
   projectRoot: string
   sessionGrants?: SessionGrants
   hook?: HookVerdict
+  /** Folders beyond the project this session reads without asking (its own saved tool results). */
+  readableRoots?: string[]
 }
 
 /** Shared state of one decision. */

@@ -138,6 +138,7 @@ function allowOrDefault(ctx: DecideContext): PermissionDecision {
   if (subject.kind === 'bash') return bashDefault(ctx, subject)
   if (subject.kind === 'read') {
     if (isInsideRoots(subject.place, ctx.roots)) return { behavior: 'allow', explanation: { kind: 'default', detail: 'reads inside the project are allowed' } }
+    if (ctx.readableRoots && isInsideRoots(subject.place, ctx.readableRoots)) return { behavior: 'allow', explanation: { kind: 'default', detail: "the session's own saved tool results are readable" } }
     return { behavior: 'ask', explanation: { kind: 'outside-project', path: describePlace(subject.place), detail: 'reads outside the project' } }
   }
   if (subject.kind === 'edit') {

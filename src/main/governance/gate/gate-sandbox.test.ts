@@ -80,6 +80,23 @@ describe('Bash in the sandbox', () => {
     expect((bad.details as { sandbox: { violations: string[] } }).sandbox.violations.join('\n')).toContain(target)
   })
 
+  it.skipIf(unavailable !== undefined)(skippedUnless('reports no violation for a command that worked, nor for one that failed for another reason', unavailable), async () => {
+    const state = running()
+    const bash = createBashTool({ pty, sandbox: state })
+    // bash opens its terminal read-write at start-up; under a PTY that is bwrap's /dev/console.
+    const ok = await runToolCall(bash, { command: 'echo hi; tty; : > /dev/null' }, ctx())
+    expect(ok.isError).toBeFalsy()
+    expect(textOf(ok)).not.toContain('sandbox_violations')
+    expect(textOf(ok)).not.toContain('dangerouslyDisableSandbox')
+    expect((ok.details as { sandbox: Record<string, unknown> }).sandbox.violations).toBeUndefined()
+    // A write attempt that changed nothing, then a failure of the command's own.
+    const other = await runToolCall(bash, { command: `touch ${join(outside, 'probe')} 2>/dev/null; echo tests failed; exit 3` }, ctx())
+    expect(other.isError).toBe(true)
+    expect(textOf(other)).toContain('Exit code 3')
+    expect(textOf(other)).not.toContain('sandbox_violations')
+    expect(textOf(other)).not.toContain('dangerouslyDisableSandbox')
+  })
+
   it.skipIf(unavailable !== undefined)(skippedUnless('protects the settings files from sandboxed programs', unavailable), async () => {
     const state = running()
     const bash = createBashTool({ pty, sandbox: state })

@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -8,7 +8,9 @@ import { runToolCall } from '../../tools/run-tool'
 import { createToolContext, createToolSession, type ToolSession } from '../../tools/tool-session'
 import { resultText } from '../../tools/result-text'
 import type { AnyTool, ToolResult } from '../../tools/types'
+import { readTool } from '../../tools/read'
 import { writeTool } from '../../tools/write'
+import { projectDataDir, toolResultsDir } from '../../base/paths'
 import { ApprovalQueue, type ApprovalRequest } from '../approvals/queue'
 import { createBashClassifier } from './bash-preview'
 import { SessionGrants } from '../decide/session'
@@ -262,6 +264,40 @@ describe('permission gate', () => {
     expect((await gate.canUseTool(bash, { command: './test.sh' }, 't3')).behavior).toBe('allow')
     const off = await gate.canUseTool(bash, { command: './test.sh', dangerouslyDisableSandbox: true }, 't4')
     expect(off.behavior === 'deny' && off.message).toMatch(/dangerouslyDisableSandbox/)
+  })
+
+  it("reads the session's own saved tool results without asking, and nobody else's", async () => {
+    const { gate } = makeGate({ headless: true })
+    const mine = toolResultsDir(projectDataDir(sousHome, project), 's1')
+    const theirs = toolResultsDir(projectDataDir(sousHome, project), 'another-session')
+    mkdirSync(mine, { recursive: true })
+    mkdirSync(theirs, { recursive: true })
+    writeFileSync(join(mine, 'toolu_1.txt'), 'big output')
+    writeFileSync(join(theirs, 'toolu_2.txt'), 'not yours')
+    // A link planted in the session's folder leads out of it: judged by where it really leads.
+    symlinkSync(join(theirs, 'toolu_2.txt'), join(mine, 'toolu_link.txt'))
+    expect((await gate.canUseTool(readTool, { file_path: join(mine, 'toolu_1.txt') }, 't1')).behavior).toBe('allow')
+    expect((await gate.canUseTool(readTool, { file_path: join(theirs, 'toolu_2.txt') }, 't2')).behavior).toBe('deny')
+    expect((await gate.canUseTool(readTool, { file_path: join(mine, 'toolu_link.txt') }, 't3')).behavior).toBe('deny')
+    // A deny rule still wins.
+    settings('settings.json', { permissions: { deny: [`Read(/${join(mine, '**')})`] } })
+    expect((await gate.canUseTool(readTool, { file_path: join(mine, 'toolu_1.txt') }, 't4')).behavior).toBe('deny')
+  })
+
+  it('lets bypassPermissions run commands unconfined when the sandbox is unavailable, and says so once', async () => {
+    const warnings: Array<{ reason: string; unconfined: boolean }> = []
+    const reason = 'sandbox unavailable: bubblewrap (bwrap) not installed'
+    const { gate } = makeGate({ headless: true, mode: 'bypassPermissions', sandbox: { available: false, reason }, onSandboxUnavailable: (w) => warnings.push(w) })
+    expect((await gate.canUseTool(bash, { command: 'mkdir build' }, 't1')).behavior).toBe('allow')
+    expect((await gate.canUseTool(bash, { command: 'touch build/x' }, 't2')).behavior).toBe('allow')
+    expect(warnings).toEqual([{ reason, unconfined: true }])
+    // Another mode keeps the fail-closed ask (headless: a denial), and says what that means.
+    gate.setMode('acceptEdits')
+    expect((await gate.canUseTool(bash, { command: 'mkdir build2' }, 't3')).behavior).toBe('deny')
+    expect(warnings).toEqual([
+      { reason, unconfined: true },
+      { reason, unconfined: false },
+    ])
   })
 
   it('gives PostToolUse context and guards against endless Stop blocks', async () => {

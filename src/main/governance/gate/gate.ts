@@ -34,6 +34,7 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
     }
     return current
   }
+  const sandboxWarned = new Set<boolean>()
   const session: GateSession = {
     options,
     home,
@@ -49,6 +50,11 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
       for (const message of aggregate.systemMessages) notice({ level: 'info', message })
     },
     turnSignal: () => turn.signal,
+    sandboxUnavailable(reason, unconfined) {
+      if (sandboxWarned.has(unconfined)) return
+      sandboxWarned.add(unconfined)
+      options.onSandboxUnavailable?.({ reason, unconfined })
+    },
   }
 
   async function canUseTool(tool: AnyTool, input: unknown, toolUseId: string, callOptions: { signal?: AbortSignal } = {}): Promise<GateDecision> {

@@ -1,4 +1,4 @@
-import { projectDataDir } from '../../base/paths'
+import { projectDataDir, toolResultsDir } from '../../base/paths'
 import { resolveSandbox, type BashSandboxState } from '../../tools/bash-sandbox'
 import type { AnyTool, ToolContext, ToolPreview } from '../../tools/types'
 import { decisionForEdit } from '../approvals/edit-approval'
@@ -46,6 +46,8 @@ export interface GateSession {
   notice(notice: GateNotice): void
   /** Aborted when the user stops the turn: pending approvals end with it. */
   turnSignal(): AbortSignal
+  /** Says (once per session and meaning) that Bash runs without the OS sandbox. */
+  sandboxUnavailable(reason: string, unconfined: boolean): void
 }
 
 /** Asks that no saved rule can ever silence: offering "always allow" for them would be a lie. */
@@ -68,7 +70,12 @@ export async function preToolUseHooks(gate: GateSession, call: GateCall): Promis
   const aggregate = await hooks.fire('PreToolUse', payload, { cwd: call.cwd, permissionMode: call.mode, signal: call.signal })
   gate.hookNotices(aggregate)
   if (aggregate.blocked) return gate.refuse(call, 'hook', `A PreToolUse hook blocked this call: ${aggregate.blockReason ?? 'no reason given'}`)
-  if (aggregate.stop) return gate.refuse(call, 'hook', `A PreToolUse hook stopped the session: ${aggregate.stopReason ?? 'no reason given'}`)
+  if (aggregate.stop) {
+    // `continue: false`: this call is refused and the turn ends once its result is in.
+    const why = aggregate.stopReason ?? 'no reason given'
+    const refused = gate.refuse(call, 'hook', `A PreToolUse hook stopped the turn: ${why}`)
+    return refused.behavior === 'deny' ? { ...refused, stopTurn: why } : refused
+  }
   if (aggregate.updatedInput !== undefined) {
     const parsed = call.tool.inputSchema.safeParse(aggregate.updatedInput)
     if (!parsed.success) {
@@ -95,8 +102,11 @@ export async function rulesAndMode(gate: GateSession, call: GateCall): Promise<G
     projectRoot: options.projectRoot,
     sessionGrants: options.approvals.sessionGrants,
     hook: call.hookVerdict,
+    // Results too large for the conversation are saved here, and the model is told to Read them.
+    readableRoots: [toolResultsDir(projectDataDir(options.sousHome, options.projectRoot), options.sessionId)],
   })
   const sandbox = call.tool.name === 'Bash' ? await resolveSandbox(options.sandbox) : undefined
+  if (sandbox && !sandbox.available) gate.sandboxUnavailable(sandbox.reason, call.mode === 'bypassPermissions')
   const decision = outsideSandbox(decided, call, sandbox)
   if (decision.behavior === 'allow') return allowCall(call)
   if (decision.behavior === 'deny') return gate.refuse(call, decision.explanation.kind === 'hook' ? 'hook' : 'rule', decision.message)
@@ -171,11 +181,13 @@ function disablesSandbox(input: unknown): boolean {
 
 /**
  * Without a working sandbox, a command that changes things must not run on a mode's say-so alone
- * (acceptEdits, bypassPermissions) or a hook's: it asks, saying it runs outside the sandbox. An
- * allow rule or session grant the user wrote for this very command still counts.
+ * (acceptEdits) or a hook's: it asks, saying it runs outside the sandbox. An allow rule or session
+ * grant the user wrote for this very command still counts, and so does bypassPermissions — the
+ * user's explicit choice to run everything, which the gate announces once (`sandboxUnavailable`).
  */
 function outsideSandbox(decision: PermissionDecision, call: GateCall, sandbox: BashSandboxState | undefined): PermissionDecision {
   if (call.tool.name !== 'Bash' || decision.behavior !== 'allow' || !sandbox || sandbox.available) return decision
+  if (call.mode === 'bypassPermissions') return decision
   if (decision.explanation.kind !== 'mode' && decision.explanation.kind !== 'hook') return decision
   let readOnly = false
   try {

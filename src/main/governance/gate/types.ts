@@ -11,7 +11,7 @@ import type { GateNotice } from './gate-settings'
 /** What the engine gets back for one call (its own type, restated so governance does not import the engine). */
 export type GateDecision =
   | { behavior: 'allow'; updatedInput?: unknown; runAs?: string; userNote?: string }
-  | { behavior: 'deny'; message: string }
+  | { behavior: 'deny'; message: string; stopTurn?: string }
 
 /** A refused call, for `sous -p`'s report and the transcript. */
 export interface GateDenial {
@@ -51,6 +51,18 @@ export interface PermissionGateOptions {
   onNotice?(notice: GateNotice): void
   /** Session capabilities previews may need (file-state cache, Bash shell state). */
   toolContext?(): Partial<ToolContext>
+  /**
+   * The sandbox turned out unavailable for a Bash call: said once per session (and once more if
+   * a mode switch changes what that means), so the user sees why commands ask or run unconfined.
+   */
+  onSandboxUnavailable?(status: SandboxUnavailable): void
+}
+
+/** Why Bash runs without the OS sandbox, and what follows from it. */
+export interface SandboxUnavailable {
+  reason: string
+  /** bypassPermissions: commands run unconfined. Otherwise commands that change things ask. */
+  unconfined: boolean
 }
 
 /** The permission gate of one session: {@link canUseTool} plus the hooks around calls and turns. */

@@ -1,6 +1,16 @@
+import { MAX_HOOK_OUTPUT } from './run-command'
 import { BLOCKING_EVENTS, type HookAggregate, type HookEvent, type HookPermission, type HookRun } from './types'
 
 const RANK: Record<HookPermission, number> = { deny: 4, defer: 3, ask: 2, allow: 1 }
+
+/** Claude Code caps each string a hook hands over (context, reasons) at 10,000 characters. */
+export const MAX_HOOK_TEXT = 10_000
+
+/** A hook's text for the model or the user, cut at {@link MAX_HOOK_TEXT} with a visible mark. */
+export function capHookText(text: string): string {
+  if (text.length <= MAX_HOOK_TEXT) return text
+  return `${text.slice(0, MAX_HOOK_TEXT)}\n[… ${(text.length - MAX_HOOK_TEXT).toLocaleString('en-US')} more characters cut]`
+}
 
 /** An empty aggregate. */
 export function emptyAggregate(): HookAggregate {
@@ -19,14 +29,16 @@ export function foldRun(agg: HookAggregate, event: HookEvent, run: HookRun, labe
     return
   }
   if (run.exitCode === 2) {
+    // Exit 2 is a block whatever stdout says (parseable or not): stderr is the reason.
+    const stderr = capHookText(run.stderr.trim())
     if (BLOCKING_EVENTS.has(event)) {
       agg.blocked = true
-      agg.blockReason = join(agg.blockReason, run.stderr.trim() || `blocked by hook ${label}`)
+      agg.blockReason = join(agg.blockReason, stderr || `blocked by hook ${label}`)
       if (event === 'PreToolUse' || event === 'PermissionRequest') bump(agg, 'deny', agg.blockReason)
     } else if (event === 'PostToolUse' || event === 'PostToolUseFailure') {
       // Cannot block; stderr is shown to the model.
-      if (run.stderr.trim()) agg.additionalContext.push(run.stderr.trim())
-    } else agg.errors.push(`${label}: exit 2: ${run.stderr.trim()}`)
+      if (stderr) agg.additionalContext.push(stderr)
+    } else agg.errors.push(`${label}: exit 2: ${stderr}`)
     return
   }
   if (run.exitCode !== 0) {
@@ -35,26 +47,33 @@ export function foldRun(agg: HookAggregate, event: HookEvent, run: HookRun, labe
   }
   const out = run.stdout.trim()
   if (!out.startsWith('{')) {
-    if (out && (event === 'UserPromptSubmit' || event === 'SessionStart')) agg.additionalContext.push(out)
+    if (out && (event === 'UserPromptSubmit' || event === 'SessionStart')) agg.additionalContext.push(capHookText(out))
     return
   }
-  let json: Record<string, unknown>
+  // An answer that cannot be read is no decision (the call goes through the normal permission flow).
+  if (run.stdoutTruncated) {
+    agg.errors.push(`${label}: stdout is over ${(MAX_HOOK_OUTPUT / 1_000_000).toString()} MB, so its JSON was not read (no decision)`)
+    return
+  }
+  let json: unknown
   try {
-    json = JSON.parse(out) as Record<string, unknown>
+    json = JSON.parse(out)
   } catch (e) {
-    agg.errors.push(`${label}: stdout is not valid JSON (${(e as Error).message})`)
+    agg.errors.push(`${label}: stdout is not valid JSON, so it was read as no decision (${(e as Error).message})`)
     return
   }
-  applyJson(agg, event, json)
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) return
+  applyJson(agg, event, json as Record<string, unknown>)
 }
 
 function applyJson(agg: HookAggregate, event: HookEvent, json: Record<string, unknown>): void {
-  const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined)
+  const str = (v: unknown): string | undefined => (typeof v === 'string' ? capHookText(v) : undefined)
   if (json.continue === false) {
     agg.stop = true
     agg.stopReason = str(json.stopReason) ?? agg.stopReason
   }
-  if (str(json.systemMessage)) agg.systemMessages.push(json.systemMessage as string)
+  const systemMessage = str(json.systemMessage)
+  if (systemMessage) agg.systemMessages.push(systemMessage)
   if (json.suppressOutput === true) agg.suppressOutput = true
   const reason = str(json.reason)
   // Deprecated top-level approve/block map to allow/deny for tool events.

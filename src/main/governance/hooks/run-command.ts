@@ -1,8 +1,12 @@
 import { spawn } from 'node:child_process'
 import type { HookRun } from './types'
 
-/** Output beyond this is cut (Claude Code caps hook output strings at 10,000 characters). */
-const MAX_OUTPUT = 10_000
+/**
+ * Output kept per stream. Stdout is parsed whole as JSON, so the cap is far above any real answer
+ * (a cut answer would not parse and a large deny would silently become no decision); the strings
+ * taken from it are capped separately, as Claude Code does (see output.ts).
+ */
+export const MAX_HOOK_OUTPUT = 1_000_000
 
 export interface RunCommandOptions {
   command: string
@@ -48,13 +52,22 @@ export function runCommandHook(o: RunCommandOptions): Promise<HookRun> {
       done = true
       clearTimeout(timer)
       o.signal?.removeEventListener('abort', onAbort)
-      resolve({ exitCode, stdout: stdout.slice(0, MAX_OUTPUT), stderr: stderr.slice(0, MAX_OUTPUT), durationMs: Math.round(performance.now() - started), timedOut, ...(error ? { error } : {}) })
+      const cut = stdout.length > MAX_HOOK_OUTPUT
+      resolve({
+        exitCode,
+        stdout: stdout.slice(0, MAX_HOOK_OUTPUT),
+        stderr: stderr.slice(0, MAX_HOOK_OUTPUT),
+        durationMs: Math.round(performance.now() - started),
+        timedOut,
+        ...(cut ? { stdoutTruncated: true } : {}),
+        ...(error ? { error } : {}),
+      })
     }
     child.stdout.setEncoding('utf8').on('data', (d: string) => {
-      if (stdout.length < MAX_OUTPUT * 2) stdout += d
+      if (stdout.length <= MAX_HOOK_OUTPUT) stdout += d
     })
     child.stderr.setEncoding('utf8').on('data', (d: string) => {
-      if (stderr.length < MAX_OUTPUT * 2) stderr += d
+      if (stderr.length <= MAX_HOOK_OUTPUT) stderr += d
     })
     child.on('error', (e) => finish(null, `hook could not start: ${e.message}`))
     child.on('close', (code) => finish(code, timedOut ? `hook timed out after ${o.timeoutMs} ms` : undefined))

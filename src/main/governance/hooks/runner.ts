@@ -6,7 +6,7 @@ import { parseRule, toolNameMatches } from '../rules/parse'
 import type { LoadedHook } from '../settings/types'
 import type { HookLog } from './log'
 import { matcherMatches } from './matcher'
-import { emptyAggregate, foldRun } from './output'
+import { capHookText, emptyAggregate, foldRun } from './output'
 import { runCommandHook } from './run-command'
 import { EVENTS_WITHOUT_MATCHER, type HookAggregate, type HookEvent } from './types'
 
@@ -90,7 +90,9 @@ export class HookRunner {
       }),
     )
     for (const { h, run, label } of runs) {
-      this.opts.log?.add({ ...run, at: Date.now(), event, matcher: h.matcher, command: h.handler.command ?? h.handler.type, input, source: h.file ?? h.source })
+      // The log keeps hundreds of firings: a preview of each stream is enough to read.
+      const logged = { ...run, stdout: capHookText(run.stdout), stderr: capHookText(run.stderr) }
+      this.opts.log?.add({ ...logged, at: Date.now(), event, matcher: h.matcher, command: h.handler.command ?? h.handler.type, input, source: h.file ?? h.source })
       foldRun(agg, event, run, label)
     }
     return agg

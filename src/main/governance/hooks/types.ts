@@ -1,4 +1,4 @@
-/** Hook events Sous fires (Claude Code's names). */
+/** Hook events Sous can fire (Claude Code's names). */
 export const HOOK_EVENTS = [
   'PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'PermissionRequest', 'UserPromptSubmit', 'Notification', 'Stop', 'SubagentStart',
   'SubagentStop', 'PreCompact', 'SessionStart', 'SessionEnd',
@@ -20,6 +20,8 @@ export interface HookRun {
   timedOut: boolean
   /** Spawn failure or unsupported handler. */
   error?: string
+  /** Stdout was longer than the cap and was cut (so it cannot be a complete JSON answer). */
+  stdoutTruncated?: boolean
 }
 
 /** A hook's verdict on a tool call or permission request. */

@@ -2,9 +2,10 @@ import { spawn } from 'node:child_process'
 import { homedir, tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { SandboxManager, type SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime'
+import { childEnvironment } from '../../base/child-env'
+import { ripgrepCommand } from '../../base/ripgrep'
 import { gitWriteDenies } from './git-denies'
 import { GitControlGuard } from './git-guard'
-import { childEnvironment } from '../../base/child-env'
 
 /** Files and folders a sandboxed command may never read (credentials). */
 export function defaultDenyRead(home: string): string[] {
@@ -45,7 +46,19 @@ export interface BashSandboxOptions {
   protectFiles?: string[]
   /** Report refused file operations on Linux too (seccomp observer); default true. */
   monitorViolations?: boolean
+  /** The ripgrep the library scans for protected paths with (default: the bundled one). */
+  ripgrep?: string
 }
+
+/**
+ * Devices bubblewrap's `--dev /dev` makes writable in every sandbox. The library's Linux monitor
+ * reports every write *attempt* outside the writable set it knows, and it does not know these: bash
+ * opens its terminal read-write at start-up (`check_dev_tty`), which under a PTY is the
+ * `/dev/console` bwrap binds the terminal to, so every command "violated" the sandbox although
+ * nothing was refused. The leading space anchors each pattern to the start of the reported path
+ * (the library matches substrings of `deny <syscall> <path>`).
+ */
+export const PERMITTED_DEVICE_WRITES = [' /dev/console', ' /dev/pts/', ' /dev/ptmx', ' /dev/tty', ' /dev/null', ' /dev/zero', ' /dev/full', ' /dev/random', ' /dev/urandom', ' /dev/shm/', ' /dev/fd/', ' /dev/std']
 
 export type SandboxStart = { ok: true; sandbox: BashSandbox } | { ok: false; reason: string }
 
@@ -103,6 +116,8 @@ export class BashSandbox {
         // The library's own mandatory denies are relative to process.cwd(), not the project.
         denyWrite: [...projectDenies(root), ...(o.protectFiles ?? []), ...(o.denyWrite ?? [])],
       },
+      ignoreViolations: { '*': PERMITTED_DEVICE_WRITES },
+      ...(o.ripgrep ? { ripgrep: { command: o.ripgrep } } : {}),
     } as SandboxRuntimeConfig
   }
 
@@ -113,9 +128,10 @@ export class BashSandbox {
    */
   static async start(o: BashSandboxOptions): Promise<SandboxStart> {
     if (!SandboxManager.isSupportedPlatform()) return { ok: false, reason: `sandbox unavailable: platform ${process.platform} is not supported` }
-    const deps = SandboxManager.checkDependencies()
+    const ripgrep = o.ripgrep ?? (await ripgrepCommand())
+    const deps = SandboxManager.checkDependencies({ command: ripgrep })
     if (deps.errors.length > 0) return { ok: false, reason: `sandbox unavailable: ${deps.errors.join('; ')}` }
-    const config = BashSandbox.configFor(o)
+    const config = BashSandbox.configFor({ ...o, ripgrep })
     try {
       await SandboxManager.initialize(
         config,

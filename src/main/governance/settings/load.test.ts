@@ -28,6 +28,14 @@ describe('loadSettings', () => {
     expect(settings.defaultMode).toBe('acceptEdits')
   })
 
+  it('warns about hook events Sous does not fire, and keeps the hooks', () => {
+    project = makeTempProject({ hooks: { PreCompct: [{ hooks: [{ type: 'command', command: 'true' }] }], Stop: [{ hooks: [{ type: 'command', command: 'true' }] }] } })
+    // A trusted folder: until then its hooks are left out (and the trust step says so).
+    const { settings, diagnostics } = loadSettings(project.root, { projectTrust: 'assume', sousHome: project.sousHome, home: project.home, managedPath: join(project.base, 'm.json') })
+    expect(diagnostics).toEqual([expect.objectContaining({ level: 'warning', message: expect.stringContaining('"PreCompct" is not a hook event') })])
+    expect(settings.hooks.map((h) => h.event)).toEqual(['PreCompct', 'Stop'])
+  })
+
   it('fails closed on a JSON syntax error, with file, line and column', async () => {
     project = makeTempProject({ permissions: { allow: ['Bash(ls *)'] } })
     const local = join(project.root, '.claude', 'settings.local.json')

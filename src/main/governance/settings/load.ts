@@ -8,6 +8,7 @@ import { isPartTrusted } from '../trust/trust'
 import { trustFilePath } from '../trust/trust-store'
 import type { PermissionMode, RuleBehavior, SettingsSourceName } from '../types'
 import { jsonErrorPosition, keyPathPosition } from './json-position'
+import { hookEventProblem } from '../hook-events'
 import { SettingsFileSchema, type SettingsFile } from './schema'
 import type { LoadedSettings, MergedSettings, SettingsDiagnostic } from './types'
 
@@ -120,6 +121,8 @@ export function loadSettings(projectRoot: string, opts: LoadSettingsOptions = {}
     if (d.disableAllHooks === true) merged.disableAllHooks = true
     if (!(managedHooksOnly && src.name !== 'managed')) {
       for (const [event, matchers] of Object.entries(d.hooks ?? {})) {
+        const problem = hookEventProblem(event)
+        if (problem) diagnostics.push({ source: src.name, file: src.file, level: 'warning', message: `hooks.${event}: ${problem}` })
         for (const m of matchers) {
           for (const handler of m.hooks) {
             if (restrictOnly) ignore(`${event} hook ${handler.command ?? handler.type}`)

@@ -6,6 +6,7 @@ type SessionChannels =
   | 'session.create'
   | 'session.prompt'
   | 'session.abort'
+  | 'session.continueTurn'
   | 'session.setMode'
   | 'session.list'
   | 'session.resume'
@@ -28,6 +29,11 @@ export function sessionHandlers(deps: { sessions?: SessionService }): Pick<Handl
     'session.create': ({ projectPath }) => service().create(projectPath),
     'session.prompt': ({ sessionId, text }) => service().prompt(sessionId, text),
     'session.abort': ({ sessionId }) => service().abort(sessionId),
+    'session.continueTurn': ({ sessionId, proceed }) => {
+      const sessions = service()
+      if (!sessions.continueTurn) throw new AppError('UNAVAILABLE', 'Turns cannot be continued in this build.')
+      return sessions.continueTurn(sessionId, proceed)
+    },
     'session.setMode': ({ sessionId, mode }) => {
       const sessions = service()
       if (!sessions.setMode) throw new AppError('UNAVAILABLE', 'Permission modes cannot be switched in this build.')

@@ -14,6 +14,7 @@ export class BackgroundShell {
   private unreadLength = 0
   private droppedUnread = 0
   private end: CommandEnd | undefined
+  private endSeen = false
   readonly startedAt = Date.now()
 
   constructor(
@@ -35,6 +36,16 @@ export class BackgroundShell {
 
   get exitCode(): number | null | undefined {
     return this.end?.exitCode
+  }
+
+  /** Whether the model has learned how this shell ended (TaskOutput showed it, or TaskStop ended it). */
+  get endReported(): boolean {
+    return this.endSeen
+  }
+
+  /** Records that the model was told this shell's end, so no notification repeats it. */
+  reportEnd(): void {
+    if (this.status !== 'running') this.endSeen = true
   }
 
   /** New output since the last call, clean, middle cut when long. */
@@ -68,13 +79,26 @@ export class BackgroundShell {
  */
 export class BackgroundShells {
   private readonly shells = new Map<string, BackgroundShell>()
+  private readonly finishListeners = new Set<(shell: BackgroundShell) => void>()
   private nextId = 1
+  private disposing = false
 
   start(pty: PtyService, options: Omit<CommandOptions, 'signal'>): BackgroundShell {
     const id = `bash_${this.nextId++}`
     const shell = new BackgroundShell(id, options.command, new CommandRun(pty, options))
     this.shells.set(id, shell)
+    void shell.run.done.then(() => {
+      // The session ending stops its shells; nobody is left to tell.
+      if (this.disposing) return
+      for (const listener of this.finishListeners) listener(shell)
+    })
     return shell
+  }
+
+  /** Calls `listener` when a shell ends (not when the session's end stops it). Returns the unsubscribe function. */
+  onFinish(listener: (shell: BackgroundShell) => void): () => void {
+    this.finishListeners.add(listener)
+    return () => this.finishListeners.delete(listener)
   }
 
   get(id: string): BackgroundShell | undefined {
@@ -95,6 +119,8 @@ export class BackgroundShells {
   }
 
   async dispose(): Promise<void> {
+    this.disposing = true
+    this.finishListeners.clear()
     await Promise.all(this.list().map((shell) => this.stop(shell.id)))
   }
 }

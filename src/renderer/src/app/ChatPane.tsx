@@ -5,6 +5,7 @@ import { AwaitingApproval } from '../features/chat/approval-wait'
 import { Composer } from '../features/chat/Composer'
 import { Conversation } from '../features/chat/Conversation'
 import { isRunning } from '../features/chat/reducer'
+import { SandboxBanner } from '../features/chat/SandboxBanner'
 import { useChat } from '../features/chat/store'
 import { StatusBar } from '../features/status-bar/StatusBar'
 import '../features/chat/chat.css'
@@ -30,6 +31,7 @@ export function ChatPane({ projectPath }: { projectPath: string }) {
           {stopping ? 'Stopping…' : running ? 'Responding…' : sending ? 'Sending…' : ''}
         </span>
       </header>
+      <SandboxBanner />
       <AwaitingApproval.Provider value={awaiting}>
         <Conversation transcript={transcript} />
       </AwaitingApproval.Provider>

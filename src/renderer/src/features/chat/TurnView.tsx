@@ -3,6 +3,7 @@ import type { TerminalReason } from '../../../../shared/protocol/agent-event'
 import { Markdown } from './Markdown'
 import { MemoryLine } from './MemoryLine'
 import { ToolCard } from './ToolCard'
+import { TurnLimitQuestion } from './TurnLimitQuestion'
 import { describeRecovery } from './recovery'
 import type { Turn } from './reducer'
 
@@ -38,6 +39,7 @@ export const TurnView = memo(function TurnView({ turn, live }: { turn: Turn; liv
           return <ToolCard key={block.toolUseId} tool={block} />
         })}
         {live && replyEmpty && <p className="typing">Thinking…</p>}
+        {turn.limitQuestion && !turn.end && <TurnLimitQuestion turns={turn.limitQuestion.turns} />}
         {turn.notices.map((notice, index) => (
           <p key={`n${index}`} className={`notice notice--${notice.level}`}>
             {notice.message}

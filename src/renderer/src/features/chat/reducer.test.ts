@@ -111,4 +111,13 @@ describe('chat reducer', () => {
     expect(turn!.usage).toEqual({ request: mainUsage, model: 'sonnet', total: { ...mainUsage, inputTokens: 950 }, costUsd: mainCost + sideCost })
     expect(turn!.notices).toEqual([{ level: 'warning', message: 'A memory was not saved: too long' }])
   })
+
+  it('holds the request-guard question until the next request or the end of the turn', () => {
+    const asked = fold([ev({ type: 'turn_start', turnId: 't1', prompt: 'go' }), ev({ type: 'turn_limit', turns: 200 })])
+    expect(asked.turns[0]?.limitQuestion).toEqual({ turns: 200 })
+    expect(fold([ev({ type: 'request_start', model: 'm', attempt: 1 })], asked).turns[0]?.limitQuestion).toBeUndefined()
+    const stopped = fold([ev({ type: 'turn_end', reason: 'max_turns' })], asked).turns[0]
+    expect(stopped?.limitQuestion).toBeUndefined()
+    expect(stopped?.end).toEqual({ reason: 'max_turns' })
+  })
 })

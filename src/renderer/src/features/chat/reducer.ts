@@ -35,6 +35,8 @@ export interface Turn {
   recovery?: { retries: number; fallback?: { from: string; to: string } }
   /** Memories recalled for the prompt, and written from the turn afterwards. */
   memory?: TurnMemory
+  /** The turn reached its request guard and waits for the user to say go on or stop. */
+  limitQuestion?: { turns: number }
 }
 
 /** What memory did around one turn. */
@@ -135,12 +137,16 @@ export function reduce(transcript: Transcript, event: AgentEvent): Transcript {
     case 'notice':
       return update((turn) => addNotice(turn, event.level, event.message))
     case 'turn_end':
-      return update((turn) => ({
+      return update(({ limitQuestion: _answered, ...turn }) => ({
         ...turn,
         blocks: turn.blocks.map(settleTool),
         end: { reason: event.reason, ...(event.message !== undefined && { message: event.message }) },
       }))
+    case 'turn_limit':
+      return update((turn) => ({ ...turn, limitQuestion: { turns: event.turns } }))
     case 'request_start':
+      // The next request after the user said go on: the question is answered.
+      return update(({ limitQuestion: _answered, ...turn }) => turn)
     case 'assistant_message':
     case 'memory_recall':
     case 'memory_write':
@@ -149,6 +155,9 @@ export function reduce(transcript: Transcript, event: AgentEvent): Transcript {
     case 'task_update':
     case 'mode_change':
       // Not part of the conversation: the task list and the mode have their own state.
+      return transcript
+    case 'sandbox_unavailable':
+      // Shown once per session as a banner (SandboxBanner, from the chat store), not in a turn.
       return transcript
   }
 }

@@ -19,6 +19,11 @@ export interface ChatState {
   mode: PermissionModeName
   /** Why the last mode switch failed, if it did. */
   modeError: string | null
+  /** The OS sandbox is unavailable for this session's commands (shown as a banner until dismissed). */
+  sandbox: { reason: string; unconfined: boolean } | null
+  dismissSandbox(): void
+  /** Answers the running turn's question at its request guard: go on, or stop. */
+  continueTurn(proceed: boolean): Promise<void>
   setMode(mode: PermissionModeName): Promise<void>
   /** Starts over for a project (a new session is created on the first prompt). */
   reset(projectPath: string): void
@@ -40,6 +45,18 @@ export const useChat = create<ChatState>()((set, get) => ({
   error: null,
   mode: 'default',
   modeError: null,
+  sandbox: null,
+
+  dismissSandbox() {
+    set({ sandbox: null })
+  },
+
+  async continueTurn(proceed) {
+    const { sessionId } = get()
+    if (!sessionId) return
+    const result = await api.invoke('session.continueTurn', { sessionId, proceed })
+    if (!result.ok && get().sessionId === sessionId) set({ error: `Could not answer: ${result.error.message}` })
+  },
 
   async setMode(mode) {
     set({ mode, modeError: null })
@@ -54,14 +71,14 @@ export const useChat = create<ChatState>()((set, get) => ({
     if (previous === projectPath) return
     if (sessionId && isRunning(transcript)) void api.invoke('session.abort', { sessionId })
     batcher.clear()
-    set({ projectPath, sessionId: null, transcript: emptyTranscript, sending: false, stopping: false, error: null, mode: 'default', modeError: null })
+    set({ projectPath, sessionId: null, transcript: emptyTranscript, sending: false, stopping: false, error: null, mode: 'default', modeError: null, sandbox: null })
   },
 
   newConversation() {
     const { sessionId, transcript } = get()
     if (sessionId && isRunning(transcript)) void api.invoke('session.abort', { sessionId })
     batcher.clear()
-    set({ sessionId: null, transcript: emptyTranscript, sending: false, stopping: false, error: null })
+    set({ sessionId: null, transcript: emptyTranscript, sending: false, stopping: false, error: null, sandbox: null })
   },
 
   async send(text) {
@@ -118,7 +135,13 @@ const batcher = createFrameBatcher<AgentEvent>((events) => {
   const ended = events.some((event) => event.type === 'turn_end' && !event.parentToolUseId)
   // The agent entered or left plan mode (EnterPlanMode, an approved plan): the status bar follows.
   const modeChange = events.findLast((event) => event.type === 'mode_change')
-  useChat.setState({ transcript, ...(ended && { stopping: false }), ...(modeChange?.type === 'mode_change' && { mode: modeChange.mode, modeError: null }) })
+  const sandbox = events.findLast((event) => event.type === 'sandbox_unavailable')
+  useChat.setState({
+    transcript,
+    ...(ended && { stopping: false }),
+    ...(modeChange?.type === 'mode_change' && { mode: modeChange.mode, modeError: null }),
+    ...(sandbox?.type === 'sandbox_unavailable' && { sandbox: { reason: sandbox.reason, unconfined: sandbox.unconfined } }),
+  })
 })
 
 // A session opened from elsewhere (the sessions sidebar) gets the mode the status bar shows.

@@ -154,6 +154,8 @@ function SessionRow({
           {relativeTime(summary.updatedAt, Date.now())}
           {summary.projectPath !== projectPath &&
             ` · in ${summary.projectPath.split('/').pop() ?? summary.projectPath}`}
+          {summary.skippedLines !== undefined &&
+            ` · ${summary.skippedLines} damaged line${summary.skippedLines === 1 ? '' : 's'} left out`}
         </span>
         {snippet && snippet !== summary.title && <span className="session__snippet">{snippet}</span>}
       </button>

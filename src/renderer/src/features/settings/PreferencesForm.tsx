@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react'
 import type { Preferences } from '../../../../shared/ipc/contract'
+import { TurnGuardField } from './TurnGuardField'
 import { useSettings } from './store'
 
 const MODES: Array<[NonNullable<Preferences['permissionMode']> | '', string]> = [
@@ -11,7 +12,8 @@ const MODES: Array<[NonNullable<Preferences['permissionMode']> | '', string]> = 
 ]
 
 /**
- * Sous's own preferences: model and connection, the default permission mode, memory, theme and font size.
+ * Sous's own preferences: model and connection, the default permission mode, the desktop's turn
+ * guard, memory, theme and font size.
  * Edits stay a draft (taken from the stored preferences when the dialog opens) until Save.
  */
 export function PreferencesForm() {
@@ -25,6 +27,7 @@ export function PreferencesForm() {
       model: draft.model ?? '',
       fallbackModel: draft.fallbackModel ?? '',
       ...(draft.permissionMode ? { permissionMode: draft.permissionMode } : {}),
+      ...(draft.turnGuard ? { turnGuard: draft.turnGuard } : {}),
       theme: draft.theme,
       fontSize: draft.fontSize,
       autoMemory: draft.autoMemory ?? true,
@@ -69,6 +72,7 @@ export function PreferencesForm() {
             ))}
           </select>
         </label>
+        <TurnGuardField value={draft.turnGuard} onChange={(turnGuard) => setDraft({ ...draft, turnGuard })} />
       </fieldset>
       <fieldset className="settings__group">
         <legend>Memory</legend>

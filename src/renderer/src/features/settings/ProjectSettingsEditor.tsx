@@ -1,12 +1,15 @@
 import { useEffect, useRef, useState } from 'react'
 import type { ProjectSettingsName, SettingsProblem } from '../../../../shared/ipc/contract'
 import { api } from '../../api'
+import { SettingsWarnings } from './SettingsWarnings'
 
 interface FileState {
   name: ProjectSettingsName
   path: string
   text: string
   saved: string
+  /** Valid settings that will not do what they say (as of the last read or save). */
+  warnings: SettingsProblem[]
 }
 
 /** The project's `.claude/settings*.json`, editable; an invalid text is not saved and the editor jumps to the broken line. */
@@ -20,7 +23,7 @@ export function ProjectSettingsEditor({ projectPath }: { projectPath: string }) 
   useEffect(() => {
     void api.invoke('projectSettings.read', { projectPath }).then((result) => {
       if (result.ok)
-        setFiles(result.value.map((f) => ({ name: f.name, path: f.path, text: f.text, saved: f.text })))
+        setFiles(result.value.map((f) => ({ name: f.name, path: f.path, text: f.text, saved: f.text, warnings: f.warnings ?? [] })))
       else setStatus(`Could not read the project's settings: ${result.error.message}`)
     })
   }, [projectPath])
@@ -45,7 +48,8 @@ export function ProjectSettingsEditor({ projectPath }: { projectPath: string }) 
       return
     }
     setProblem(null)
-    setFiles((all) => all.map((f) => (f.name === file.name ? { ...f, saved: f.text } : f)))
+    const warnings = result.value.warnings ?? []
+    setFiles((all) => all.map((f) => (f.name === file.name ? { ...f, saved: f.text, warnings } : f)))
     setStatus(`Saved ${file.path}.`)
   }
 
@@ -91,6 +95,7 @@ export function ProjectSettingsEditor({ projectPath }: { projectPath: string }) 
               Line {problem.line}, column {problem.column}: {problem.message}
             </p>
           )}
+          <SettingsWarnings warnings={file.warnings} />
           <div className="settings__row">
             <button type="button" className="button" onClick={() => void save()}>
               Save .claude/{file.name}

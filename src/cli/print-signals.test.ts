@@ -1,0 +1,106 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { textReply, toolUseReply } from '../../test/model-server'
+import type { RecordedRequest } from '../../test/model-server/types'
+import { useModelServer } from '../../test/model-server/vitest'
+import type { Message, ToolResultBlock } from '../main/services/model/types'
+import { runPrint } from './print'
+
+// Signals a headless run must not lose: a saved large result the model is told to read, a
+// background command that ends while the model works, and a long job past 100 requests.
+const server = useModelServer()
+
+let home: string
+let project: string
+
+beforeEach(async () => {
+  home = await mkdtemp(join(tmpdir(), 'sous-home-'))
+  project = await mkdtemp(join(tmpdir(), 'sous-project-'))
+})
+afterEach(async () => {
+  await rm(home, { recursive: true, force: true })
+  await rm(project, { recursive: true, force: true })
+})
+
+async function sous(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = ''
+  let stderr = ''
+  const env = { SOUS_HOME: home, ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'test-key', HOME: home }
+  const code = await runPrint(['-p', '--cwd', project, ...args], env, {
+    stdout: { write: (text: string) => (stdout += text) },
+    stderr: { write: (text: string) => (stderr += text) },
+  })
+  return { code, stdout, stderr }
+}
+
+function lastMessage(request: RecordedRequest): Message {
+  return (request.body['messages'] as Message[]).at(-1)!
+}
+
+function resultOf(message: Message, id: string): string {
+  const block = (message.content as ToolResultBlock[]).find((b) => b.type === 'tool_result' && b.tool_use_id === id)
+  const content = block?.content ?? ''
+  return typeof content === 'string' ? content : content.map((part) => (part.type === 'text' ? part.text : '')).join('')
+}
+
+describe('sous -p keeps every signal', () => {
+  it('reads back its own saved large result without asking, in default mode', async () => {
+    await writeFile(join(project, 'numbers.txt'), Array.from({ length: 20_000 }, (_, index) => `line ${index + 1}`).join('\n'))
+    server.setScenario([
+      toolUseReply('Grep', { pattern: 'line', path: join(project, 'numbers.txt'), output_mode: 'content' }, { id: 'toolu_big' }),
+      // The model does what the preview says: Read the file it names.
+      (request) => {
+        const saved = /Full output saved to: (\S+)/.exec(resultOf(lastMessage(request), 'toolu_big'))?.[1]
+        return toolUseReply('Read', { file_path: saved ?? 'no-path-given', offset: 19_990, limit: 5 }, { id: 'toolu_read' })
+      },
+      textReply('Read the end of it.'),
+    ])
+    const { code, stdout } = await sous(['--output-format', 'json', 'Count'])
+    expect(code).toBe(0)
+    expect(JSON.parse(stdout)).toMatchObject({ permission_denials: [] })
+    const read = resultOf(lastMessage(server.requests[2]!), 'toolu_read')
+    expect(read).toContain('line 19990')
+  })
+
+  it('tells the model when a background command ended, on its next request, without polling', async () => {
+    server.setScenario([
+      toolUseReply('Bash', { command: 'echo started > flag; echo background-done', run_in_background: true }, { id: 'toolu_bg' }),
+      // Meanwhile the model works on something that outlasts the background command.
+      toolUseReply('Bash', { command: 'while [ ! -e flag ]; do sleep 0.05; done; sleep 1' }, { id: 'toolu_wait' }),
+      toolUseReply('Bash', { command: 'sleep 1' }, { id: 'toolu_more' }),
+      textReply('Both finished.'),
+    ])
+    const { code } = await sous(['--permission-mode', 'bypassPermissions', 'Run it'])
+    expect(code).toBe(0)
+    const notified = server.requests.map((request) => JSON.stringify(lastMessage(request)).includes('<task-notification>'))
+    // Exactly one request carries the news, in its newest message, and no TaskOutput was needed.
+    expect(notified.filter(Boolean)).toHaveLength(1)
+    expect(notified.indexOf(true)).toBeGreaterThanOrEqual(2)
+    const carrying = JSON.stringify(lastMessage(server.requests[notified.indexOf(true)]!))
+    expect(carrying).toContain('<task-id>bash_1</task-id>')
+    expect(carrying).toContain('<status>completed</status>')
+  })
+
+  it('does not repeat what TaskOutput already showed', async () => {
+    server.setScenario([
+      toolUseReply('Bash', { command: 'echo quick', run_in_background: true }, { id: 'toolu_bg' }),
+      toolUseReply('TaskOutput', { task_id: 'bash_1', block: true, timeout: 10_000 }, { id: 'toolu_out' }),
+      toolUseReply('Bash', { command: 'sleep 0.5' }, { id: 'toolu_after' }),
+      textReply('Done.'),
+    ])
+    expect((await sous(['--permission-mode', 'bypassPermissions', 'Run it'])).code).toBe(0)
+    expect(resultOf(lastMessage(server.requests[2]!), 'toolu_out')).toContain('completed')
+    expect(server.requests.some((request) => JSON.stringify(request.body['messages']).includes('<task-notification>'))).toBe(false)
+  })
+
+  it('has no default limit on model requests', async () => {
+    await writeFile(join(project, 'a.txt'), 'a\n')
+    const reads = Array.from({ length: 105 }, () => toolUseReply('Read', { file_path: join(project, 'a.txt') }))
+    server.setScenario([...reads, textReply('Read it 105 times.')])
+    const { code, stdout } = await sous(['--output-format', 'json', 'Read it many times'])
+    expect(code).toBe(0)
+    expect(JSON.parse(stdout)).toMatchObject({ subtype: 'success', num_turns: 106 })
+  }, 120_000)
+})
