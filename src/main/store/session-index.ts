@@ -2,6 +2,7 @@ import { readdir, stat } from 'node:fs/promises'
 import { basename, dirname, join, resolve } from 'node:path'
 import { projectSlug } from '../base/paths'
 import type { Message } from '../services/model/types'
+import { adoptLegacyFile, adoptLegacySessions } from './legacy-sessions'
 import { isSessionId, loadTranscript, sessionsDir, type LoadedTranscript } from './transcript'
 
 /** One row of the session list. */
@@ -25,6 +26,8 @@ export interface SessionSummary {
  */
 export async function listSessions(home: string, projectPath?: string): Promise<SessionSummary[]> {
   const project = projectPath === undefined ? undefined : resolve(projectPath)
+  // Sessions an earlier version filed under the project's old folder name join the current one.
+  if (project) await adoptLegacySessions(home, project)
   const dirs = project ? [sessionsDir(home, project)] : await allSessionDirs(home)
   const loaded = (await Promise.all(dirs.map((dir) => loadFolder(dir, project)))).flat()
   return loaded
@@ -97,7 +100,7 @@ export async function findTranscriptFile(home: string, sessionId: string): Promi
   if (!isSessionId(sessionId)) return undefined
   for (const dir of await allSessionDirs(home)) {
     const file = join(dir, `${sessionId}.jsonl`)
-    if ((await stat(file).catch(() => undefined))?.isFile()) return file
+    if ((await stat(file).catch(() => undefined))?.isFile()) return adoptLegacyFile(home, file)
   }
   return undefined
 }
