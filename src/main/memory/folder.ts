@@ -13,6 +13,9 @@ import { foreignLines, renderIndex, type IndexEntry } from './index-file'
  * listed with its problems, never dropped. Every write is atomic, checks the version the writer
  * last saw (a file changed on disk since is a CONFLICT, not an overwrite), refuses symbolic links,
  * and regenerates the index. Writes of one folder are serialized.
+ *
+ * Over 300 lines because reading, writing and re-indexing share one per-folder queue and one cache
+ * of records: split apart, each half would need the other's private state.
  */
 
 /** A memory file as the folder holds it. */
