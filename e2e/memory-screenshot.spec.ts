@@ -1,4 +1,4 @@
-import { rm } from 'node:fs/promises'
+import { mkdir, rm } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { expect, test } from './fixtures'
 import { openByPath } from './support/app'
@@ -22,6 +22,7 @@ test.afterEach(async ({ sousHome }) => {
 test('memory browser screenshot', async ({ app, projectDir, sousHome, modelServer, host }) => {
   test.skip(host !== 'browser', 'The screenshot is taken in Chromium.')
   const project = join(projectDir, 'pantry')
+  await mkdir(project, { recursive: true })
   const memoryDir = projectMemoryDir(sousHome, project)
   await writeMemoryFile(join(sousHome, 'memory'), 'user_role.md', {
     name: 'Role',
@@ -53,14 +54,15 @@ test('memory browser screenshot', async ({ app, projectDir, sousHome, modelServe
     // Recall runs beside the turn, in its own lane (nothing relevant); then the turn and the extraction agent.
     { reply: { content: [{ type: 'text', text: '{"memories": []}' }] }, forModel: 'claude-haiku-4-5' },
     { reply: { content: [{ type: 'text', text: 'Understood: pnpm from now on.' }] } },
-    { reply: { content: [{ type: 'text', text: JSON.stringify({ memories: [memory] }) }] } },
+    // The extraction agent's answer streams slowly, so the browser is open when it lands (highlighted).
+    { reply: { content: [{ type: 'text', text: JSON.stringify({ memories: [memory] }) }] }, chunkSize: 12, delayMs: 80 },
   ])
   await app.setViewportSize({ width: 1280, height: 820 })
   await openByPath(app, project)
   const chat = app.getByRole('region', { name: 'Chat' })
   await chat.getByRole('textbox', { name: 'Message' }).fill("No, don't use npm in this repo: use pnpm.")
   await chat.getByRole('textbox', { name: 'Message' }).press('Enter')
-  await expect(chat.getByLabel('Memory')).toContainText('Saved to memory: Use pnpm (feedback)')
+  await expect(chat.getByLabel('Assistant')).toContainText('Understood: pnpm from now on.')
 
   const dialog = await openMemoryBrowser(app)
   const row = dialog.getByRole('listitem').filter({ hasText: 'Use pnpm' })
