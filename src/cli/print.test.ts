@@ -14,6 +14,8 @@ import type { Message, ToolResultBlock } from '../main/services/model/types'
 import { runPrint } from './print'
 import { useModelServer } from '../../test/model-server/vitest'
 
+// Longer than 300 lines because every headless scenario shares this one set-up (scripted server,
+// temp homes, run helper); split it when a group grows its own set-up.
 // `sous -p` in-process: real model service and SDK against the scripted server, real tools
 // (Bash on a real PTY), real transcripts in a temp SOUS_HOME.
 const server = useModelServer()

@@ -1,3 +1,5 @@
+// Longer than 300 lines because each case drives the whole gate (real Bash on a PTY, real files,
+// hooks, approvals) through one shared set-up; split it when a group needs its own.
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
