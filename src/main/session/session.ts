@@ -1,77 +1,16 @@
-import type { PermissionModeName } from '../../shared/ipc/contract'
 import type { AgentEvent, Usage } from '../../shared/protocol/agent-event'
 import { AppError } from '../../shared/ipc/result'
-import type { EventHub } from '../base/event-hub'
 import { ReminderQueue, withReminders } from '../context/reminders'
 import { buildSystemPrompt } from '../context/system-prompt'
 import { query } from '../engine/query'
-import type { CanUseTool, Compactor, QueryHooks, QueryParams, QueryResult } from '../engine/types'
+import type { QueryResult } from '../engine/types'
 import { addUsage, zeroUsage } from '../engine/usage'
-import type { SessionMemoryHost, SessionMemoryPort } from '../memory/agents/session-memory'
-import type { Message, ModelService } from '../services/model/types'
+import type { SessionMemoryPort } from '../memory/agents/session-memory'
+import type { Message } from '../services/model/types'
 import { TranscriptWriter } from '../store/transcript'
-import type { AnyTool } from '../tools/types'
+import type { SessionEnvironment, SessionSeed, Toolset } from './session-inputs'
 
-/** What a session needs from its owner. */
-export interface SessionEnvironment {
-  hub: EventHub
-  model: () => Promise<ModelService>
-  modelName: string
-  /** The tools of this session (created once, on the first turn; disposed with the session). */
-  toolset: () => Promise<Toolset>
-  canUseTool: CanUseTool
-  /** Switches the permission mode of this session's gate (the status bar's Shift+Tab). */
-  setMode?(mode: PermissionModeName): void
-  maxTurns: number
-  projectDataDir: string
-  transcriptPath: string
-  hooks?: QueryHooks
-  compact?: Compactor
-  /** Where `~/.claude/CLAUDE.md` is looked up. */
-  homeDir?: string
-  /** Extra system prompt text. */
-  appendSystemPrompt?: string
-  maxTokens?: number
-  /** Session-level hooks: UserPromptSubmit, SessionStart, SessionEnd (Claude Code's protocol). */
-  lifecycle?: SessionLifecycle
-  /** Frees what the owner set up for this session (approval queue, gate), after the tools. */
-  release?(): Promise<void> | void
-  /** News for the model from any part of the session, drained into the next user message sent. */
-  reminders?: ReminderQueue
-  /** Memory around the turns (prompt section, recall, extraction), bound to this session. */
-  memory?(host: SessionMemoryHost): SessionMemoryPort
-  /**
-   * Someone can answer when a turn reaches `maxTurns`: the turn waits for `answerTurnLimit`
-   * instead of ending (the desktop's guard). Headless runs end at the limit.
-   */
-  askToContinue?: boolean
-}
-
-/** Hooks around a session's life; each may add context for the model. None may throw. */
-export interface SessionLifecycle {
-  /** Before a prompt reaches the model: `blocked` drops the prompt, with the reason shown. */
-  promptSubmit?(prompt: string): Promise<{ blocked?: string; additionalContext?: string; stopReason?: string }>
-  /** Before the first turn of this session object: a new session, or a resumed one. */
-  sessionStart?(source: 'startup' | 'resume'): Promise<{ additionalContext?: string }>
-  /** When the session ends (closed, deleted, or the app quits). */
-  sessionEnd?(reason: string): Promise<void>
-}
-
-/** A session's tools and the capabilities they share (file-state cache, Bash state…). */
-export interface Toolset {
-  tools: AnyTool[]
-  context?: QueryParams['toolContext']
-  dispose?(): Promise<void>
-}
-
-/** Saved state a session starts from (a resumed transcript). */
-export interface SessionSeed {
-  messages: Message[]
-  usage: Usage
-  costUsd: number
-  /** The transcript file exists already. */
-  persisted: boolean
-}
+export type { SessionEnvironment, SessionLifecycle, SessionSeed, Toolset } from './session-inputs'
 
 /** Events the transcript keeps (deltas and progress are replayable from the messages, or noise). */
 const VOLATILE = new Set<AgentEvent['type']>(['text_delta', 'thinking_delta', 'tool_progress'])
