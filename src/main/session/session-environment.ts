@@ -117,7 +117,8 @@ export function openSessionEnvironment(parts: RuntimeParts, projectPath: string,
       new SessionMemory(host, {
         service: parts.memory,
         model: () => models.get(opening.preferences),
-        recallModel: () => parts.memory.preferences().recallModel ?? SMALL_FAST_MODEL,
+        // An empty field in Settings means the default.
+        recallModel: () => parts.memory.preferences().recallModel?.trim() || SMALL_FAST_MODEL,
         // `sous -p` reads memory; writing it is left to interactive sessions.
         extract: !options.headless,
         // Memories are read on demand (the index says where); reading them never asks.
