@@ -6,6 +6,7 @@ import { projectHandlers, type PickFolder } from './host/handlers/project'
 import { userTerminals } from './host/handlers/pty'
 import { sessionHandlers } from './host/handlers/session'
 import { settingsHandlers } from './host/handlers/settings'
+import { taskHandlers, type TaskHandlerDeps } from './host/handlers/tasks'
 import { trustHandlers } from './host/handlers/trust'
 import { workspaceHandlers } from './host/handlers/workspace'
 import { createRouter, type Handlers, type Router } from './host/router'
@@ -31,6 +32,8 @@ export interface CoreOptions {
   sessions?: SessionService
   /** The sessions' approval queues (from the session runtime); without them nothing is pending. */
   approvals?: ApprovalHandlerDeps
+  /** The sessions' task lists and plan files (from the session runtime); without them `tasks.*` answers UNAVAILABLE. */
+  tasks?: Omit<TaskHandlerDeps, 'sessions'>
   /** Terminals; without it `pty.*` answers UNAVAILABLE. Disposed with the core. */
   pty?: PtyService
   /**
@@ -85,6 +88,7 @@ export function createCore(options: CoreOptions): Core {
     ...approvalHandlers(options.approvals ?? { queues: () => [] }),
     ...trustHandlers({ sousHome: options.sousHome }),
     ...memoryHandlers({ memory, sousHome: options.sousHome }),
+    ...taskHandlers(options.tasks && { ...options.tasks, ...(options.sessions && { sessions: options.sessions }) }),
   }
   const router = createRouter(handlers, {
     isTrustedSender: createSenderPolicy({ transport: options.transport, appOrigins: options.appOrigins ?? [APP_URL] }),

@@ -63,6 +63,7 @@ export function createHostCore(options: HostCoreOptions): HostCore {
     sessions: runtime.sessions,
     approvals: runtime.approvals,
     memory: runtime.memory,
+    tasks: { userTasks: runtime.userTasks, planFile: runtime.planFile },
     onWarning: options.log,
     ...(options.pickFolder && { pickFolder: options.pickFolder }),
     ...(options.appOrigins && { appOrigins: options.appOrigins }),

@@ -1,8 +1,12 @@
 import type { PermissionModeName } from '../../shared/ipc/contract'
 import type { ApprovalQueue } from '../governance/approvals/queue'
+import { existsSync } from 'node:fs'
 import { planFilePath, writePlanFile } from '../store/plan-files'
 import type { PlanModeControl, PlanOutcome } from '../tools/types'
-import { planModeReminder } from './plan-mode.prompt'
+import { planModeEnded, planModeReminder, planModeStillActive } from './plan-mode.prompt'
+
+/** While plan mode lasts, the model is reminded of it every this many requests (as Claude Code does). */
+export const PLAN_REMINDER_EVERY = 5
 
 /** What a session's plan mode works with. */
 export interface PlanModeOptions {
@@ -26,6 +30,10 @@ export interface PlanModeOptions {
  */
 export class PlanMode implements PlanModeControl {
   private previous: PermissionModeName = 'default'
+  /** The model has been told that plan mode is on (and not yet that it is over). */
+  private told = false
+  /** Requests since the model was last reminded of plan mode. */
+  private sinceReminder = 0
 
   constructor(private readonly o: PlanModeOptions) {}
 
@@ -44,9 +52,35 @@ export class PlanMode implements PlanModeControl {
     this.o.gate.setMode(next)
   }
 
-  /** What the model should be told now: the plan-mode reminder while it lasts. */
-  reminder(): string | undefined {
-    return this.mode === 'plan' ? planModeReminder(this.planFile) : undefined
+  /**
+   * What the model must be told with the request about to be sent; ask once per request. Plan mode
+   * is announced in full with the first request after it starts (the user's switch, EnterPlanMode, a
+   * session started in plan mode), recalled briefly every {@link PLAN_REMINDER_EVERY} requests while
+   * it lasts, and its end is told when the user switched it off (an approved plan is told by
+   * ExitPlanMode's own result).
+   */
+  nextReminder(): string | undefined {
+    if (this.mode === 'plan') {
+      if (!this.told) {
+        this.told = true
+        this.sinceReminder = 0
+        return planModeReminder(this.planFile)
+      }
+      if (++this.sinceReminder < PLAN_REMINDER_EVERY) return undefined
+      this.sinceReminder = 0
+      return planModeStillActive(this.planFile)
+    }
+    if (!this.told) return undefined
+    this.told = false
+    return planModeEnded(this.mode)
+  }
+
+  /**
+   * The plan file of this session when there is one (the agent presented a plan, now or before a
+   * resume): what compaction restores after a summary. Undefined otherwise.
+   */
+  activePlanFile(): string | undefined {
+    return existsSync(this.planFile) ? this.planFile : undefined
   }
 
   async enter(toolUseId: string, signal: AbortSignal): Promise<{ entered: true } | { entered: false; reason: string }> {
@@ -94,6 +128,8 @@ export class PlanMode implements PlanModeControl {
     const edited = approved.trimEnd() !== plan.trimEnd()
     const final = edited ? await this.save(approved) : saved
     const mode = outcome.plan?.mode ?? this.previous
+    // ExitPlanMode's result tells the model that plan mode is over.
+    this.told = false
     this.switchTo(mode)
     return { outcome: 'approved', mode, plan: approved, edited, ...final }
   }

@@ -17,6 +17,21 @@ describe('ReminderQueue', () => {
   })
 })
 
+describe('reminder sources', () => {
+  it('are asked once per drain, after the queued news; a throw counts as nothing; they can be removed', () => {
+    const queue = new ReminderQueue()
+    let drains = 0
+    const remove = queue.addSource({ source: 'every other', due: () => (++drains % 2 === 0 ? [`due at ${drains}`, ''] : []) })
+    queue.addSource({ source: 'broken', due: () => { throw new Error('bug') } })
+    queue.push('news', { source: 'a' })
+    expect(queue.drain().map((r) => [r.source, r.text])).toEqual([['a', 'news']])
+    expect(queue.drain().map((r) => [r.source, r.text])).toEqual([['every other', 'due at 2']])
+    remove()
+    expect(queue.drain()).toEqual([])
+    expect(drains).toBe(2)
+  })
+})
+
 describe('withReminders', () => {
   it('appends system-reminder blocks after the message content, tool results first, without mutating', () => {
     const message: Extract<Message, { role: 'user' }> = { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'ok' }] }

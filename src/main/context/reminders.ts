@@ -19,6 +19,18 @@ export interface Reminder {
   stillRelevant?: () => boolean
 }
 
+/**
+ * A part of the session that reminds by the request rather than by an event (plan mode every few
+ * requests, a task list left alone): asked once per drain, that is once per request about to be
+ * sent, after the queued news. It may count requests; a throw counts as nothing due.
+ */
+export interface ReminderSource {
+  /** Who reminds, for logs and tests (`plan mode`, `tasks`). */
+  readonly source: string
+  /** The reminders due with this request, in order. */
+  due(): readonly string[]
+}
+
 /** Where parts of a session push reminders (the queue's write side). */
 export interface ReminderSink {
   push(text: string, options: { source: string; stillRelevant?: () => boolean }): void
@@ -27,6 +39,7 @@ export interface ReminderSink {
 /** A session's queue of reminders. Contract: `drain` never throws and returns oldest first. */
 export class ReminderQueue implements ReminderSink {
   private pending: Reminder[] = []
+  private readonly sources: ReminderSource[] = []
 
   push(text: string, options: { source: string; stillRelevant?: () => boolean }): void {
     if (text.trim() === '') return
@@ -38,17 +51,40 @@ export class ReminderQueue implements ReminderSink {
     return this.pending.length
   }
 
-  /** Takes every reminder still relevant, oldest first, and empties the queue. */
+  /** Asks `source` at every drain from now on; returns a function that stops asking it. */
+  addSource(source: ReminderSource): () => void {
+    this.sources.push(source)
+    return () => {
+      const at = this.sources.indexOf(source)
+      if (at >= 0) this.sources.splice(at, 1)
+    }
+  }
+
+  /**
+   * Takes every reminder still relevant, oldest first, and empties the queue; then what the
+   * sources say is due with this request. Call it once per request (the loop drains into the user
+   * message it is about to send).
+   */
   drain(): Reminder[] {
     const taken = this.pending
     this.pending = []
-    return taken.filter((reminder) => {
+    const relevant = taken.filter((reminder) => {
       try {
         return reminder.stillRelevant?.() ?? true
       } catch {
         return true
       }
     })
+    for (const source of this.sources) {
+      let due: readonly string[] = []
+      try {
+        due = source.due()
+      } catch {
+        due = []
+      }
+      for (const text of due) if (text.trim() !== '') relevant.push({ text, source: source.source })
+    }
+    return relevant
   }
 }
 

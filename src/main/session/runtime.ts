@@ -9,6 +9,9 @@ import type { SessionRuntimeOptions } from './runtime-options'
 import { openSessionEnvironment, type RuntimeParts } from './session-environment'
 import { SessionManager } from './session-manager'
 import { SharedSandbox } from './shared-sandbox'
+import type { UserTaskEdits } from './user-task-edits'
+import { planFilePath, plansDir } from '../store/plan-files'
+import { isSessionId } from '../store/transcript'
 
 export type { RuntimePreferences, SessionRuntimeOptions } from './runtime-options'
 
@@ -18,6 +21,10 @@ export interface SessionRuntime {
   approvals: ApprovalQueues
   /** Each session's permission gate, for the status bar and mode switches. */
   gate(sessionId: string): PermissionGate | undefined
+  /** A live session's task list as the task panel changes it. */
+  userTasks(sessionId: string): UserTaskEdits | undefined
+  /** Where a session's plan file is (whether or not it exists); undefined for an id that is no session id. */
+  planFile(sessionId: string): string | undefined
   /** Hook runs of every session, newest last (the hook inspector). */
   hookLog: HookLog
   /** The memory of every project, shared with the memory browser's handlers (undo, proposals). */
@@ -44,6 +51,7 @@ export function createSessionRuntime(options: SessionRuntimeOptions): SessionRun
     memory:
       options.memory ??
       new MemoryService({ sousHome: options.home, hub: options.hub, env: options.env, home: options.userHome ?? homedir(), preferences: () => options.preferences?.() ?? {} }),
+    userTasks: new Map(),
   }
   const sessions = new SessionManager({ home: options.home, environment: (projectPath, sessionId) => openSessionEnvironment(parts, projectPath, sessionId) })
   return {
@@ -52,6 +60,8 @@ export function createSessionRuntime(options: SessionRuntimeOptions): SessionRun
     hookLog: parts.hookLog,
     memory: parts.memory,
     gate: (sessionId) => parts.gates.get(sessionId),
+    userTasks: (sessionId) => parts.userTasks.get(sessionId),
+    planFile: (sessionId) => (isSessionId(sessionId) ? planFilePath(plansDir(parts.userHome, options.env), sessionId) : undefined),
     async dispose() {
       await sessions.dispose()
       await parts.sandbox.dispose()

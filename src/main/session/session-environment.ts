@@ -2,6 +2,7 @@ import { DEFAULT_TURN_GUARD } from '../../shared/ipc/contract'
 import { PlanMode } from '../agents/plan-mode'
 import { projectDataDir } from '../base/paths'
 import { ReminderQueue } from '../context/reminders'
+import { TASK_TOOLS, TaskReminders } from '../context/task-reminders'
 import type { QueryHooks } from '../engine/types'
 import { createPermissionGate, type PermissionGate } from '../governance/gate/gate'
 import { createBashClassifier } from '../governance/gate/bash-preview'
@@ -27,6 +28,7 @@ import { projectTrustOf, type RuntimePreferences, type SessionRuntimeOptions } f
 import type { SessionEnvironment, Toolset } from './session'
 import { createSessionTasks, sharedTaskListName } from './session-tasks'
 import type { SharedSandbox } from './shared-sandbox'
+import type { UserTaskEdits } from './user-task-edits'
 
 /** What every session of one runtime shares. */
 export interface RuntimeParts {
@@ -40,6 +42,8 @@ export interface RuntimeParts {
   models: ModelCache
   userHome: string
   memory: MemoryService
+  /** Each live session's task list as the task panel changes it, by session id. */
+  userTasks: Map<string, UserTaskEdits>
 }
 
 /** One session being opened: where it works and what it owns. */
@@ -78,7 +82,10 @@ export function openSessionEnvironment(parts: RuntimeParts, projectPath: string,
     sessionId,
     sharedName: sharedTaskListName(options.taskList, options.env),
     hub: options.hub,
+    // What the user changed in the task panel reaches the model with its next request.
+    remind: (text) => opening.reminders.push(text, { source: 'task panel' }),
   })
+  parts.userTasks.set(sessionId, tasks.user)
   const plan = new PlanMode({
     sessionId,
     plansDir: plansDir(parts.userHome, options.env),
@@ -87,6 +94,10 @@ export function openSessionEnvironment(parts: RuntimeParts, projectPath: string,
     gate,
     onModeChange: (mode, previous) => options.hub.emit('agent.event', { type: 'mode_change', sessionId, agentId: 'main', mode, previous }),
   })
+  const taskReminders = new TaskReminders({ tasks: () => tasks.access.store.listNow().tasks, owner: tasks.access.ownerOf('main') })
+  // Reminders by the request: plan mode (at entry, then every few requests) and a neglected task list.
+  opening.reminders.addSource({ source: 'plan mode', due: () => [plan.nextReminder() ?? ''] })
+  opening.reminders.addSource({ source: 'tasks', due: () => taskReminders.due() })
   return {
     hub: options.hub,
     model: () => models.get(opening.preferences),
@@ -94,15 +105,9 @@ export function openSessionEnvironment(parts: RuntimeParts, projectPath: string,
     toolset: () => buildToolset(parts, opening, { gate, tasks, plan }),
     canUseTool: (tool, input, toolUseId, callOptions) => gate.canUseTool(tool, input, toolUseId, callOptions),
     setMode: (mode) => plan.setMode(mode),
-    hooks: loopHooks(gate),
+    hooks: loopHooks(gate, taskReminders),
     lifecycle: {
-      // While plan mode lasts, every prompt carries its reminder (the model must know before it acts).
-      promptSubmit: async (prompt) => {
-        const submitted = await gate.userPromptSubmit(prompt)
-        const reminder = plan.reminder()
-        if (!reminder || submitted.blocked) return submitted
-        return { ...submitted, additionalContext: [submitted.additionalContext, reminder].filter(Boolean).join('\n\n') }
-      },
+      promptSubmit: (prompt) => gate.userPromptSubmit(prompt),
       sessionStart: (source) => gate.sessionStart(source),
       sessionEnd: (reason) => gate.sessionEnd(reason),
     },
@@ -111,6 +116,7 @@ export function openSessionEnvironment(parts: RuntimeParts, projectPath: string,
     async release() {
       closeGate()
       tasks.dispose()
+      parts.userTasks.delete(sessionId)
       await opening.tools.dispose()
     },
     memory: (host) =>
@@ -214,13 +220,18 @@ async function buildToolset(parts: RuntimeParts, opening: Opening, session: { ga
 
 /**
  * The gate's Stop and PostToolUse hooks, as the loop calls them. What the hooks after a call say
- * reaches the model with its next request; `continue: false` ends the turn.
+ * reaches the model with its next request; `continue: false` ends the turn. The task reminders
+ * learn here when the model used a task tool and when it ended a turn.
  */
-function loopHooks(gate: PermissionGate): QueryHooks {
+function loopHooks(gate: PermissionGate, taskReminders: TaskReminders): QueryHooks {
   return {
-    onStop: (info) => gate.stop(info),
+    onStop: (info) => {
+      taskReminders.turnEnded()
+      return gate.stop(info)
+    },
     // Claude Code fires PostToolUseFailure instead of PostToolUse when the call failed.
     postToolUse: async (call, result) => {
+      if (TASK_TOOLS.has(call.tool.name)) taskReminders.touched()
       const event = result.isError ? 'PostToolUseFailure' : 'PostToolUse'
       const outcome = result.isError
         ? await gate.postToolUseFailure(call.tool, call.input, resultText(result.content), call.toolUseId)

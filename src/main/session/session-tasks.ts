@@ -1,6 +1,7 @@
 import type { EventHub } from '../base/event-hub'
 import { isValidTaskListName, taskListDir, TaskStore } from '../store/tasks/task-store'
 import type { TaskListAccess } from '../tools/types'
+import { UserTaskEdits } from './user-task-edits'
 
 /** Where a session's task list is, and how its changes reach the UI. */
 export interface SessionTasksOptions {
@@ -13,6 +14,8 @@ export interface SessionTasksOptions {
    */
   sharedName?: string
   hub: EventHub
+  /** Tells the model, on its next request, what the user changed in the task panel. */
+  remind(text: string): void
 }
 
 /** The list name a host asks for: its own option first, then the environment. */
@@ -25,8 +28,9 @@ export function sharedTaskListName(option: string | undefined, env: NodeJS.Proce
  * as a `task_update` agent event. An unusable shared name gives the session a list of its own and
  * a `warning` to show when the first turn runs. On a list shared by name, the main agents of different
  * sessions own tasks under different names (`main@<session>`), so their claims keep them apart.
+ * `user` is the task panel's way in: the same store, with each change told to the model.
  */
-export function createSessionTasks(o: SessionTasksOptions): { access: TaskListAccess; warning?: string; dispose(): void } {
+export function createSessionTasks(o: SessionTasksOptions): { access: TaskListAccess; user: UserTaskEdits; warning?: string; dispose(): void } {
   let listId = o.sessionId
   let warning: string | undefined
   if (o.sharedName !== undefined) {
@@ -39,5 +43,6 @@ export function createSessionTasks(o: SessionTasksOptions): { access: TaskListAc
     o.hub.emit('agent.event', { type: 'task_update', sessionId: o.sessionId, agentId: 'main', listId, tasks: change.changed, deleted: change.deleted, actor: change.actor })
   })
   const ownerOf = (agentId: string): string => (shared && agentId === 'main' ? `main@${o.sessionId.slice(0, 8)}` : agentId)
-  return { access: { store, listId, ownerOf }, ...(warning && { warning }), dispose: unsubscribe }
+  const access: TaskListAccess = { store, listId, ownerOf }
+  return { access, user: new UserTaskEdits(access, o.remind), ...(warning && { warning }), dispose: unsubscribe }
 }

@@ -9,8 +9,10 @@ import { ptyEvents, ptyRequests } from './pty'
 import { sessionEvents, sessionRequests } from './session'
 import { settingsRequests } from './settings'
 import { trustRequests } from './trust'
+import { tasksRequests } from './tasks'
+import { planRequests } from './plan'
 
-const requestDomains = [appRequests, projectRequests, ptyRequests, sessionRequests, approvalRequests, settingsRequests, filesRequests, trustRequests, memoryRequests]
+const requestDomains = [appRequests, projectRequests, ptyRequests, sessionRequests, approvalRequests, settingsRequests, filesRequests, trustRequests, tasksRequests, planRequests, memoryRequests]
 const eventDomains = [ptyEvents, sessionEvents, approvalEvents, projectEvents, memoryEvents]
 
 describe('the contract, merged from one file per domain', () => {

@@ -7,13 +7,15 @@ import { projectEvents, projectRequests } from './project'
 import { ptyEvents, ptyRequests } from './pty'
 import { sessionEvents, sessionRequests } from './session'
 import { settingsRequests } from './settings'
+import { planRequests } from './plan'
+import { tasksRequests } from './tasks'
 import { trustRequests } from './trust'
 
 /**
  * The only truth between the main process and the renderer. Every request channel has an input
  * and an output schema; every event channel has a payload schema. Each domain keeps its channels
  * in its own file beside this one (`app.ts`, `project.ts`, `pty.ts`, `session.ts`, `approval.ts`,
- * `settings.ts`, `files.ts`, `trust.ts`, `memory.ts`); this file merges them. Adding a channel is one entry in its domain's
+ * `settings.ts`, `files.ts`, `trust.ts`, `tasks.ts`, `plan.ts`, `memory.ts`); this file merges them. Adding a channel is one entry in its domain's
  * file plus one handler in `src/main/host/handlers/` (the compiler names a missing handler); a new
  * domain is one file plus one spread below. Channel names are `domain.verb`.
  */
@@ -25,7 +27,9 @@ export * from './memory'
 export * from './project'
 export * from './pty'
 export * from './session'
+export * from './plan'
 export * from './settings'
+export * from './tasks'
 export * from './trust'
 
 export const requests = {
@@ -38,6 +42,8 @@ export const requests = {
   ...filesRequests,
   ...trustRequests,
   ...memoryRequests,
+  ...tasksRequests,
+  ...planRequests,
 } as const
 
 export const events = {

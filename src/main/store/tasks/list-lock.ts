@@ -1,3 +1,4 @@
+import { mkdir } from 'node:fs/promises'
 import { setTimeout as sleep } from 'node:timers/promises'
 import lockfile from 'proper-lockfile'
 
@@ -39,7 +40,9 @@ export class ListLock {
   ) {}
 
   /**
-   * Runs `critical` while holding the lock and releases it afterwards, whatever happens.
+   * Runs `critical` while holding the lock and releases it afterwards, whatever happens. Calls of
+   * this process take their turns in the order they were made (the folder is created in the turn,
+   * not before it, where it could reorder them).
    * Contract: rejects with {@link TaskListBusyError} when the lock cannot be had; a lock found
    * compromised (lost while held) fails the operation with a message rather than killing the process.
    */
@@ -51,6 +54,7 @@ export class ListLock {
 
   private async holding<T>(critical: () => Promise<T>): Promise<T> {
     let compromised: Error | undefined
+    await mkdir(this.dir, { recursive: true })
     const release = await this.acquire((error) => (compromised = error))
     try {
       const result = await critical()

@@ -1,7 +1,7 @@
-import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { applyPatch, type TaskPatch } from './apply-update'
 import { ListLock, TaskListBusyError, type LockPolicy, type LockStats } from './list-lock'
+import { inListOrder, moveTask, positionForNew } from './order'
 import { TaskFolder } from './task-folder'
 import { readHighWaterMark, removeTask, writeHighWaterMark, writeTask } from './task-files'
 import { normalizeTaskId, type Task, type TaskFileProblem } from './task'
@@ -85,6 +85,8 @@ export class TaskStore {
       const task: Task = { id, subject: input.subject, description: input.description, status: 'pending', blocks: [], blockedBy: [] }
       if (input.activeForm) task.activeForm = input.activeForm
       if (input.metadata && Object.keys(input.metadata).length > 0) task.metadata = withoutNulls(input.metadata)
+      const position = positionForNew(state.tasks.values())
+      if (position !== undefined) task.position = position
       await this.folder.write(state, { written: [task], removed: [] }, async () => {
         // The mark first: a crash after it burns an id, never hands one out twice.
         await writeHighWaterMark(this.dir, Number(id))
@@ -94,10 +96,21 @@ export class TaskStore {
     })
   }
 
-  /** Every readable task and every file that could not be read. Never throws for a bad file. Treat the tasks as read-only. */
+  /**
+   * Every readable task, in list order (the user's, else by id; see `order.ts`), and every file that
+   * could not be read. Never throws for a bad file. Treat the tasks as read-only.
+   */
   async list(): Promise<TaskListing> {
+    return this.listNow()
+  }
+
+  /**
+   * {@link list}, synchronously: for a reminder deciding, as a request goes out, whether the list
+   * needs the model's attention. A read of the cached state (the change token only, most times).
+   */
+  listNow(): TaskListing {
     const state = this.folder.read()
-    return { tasks: [...state.tasks.values()], problems: state.problems }
+    return { tasks: inListOrder(state.tasks.values()), problems: state.problems }
   }
 
   /** One task with its links (and the listing it was read from, to judge its blockers). */
@@ -134,6 +147,23 @@ export class TaskStore {
     })
   }
 
+  /**
+   * Puts a task right before `beforeId` in the list's order (at the end without one): the user's
+   * priorities, which the task panel shows and TaskList follows. Changes no status, owner or link.
+   */
+  async move(rawId: string, beforeId: string | undefined, actor: string): Promise<{ ok: true; moved: boolean } | { ok: false; error: string }> {
+    return this.locked<{ ok: true; moved: boolean } | { ok: false; error: string }>(async () => {
+      const state = this.folder.read()
+      const outcome = moveTask(state.tasks, rawId, beforeId)
+      if (!outcome.ok) return { result: outcome }
+      if (outcome.written.length === 0) return { result: { ok: true, moved: false } }
+      await this.folder.write(state, { written: outcome.written, removed: [] }, async () => {
+        for (const task of outcome.written) await writeTask(this.dir, task)
+      })
+      return { result: { ok: true, moved: true }, change: { changed: outcome.written, deleted: [], actor } }
+    })
+  }
+
   /** Follows changes made through this store; returns an unsubscribe function. */
   onChange(listener: (change: TaskChange) => void): () => void {
     this.listeners.add(listener)
@@ -142,7 +172,6 @@ export class TaskStore {
 
   /** Runs a change under the list lock, then tells listeners; a busy list is a refusal, not a throw. */
   private async locked<R extends { ok: boolean }>(critical: () => Promise<{ result: R; change?: TaskChange }>): Promise<R | { ok: false; error: string }> {
-    await mkdir(this.dir, { recursive: true })
     let outcome: { result: R; change?: TaskChange }
     try {
       outcome = await this.lock.run(critical)

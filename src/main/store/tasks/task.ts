@@ -20,6 +20,11 @@ export interface Task {
   /** Tasks that must be completed before this one can start. */
   blockedBy: string[]
   metadata?: Record<string, unknown>
+  /**
+   * Where the user put the task in the list (Sous's own field; Claude Code's lists have none and
+   * read in id order). See `order.ts`.
+   */
+  position?: number
 }
 
 /** Where a task is in its life (a deleted task has no file). */
@@ -45,6 +50,7 @@ export const TaskFile = z.looseObject({
   blocks: z.array(z.string()).default([]),
   blockedBy: z.array(z.string()).default([]),
   metadata: z.record(z.string(), z.unknown()).optional(),
+  position: z.number().finite().optional(),
 })
 
 /** `12.json`: the only names a listing reads (temp files and the lock never match). */
@@ -75,7 +81,7 @@ export function parseTaskFile(text: string, expectedId: string): { task: Task } 
 
 /** The file text of a task: keys in a stable order, two-space indent, newline at the end. */
 export function serializeTask(task: Task): string {
-  const { id, subject, description, activeForm, owner, status, blocks, blockedBy, metadata, ...rest } = task
-  const ordered = { id, subject, description, activeForm, owner, status, blocks, blockedBy, metadata, ...rest }
+  const { id, subject, description, activeForm, owner, status, blocks, blockedBy, metadata, position, ...rest } = task
+  const ordered = { id, subject, description, activeForm, owner, status, blocks, blockedBy, metadata, position, ...rest }
   return `${JSON.stringify(ordered, null, 2)}\n`
 }

@@ -8,18 +8,23 @@ import { isRunning } from '../features/chat/reducer'
 import { SandboxBanner } from '../features/chat/SandboxBanner'
 import { useChat } from '../features/chat/store'
 import { StatusBar } from '../features/status-bar/StatusBar'
+import { useTasks } from '../features/tasks/store'
+import { currentActivity } from '../features/tasks/task-list'
+import { openPlanFile } from './plan-glue'
 import '../features/chat/chat.css'
 
 /**
  * Talk to the agent about the project at `projectPath`: the conversation, the approvals it waits
- * for, the composer and the status bar. Composed here, in the shell, because it joins three
- * features (chat, approvals, status bar) that never import each other.
+ * for, the composer and the status bar (with the task in progress). Composed here, in the shell,
+ * because it joins features (chat, approvals, status bar, tasks) that never import each other.
  */
 export function ChatPane({ projectPath }: { projectPath: string }) {
   const { sessionId, transcript, sending, stopping, error, reset, send, stop, newConversation, mode, modeError, setMode } = useChat()
   const running = isRunning(transcript)
   const queue = useApprovals((state) => state.queue)
   const awaiting = useMemo(() => new Set(queue.map((request) => request.toolUseId)), [queue])
+  const tasks = useTasks((state) => (sessionId ? state.lists[sessionId]?.tasks : undefined))
+  const activity = useMemo(() => (tasks ? currentActivity(tasks) : undefined), [tasks])
 
   useEffect(() => reset(projectPath), [projectPath, reset])
 
@@ -40,7 +45,7 @@ export function ChatPane({ projectPath }: { projectPath: string }) {
           {error}
         </p>
       )}
-      <ApprovalPanel sessionId={sessionId} />
+      <ApprovalPanel sessionId={sessionId} onOpenPlan={openPlanFile} />
       <Composer
         draftKey={`${projectPath}\n${sessionId ?? 'new'}`}
         projectPath={projectPath}
@@ -51,7 +56,7 @@ export function ChatPane({ projectPath }: { projectPath: string }) {
         onSend={send}
         onStop={() => void stop()}
       />
-      <StatusBar transcript={transcript} mode={mode} modeProblem={modeError ?? undefined} setMode={setMode} />
+      <StatusBar transcript={transcript} mode={mode} modeProblem={modeError ?? undefined} setMode={setMode} activity={activity} />
     </section>
   )
 }

@@ -14,4 +14,12 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
   { name: 'accept-edits', description: 'Accept file edits without asking (commands still ask)', run: (chat) => chat.setMode('acceptEdits') },
   { name: 'ask', description: 'Ask before every change (the default mode)', run: (chat) => chat.setMode('default') },
   { name: 'memory', description: 'Browse and edit what the agent remembers', run: () => openView('memory') },
+  // Claude Code lists its to-do items with /todos; /tasks is the name people look for here.
+  { name: 'tasks', description: "Show the session's task list (and add your own)", run: focusTaskList },
+  { name: 'todos', description: "Show the session's task list (Claude Code's name for it)", run: focusTaskList },
 ]
+
+/** Moves focus into the task panel (its first task, or its Add button) once the composer has settled. */
+function focusTaskList(): void {
+  requestAnimationFrame(() => document.querySelector<HTMLElement>('[aria-label="Tasks"] :is(.task__check, button:not(:disabled))')?.focus())
+}

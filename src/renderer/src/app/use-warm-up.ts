@@ -1,5 +1,5 @@
 import { useEffect } from 'react'
-import { loadHighlighter } from '../features/chat/highlighter'
+import { loadHighlighter } from '../lib/markdown/highlighter'
 import { loadTerminalView } from '../features/terminal/TerminalsPanel'
 
 /**

@@ -2,6 +2,7 @@ import { FileTree } from '../features/files/FileTree'
 import { Viewer } from '../features/files/Viewer'
 import { DropOverlay } from '../features/projects/DropOverlay'
 import { SessionsSidebar } from '../features/sessions/SessionsSidebar'
+import { TaskPanel } from '../features/tasks/TaskPanel'
 import { TrustDialog } from '../features/trust/TrustDialog'
 import { TrustSettings } from '../features/trust/TrustSettings'
 import { lazyNamed } from '../lib/lazy'
@@ -36,6 +37,17 @@ export const VIEWS: readonly View[] = [
         onNew={context.newSession}
       />
     ),
+  },
+  {
+    id: 'tasks',
+    placement: 'sidebar',
+    title: 'Tasks',
+    command: {
+      title: 'Show the task list',
+      focus: '[aria-label="Tasks"] :is(.task__check, button:not(:disabled))',
+      keys: { label: 'Alt+Shift+T', binding: { key: 't', alt: true, shift: true } },
+    },
+    render: (context) => <TaskPanel sessionId={context.sessionId} />,
   },
   {
     id: 'files',

@@ -5,6 +5,7 @@ import { LazyBoundary } from '../../lib/LazyBoundary'
 import { loadMonaco } from '../../lib/monaco'
 import { ApprovalChoices } from './ApprovalChoices'
 import { CommandApproval } from './CommandApproval'
+import { PlanApproval } from './PlanApproval'
 import { describeRequest, ofSession } from './queue'
 import { shortcutAction } from './shortcuts'
 import { useApprovals } from './store'
@@ -19,7 +20,7 @@ const EditApproval = lazyNamed(loadEditApproval, 'EditApproval')
  * `y` / `n` approve or reject while focus is in the panel (not in a text field or the diff editor);
  * Ctrl+Alt+Y / Ctrl+Alt+N from anywhere. Nothing here ever moves focus by itself.
  */
-export function ApprovalPanel({ sessionId }: { sessionId: string | null }) {
+export function ApprovalPanel({ sessionId, onOpenPlan }: { sessionId: string | null; onOpenPlan?: (sessionId: string) => Promise<string | null> }) {
   const queue = useApprovals((state) => state.queue)
   const answering = useApprovals((state) => state.answering)
   const errors = useApprovals((state) => state.errors)
@@ -83,12 +84,20 @@ export function ApprovalPanel({ sessionId }: { sessionId: string | null }) {
           </ol>
         )}
       </header>
-      <ApprovalCard key={head.id} request={head} busy={answering.has(head.id)} error={errors[head.id]} onReply={send} />
+      <ApprovalCard key={head.id} request={head} busy={answering.has(head.id)} error={errors[head.id]} onReply={send} {...(onOpenPlan && { onOpenPlan: () => onOpenPlan(head.sessionId) })} />
     </section>
   )
 }
 
-function ApprovalCard({ request, busy, error, onReply }: { request: ApprovalRequested; busy: boolean; error?: string; onReply(input: RequestInput<'approval.reply'>): void }) {
+interface ApprovalCardProps {
+  request: ApprovalRequested
+  busy: boolean
+  error?: string
+  onReply(input: RequestInput<'approval.reply'>): void
+  onOpenPlan?(): Promise<string | null>
+}
+
+function ApprovalCard({ request, busy, error, onReply, onOpenPlan }: ApprovalCardProps) {
   const preview = request.preview
   return (
     <article className="approval__card" aria-label={`Approve ${describeRequest(request)}`} data-testid="approval-card">
@@ -107,12 +116,12 @@ function ApprovalCard({ request, busy, error, onReply }: { request: ApprovalRequ
         <LazyBoundary what="the diff" fallback={<p className="approval__muted">Loading the diff…</p>}>
           <EditApproval id={request.id} filePath={preview.filePath} before={preview.before} after={preview.after} busy={busy} onReply={onReply} />
         </LazyBoundary>
+      ) : preview?.kind === 'plan' ? (
+        <PlanApproval id={request.id} plan={preview.plan} busy={busy} onReply={onReply} {...(preview.filePath && { filePath: preview.filePath })} {...(onOpenPlan && { onOpenFile: onOpenPlan })} />
       ) : (
         <>
           {preview?.kind === 'command' && <CommandApproval preview={preview} />}
           {preview?.kind === 'text' && <pre className="approval__text">{preview.text}</pre>}
-          {/* Until the plan card arrives: the plan as text; "allow once" approves it, "reject" keeps planning. */}
-          {preview?.kind === 'plan' && <pre className="approval__text">{preview.plan}</pre>}
           {preview?.kind === 'path' && (
             <p>
               {preview.operation === 'edit' ? 'Edits' : 'Reads'} <code>{preview.path}</code>

@@ -1,6 +1,6 @@
 import { memo } from 'react'
 import type { TerminalReason } from '../../../../shared/protocol/agent-event'
-import { Markdown } from './Markdown'
+import { Markdown } from '../../lib/markdown/Markdown'
 import { MemoryLine } from './MemoryLine'
 import { ToolCard } from './ToolCard'
 import { TurnLimitQuestion } from './TurnLimitQuestion'

@@ -4,7 +4,10 @@ import { languageFor, loadMonaco } from '../../lib/monaco'
 import { diffLineKind } from './changes'
 import { useFiles } from './store'
 
-/** The read-only file viewer (Monaco) or the session's combined diff, as a dialog; Escape closes it. */
+/**
+ * The read-only viewer (Monaco) of a project file or a document such as a plan file, or the
+ * session's combined diff, as a dialog; Escape closes it.
+ */
 export function Viewer({ dark, fontSize }: { dark: boolean; fontSize: number }) {
   const viewing = useFiles((state) => state.viewing)
   const changes = useFiles((state) =>
@@ -13,11 +16,11 @@ export function Viewer({ dark, fontSize }: { dark: boolean; fontSize: number }) 
   const close = useFiles((state) => state.close)
   if (!viewing) return null
 
-  const title = viewing.kind === 'file' ? viewing.path : 'Changes in this session'
+  const title = viewing.kind === 'changes' ? 'Changes in this session' : viewing.path
   return (
     <Dialog key={title} label={title} className="viewer" onClose={close}>
       <DialogHeader title={title} onClose={close}>
-        {viewing.kind === 'file' && (
+        {viewing.kind !== 'changes' && (
           <span className="status">Read-only{viewing.truncated ? ' · first 1 MB' : ''}</span>
         )}
       </DialogHeader>
@@ -27,6 +30,7 @@ export function Viewer({ dark, fontSize }: { dark: boolean; fontSize: number }) 
         ) : (
           <CodeView path={viewing.path} text={viewing.text} dark={dark} fontSize={fontSize} />
         ))}
+      {viewing.kind === 'document' && <CodeView path={viewing.path} text={viewing.text} dark={dark} fontSize={fontSize} />}
       {viewing.kind === 'changes' && (
         <div className="viewer__diff" role="document" aria-label="Combined diff">
           {(changes ?? []).map((change) => (

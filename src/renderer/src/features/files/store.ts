@@ -2,9 +2,11 @@ import { create } from 'zustand'
 import type { FileChange, FileEntry } from '../../../../shared/ipc/contract'
 import { api } from '../../api'
 
-/** What the viewer shows: a file (read-only) or a session's combined diff. */
+/** What the viewer shows: a project file or another document (read-only), or a session's combined diff. */
 export type Viewing =
   | { kind: 'file'; root: string; path: string; text: string; binary: boolean; truncated: boolean }
+  /** A text Sous read for the user from outside the project (a plan file), by its absolute path. */
+  | { kind: 'document'; path: string; text: string; truncated: boolean }
   | { kind: 'changes'; sessionId: string }
   | null
 
@@ -22,6 +24,8 @@ export interface FilesState {
   loadChanges(sessionId: string): Promise<void>
   openFile(root: string, path: string): Promise<void>
   showChanges(sessionId: string): Promise<void>
+  /** Shows a text already read (the shell reads it: a plan file through `plan.read`). */
+  showDocument(document: { path: string; text: string; truncated: boolean }): void
   close(): void
 }
 
@@ -68,6 +72,10 @@ export const useFiles = create<FilesState>()((set, get) => ({
   async showChanges(sessionId) {
     await get().loadChanges(sessionId)
     set({ viewing: { kind: 'changes', sessionId } })
+  },
+
+  showDocument(document) {
+    set({ viewing: { kind: 'document', ...document } })
   },
 
   close() {

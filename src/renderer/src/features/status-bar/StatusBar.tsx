@@ -10,13 +10,15 @@ export interface StatusBarProps {
   /** Why the last mode switch failed, if it did. */
   modeProblem?: string
   setMode(mode: PermissionModeName): void | Promise<void>
+  /** What the agent is doing now (the in-progress task's active form), if anything. */
+  activity?: string
 }
 
 /**
- * Model, permission mode (Shift+Tab cycles it; plan mode stands out), context used against the
- * window, tokens, session cost and cache-read share.
+ * Model, permission mode (Shift+Tab cycles it; plan mode stands out), what the agent is working on,
+ * context used against the window, tokens, session cost and cache-read share.
  */
-export function StatusBar({ transcript, mode, modeProblem: problem, setMode }: StatusBarProps) {
+export function StatusBar({ transcript, mode, modeProblem: problem, setMode, activity }: StatusBarProps) {
   const facts = statusFacts(transcript)
 
   useEffect(() => {
@@ -39,6 +41,11 @@ export function StatusBar({ transcript, mode, modeProblem: problem, setMode }: S
         {modeLabel(mode)}
         {problem && ' ⚠'}
       </span>
+      {activity && (
+        <span className="status-bar__activity" data-testid="task-activity" title="The task in progress">
+          {activity}…
+        </span>
+      )}
       <span className="status-bar__model">{facts.model === undefined ? 'no model yet' : facts.model || 'model not named'}</span>
       <span className="status-bar__context" title={`${facts.contextUsed.toLocaleString()} of ${facts.contextWindow.toLocaleString()} tokens`}>
         <meter min={0} max={1} low={0.6} high={0.85} optimum={0} value={share} aria-label="Context used" />

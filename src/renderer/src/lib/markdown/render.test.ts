@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { highlighterReady, loadHighlighter, onHighlighterReady } from './highlighter'
-import { createBlockSplitter, hasFencedCode, renderMarkdown, splitBlocks } from './markdown'
+import { createBlockSplitter, hasFencedCode, renderMarkdown, splitBlocks } from './render'
 
 // First in the file: the highlighter is module state, fetched by the first code block rendered.
 describe('the highlighter, fetched on first use', () => {

@@ -1,7 +1,8 @@
 import { memo, useMemo, useRef, useSyncExternalStore } from 'react'
 import { highlighterReady, onHighlighterReady } from './highlighter'
-import { createBlockSplitter, hasFencedCode, renderMarkdown } from './markdown'
+import { createBlockSplitter, hasFencedCode, renderMarkdown } from './render'
 import 'highlight.js/styles/github-dark-dimmed.css'
+import './markdown.css'
 
 /** Finished blocks are rendered in groups of this many, so a long reply reconciles few children. */
 const GROUP = 32
