@@ -4,13 +4,12 @@
  * requests the scripted server recorded. Prints figures and ratios; asserts nothing.
  */
 import { spawn } from 'node:child_process'
-import { createHash } from 'node:crypto'
 import { existsSync } from 'node:fs'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { startModelServer, textReply, toolUseReply, type ModelServer } from '../test/model-server'
-import { estimateTokens, flattenPrompt } from '../test/model-server/cache-sim'
+import { cacheFigures } from './cache-figures'
 import { createEventHub } from '../src/main/base/event-hub'
 import { scriptedModel, testTool } from '../test/support/engine'
 import type { ModelService, ModelStreamEvent } from '../src/main/services/model/types'
@@ -85,45 +84,13 @@ async function thirtyTurns(server: ModelServer, home: string): Promise<void> {
     console.log(`30-turn session, 20 KB tool result per turn (${server.requests.length} requests, in-process)`)
     console.log(`  harness time per turn: median ${ms(median(perTurn))} (wall per turn minus time awaiting the model service, which includes SDK + HTTP)`)
     console.log(`  whole session ${ms(wall)}, of which awaiting the model ${ms(timed.waits.reduce((a, b) => a + b, 0))}`)
-    cacheFigures(server)
+    const cache = cacheFigures(server.requests)
+    console.log(`  prompt cache reuse: ${cache.exactShare.toFixed(1)}% of the ${cache.alreadySent} prompt tokens an earlier request had sent were read at an exact breakpoint of an earlier request`)
+    console.log(`  raw cache-read share of all input tokens: ${cache.readShare.toFixed(1)}% (${cache.read} of ${cache.all}, server simulation)`)
   } finally {
     await manager.dispose()
     await rm(project, { recursive: true, force: true })
   }
-}
-
-/** Reuse computed from the recorded bodies, independent of the server's own simulation. */
-function cacheFigures(server: ModelServer): void {
-  const earlierPrefixes = new Set<string>()
-  const earlierBreakpoints = new Set<string>()
-  let alreadySent = 0
-  let exactHits = 0
-  for (const request of server.requests) {
-    const blocks = flattenPrompt(request.body)
-    let hash = ''
-    let tokens = 0
-    let sentBefore = 0
-    let hit = 0
-    const prefixes: string[] = []
-    const breakpoints: string[] = []
-    for (const block of blocks) {
-      hash = createHash('sha256').update(hash).update(block.key).digest('hex')
-      tokens += estimateTokens(block.key)
-      if (earlierPrefixes.has(hash)) sentBefore = tokens
-      if (earlierBreakpoints.has(hash)) hit = tokens
-      prefixes.push(hash)
-      if (block.breakpoint) breakpoints.push(hash)
-    }
-    alreadySent += sentBefore
-    exactHits += hit
-    for (const prefix of prefixes) earlierPrefixes.add(prefix)
-    for (const breakpoint of breakpoints) earlierBreakpoints.add(breakpoint)
-  }
-  const usage = server.requests.map((request) => request.simulatedUsage)
-  const read = usage.reduce((sum, u) => sum + u.cache_read_input_tokens, 0)
-  const all = usage.reduce((sum, u) => sum + u.cache_read_input_tokens + u.cache_creation_input_tokens + u.input_tokens, 0)
-  console.log(`  prompt cache reuse: ${((exactHits / alreadySent) * 100).toFixed(1)}% of the ${alreadySent} prompt tokens an earlier request had sent were read at an exact breakpoint of an earlier request`)
-  console.log(`  raw cache-read share of all input tokens: ${((read / all) * 100).toFixed(1)}% (${read} of ${all}, server simulation)`)
 }
 
 /** Wraps a model service to measure the time spent waiting on it, per request. */

@@ -33,7 +33,7 @@ test('"/" lists the slash commands, and /plan switches the mode without reaching
   const input = chat.getByRole('textbox', { name: 'Message' })
   await input.fill('/')
   const list = chat.getByRole('listbox', { name: 'Slash commands' })
-  await expect(list.getByRole('option')).toHaveCount(7)
+  await expect(list.getByRole('option')).toHaveCount(9)
   await expect(list.getByRole('option').filter({ hasText: '/memory' })).toHaveCount(1)
   await input.fill('/pl')
   await expect(list.getByRole('option')).toHaveCount(1)

@@ -1,6 +1,7 @@
 import { createEventHub, type EventHub } from './base/event-hub'
 import { appHandlers } from './host/handlers/app'
 import { approvalHandlers, type ApprovalHandlerDeps } from './host/handlers/approval'
+import { contextHandlers } from './host/handlers/context'
 import { memoryHandlers } from './host/handlers/memory'
 import { projectHandlers, type PickFolder } from './host/handlers/project'
 import { userTerminals } from './host/handlers/pty'
@@ -84,6 +85,7 @@ export function createCore(options: CoreOptions): Core {
     ...terminals.handlers,
     ...settingsHandlers({ keyStore: options.keyStore }),
     ...sessionHandlers({ sessions: options.sessions }),
+    ...contextHandlers({ sessions: options.sessions }),
     ...workspaceHandlers({ sousHome: options.sousHome }),
     ...approvalHandlers(options.approvals ?? { queues: () => [] }),
     ...trustHandlers({ sousHome: options.sousHome }),

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { PromptCacheSimulator, estimateTokens, flattenPrompt } from './cache-sim'
+import { invalidRequest } from './request-checks'
 import { parseScenario } from './scenario-file'
 import type { ErrorSpec, ModelServerOptions, RecordedRequest, ReplySpec, ScenarioFailure, Step, StepAction, StepOptions } from './types'
 import { errorBody, messageJson, sseFrames, type SseFrame, type WireContext } from './wire'
@@ -22,6 +23,8 @@ export interface ModelServer {
   /** Mismatches, failed expectations, exhausted script. Tests should assert this is empty. */
   readonly failures: ScenarioFailure[]
   readonly cache: PromptCacheSimulator
+  /** Requests refused because their prompt was longer than `contextWindow` (they took no step). */
+  readonly overflows: RecordedRequest[]
   /** Replaces the script and restarts from its first step (recorded requests are kept). */
   setScenario(steps: Step[], options?: { loop?: boolean }): void
   /** Steps not yet consumed (Infinity when looping). */
@@ -38,6 +41,7 @@ export async function startModelServer(options: ModelServerOptions = {}): Promis
   let served = 0
   const requests: RecordedRequest[] = []
   const failures: ScenarioFailure[] = []
+  const overflows: RecordedRequest[] = []
   const cache = new PromptCacheSimulator(options.minCacheTokens ?? 0)
 
   // Which steps were taken. Steps are taken in order, except that a step naming a model (`forModel`)
@@ -90,6 +94,12 @@ export async function startModelServer(options: ModelServerOptions = {}): Promis
     if (invalid) {
       failures.push({ requestIndex: recorded.index, message: `invalid request: ${invalid}` })
       sendError(res, { status: 400, type: 'invalid_request_error', message: invalid }, requestId)
+      return
+    }
+    const prompt = measured.usage.input_tokens + measured.usage.cache_read_input_tokens + measured.usage.cache_creation_input_tokens
+    if (options.contextWindow !== undefined && prompt > options.contextWindow) {
+      overflows.push(recorded)
+      sendError(res, { status: 400, type: 'invalid_request_error', message: `prompt is too long: ${prompt} tokens > ${options.contextWindow} maximum` }, requestId)
       return
     }
     const next = nextStep(recorded.model)
@@ -164,6 +174,7 @@ export async function startModelServer(options: ModelServerOptions = {}): Promis
     requests,
     failures,
     cache,
+    overflows,
     setScenario(next, opts) {
       steps = next
       loop = opts?.loop ?? false
@@ -288,13 +299,4 @@ function safeJson(raw: string): unknown {
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms))
-}
-
-/** What the Messages API would reject outright in a request body, or undefined. */
-function invalidRequest(body: Record<string, unknown>): string | undefined {
-  if (typeof body['model'] !== 'string' || body['model'].trim() === '') return 'model: a model name is required'
-  const maxTokens = body['max_tokens']
-  if (typeof maxTokens !== 'number' || !Number.isInteger(maxTokens) || maxTokens < 1) return 'max_tokens: must be a positive integer'
-  if (!Array.isArray(body['messages']) || body['messages'].length === 0) return 'messages: at least one message is required'
-  return undefined
 }

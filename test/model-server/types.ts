@@ -120,4 +120,9 @@ export interface ModelServerOptions {
   port?: number
   /** Minimum prefix, in simulated tokens, that the cache simulation will store (default 0). */
   minCacheTokens?: number
+  /**
+   * The model's context window, in simulated tokens: a request whose prompt is longer is refused
+   * with the API's 400 "prompt is too long" before any step is taken (counted in `overflows`).
+   */
+  contextWindow?: number
 }

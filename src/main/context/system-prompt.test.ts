@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { MAX_INSTRUCTION_CHARS } from './claude-md'
 import { STATIC_SYSTEM_PROMPT } from './static-prompt'
-import { buildSystemPrompt } from './system-prompt'
+import { assembleSystemPrompt, buildSystemPrompt } from './system-prompt'
 
 let home: string
 let project: string
@@ -53,5 +53,15 @@ describe('buildSystemPrompt', () => {
     const [, dynamic] = await buildSystemPrompt({ cwd: project, projectRoot: project, homeDir: home })
     expect(dynamic!.text).toContain('truncated')
     expect(dynamic!.text.length).toBeLessThan(MAX_INSTRUCTION_CHARS + 2000)
+  })
+
+  it('places sections other features provide (the memory index) after the CLAUDE.md files, and names every part for the context view', async () => {
+    await writeFile(join(project, 'CLAUDE.md'), 'PROJECT RULE')
+    const prompt = await assembleSystemPrompt({ cwd: project, projectRoot: project, homeDir: home, sections: [{ name: 'Memory index', text: '# Memory\n- user prefers tabs', path: '/m/MEMORY.md' }], git: false })
+    const text = prompt.blocks[1]!.text
+    expect(text.indexOf('user prefers tabs')).toBeGreaterThan(text.indexOf('PROJECT RULE'))
+    expect(prompt.parts.instructions.map((file) => file.path)).toEqual([join(project, 'CLAUDE.md')])
+    expect(prompt.parts.sections.map((section) => section.name)).toEqual(['Memory index'])
+    expect(prompt.staticText).toBe(STATIC_SYSTEM_PROMPT)
   })
 })

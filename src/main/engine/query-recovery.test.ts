@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest'
 import { midStreamOverload, promptTooLong, textReply, toolUseReply } from '../../../test/model-server'
 import { useModelServer } from '../../../test/model-server/vitest'
 import { baseParams, expectPaired, ofType, runQuery, scriptedModel, sentAt, testTool, untilAborted } from '../../../test/support/engine'
+import { ContextManager } from '../compaction/manager'
+import { compactionSettings } from '../compaction/settings'
 import type { Message } from '../services/model/types'
 import { CONTINUATION_NUDGE } from './transitions/max-tokens'
 
@@ -111,12 +113,22 @@ describe('query: recovery transitions', () => {
     expect(result.messages).toEqual(params.messages)
   })
 
-  it('hands an overflowing conversation to the compactor and goes on', async () => {
-    server.setScenario([promptTooLong(), textReply('fits now')])
-    const summary: Message[] = [{ role: 'user', content: [{ type: 'text', text: 'Summary of earlier work. Continue.' }] }]
-    const { result } = await runQuery(baseParams(scriptedModel(server.url), { compact: async () => summary }))
+  it('hands an overflowing conversation to context management and re-sends the request', async () => {
+    server.setScenario([promptTooLong(), textReply('<analysis>a</analysis><summary>Summary of earlier work.</summary>'), textReply('fits now')])
+    const context = new ContextManager({ settings: compactionSettings({ contextWindow: 100_000 }) })
+    const { events, result } = await runQuery(baseParams(scriptedModel(server.url), { context, messages: longConversation() }))
     expect(result.reason).toBe('completed')
-    expect(sentMessages(1)[0]).toMatchObject({ content: [{ text: 'Summary of earlier work. Continue.' }] })
+    expect(JSON.stringify(sentMessages(2)[0])).toContain('Summary of earlier work.')
+    expect(ofType(events, 'compaction').map((event) => [event.layer, event.status])).toEqual([['reactive', 'done']])
+  })
+
+  it('a request still too long after compaction ends the run with a clear message and the conversation intact', async () => {
+    server.setScenario([promptTooLong(), textReply('<summary>Short.</summary>'), promptTooLong()])
+    const context = new ContextManager({ settings: compactionSettings({ contextWindow: 100_000 }) })
+    const { result } = await runQuery(baseParams(scriptedModel(server.url), { context, messages: longConversation() }))
+    expect(result.reason).toBe('prompt_too_long')
+    expect(result.message).toContain('even after compaction')
+    expect(result.message).toContain('Nothing was lost')
   })
 
   it('lets a Stop hook force one more round, but not twice in a row', async () => {
@@ -145,3 +157,14 @@ describe('query: recovery transitions', () => {
     expect(ofType(events, 'notice').map((event) => event.message)).toEqual(['The Stop hook failed: hook exploded'])
   })
 })
+
+/** An earlier round with a large result, then a new prompt: something a summary can shrink. */
+function longConversation(): Message[] {
+  return [
+    { role: 'user', content: [{ type: 'text', text: 'Look at the logs.' }] },
+    { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_logs', name: 'Echo', input: { value: 'logs' } }] },
+    { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_logs', content: 'log line\n'.repeat(3_000) }] },
+    { role: 'assistant', content: [{ type: 'text', text: 'The logs show a timeout.' }] },
+    { role: 'user', content: [{ type: 'text', text: 'Fix it.' }] },
+  ]
+}

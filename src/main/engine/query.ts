@@ -2,6 +2,7 @@ import type { AgentEvent, Usage } from '../../shared/protocol/agent-event'
 import { toolResultsDir } from '../base/paths'
 import { abortableSleep } from '../base/sleep'
 import { withMessageBreakpoints } from '../context/cache-breakpoints'
+import type { RequestShape } from '../compaction/types'
 import { ReminderQueue, withReminders } from '../context/reminders'
 import type { AssistantBlock, Message, ModelRequest, ToolSchema } from '../services/model/types'
 import type { AnyTool } from '../tools/types'
@@ -10,10 +11,10 @@ import { budgetResults } from './result-budget'
 import type { RunToolDeps } from './tool-call'
 import { streamReply, type ReplyOutcome } from './stream-reply'
 import { maxTokensStep } from './transitions/max-tokens'
-import { compactAfterOverflow } from './transitions/prompt-too-long'
+import { compactAfterOverflow, tooLong } from './transitions/prompt-too-long'
 import { stopHookRound } from './transitions/stop-hook'
 import { streamRetryDelay } from './transitions/stream-retry'
-import { finish, isReissue, proceed, type Transition } from './transitions/transition'
+import { aborted, finish, isReissue, proceed, type Transition } from './transitions/transition'
 import { addUsage, zeroUsage } from './usage'
 import type { EventBody, QueryParams, QueryResult } from './types'
 
@@ -38,7 +39,8 @@ export async function* query(params: QueryParams): AsyncGenerator<AgentEvent, Qu
       transition = end
       break
     }
-    const outcome = yield* stamped(streamReply(params.model, buildRequest(loop, params, schemas), toolDeps), params)
+    const request = yield* stamped(prepareRequest(loop, params, schemas), params)
+    const outcome = yield* stamped(streamReply(params.model, request, toolDeps), params)
     transition = outcome.kind === 'error' ? yield* onError(loop, params, outcome) : yield* onMessage(loop, params, outcome)
     if (transition.kind === 'end') break
   }
@@ -61,6 +63,10 @@ class LoopState {
   continuations = 0
   streamRetries = 0
   compactTried = false
+  /** What the next request sends, when an overflow already decided it (the reactive retry). */
+  pendingSend: Message[] | undefined
+  /** What the last request sent: its length in the conversation and the messages themselves. */
+  lastSent: { length: number; messages: Message[] } | undefined
   stopHookForced = false
   usage: Usage = zeroUsage()
   costUsd = 0
@@ -110,17 +116,34 @@ async function* beforeRequest(loop: LoopState, params: QueryParams, previous: Tr
   return undefined
 }
 
-function buildRequest(loop: LoopState, params: QueryParams, tools: ToolSchema[]): ModelRequest {
+/**
+ * The next request: the session's context management runs its layers first (it may replace the
+ * conversation, and says what to send); without it the conversation is sent as it is.
+ */
+async function* prepareRequest(loop: LoopState, params: QueryParams, tools: ToolSchema[]): AsyncGenerator<EventBody, ModelRequest> {
+  let send = loop.pendingSend ?? loop.messages
+  if (loop.pendingSend) loop.pendingSend = undefined
+  else if (params.context) {
+    const prepared = yield* params.context.prepare(loop.messages, shapeOf(loop, params, tools))
+    loop.messages = prepared.messages
+    send = prepared.send
+  }
+  loop.lastSent = { length: loop.messages.length, messages: send }
   const request: ModelRequest = {
     model: loop.modelName,
     system: params.system,
-    messages: withMessageBreakpoints(loop.messages),
+    messages: withMessageBreakpoints(send),
     tools,
     maxTokens: loop.maxTokens,
     signal: params.signal,
   }
   if (params.thinkingBudget !== undefined) request.thinkingBudget = params.thinkingBudget
   return request
+}
+
+/** What compaction's own summary request reuses of the session's requests. */
+function shapeOf(loop: LoopState, params: QueryParams, tools: ToolSchema[]): RequestShape {
+  return { model: params.model, modelName: loop.modelName, system: params.system, tools, signal: params.signal }
 }
 
 async function* onError(
@@ -130,12 +153,13 @@ async function* onError(
 ): AsyncGenerator<AgentEvent, Transition> {
   if (params.signal.aborted || error.reason === 'aborted') return aborted()
   if (error.reason === 'prompt_too_long') {
-    const shorter = await compactAfterOverflow(loop.messages, params.compact, loop.compactTried)
-    if (!shorter) return finish('prompt_too_long', error.message)
+    const tried = loop.compactTried
+    const shorter = yield* stamped(compactAfterOverflow(loop.messages, params.context, tried, shapeOf(loop, params, toolSchemas(params.tools))), params)
+    if (!shorter) return finish('prompt_too_long', tooLong(error.message, tried || params.context !== undefined))
     loop.compactTried = true
-    loop.messages = shorter
-    params.onCompacted?.(shorter)
-    yield stamp({ type: 'notice', level: 'info', message: 'The conversation was compacted to fit the context window.' }, params)
+    loop.messages = shorter.messages
+    loop.pendingSend = shorter.send
+    yield stamp({ type: 'notice', level: 'info', message: 'The request was too long for the model; the conversation was compacted and the request sent again.' }, params)
     return proceed('reactive_compact_retry')
   }
   const delayMs = streamRetryDelay(error, loop.streamRetries, params.streamRetryDelayMs ?? 250)
@@ -154,6 +178,7 @@ async function* onMessage(
   loop.streamRetries = 0
   loop.compactTried = false
   if (reply.fallbackModel) loop.modelName = reply.fallbackModel
+  if (loop.lastSent) params.context?.observe(reply.usage, loop.lastSent.length, loop.lastSent.messages)
   yield* account(loop, params, reply)
   if (reply.stopReason === 'max_tokens' && !params.signal.aborted) return yield* onMaxTokens(loop, params, reply)
   loop.continuations = 0
@@ -228,10 +253,6 @@ async function* onStop(loop: LoopState, params: QueryParams): AsyncGenerator<Age
   return proceed('stop_hook_blocking')
 }
 
-function aborted(): End {
-  return { kind: 'end', reason: 'aborted', message: 'Interrupted by the user.' }
-}
-
 /** Stamps the events of an inner generator and hands back its return value. */
 async function* stamped<R>(inner: AsyncGenerator<EventBody, R>, params: QueryParams): AsyncGenerator<AgentEvent, R> {
   for (;;) {
@@ -259,7 +280,8 @@ function toolDepsOf(params: QueryParams, reminders: ReminderQueue): Omit<RunTool
   return deps
 }
 
-function toolSchemas(tools: AnyTool[]): ToolSchema[] {
+/** The tools as the API sees them (the same bytes in every request of a session). */
+export function toolSchemas(tools: AnyTool[]): ToolSchema[] {
   return tools.map((tool) => ({ name: tool.name, description: tool.description, input_schema: tool.jsonSchema }))
 }
 

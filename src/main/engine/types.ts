@@ -1,4 +1,5 @@
 import type { AgentEvent, TerminalReason, Usage } from '../../shared/protocol/agent-event'
+import type { CompactionNews, Prepared, RequestShape } from '../compaction/types'
 import type { ReminderQueue } from '../context/reminders'
 import type { Message, ModelService, TextBlock } from '../services/model/types'
 import type { AnyTool, ToolContext, ToolResult } from '../tools/types'
@@ -59,8 +60,18 @@ export interface QueryHooks {
   postToolUse?: (call: ToolCallInfo, result: ToolResult) => Promise<AfterCallOutcome | void>
 }
 
-/** Shrinks a conversation that no longer fits; `undefined` means it could not. */
-export type Compactor = (messages: Message[]) => Promise<Message[] | undefined>
+/**
+ * The session's context management (see compaction/manager.ts), as the loop uses it: before each
+ * request it may rewrite the conversation and says what to send; after each reply it learns the
+ * request's real size; when the API still says the prompt is too long it shrinks harder.
+ */
+export interface ContextControl {
+  prepare(messages: Message[], request: RequestShape): AsyncGenerator<CompactionNews, Prepared>
+  /** `undefined`: nothing smaller could be made. */
+  overflow(messages: Message[], request: RequestShape): AsyncGenerator<CompactionNews, Prepared | undefined>
+  /** The reply to a request that sent `sent` (the first `sentLength` messages of the conversation) arrived. */
+  observe(usage: Usage, sentLength: number, sent: readonly Message[]): void
+}
 
 /** Everything one run of the loop needs. */
 export interface QueryParams {
@@ -89,11 +100,10 @@ export interface QueryParams {
   projectDataDir: string
   canUseTool: CanUseTool
   hooks?: QueryHooks
-  compact?: Compactor
+  /** Compaction; without it the conversation is sent as it is and an overflow ends the run. */
+  context?: ContextControl
   /** Called synchronously for every message the loop appends (persist it here). */
   onMessage?: (message: Message) => void
-  /** Called when compaction replaced the whole conversation. */
-  onCompacted?: (messages: Message[]) => void
   /** Output limit of the first attempt (default 8192); raised once to {@link QueryParams.escalatedMaxTokens}. */
   maxTokens?: number
   /** Default 64000. */

@@ -1,6 +1,8 @@
 import { DEFAULT_TURN_GUARD } from '../../shared/ipc/contract'
 import { PlanMode } from '../agents/plan-mode'
 import { projectDataDir } from '../base/paths'
+import { planProvider, recentFilesProvider, skillsProvider, tasksProvider } from '../compaction/restoration'
+import { compactionSettings, contextWindowFromEnv } from '../compaction/settings'
 import { ReminderQueue } from '../context/reminders'
 import { TASK_TOOLS, TaskReminders } from '../context/task-reminders'
 import type { QueryHooks } from '../engine/types'
@@ -26,6 +28,8 @@ import type { ModelCache } from './model-cache'
 import type { NetworkAsks } from './network-asks'
 import { projectTrustOf, type RuntimePreferences, type SessionRuntimeOptions } from './runtime-options'
 import type { SessionEnvironment, Toolset } from './session'
+import type { SessionContextSetup } from './session-context'
+import { PromptReminders } from './prompt-reminders'
 import { createSessionTasks, sharedTaskListName } from './session-tasks'
 import type { SharedSandbox } from './shared-sandbox'
 import type { UserTaskEdits } from './user-task-edits'
@@ -98,16 +102,29 @@ export function openSessionEnvironment(parts: RuntimeParts, projectPath: string,
   // Reminders by the request: plan mode (at entry, then every few requests) and a neglected task list.
   opening.reminders.addSource({ source: 'plan mode', due: () => [plan.nextReminder() ?? ''] })
   opening.reminders.addSource({ source: 'tasks', due: () => taskReminders.due() })
+  // Reminders with the user's prompt: files changed since read, a permission mode the user switched.
+  const news = new PromptReminders({ projectRoot: projectPath, fileState: opening.tools.fileState, sink: opening.reminders, mode: () => gate.mode })
+  const modelName = models.modelName(opening.preferences)
   return {
     hub: options.hub,
     model: () => models.get(opening.preferences),
-    modelName: models.modelName(opening.preferences),
+    modelName,
+    context: contextSetup(parts, opening, modelName, { gate, tasks, plan }),
     toolset: () => buildToolset(parts, opening, { gate, tasks, plan }),
     canUseTool: (tool, input, toolUseId, callOptions) => gate.canUseTool(tool, input, toolUseId, callOptions),
-    setMode: (mode) => plan.setMode(mode),
+    setMode: (mode) => {
+      const previous = gate.mode
+      plan.setMode(mode)
+      // Plan mode tells its own start and end (its reminder source); other switches are told here.
+      if (mode !== previous && mode !== 'plan' && previous !== 'plan') news.modeChanged(mode)
+    },
     hooks: loopHooks(gate, taskReminders),
     lifecycle: {
-      promptSubmit: (prompt) => gate.userPromptSubmit(prompt),
+      promptSubmit: async (prompt) => {
+        const submitted = await gate.userPromptSubmit(prompt)
+        if (!submitted.blocked) await news.beforePrompt()
+        return submitted
+      },
       sessionStart: (source) => gate.sessionStart(source),
       sessionEnd: (reason) => gate.sessionEnd(reason),
     },
@@ -214,6 +231,25 @@ async function buildToolset(parts: RuntimeParts, opening: Opening, session: { ga
       tasks: tasks.access,
       planMode: plan,
       ...(onPtySpawn && { onPtySpawn: (terminal: PtyProcess, command: string) => onPtySpawn(sessionId, terminal, command) }),
+    },
+  }
+}
+
+/**
+ * The session's compaction: thresholds from the model's window (or `SOUS_CONTEXT_WINDOW`), what a
+ * summary restores (the files the agent read most recently, the session's plan, loaded skills,
+ * open tasks), and the gate's PreCompact, PostCompact and SessionStart (`compact`) hooks.
+ */
+function contextSetup(parts: RuntimeParts, opening: Opening, modelName: string, session: { gate: PermissionGate; tasks: ReturnType<typeof createSessionTasks>; plan: PlanMode }): SessionContextSetup {
+  const { gate, tasks, plan } = session
+  const contextWindow = contextWindowFromEnv(parts.options.env)
+  return {
+    settings: compactionSettings({ model: modelName, ...(contextWindow !== undefined && { contextWindow }) }),
+    restoration: [recentFilesProvider(opening.tools.fileState, (path) => gate.isReadDenied(path)), planProvider(() => plan.activePlanFile()), skillsProvider(), tasksProvider(tasks.access)],
+    hooks: {
+      preCompact: (trigger, instructions) => gate.preCompact(trigger, instructions),
+      postCompact: (trigger, summary) => gate.postCompact(trigger, summary),
+      sessionStart: () => gate.sessionStart('compact'),
     },
   }
 }

@@ -110,8 +110,11 @@ describe('SessionManager', () => {
     const result = await manager.run(sessionId, 'continue please')
     expect(result.reason).toBe('completed')
     const sent = server.requests[0]!.body['messages'] as Message[]
-    expect(sent.map((message) => message.role)).toEqual(['user', 'assistant', 'user', 'user'])
+    // The synthesized result and the new prompt go as one user turn (roles alternate), results first.
+    expect(sent.map((message) => message.role)).toEqual(['user', 'assistant', 'user'])
+    expect((sent[2]!.content as Array<{ type: string }>).map((block) => block.type)).toEqual(['tool_result', 'text'])
     expect(JSON.stringify(sent[2])).toContain('toolu_lost')
+    expect(JSON.stringify(sent[2])).toContain('continue please')
     const reloaded = await loadTranscript(transcriptPath(home, project, sessionId))
     expect(reloaded!.repaired).toBe(false)
     expect(reloaded!.messages).toHaveLength(5)

@@ -3,6 +3,8 @@ import { rm } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import type { PermissionModeName } from '../../shared/ipc/contract'
 import type { AgentEvent, Usage } from '../../shared/protocol/agent-event'
+import type { ContextBreakdown } from '../../shared/ipc/context'
+import type { CompactionRecord } from '../../shared/protocol/compaction'
 import { AppError } from '../../shared/ipc/result'
 import { projectDataDir } from '../base/paths'
 import type { QueryResult } from '../engine/types'
@@ -66,6 +68,21 @@ export class SessionManager implements SessionService {
     const set = this.modeSetters.get(sessionId)
     if (!set) throw new AppError('UNAVAILABLE', 'This session has no permission gate to switch.')
     set(mode)
+  }
+
+  /** `/compact [instructions]` (see SessionService.compact). */
+  async compact(sessionId: string, instructions?: string): Promise<{ queued: boolean }> {
+    const { queued, done } = this.get(sessionId).compact(instructions)
+    if (done) {
+      this.turns.add(done)
+      void done.finally(() => this.turns.delete(done))
+    }
+    return { queued }
+  }
+
+  /** The context view's figures for a live session. */
+  async inspectContext(sessionId: string): Promise<ContextBreakdown> {
+    return this.get(sessionId).inspectContext()
   }
 
   /** Runs one turn and waits for its end (the headless CLI). */
@@ -172,7 +189,7 @@ export class SessionManager implements SessionService {
       projectDataDir: projectDataDir(this.options.home, projectPath),
       transcriptPath: this.pathOf(projectPath, sessionId),
     }
-    const seed = stored ? { messages: stored.messages, ...lastTotals(stored.events), persisted: true } : undefined
+    const seed = stored ? { messages: stored.messages, ...lastTotals(stored.events), persisted: true, compactions: compactionsOf(stored.events) } : undefined
     const session = new Session(sessionId, projectPath, env, seed)
     if (env.setMode) this.modeSetters.set(sessionId, env.setMode)
     this.sessions.set(sessionId, session)
@@ -205,4 +222,13 @@ function lastTotals(events: AgentEvent[]): { usage: Usage; costUsd: number } {
     if (event.type === 'usage') return { usage: event.total, costUsd: event.costUsd }
   }
   return { usage: zeroUsage(), costUsd: 0 }
+}
+
+/** The compactions a transcript recorded (their `compaction` events), oldest first. */
+function compactionsOf(events: AgentEvent[]): CompactionRecord[] {
+  return events.flatMap((event) => {
+    if (event.type !== 'compaction') return []
+    const { type: _type, sessionId: _session, agentId: _agent, parentToolUseId: _parent, ...record } = event
+    return [record]
+  })
 }

@@ -1,23 +1,30 @@
 import type { AgentEvent, Usage } from '../../shared/protocol/agent-event'
 import { AppError } from '../../shared/ipc/result'
+import type { CompactionRecord } from '../../shared/protocol/compaction'
+import type { ContextBreakdown } from '../../shared/ipc/context'
 import { ReminderQueue, withReminders } from '../context/reminders'
-import { buildSystemPrompt } from '../context/system-prompt'
 import { query } from '../engine/query'
 import type { QueryResult } from '../engine/types'
 import { addUsage, zeroUsage } from '../engine/usage'
 import type { SessionMemoryPort } from '../memory/agents/session-memory'
 import type { Message } from '../services/model/types'
 import { TranscriptWriter } from '../store/transcript'
-import type { SessionEnvironment, SessionSeed, Toolset } from './session-inputs'
+import { compactionTurn } from './compaction-turn'
+import { SessionContext } from './session-context'
+import type { SessionEnvironment, SessionSeed, Toolset } from './session-types'
 
-export type { SessionEnvironment, SessionLifecycle, SessionSeed, Toolset } from './session-inputs'
+export type { SessionEnvironment, SessionLifecycle, SessionSeed, Toolset } from './session-types'
 
-/** Events the transcript keeps (deltas and progress are replayable from the messages, or noise). */
-const VOLATILE = new Set<AgentEvent['type']>(['text_delta', 'thinking_delta', 'tool_progress'])
+/** Events the transcript keeps (deltas and progress are replayable from the messages, or noise; sizes are recomputed). */
+const VOLATILE = new Set<AgentEvent['type']>(['text_delta', 'thinking_delta', 'tool_progress', 'context_status'])
 
 /**
  * One conversation in one project: its messages, its transcript and at most one running turn.
  * Events go out on the hub's `agent.event` channel and, except deltas, into the transcript.
+ *
+ * Longer than 300 lines because a turn's flow reads in one place: prompt hooks, the loop, the
+ * request guard, compaction between turns and memory around the turn. What a session is given is
+ * in session-types.ts, its system prompt and compaction in session-context.ts.
  */
 export class Session {
   private messages: Message[]
@@ -29,6 +36,7 @@ export class Session {
   private turnCounter = 0
   private started = false
   private readonly resumed: boolean
+  private readonly context: SessionContext
   private readonly reminders: ReminderQueue
   private readonly memory: SessionMemoryPort | undefined
   private limitAnswer: ((proceed: boolean) => void) | undefined
@@ -52,6 +60,7 @@ export class Session {
       account: (usage, costUsd, model) => this.account(usage, costUsd, model),
     })
     if (seed?.persisted) this.writer = TranscriptWriter.open(env.transcriptPath)
+    this.context = new SessionContext(withMemorySection(env, this.memory), { projectPath, history: seed?.compactions ?? [], onReplace: (messages, record) => this.replace(messages, record) })
   }
 
   /** Whether a turn is running. */
@@ -70,12 +79,35 @@ export class Session {
    */
   runTurn(text: string): Promise<QueryResult> {
     if (this.running) throw new AppError('CONFLICT', 'A turn is already running in this session.')
+    return this.start((signal) => this.loop(text, signal))
+  }
+
+  /** Runs `work` as the session's one running turn (abortable, awaited on dispose). */
+  private start(work: (signal: AbortSignal) => Promise<QueryResult>): Promise<QueryResult> {
     const controller = new AbortController()
-    const done = this.loop(text, controller.signal).finally(() => {
+    const done = work(controller.signal).finally(() => {
       this.running = undefined
     })
     this.running = { controller, done }
     return done
+  }
+
+  /**
+   * `/compact [instructions]`: between turns the conversation is summarized now (its events go out
+   * as a turn of their own); while a turn runs, before that turn's next request (`queued`).
+   */
+  compact(instructions = ''): { queued: boolean; done?: Promise<QueryResult> } {
+    if (this.running) {
+      this.context.manager.request('manual', instructions)
+      return { queued: true }
+    }
+    return { queued: false, done: this.start((signal) => this.runCompaction(instructions, signal)) }
+  }
+
+  /** The context view's figures: what the next request holds and what compaction did and would do. */
+  async inspectContext(): Promise<ContextBreakdown> {
+    const toolset = await this.loadToolset()
+    return this.context.inspect(this.id, this.messages, toolset.tools)
   }
 
   /** Answers the running turn's question at its request guard; false when no question waits. */
@@ -152,18 +184,13 @@ export class Session {
     this.emit({ ...identity, type: 'turn_start', turnId, prompt: text })
     let recalling = false
     try {
-      const memory = this.memory?.promptSection()
-      const [model, toolset, system] = await Promise.all([
-        this.env.model(),
-        this.loadToolset(),
-        buildSystemPrompt({ cwd: this.projectPath, projectRoot: this.projectPath, homeDir: this.env.homeDir, append: this.env.appendSystemPrompt, ...(memory && { memory }) }),
-      ])
+      const [model, toolset, system] = await Promise.all([this.env.model(), this.loadToolset(), this.context.systemPrompt()])
       const run = query({
         ...identity,
         messages: this.messages,
-        system,
+        system: system.blocks,
         tools: toolset.tools,
-        toolContext: toolset.context,
+        toolContext: { ...toolset.context, requestCompaction: (instructions?: string) => this.context.manager.request('auto', instructions) },
         model,
         modelName: this.env.modelName,
         maxTurns: this.env.maxTurns,
@@ -173,13 +200,12 @@ export class Session {
         projectDataDir: this.env.projectDataDir,
         canUseTool: this.env.canUseTool,
         hooks: this.env.hooks,
-        compact: this.env.compact,
+        context: this.context.manager,
         maxTokens: this.env.maxTokens,
         usageSoFar: { usage: this.usage, costUsd: this.costUsd },
         reminders: this.reminders,
         ...(this.env.askToContinue && { onTurnLimit: () => this.waitForAnswer(signal) }),
         onMessage: (message) => this.append(message),
-        onCompacted: (messages) => this.replace(messages),
       })
       for (;;) {
         const next = await run.next()
@@ -187,7 +213,7 @@ export class Session {
           this.memory?.turnEnded(turnId)
           const result = this.finish(next.value)
           if (result.reason === 'completed') {
-            const prefix = { system, tools: toolset.tools, toolContext: toolset.context, model, modelName: this.env.modelName, sessionId: this.id, cwd: this.projectPath, projectRoot: this.projectPath, projectDataDir: this.env.projectDataDir }
+            const prefix = { system: system.blocks, tools: toolset.tools, toolContext: toolset.context, model, modelName: this.env.modelName, sessionId: this.id, cwd: this.projectPath, projectRoot: this.projectPath, projectDataDir: this.env.projectDataDir }
             this.memory?.afterTurn(turnId, { ...prefix, messages: result.messages })
           }
           return result
@@ -260,9 +286,27 @@ export class Session {
     this.transcript().appendMessage(message)
   }
 
-  private replace(messages: Message[]): void {
+  /** A compaction replaced the conversation: the transcript gets a boundary (its earlier lines stay). */
+  private replace(messages: Message[], record: CompactionRecord): void {
     this.messages = [...messages]
-    this.transcript().replaceMessages(messages, 'compaction')
+    this.transcript().replaceMessages(messages, 'compaction', record)
+  }
+
+  /** `/compact` between turns, shown as a turn of its own. */
+  private runCompaction(instructions: string, signal: AbortSignal): Promise<QueryResult> {
+    return compactionTurn({
+      sessionId: this.id,
+      turnId: `${this.id}:${++this.turnCounter}`,
+      instructions,
+      signal,
+      messages: () => this.messages,
+      shape: async () => {
+        const [model, toolset] = await Promise.all([this.env.model(), this.loadToolset()])
+        return this.context.shape(model, toolset.tools, signal)
+      },
+      manager: this.context.manager,
+      emit: (event) => this.emit(event),
+    })
   }
 
   private emit(event: AgentEvent): void {
@@ -274,4 +318,11 @@ export class Session {
     this.writer ??= TranscriptWriter.create(this.env.transcriptPath, { sessionId: this.id, projectPath: this.projectPath })
     return this.writer
   }
+}
+
+/** The environment with memory's part of the dynamic prompt after the owner's own sections. */
+function withMemorySection(env: SessionEnvironment, memory: SessionMemoryPort | undefined): SessionEnvironment {
+  if (!memory) return env
+  const sections = async () => [...((await env.context?.sections?.()) ?? []), { name: 'Memory', text: await memory.promptSection() }]
+  return { ...env, context: { ...env.context, sections } }
 }

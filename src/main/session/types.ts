@@ -1,4 +1,5 @@
 import type { AgentEvent } from '../../shared/protocol/agent-event'
+import type { ContextBreakdown } from '../../shared/ipc/context'
 import type { PermissionModeName } from '../../shared/ipc/contract'
 import type { SessionSummary } from '../store/session-index'
 
@@ -38,6 +39,13 @@ export interface SessionService {
   continueTurn?(sessionId: string, proceed: boolean): Promise<void>
   /** Switches a session's permission mode; absent where the session layer has no gate to switch. */
   setMode?(sessionId: string, mode: PermissionModeName): Promise<void>
+  /**
+   * `/compact [instructions]`: summarizes the conversation now (its events stream as a turn), or,
+   * while a turn runs, before that turn's next request (`queued`). Absent where nothing compacts.
+   */
+  compact?(sessionId: string, instructions?: string): Promise<{ queued: boolean }>
+  /** What the session's next request holds, sized, and what compaction did and would do (the context view). */
+  inspectContext?(sessionId: string): Promise<ContextBreakdown>
   /** Ends every session; nothing keeps running. */
   dispose(): Promise<void>
 }

@@ -71,7 +71,8 @@ export function summarize(transcript: LoadedTranscript): SessionSummary {
   return {
     sessionId: transcript.sessionId,
     projectPath: transcript.projectPath,
-    title: transcript.title ?? defaultTitle(transcript.messages),
+    // The first prompt the user typed (a compaction may have replaced the first message with a summary).
+    title: transcript.title ?? defaultTitle(firstPrompt(transcript) ?? transcript.messages),
     createdAt: transcript.createdAt,
     updatedAt: transcript.updatedAt,
     messageCount: transcript.messages.length,
@@ -90,6 +91,12 @@ export function defaultTitle(messages: Message[]): string {
     }
   }
   return 'New session'
+}
+
+/** The first prompt of the first turn, as typed (turn_start events keep it whatever compaction did). */
+function firstPrompt(transcript: LoadedTranscript): Message[] | undefined {
+  const start = transcript.events.find((event) => event.type === 'turn_start')
+  return start?.type === 'turn_start' && start.prompt.trim() ? [{ role: 'user', content: start.prompt }] : undefined
 }
 
 /**

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { AgentEvent } from '../../shared/protocol/agent-event'
+import { CompactionRecord } from '../../shared/protocol/compaction'
 import type { AssistantBlock, Message, UserBlock } from '../services/model/types'
 
 /**
@@ -30,8 +31,11 @@ export type TranscriptEntry =
   | { type: 'message'; at: string; message: Message }
   | { type: 'event'; at: string; event: AgentEvent }
   | { type: 'title'; at: string; title: string }
-  /** The conversation was replaced (compaction, or a repair on resume); later messages append to these. */
-  | { type: 'messages_replaced'; at: string; why: 'compaction' | 'repair'; messages: Message[] }
+  /**
+   * The conversation was replaced (a compaction's boundary, or a repair on resume); later messages
+   * append to these. Every earlier line stays in the file: the full history is never lost.
+   */
+  | { type: 'messages_replaced'; at: string; why: 'compaction' | 'repair'; messages: Message[]; compaction?: CompactionRecord }
 
 /** A line read back: the entry (maybe repaired), or why it was skipped. */
 export type LineReading = { entry: TranscriptEntry; repaired: boolean } | { problem: string }
@@ -73,8 +77,10 @@ export function readLine(line: string): LineReading {
       const messages = head.data.messages.map(readMessage)
       if (messages.some((message) => !message)) return { problem: 'a replaced conversation with a message of the wrong shape' }
       const kept = messages.filter((message): message is NonNullable<typeof message> => message !== undefined)
+      // The compaction's figures are for people; a boundary whose record does not parse still counts.
+      const compaction = CompactionRecord.safeParse(raw['compaction'])
       return {
-        entry: { type: 'messages_replaced', at: head.data.at, why: head.data.why, messages: kept.map((m) => m.message) },
+        entry: { type: 'messages_replaced', at: head.data.at, why: head.data.why, messages: kept.map((m) => m.message), ...(compaction.success && { compaction: compaction.data }) },
         repaired: kept.some((m) => m.repaired),
       }
     }

@@ -2,6 +2,7 @@ import { appendFileSync, chmodSync, closeSync, fstatSync, mkdirSync, openSync, r
 import { readFile, stat } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import type { AgentEvent } from '../../shared/protocol/agent-event'
+import type { CompactionRecord } from '../../shared/protocol/compaction'
 import { projectDataDir } from '../base/paths'
 import type { Message } from '../services/model/types'
 import { readLine, type TranscriptEntry } from './transcript-lines'
@@ -68,8 +69,8 @@ export class TranscriptWriter {
     this.append({ type: 'title', at: now(), title })
   }
 
-  replaceMessages(messages: Message[], why: 'compaction' | 'repair'): void {
-    this.append({ type: 'messages_replaced', at: now(), why, messages })
+  replaceMessages(messages: Message[], why: 'compaction' | 'repair', compaction?: CompactionRecord): void {
+    this.append({ type: 'messages_replaced', at: now(), why, messages, ...(compaction && { compaction }) })
   }
 
   private append(entry: TranscriptEntry): void {

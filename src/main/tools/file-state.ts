@@ -22,14 +22,40 @@ export function hashBytes(bytes: Uint8Array): string {
 
 /**
  * Per-session record of the files the agent has read, so Edit and Write change only what the
- * model has actually seen, as it is now.
+ * model has actually seen, as it is now. Kept in the order the files were last seen, so compaction
+ * can re-read the most recent ones; listeners learn of every file the agent touches.
  */
 export class FileStateCache {
   private readonly files = new Map<string, FileSnapshot>()
+  private readonly listeners = new Set<(path: string) => void>()
 
   /** Records what a Read (or a successful Edit/Write) saw. */
   record(filePath: string, bytes: Uint8Array, mtimeMs: number): void {
-    this.files.set(resolve(filePath), { mtimeMs, size: bytes.byteLength, hash: hashBytes(bytes) })
+    const path = resolve(filePath)
+    const known = this.files.has(path)
+    // Delete first, so the map's order stays "least recently seen first".
+    this.files.delete(path)
+    this.files.set(path, { mtimeMs, size: bytes.byteLength, hash: hashBytes(bytes) })
+    if (known) return
+    for (const listener of this.listeners) {
+      try {
+        listener(path)
+      } catch {
+        // A listener's failure must not fail the tool that read the file.
+      }
+    }
+  }
+
+  /** Paths seen, most recent first (at most `limit`). */
+  recent(limit = Infinity): string[] {
+    const paths = [...this.files.keys()].reverse()
+    return paths.slice(0, limit)
+  }
+
+  /** Calls `listener` with each file the agent touches for the first time (read, edited or written). */
+  onFirstTouch(listener: (path: string) => void): () => void {
+    this.listeners.add(listener)
+    return () => this.listeners.delete(listener)
   }
 
   get(filePath: string): FileSnapshot | undefined {

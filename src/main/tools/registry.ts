@@ -1,5 +1,6 @@
 import { createBashTool } from './bash'
 import type { BashToolDeps } from './bash'
+import { compactTool } from './compact'
 import { editTool } from './edit'
 import { enterPlanModeTool } from './enter-plan-mode'
 import { exitPlanModeTool } from './exit-plan-mode'
@@ -39,5 +40,6 @@ export function createCoreTools(deps: CoreToolDeps): AnyTool[] {
     taskUpdateTool,
     enterPlanModeTool,
     exitPlanModeTool,
+    compactTool,
   ]
 }

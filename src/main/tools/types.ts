@@ -90,6 +90,8 @@ export interface ToolContext {
   tasks?: TaskListAccess
   /** Plan mode: entering it and proposing a plan both go through the user (see agents/plan-mode). */
   planMode?: PlanModeControl
+  /** Asks for the conversation to be summarized before the next request (the Compact tool); absent where nothing compacts. */
+  requestCompaction?(instructions?: string): void
 }
 
 /** The session's plan mode as EnterPlanMode and ExitPlanMode reach it. */

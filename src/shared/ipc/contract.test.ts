@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { appRequests } from './app'
 import { approvalEvents, approvalRequests } from './approval'
+import { contextRequests } from './context'
 import { events, requests } from './contract'
 import { filesRequests } from './files'
 import { memoryEvents, memoryRequests } from './memory'
@@ -12,7 +13,7 @@ import { trustRequests } from './trust'
 import { tasksRequests } from './tasks'
 import { planRequests } from './plan'
 
-const requestDomains = [appRequests, projectRequests, ptyRequests, sessionRequests, approvalRequests, settingsRequests, filesRequests, trustRequests, tasksRequests, planRequests, memoryRequests]
+const requestDomains = [appRequests, projectRequests, ptyRequests, sessionRequests, approvalRequests, settingsRequests, filesRequests, trustRequests, tasksRequests, planRequests, contextRequests, memoryRequests]
 const eventDomains = [ptyEvents, sessionEvents, approvalEvents, projectEvents, memoryEvents]
 
 describe('the contract, merged from one file per domain', () => {

@@ -1,6 +1,7 @@
 import type { z } from 'zod'
 import { appRequests } from './app'
 import { approvalEvents, approvalRequests } from './approval'
+import { contextRequests } from './context'
 import { filesRequests } from './files'
 import { memoryEvents, memoryRequests } from './memory'
 import { projectEvents, projectRequests } from './project'
@@ -15,13 +16,14 @@ import { trustRequests } from './trust'
  * The only truth between the main process and the renderer. Every request channel has an input
  * and an output schema; every event channel has a payload schema. Each domain keeps its channels
  * in its own file beside this one (`app.ts`, `project.ts`, `pty.ts`, `session.ts`, `approval.ts`,
- * `settings.ts`, `files.ts`, `trust.ts`, `tasks.ts`, `plan.ts`, `memory.ts`); this file merges them. Adding a channel is one entry in its domain's
+ * `settings.ts`, `files.ts`, `trust.ts`, `tasks.ts`, `plan.ts`, `context.ts`, `memory.ts`); this file merges them. Adding a channel is one entry in its domain's
  * file plus one handler in `src/main/host/handlers/` (the compiler names a missing handler); a new
  * domain is one file plus one spread below. Channel names are `domain.verb`.
  */
 
 export * from './app'
 export * from './approval'
+export * from './context'
 export * from './files'
 export * from './memory'
 export * from './project'
@@ -44,6 +46,7 @@ export const requests = {
   ...memoryRequests,
   ...tasksRequests,
   ...planRequests,
+  ...contextRequests,
 } as const
 
 export const events = {

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { CompactionLayer, CompactionRecord, CompactionTrigger } from './compaction'
 import { TaskItem } from './task'
 
 /**
@@ -133,6 +134,12 @@ export const AgentEvent = z.discriminatedUnion('type', [
     mode: z.enum(['default', 'acceptEdits', 'plan', 'bypassPermissions', 'dontAsk']),
     previous: z.enum(['default', 'acceptEdits', 'plan', 'bypassPermissions', 'dontAsk']),
   }),
+  /** A summarizing compaction started (it waits for the model); a `compaction` event follows. */
+  z.object({ ...base, type: z.literal('compaction_start'), layer: CompactionLayer, trigger: CompactionTrigger, tokensBefore: z.number() }),
+  /** A compaction ended (see CompactionRecord). */
+  z.object({ ...base, type: z.literal('compaction'), ...CompactionRecord.shape }),
+  /** Before each request: its estimated size against the window and the auto-compaction threshold. */
+  z.object({ ...base, type: z.literal('context_status'), tokens: z.number(), window: z.number(), autoCompactAt: z.number() }),
   z.object({
     ...base,
     type: z.literal('turn_end'),

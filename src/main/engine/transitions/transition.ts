@@ -31,6 +31,9 @@ export const proceed = (reason: ContinueReason): Transition => ({ kind: 'continu
 /** The run ends with `reason`. */
 export const finish = (reason: TerminalReason, message?: string): Transition => ({ kind: 'end', reason, ...(message !== undefined && { message }) })
 
+/** The run ends because the user interrupted it. */
+export const aborted = (): Extract<Transition, { kind: 'end' }> => ({ kind: 'end', reason: 'aborted', message: 'Interrupted by the user.' })
+
 /** Whether the request after this transition re-issues the previous one. */
 export function isReissue(transition: Transition | undefined): boolean {
   return transition?.kind === 'continue' && REISSUES.has(transition.reason)

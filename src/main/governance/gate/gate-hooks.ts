@@ -26,6 +26,10 @@ export interface SessionHooks {
   stop(info?: { lastAssistantMessage?: string }): Promise<{ blockReason?: string }>
   sessionStart(source: 'startup' | 'resume' | 'clear' | 'compact'): Promise<HookOutcome>
   sessionEnd(reason: string): Promise<void>
+  /** Before a summarizing compaction (`trigger` manual or auto): exit 2 or `decision: block` keeps the conversation as it is. */
+  preCompact(trigger: 'manual' | 'auto', customInstructions: string): Promise<{ blocked?: string }>
+  /** After one, with the summary the model will read. */
+  postCompact(trigger: 'manual' | 'auto', summary: string): Promise<void>
 }
 
 interface Deps {
@@ -84,6 +88,13 @@ export function createSessionHooks(deps: Deps): SessionHooks {
     },
     async sessionEnd(reason) {
       await fire('SessionEnd', { reason })
+    },
+    async preCompact(trigger, customInstructions) {
+      const aggregate = await fire('PreCompact', { trigger, custom_instructions: customInstructions })
+      return aggregate?.blocked ? { blocked: aggregate.blockReason ?? 'A PreCompact hook blocked the compaction.' } : {}
+    },
+    async postCompact(trigger, summary) {
+      await fire('PostCompact', { trigger, compact_summary: summary })
     },
   }
 }

@@ -105,6 +105,7 @@ function matchValueOf(event: HookEvent, f: Record<string, unknown>): string {
     case 'SessionStart':
       return s('source')
     case 'PreCompact':
+    case 'PostCompact':
       return s('trigger')
     case 'SubagentStart':
     case 'SubagentStop':

@@ -1,7 +1,7 @@
 /** Hook events Sous can fire (Claude Code's names). */
 export const HOOK_EVENTS = [
   'PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'PermissionRequest', 'UserPromptSubmit', 'Notification', 'Stop', 'SubagentStart',
-  'SubagentStop', 'PreCompact', 'SessionStart', 'SessionEnd',
+  'SubagentStop', 'PreCompact', 'PostCompact', 'SessionStart', 'SessionEnd',
 ] as const
 export type HookEvent = (typeof HOOK_EVENTS)[number]
 

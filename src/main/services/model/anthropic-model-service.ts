@@ -125,6 +125,7 @@ export function toParams(request: ModelRequest, model: string): Anthropic.Messag
   }
   if (request.system.length > 0) params.system = request.system as Anthropic.TextBlockParam[]
   if (request.tools.length > 0) params.tools = request.tools as Anthropic.Tool[]
+  if (request.toolChoice === 'none' && request.tools.length > 0) params.tool_choice = { type: 'none' }
   if (request.thinkingBudget !== undefined) {
     params.thinking = { type: 'enabled', budget_tokens: request.thinkingBudget }
   } else if (request.temperature !== undefined) {

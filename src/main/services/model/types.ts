@@ -48,6 +48,8 @@ export interface ModelRequest {
   /** Extended thinking budget; omitted means thinking off. */
   thinkingBudget?: number
   temperature?: number
+  /** `none`: the tools are sent (so the prompt cache still matches) but the model may not call them. */
+  toolChoice?: 'auto' | 'none'
   signal: AbortSignal
 }
 

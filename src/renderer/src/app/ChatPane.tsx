@@ -19,7 +19,7 @@ import '../features/chat/chat.css'
  * because it joins features (chat, approvals, status bar, tasks) that never import each other.
  */
 export function ChatPane({ projectPath }: { projectPath: string }) {
-  const { sessionId, transcript, sending, stopping, error, reset, send, stop, newConversation, mode, modeError, setMode } = useChat()
+  const { sessionId, transcript, sending, stopping, error, reset, send, stop, newConversation, mode, modeError, setMode, compact } = useChat()
   const running = isRunning(transcript)
   const queue = useApprovals((state) => state.queue)
   const awaiting = useMemo(() => new Set(queue.map((request) => request.toolUseId)), [queue])
@@ -49,7 +49,7 @@ export function ChatPane({ projectPath }: { projectPath: string }) {
       <Composer
         draftKey={`${projectPath}\n${sessionId ?? 'new'}`}
         projectPath={projectPath}
-        commands={{ newConversation, setMode: (next) => void setMode(next) }}
+        commands={{ newConversation, setMode: (next) => void setMode(next), compact: (instructions) => void compact(instructions) }}
         running={running}
         sending={sending}
         stopping={stopping}

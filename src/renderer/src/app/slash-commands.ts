@@ -17,6 +17,8 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
   // Claude Code lists its to-do items with /todos; /tasks is the name people look for here.
   { name: 'tasks', description: "Show the session's task list (and add your own)", run: focusTaskList },
   { name: 'todos', description: "Show the session's task list (Claude Code's name for it)", run: focusTaskList },
+  { name: 'context', description: 'Show what the next request holds, sized against the context window', run: () => openView('context') },
+  { name: 'compact', description: 'Summarize the conversation to free context (optional: what to keep in detail)', takesArguments: true, run: (chat, args) => chat.compact(args) },
 ]
 
 /** Moves focus into the task panel (its first task, or its Add button) once the composer has settled. */

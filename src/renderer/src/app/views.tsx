@@ -11,6 +11,7 @@ import type { View } from './shell'
 /** Dialogs are fetched when first opened, so they cost nothing at start-up. */
 const SettingsDialog = lazyNamed(() => import('../features/settings/SettingsDialog'), 'SettingsDialog')
 const MemoryBrowser = lazyNamed(() => import('../features/memory/MemoryBrowser'), 'MemoryBrowser')
+const ContextView = lazyNamed(() => import('../features/context/ContextView'), 'ContextView')
 
 /**
  * The view registry: every panel and dialog of the shell, in one place. Adding a feature's view is
@@ -82,6 +83,13 @@ export const VIEWS: readonly View[] = [
         onOpenSession={context.openSession}
       />
     ),
+  },
+  {
+    id: 'context',
+    placement: 'dialog',
+    title: 'Context',
+    command: { title: 'Open the context view (what the next request holds)' },
+    render: (context) => <ContextView sessionId={context.sessionId} onClose={context.close} />,
   },
   {
     id: 'viewer',

@@ -5,6 +5,8 @@ import type { PermissionModeName } from '../../../shared/ipc/contract'
 export interface SlashContext {
   newConversation(): void
   setMode(mode: PermissionModeName): void
+  /** `/compact [instructions]`: summarize the conversation now (or before the running turn's next request). */
+  compact(instructions: string): void
 }
 
 /**

@@ -112,6 +112,24 @@ describe('chat reducer', () => {
     expect(turn!.notices).toEqual([{ level: 'warning', message: 'A memory was not saved: too long' }])
   })
 
+  it('shows compactions as notices and follows the session’s own count of the context', () => {
+    const record = { trigger: 'auto' as const, tokensBefore: 170_000, messagesBefore: 300, harnessMs: 4, at: '2026-01-01T00:00:00.000Z' }
+    const state = fold([
+      ev({ type: 'turn_start', turnId: 't1', prompt: 'go on' }),
+      ev({ type: 'context_status', tokens: 170_000, window: 200_000, autoCompactAt: 167_000 }),
+      ev({ type: 'compaction_start', layer: 'auto', trigger: 'auto', tokensBefore: 170_000 }),
+      ev({ type: 'compaction', layer: 'auto', status: 'done', tokensAfter: 21_000, messagesAfter: 3, detail: 'summarized 300 messages', ...record }),
+      ev({ type: 'compaction', layer: 'micro', status: 'failed', tokensAfter: 21_000, messagesAfter: 3, detail: 'no summary', ...record }),
+    ])
+    const turn = state.turns[0]!
+    expect(turn.notices.map((notice) => [notice.level, notice.message])).toEqual([
+      ['info', 'Compacting the conversation (automatic summary, about 170k tokens)…'],
+      ['info', 'Compacted (automatic summary): 170k → 21k tokens; summarized 300 messages.'],
+      ['warning', 'Compaction (micro-compaction) failed: no summary'],
+    ])
+    expect(turn.context).toEqual({ tokens: 21_000, window: 200_000, autoCompactAt: 167_000 })
+  })
+
   it('holds the request-guard question until the next request or the end of the turn', () => {
     const asked = fold([ev({ type: 'turn_start', turnId: 't1', prompt: 'go' }), ev({ type: 'turn_limit', turns: 200 })])
     expect(asked.turns[0]?.limitQuestion).toEqual({ turns: 200 })

@@ -35,6 +35,8 @@ export interface Turn {
   recovery?: { retries: number; fallback?: { from: string; to: string } }
   /** Memories recalled for the prompt, and written from the turn afterwards. */
   memory?: TurnMemory
+  /** The size of the turn's latest request against the window (before it was sent), or after a compaction. */
+  context?: { tokens: number; window: number; autoCompactAt: number }
   /** The turn reached its request guard and waits for the user to say go on or stop. */
   limitQuestion?: { turns: number }
 }
@@ -125,6 +127,8 @@ export function reduce(transcript: Transcript, event: AgentEvent): Transcript {
       return update((turn) => ({
         ...turn,
         usage: { request: event.request, total: event.total, costUsd: event.costUsd, model: event.model },
+        // After the reply the conversation holds the prompt it answered plus the reply itself.
+        ...(turn.context && { context: { ...turn.context, tokens: event.request.inputTokens + event.request.cacheReadTokens + event.request.cacheWriteTokens + event.request.outputTokens } }),
       }))
     case 'model_retry':
       return update((turn) =>
@@ -152,6 +156,15 @@ export function reduce(transcript: Transcript, event: AgentEvent): Transcript {
     case 'memory_write':
       // The streamed deltas already carry the text; these are for transcripts and logs.
       return transcript
+    case 'compaction_start':
+      return update((turn) => addNotice(turn, 'info', `Compacting the conversation (${layerName(event.layer)}, about ${tokenCount(event.tokensBefore)} tokens)…`))
+    case 'compaction':
+      return update((turn) => ({
+        ...addNotice(turn, event.status === 'done' ? 'info' : 'warning', compactionLine(event)),
+        ...(event.status === 'done' && turn.context && { context: { ...turn.context, tokens: event.tokensAfter } }),
+      }))
+    case 'context_status':
+      return update((turn) => ({ ...turn, context: { tokens: event.tokens, window: event.window, autoCompactAt: event.autoCompactAt } }))
     case 'task_update':
     case 'mode_change':
       // Not part of the conversation: the task list and the mode have their own state.
@@ -233,6 +246,23 @@ function upsertTool(turn: Turn, toolUseId: string, name: string, change: (tool: 
 function settleTool(block: Block): Block {
   if (block.kind !== 'tool' || block.state === 'done' || block.state === 'error') return block
   return { ...block, state: 'error', result: block.result ?? { isError: true, content: 'Stopped before it finished.' } }
+}
+
+/** How a person calls a compaction layer. */
+export function layerName(layer: Extract<AgentEvent, { type: 'compaction' }>['layer']): string {
+  const names = { snip: 'snip', micro: 'micro-compaction', collapse: 'collapse', auto: 'automatic summary', reactive: 'summary after an overflow', manual: 'summary on request' }
+  return names[layer]
+}
+
+/** One line saying what a compaction did. */
+export function compactionLine(event: Extract<AgentEvent, { type: 'compaction' }>): string {
+  if (event.status === 'blocked') return event.detail
+  if (event.status === 'failed') return `Compaction (${layerName(event.layer)}) failed: ${event.detail}`
+  return `Compacted (${layerName(event.layer)}): ${tokenCount(event.tokensBefore)} → ${tokenCount(event.tokensAfter)} tokens; ${event.detail}.`
+}
+
+function tokenCount(tokens: number): string {
+  return tokens >= 1000 ? `${(tokens / 1000).toFixed(tokens < 10_000 ? 1 : 0)}k` : String(tokens)
 }
 
 function addNotice(turn: Turn, level: Notice['level'], message: string): Turn {

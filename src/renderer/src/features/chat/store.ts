@@ -32,6 +32,8 @@ export interface ChatState {
   /** Sends a prompt; false when it could not be sent. */
   send(text: string): Promise<boolean>
   stop(): Promise<void>
+  /** `/compact [instructions]`: the compaction streams in as a turn of its own (or waits for the running turn's next request). */
+  compact(instructions: string): Promise<void>
 }
 
 let localKey = 0
@@ -112,6 +114,19 @@ export const useChat = create<ChatState>()((set, get) => ({
     }
     set({ sending: false })
     return true
+  },
+
+  async compact(instructions) {
+    const { sessionId } = get()
+    if (!sessionId) {
+      set({ error: 'Nothing to compact yet: start a conversation first.' })
+      return
+    }
+    const trimmed = instructions.trim()
+    const result = await api.invoke('context.compact', { sessionId, ...(trimmed && { instructions: trimmed }) })
+    if (get().sessionId !== sessionId) return
+    if (!result.ok) set({ error: `Could not compact: ${result.error.message}` })
+    else if (result.value.queued) set({ error: null })
   },
 
   async stop() {

@@ -1,6 +1,7 @@
 import { useEffect } from 'react'
 import type { PermissionModeName } from '../../../../shared/ipc/contract'
-import { compactCount, modeLabel, nextMode, statusFacts, type UsageHistory } from './status'
+import { openView } from '../../lib/views'
+import { compactCount, highMark, lowMark, modeLabel, nextMode, statusFacts, type UsageHistory } from './status'
 import './status-bar.css'
 
 /** What the status bar shows and the one thing it changes (the mode); the shell wires it to the chat. */
@@ -47,10 +48,16 @@ export function StatusBar({ transcript, mode, modeProblem: problem, setMode, act
         </span>
       )}
       <span className="status-bar__model">{facts.model === undefined ? 'no model yet' : facts.model || 'model not named'}</span>
-      <span className="status-bar__context" title={`${facts.contextUsed.toLocaleString()} of ${facts.contextWindow.toLocaleString()} tokens`}>
-        <meter min={0} max={1} low={0.6} high={0.85} optimum={0} value={share} aria-label="Context used" />
+      <button
+        type="button"
+        className="status-bar__context"
+        aria-label={`Context used: ${compactCount(facts.contextUsed)} of ${compactCount(facts.contextWindow)} tokens. Open the context view`}
+        title={`${facts.contextUsed.toLocaleString()} of ${facts.contextWindow.toLocaleString()} tokens${facts.autoCompactAt ? `; automatic compaction at ${facts.autoCompactAt.toLocaleString()}` : ''}. Open the context view`}
+        onClick={() => openView('context')}
+      >
+        <meter min={0} max={1} low={lowMark(facts)} high={highMark(facts)} optimum={0} value={share} aria-hidden="true" />
         {compactCount(facts.contextUsed)} / {compactCount(facts.contextWindow)}
-      </span>
+      </button>
       <span>{compactCount(facts.totalTokens)} tokens</span>
       <span>${facts.costUsd.toFixed(facts.costUsd < 1 ? 3 : 2)}</span>
       {facts.cacheReadShare !== undefined && <span title="Share of input read from the prompt cache">cache {Math.round(facts.cacheReadShare * 100)}%</span>}

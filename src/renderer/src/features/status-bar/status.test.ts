@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { compactCount, contextWindowOf, nextMode, statusFacts, type UsageHistory } from './status'
+import { compactCount, contextWindowOf, highMark, lowMark, nextMode, statusFacts, type UsageHistory } from './status'
 
 const usage = (input: number, cacheRead: number, output: number) => ({ inputTokens: input, outputTokens: output, cacheReadTokens: cacheRead, cacheWriteTokens: 0 })
 
@@ -21,5 +21,16 @@ describe('status facts', () => {
     expect(['default', 'acceptEdits', 'plan'].map((m) => nextMode(m as 'default'))).toEqual(['acceptEdits', 'plan', 'default'])
     expect(nextMode('bypassPermissions')).toBe('default')
     expect([999, 1234, 45_678, 2_500_000].map(compactCount)).toEqual(['999', '1.2k', '46k', '2.5M'])
+  })
+
+  it('prefers the session’s own count and window (a compaction, SOUS_CONTEXT_WINDOW) and colours the meter by the threshold', () => {
+    const transcript: UsageHistory = {
+      turns: [{ usage: { model: 'claude-sonnet-4-5', request: usage(100, 0, 10), total: usage(100, 0, 10), costUsd: 0.01 }, context: { tokens: 42, window: 50_000, autoCompactAt: 40_000 } }],
+    }
+    const facts = statusFacts(transcript)
+    expect(facts).toMatchObject({ contextUsed: 42, contextWindow: 50_000, autoCompactAt: 40_000 })
+    expect(highMark(facts)).toBe(0.8)
+    expect(lowMark(facts)).toBeCloseTo(0.6)
+    expect(statusFacts({ turns: [{ context: { tokens: 7, window: 1_000, autoCompactAt: 800 } }] })).toMatchObject({ contextUsed: 7, contextWindow: 1_000 })
   })
 })

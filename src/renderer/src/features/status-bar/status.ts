@@ -1,9 +1,14 @@
 import type { PermissionModeName } from '../../../../shared/ipc/contract'
+import { contextWindowOf } from '../../../../shared/context-window'
 import type { Usage } from '../../../../shared/protocol/agent-event'
 
 /** What the status bar reads of a conversation: each turn's latest usage (the chat's transcript fits). */
 export interface UsageHistory {
-  turns: ReadonlyArray<{ usage?: { request: Usage; total: Usage; costUsd: number; model: string } }>
+  turns: ReadonlyArray<{
+    usage?: { request: Usage; total: Usage; costUsd: number; model: string }
+    /** The session's own count (before each request, after compactions) and its window. */
+    context?: { tokens: number; window: number; autoCompactAt: number }
+  }>
 }
 
 /** What the status bar shows, derived from the conversation. */
@@ -16,30 +21,35 @@ export interface StatusFacts {
   costUsd: number
   /** Share of input tokens served from the prompt cache, 0..1 (`undefined` before any request). */
   cacheReadShare?: number
+  /** Where automatic compaction starts, when the session said. */
+  autoCompactAt?: number
 }
 
-/** The context window of a model: 1M for the `[1m]` variants, 200k otherwise. */
-export function contextWindowOf(model: string | undefined): number {
-  return model && /\[1m\]|-1m\b/i.test(model) ? 1_000_000 : 200_000
-}
+export { contextWindowOf }
 
 /** Reads the latest usage of the conversation. */
 export function statusFacts(transcript: UsageHistory): StatusFacts {
+  let context: { tokens: number; window: number; autoCompactAt: number } | undefined
   for (let i = transcript.turns.length - 1; i >= 0; i--) {
-    const usage = transcript.turns[i]!.usage
+    const turn = transcript.turns[i]!
+    context ??= turn.context
+    const usage = turn.usage
     if (!usage) continue
     const { request, total } = usage
     const inputSide = total.inputTokens + total.cacheReadTokens + total.cacheWriteTokens
     return {
       model: usage.model,
-      contextUsed: request.inputTokens + request.cacheReadTokens + request.cacheWriteTokens + request.outputTokens,
-      contextWindow: contextWindowOf(usage.model),
+      contextUsed: context?.tokens ?? request.inputTokens + request.cacheReadTokens + request.cacheWriteTokens + request.outputTokens,
+      contextWindow: context?.window ?? contextWindowOf(usage.model),
       totalTokens: inputSide + total.outputTokens,
       costUsd: usage.costUsd,
       cacheReadShare: inputSide > 0 ? total.cacheReadTokens / inputSide : 0,
+      ...(context && { autoCompactAt: context.autoCompactAt }),
     }
   }
-  return { contextUsed: 0, contextWindow: contextWindowOf(undefined), totalTokens: 0, costUsd: 0 }
+  return context
+    ? { contextUsed: context.tokens, contextWindow: context.window, autoCompactAt: context.autoCompactAt, totalTokens: 0, costUsd: 0 }
+    : { contextUsed: 0, contextWindow: contextWindowOf(undefined), totalTokens: 0, costUsd: 0 }
 }
 
 /** The modes Shift+Tab cycles through, as in Claude Code (bypass and dontAsk are set in settings only). */
@@ -65,6 +75,16 @@ export function modeLabel(mode: PermissionModeName): string {
     case 'dontAsk':
       return "Don't ask (deny what needs approval)"
   }
+}
+
+/** Where the meter turns amber: well before automatic compaction (60 % of the window without a threshold). */
+export function lowMark(facts: Pick<StatusFacts, 'autoCompactAt' | 'contextWindow'>): number {
+  return facts.autoCompactAt ? (facts.autoCompactAt / facts.contextWindow) * 0.75 : 0.6
+}
+
+/** Where the meter turns red: at automatic compaction (85 % without a threshold). */
+export function highMark(facts: Pick<StatusFacts, 'autoCompactAt' | 'contextWindow'>): number {
+  return facts.autoCompactAt ? facts.autoCompactAt / facts.contextWindow : 0.85
 }
 
 /** "12.3k", "1.2M": compact token counts. */

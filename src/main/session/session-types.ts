@@ -1,17 +1,15 @@
 import type { PermissionModeName } from '../../shared/ipc/contract'
+import type { CompactionRecord } from '../../shared/protocol/compaction'
 import type { Usage } from '../../shared/protocol/agent-event'
-import type { ReminderQueue } from '../context/reminders'
 import type { EventHub } from '../base/event-hub'
-import type { CanUseTool, Compactor, QueryHooks, QueryParams } from '../engine/types'
+import type { ReminderQueue } from '../context/reminders'
+import type { CanUseTool, QueryHooks, QueryParams } from '../engine/types'
 import type { SessionMemoryHost, SessionMemoryPort } from '../memory/agents/session-memory'
 import type { Message, ModelService } from '../services/model/types'
 import type { AnyTool } from '../tools/types'
+import type { SessionContextSetup } from './session-context'
 
-/**
- * What a {@link Session} is given: its environment (model, tools, gate, hooks, memory…), the
- * hooks around its life, its toolset and the saved state it resumes from. Kept apart from the
- * class so the Session file holds only the turn's flow.
- */
+/** The shapes a Session is built from: what its owner gives it, and what it starts from. */
 
 /** What a session needs from its owner. */
 export interface SessionEnvironment {
@@ -27,7 +25,8 @@ export interface SessionEnvironment {
   projectDataDir: string
   transcriptPath: string
   hooks?: QueryHooks
-  compact?: Compactor
+  /** Compaction thresholds, what a summary restores, PreCompact/PostCompact hooks, prompt sections. */
+  context?: SessionContextSetup
   /** Where `~/.claude/CLAUDE.md` is looked up. */
   homeDir?: string
   /** Extra system prompt text. */
@@ -72,4 +71,6 @@ export interface SessionSeed {
   costUsd: number
   /** The transcript file exists already. */
   persisted: boolean
+  /** Compactions of the session so far (for the context view). */
+  compactions?: CompactionRecord[]
 }

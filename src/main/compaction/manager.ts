@@ -1,0 +1,297 @@
+import type { Usage } from '../../shared/protocol/agent-event'
+import type { CompactionLayer, CompactionRecord, CompactionTrigger } from '../../shared/protocol/compaction'
+import type { Message } from '../services/model/types'
+import { CollapseProjection } from './collapse'
+import { countNames, mergeConsecutiveUsers } from './conversation'
+import { microCompact } from './micro'
+import { compactionRecord, roundMs, type CompactionFigures } from './record'
+import type { RestorationProvider } from './restoration'
+import type { CompactionSettings } from './settings'
+import { snip } from './snip'
+import { summarizeConversation } from './summarize'
+import { fixedTokens, messageTokens, TokenLedger } from './tokens'
+import type { CompactionHooks, CompactionNews, Prepared, RequestShape } from './types'
+
+/** What a session gives its context manager. */
+export interface ContextManagerOptions {
+  settings: CompactionSettings
+  /** What comes back after a summary (recent files, plan, skills, tasks); missing parts contribute nothing. */
+  restoration?: readonly RestorationProvider[]
+  hooks?: CompactionHooks
+  /** Named in the summary, so the model knows where the full history is. */
+  transcriptPath?: string
+  /**
+   * Called (synchronously) with every conversation that replaces the session's: persist it here
+   * (a boundary marker in the transcript; the earlier lines stay).
+   */
+  onReplace?(messages: Message[], record: CompactionRecord): void
+  /** Compactions of this session so far (read back from its transcript). */
+  history?: readonly CompactionRecord[]
+  now?: () => number
+}
+
+/** A compaction someone asked for (`/compact` during a turn, the model's Compact tool), run before the next request. */
+interface Requested {
+  trigger: CompactionTrigger
+  instructions?: string
+}
+
+/**
+ * The context of one session: its token count and every compaction layer, cheapest first,
+ * before every request (see {@link prepare}). Earlier messages are rewritten only when a layer
+ * crosses its threshold, so between compactions the request prefix stays byte-identical and the
+ * prompt cache keeps paying off:
+ *
+ * 1. the result budget (per message, in the tool layer, when results arrive);
+ * 2. snip — past `snipAbove` messages, the middle goes (head and tail stay);
+ * 3. micro-compact — from `microAt` tokens when it saves at least `microMinSavings`, or after
+ *    `idleMs` without a request (the cache has expired anyway), old results of re-fetchable tools
+ *    become placeholders;
+ * 4. collapse — from 90 % of the window, a projection of what is sent (the session keeps everything);
+ * 5. auto-compact — from `autoCompactAt`, a summary replaces the conversation, then restoration;
+ *    after `maxFailures` failures in a row it stops for the session (collapse still guards);
+ * 6. reactive — when the API still says the prompt is too long ({@link overflow});
+ * 7. manual — `/compact [instructions]` ({@link compactNow}) or the model's request ({@link request}).
+ */
+export class ContextManager {
+  readonly ledger = new TokenLedger()
+  private readonly collapse = new CollapseProjection()
+  private readonly records: CompactionRecord[]
+  private failures = 0
+  private breakerAnnounced = false
+  private requested: Requested | undefined
+  private lastRequestAt: number | undefined
+  private fixed = 0
+  private projected = false
+  private readonly now: () => number
+
+  constructor(private readonly options: ContextManagerOptions) {
+    this.records = [...(options.history ?? [])]
+    this.now = options.now ?? Date.now
+  }
+
+  get settings(): CompactionSettings {
+    return this.options.settings
+  }
+
+  /** Compactions of this session, oldest first. */
+  get history(): readonly CompactionRecord[] {
+    return this.records
+  }
+
+  /** Whether auto-compaction stopped after failing `maxFailures` times in a row. */
+  get breakerOpen(): boolean {
+    return this.failures >= this.settings.maxFailures
+  }
+
+  /** Asks for a summarizing compaction before the next request (the model's Compact tool, `/compact` during a turn). */
+  request(trigger: CompactionTrigger, instructions?: string): void {
+    this.requested = { trigger, ...(instructions?.trim() && { instructions: instructions.trim() }) }
+  }
+
+  /** Tokens a request with these messages would take, with the system prompt and tools of the last request. */
+  count(messages: readonly Message[]): number {
+    return this.ledger.count(messages, this.fixed)
+  }
+
+  /**
+   * Runs the layers that are due, then says what to send. `messages` is the session's
+   * conversation; the returned `messages` is the same array unless a layer replaced it (already
+   * passed to `onReplace`). Events describe each compaction and, last, the request's size.
+   */
+  async *prepare(messages: Message[], request: RequestShape): AsyncGenerator<CompactionNews, Prepared> {
+    this.fixed = fixedTokens(request.system, request.tools)
+    const settings = this.settings
+    let working = messages
+    const snipped = this.timed(() => snip(working, settings.snipAbove, settings.snipTo))
+    if (snipped.value) {
+      working = yield* this.replace('snip', 'auto', working, snipped.value.messages, snipped.ms, `removed ${snipped.value.removed} messages from the middle`)
+    }
+    const idle = this.lastRequestAt !== undefined && this.now() - this.lastRequestAt >= settings.idleMs
+    if (this.count(working) >= settings.microAt || idle) {
+      const micro = this.timed(() => microCompact(working, { keepRecent: settings.keepRecentResults, minChars: settings.minClearChars }))
+      const tokens = micro.value?.cleared.reduce((sum, entry) => sum + entry.tokens, 0) ?? 0
+      if (micro.value && (idle || tokens >= settings.microMinSavings)) {
+        const why = idle ? 'the session was idle and its prompt cache had expired' : 'the conversation reached the micro-compaction threshold'
+        const detail = `cleared ${micro.value.cleared.length} old results (${countNames(micro.value.cleared.map((entry) => entry.tool))}; about ${tokens.toLocaleString('en-US')} tokens): ${why}`
+        working = yield* this.replace('micro', 'auto', working, micro.value.messages, micro.ms, detail)
+      }
+    }
+    const requested = this.requested
+    this.requested = undefined
+    if (requested) {
+      working = yield* this.summarize('manual', requested.trigger, working, request, requested.instructions)
+    } else if (this.count(working) >= settings.autoCompactAt && !this.breakerOpen) {
+      working = yield* this.summarize('auto', 'auto', working, request)
+    }
+    const send = yield* this.guard(working)
+    this.lastRequestAt = this.now()
+    yield { type: 'context_status', tokens: this.count(this.projected ? send : working), window: settings.contextWindow, autoCompactAt: settings.autoCompactAt }
+    return { messages: working, send }
+  }
+
+  /**
+   * The API refused the request as too long (our count was off): a summary that keeps less, or —
+   * when no summary can be had — a collapse aimed well under the window. `undefined` when
+   * neither makes the conversation smaller; the caller ends the turn and the transcript stays whole.
+   */
+  async *overflow(messages: Message[], request: RequestShape): AsyncGenerator<CompactionNews, Prepared | undefined> {
+    this.fixed = fixedTokens(request.system, request.tools)
+    const before = this.count(messages)
+    if (!this.breakerOpen) {
+      const working = yield* this.summarize('reactive', 'auto', messages, request)
+      if (working !== messages) {
+        this.projected = false
+        return { messages: working, send: mergeConsecutiveUsers(working) }
+      }
+      if (request.signal.aborted) return undefined
+    }
+    // No summary: send a hard collapse of what we have. Our count was wrong (the API refused what
+    // we thought fitted), so aim at half of it as well as at 60 % of the window.
+    const started = performance.now()
+    const fallback = new CollapseProjection()
+    const { send } = fallback.project(messages, Math.max(before, this.settings.hardCollapseAt), (candidate) => this.count(candidate), {
+      collapseAt: 0,
+      hardCollapseAt: 0,
+      target: Math.floor(Math.min(this.settings.contextWindow * 0.6, before * 0.5)),
+    })
+    const after = this.count(send)
+    if (send === messages || after >= before) return undefined
+    this.projected = true
+    yield this.record('collapse', 'auto', 'done', { before, after, messagesBefore: messages.length, messagesAfter: send.length, harnessMs: performance.now() - started, detail: 'the request was still too long; older rounds were left out of it (the transcript keeps them)' })
+    return { messages, send: mergeConsecutiveUsers(send) }
+  }
+
+  /** `/compact [instructions]` between turns: a summary now, whatever the size. */
+  async *compactNow(messages: Message[], request: RequestShape, instructions?: string): AsyncGenerator<CompactionNews, Message[]> {
+    this.fixed = fixedTokens(request.system, request.tools)
+    return yield* this.summarize('manual', 'manual', messages, request, instructions)
+  }
+
+  /** The reply to the request just sent arrived: its usage anchors the count. */
+  observe(usage: Usage, sentLength: number, sent: readonly Message[]): void {
+    this.lastRequestAt = this.now()
+    const estimated = this.fixed + sent.reduce((sum, message) => sum + messageTokens(message), 0)
+    if (this.projected) this.ledger.observeProjected(usage, estimated)
+    else this.ledger.observe(usage, sentLength, estimated)
+  }
+
+  /** The read-time guard: the collapse projection of what is sent (the working list itself when none is needed). */
+  private *guard(working: Message[]): Generator<CompactionNews, Message[]> {
+    const settings = this.settings
+    const tokens = this.count(working)
+    if (tokens < settings.collapseAt && !this.collapse.active) {
+      this.projected = false
+      return mergeConsecutiveUsers(working)
+    }
+    const started = performance.now()
+    const projection = this.collapse.project(working, tokens, (candidate) => this.count(candidate), {
+      collapseAt: settings.collapseAt,
+      hardCollapseAt: settings.hardCollapseAt,
+      target: Math.floor(settings.contextWindow * 0.8),
+    })
+    this.projected = projection.send !== working
+    if (projection.advanced) {
+      const after = this.count(projection.send)
+      yield this.record('collapse', 'auto', 'done', { before: tokens, after, messagesBefore: working.length, messagesAfter: projection.send.length, harnessMs: performance.now() - started, detail: projection.detail })
+    }
+    return mergeConsecutiveUsers(projection.send)
+  }
+
+  /** A summarizing layer (auto, reactive, manual); returns the conversation to go on with. */
+  private async *summarize(layer: CompactionLayer, trigger: CompactionTrigger, messages: Message[], request: RequestShape, instructions?: string): AsyncGenerator<CompactionNews, Message[]> {
+    const settings = this.settings
+    const started = performance.now()
+    const before = this.count(messages)
+    yield { type: 'compaction_start', layer, trigger, tokensBefore: before }
+    // What the summary request sends: the conversation as it would be sent (a projection when it is too big).
+    const source = this.summarySource(messages, layer)
+    const result = await summarizeConversation(
+      messages,
+      {
+        trigger,
+        ...(instructions && { instructions }),
+        source,
+        tailTokens: Math.floor(settings.contextWindow * (layer === 'reactive' ? 0.05 : 0.1)),
+        maxTokens: settings.summaryMaxTokens,
+        streamRetries: settings.summaryStreamRetries,
+        shrinkRetries: 2,
+        restoreLimits: { files: settings.restoreFiles, tokens: settings.restoreTokens, tokensPerFile: settings.restoreTokensPerFile },
+      },
+      { request, restoration: this.options.restoration ?? [], ...(this.options.hooks && { hooks: this.options.hooks }), ...(this.options.transcriptPath && { transcriptPath: this.options.transcriptPath }) },
+    )
+    const harnessMs = () => Math.max(0, performance.now() - started - result.waitedMs)
+    if (result.status === 'done') {
+      const after = this.ledger.calibrated(this.fixed + result.messages.reduce((sum, message) => sum + messageTokens(message), 0))
+      if (after < before || layer === 'manual') {
+        if (layer !== 'reactive') this.failures = 0
+        if (layer === 'manual') this.breakerAnnounced = false
+        return yield* this.replace(layer, trigger, messages, result.messages, harnessMs(), result.detail, result.summaryMs)
+      }
+      yield* this.failed(layer, trigger, before, messages.length, harnessMs(), 'the summary was not smaller than the conversation', result.summaryMs)
+      return messages
+    }
+    if (result.status === 'blocked') {
+      yield this.record(layer, trigger, 'blocked', { before, after: before, messagesBefore: messages.length, messagesAfter: messages.length, harnessMs: harnessMs(), detail: result.detail })
+      return messages
+    }
+    if (result.aborted) return messages
+    yield* this.failed(layer, trigger, before, messages.length, harnessMs(), result.detail, result.summaryMs)
+    return messages
+  }
+
+  private *failed(layer: CompactionLayer, trigger: CompactionTrigger, before: number, count: number, harnessMs: number, detail: string, summaryMs: number): Generator<CompactionNews> {
+    yield this.record(layer, trigger, 'failed', { before, after: before, messagesBefore: count, messagesAfter: count, harnessMs, detail, summaryMs })
+    if (layer !== 'auto') return
+    this.failures++
+    if (this.breakerOpen && !this.breakerAnnounced) {
+      this.breakerAnnounced = true
+      yield {
+        type: 'notice',
+        level: 'warning',
+        message: `Automatic compaction failed ${this.failures} times in a row, so it is off for this session. Older parts of the conversation will be collapsed to fit; run /compact to try a summary again.`,
+      }
+    }
+  }
+
+  /** The summary request's messages: the conversation, or its collapse when it is over the window's share the summary leaves. */
+  private summarySource(messages: Message[], layer: CompactionLayer): Message[] {
+    const settings = this.settings
+    const room = settings.contextWindow - settings.summaryMaxTokens - Math.floor(settings.contextWindow * 0.05)
+    const tokens = this.count(messages)
+    if (tokens <= room && layer !== 'reactive') return mergeConsecutiveUsers(messages)
+    const projection = new CollapseProjection().project(messages, Math.max(tokens, settings.hardCollapseAt), (candidate) => this.count(candidate), {
+      collapseAt: 0,
+      hardCollapseAt: layer === 'reactive' ? 0 : Infinity,
+      target: Math.min(room, layer === 'reactive' ? Math.floor(settings.contextWindow * 0.6) : room),
+    })
+    return mergeConsecutiveUsers(projection.send)
+  }
+
+  /** Adopts a new conversation: counts, persists, reports. */
+  private *replace(layer: CompactionLayer, trigger: CompactionTrigger, before: Message[], after: Message[], harnessMs: number, detail: string, summaryMs?: number): Generator<CompactionNews, Message[]> {
+    const started = performance.now()
+    const tokensBefore = this.count(before)
+    this.ledger.invalidate()
+    this.collapse.reset()
+    const tokensAfter = this.count(after)
+    const record = compactionRecord(layer, trigger, 'done', this.now(), { before: tokensBefore, after: tokensAfter, messagesBefore: before.length, messagesAfter: after.length, harnessMs: 0, detail, ...(summaryMs !== undefined && { summaryMs }) })
+    this.options.onReplace?.(after, record)
+    record.harnessMs = roundMs(harnessMs + performance.now() - started)
+    this.records.push(record)
+    yield { type: 'compaction', ...record }
+    return after
+  }
+
+  private record(layer: CompactionLayer, trigger: CompactionTrigger, status: CompactionRecord['status'], figures: CompactionFigures): CompactionNews {
+    const record = compactionRecord(layer, trigger, status, this.now(), figures)
+    this.records.push(record)
+    return { type: 'compaction', ...record }
+  }
+
+  private timed<T>(work: () => T): { value: T; ms: number } {
+    const started = performance.now()
+    const value = work()
+    return { value, ms: performance.now() - started }
+  }
+}

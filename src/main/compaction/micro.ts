@@ -1,0 +1,55 @@
+import type { Message, ToolResultBlock, UserBlock } from '../services/model/types'
+import { resultContentText, toolNamesById } from './conversation'
+import { estimateTextTokens } from './tokens'
+
+/**
+ * Tools whose results can be fetched again by calling the tool again, so an old result may be
+ * replaced by a placeholder. An allowlist: anything else (Agent, task results, MCP tools, Skill)
+ * keeps its results, since clearing them would lose what cannot be had back.
+ */
+export const REFETCHABLE_TOOLS: ReadonlySet<string> = new Set(['Read', 'Bash', 'Grep', 'Glob', 'WebFetch', 'WebSearch', 'Edit', 'Write', 'NotebookEdit'])
+
+/** How a cleared result starts (so it is never cleared twice). */
+export const CLEARED_PREFIX = '[Old tool result cleared'
+
+/** What a micro-compaction did. */
+export interface MicroCompacted {
+  messages: Message[]
+  /** Each cleared result's tool and estimated tokens. */
+  cleared: Array<{ tool: string; tokens: number }>
+}
+
+/**
+ * Micro-compact: older results of re-fetchable tools become a one-line placeholder; the newest
+ * `keepRecent` re-fetchable results, short results, and every other tool's results stay as they
+ * are. The tool_result block itself stays (its id and error flag too), so every tool_use keeps its
+ * tool_result. Returns `undefined` when there is nothing to clear.
+ */
+export function microCompact(messages: readonly Message[], options: { keepRecent: number; minChars: number; refetchable?: ReadonlySet<string> }): MicroCompacted | undefined {
+  const refetchable = options.refetchable ?? REFETCHABLE_TOOLS
+  const names = toolNamesById(messages)
+  const positions: Array<{ message: number; block: number; tool: string }> = []
+  messages.forEach((message, index) => {
+    if (message.role !== 'user' || typeof message.content === 'string') return
+    message.content.forEach((block, at) => {
+      const tool = block.type === 'tool_result' ? names.get(block.tool_use_id) : undefined
+      if (tool && refetchable.has(tool)) positions.push({ message: index, block: at, tool })
+    })
+  })
+  const older = positions.slice(0, Math.max(0, positions.length - options.keepRecent))
+  const cleared: MicroCompacted['cleared'] = []
+  const changed = new Map<number, UserBlock[]>()
+  for (const position of older) {
+    const message = messages[position.message] as Extract<Message, { role: 'user' }>
+    const block = (message.content as UserBlock[])[position.block] as ToolResultBlock
+    const text = resultContentText(block.content)
+    if (text.startsWith(CLEARED_PREFIX) || (text.length < options.minChars && typeof block.content === 'string')) continue
+    const tokens = estimateTextTokens(text) + (typeof block.content === 'string' ? 0 : block.content.filter((part) => part.type === 'image').length * 1_600)
+    const blocks = changed.get(position.message) ?? [...(message.content as UserBlock[])]
+    blocks[position.block] = { ...block, content: `${CLEARED_PREFIX} to save context (${position.tool}, about ${tokens.toLocaleString('en-US')} tokens). Call ${position.tool} again if you need it.]` }
+    changed.set(position.message, blocks)
+    cleared.push({ tool: position.tool, tokens })
+  }
+  if (cleared.length === 0) return undefined
+  return { messages: messages.map((message, index) => (changed.has(index) ? { role: 'user', content: changed.get(index)! } : message)), cleared }
+}

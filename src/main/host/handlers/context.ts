@@ -1,0 +1,26 @@
+import { AppError } from '../../../shared/ipc/result'
+import type { SessionService } from '../../session/types'
+import type { Handlers } from '../router'
+
+/**
+ * Handlers of the `context.*` channels: the context view's figures and `/compact`, delegated to
+ * the {@link SessionService}. A build without sessions (or without compaction) answers UNAVAILABLE.
+ */
+export function contextHandlers(deps: { sessions?: SessionService }): Pick<Handlers, 'context.inspect' | 'context.compact'> {
+  const service = (): SessionService => {
+    if (!deps.sessions) throw new AppError('UNAVAILABLE', 'The agent is not available in this build.')
+    return deps.sessions
+  }
+  return {
+    'context.inspect': ({ sessionId }) => {
+      const sessions = service()
+      if (!sessions.inspectContext) throw new AppError('UNAVAILABLE', 'The context view is not available in this build.')
+      return sessions.inspectContext(sessionId)
+    },
+    'context.compact': ({ sessionId, instructions }) => {
+      const sessions = service()
+      if (!sessions.compact) throw new AppError('UNAVAILABLE', 'Compaction is not available in this build.')
+      return sessions.compact(sessionId, instructions)
+    },
+  }
+}

@@ -1,0 +1,51 @@
+import type { AgentEvent } from '../../shared/protocol/agent-event'
+import type { CompactionRecord } from '../../shared/protocol/compaction'
+import type { ContextManager } from '../compaction/manager'
+import type { RequestShape } from '../compaction/types'
+import type { QueryResult } from '../engine/types'
+import { zeroUsage } from '../engine/usage'
+import type { Message } from '../services/model/types'
+
+/** What a `/compact` run between turns needs from its session. */
+export interface CompactionTurnOptions {
+  sessionId: string
+  turnId: string
+  instructions: string
+  signal: AbortSignal
+  messages(): Message[]
+  /** The session's model, system prompt and tools (so the summary shares the prompt cache). */
+  shape(): Promise<RequestShape>
+  manager: ContextManager
+  emit(event: AgentEvent): void
+}
+
+/**
+ * `/compact [instructions]` between turns, shown as a turn of its own: `turn_start` with the
+ * command as its prompt, the compaction's events, `turn_end` (`completed`; `hook_stopped` when a
+ * PreCompact hook blocked it; `model_error` when no summary could be made, with why). The
+ * conversation is replaced (and persisted) by the manager only on success. Never rejects.
+ */
+export async function compactionTurn(o: CompactionTurnOptions): Promise<QueryResult> {
+  const identity = { sessionId: o.sessionId, agentId: 'main' }
+  const end = (reason: QueryResult['reason'], message?: string): QueryResult => {
+    o.emit({ ...identity, type: 'turn_end', reason, ...(message !== undefined && { message }) })
+    return { reason, ...(message !== undefined && { message }), messages: o.messages(), turns: 0, usage: zeroUsage(), costUsd: 0, resultText: '' }
+  }
+  o.emit({ ...identity, type: 'turn_start', turnId: o.turnId, prompt: o.instructions ? `/compact ${o.instructions}` : '/compact' })
+  if (!o.messages().some((message) => message.role === 'assistant')) return end('completed', 'Nothing to compact yet: the conversation has no replies.')
+  try {
+    const run = o.manager.compactNow(o.messages(), await o.shape(), o.instructions)
+    let outcome: CompactionRecord | undefined
+    for (;;) {
+      const next = await run.next()
+      if (next.done) break
+      o.emit({ ...next.value, ...identity } as AgentEvent)
+      if (next.value.type === 'compaction') outcome = next.value
+    }
+    if (o.signal.aborted) return end('aborted', 'Interrupted by the user.')
+    if (!outcome || outcome.status === 'done') return end('completed', outcome?.detail)
+    return end(outcome.status === 'blocked' ? 'hook_stopped' : 'model_error', outcome.detail)
+  } catch (error) {
+    return end('model_error', `Internal error: ${error instanceof Error ? error.message : String(error)}`)
+  }
+}

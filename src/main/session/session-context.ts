@@ -1,0 +1,113 @@
+import type { ContextBreakdown } from '../../shared/ipc/context'
+import type { CompactionRecord } from '../../shared/protocol/compaction'
+import { inspectContext } from '../compaction/inspect'
+import { ContextManager } from '../compaction/manager'
+import type { RestorationProvider } from '../compaction/restoration'
+import { compactionSettings, type CompactionSettings } from '../compaction/settings'
+import type { CompactionHooks, RequestShape } from '../compaction/types'
+import { InstructionBudget } from '../context/instruction-files'
+import { assembleSystemPrompt, type PromptSection, type SystemPrompt } from '../context/system-prompt'
+import { toolSchemas } from '../engine/query'
+import type { Message, ModelService } from '../services/model/types'
+import type { AnyTool } from '../tools/types'
+
+/** How a host sets up a session's context: thresholds, what a summary restores, the compaction hooks, extra prompt sections. */
+export interface SessionContextSetup {
+  settings?: CompactionSettings
+  restoration?: readonly RestorationProvider[]
+  hooks?: CompactionHooks
+  /** Parts of the dynamic prompt other features provide (the memory index). Read once per session. */
+  sections?: () => Promise<PromptSection[]>
+  /** Read git status into the dynamic prompt (default true). */
+  git?: boolean
+}
+
+/** What {@link SessionContext} reads of its session's environment. */
+export interface SessionContextEnvironment {
+  context?: SessionContextSetup
+  modelName: string
+  maxTokens?: number
+  homeDir?: string
+  appendSystemPrompt?: string
+  transcriptPath: string
+}
+
+/** What {@link SessionContext} needs from its session itself. */
+export interface SessionContextOptions {
+  projectPath: string
+  history?: readonly CompactionRecord[]
+  /** A compaction replaced the conversation: persist and adopt it. */
+  onReplace(messages: Message[], record: CompactionRecord): void
+}
+
+/**
+ * A session's context: its system prompt (assembled once, so its bytes — and the cache built on
+ * them — stay the same for the whole session), its compaction (the {@link ContextManager}) and
+ * the context view's figures. Owned by the Session.
+ */
+export class SessionContext {
+  readonly manager: ContextManager
+  /** Shared by the root CLAUDE.md files and the subfolder ones loaded later: each file once, one size cap. */
+  readonly instructionBudget = new InstructionBudget()
+  private prompt: Promise<SystemPrompt> | undefined
+
+  constructor(
+    private readonly env: SessionContextEnvironment,
+    private readonly options: SessionContextOptions,
+  ) {
+    const setup = env.context ?? {}
+    this.manager = new ContextManager({
+      settings: setup.settings ?? compactionSettings({ model: env.modelName, ...(env.maxTokens !== undefined && { maxOutputTokens: Math.max(env.maxTokens, 64_000) }) }),
+      restoration: setup.restoration ?? [],
+      ...(setup.hooks && { hooks: setup.hooks }),
+      transcriptPath: env.transcriptPath,
+      history: options.history ?? [],
+      onReplace: (messages, record) => options.onReplace(messages, record),
+    })
+  }
+
+  /** The system prompt, assembled on first use; a failed assembly is tried again next time. */
+  systemPrompt(): Promise<SystemPrompt> {
+    if (!this.prompt) {
+      const { homeDir, appendSystemPrompt, context: setup } = this.env
+      const { projectPath } = this.options
+      const assembling = (async () => {
+        const sections = (await setup?.sections?.().catch(() => [])) ?? []
+        return assembleSystemPrompt({
+          cwd: projectPath,
+          projectRoot: projectPath,
+          ...(homeDir && { homeDir }),
+          ...(appendSystemPrompt && { append: appendSystemPrompt }),
+          sections,
+          git: setup?.git ?? true,
+          budget: this.instructionBudget,
+        })
+      })()
+      this.prompt = assembling
+      assembling.catch(() => {
+        if (this.prompt === assembling) this.prompt = undefined
+      })
+    }
+    return this.prompt
+  }
+
+  /** What compaction's own requests reuse: the session's model, system prompt and tool schemas (so they share its cache). */
+  async shape(model: ModelService, tools: readonly AnyTool[], signal: AbortSignal): Promise<RequestShape> {
+    const prompt = await this.systemPrompt()
+    return { model, modelName: this.env.modelName, system: prompt.blocks, tools: toolSchemas([...tools]), signal }
+  }
+
+  /** The context view's figures for the conversation as it is now. */
+  async inspect(sessionId: string, messages: readonly Message[], tools: readonly AnyTool[]): Promise<ContextBreakdown> {
+    const prompt = await this.systemPrompt()
+    return inspectContext({
+      sessionId,
+      model: this.env.modelName,
+      system: prompt,
+      tools: toolSchemas([...tools]),
+      messages,
+      manager: this.manager,
+      restores: (this.env.context?.restoration ?? []).map((provider) => provider.name),
+    })
+  }
+}
