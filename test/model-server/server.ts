@@ -44,9 +44,7 @@ export async function startModelServer(options: ModelServerOptions = {}): Promis
   const overflows: RecordedRequest[] = []
   const cache = new PromptCacheSimulator(options.minCacheTokens ?? 0)
 
-  // Which steps were taken. Steps are taken in order, except that a step naming a model (`forModel`)
-  // is only taken by a request for that model and is passed over by the others: requests that run
-  // in parallel (a side question beside the turn) then each get their own lane of the script.
+  // Steps are taken in order; one naming a model (`forModel`) only by requests for it (a lane).
   let taken: boolean[] = []
   const nextStep = (model: string): { step: Step; position: number } | undefined => {
     const eligible = (step: Step | undefined) => step !== undefined && (typeof step === 'function' || step.forModel === undefined || step.forModel === model)
