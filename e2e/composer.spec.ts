@@ -1,4 +1,6 @@
 import { expect, test } from './fixtures'
+import { mkdir, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
 import { openByPath } from './support/app'
 
 const filler = 'This sentence is here so the reply takes a while to stream. '
@@ -25,7 +27,7 @@ test('a message typed while the agent works is queued and sent when the turn end
   expect(JSON.stringify(requests.at(-1)?.body['messages'])).toContain('End of first.')
 })
 
-test('"/" lists the slash commands, and /plan switches the mode without reaching the model', async ({ app, projectDir, modelServer }) => {
+test('"/" lists the built-in slash commands, and /plan switches the mode without reaching the model', async ({ app, projectDir, modelServer }) => {
   await modelServer.setScenario([])
   const before = (await modelServer.recorded()).requests.length
   await openByPath(app, projectDir)
@@ -33,8 +35,9 @@ test('"/" lists the slash commands, and /plan switches the mode without reaching
   const input = chat.getByRole('textbox', { name: 'Message' })
   await input.fill('/')
   const list = chat.getByRole('listbox', { name: 'Slash commands' })
-  await expect(list.getByRole('option')).toHaveCount(9)
-  await expect(list.getByRole('option').filter({ hasText: '/memory' })).toHaveCount(1)
+  // Claude Code's built-ins Sous handles, the mode switches, /tasks and /todos, /help; no project commands here.
+  await expect(list.getByRole('option')).toHaveCount(15)
+  await expect(list.getByRole('option', { name: '/compact' })).toContainText('[instructions]')
   await input.fill('/pl')
   await expect(list.getByRole('option')).toHaveCount(1)
   await input.press('Enter')
@@ -58,4 +61,49 @@ test('files dropped on the message box become @mentions, not a project switch', 
   await dataTransfer.dispose()
   await expect(input).toHaveValue('Look at @README.md @"my notes" ')
   await expect(app.getByLabel('Current project')).toContainText(projectDir)
+})
+
+test('a custom command completes with its argument hint and reaches the model expanded; built-ins answer under the box', async ({ app, projectDir, modelServer }) => {
+  await mkdir(join(projectDir, '.claude', 'commands'), { recursive: true })
+  await writeFile(
+    join(projectDir, '.claude', 'commands', 'review.md'),
+    '---\ndescription: Review a file\nargument-hint: <file> [focus]\n---\nReview $0 with a focus on $1, please.\n',
+  )
+  await modelServer.setScenario([{ reply: { content: [{ type: 'text', text: 'Reviewed.' }] } }])
+  await openByPath(app, projectDir)
+  const chat = app.getByRole('region', { name: 'Chat' })
+  const input = chat.getByRole('textbox', { name: 'Message' })
+  const before = (await modelServer.recorded()).requests.length
+
+  // Built-ins answer in the app: /help lists the project's command too, /memory's view is not in this build.
+  await input.fill('/help')
+  await input.press('Enter')
+  const output = chat.getByRole('region', { name: 'Command output' })
+  await expect(output).toContainText('/model [model]')
+  await expect(output).toContainText('/review <file> [focus] — Review a file (project command)')
+  await input.fill('/memory')
+  await input.press('Enter')
+  await expect(output).toContainText('The memory view is not part of this build yet.')
+  await input.fill('/model opus')
+  await input.press('Enter')
+  await expect(output).toContainText('opus will answer from your next message.')
+  expect((await modelServer.recorded()).requests).toHaveLength(before)
+
+  // The custom command is listed after the built-ins with its hint; Enter fills in its name.
+  await input.fill('/re')
+  const list = chat.getByRole('listbox', { name: 'Slash commands' })
+  const review = list.getByRole('option', { name: '/review' })
+  await expect(review).toContainText('<file> [focus]')
+  await expect(review).toContainText('project command')
+  await input.press('Enter')
+  await expect(input).toHaveValue('/review ')
+  await expect(chat.locator('.composer__hint')).toContainText('/review <file> [focus]')
+  await input.pressSequentially('src/app.ts security')
+  await input.press('Enter')
+  await expect(chat.getByLabel('Assistant').last()).toContainText('Reviewed.')
+  const { requests } = await modelServer.recorded()
+  const sent = JSON.stringify(requests.at(-1)?.body['messages'])
+  expect(sent).toContain('Review src/app.ts with a focus on security, please.')
+  // /model chose the model before the session existed: its first request used it.
+  expect(requests.at(-1)?.body['model']).toMatch(/opus/)
 })

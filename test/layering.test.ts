@@ -40,6 +40,7 @@ function violations(): string[] {
       if (isPackage(specifier, 'electron') && !ELECTRON_ALLOWED(file)) fail('electron outside app/, host/electron.ts, main/index.ts, preload/')
       if (isPackage(specifier, 'node-pty') && !file.startsWith('src/main/pty/')) fail('node-pty outside main/pty/')
       if (isPackage(specifier, '@anthropic-ai/sdk') && !file.startsWith('src/main/services/model/')) fail('the Anthropic SDK outside main/services/model/')
+      if (isPackage(specifier, '@modelcontextprotocol/sdk') && !file.startsWith('src/main/services/mcp/')) fail('the MCP SDK outside main/services/mcp/')
       if (file.startsWith('src/renderer/')) {
         if (under(dest, 'src/main') || under(dest, 'src/preload') || under(dest, 'src/cli')) fail('the renderer imports main-side code')
         if (isNodeBuiltin(specifier)) fail('the renderer imports a Node built-in')

@@ -21,6 +21,10 @@ export interface PrintOptions {
   /** Permission rules from the command line (the `cli` settings source), e.g. `Bash(npm test:*)`. */
   allowedTools: string[]
   disallowedTools: string[]
+  /** `--mcp-config`: files (as given) or JSON texts. */
+  mcpConfigs: string[]
+  /** `--strict-mcp-config`: only the `--mcp-config` servers. */
+  strictMcpConfig: boolean
 }
 
 const FORMATS: readonly OutputFormat[] = ['text', 'json', 'stream-json']
@@ -37,6 +41,8 @@ Options:
   --permission-mode <mode>        default | acceptEdits | plan | bypassPermissions | dontAsk
   --allowedTools <rules...>       allow rules for this run, e.g. "Bash(npm test:*)" Edit
   --disallowedTools <rules...>    deny rules for this run
+  --mcp-config <configs...>       MCP servers from JSON files or JSON strings
+  --strict-mcp-config             use only the --mcp-config servers
   --model <name>                  model id (default: ANTHROPIC_MODEL or the built-in default)
   --max-turns <n>                 limit on model requests (default: no limit)
   -r, --resume <session-id>       continue a stored session
@@ -70,6 +76,8 @@ export function parsePrintArgs(argv: string[]): { ok: true; options: Omit<PrintO
         'append-system-prompt': { type: 'string' },
         allowedTools: { type: 'string', multiple: true },
         disallowedTools: { type: 'string', multiple: true },
+        'mcp-config': { type: 'string', multiple: true },
+        'strict-mcp-config': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     })
@@ -88,6 +96,7 @@ export function parsePrintArgs(argv: string[]): { ok: true; options: Omit<PrintO
     if (!Number.isInteger(maxTurns) || maxTurns < 1) return { ok: false, error: '--max-turns must be a positive integer' }
   }
   if (values.resume !== undefined && values.continue) return { ok: false, error: '--resume and --continue cannot be combined' }
+  if (values['strict-mcp-config'] && !values['mcp-config']?.length) return { ok: false, error: '--strict-mcp-config needs --mcp-config' }
   const options: Omit<PrintOptions, 'prompt'> & { prompt: string } = {
     prompt: parsed.positionals.join(' '),
     outputFormat,
@@ -97,6 +106,8 @@ export function parsePrintArgs(argv: string[]): { ok: true; options: Omit<PrintO
     verbose: values.verbose ?? false,
     allowedTools: splitRules(values.allowedTools),
     disallowedTools: splitRules(values.disallowedTools),
+    mcpConfigs: values['mcp-config'] ?? [],
+    strictMcpConfig: values['strict-mcp-config'] ?? false,
   }
   if (values.cwd !== undefined) options.cwd = values.cwd
   if (values.model !== undefined) options.model = values.model

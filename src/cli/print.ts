@@ -3,6 +3,7 @@ import { resolve } from 'node:path'
 import type { AgentEvent } from '../shared/protocol/agent-event'
 import { AppError } from '../shared/ipc/result'
 import type { SessionManager } from '../main/session/session-manager'
+import { SOUS_VERSION } from '../main/host/version'
 import { parsePrintArgs, PRINT_USAGE, type PrintOptions } from './print-args'
 import { failureLine, printText, proposedPlan, sandboxWarningLine, toPrintResult, verboseLine, type ProposedPlan } from './print-output'
 import type { PermissionDenial } from './print-permissions'
@@ -67,15 +68,20 @@ export async function runPrint(argv: string[], env: NodeJS.ProcessEnv, io: Print
     model: config.value.model,
     maxTurns: options.maxTurns,
     appendSystemPrompt: options.appendSystemPrompt,
-    // The environment's home (what os.homedir() reads in a real run): ~/.claude, plans, CLAUDE.md.
+    version: SOUS_VERSION,
+    // The environment's home (what os.homedir() reads in a real run): ~/.claude skills, commands,
+    // settings, plans, CLAUDE.md.
     ...(env['HOME'] ? { userHome: env['HOME'] } : {}),
+    // File names are relative to where `sous` was started; JSON texts pass as they are.
+    mcpConfigs: options.mcpConfigs.map((config) => (config.trimStart().startsWith('{') ? config : resolve(config))),
+    strictMcpConfig: options.strictMcpConfig,
     onDenial: (denial) => denials.push({ tool_name: denial.toolName, tool_use_id: denial.toolUseId, tool_input: denial.input }),
   })
   const manager = runtime.sessions
   try {
     const { sessionId, projectPath } = await openSession(manager, options, cwd)
     // No one is here to review the folder's own configuration, so (as Claude Code's -p) it is obeyed.
-    if (options.verbose) io.stderr.write(`sous: headless mode treats ${projectPath} as trusted: its own .claude settings (hooks, allow rules, extra directories, sandbox settings) apply without review.\n`)
+    if (options.verbose) io.stderr.write(`sous: headless mode treats ${projectPath} as trusted: its own .claude settings (hooks, allow rules, extra directories, sandbox settings) and .mcp.json servers apply without review.\n`)
     let plan: ProposedPlan | undefined
     const unsubscribe = hub.subscribe((channel, payload) => {
       if (channel !== 'agent.event') return
@@ -83,7 +89,8 @@ export async function runPrint(argv: string[], env: NodeJS.ProcessEnv, io: Print
       onEvent(io, options, payload as AgentEvent)
     })
     if (options.outputFormat === 'stream-json') {
-      writeLine(io, { type: 'system', subtype: 'init', session_id: sessionId, cwd, model: config.value.model, permissionMode: options.permissionMode })
+      const mcpServers = runtime.mcp.peek(projectPath)?.states().map((state) => ({ name: state.name, status: state.status })) ?? []
+      writeLine(io, { type: 'system', subtype: 'init', session_id: sessionId, cwd, model: config.value.model, permissionMode: options.permissionMode, mcp_servers: mcpServers })
     }
     const stop = () => void manager.abort(sessionId)
     io.signal?.addEventListener('abort', stop, { once: true })

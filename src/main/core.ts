@@ -1,5 +1,6 @@
 import { createEventHub, type EventHub } from './base/event-hub'
 import { appHandlers } from './host/handlers/app'
+import { extensionHandlers } from './host/handlers/extensions'
 import { approvalHandlers, type ApprovalHandlerDeps } from './host/handlers/approval'
 import { contextHandlers } from './host/handlers/context'
 import { memoryHandlers } from './host/handlers/memory'
@@ -18,6 +19,7 @@ import type { PtyService } from './pty/types'
 import type { KeyStore } from './secrets/key-store'
 import { MemoryService } from './memory/service'
 import type { SessionService } from './session/types'
+import type { ExtensionService } from './session/extension-service'
 import { createAgentTerminals, type AgentTerminals } from './workspace/agent-terminals'
 import { readPreferencesSync } from './workspace/preferences'
 
@@ -33,6 +35,8 @@ export interface CoreOptions {
   sessions?: SessionService
   /** The sessions' approval queues (from the session runtime); without them nothing is pending. */
   approvals?: ApprovalHandlerDeps
+  /** MCP servers, skills and commands (from the session runtime); without it `extensions.*` answers UNAVAILABLE. */
+  extensions?: ExtensionService
   /** The sessions' task lists and plan files (from the session runtime); without them `tasks.*` answers UNAVAILABLE. */
   tasks?: Omit<TaskHandlerDeps, 'sessions'>
   /** Terminals; without it `pty.*` answers UNAVAILABLE. Disposed with the core. */
@@ -88,7 +92,8 @@ export function createCore(options: CoreOptions): Core {
     ...contextHandlers({ sessions: options.sessions }),
     ...workspaceHandlers({ sousHome: options.sousHome }),
     ...approvalHandlers(options.approvals ?? { queues: () => [] }),
-    ...trustHandlers({ sousHome: options.sousHome }),
+    ...extensionHandlers({ extensions: options.extensions }),
+    ...trustHandlers({ sousHome: options.sousHome, onGranted: (projectPath) => options.extensions?.trustChanged(projectPath) }),
     ...memoryHandlers({ memory, sousHome: options.sousHome }),
     ...taskHandlers(options.tasks && { ...options.tasks, ...(options.sessions && { sessions: options.sessions }) }),
   }

@@ -2,6 +2,7 @@ import { createEventHub } from './base/event-hub'
 import { createCore, type Core, type CoreOptions } from './core'
 import { NodePtyService } from './pty/node-pty-service'
 import type { KeyStore } from './secrets/key-store'
+import { SOUS_VERSION } from './host/version'
 import { createSessionRuntime, type SessionRuntime } from './session/runtime'
 import { createAgentTerminals } from './workspace/agent-terminals'
 import { readChildEnvPolicy, readPreferencesSync } from './workspace/preferences'
@@ -25,7 +26,7 @@ export interface HostCoreOptions {
 export interface HostCore {
   core: Core
   runtime: SessionRuntime
-  /** Kills terminals and ends sessions (the core), then stops the sandbox (the runtime). Never rejects. */
+  /** Kills terminals and ends sessions (the core), then stops MCP servers and the sandbox (the runtime). Never rejects. */
   dispose(): Promise<void>
 }
 
@@ -52,6 +53,7 @@ export function createHostCore(options: HostCoreOptions): HostCore {
     onPtySpawn: agentTerminals.attach,
     preferences: () => readPreferencesSync(options.home),
     childEnv,
+    version: SOUS_VERSION,
   })
   const core = createCore({
     sousHome: options.home,
@@ -63,6 +65,7 @@ export function createHostCore(options: HostCoreOptions): HostCore {
     sessions: runtime.sessions,
     approvals: runtime.approvals,
     memory: runtime.memory,
+    extensions: runtime.extensions,
     tasks: { userTasks: runtime.userTasks, planFile: runtime.planFile },
     onWarning: options.log,
     ...(options.pickFolder && { pickFolder: options.pickFolder }),

@@ -27,7 +27,7 @@ export interface SystemPromptOptions {
   now?: Date
   /** Extra text appended to the dynamic part (e.g. `--append-system-prompt`). */
   append?: string
-  /** Parts other features add to the dynamic prompt (the memory index). */
+  /** Parts other features add to the dynamic prompt (the skill catalog, the memory index). */
   sections?: readonly PromptSection[]
   /** Git status is read unless this is false (tests of other parts skip it). */
   git?: boolean

@@ -52,6 +52,32 @@ describe('query', () => {
     expectPaired(result.messages)
   })
 
+  it('reads currentTools before every request: a tool that joins mid-run is offered and callable', async () => {
+    const late = testTool('Late', { safe: true, run: async () => ({ content: 'late ran' }) })
+    let tools = [echo]
+    const toolNames = (index: number) => (server.requests[index]!.body['tools'] as Array<{ name: string }>).map((tool) => tool.name)
+    server.setScenario([
+      toolUseReply('Echo', { value: 'first' }),
+      toolUseReply('Late', { value: 'x' }, { id: 'toolu_late' }),
+      textReply('done'),
+    ])
+    const { result } = await runQuery(
+      baseParams(scriptedModel(server.url), {
+        tools,
+        currentTools: () => tools,
+        canUseTool: async (tool) => {
+          // The first call's permission check is where the pool grows, as an MCP server would.
+          if (tool.name === 'Echo') tools = [echo, late]
+          return { behavior: 'allow' }
+        },
+      }),
+    )
+    expect(result.reason).toBe('completed')
+    expect(toolNames(0)).toEqual(['Echo'])
+    expect(toolNames(1)).toEqual(['Echo', 'Late'])
+    expect((sentMessages(2).at(-1)!.content as ToolResultBlock[])[0]).toMatchObject({ tool_use_id: 'toolu_late', content: 'late ran' })
+  })
+
   it('runs consecutive safe calls together and an unsafe call alone', async () => {
     let running = 0
     const log: string[] = []

@@ -8,8 +8,8 @@ import type { AssistantBlock, Message, ModelRequest, ToolSchema } from '../servi
 import type { AnyTool } from '../tools/types'
 import { stamp } from './events'
 import { budgetResults } from './result-budget'
-import type { RunToolDeps } from './tool-call'
 import { streamReply, type ReplyOutcome } from './stream-reply'
+import { ToolView, toolSchemas } from './tool-view'
 import { maxTokensStep } from './transitions/max-tokens'
 import { compactAfterOverflow, tooLong } from './transitions/prompt-too-long'
 import { stopHookRound } from './transitions/stop-hook'
@@ -29,8 +29,7 @@ import type { EventBody, QueryParams, QueryResult } from './types'
  */
 export async function* query(params: QueryParams): AsyncGenerator<AgentEvent, QueryResult> {
   const loop = new LoopState(params)
-  const toolDeps = toolDepsOf(params, loop.reminders)
-  const schemas = toolSchemas(params.tools)
+  const tools = new ToolView(params, loop.reminders)
   // Before the first request there is no transition yet: it counts as a turn like `next_turn`.
   let transition: Transition | undefined
   for (;;) {
@@ -39,8 +38,9 @@ export async function* query(params: QueryParams): AsyncGenerator<AgentEvent, Qu
       transition = end
       break
     }
-    const request = yield* stamped(prepareRequest(loop, params, schemas), params)
-    const outcome = yield* stamped(streamReply(params.model, request, toolDeps), params)
+    loop.tools = tools.refresh()
+    const request = yield* stamped(prepareRequest(loop, params, tools.schemas), params)
+    const outcome = yield* stamped(streamReply(params.model, request, tools.deps), params)
     transition = outcome.kind === 'error' ? yield* onError(loop, params, outcome) : yield* onMessage(loop, params, outcome)
     if (transition.kind === 'end') break
   }
@@ -54,6 +54,8 @@ type End = Extract<Transition, { kind: 'end' }>
 /** Mutable bookkeeping of one run. */
 class LoopState {
   messages: Message[]
+  /** The tools the current request offered (for the result budget's per-tool limits). */
+  tools: AnyTool[]
   turns = 0
   /** Requests allowed before asking (or stopping); grows by `maxTurns` each time the user says go on. */
   turnLimit: number
@@ -76,6 +78,7 @@ class LoopState {
     this.reminders = params.reminders ?? new ReminderQueue()
     this.turnLimit = params.maxTurns
     this.messages = [...params.messages]
+    this.tools = params.tools
     this.maxTokens = params.maxTokens ?? 8192
     this.modelName = params.modelName
   }
@@ -154,7 +157,7 @@ async function* onError(
   if (params.signal.aborted || error.reason === 'aborted') return aborted()
   if (error.reason === 'prompt_too_long') {
     const tried = loop.compactTried
-    const shorter = yield* stamped(compactAfterOverflow(loop.messages, params.context, tried, shapeOf(loop, params, toolSchemas(params.tools))), params)
+    const shorter = yield* stamped(compactAfterOverflow(loop.messages, params.context, tried, shapeOf(loop, params, toolSchemas(loop.tools))), params)
     if (!shorter) return finish('prompt_too_long', tooLong(error.message, tried || params.context !== undefined))
     loop.compactTried = true
     loop.messages = shorter.messages
@@ -191,7 +194,7 @@ async function* onMessage(
   }
   loop.stopHookForced = false
   yield* stamped(reply.executor.drain(), params)
-  const toolOf = (id: string) => params.tools.find((tool) => tool.name === calls.find((call) => call.id === id)?.name)
+  const toolOf = (id: string) => loop.tools.find((tool) => tool.name === calls.find((call) => call.id === id)?.name)
   loop.append({ role: 'user', content: await budgetResults(reply.executor.results(), toolOf, toolResultsDir(params.projectDataDir, params.sessionId)) })
   if (params.signal.aborted) return aborted()
   const stopped = reply.executor.stopReason()
@@ -260,29 +263,6 @@ async function* stamped<R>(inner: AsyncGenerator<EventBody, R>, params: QueryPar
     if (next.done) return next.value
     yield stamp(next.value, params)
   }
-}
-
-function toolDepsOf(params: QueryParams, reminders: ReminderQueue): Omit<RunToolDeps, 'emit'> {
-  const deps: Omit<RunToolDeps, 'emit'> = {
-    remind: (text, source) => reminders.push(text, { source }),
-    tools: new Map(params.tools.map((tool) => [tool.name, tool])),
-    canUseTool: params.canUseTool,
-    context: {
-      cwd: params.cwd,
-      projectRoot: params.projectRoot,
-      projectDataDir: params.projectDataDir,
-      sessionId: params.sessionId,
-      agentId: params.agentId,
-      ...params.toolContext,
-    },
-  }
-  if (params.hooks) deps.hooks = params.hooks
-  return deps
-}
-
-/** The tools as the API sees them (the same bytes in every request of a session). */
-export function toolSchemas(tools: AnyTool[]): ToolSchema[] {
-  return tools.map((tool) => ({ name: tool.name, description: tool.description, input_schema: tool.jsonSchema }))
 }
 
 function textOf(content: AssistantBlock[]): string {

@@ -80,6 +80,11 @@ export interface QueryParams {
   /** System blocks from `src/main/context` (their cache breakpoints already placed). */
   system: TextBlock[]
   tools: AnyTool[]
+  /**
+   * The tools as they are now, read before every model request (tools that join or change while
+   * the run goes on). Return the same array while nothing changed. Default: `tools`, fixed.
+   */
+  currentTools?: () => AnyTool[]
   model: ModelService
   modelName: string
   /** Model requests allowed in this run (retries of one request do not count); `Infinity` for no limit. */

@@ -4,6 +4,7 @@ import type { PermissionMode } from '../governance/types'
 import type { ChildEnvPolicy } from '../base/child-env'
 import type { EventHub } from '../base/event-hub'
 import type { PtyProcess, PtyService } from '../pty/types'
+import type { McpServerState } from '../services/mcp'
 import type { KeyStore } from '../secrets/key-store'
 import type { MemoryService } from '../memory/service'
 
@@ -23,8 +24,9 @@ export interface SessionRuntimeOptions {
   /** Nobody to ask: every ask becomes a denial (reported through `onDenial`). */
   headless: boolean
   /**
-   * Whether a project's own settings (hooks, allow rules…) wait for the user's trust: `check`
-   * (the default with a UI) or `assume` (the default headless, as Claude Code's `-p`).
+   * Whether a project's own configuration (hooks, allow rules…, `.mcp.json` servers, the
+   * `allowed-tools` of its skills and commands) waits for the user's trust (governance/trust):
+   * `check` (the default with a UI) or `assume` (the default headless, as Claude Code's `-p`).
    */
   projectTrust?: 'check' | 'assume'
   /** `--allowedTools` / `--disallowedTools`. */
@@ -59,6 +61,25 @@ export interface SessionRuntimeOptions {
    * Code's `CLAUDE_CODE_TASK_LIST_ID`) from `env`, else each session keeps its own list.
    */
   taskList?: string
+  /** Sous's version, as MCP servers are told it. */
+  version?: string
+  /** `--mcp-config`: absolute file paths or JSON texts. */
+  mcpConfigs?: string[]
+  /** `--strict-mcp-config`: only the `--mcp-config` servers. */
+  strictMcpConfig?: boolean
+  /** A project's MCP servers changed (status, tools, logs). */
+  onMcpChange?(projectPath: string, states: McpServerState[]): void
+}
+
+/**
+ * The trust step's answers the extensions ask for (see governance/trust): whether a project's
+ * `.mcp.json` may start servers — `mcpJsonText` is the file as the MCP client read it (`null`:
+ * none), so what runs is what was trusted — and whether its skills' and commands'
+ * `allowed-tools` apply. Asked each time, so trusting a folder applies without reopening it.
+ */
+export interface ProjectTrust {
+  mcp(projectPath: string, mcpJsonText: string | null): boolean
+  extensions(projectPath: string): boolean
 }
 
 /** Whether the project's own settings need the user's trust in this runtime (see {@link SessionRuntimeOptions.projectTrust}). */

@@ -2,10 +2,14 @@ import { homedir } from 'node:os'
 import type { PermissionGate } from '../governance/gate/gate'
 import { HookLog } from '../governance/hooks/log'
 import { MemoryService } from '../memory/service'
+import { projectExtensionsTrusted, projectMcpTrusted } from '../governance/trust/trust'
 import { ApprovalQueues } from './approval-queues'
+import { RuntimeExtensionService, toServerStatus, type ExtensionService } from './extension-service'
+import { toHookRun } from './hook-inspector'
+import { McpRegistry } from './mcp-registry'
 import { ModelCache } from './model-cache'
 import { NetworkAsks } from './network-asks'
-import type { SessionRuntimeOptions } from './runtime-options'
+import { projectTrustOf, type ProjectTrust, type SessionRuntimeOptions } from './runtime-options'
 import { openSessionEnvironment, type RuntimeParts } from './session-environment'
 import { SessionManager } from './session-manager'
 import { SharedSandbox } from './shared-sandbox'
@@ -29,16 +33,40 @@ export interface SessionRuntime {
   hookLog: HookLog
   /** The memory of every project, shared with the memory browser's handlers (undo, proposals). */
   memory: MemoryService
+  /** The MCP servers of every project with an open session. */
+  mcp: McpRegistry
+  /** MCP servers, skills and commands for the Extensions view and `/` completion. */
+  extensions: ExtensionService
   dispose(): Promise<void>
 }
 
 /**
  * Builds the SessionManager every host uses, with the real model service, the core tools, the
- * syntax-tree Bash classifier, the OS sandbox and a permission gate per session
- * (`session-environment.ts`). One place, so the desktop app, `sous serve` and `sous -p` behave the same.
+ * syntax-tree Bash classifier, the OS sandbox, a permission gate per session and the projects' MCP
+ * servers, skills and commands (`session-environment.ts`). One place, so the desktop app,
+ * `sous serve` and `sous -p` behave the same.
  */
 export function createSessionRuntime(options: SessionRuntimeOptions): SessionRuntime {
   const network = new NetworkAsks(options.headless)
+  const userHome = options.userHome ?? homedir()
+  const trust = projectTrust(options)
+  const mcp = new McpRegistry({
+    sousHome: options.home,
+    userHome,
+    env: options.env,
+    ...(options.childEnv && { childEnv: options.childEnv }),
+    ...(options.mcpConfigs && { cliConfigs: options.mcpConfigs }),
+    ...(options.strictMcpConfig && { strict: true }),
+    trusted: trust.mcp,
+    // Claude Code's -p loads project servers without asking; the desktop asks once per server.
+    projectApproval: options.headless ? 'all' : 'ask',
+    ...(options.version && { clientVersion: options.version }),
+    onChange: (projectPath, states) => {
+      // The desktop's Extensions view follows servers live; headless output has no such channel.
+      if (!options.headless) options.hub.emit('mcp.status', { projectPath, servers: states.map(toServerStatus) })
+      options.onMcpChange?.(projectPath, states)
+    },
+  })
   const parts: RuntimeParts = {
     options,
     approvals: new ApprovalQueues(options.headless ? undefined : options.hub),
@@ -47,12 +75,29 @@ export function createSessionRuntime(options: SessionRuntimeOptions): SessionRun
     network,
     sandbox: new SharedSandbox(options, network),
     models: new ModelCache(options),
-    userHome: options.userHome ?? homedir(),
-    memory:
-      options.memory ??
-      new MemoryService({ sousHome: options.home, hub: options.hub, env: options.env, home: options.userHome ?? homedir(), preferences: () => options.preferences?.() ?? {} }),
+    memory: options.memory ?? new MemoryService({ sousHome: options.home, hub: options.hub, env: options.env, home: userHome, preferences: () => options.preferences?.() ?? {} }),
+    userHome,
+    mcp,
+    trust,
     userTasks: new Map(),
   }
+  const extensions = new RuntimeExtensionService({
+    registry: mcp,
+    sousHome: options.home,
+    userHome,
+    env: options.env,
+    ...(options.childEnv && { childEnv: options.childEnv }),
+    trusted: trust.mcp,
+    headless: options.headless,
+    hookLog: parts.hookLog,
+    projectTrust: projectTrustOf(options),
+  })
+  // The hook inspector follows runs live; headless output has no such channel.
+  const stopHookEvents = options.headless
+    ? undefined
+    : parts.hookLog.subscribe((entry) => {
+        if (entry.projectRoot) options.hub.emit('hooks.ran', { projectPath: entry.projectRoot, run: toHookRun(entry) })
+      })
   const sessions = new SessionManager({ home: options.home, environment: (projectPath, sessionId) => openSessionEnvironment(parts, projectPath, sessionId) })
   return {
     sessions,
@@ -60,11 +105,28 @@ export function createSessionRuntime(options: SessionRuntimeOptions): SessionRun
     hookLog: parts.hookLog,
     memory: parts.memory,
     gate: (sessionId) => parts.gates.get(sessionId),
+    mcp,
+    extensions,
     userTasks: (sessionId) => parts.userTasks.get(sessionId),
     planFile: (sessionId) => (isSessionId(sessionId) ? planFilePath(plansDir(parts.userHome, options.env), sessionId) : undefined),
     async dispose() {
+      stopHookEvents?.()
       await sessions.dispose()
+      await mcp.dispose()
       await parts.sandbox.dispose()
     },
+  }
+}
+
+/**
+ * The trust step's answer for the parts of a project's configuration that the extensions obey:
+ * its `.mcp.json` (as the MCP client read it, so a file changed after it was read is not trusted
+ * unseen) and its skills and commands (their `allowed-tools`). Headless runs assume trust.
+ */
+function projectTrust(options: SessionRuntimeOptions): ProjectTrust {
+  if (projectTrustOf(options) === 'assume') return { mcp: () => true, extensions: () => true }
+  return {
+    mcp: (projectPath, mcpJsonText) => projectMcpTrusted(projectPath, options.home, mcpJsonText),
+    extensions: (projectPath) => projectExtensionsTrusted(projectPath, options.home),
   }
 }

@@ -7,7 +7,7 @@ import { compactionSettings, type CompactionSettings } from '../compaction/setti
 import type { CompactionHooks, RequestShape } from '../compaction/types'
 import { InstructionBudget } from '../context/instruction-files'
 import { assembleSystemPrompt, type PromptSection, type SystemPrompt } from '../context/system-prompt'
-import { toolSchemas } from '../engine/query'
+import { toolSchemas } from '../engine/tool-view'
 import type { Message, ModelService } from '../services/model/types'
 import type { AnyTool } from '../tools/types'
 

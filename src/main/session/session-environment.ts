@@ -24,10 +24,13 @@ import { resultText } from '../tools/result-text'
 import { taskNotification } from '../tools/shell/task-notification'
 import { createToolSession, type ToolSession } from '../tools/tool-session'
 import type { ApprovalQueues } from './approval-queues'
+import type { McpRegistry } from './mcp-registry'
 import type { ModelCache } from './model-cache'
 import type { NetworkAsks } from './network-asks'
-import { projectTrustOf, type RuntimePreferences, type SessionRuntimeOptions } from './runtime-options'
+import { projectTrustOf, type ProjectTrust, type RuntimePreferences, type SessionRuntimeOptions } from './runtime-options'
 import type { SessionEnvironment, Toolset } from './session'
+import { openExtensions } from './open-extensions'
+import type { ExtensionParts } from './session-extension-parts'
 import type { SessionContextSetup } from './session-context'
 import { PromptReminders } from './prompt-reminders'
 import { createSessionTasks, sharedTaskListName } from './session-tasks'
@@ -46,6 +49,9 @@ export interface RuntimeParts {
   models: ModelCache
   userHome: string
   memory: MemoryService
+  /** Every open project's MCP servers. */
+  mcp: McpRegistry
+  trust: ProjectTrust
   /** Each live session's task list as the task panel changes it, by session id. */
   userTasks: Map<string, UserTaskEdits>
 }
@@ -90,6 +96,7 @@ export function openSessionEnvironment(parts: RuntimeParts, projectPath: string,
     remind: (text) => opening.reminders.push(text, { source: 'task panel' }),
   })
   parts.userTasks.set(sessionId, tasks.user)
+  const extensions = openExtensions(parts, opening, gate, queue)
   const plan = new PlanMode({
     sessionId,
     plansDir: plansDir(parts.userHome, options.env),
@@ -109,8 +116,8 @@ export function openSessionEnvironment(parts: RuntimeParts, projectPath: string,
     hub: options.hub,
     model: () => models.get(opening.preferences),
     modelName,
-    context: contextSetup(parts, opening, modelName, { gate, tasks, plan }),
-    toolset: () => buildToolset(parts, opening, { gate, tasks, plan }),
+    context: contextSetup(parts, opening, modelName, { gate, tasks, plan, extensions }),
+    toolset: () => buildToolset(parts, opening, { gate, tasks, plan, extensions }),
     canUseTool: (tool, input, toolUseId, callOptions) => gate.canUseTool(tool, input, toolUseId, callOptions),
     setMode: (mode) => {
       const previous = gate.mode
@@ -119,6 +126,7 @@ export function openSessionEnvironment(parts: RuntimeParts, projectPath: string,
       if (mode !== previous && mode !== 'plan' && previous !== 'plan') news.modeChanged(mode)
     },
     hooks: loopHooks(gate, taskReminders),
+    ...extensions.environment,
     lifecycle: {
       promptSubmit: async (prompt) => {
         const submitted = await gate.userPromptSubmit(prompt)
@@ -135,6 +143,7 @@ export function openSessionEnvironment(parts: RuntimeParts, projectPath: string,
       tasks.dispose()
       parts.userTasks.delete(sessionId)
       await opening.tools.dispose()
+      await extensions.release()
     },
     memory: (host) =>
       new SessionMemory(host, {
@@ -209,11 +218,15 @@ function openGate(parts: RuntimeParts, opening: Opening): { gate: PermissionGate
   }
 }
 
-/** The core tools with the syntax-tree Bash classifier, the sandbox and the small model WebFetch asks. */
-async function buildToolset(parts: RuntimeParts, opening: Opening, session: { gate: PermissionGate; tasks: ReturnType<typeof createSessionTasks>; plan: PlanMode }): Promise<Toolset> {
+/** The core tools with the syntax-tree Bash classifier, the sandbox and the small model WebFetch asks, then the extensions' tools. */
+async function buildToolset(
+  parts: RuntimeParts,
+  opening: Opening,
+  session: { gate: PermissionGate; tasks: ReturnType<typeof createSessionTasks>; plan: PlanMode; extensions: ExtensionParts },
+): Promise<Toolset> {
   const { options } = parts
   const { tools, sessionId } = opening
-  const { gate, tasks, plan } = session
+  const { gate, tasks, plan, extensions } = session
   // Said on the first turn, when someone is listening (the CLI subscribes after the session opens).
   if (tasks.warning) options.hub.emit('agent.event', { type: 'notice', sessionId, agentId: 'main', level: 'warning', message: tasks.warning })
   const [classifier, askModel] = await Promise.all([
@@ -221,27 +234,33 @@ async function buildToolset(parts: RuntimeParts, opening: Opening, session: { ga
     parts.models.askModel(opening.preferences),
   ])
   const onPtySpawn = options.onPtySpawn
-  return {
-    tools: createCoreTools({ pty: options.pty, classify: classifier.classify, inspect: classifier.inspect, sandbox: opening.sandboxState }),
-    context: {
-      fileState: tools.fileState,
-      shell: tools.shell,
-      askModel,
-      isReadDenied: (path: string) => gate.isReadDenied(path),
-      tasks: tasks.access,
-      planMode: plan,
-      ...(onPtySpawn && { onPtySpawn: (terminal: PtyProcess, command: string) => onPtySpawn(sessionId, terminal, command) }),
-    },
+  const context = {
+    fileState: tools.fileState,
+    shell: tools.shell,
+    askModel,
+    isReadDenied: (path: string) => gate.isReadDenied(path),
+    tasks: tasks.access,
+    planMode: plan,
+    ...(onPtySpawn && { onPtySpawn: (terminal: PtyProcess, command: string) => onPtySpawn(sessionId, terminal, command) }),
   }
+  const core = createCoreTools({ pty: options.pty, classify: classifier.classify, inspect: classifier.inspect, sandbox: opening.sandboxState })
+  const withExtensions = extensions.toolset(core, () => context)
+  return { tools: withExtensions.tools, currentTools: withExtensions.currentTools, context: { ...context, ...withExtensions.context } }
 }
 
 /**
  * The session's compaction: thresholds from the model's window (or `SOUS_CONTEXT_WINDOW`), what a
  * summary restores (the files the agent read most recently, the session's plan, loaded skills,
- * open tasks), and the gate's PreCompact, PostCompact and SessionStart (`compact`) hooks.
+ * open tasks), and the gate's PreCompact, PostCompact and SessionStart (`compact`) hooks; and the
+ * system prompt's extra sections (the skill catalog).
  */
-function contextSetup(parts: RuntimeParts, opening: Opening, modelName: string, session: { gate: PermissionGate; tasks: ReturnType<typeof createSessionTasks>; plan: PlanMode }): SessionContextSetup {
-  const { gate, tasks, plan } = session
+function contextSetup(
+  parts: RuntimeParts,
+  opening: Opening,
+  modelName: string,
+  session: { gate: PermissionGate; tasks: ReturnType<typeof createSessionTasks>; plan: PlanMode; extensions: ExtensionParts },
+): SessionContextSetup {
+  const { gate, tasks, plan, extensions } = session
   const contextWindow = contextWindowFromEnv(parts.options.env)
   return {
     settings: compactionSettings({ model: modelName, ...(contextWindow !== undefined && { contextWindow }) }),
@@ -251,6 +270,8 @@ function contextSetup(parts: RuntimeParts, opening: Opening, modelName: string, 
       postCompact: (trigger, summary) => gate.postCompact(trigger, summary),
       sessionStart: () => gate.sessionStart('compact'),
     },
+    // The skill catalog, read once with the rest of the system prompt.
+    sections: () => extensions.promptSections(),
   }
 }
 

@@ -70,6 +70,11 @@ export class SessionManager implements SessionService {
     set(mode)
   }
 
+  /** Switches a live session's model from its next request (`undefined`: back to the default). */
+  async setModel(sessionId: string, model: string | undefined): Promise<{ model: string }> {
+    return { model: this.get(sessionId).setModel(model) }
+  }
+
   /** `/compact [instructions]` (see SessionService.compact). */
   async compact(sessionId: string, instructions?: string): Promise<{ queued: boolean }> {
     const { queued, done } = this.get(sessionId).compact(instructions)

@@ -36,6 +36,11 @@ export interface SessionEnvironment {
   lifecycle?: SessionLifecycle
   /** Frees what the owner set up for this session (approval queue, gate), after the tools. */
   release?(): Promise<void> | void
+  /**
+   * Turns a typed prompt into what the model gets (`/name …` custom commands, skills, MCP prompts).
+   * An `error` ends the turn before the model is asked. Must not throw.
+   */
+  expandPrompt?(text: string, toolset: Toolset, signal: AbortSignal): Promise<PromptExpansion>
   /** News for the model from any part of the session, drained into the next user message sent. */
   reminders?: ReminderQueue
   /** Memory around the turns (prompt section, recall, extraction), bound to this session. */
@@ -46,6 +51,12 @@ export interface SessionEnvironment {
    */
   askToContinue?: boolean
 }
+
+/** What a typed prompt became (see `SessionEnvironment.expandPrompt`). */
+export type PromptExpansion =
+  | { kind: 'none' }
+  | { kind: 'expanded'; name: string; text: string; model?: string }
+  | { kind: 'error'; name: string; message: string }
 
 /** Hooks around a session's life; each may add context for the model. None may throw. */
 export interface SessionLifecycle {
@@ -60,6 +71,8 @@ export interface SessionLifecycle {
 /** A session's tools and the capabilities they share (file-state cache, Bash state…). */
 export interface Toolset {
   tools: AnyTool[]
+  /** The tools as they are now, when they can change during a turn (MCP servers joining). */
+  currentTools?: () => AnyTool[]
   context?: QueryParams['toolContext']
   dispose?(): Promise<void>
 }

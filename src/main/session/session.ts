@@ -7,13 +7,15 @@ import { query } from '../engine/query'
 import type { QueryResult } from '../engine/types'
 import { addUsage, zeroUsage } from '../engine/usage'
 import type { SessionMemoryPort } from '../memory/agents/session-memory'
+import { resolveModelAlias } from '../services/model/config'
 import type { Message } from '../services/model/types'
 import { TranscriptWriter } from '../store/transcript'
 import { compactionTurn } from './compaction-turn'
 import { SessionContext } from './session-context'
+import { expandTyped } from './expand-typed'
 import type { SessionEnvironment, SessionSeed, Toolset } from './session-types'
 
-export type { SessionEnvironment, SessionLifecycle, SessionSeed, Toolset } from './session-types'
+export type { PromptExpansion, SessionEnvironment, SessionLifecycle, SessionSeed, Toolset } from './session-types'
 
 /** Events the transcript keeps (deltas and progress are replayable from the messages, or noise; sizes are recomputed). */
 const VOLATILE = new Set<AgentEvent['type']>(['text_delta', 'thinking_delta', 'tool_progress', 'context_status'])
@@ -35,6 +37,8 @@ export class Session {
   private toolset: Promise<Toolset> | undefined
   private turnCounter = 0
   private started = false
+  /** The model chosen for this session (`/model`), if any. */
+  private model: string | undefined
   private readonly resumed: boolean
   private readonly context: SessionContext
   private readonly reminders: ReminderQueue
@@ -93,6 +97,15 @@ export class Session {
   }
 
   /**
+   * The model for this session's next requests (`/model`; an alias such as `opus` is resolved),
+   * or back to the default with `undefined`. A running turn keeps its model. Returns the model now used.
+   */
+  setModel(model: string | undefined): string {
+    this.model = model === undefined ? undefined : resolveModelAlias(model)
+    return this.model ?? this.env.modelName
+  }
+
+  /**
    * `/compact [instructions]`: between turns the conversation is summarized now (its events go out
    * as a turn of their own); while a turn runs, before that turn's next request (`queued`).
    */
@@ -107,7 +120,7 @@ export class Session {
   /** The context view's figures: what the next request holds and what compaction did and would do. */
   async inspectContext(): Promise<ContextBreakdown> {
     const toolset = await this.loadToolset()
-    return this.context.inspect(this.id, this.messages, toolset.tools)
+    return this.context.inspect(this.id, this.messages, toolset.currentTools?.() ?? toolset.tools)
   }
 
   /** Answers the running turn's question at its request guard; false when no question waits. */
@@ -170,15 +183,14 @@ export class Session {
   private async loop(text: string, signal: AbortSignal): Promise<QueryResult> {
     const identity = { sessionId: this.id, agentId: 'main' }
     const context = await this.hookContext(text)
-    if ('blocked' in context) {
-      const message = `A UserPromptSubmit hook blocked the prompt: ${context.blocked}`
-      this.emit({ ...identity, type: 'turn_start', turnId: `${this.id}:${++this.turnCounter}`, prompt: text })
-      this.emit({ ...identity, type: 'turn_end', reason: 'hook_stopped', message })
-      return { reason: 'hook_stopped', message, messages: this.messages, turns: 0, usage: zeroUsage(), costUsd: 0, resultText: '' }
-    }
+    if ('blocked' in context) return this.refuse(text, 'hook_stopped', `A UserPromptSubmit hook blocked the prompt: ${context.blocked}`)
+    const expansion = await expandTyped(this.env, text, () => this.loadToolset(), signal)
+    if (expansion.kind === 'error') return this.refuse(text, 'command_failed', expansion.message)
     for (const note of context.additional) this.reminders.push(note, { source: 'hook' })
-    // Whatever arrived since the last request (a background command that finished…) rides along.
-    const prompt = withReminders({ role: 'user', content: [{ type: 'text', text }] }, this.reminders.drain())
+    // Whatever arrived since the last request (a background command that finished, an MCP server
+    // that joined…) rides along.
+    const sent = expansion.kind === 'expanded' ? expansion.text : text
+    const prompt = withReminders({ role: 'user', content: [{ type: 'text', text: sent }] }, this.reminders.drain())
     this.append(prompt)
     const turnId = `${this.id}:${++this.turnCounter}`
     this.emit({ ...identity, type: 'turn_start', turnId, prompt: text })
@@ -189,10 +201,12 @@ export class Session {
         ...identity,
         messages: this.messages,
         system: system.blocks,
-        tools: toolset.tools,
+        tools: toolset.currentTools?.() ?? toolset.tools,
+        ...(toolset.currentTools && { currentTools: toolset.currentTools }),
         toolContext: { ...toolset.context, requestCompaction: (instructions?: string) => this.context.manager.request('auto', instructions) },
         model,
-        modelName: this.env.modelName,
+        // A command's own model (its frontmatter) for its turn, else the session's.
+        modelName: resolveModelAlias((expansion.kind === 'expanded' && expansion.model) || this.model || this.env.modelName),
         maxTurns: this.env.maxTurns,
         signal,
         cwd: this.projectPath,
@@ -233,6 +247,14 @@ export class Session {
       this.emit({ ...identity, type: 'turn_end', reason: 'model_error', message })
       return { reason: 'model_error', message, messages: this.messages, turns: 0, usage: zeroUsage(), costUsd: 0, resultText: '' }
     }
+  }
+
+  /** A prompt that never reached the model (a hook blocked it, a command failed): a turn that says why. */
+  private refuse(prompt: string, reason: 'hook_stopped' | 'command_failed', message: string): QueryResult {
+    const identity = { sessionId: this.id, agentId: 'main' }
+    this.emit({ ...identity, type: 'turn_start', turnId: `${this.id}:${++this.turnCounter}`, prompt })
+    this.emit({ ...identity, type: 'turn_end', reason, message })
+    return { reason, message, messages: this.messages, turns: 0, usage: zeroUsage(), costUsd: 0, resultText: '' }
   }
 
   /** Waits for {@link answerTurnLimit}; an abort of the turn answers "stop". */
@@ -302,7 +324,7 @@ export class Session {
       messages: () => this.messages,
       shape: async () => {
         const [model, toolset] = await Promise.all([this.env.model(), this.loadToolset()])
-        return this.context.shape(model, toolset.tools, signal)
+        return this.context.shape(model, toolset.currentTools?.() ?? toolset.tools, signal)
       },
       manager: this.context.manager,
       emit: (event) => this.emit(event),

@@ -35,6 +35,8 @@ export interface SessionService {
   rename(sessionId: string, title: string): Promise<void>
   /** Stops a session if it runs and deletes its transcript. */
   delete(sessionId: string): Promise<void>
+  /** Switches the model of a session's next requests (`undefined`: back to the default); returns the model now used. */
+  setModel?(sessionId: string, model: string | undefined): Promise<{ model: string }>
   /** Answers a turn waiting at its request guard: go on, or stop. Rejects with CONFLICT when none waits. */
   continueTurn?(sessionId: string, proceed: boolean): Promise<void>
   /** Switches a session's permission mode; absent where the session layer has no gate to switch. */

@@ -1,6 +1,7 @@
 import type { z } from 'zod'
 import type { PermissionModeName } from '../../shared/ipc/contract'
 import type { PtyProcess } from '../pty/types'
+import type { McpServers } from '../services/mcp'
 import type { ImageBlock, TextBlock } from '../services/model/types'
 import type { TaskStore } from '../store/tasks/task-store'
 import type { FileStateCache } from './file-state'
@@ -80,6 +81,10 @@ export interface ToolContext {
   onPtySpawn?(proc: PtyProcess, command: string): void
   /** Asks a small, fast model (WebFetch uses it to answer a prompt over a page). */
   askModel?(system: string, user: string, signal: AbortSignal): Promise<string>
+  /** The session's MCP servers (ListMcpResourcesTool, ReadMcpResourceTool, WaitForMcpServers). */
+  mcp?: McpServers
+  /** Loads skills for the Skill tool. */
+  skills?: SkillLoader
   /**
    * True when the permission rules keep this file from being read (a Read deny or ask rule, by
    * the path as written or where it really leads). Searches (Grep, Glob) leave such files out of
@@ -92,6 +97,14 @@ export interface ToolContext {
   planMode?: PlanModeControl
   /** Asks for the conversation to be summarized before the next request (the Compact tool); absent where nothing compacts. */
   requestCompaction?(instructions?: string): void
+}
+
+/**
+ * What the Skill tool asks the session for: the skill's rendered body, with its folder made readable
+ * and its `allowed-tools` granted for the turn; or why it cannot be loaded.
+ */
+export interface SkillLoader {
+  load(name: string, args: string, signal: AbortSignal): Promise<{ ok: true; name: string; file: string; text: string; alreadyLoaded: boolean } | { ok: false; error: string }>
 }
 
 /** The session's plan mode as EnterPlanMode and ExitPlanMode reach it. */

@@ -3,6 +3,7 @@ import { appRequests } from './app'
 import { approvalEvents, approvalRequests } from './approval'
 import { contextRequests } from './context'
 import { events, requests } from './contract'
+import { extensionsEvents, extensionsRequests } from './extensions'
 import { filesRequests } from './files'
 import { memoryEvents, memoryRequests } from './memory'
 import { projectEvents, projectRequests } from './project'
@@ -13,8 +14,8 @@ import { trustRequests } from './trust'
 import { tasksRequests } from './tasks'
 import { planRequests } from './plan'
 
-const requestDomains = [appRequests, projectRequests, ptyRequests, sessionRequests, approvalRequests, settingsRequests, filesRequests, trustRequests, tasksRequests, planRequests, contextRequests, memoryRequests]
-const eventDomains = [ptyEvents, sessionEvents, approvalEvents, projectEvents, memoryEvents]
+const requestDomains = [appRequests, projectRequests, ptyRequests, sessionRequests, approvalRequests, settingsRequests, filesRequests, trustRequests, extensionsRequests, tasksRequests, planRequests, contextRequests, memoryRequests]
+const eventDomains = [ptyEvents, sessionEvents, approvalEvents, projectEvents, extensionsEvents, memoryEvents]
 
 describe('the contract, merged from one file per domain', () => {
   // A spread silently keeps the last of two equal keys: two domains defining one channel would

@@ -1,6 +1,7 @@
 import type { z } from 'zod'
 import { appRequests } from './app'
 import { approvalEvents, approvalRequests } from './approval'
+import { extensionsEvents, extensionsRequests } from './extensions'
 import { contextRequests } from './context'
 import { filesRequests } from './files'
 import { memoryEvents, memoryRequests } from './memory'
@@ -16,13 +17,14 @@ import { trustRequests } from './trust'
  * The only truth between the main process and the renderer. Every request channel has an input
  * and an output schema; every event channel has a payload schema. Each domain keeps its channels
  * in its own file beside this one (`app.ts`, `project.ts`, `pty.ts`, `session.ts`, `approval.ts`,
- * `settings.ts`, `files.ts`, `trust.ts`, `tasks.ts`, `plan.ts`, `context.ts`, `memory.ts`); this file merges them. Adding a channel is one entry in its domain's
+ * `settings.ts`, `files.ts`, `trust.ts`, `extensions.ts`, `tasks.ts`, `plan.ts`, `context.ts`, `memory.ts`); this file merges them. Adding a channel is one entry in its domain's
  * file plus one handler in `src/main/host/handlers/` (the compiler names a missing handler); a new
  * domain is one file plus one spread below. Channel names are `domain.verb`.
  */
 
 export * from './app'
 export * from './approval'
+export * from './extensions'
 export * from './context'
 export * from './files'
 export * from './memory'
@@ -42,6 +44,7 @@ export const requests = {
   ...approvalRequests,
   ...settingsRequests,
   ...filesRequests,
+  ...extensionsRequests,
   ...trustRequests,
   ...memoryRequests,
   ...tasksRequests,
@@ -55,6 +58,7 @@ export const events = {
   ...approvalEvents,
   ...projectEvents,
   ...memoryEvents,
+  ...extensionsEvents,
 } as const
 
 export type Requests = typeof requests

@@ -38,6 +38,14 @@ export const sessionRequests = {
   },
   /** Stops the running turn. */
   'session.abort': { input: z.object({ sessionId: Id }).strict(), output: z.void() },
+  /**
+   * Switches the model of a session's next requests (`/model`): an id or an alias (`sonnet`,
+   * `opus`, `haiku`); without `model`, back to the default. Answers the model now in use.
+   */
+  'session.setModel': {
+    input: z.object({ sessionId: Id, model: z.string().min(1).max(200).regex(/^[\w.:@/-]+$/).optional() }).strict(),
+    output: z.object({ model: z.string() }),
+  },
   /** Answers a running turn that reached its request guard (`turn_limit`): go on, or stop it. */
   'session.continueTurn': { input: z.object({ sessionId: Id, proceed: z.boolean() }).strict(), output: z.void() },
   /** Switches a session's permission mode (Shift+Tab in the UI); applies from the next tool call. */

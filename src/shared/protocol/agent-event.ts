@@ -23,6 +23,8 @@ export const TerminalReason = z.enum([
   'prompt_too_long',
   'model_error',
   'hook_stopped',
+  /** A `/name` command could not be expanded (an injected command failed or was not allowed). */
+  'command_failed',
 ])
 export type TerminalReason = z.infer<typeof TerminalReason>
 

@@ -1,6 +1,6 @@
 import { bashPatternMatches } from '../rules/bash-pattern'
 import { domainMatches } from '../rules/domain'
-import { isAllowableToolGlob, toolNameMatches } from '../rules/parse'
+import { isAllowableToolGlob, skillMatches, toolNameMatches } from '../rules/parse'
 import { compilePathPattern, pathPatternMatches, pathPatternMayMatchBelow } from '../rules/path-pattern'
 import { denyCandidates, SAFE_ENV_VARS, stripSafeWrappers } from '../bash/commands'
 import type { BashCommand, CommandVerdict } from '../bash/types'
@@ -126,11 +126,12 @@ export function matchDomainRule(rules: LoadedRule[], host: string): LoadedRule |
   return rules.find((rule) => rule.parsed.kind === 'domain' && domainMatches(rule.parsed.domain, host))
 }
 
-/** First `Agent(type)` or `Tool(param:value)` rule matching the input. */
+/** First `Agent(type)`, `Skill(name)` or `Tool(param:value)` rule matching the input. */
 export function matchSpecifierRule(rules: LoadedRule[], toolName: string, input: Record<string, unknown>): LoadedRule | undefined {
   return rules.find((rule) => {
     const parsed = rule.parsed
     if (parsed.kind === 'agent') return (toolName === 'Agent' || toolName === 'Task') && input.subagent_type === parsed.agentType
+    if (parsed.kind === 'skill') return toolName === 'Skill' && typeof input.skill === 'string' && skillMatches(parsed.pattern, input.skill)
     if (parsed.kind === 'param') return toolNameMatches(parsed.tool, toolName) && String(input[parsed.param] ?? '') === parsed.value
     return false
   })

@@ -7,6 +7,8 @@ import type { LoadedRule } from '../settings/types'
  */
 export class SessionGrants {
   private readonly list: LoadedRule[] = []
+  /** Grants that end with the turn: a skill's or command's `allowed-tools` (Claude Code clears them at the next prompt). */
+  private turn: LoadedRule[] = []
 
   constructor(private readonly projectRoot: string) {}
 
@@ -19,13 +21,30 @@ export class SessionGrants {
     return undefined
   }
 
-  /** The grants, oldest first. */
+  /** Adds allow rules for the current turn only; returns one message per rule that does not parse. */
+  addForTurn(texts: readonly string[], file?: string): string[] {
+    const errors: string[] = []
+    for (const text of texts) {
+      const r = parseRule(text)
+      if (!r.ok) errors.push(r.error)
+      else if (!this.turn.some((x) => x.origin.text === text)) this.turn.push({ parsed: r.rule, origin: { text, behavior: 'allow', source: 'session', ...(file && { file }) }, sourceRoot: this.projectRoot })
+    }
+    return errors
+  }
+
+  /** Ends the turn's grants (a new prompt starts). */
+  clearTurn(): void {
+    this.turn = []
+  }
+
+  /** The grants, oldest first (the turn's last). */
   rules(): LoadedRule[] {
-    return [...this.list]
+    return [...this.list, ...this.turn]
   }
 
   /** Forgets every grant. */
   clear(): void {
     this.list.length = 0
+    this.turn = []
   }
 }

@@ -6,7 +6,8 @@ import { realPathOf } from '../paths/real-path'
 import type { HookAggregate } from '../hooks/types'
 import { createSessionHooks } from './gate-hooks'
 import { SettingsWatch, type GateNotice } from './gate-settings'
-import { askTheUser, noOneToAsk, permissionRequestHooks, preToolUseHooks, rulesAndMode, type GateCall, type GateSession } from './stages'
+import { askTheUser, noOneToAsk, permissionRequestHooks, preToolUseHooks, rulesAndMode, verdict, type GateCall, type GateSession } from './stages'
+import type { PermissionDecision } from '../types'
 import type { GateDecision, GateDenial, PermissionGate, PermissionGateOptions } from './types'
 
 export type { GateDecision, GateDenial, PermissionGate, PermissionGateOptions } from './types'
@@ -68,9 +69,18 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
     )
   }
 
+  async function check(tool: AnyTool, input: unknown): Promise<PermissionDecision> {
+    try {
+      return await verdict(options, { tool, input, mode, settings: settings(), cwd: cwd() })
+    } catch (error) {
+      return { behavior: 'deny', message: `the permission check failed: ${(error as Error).message}`, explanation: { kind: 'default', detail: 'the permission check failed' } }
+    }
+  }
+
   return {
     ...createSessionHooks({ hooks: options.hooks, cwd, mode: () => mode, refresh: settings, notice }),
     canUseTool,
+    check,
     abortPending() {
       turn.abort()
       turn = new AbortController()

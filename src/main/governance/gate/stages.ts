@@ -92,7 +92,22 @@ export async function preToolUseHooks(gate: GateSession, call: GateCall): Promis
 
 /** Rules, mode and bash analysis (decide()), then the sandbox check; an ask goes on to the next stages. */
 export async function rulesAndMode(gate: GateSession, call: GateCall): Promise<GateDecision | undefined> {
-  const { options } = gate
+  const decision = await verdict(gate.options, call, (reason, bypass) => gate.sandboxUnavailable(reason, bypass))
+  if (decision.behavior === 'allow') return allowCall(call)
+  if (decision.behavior === 'deny') return gate.refuse(call, decision.explanation.kind === 'hook' ? 'hook' : 'rule', decision.message)
+  call.ask = decision
+  return undefined
+}
+
+/**
+ * What the rules, the mode and the sandbox's state say of a call (no hook runs, no one is asked);
+ * `onSandboxUnavailable` hears when a Bash call finds no working sandbox.
+ */
+export async function verdict(
+  options: PermissionGateOptions,
+  call: Pick<GateCall, 'tool' | 'input' | 'mode' | 'settings' | 'cwd' | 'hookVerdict'>,
+  onSandboxUnavailable?: (reason: string, bypass: boolean) => void,
+): Promise<PermissionDecision> {
   const decided = await decide({
     tool: call.tool,
     input: call.input,
@@ -106,12 +121,8 @@ export async function rulesAndMode(gate: GateSession, call: GateCall): Promise<G
     readableRoots: [toolResultsDir(projectDataDir(options.sousHome, options.projectRoot), options.sessionId)],
   })
   const sandbox = call.tool.name === 'Bash' ? await resolveSandbox(options.sandbox) : undefined
-  if (sandbox && !sandbox.available) gate.sandboxUnavailable(sandbox.reason, call.mode === 'bypassPermissions')
-  const decision = outsideSandbox(decided, call, sandbox)
-  if (decision.behavior === 'allow') return allowCall(call)
-  if (decision.behavior === 'deny') return gate.refuse(call, decision.explanation.kind === 'hook' ? 'hook' : 'rule', decision.message)
-  call.ask = decision
-  return undefined
+  if (sandbox && !sandbox.available) onSandboxUnavailable?.(sandbox.reason, call.mode === 'bypassPermissions')
+  return outsideSandbox(decided, call, sandbox)
 }
 
 /** PermissionRequest hooks may answer an ask before the user sees it. */
@@ -185,7 +196,7 @@ function disablesSandbox(input: unknown): boolean {
  * grant the user wrote for this very command still counts, and so does bypassPermissions — the
  * user's explicit choice to run everything, which the gate announces once (`sandboxUnavailable`).
  */
-function outsideSandbox(decision: PermissionDecision, call: GateCall, sandbox: BashSandboxState | undefined): PermissionDecision {
+function outsideSandbox(decision: PermissionDecision, call: Pick<GateCall, 'tool' | 'input' | 'mode'>, sandbox: BashSandboxState | undefined): PermissionDecision {
   if (call.tool.name !== 'Bash' || decision.behavior !== 'allow' || !sandbox || sandbox.available) return decision
   if (call.mode === 'bypassPermissions') return decision
   if (decision.explanation.kind !== 'mode' && decision.explanation.kind !== 'hook') return decision

@@ -4,7 +4,7 @@ import type { ApprovalQueue } from '../approvals/queue'
 import type { HookRunner } from '../hooks/runner'
 import type { LoadSettingsOptions } from '../settings/load'
 import type { SettingsDiagnostic } from '../settings/types'
-import type { PermissionMode } from '../types'
+import type { PermissionDecision, PermissionMode } from '../types'
 import type { SessionHooks } from './gate-hooks'
 import type { GateNotice } from './gate-settings'
 
@@ -73,6 +73,12 @@ export interface PermissionGate extends SessionHooks {
    * with a message for the model.
    */
   canUseTool(tool: AnyTool, input: unknown, toolUseId: string, options?: { signal?: AbortSignal }): Promise<GateDecision>
+  /**
+   * The rules' and mode's verdict on a call, asking no one and running no hook: for work Sous does
+   * on the user's behalf that must never prompt (a command's injected `!` lines, `@` includes),
+   * where anything but `allow` means "do not do it". Never throws.
+   */
+  check(tool: AnyTool, input: unknown): Promise<PermissionDecision>
   /** Rejects every approval still pending (the user stopped the turn). */
   abortPending(): void
   setMode(mode: PermissionMode): void

@@ -9,6 +9,9 @@ export interface HookLogEntry extends HookRun {
   input: unknown
   /** The settings file the hook came from. */
   source?: string
+  /** The project and session it ran for. */
+  projectRoot?: string
+  sessionId?: string
 }
 
 /** Bounded, readable record of every hook firing. */

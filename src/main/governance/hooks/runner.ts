@@ -91,8 +91,19 @@ export class HookRunner {
     )
     for (const { h, run, label } of runs) {
       // The log keeps hundreds of firings: a preview of each stream is enough to read.
-      const logged = { ...run, stdout: capHookText(run.stdout), stderr: capHookText(run.stderr) }
-      this.opts.log?.add({ ...logged, at: Date.now(), event, matcher: h.matcher, command: h.handler.command ?? h.handler.type, input, source: h.file ?? h.source })
+      this.opts.log?.add({
+        ...run,
+        stdout: capHookText(run.stdout),
+        stderr: capHookText(run.stderr),
+        at: Date.now(),
+        event,
+        matcher: h.matcher,
+        command: [h.handler.command ?? h.handler.type, ...(h.handler.args ?? [])].join(' '),
+        input,
+        source: h.file ?? h.source,
+        projectRoot: this.opts.projectRoot,
+        sessionId: this.opts.sessionId,
+      })
       foldRun(agg, event, run, label)
     }
     return agg

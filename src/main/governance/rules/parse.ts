@@ -11,6 +11,8 @@ export type ParsedRule =
   | { kind: 'path'; tool: 'Read' | 'Edit'; pattern: string }
   | { kind: 'domain'; tool: 'WebFetch'; domain: string }
   | { kind: 'agent'; tool: 'Agent'; agentType: string }
+  /** `Skill(name)`, `Skill(name *)` (any arguments, Claude Code's form), `Skill(prefix*)`: a skill by name. */
+  | { kind: 'skill'; tool: 'Skill'; pattern: string }
   | { kind: 'param'; tool: string; param: string; value: string }
 
 export type RuleParseResult = { ok: true; rule: ParsedRule; warning?: string } | { ok: false; error: string; tool?: string }
@@ -47,6 +49,12 @@ export function parseRule(text: string): RuleParseResult {
     case 'Agent':
     case 'Task':
       return { ok: true, rule: { kind: 'agent', tool: 'Agent', agentType: spec } }
+    case 'Skill': {
+      // `name *` and `name:*` mean the skill with any arguments: the name is what is matched.
+      const pattern = spec.replace(/(?:\s+\*|:\*)$/, '').trim()
+      if (!/^[\w.*:-]+$/.test(pattern)) return { ok: false, error: `invalid skill name in rule "${text}"`, tool }
+      return { ok: true, rule: { kind: 'skill', tool: 'Skill', pattern } }
+    }
     default:
       if (UNCONSULTED_PATH_TOOLS.has(tool) && !/^[A-Za-z_]+:/.test(spec))
         return { ok: false, error: `path rules written as ${tool}(...) are never consulted; use Read(...) or Edit(...) ("${text}")`, tool }
@@ -62,6 +70,13 @@ function paramRule(tool: string, spec: string, text: string): RuleParseResult {
   if (['command', 'file_path', 'path', 'url', 'notebook_path'].includes(param))
     return { ok: false, error: `rule "${text}" matches a primary field (${param}), which is not supported`, tool }
   return { ok: true, rule: { kind: 'param', tool, param, value } }
+}
+
+/** True when a `Skill(…)` rule's pattern names the skill (`*` stands for any characters). */
+export function skillMatches(pattern: string, skill: string): boolean {
+  const name = skill.trim().replace(/^\//, '')
+  if (!pattern.includes('*')) return pattern === name
+  return new RegExp(`^${pattern.split('*').map(escapeRegExp).join('.*')}$`).test(name)
 }
 
 /** True when a tool-name pattern (`mcp__*`, `*`, `mcp__srv__*`) matches a tool name. */

@@ -14,11 +14,14 @@ describe('parseRule', () => {
     ['WebFetch(domain:Example.COM.)', { kind: 'domain', tool: 'WebFetch', domain: 'example.com' }],
     ['mcp__server__*', { kind: 'tool', tool: 'mcp__server__*' }],
     ['Agent(Explore)', { kind: 'agent', tool: 'Agent', agentType: 'Explore' }],
+    ['Skill(deploy)', { kind: 'skill', tool: 'Skill', pattern: 'deploy' }],
+    ['Skill(review-pr *)', { kind: 'skill', tool: 'Skill', pattern: 'review-pr' }],
+    ['Skill(db-*)', { kind: 'skill', tool: 'Skill', pattern: 'db-*' }],
   ])('%s', (text, rule) => {
     expect(parseRule(text)).toEqual({ ok: true, rule })
   })
 
-  it.each(['Bash(ls', 'Ba sh', 'Write(src/**)', 'WebFetch(url:x)', ''])('rejects %j', (text) => {
+  it.each(['Bash(ls', 'Ba sh', 'Write(src/**)', 'WebFetch(url:x)', '', 'Skill(a b)'])('rejects %j', (text) => {
     expect(parseRule(text).ok).toBe(false)
   })
 })

@@ -45,6 +45,14 @@ export function settingsFingerprint(texts: { local?: string; project?: string })
   return digest([canonicalSettings(texts.local), canonicalSettings(texts.project)])
 }
 
+/**
+ * The `.mcp.json` part's fingerprint, from the file's text (`undefined`: no file). Formatting and
+ * key order do not count.
+ */
+export function mcpFingerprint(text: string | undefined): string {
+  return digest(text === undefined ? null : (canonicalJson(text) ?? `raw:${text}`))
+}
+
 /** Reads the project's trust-relevant configuration and its fingerprints. Never throws. */
 export function readProjectConfig(projectRoot: string): { summary: TrustSummary; fingerprints: TrustFingerprints } {
   const root = resolve(projectRoot)
@@ -72,7 +80,7 @@ export function readProjectConfig(projectRoot: string): { summary: TrustSummary;
     summary,
     fingerprints: {
       settings: settingsFingerprint(texts),
-      mcp: digest(mcpText === undefined ? null : (canonicalJson(mcpText) ?? `raw:${mcpText}`)),
+      mcp: mcpFingerprint(mcpText),
       extensions: digest(extensionFiles),
     },
   }

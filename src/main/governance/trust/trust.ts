@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
-import { hasTrustRelevantConfig, projectSettingsFiles, readProjectConfig, settingsFingerprint, type TrustFingerprints, type TrustSummary } from './project-config'
+import { hasTrustRelevantConfig, mcpFingerprint, projectSettingsFiles, readProjectConfig, settingsFingerprint, type TrustFingerprints, type TrustSummary } from './project-config'
 import { realProjectPath, TrustStore } from './trust-store'
 
 /**
@@ -93,9 +93,19 @@ export function isPartTrusted(projectRoot: string, sousHome: string, part: Trust
   return new TrustStore(sousHome).get(projectRoot)?.fingerprints[part] === fingerprint
 }
 
-/** Whether the project's `.mcp.json` servers may start (the MCP client's check). */
-export function projectMcpTrusted(projectRoot: string, sousHome: string): boolean {
-  return isPartTrusted(projectRoot, sousHome, 'mcp', readProjectConfig(projectRoot).fingerprints.mcp)
+/**
+ * Whether the project's `.mcp.json` servers may start (the MCP client's check). `mcpJsonText` is
+ * the file as the caller read it (`null`: there was none), so what runs is exactly what was
+ * trusted even when the file changed in between; without it the file is read now.
+ */
+export function projectMcpTrusted(projectRoot: string, sousHome: string, mcpJsonText?: string | null): boolean {
+  const fingerprint = mcpJsonText === undefined ? readProjectConfig(projectRoot).fingerprints.mcp : mcpFingerprint(mcpJsonText ?? undefined)
+  return isPartTrusted(projectRoot, sousHome, 'mcp', fingerprint)
+}
+
+/** Whether the project's agents, skills and commands are trusted as they are (their `allowed-tools` apply). */
+export function projectExtensionsTrusted(projectRoot: string, sousHome: string): boolean {
+  return isPartTrusted(projectRoot, sousHome, 'extensions', readProjectConfig(projectRoot).fingerprints.extensions)
 }
 
 /**

@@ -8,6 +8,7 @@ type SessionChannels =
   | 'session.abort'
   | 'session.continueTurn'
   | 'session.setMode'
+  | 'session.setModel'
   | 'session.list'
   | 'session.resume'
   | 'session.continue'
@@ -38,6 +39,11 @@ export function sessionHandlers(deps: { sessions?: SessionService }): Pick<Handl
       const sessions = service()
       if (!sessions.setMode) throw new AppError('UNAVAILABLE', 'Permission modes cannot be switched in this build.')
       return sessions.setMode(sessionId, mode)
+    },
+    'session.setModel': ({ sessionId, model }) => {
+      const sessions = service()
+      if (!sessions.setModel) throw new AppError('UNAVAILABLE', 'The model cannot be switched in this build.')
+      return sessions.setModel(sessionId, model)
     },
     'session.list': ({ projectPath }) => service().list(projectPath),
     'session.resume': ({ sessionId }) => service().resume(sessionId),

@@ -6,14 +6,16 @@ import { existingDirectory } from './folders'
 
 /**
  * Handlers of the trust step: what a folder's own files would change, trusting it as shown, and
- * revoking (Settings). The decisions live in governance/trust; these only check the folder.
+ * revoking (Settings). The decisions live in governance/trust; these only check the folder, and
+ * tell the agent side when a folder was trusted (its held-back MCP servers may start).
  */
-export function trustHandlers(deps: { sousHome: string }): Pick<Handlers, 'trust.status' | 'trust.grant' | 'trust.revoke' | 'trust.list'> {
+export function trustHandlers(deps: { sousHome: string; onGranted?(projectPath: string): void }): Pick<Handlers, 'trust.status' | 'trust.grant' | 'trust.revoke' | 'trust.list'> {
   return {
     'trust.status': async ({ projectPath }) => trustStatusOnOpen(await existingDirectory(projectPath), deps.sousHome),
     'trust.grant': async ({ projectPath, fingerprint }) => {
       const granted = grantTrust(await existingDirectory(projectPath), deps.sousHome, fingerprint)
       if (!granted.ok) throw new AppError(granted.reason === 'changed' ? 'CONFLICT' : 'UNAVAILABLE', granted.message)
+      deps.onGranted?.(projectPath)
       return granted.status
     },
     // A folder that is gone can still be forgotten.

@@ -3,6 +3,14 @@ import { err, ok, type Result } from '../../../shared/ipc/result'
 /** The model used when neither ANTHROPIC_MODEL nor an override names one. */
 export const DEFAULT_MODEL = 'claude-sonnet-4-6'
 
+/** Claude Code's model aliases, each for the newest model of its family that Sous knows. */
+export const MODEL_ALIASES: Readonly<Record<string, string>> = { sonnet: DEFAULT_MODEL, opus: 'claude-opus-4-6', haiku: 'claude-haiku-4-5' }
+
+/** A model id as the API wants it: an alias (`opus`) becomes its model; anything else is kept. */
+export function resolveModelAlias(name: string): string {
+  return MODEL_ALIASES[name.trim().toLowerCase()] ?? name.trim()
+}
+
 /** How we retry. Defaults mirror Claude Code: 0.5 s doubling to ~32 s with up to 25% jitter, 10 attempts. */
 export interface RetryPolicy {
   /** Total attempts per stream() call, the first included. */

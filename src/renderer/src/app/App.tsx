@@ -3,12 +3,14 @@ import { api } from '../api'
 import { Palette } from '../features/palette/Palette'
 import { OpenProject } from '../features/projects/OpenProject'
 import { useProjects } from '../features/projects/store'
-import { SlashCommands } from '../lib/slash-commands'
+import { useExtensions } from '../features/extensions/store'
+import { SlashCommands, type SlashRegistry } from '../lib/slash-commands'
 import { buildCommands } from './commands'
 import { ConnectionBanner } from './ConnectionBanner'
 import { ErrorBanner } from './ErrorBanner'
 import { EventProblemBanner } from './EventProblemBanner'
 import type { ShellContext } from './shell'
+import { customCommands } from './custom-commands'
 import { SLASH_COMMANDS } from './slash-commands'
 import { TopBar } from './TopBar'
 import { useFilesRevision } from './use-files-revision'
@@ -38,6 +40,20 @@ export function App() {
   const [paletteOpen, setPaletteOpen] = useState(false)
   useWarmUp()
 
+  // `/` completion lists the project's own commands after the built-ins.
+  const projectPath = current?.path
+  useEffect(() => {
+    if (projectPath) void useExtensions.getState().load(projectPath)
+  }, [projectPath])
+  const customInfos = useExtensions((state) => (state.projectPath === projectPath ? state.overview?.slashCommands : undefined))
+  const slashRegistry = useMemo<SlashRegistry>(
+    () => ({
+      commands: [...SLASH_COMMANDS, ...customCommands(customInfos ?? [], SLASH_COMMANDS)],
+      refresh: () => projectPath && useExtensions.getState().refresh(projectPath),
+    }),
+    [customInfos, projectPath],
+  )
+
   // The OS may ask us to open a folder (dropped on the dock icon, a second launch…).
   useEffect(() => api.on('project.openRequested', ({ path }) => void open(path)), [open])
 
@@ -61,7 +77,7 @@ export function App() {
   )
 
   return (
-    <SlashCommands value={SLASH_COMMANDS}>
+    <SlashCommands value={slashRegistry}>
       <div className="app">
         <TopBar onPalette={() => setPaletteOpen(true)} />
         <ConnectionBanner />

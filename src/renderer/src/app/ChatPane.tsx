@@ -11,6 +11,8 @@ import { StatusBar } from '../features/status-bar/StatusBar'
 import { useTasks } from '../features/tasks/store'
 import { currentActivity } from '../features/tasks/task-list'
 import { openPlanFile } from './plan-glue'
+import { showView } from './show-view'
+import { VIEWS } from './views'
 import '../features/chat/chat.css'
 
 /**
@@ -19,7 +21,7 @@ import '../features/chat/chat.css'
  * because it joins features (chat, approvals, status bar, tasks) that never import each other.
  */
 export function ChatPane({ projectPath }: { projectPath: string }) {
-  const { sessionId, transcript, sending, stopping, error, reset, send, stop, newConversation, mode, modeError, setMode, compact } = useChat()
+  const { sessionId, transcript, sending, stopping, error, reset, send, stop, newConversation, mode, modeError, setMode, model, setModel, compact } = useChat()
   const running = isRunning(transcript)
   const queue = useApprovals((state) => state.queue)
   const awaiting = useMemo(() => new Set(queue.map((request) => request.toolUseId)), [queue])
@@ -49,7 +51,15 @@ export function ChatPane({ projectPath }: { projectPath: string }) {
       <Composer
         draftKey={`${projectPath}\n${sessionId ?? 'new'}`}
         projectPath={projectPath}
-        commands={{ newConversation, setMode: (next) => void setMode(next), compact: (instructions) => void compact(instructions) }}
+        commands={{
+          newConversation,
+          setMode: (next) => void setMode(next),
+          setModel,
+          showView: (id) => showView(VIEWS, id),
+          // The one chosen for the next request, else the model of the latest reply.
+          currentModel: () => model ?? transcript.turns.findLast((turn) => turn.usage)?.usage?.model,
+          compact: (instructions) => void compact(instructions),
+        }}
         running={running}
         sending={sending}
         stopping={stopping}

@@ -8,6 +8,7 @@ import { openView } from '../lib/views'
 import type { AppCommand, View } from './shell'
 import { viewCommands } from './view-commands'
 import { useTrust } from '../features/trust/store'
+import { useExtensionsSection, type Section } from '../features/extensions/section'
 
 export type { AppCommand }
 
@@ -31,8 +32,16 @@ function focus(selector: string): void {
  */
 export function buildCommands(ctx: Context): AppCommand[] {
   const { current } = ctx
+  const extensionsAt = (section: Section) => () => {
+    useExtensionsSection.getState().show(section)
+    openView('extensions')
+  }
   const commands: AppCommand[] = [
     ...viewCommands(ctx.views, current !== null, { openDialog: openView, focus }),
+    { id: 'extensions.mcp', title: 'MCP servers (/mcp)', run: extensionsAt('mcp') },
+    { id: 'extensions.hooks', title: 'Hook inspector (/hooks)', run: extensionsAt('hooks') },
+    { id: 'extensions.skills', title: 'Skills', run: extensionsAt('skills') },
+    { id: 'extensions.commands', title: 'Custom slash commands', run: extensionsAt('commands') },
     { id: 'project.open', title: 'Open a project…', run: () => useProjects.getState().setChoosing(true) },
     ...(['light', 'dark', 'system'] as const).map((theme) => ({
       id: `theme.${theme}`,

@@ -1,29 +1,96 @@
-import { describe, expect, it } from 'vitest'
+import { useExtensionsSection } from '../features/extensions/section'
+import { afterEach, describe, expect, it } from 'vitest'
 import type { PermissionModeName } from '../../../shared/ipc/contract'
-import { useViews } from '../lib/views'
+import type { SlashContext } from '../lib/slash-commands'
 import { SLASH_COMMANDS } from './slash-commands'
 
+/** A conversation that records what the commands did to it, in a build with the Settings, Extensions, Context and Memory views. */
+function conversation() {
+  const done: string[] = []
+  const said: string[] = []
+  const shown: string[] = []
+  const chat: SlashContext = {
+    showView: (id) => ['settings', 'extensions', 'context', 'memory'].includes(id) && shown.push(id) > 0,
+    newConversation: () => void done.push('new'),
+    setMode: (mode: PermissionModeName) => void done.push(mode),
+    send: (text) => void done.push(`send ${text}`),
+    say: (text) => void said.push(text),
+    setModel: async (model) => {
+      done.push(`model ${model ?? 'default'}`)
+      return `${model ?? 'default'} answers`
+    },
+    currentModel: () => 'claude-sonnet-4-5',
+    compact: (instructions) => void done.push(`compact ${instructions}`),
+    commands: SLASH_COMMANDS,
+  }
+  return { chat, done, said, shown }
+}
+
+const command = (name: string) => {
+  const found = SLASH_COMMANDS.find((candidate) => candidate.name === name)
+  if (!found) throw new Error(`no /${name}`)
+  return found
+}
+
+// Node has no animation frames; the focus after /permissions waits for one.
+globalThis.requestAnimationFrame ??= () => 0
+
+afterEach(() => useExtensionsSection.setState({ section: 'mcp' }))
+
 describe('the slash-command registry', () => {
-  it('has unique lower-case names, each described', () => {
-    const names = SLASH_COMMANDS.map((command) => command.name)
-    expect(names).toEqual(['clear', 'plan', 'accept-edits', 'ask', 'memory', 'tasks', 'todos', 'context', 'compact'])
+  it("has Claude Code's built-ins and the mode switches, unique lower-case names, each described", () => {
+    const names = SLASH_COMMANDS.map((entry) => entry.name)
+    expect(names).toEqual(['clear', 'compact', 'model', 'permissions', 'memory', 'agents', 'mcp', 'hooks', 'context', 'plan', 'accept-edits', 'ask', 'tasks', 'todos', 'help'])
     expect(new Set(names).size).toBe(names.length)
-    for (const command of SLASH_COMMANDS) {
-      expect(command.name).toMatch(/^[a-z][a-z0-9-]*$/)
-      expect(command.description.length).toBeGreaterThan(10)
+    for (const entry of SLASH_COMMANDS) {
+      expect(entry.name).toMatch(/^[a-z][a-z0-9-]*$/)
+      expect(entry.description.length).toBeGreaterThan(10)
+      expect(entry.custom).toBeUndefined()
     }
   })
 
-  it('runs each command against the conversation it was typed in', () => {
-    const done: string[] = []
-    const chat = { newConversation: () => done.push('new'), setMode: (mode: PermissionModeName) => done.push(mode), compact: (instructions: string) => done.push(`compact:${instructions}`) }
-    // /tasks and /todos move focus in the page (the task panel's spec covers them).
-    for (const command of SLASH_COMMANDS.filter((command) => !['tasks', 'todos'].includes(command.name))) command.run(chat, command.takesArguments ? 'keep the plan' : '')
-    expect(done).toEqual(['new', 'plan', 'acceptEdits', 'default', 'compact:keep the plan'])
-    // /context opens the context view by its id in the view registry.
-    expect(useViews.getState().open).toBe('context')
-    // /memory opens the memory browser the same way.
-    SLASH_COMMANDS.find((command) => command.name === 'memory')!.run(chat, '')
-    expect(useViews.getState().open).toBe('memory')
+  it('runs the conversation commands against the conversation they were typed in', async () => {
+    const { chat, done, said } = conversation()
+    for (const name of ['clear', 'plan', 'accept-edits', 'ask']) command(name).run(chat, '')
+    command('compact').run(chat, 'keep the API notes')
+    command('model').run(chat, 'opus')
+    command('model').run(chat, 'default')
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    expect(done).toEqual(['new', 'plan', 'acceptEdits', 'default', 'compact keep the API notes', 'model opus', 'model default'])
+    expect(said).toEqual(['opus answers', 'default answers'])
+  })
+
+  it('/model without arguments names the current model and how to switch', () => {
+    const { chat, said } = conversation()
+    command('model').run(chat, '')
+    expect(said[0]).toMatch(/claude-sonnet-4-5.*\/model <id>/)
+  })
+
+  it('/mcp and /hooks open the Extensions view at their section; /permissions opens Settings', () => {
+    const { chat, said, shown } = conversation()
+    command('hooks').run(chat, '')
+    expect(useExtensionsSection.getState().section).toBe('hooks')
+    command('mcp').run(chat, '')
+    expect(useExtensionsSection.getState().section).toBe('mcp')
+    command('permissions').run(chat, '')
+    expect(shown).toEqual(['extensions', 'extensions', 'settings'])
+    expect(said).toEqual([])
+  })
+
+  it('a command whose view this build lacks says so instead of failing; /memory and /context open their views', () => {
+    const { chat, said, shown } = conversation()
+    for (const name of ['memory', 'agents', 'context']) command(name).run(chat, '')
+    expect(shown).toEqual(['memory', 'context'])
+    expect(said).toEqual(['The agents view is not part of this build yet.'])
+  })
+
+  it('/help lists every command with its arguments, built-ins apart from custom ones', () => {
+    const { chat, said } = conversation()
+    const custom = { name: 'review', description: 'Review a file', argumentHint: '<file>', origin: 'project command', custom: true, takesArguments: true, run: () => undefined }
+    command('help').run({ ...chat, commands: [...SLASH_COMMANDS, custom] }, '')
+    const lines = said[0]?.split('\n') ?? []
+    expect(lines).toContain('/compact [instructions] — Summarize the conversation to free context (optional: what to keep in detail)')
+    expect(lines.indexOf("This project's commands (expanded, then sent to the model):")).toBeGreaterThan(lines.indexOf('/help — List the commands'))
+    expect(lines.at(-1)).toBe('/review <file> — Review a file (project command)')
   })
 })

@@ -1,24 +1,84 @@
-import type { SlashCommand } from '../lib/slash-commands'
-import { openView } from '../lib/views'
+import { useExtensionsSection, type Section } from '../features/extensions/section'
+import type { SlashCommand, SlashContext } from '../lib/slash-commands'
+import { focusWhenShown } from './show-view'
 
 /**
- * The slash-command registry: every `/command` the composer completes, in the order it lists them.
- * Adding one is one entry here plus its handler; a command that opens a view calls
- * `openView(id)` (`lib/views.ts`) with the id it has in `views.tsx`, e.g.
- * `{ name: 'memory', description: 'Browse what the agent remembers', run: () => openView('memory') }`.
- * Names follow Claude Code's where one exists.
+ * Shows the view registered as `id`; a view this build does not have yet (`what` names it) is
+ * said so in the conversation instead, never an error.
+ */
+function show(chat: SlashContext, id: string, what: string): boolean {
+  if (chat.showView(id)) return true
+  chat.say(`${what} is not part of this build yet.`)
+  return false
+}
+
+/** Opens the Extensions view at one of its sections. */
+function extensionsAt(section: Section, chat: SlashContext): void {
+  useExtensionsSection.getState().show(section)
+  show(chat, 'extensions', 'The Extensions view')
+}
+
+/** `/model`, `/model <id or alias>`, `/model default`. */
+async function model(chat: SlashContext, args: string): Promise<void> {
+  if (!args) {
+    const current = chat.currentModel()
+    return chat.say(
+      `${current ? `This conversation uses ${current}.` : 'This conversation uses the default model (Settings → Model).'} Switch with /model <id>, or an alias: sonnet, opus, haiku; /model default goes back.`,
+    )
+  }
+  chat.say(await chat.setModel(args === 'default' ? undefined : args))
+}
+
+/** `/help`: every command, built in and custom, with its arguments. */
+function help(chat: SlashContext): void {
+  const line = (command: SlashCommand) =>
+    `/${command.name}${command.argumentHint ? ` ${command.argumentHint}` : ''} — ${command.description}${command.origin ? ` (${command.origin})` : ''}`
+  const builtIn = chat.commands.filter((command) => !command.custom)
+  const custom = chat.commands.filter((command) => command.custom)
+  chat.say(
+    [
+      'Commands handled by Sous (never sent to the model):',
+      ...builtIn.map(line),
+      ...(custom.length > 0 ? ['', "This project's commands (expanded, then sent to the model):", ...custom.map(line)] : []),
+    ].join('\n'),
+  )
+}
+
+/**
+ * The slash-command registry: every built-in `/command` the composer completes, in the order it
+ * lists them (the project's own commands follow; see `custom-commands.ts`). Adding one is one entry
+ * here; a command that opens a view calls `show` with the id it has in `views.tsx`, which says
+ * so in the conversation when this build has no such view. Names follow Claude Code's.
  */
 export const SLASH_COMMANDS: readonly SlashCommand[] = [
   { name: 'clear', description: 'Start a new conversation (the old one stays in the session list)', run: (chat) => chat.newConversation() },
+  {
+    name: 'compact',
+    description: 'Summarize the conversation to free context (optional: what to keep in detail)',
+    takesArguments: true,
+    argumentHint: '[instructions]',
+    run: (chat, args) => chat.compact(args),
+  },
+  { name: 'model', description: "Show or switch this conversation's model", takesArguments: true, argumentHint: '[model]', run: (chat, args) => void model(chat, args) },
+  {
+    name: 'permissions',
+    description: 'Review and edit the permission rules (Settings)',
+    run: (chat) => {
+      if (show(chat, 'settings', 'Settings')) focusWhenShown('[aria-label="Project settings files"] [aria-selected="true"]')
+    },
+  },
+  { name: 'memory', description: 'Browse and edit what the agent remembers', run: (chat) => void show(chat, 'memory', 'The memory view') },
+  { name: 'agents', description: 'The agents and subagents at work', run: (chat) => void show(chat, 'agents', 'The agents view') },
+  { name: 'mcp', description: 'MCP servers: status, tools, restart, logs', run: (chat) => extensionsAt('mcp', chat) },
+  { name: 'hooks', description: 'Hooks per event and their latest runs', run: (chat) => extensionsAt('hooks', chat) },
+  { name: 'context', description: 'Show what the next request holds, sized against the context window', run: (chat) => void show(chat, 'context', 'The context view') },
   { name: 'plan', description: 'Plan mode: the agent may read and think, not change anything', run: (chat) => chat.setMode('plan') },
   { name: 'accept-edits', description: 'Accept file edits without asking (commands still ask)', run: (chat) => chat.setMode('acceptEdits') },
   { name: 'ask', description: 'Ask before every change (the default mode)', run: (chat) => chat.setMode('default') },
-  { name: 'memory', description: 'Browse and edit what the agent remembers', run: () => openView('memory') },
   // Claude Code lists its to-do items with /todos; /tasks is the name people look for here.
   { name: 'tasks', description: "Show the session's task list (and add your own)", run: focusTaskList },
   { name: 'todos', description: "Show the session's task list (Claude Code's name for it)", run: focusTaskList },
-  { name: 'context', description: 'Show what the next request holds, sized against the context window', run: () => openView('context') },
-  { name: 'compact', description: 'Summarize the conversation to free context (optional: what to keep in detail)', takesArguments: true, run: (chat, args) => chat.compact(args) },
+  { name: 'help', description: 'List the commands', run: help },
 ]
 
 /** Moves focus into the task panel (its first task, or its Add button) once the composer has settled. */

@@ -11,6 +11,7 @@ import type { View } from './shell'
 /** Dialogs are fetched when first opened, so they cost nothing at start-up. */
 const SettingsDialog = lazyNamed(() => import('../features/settings/SettingsDialog'), 'SettingsDialog')
 const MemoryBrowser = lazyNamed(() => import('../features/memory/MemoryBrowser'), 'MemoryBrowser')
+const ExtensionsView = lazyNamed(() => import('../features/extensions/ExtensionsView'), 'ExtensionsView')
 const ContextView = lazyNamed(() => import('../features/context/ContextView'), 'ContextView')
 
 /**
@@ -83,6 +84,13 @@ export const VIEWS: readonly View[] = [
         onOpenSession={context.openSession}
       />
     ),
+  },
+  {
+    id: 'extensions',
+    placement: 'dialog',
+    title: 'Extensions',
+    command: { title: 'Open extensions: MCP servers, skills, commands, hooks', keys: { label: 'Alt+Shift+X', binding: { key: 'x', alt: true, shift: true } } },
+    render: (context) => <ExtensionsView projectPath={context.project?.path ?? null} onClose={context.close} />,
   },
   {
     id: 'context',

@@ -1,18 +1,41 @@
+import { useEffect, useRef } from 'react'
 import type { SlashCommand } from '../../lib/slash-commands'
 import type { MentionCompletion } from './use-mentions'
 
-/** The slash commands matching what is typed; a click runs one. */
-export function SlashCommandList({ id, commands, selected, onRun }: { id: string; commands: readonly SlashCommand[]; selected: number; onRun(command: SlashCommand): void }) {
+/**
+ * The slash commands matching what is typed, each with its arguments and where it comes from; a
+ * click picks one (a built-in runs, a custom one is filled in for its arguments).
+ */
+export function SlashCommandList({ id, commands, selected, onPick }: { id: string; commands: readonly SlashCommand[]; selected: number; onPick(command: SlashCommand): void }) {
+  const list = useRef<HTMLUListElement>(null)
+  useEffect(() => {
+    list.current?.querySelector('[aria-selected="true"]')?.scrollIntoView({ block: 'nearest' })
+  }, [selected])
   return (
-    <ul id={id} className="composer__commands" role="listbox" aria-label="Slash commands">
+    <ul ref={list} id={id} className="composer__commands composer__slash" role="listbox" aria-label="Slash commands">
       {commands.map((command, index) => (
-        <li key={command.name} role="option" aria-selected={index === selected}>
-          <button type="button" className="composer__command" onClick={() => onRun(command)}>
-            <code>/{command.name}</code> <span>{command.description}</span>
+        <li key={command.name} role="option" aria-selected={index === selected} aria-label={`/${command.name}`}>
+          <button type="button" tabIndex={-1} className="composer__command" onMouseDown={(event) => event.preventDefault()} onClick={() => onPick(command)}>
+            <code>/{command.name}</code>
+            {command.argumentHint && <code className="composer__argument-hint">{command.argumentHint}</code>}
+            <span>{command.description}</span>
+            {command.origin && <em className="composer__origin">{command.origin}</em>}
           </button>
         </li>
       ))}
     </ul>
+  )
+}
+
+/** What a built-in command answered (`/help`, `/model`…): never part of the conversation. */
+export function CommandOutput({ text, onDismiss }: { text: string; onDismiss(): void }) {
+  return (
+    <section className="composer__output" aria-label="Command output">
+      <pre role="status">{text}</pre>
+      <button type="button" className="button button--small button--quiet" onClick={onDismiss}>
+        Dismiss
+      </button>
+    </section>
   )
 }
 

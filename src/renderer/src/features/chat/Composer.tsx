@@ -1,7 +1,7 @@
-import { useId, useRef, type DragEvent, type FormEvent, type KeyboardEvent } from 'react'
+import { useId, useRef, useState, type DragEvent, type FormEvent, type KeyboardEvent } from 'react'
 import { pathForFile } from '../../api'
 import type { SlashCommand, SlashContext } from '../../lib/slash-commands'
-import { MentionList, QueuedFollowUp, SlashCommandList } from './CompletionLists'
+import { CommandOutput, MentionList, QueuedFollowUp, SlashCommandList } from './CompletionLists'
 import { droppedPaths, mentionsFor } from './mentions'
 import { useDraft } from './use-draft'
 import { useFollowUp } from './use-follow-up'
@@ -17,8 +17,8 @@ interface ComposerProps {
   draftKey: string
   /** Dropped files become `@path` mentions relative to it; `@` completes its files. */
   projectPath: string
-  /** What a slash command typed here may do to this conversation. */
-  commands: SlashContext
+  /** What a slash command typed here may do to this conversation (the composer adds sending and answering). */
+  commands: Omit<SlashContext, 'send' | 'say' | 'commands'>
   onSend(text: string): Promise<boolean>
   onStop(): void
 }
@@ -26,9 +26,10 @@ interface ComposerProps {
 /**
  * The prompt box: Enter sends, Shift+Enter starts a new line; Stop while a turn runs. While the
  * agent works, Enter queues the message as a follow-up sent when the turn ends. Each conversation
- * keeps its own draft; `/` lists the slash commands of the shell's registry and `@` completes the
- * project's files and folders (↑/↓ to pick, Enter or Tab to insert, Esc to close). Each of those
- * is a hook with one job; this component wires them to the keyboard and lays them out.
+ * keeps its own draft; `/` lists the slash commands of the shell's registry — built-ins run here
+ * and answer under the box, the project's own are sent to Sous to be expanded — and `@` completes
+ * the project's files and folders (↑/↓ to pick, Enter or Tab to insert, Esc to close). Each of
+ * those is a hook with one job; this component wires them to the keyboard and lays them out.
  */
 export function Composer({ running, sending, stopping, draftKey, projectPath, commands, onSend, onStop }: ComposerProps) {
   const busy = running || sending
@@ -41,22 +42,36 @@ export function Composer({ running, sending, stopping, draftKey, projectPath, co
   const slash = useSlashCompletion(text)
   const mentions = useMentionPicker(projectPath, text, setText, input)
   const mentionList = mentions.completion
+  // A built-in command's answer (`/help`, `/model`…), shown under the box until dismissed.
+  const [output, setOutput] = useState<string | null>(null)
+
+  const send = async (draft: string) => {
+    if (busy) return followUp.queue(draft)
+    // Keep what was typed if it could not be sent.
+    if (!(await onSend(draft))) restore(draft)
+  }
 
   const runCommand = (command: SlashCommand, args = '') => {
     setText('')
-    command.run(commands, args)
+    setOutput(null)
+    command.run({ ...commands, send: (line) => void send(line), say: setOutput, commands: slash.commands }, args)
+  }
+
+  const complete = (line: string) => {
+    setText(line)
+    slash.reset()
+    input.current?.focus()
   }
 
   const submit = async (event?: FormEvent) => {
     event?.preventDefault()
     const chosen = slash.chosen()
-    if (chosen) return runCommand(chosen.command, chosen.args)
+    if (chosen && 'complete' in chosen) return complete(chosen.complete)
+    if (chosen) return runCommand(chosen.run, chosen.args)
     if (!text.trim()) return
     const draft = text
     setText('')
-    if (busy) return followUp.queue(draft)
-    // Keep what was typed if it could not be sent.
-    if (!(await onSend(draft))) restore(draft)
+    await send(draft)
   }
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
@@ -78,6 +93,11 @@ export function Composer({ running, sending, stopping, draftKey, projectPath, co
       event.preventDefault()
       return slash.move(step)
     }
+    const completion = event.key === 'Tab' && !event.shiftKey ? slash.completion() : undefined
+    if (completion) {
+      event.preventDefault()
+      return complete(completion)
+    }
     if (event.key === 'Enter' && !event.shiftKey && !composing) {
       event.preventDefault()
       void submit()
@@ -96,7 +116,15 @@ export function Composer({ running, sending, stopping, draftKey, projectPath, co
 
   return (
     <form className="composer" onSubmit={(event) => void submit(event)}>
-      {slash.suggestions.length > 0 && <SlashCommandList id={listId} commands={slash.suggestions} selected={slash.selected} onRun={(command) => runCommand(command)} />}
+      {slash.suggestions.length > 0 && (
+        <SlashCommandList
+          id={listId}
+          commands={slash.suggestions}
+          selected={slash.selected}
+          onPick={(command) => (command.custom ? complete(`/${command.name} `) : runCommand(command))}
+        />
+      )}
+      {output !== null && <CommandOutput text={output} onDismiss={() => setOutput(null)} />}
       {followUp.queued !== undefined && <QueuedFollowUp text={followUp.queued} onEdit={() => restore(followUp.takeBack() ?? '')} />}
       {/* The ARIA 1.1 combobox pattern: the box stays a textbox, its wrapper is the combobox. */}
       <div
@@ -131,7 +159,18 @@ export function Composer({ running, sending, stopping, draftKey, projectPath, co
       </div>
       <div className="composer__actions">
         <span id={hintId} className="composer__hint">
-          {busy ? 'Enter queues a follow-up · Shift+Tab switches mode' : 'Enter to send · Shift+Enter for a new line · Shift+Tab switches mode'}
+          {slash.inUse ? (
+            <>
+              <code>
+                /{slash.inUse.name} {slash.inUse.argumentHint ?? ''}
+              </code>{' '}
+              {slash.inUse.description}
+            </>
+          ) : busy ? (
+            'Enter queues a follow-up · Shift+Tab switches mode'
+          ) : (
+            'Enter to send · Shift+Enter for a new line · Shift+Tab switches mode'
+          )}
         </span>
         {busy ? (
           <button type="button" className="button" onClick={onStop} disabled={stopping || !running}>

@@ -15,6 +15,7 @@ const END_LABEL: Record<TerminalReason, string> = {
   prompt_too_long: 'The conversation is too long for the model',
   model_error: 'The model request failed',
   hook_stopped: 'Stopped by a hook',
+  command_failed: 'The command could not run',
 }
 
 /** The user's prompt and the agent's reply, as it streams. */

@@ -25,6 +25,10 @@ export interface ChatState {
   /** Answers the running turn's question at its request guard: go on, or stop. */
   continueTurn(proceed: boolean): Promise<void>
   setMode(mode: PermissionModeName): Promise<void>
+  /** The model chosen with `/model` (null: the default); applied to sessions as they are created. */
+  model: string | null
+  /** Switches the model (`undefined`: back to the default); resolves to what to tell the user. */
+  setModel(model: string | undefined): Promise<string>
   /** Starts over for a project (a new session is created on the first prompt). */
   reset(projectPath: string): void
   /** Leaves the current conversation (stopping it if it runs); the next prompt starts a new one. */
@@ -48,6 +52,16 @@ export const useChat = create<ChatState>()((set, get) => ({
   mode: 'default',
   modeError: null,
   sandbox: null,
+  model: null,
+
+  async setModel(model) {
+    set({ model: model ?? null })
+    const { sessionId } = get()
+    if (!sessionId) return model ? `${model} will answer from your next message.` : 'The default model will answer from your next message.'
+    const result = await api.invoke('session.setModel', { sessionId, ...(model && { model }) })
+    if (!result.ok) return `The model was not switched: ${result.error.message}`
+    return `${result.value.model} answers from your next message.`
+  },
 
   dismissSandbox() {
     set({ sandbox: null })
@@ -73,7 +87,7 @@ export const useChat = create<ChatState>()((set, get) => ({
     if (previous === projectPath) return
     if (sessionId && isRunning(transcript)) void api.invoke('session.abort', { sessionId })
     batcher.clear()
-    set({ projectPath, sessionId: null, transcript: emptyTranscript, sending: false, stopping: false, error: null, mode: 'default', modeError: null, sandbox: null })
+    set({ projectPath, sessionId: null, transcript: emptyTranscript, sending: false, stopping: false, error: null, mode: 'default', modeError: null, model: null, sandbox: null })
   },
 
   newConversation() {
@@ -99,8 +113,11 @@ export const useChat = create<ChatState>()((set, get) => ({
       }
       sessionId = created.value.sessionId
       set({ sessionId })
-      // A mode picked before the session existed must hold from its very first tool call.
+      // A mode picked before the session existed must hold from its very first tool call, and a
+      // model picked with /model from its first request.
       if (get().mode !== 'default') await get().setMode(get().mode)
+      const model = get().model
+      if (model) await api.invoke('session.setModel', { sessionId, model })
     }
 
     const key = `local-${++localKey}`

@@ -1,0 +1,30 @@
+import { z } from 'zod'
+import { defineTool, errorResult } from './define-tool'
+import { SKILL_DESCRIPTION } from './skill.prompt'
+
+/**
+ * Skill {skill, args?} (Claude Code's name and schema): loads a skill's instructions into the
+ * conversation on demand. Only names and descriptions sit in the system prompt; the body costs
+ * tokens only when used. Read-only for permissions: loading reads the skill's own files, and any
+ * command the skill injects goes through the permission check on its own.
+ */
+export const skillTool = defineTool({
+  name: 'Skill',
+  label: 'Skill',
+  description: SKILL_DESCRIPTION,
+  input: z.strictObject({
+    skill: z.string().min(1).describe('The skill name, e.g. "pdf" or "deploy"'),
+    args: z.string().optional().describe('Optional arguments for the skill'),
+  }),
+  isReadOnly: () => true,
+  isDestructive: () => false,
+  summarize: (input) => `${input.skill}${input.args ? ` ${input.args}` : ''}`,
+  async execute(input, ctx) {
+    if (!ctx.skills) return errorResult('Skills are not available in this session.')
+    const loaded = await ctx.skills.load(input.skill, input.args ?? '', ctx.signal)
+    if (!loaded.ok) return errorResult(loaded.error)
+    const details = { skill: loaded.name, file: loaded.file }
+    if (loaded.alreadyLoaded) return { content: `The skill "${loaded.name}" is already loaded in this conversation; follow its instructions above.`, details }
+    return { content: `<skill name="${loaded.name}" file="${loaded.file}">\n${loaded.text}\n</skill>`, details }
+  },
+})
