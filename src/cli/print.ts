@@ -120,11 +120,19 @@ async function openSession(manager: SessionManager, options: PrintOptions, cwd: 
 
 function onEvent(io: PrintIO, options: PrintOptions, event: AgentEvent): void {
   if (event.type === 'sandbox_unavailable') io.stderr.write(`${sandboxWarningLine(event)}\n`)
-  if (options.outputFormat === 'stream-json') return writeLine(io, event)
+  if (options.outputFormat === 'stream-json') return writeLine(io, streamLine(event))
   if (options.verbose && options.outputFormat === 'text') {
     const line = verboseLine(event)
     if (line) io.stderr.write(`${line}\n`)
   }
+}
+
+/**
+ * One `stream-json` line: the event, with Claude Code's `parent_tool_use_id` — the Agent call a
+ * subagent's event belongs to, `null` for the main agent's — so a reader can nest or drop them.
+ */
+export function streamLine(event: AgentEvent): AgentEvent & { parent_tool_use_id: string | null } {
+  return { ...event, parent_tool_use_id: event.parentToolUseId ?? null }
 }
 
 function writeLine(io: PrintIO, value: unknown, indent?: number): void {

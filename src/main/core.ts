@@ -1,4 +1,5 @@
 import { createEventHub, type EventHub } from './base/event-hub'
+import { agentsHandlers } from './host/handlers/agents'
 import { appHandlers } from './host/handlers/app'
 import { extensionHandlers } from './host/handlers/extensions'
 import { approvalHandlers, type ApprovalHandlerDeps } from './host/handlers/approval'
@@ -96,6 +97,7 @@ export function createCore(options: CoreOptions): Core {
     ...trustHandlers({ sousHome: options.sousHome, onGranted: (projectPath) => options.extensions?.trustChanged(projectPath) }),
     ...memoryHandlers({ memory, sousHome: options.sousHome }),
     ...taskHandlers(options.tasks && { ...options.tasks, ...(options.sessions && { sessions: options.sessions }) }),
+    ...agentsHandlers({ sessions: options.sessions, sousHome: options.sousHome }),
   }
   const router = createRouter(handlers, {
     isTrustedSender: createSenderPolicy({ transport: options.transport, appOrigins: options.appOrigins ?? [APP_URL] }),

@@ -15,12 +15,12 @@ export async function environmentInfo(cwd: string, now = new Date()): Promise<En
   return { cwd, platform: process.platform, date: localDate(now), isGitRepo: await insideGitRepo(cwd) }
 }
 
-/** Renders the environment block. */
-export function renderEnvironment(info: EnvironmentInfo): string {
+/** Renders the environment block (`git: false` leaves out the repository line). */
+export function renderEnvironment(info: EnvironmentInfo, options: { git?: boolean } = {}): string {
   return [
     '# Environment',
     `Working directory: ${info.cwd}`,
-    `Is a git repository: ${info.isGitRepo ? 'yes' : 'no'}`,
+    ...(options.git === false ? [] : [`Is a git repository: ${info.isGitRepo ? 'yes' : 'no'}`]),
     `Platform: ${info.platform}`,
     `Today's date: ${info.date}`,
   ].join('\n')

@@ -27,6 +27,10 @@ export interface SystemPromptOptions {
   now?: Date
   /** Extra text appended to the dynamic part (e.g. `--append-system-prompt`). */
   append?: string
+  /** The first block in place of Sous's own prompt (a subagent's instructions). */
+  base?: string
+  /** Leave out CLAUDE.md files and the git line (the Explore agent's lean prompt). */
+  lean?: boolean
   /** Parts other features add to the dynamic prompt (the skill catalog, the memory index). */
   sections?: readonly PromptSection[]
   /** Git status is read unless this is false (tests of other parts skip it). */
@@ -64,11 +68,11 @@ export interface SystemPrompt {
 export async function assembleSystemPrompt(options: SystemPromptOptions): Promise<SystemPrompt> {
   const [env, reading, git] = await Promise.all([
     environmentInfo(options.cwd, options.now),
-    loadInstructionFiles(options.projectRoot, options.homeDir ?? homedir(), options.budget),
-    options.git === false ? Promise.resolve<GitReading>({ kind: 'not_a_repository' }) : readGitStatus(options.cwd),
+    options.lean ? { files: [], notes: [] } : loadInstructionFiles(options.projectRoot, options.homeDir ?? homedir(), options.budget),
+    options.git === false || options.lean ? Promise.resolve<GitReading>({ kind: 'not_a_repository' }) : readGitStatus(options.cwd),
   ])
   const parts: SystemPrompt['parts'] = {
-    environment: renderEnvironment(env),
+    environment: renderEnvironment(env, { git: !options.lean }),
     git: renderGitStatus(git),
     instructions: reading.files,
     instructionNotes: reading.notes,
@@ -78,12 +82,13 @@ export async function assembleSystemPrompt(options: SystemPromptOptions): Promis
   const dynamic = [parts.environment, parts.git, renderInstructionFiles(parts.instructions), ...parts.sections.map((section) => section.text), parts.append]
     .filter((part) => part.trim() !== '')
     .join('\n\n')
+  const staticText = options.base ?? STATIC_SYSTEM_PROMPT
   return {
     blocks: [
-      { type: 'text', text: STATIC_SYSTEM_PROMPT, cache_control: { type: 'ephemeral' } },
+      { type: 'text', text: staticText, cache_control: { type: 'ephemeral' } },
       { type: 'text', text: dynamic, cache_control: { type: 'ephemeral' } },
     ],
-    staticText: STATIC_SYSTEM_PROMPT,
+    staticText,
     parts,
     git,
   }

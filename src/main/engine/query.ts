@@ -6,6 +6,7 @@ import type { RequestShape } from '../compaction/types'
 import { ReminderQueue, withReminders } from '../context/reminders'
 import type { AssistantBlock, Message, ModelRequest, ToolSchema } from '../services/model/types'
 import type { AnyTool } from '../tools/types'
+import { callOrigin } from './call-origin'
 import { stamp } from './events'
 import { budgetResults } from './result-budget'
 import { streamReply, type ReplyOutcome } from './stream-reply'
@@ -40,7 +41,7 @@ export async function* query(params: QueryParams): AsyncGenerator<AgentEvent, Qu
     }
     loop.tools = tools.refresh()
     const request = yield* stamped(prepareRequest(loop, params, tools.schemas), params)
-    const outcome = yield* stamped(streamReply(params.model, request, tools.deps), params)
+    const outcome = yield* stamped(streamReply(params.model, request, tools.deps, callOrigin(request, loop.lastSent?.messages ?? loop.messages)), params)
     transition = outcome.kind === 'error' ? yield* onError(loop, params, outcome) : yield* onMessage(loop, params, outcome)
     if (transition.kind === 'end') break
   }

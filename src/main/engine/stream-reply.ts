@@ -1,5 +1,6 @@
 import type { Usage } from '../../shared/protocol/agent-event'
 import type { AssistantBlock, ModelErrorReason, ModelRequest, ModelService, ModelStreamEvent, ToolUseBlock } from '../services/model/types'
+import type { CallOrigin } from '../tools/types'
 import { ToolExecutor } from './tool-executor'
 import type { RunToolDeps } from './tool-call'
 import type { EventBody } from './types'
@@ -27,8 +28,13 @@ export type ReplyOutcome =
  * Contract: on `error`, `retry` or `fallback` the partial reply is void: tools it started are
  * aborted and their results dropped before the outcome is returned.
  */
-export async function* streamReply(model: ModelService, request: ModelRequest, toolDeps: Omit<RunToolDeps, 'emit'>): AsyncGenerator<EventBody, ReplyOutcome> {
-  const reply = new ReplyInProgress(toolDeps, request.signal)
+export async function* streamReply(
+  model: ModelService,
+  request: ModelRequest,
+  toolDeps: Omit<RunToolDeps, 'emit'>,
+  origin?: Omit<CallOrigin, 'reply'>,
+): AsyncGenerator<EventBody, ReplyOutcome> {
+  const reply = new ReplyInProgress(toolDeps, request.signal, origin)
   for await (const event of model.stream(request)) {
     const outcome = yield* reply.take(event)
     if (outcome) return outcome
@@ -50,8 +56,9 @@ class ReplyInProgress {
   constructor(
     private readonly toolDeps: Omit<RunToolDeps, 'emit'>,
     private readonly signal: AbortSignal,
+    private readonly origin?: Omit<CallOrigin, 'reply'>,
   ) {
-    this.executor = new ToolExecutor(toolDeps, signal)
+    this.executor = new ToolExecutor(toolDeps, signal, origin)
   }
 
   /** Handles one event of the model service; returns the outcome once the reply is over. */
@@ -99,7 +106,7 @@ class ReplyInProgress {
   async *restart(why: string): AsyncGenerator<EventBody> {
     if (!this.started) return
     yield* this.executor.discard(why)
-    this.executor = new ToolExecutor(this.toolDeps, this.signal)
+    this.executor = new ToolExecutor(this.toolDeps, this.signal, this.origin)
     this.unconfirmed = []
     this.started = false
   }
@@ -118,7 +125,7 @@ class ReplyInProgress {
       for (const block of event.content) {
         if (block.type === 'tool_use' && !this.executor.has(block.id)) this.executor.add(block)
       }
-      this.executor.seal()
+      this.executor.seal(event.content)
     }
     yield* this.executor.takeEvents()
     return {

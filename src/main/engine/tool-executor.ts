@@ -1,4 +1,5 @@
-import type { ToolResultBlock, ToolUseBlock } from '../services/model/types'
+import type { AssistantBlock, ToolResultBlock, ToolUseBlock } from '../services/model/types'
+import type { CallOrigin } from '../tools/types'
 import { isSafeCall, notExecuted, processToolCall, type CallOutcome, type RunToolDeps } from './tool-call'
 import type { EventBody } from './types'
 
@@ -31,11 +32,20 @@ export class ToolExecutor {
   private discarded = false
   /** False while the reply streams: a call with side effects waits for the whole reply. */
   private sealed = false
+  /** The complete reply (see {@link seal}); undefined once the attempt is voided. */
+  private readonly reply: Promise<AssistantBlock[] | undefined>
+  private settleReply: (reply: AssistantBlock[] | undefined) => void = () => {}
 
+  /**
+   * `origin`: the request this reply answers, which calls may read (with the complete reply) as
+   * `ToolContext.origin` — what a fork copies.
+   */
   constructor(
     private readonly deps: Omit<RunToolDeps, 'emit'>,
     parentSignal: AbortSignal,
+    private readonly origin?: Omit<CallOrigin, 'reply'>,
   ) {
+    this.reply = new Promise((resolve) => (this.settleReply = resolve))
     const onAbort = () => this.abort('the user interrupted the turn')
     if (parentSignal.aborted) onAbort()
     else parentSignal.addEventListener('abort', onAbort, { once: true })
@@ -67,9 +77,10 @@ export class ToolExecutor {
     this.pump()
   }
 
-  /** The reply is complete: calls that are not concurrency-safe may run now. */
-  seal(): void {
+  /** The reply is complete (these are all its blocks): calls that are not concurrency-safe may run now. */
+  seal(content: AssistantBlock[]): void {
     this.sealed = true
+    this.settleReply(content)
     this.pump()
   }
 
@@ -134,6 +145,7 @@ export class ToolExecutor {
   }
 
   private abort(why: string): void {
+    this.settleReply(undefined)
     if (this.controller.signal.aborted) return
     this.controller.abort()
     for (const entry of this.entries) {
@@ -163,7 +175,9 @@ export class ToolExecutor {
 
   private start(entry: Entry): void {
     entry.state = 'running'
-    const deps: RunToolDeps = { ...this.deps, emit: (event) => this.push(event) }
+    const origin = this.origin
+    const context = origin ? { ...this.deps.context, origin: () => this.reply.then((reply) => reply && { ...origin, reply }) } : this.deps.context
+    const deps: RunToolDeps = { ...this.deps, context, emit: (event) => this.push(event) }
     void processToolCall(entry.block, this.controller.signal, deps).then((outcome) => this.settle(entry, outcome, true))
   }
 

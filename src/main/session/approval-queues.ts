@@ -72,6 +72,7 @@ export function approvalOnWire(request: ApprovalRequest, sessionId: string): App
     ...(request.preview ? { preview: request.preview } : {}),
     explanation: { kind: request.explanation.kind, text: describeExplanation(request.explanation) },
     suggestions: request.suggestions,
+    ...(request.agent ? { agent: request.agent } : {}),
   }
 }
 

@@ -61,6 +61,13 @@ export interface SessionRuntimeOptions {
    * Code's `CLAUDE_CODE_TASK_LIST_ID`) from `env`, else each session keeps its own list.
    */
   taskList?: string
+  /**
+   * Coordinator mode (`--coordinator`): the main agent gets the coordinator's instructions and only
+   * Agent, SendMessage and TaskStop; its workers report back as user messages. Wins over the preference.
+   */
+  coordinator?: boolean
+  /** A foreground subagent still running after this long goes on in the background (default two minutes; tests). */
+  agentForegroundLimitMs?: number
   /** Sous's version, as MCP servers are told it. */
   version?: string
   /** `--mcp-config`: absolute file paths or JSON texts. */
@@ -100,4 +107,6 @@ export interface RuntimePreferences {
   memoryLocation?: 'claude' | 'sous'
   memoryWrites?: 'undoable' | 'approve'
   recallModel?: string
+  /** Coordinator mode (see agents/coordinator). */
+  coordinator?: boolean
 }

@@ -29,6 +29,8 @@ export interface SessionContextEnvironment {
   maxTokens?: number
   homeDir?: string
   appendSystemPrompt?: string
+  /** The first block in place of Sous's own prompt (coordinator mode). */
+  basePrompt?: string
   transcriptPath: string
 }
 
@@ -81,6 +83,7 @@ export class SessionContext {
           sections,
           git: setup?.git ?? true,
           budget: this.instructionBudget,
+          ...(this.env.basePrompt !== undefined && { base: this.env.basePrompt }),
         })
       })()
       this.prompt = assembling

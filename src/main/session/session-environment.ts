@@ -10,12 +10,8 @@ import { createPermissionGate, type PermissionGate } from '../governance/gate/ga
 import { createBashClassifier } from '../governance/gate/bash-preview'
 import { ApprovalQueue } from '../governance/approvals/queue'
 import { SessionGrants } from '../governance/decide/session'
-import type { HookLog } from '../governance/hooks/log'
 import { HookRunner } from '../governance/hooks/runner'
-import { SessionMemory } from '../memory/agents/session-memory'
-import type { MemoryService } from '../memory/service'
 import type { PtyProcess } from '../pty/types'
-import { SMALL_FAST_MODEL } from '../services/model/ask'
 import { plansDir } from '../store/plan-files'
 import { transcriptPath } from '../store/transcript'
 import type { BashSandboxState } from '../tools/bash-sandbox'
@@ -23,38 +19,16 @@ import { createCoreTools } from '../tools/registry'
 import { resultText } from '../tools/result-text'
 import { taskNotification } from '../tools/shell/task-notification'
 import { createToolSession, type ToolSession } from '../tools/tool-session'
-import type { ApprovalQueues } from './approval-queues'
-import type { McpRegistry } from './mcp-registry'
-import type { ModelCache } from './model-cache'
-import type { NetworkAsks } from './network-asks'
-import { projectTrustOf, type ProjectTrust, type RuntimePreferences, type SessionRuntimeOptions } from './runtime-options'
+import { projectTrustOf, type RuntimePreferences } from './runtime-options'
+import type { RuntimeParts } from './runtime-parts'
 import type { SessionEnvironment, Toolset } from './session'
 import { openExtensions } from './open-extensions'
 import type { ExtensionParts } from './session-extension-parts'
 import type { SessionContextSetup } from './session-context'
 import { PromptReminders } from './prompt-reminders'
+import { createSessionSubagents, type SessionSubagents } from './session-subagents'
+import { sessionMemory } from './session-memory-wiring'
 import { createSessionTasks, sharedTaskListName } from './session-tasks'
-import type { SharedSandbox } from './shared-sandbox'
-import type { UserTaskEdits } from './user-task-edits'
-
-/** What every session of one runtime shares. */
-export interface RuntimeParts {
-  options: SessionRuntimeOptions
-  approvals: ApprovalQueues
-  /** Each live session's gate, by session id. */
-  gates: Map<string, PermissionGate>
-  hookLog: HookLog
-  network: NetworkAsks
-  sandbox: SharedSandbox
-  models: ModelCache
-  userHome: string
-  memory: MemoryService
-  /** Every open project's MCP servers. */
-  mcp: McpRegistry
-  trust: ProjectTrust
-  /** Each live session's task list as the task panel changes it, by session id. */
-  userTasks: Map<string, UserTaskEdits>
-}
 
 /** One session being opened: where it works and what it owns. */
 interface Opening {
@@ -95,6 +69,25 @@ export function openSessionEnvironment(parts: RuntimeParts, projectPath: string,
     // What the user changed in the task panel reaches the model with its next request.
     remind: (text) => opening.reminders.push(text, { source: 'task panel' }),
   })
+  const transcript = transcriptPath(options.home, projectPath, sessionId)
+  const modelName = models.modelName(opening.preferences)
+  // Headless runs have no limit unless one is given (--max-turns), as in Claude Code; the desktop
+  // keeps a generous guard that asks whether to go on (a subagent at the guard ends its run).
+  const maxTurns = options.maxTurns ?? (options.headless ? Infinity : (opening.preferences.turnGuard ?? DEFAULT_TURN_GUARD))
+  const subagents = createSessionSubagents(parts, {
+    projectPath,
+    sessionId,
+    transcriptPath: transcript,
+    projectDataDir: projectDataDir(options.home, projectPath),
+    tools: opening.tools,
+    preferences: opening.preferences,
+    gate,
+    queue,
+    model: () => models.get(opening.preferences),
+    modelName,
+    maxTurns,
+    reminders: opening.reminders,
+  })
   parts.userTasks.set(sessionId, tasks.user)
   const extensions = openExtensions(parts, opening, gate, queue)
   const plan = new PlanMode({
@@ -111,13 +104,12 @@ export function openSessionEnvironment(parts: RuntimeParts, projectPath: string,
   opening.reminders.addSource({ source: 'tasks', due: () => taskReminders.due() })
   // Reminders with the user's prompt: files changed since read, a permission mode the user switched.
   const news = new PromptReminders({ projectRoot: projectPath, fileState: opening.tools.fileState, sink: opening.reminders, mode: () => gate.mode })
-  const modelName = models.modelName(opening.preferences)
   return {
     hub: options.hub,
     model: () => models.get(opening.preferences),
     modelName,
     context: contextSetup(parts, opening, modelName, { gate, tasks, plan, extensions }),
-    toolset: () => buildToolset(parts, opening, { gate, tasks, plan, extensions }),
+    toolset: () => buildToolset(parts, opening, { gate, tasks, plan, extensions, subagents }),
     canUseTool: (tool, input, toolUseId, callOptions) => gate.canUseTool(tool, input, toolUseId, callOptions),
     setMode: (mode) => {
       const previous = gate.mode
@@ -139,38 +131,24 @@ export function openSessionEnvironment(parts: RuntimeParts, projectPath: string,
     // Whether or not a turn ever ran (a session opened and closed unused has no toolset), so the
     // session's state is freed here rather than with the toolset.
     async release() {
+      await subagents.agents.dispose()
       closeGate()
       tasks.dispose()
       parts.userTasks.delete(sessionId)
       await opening.tools.dispose()
       await extensions.release()
     },
-    memory: (host) =>
-      new SessionMemory(host, {
-        service: parts.memory,
-        model: () => models.get(opening.preferences),
-        // An empty field in Settings means the default.
-        recallModel: () => parts.memory.preferences().recallModel?.trim() || SMALL_FAST_MODEL,
-        // `sous -p` reads memory; writing it is left to interactive sessions.
-        extract: !options.headless,
-        // Memories are read on demand (the index says where); reading them never asks.
-        allowRead: (folders) => {
-          for (const folder of folders) grants.add(`Read(/${escapeGlob(folder)}/**)`)
-        },
-      }),
+    memory: sessionMemory(parts, { grants, model: () => models.get(opening.preferences) }),
     reminders: opening.reminders,
-    // Headless runs have no limit unless one is given (--max-turns), as in Claude Code; the
-    // desktop keeps a generous guard that asks whether to go on.
-    maxTurns: options.maxTurns ?? (options.headless ? Infinity : (opening.preferences.turnGuard ?? DEFAULT_TURN_GUARD)),
+    maxTurns,
     askToContinue: !options.headless,
     appendSystemPrompt: options.appendSystemPrompt,
     homeDir: parts.userHome,
+    agents: subagents.agents,
+    attach: (session) => subagents.attach(session),
+    taskSnapshot: async () => ({ listId: tasks.access.listId, tasks: (await tasks.access.store.list()).tasks }),
+    ...(subagents.basePrompt !== undefined && { basePrompt: subagents.basePrompt }),
   }
-}
-
-/** A folder path as a literal in a permission rule's glob. */
-function escapeGlob(path: string): string {
-  return path.replace(/[\\*?[\]{}()!+@]/g, (character) => `\\${character}`)
 }
 
 /**
@@ -222,11 +200,11 @@ function openGate(parts: RuntimeParts, opening: Opening): { gate: PermissionGate
 async function buildToolset(
   parts: RuntimeParts,
   opening: Opening,
-  session: { gate: PermissionGate; tasks: ReturnType<typeof createSessionTasks>; plan: PlanMode; extensions: ExtensionParts },
+  session: { gate: PermissionGate; tasks: ReturnType<typeof createSessionTasks>; plan: PlanMode; extensions: ExtensionParts; subagents: SessionSubagents },
 ): Promise<Toolset> {
   const { options } = parts
   const { tools, sessionId } = opening
-  const { gate, tasks, plan, extensions } = session
+  const { gate, tasks, plan, extensions, subagents } = session
   // Said on the first turn, when someone is listening (the CLI subscribes after the session opens).
   if (tasks.warning) options.hub.emit('agent.event', { type: 'notice', sessionId, agentId: 'main', level: 'warning', message: tasks.warning })
   const [classifier, askModel] = await Promise.all([
@@ -234,18 +212,29 @@ async function buildToolset(
     parts.models.askModel(opening.preferences),
   ])
   const onPtySpawn = options.onPtySpawn
+  // What every agent's tools share; each agent adds its own file state, Bash state and gate's checks.
+  const shared = {
+    askModel,
+    tasks: tasks.access,
+    ...(onPtySpawn && { onPtySpawn: (terminal: PtyProcess, command: string) => onPtySpawn(sessionId, terminal, command) }),
+  }
   const context = {
+    ...shared,
     fileState: tools.fileState,
     shell: tools.shell,
-    askModel,
     isReadDenied: (path: string) => gate.isReadDenied(path),
-    tasks: tasks.access,
     planMode: plan,
-    ...(onPtySpawn && { onPtySpawn: (terminal: PtyProcess, command: string) => onPtySpawn(sessionId, terminal, command) }),
+    agents: subagents.agents,
   }
   const core = createCoreTools({ pty: options.pty, classify: classifier.classify, inspect: classifier.inspect, sandbox: opening.sandboxState })
   const withExtensions = extensions.toolset(core, () => context)
-  return { tools: withExtensions.tools, currentTools: withExtensions.currentTools, context: { ...context, ...withExtensions.context } }
+  // Subagents get the MCP tools too (judged by their own gates); skills stay the main agent's.
+  const forAgents = { ...shared, ...(withExtensions.context.mcp && { mcp: withExtensions.context.mcp }) }
+  return {
+    tools: await subagents.mainTools(withExtensions.tools, forAgents),
+    currentTools: () => subagents.withAgentTools(withExtensions.currentTools()),
+    context: { ...context, ...withExtensions.context },
+  }
 }
 
 /**

@@ -3,6 +3,9 @@ import { rm } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import type { PermissionModeName } from '../../shared/ipc/contract'
 import type { AgentEvent, Usage } from '../../shared/protocol/agent-event'
+import type { AgentTree } from '../../shared/protocol/agent-tree'
+import type { TaskItem } from '../../shared/protocol/task'
+import { storedAgentEvents, storedAgentTree } from '../agents/stored-tree'
 import type { ContextBreakdown } from '../../shared/ipc/context'
 import type { CompactionRecord } from '../../shared/protocol/compaction'
 import { AppError } from '../../shared/ipc/result'
@@ -11,6 +14,7 @@ import type { QueryResult } from '../engine/types'
 import { zeroUsage } from '../engine/usage'
 import { findTranscriptFile, listSessions, loadStoredTranscript, summarize, type SessionSummary } from '../store/session-index'
 import { lockTranscript } from '../store/session-lock'
+import { taskListDir, TaskStore } from '../store/tasks/task-store'
 import { isSessionId, loadTranscript, transcriptPath, type LoadedTranscript } from '../store/transcript'
 import { Session, type SessionEnvironment } from './session'
 import type { SessionHistory, SessionService } from './types'
@@ -137,6 +141,27 @@ export class SessionManager implements SessionService {
     return { summary: summarize(found), events: found.events }
   }
 
+  /** The tree of a session: rebuilt from its transcripts, with what runs in this process marked live. */
+  async agentTree(sessionId: string): Promise<AgentTree> {
+    const { projectPath, live } = await this.locate(sessionId)
+    const tasks = live ? await live.tree.taskSnapshot() : await storedTasks(projectDataDir(this.options.home, projectPath), sessionId)
+    return storedAgentTree({ sessionId, transcriptPath: this.pathOf(projectPath, sessionId), live: live?.tree.liveNodeIds() ?? new Set(), ...(tasks && { tasks }) })
+  }
+
+  /** One agent's stored events (`main`: the session's own). */
+  async agentHistory(sessionId: string, agentId: string): Promise<AgentEvent[]> {
+    const { projectPath } = await this.locate(sessionId)
+    const events = await storedAgentEvents(this.pathOf(projectPath, sessionId), agentId)
+    if (!events) throw new AppError('NOT_FOUND', `No agent ${agentId} in session ${sessionId}.`)
+    return events
+  }
+
+  /** Stops a node of a live session's tree (see SessionTree.stopNode). */
+  async stopAgentNode(sessionId: string, nodeId: string): Promise<void> {
+    const stopped = await this.get(sessionId).tree.stopNode(nodeId)
+    if (!stopped) throw new AppError('NOT_FOUND', `Nothing called ${nodeId} runs in session ${sessionId}.`)
+  }
+
   async rename(sessionId: string, title: string): Promise<void> {
     const live = this.sessions.get(sessionId)
     if (live) return live.rename(title)
@@ -155,6 +180,8 @@ export class SessionManager implements SessionService {
     this.sessions.delete(sessionId)
     this.modeSetters.delete(sessionId)
     await rm(path, { force: true })
+    // Its subagents' sidechains (`<id>/agents/`) go with it.
+    await rm(path.replace(/\.jsonl$/, ''), { recursive: true, force: true })
     await this.unlock(sessionId)
   }
 
@@ -211,6 +238,16 @@ export class SessionManager implements SessionService {
     return transcriptPath(this.options.home, projectPath, sessionId)
   }
 
+  /** Where a session is, and its live object when it is open here. */
+  private async locate(sessionId: string): Promise<{ projectPath: string; live?: Session }> {
+    const live = this.sessions.get(sessionId)
+    if (live) return { projectPath: live.projectPath, live }
+    const file = isSessionId(sessionId) ? await findTranscriptFile(this.options.home, sessionId) : undefined
+    const stored = file ? await loadTranscript(file) : undefined
+    if (!stored) throw new AppError('NOT_FOUND', `No session ${sessionId}.`)
+    return { projectPath: stored.projectPath }
+  }
+
   /** Finds a stored session by id in any project. */
   private async find(sessionId: string): Promise<LoadedTranscript | undefined> {
     if (!isSessionId(sessionId)) return undefined
@@ -219,6 +256,12 @@ export class SessionManager implements SessionService {
     const file = await findTranscriptFile(this.options.home, sessionId)
     return file ? loadStoredTranscript(file) : undefined
   }
+}
+
+/** A stored session's own task list (a list shared by name is not known once the session is closed). */
+async function storedTasks(dataDir: string, sessionId: string): Promise<{ listId: string; tasks: TaskItem[] } | undefined> {
+  const listing = await new TaskStore(taskListDir(dataDir, sessionId)).list().catch(() => undefined)
+  return listing && listing.tasks.length > 0 ? { listId: sessionId, tasks: listing.tasks } : undefined
 }
 
 function lastTotals(events: AgentEvent[]): { usage: Usage; costUsd: number } {

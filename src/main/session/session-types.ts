@@ -1,9 +1,10 @@
 import type { PermissionModeName } from '../../shared/ipc/contract'
 import type { CompactionRecord } from '../../shared/protocol/compaction'
-import type { Usage } from '../../shared/protocol/agent-event'
+import type { AgentEvent, Usage } from '../../shared/protocol/agent-event'
+import type { TaskItem } from '../../shared/protocol/task'
 import type { EventHub } from '../base/event-hub'
 import type { ReminderQueue } from '../context/reminders'
-import type { CanUseTool, QueryHooks, QueryParams } from '../engine/types'
+import type { CanUseTool, QueryHooks, QueryParams, QueryResult } from '../engine/types'
 import type { SessionMemoryHost, SessionMemoryPort } from '../memory/agents/session-memory'
 import type { Message, ModelService } from '../services/model/types'
 import type { AnyTool } from '../tools/types'
@@ -50,6 +51,40 @@ export interface SessionEnvironment {
    * instead of ending (the desktop's guard). Headless runs end at the limit.
    */
   askToContinue?: boolean
+  /** The main agent's instructions in place of Sous's own (coordinator mode). */
+  basePrompt?: string
+  /** The session's subagents: the tree stops them; they end before the session's tools. */
+  agents?: SessionAgentsPort
+  /** Called once with the session itself, so what the owner built can reach it (its transcript, its turns). */
+  attach?(session: SessionHandle): void
+  /** The session's task list as it is now, for the tree (tasks live on disk, not in transcripts). */
+  taskSnapshot?(): Promise<{ listId: string; tasks: TaskItem[] } | undefined>
+}
+
+/** The session's subagents, as the session and the tree's handlers reach them (see agents/session-agents). */
+export interface SessionAgentsPort {
+  /** Stops a subagent or a background command of the tree, and what is below it; false when none such runs. */
+  stopNode(nodeId: string): Promise<boolean>
+  /** Stops every subagent. */
+  stopAll(): Promise<void>
+  /** Ids of the tree's nodes running now. */
+  liveNodeIds(): Set<string>
+  /** Whether any subagent is running. */
+  readonly busy: boolean
+  /** Stops everything and waits for it. */
+  dispose(): Promise<void>
+}
+
+/** What a session offers the parts its owner built. */
+export interface SessionHandle {
+  /** An event of the main agent from outside its loop: on the hub and into the transcript. */
+  emit(event: AgentEvent): void
+  /** Whether a turn is running. */
+  readonly busy: boolean
+  /** Starts a turn (a coordinator's workers report back as user messages). Throws CONFLICT while one runs. */
+  runTurn(text: string): Promise<QueryResult>
+  /** Resolves once no turn is running. */
+  whenIdle(): Promise<void>
 }
 
 /** What a typed prompt became (see `SessionEnvironment.expandPrompt`). */

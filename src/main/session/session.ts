@@ -11,11 +11,13 @@ import { resolveModelAlias } from '../services/model/config'
 import type { Message } from '../services/model/types'
 import { TranscriptWriter } from '../store/transcript'
 import { compactionTurn } from './compaction-turn'
+import { promptHookContext } from './prompt-hooks'
 import { SessionContext } from './session-context'
 import { expandTyped } from './expand-typed'
+import { SessionTree, sessionHandle } from './session-tree'
 import type { SessionEnvironment, SessionSeed, Toolset } from './session-types'
 
-export type { PromptExpansion, SessionEnvironment, SessionLifecycle, SessionSeed, Toolset } from './session-types'
+export type { PromptExpansion, SessionAgentsPort, SessionEnvironment, SessionHandle, SessionLifecycle, SessionSeed, Toolset } from './session-types'
 
 /** Events the transcript keeps (deltas and progress are replayable from the messages, or noise; sizes are recomputed). */
 const VOLATILE = new Set<AgentEvent['type']>(['text_delta', 'thinking_delta', 'tool_progress', 'context_status'])
@@ -41,6 +43,7 @@ export class Session {
   private model: string | undefined
   private readonly resumed: boolean
   private readonly context: SessionContext
+  readonly tree: SessionTree
   private readonly reminders: ReminderQueue
   private readonly memory: SessionMemoryPort | undefined
   private limitAnswer: ((proceed: boolean) => void) | undefined
@@ -65,6 +68,8 @@ export class Session {
     })
     if (seed?.persisted) this.writer = TranscriptWriter.open(env.transcriptPath)
     this.context = new SessionContext(withMemorySection(env, this.memory), { projectPath, history: seed?.compactions ?? [], onReplace: (messages, record) => this.replace(messages, record) })
+    this.tree = new SessionTree(env, this)
+    env.attach?.(sessionHandle(this, (event) => this.emit(event)))
   }
 
   /** Whether a turn is running. */
@@ -94,6 +99,11 @@ export class Session {
     })
     this.running = { controller, done }
     return done
+  }
+
+  /** Resolves once no turn is running (at once when none is). */
+  async whenIdle(): Promise<void> {
+    while (this.running) await this.running.done
   }
 
   /**
@@ -146,7 +156,7 @@ export class Session {
 
   /** Stops the running turn and releases the tools (PTYs, background shells). */
   async dispose(): Promise<void> {
-    await this.abort()
+    await Promise.all([this.abort(), this.env.agents?.dispose()])
     await this.memory?.dispose()
     if (this.started) await this.env.lifecycle?.sessionEnd?.('other').catch(() => undefined)
     const toolset = this.toolset
@@ -272,21 +282,11 @@ export class Session {
     })
   }
 
-  /** Runs SessionStart (first turn only) and UserPromptSubmit hooks; hook failures never stop a turn. */
-  private async hookContext(text: string): Promise<{ additional: string[] } | { blocked: string }> {
-    const lifecycle = this.env.lifecycle
-    const additional: string[] = []
-    if (!this.started) {
-      this.started = true
-      const start = await lifecycle?.sessionStart?.(this.resumed ? 'resume' : 'startup').catch(() => undefined)
-      if (start?.additionalContext) additional.push(start.additionalContext)
-    }
-    const submit = await lifecycle?.promptSubmit?.(text).catch(() => undefined)
-    if (submit?.blocked) return { blocked: submit.blocked }
-    // `continue: false` stops before the model is asked, like a block.
-    if (submit?.stopReason !== undefined) return { blocked: submit.stopReason }
-    if (submit?.additionalContext) additional.push(submit.additionalContext)
-    return { additional }
+  /** SessionStart (first turn only) and UserPromptSubmit hooks (see prompt-hooks.ts). */
+  private hookContext(text: string): Promise<{ additional: string[] } | { blocked: string }> {
+    const start = this.started ? undefined : this.resumed ? 'resume' : 'startup'
+    this.started = true
+    return promptHookContext(this.env.lifecycle, text, start)
   }
 
   private finish(result: QueryResult): QueryResult {

@@ -1,4 +1,5 @@
 import type { AgentEvent } from '../../shared/protocol/agent-event'
+import type { AgentTree } from '../../shared/protocol/agent-tree'
 import type { ContextBreakdown } from '../../shared/ipc/context'
 import type { PermissionModeName } from '../../shared/ipc/contract'
 import type { SessionSummary } from '../store/session-index'
@@ -41,6 +42,12 @@ export interface SessionService {
   continueTurn?(sessionId: string, proceed: boolean): Promise<void>
   /** Switches a session's permission mode; absent where the session layer has no gate to switch. */
   setMode?(sessionId: string, mode: PermissionModeName): Promise<void>
+  /** The tree of a session's agents, commands and tasks (live, or rebuilt from its transcripts). */
+  agentTree?(sessionId: string): Promise<AgentTree>
+  /** One agent's stored events (`main`: the session's own). */
+  agentHistory?(sessionId: string, agentId: string): Promise<AgentEvent[]>
+  /** Stops a node of a live session's tree and what is below it. */
+  stopAgentNode?(sessionId: string, nodeId: string): Promise<void>
   /**
    * `/compact [instructions]`: summarizes the conversation now (its events stream as a turn), or,
    * while a turn runs, before that turn's next request (`queued`). Absent where nothing compacts.

@@ -66,6 +66,13 @@ export class FileStateCache {
     this.files.delete(resolve(filePath))
   }
 
+  /** A copy that goes its own way (a subagent starts knowing what its parent read). */
+  clone(): FileStateCache {
+    const copy = new FileStateCache()
+    for (const [path, snapshot] of this.files) copy.files.set(path, snapshot)
+    return copy
+  }
+
   /**
    * Whether the file may be changed now. A file that does not exist may always be created.
    * Returns an instructive message when not.

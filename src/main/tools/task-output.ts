@@ -3,14 +3,15 @@ import { defineTool, errorResult } from './define-tool'
 import type { BackgroundShell } from './shell/background-shells'
 
 const description = `
-Reads the output of a background task (a command started with Bash run_in_background) and its status.
-- Returns only the output produced since the last TaskOutput call for that task
+Reads the output of a background task (a command started with Bash run_in_background, or an agent started with the Agent tool) and its status.
+- For a command, returns only the output produced since the last TaskOutput call for that task
+- For an agent, returns its final result once it has finished
 - With block=true (default), waits until the task finishes or the timeout (ms, default 30000) passes
 - Use block=false to check on a task without waiting
 `
 
 const input = z.strictObject({
-  task_id: z.string().describe('The id of the background task, e.g. "bash_1"'),
+  task_id: z.string().describe('The id of the background task, e.g. "bash_1" or an agent id'),
   block: z.boolean().default(true).describe('Whether to wait for the task to finish'),
   timeout: z.number().int().min(0).max(600_000).default(30_000).describe('How long to wait in ms when blocking'),
 })
@@ -27,6 +28,10 @@ export const taskOutputTool = defineTool({
   summarize: (args) => `Output of ${args.task_id}`,
   async execute(args, ctx) {
     const shell = ctx.shell?.background.get(args.task_id)
+    if (!shell) {
+      const agent = await ctx.agents?.output(args.task_id, { block: args.block, timeoutMs: args.timeout, signal: ctx.signal })
+      if (agent) return agent
+    }
     if (!shell) return errorResult(`No background task with id "${args.task_id}".${known(ctx.shell?.background.list() ?? [])}`)
     if (args.block && shell.status === 'running') await waitFor(shell, args.timeout, ctx.signal)
     const output = shell.takeOutput()

@@ -2,7 +2,7 @@ import type { z } from 'zod'
 import type { PermissionModeName } from '../../shared/ipc/contract'
 import type { PtyProcess } from '../pty/types'
 import type { McpServers } from '../services/mcp'
-import type { ImageBlock, TextBlock } from '../services/model/types'
+import type { AssistantBlock, ImageBlock, Message, TextBlock, ToolSchema } from '../services/model/types'
 import type { TaskStore } from '../store/tasks/task-store'
 import type { FileStateCache } from './file-state'
 import type { ShellState } from './shell/shell-state'
@@ -95,8 +95,49 @@ export interface ToolContext {
   tasks?: TaskListAccess
   /** Plan mode: entering it and proposing a plan both go through the user (see agents/plan-mode). */
   planMode?: PlanModeControl
+  /**
+   * The request this call came from and the whole reply that made it, once that reply is complete
+   * (undefined when it was cut off or voided). A fork starts from it (see agents/fork).
+   */
+  origin?(): Promise<CallOrigin | undefined>
+  /** Subagents: what the Agent and SendMessage tools run, and TaskOutput/TaskStop on agents (see agents/). */
+  agents?: SubagentControl
   /** Asks for the conversation to be summarized before the next request (the Compact tool); absent where nothing compacts. */
   requestCompaction?(instructions?: string): void
+}
+
+/** A model request and the reply it got, as a fork copies them byte for byte. */
+export interface CallOrigin {
+  system: TextBlock[]
+  tools: ToolSchema[]
+  /** The conversation as the request sent it, without cache breakpoints. */
+  messages: Message[]
+  /** Every block of the assistant message that holds the call. */
+  reply: AssistantBlock[]
+  model: string
+  maxTokens: number
+  thinkingBudget?: number
+}
+
+/** An Agent call's input (Claude Code's schema). */
+export interface AgentCall {
+  description: string
+  prompt: string
+  subagent_type?: string
+  model?: 'sonnet' | 'opus' | 'haiku'
+  run_in_background?: boolean
+}
+
+/** The session's subagents as tools reach them. Contract: none of these throws; failures are error results. */
+export interface SubagentControl {
+  /** Runs an Agent call: the subagent's final text (foreground) or, for a background run, its id at once. */
+  run(call: AgentCall, ctx: ToolContext): Promise<ToolResult>
+  /** Queues a message for a running agent (read at its next turn boundary), or starts a finished one again with it. */
+  send(to: string, message: string, ctx: ToolContext): Promise<ToolResult>
+  /** TaskOutput on an agent; undefined when `id` names no agent of this session. */
+  output(id: string, options: { block: boolean; timeoutMs: number; signal: AbortSignal }): Promise<ToolResult | undefined>
+  /** TaskStop on an agent (and the agents it started); undefined when `id` names no agent of this session. */
+  stop(id: string): Promise<ToolResult | undefined>
 }
 
 /**

@@ -40,6 +40,8 @@ export const ApprovalRequested = z.object({
   explanation: z.object({ kind: z.string(), text: z.string() }),
   /** Editable rules offered for "allow for this session" / "always allow"; empty when no rule can help. */
   suggestions: z.array(z.string()),
+  /** The subagent asking (its id, type and description); absent for the session's main agent. */
+  agent: z.object({ id: z.string(), type: z.string(), description: z.string() }).optional(),
 })
 export type ApprovalRequested = z.infer<typeof ApprovalRequested>
 

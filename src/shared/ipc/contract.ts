@@ -1,4 +1,5 @@
 import type { z } from 'zod'
+import { agentsRequests } from './agents'
 import { appRequests } from './app'
 import { approvalEvents, approvalRequests } from './approval'
 import { extensionsEvents, extensionsRequests } from './extensions'
@@ -17,11 +18,12 @@ import { trustRequests } from './trust'
  * The only truth between the main process and the renderer. Every request channel has an input
  * and an output schema; every event channel has a payload schema. Each domain keeps its channels
  * in its own file beside this one (`app.ts`, `project.ts`, `pty.ts`, `session.ts`, `approval.ts`,
- * `settings.ts`, `files.ts`, `trust.ts`, `extensions.ts`, `tasks.ts`, `plan.ts`, `context.ts`, `memory.ts`); this file merges them. Adding a channel is one entry in its domain's
+ * `settings.ts`, `files.ts`, `trust.ts`, `extensions.ts`, `tasks.ts`, `plan.ts`, `context.ts`, `agents.ts`, `memory.ts`); this file merges them. Adding a channel is one entry in its domain's
  * file plus one handler in `src/main/host/handlers/` (the compiler names a missing handler); a new
  * domain is one file plus one spread below. Channel names are `domain.verb`.
  */
 
+export * from './agents'
 export * from './app'
 export * from './approval'
 export * from './extensions'
@@ -50,6 +52,7 @@ export const requests = {
   ...tasksRequests,
   ...planRequests,
   ...contextRequests,
+  ...agentsRequests,
 } as const
 
 export const events = {

@@ -11,6 +11,8 @@ export const Preferences = z.object({
   model: z.string().max(200).optional(),
   fallbackModel: z.string().max(200).optional(),
   permissionMode: PermissionModeName.optional(),
+  /** Coordinator mode for new sessions: the main agent only directs workers (Agent, SendMessage, TaskStop). */
+  coordinator: z.boolean().optional(),
   /** Model requests a desktop turn makes before it asks whether to go on (default {@link DEFAULT_TURN_GUARD}). */
   turnGuard: z.number().int().min(10).max(100_000).optional(),
   theme: z.enum(['light', 'dark', 'system']),

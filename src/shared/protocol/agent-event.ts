@@ -44,6 +44,9 @@ export type Usage = z.infer<typeof Usage>
 /** A memory named in an event (recalled, written). */
 export const MemoryMention = z.object({ scope: z.enum(['user', 'project']), file: z.string(), name: z.string(), path: z.string() })
 export type MemoryMention = z.infer<typeof MemoryMention>
+/** How a subagent's run ended: it finished, it failed (an API error, the turn limit…), or it was stopped. */
+export const AgentEndStatus = z.enum(['completed', 'failed', 'stopped'])
+export type AgentEndStatus = z.infer<typeof AgentEndStatus>
 
 export const AgentEvent = z.discriminatedUnion('type', [
   z.object({ ...base, type: z.literal('turn_start'), turnId: z.string(), prompt: z.string() }),
@@ -135,6 +138,50 @@ export const AgentEvent = z.discriminatedUnion('type', [
     type: z.literal('mode_change'),
     mode: z.enum(['default', 'acceptEdits', 'plan', 'bypassPermissions', 'dontAsk']),
     previous: z.enum(['default', 'acceptEdits', 'plan', 'bypassPermissions', 'dontAsk']),
+  }),
+  /**
+   * A subagent started (or, sent a message after it ended, started again): `agentId` is the
+   * subagent, `parentToolUseId` the Agent call that started it, `parentAgentId` the agent that
+   * made that call. `at` is the wall-clock time in ms since the epoch.
+   */
+  z.object({
+    ...base,
+    type: z.literal('agent_start'),
+    parentAgentId: z.string(),
+    /** `general-purpose`, `Explore`, `Plan`, a custom agent's name, or `fork`. */
+    agentType: z.string(),
+    /** The 3–5 word description the model gave. */
+    description: z.string(),
+    prompt: z.string(),
+    model: z.string(),
+    background: z.boolean(),
+    at: z.number(),
+  }),
+  /** A foreground subagent moved to the background (it ran past the limit); the parent went on. */
+  z.object({ ...base, type: z.literal('agent_background'), at: z.number() }),
+  /** A subagent's run ended; `result` is the final text its parent got (cut for the event). */
+  z.object({
+    ...base,
+    type: z.literal('agent_end'),
+    status: AgentEndStatus,
+    message: z.string().optional(),
+    result: z.string(),
+    usage: Usage,
+    costUsd: z.number(),
+    durationMs: z.number(),
+    turns: z.number(),
+    at: z.number(),
+  }),
+  /** The agent started a background command (Bash `run_in_background`). */
+  z.object({ ...base, type: z.literal('shell_start'), shellId: z.string(), command: z.string(), at: z.number() }),
+  /** A background command ended. */
+  z.object({
+    ...base,
+    type: z.literal('shell_end'),
+    shellId: z.string(),
+    status: z.enum(['completed', 'failed', 'killed']),
+    exitCode: z.number().nullable().optional(),
+    at: z.number(),
   }),
   /** A summarizing compaction started (it waits for the model); a `compaction` event follows. */
   z.object({ ...base, type: z.literal('compaction_start'), layer: CompactionLayer, trigger: CompactionTrigger, tokensBefore: z.number() }),

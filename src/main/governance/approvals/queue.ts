@@ -21,6 +21,22 @@ export interface ApprovalRequest {
   explanation: Explanation
   /** Editable rules offered for "allow for this session" / "always allow". */
   suggestions: string[]
+  /** The subagent asking, when it is not the session's main agent (the card names it). */
+  agent?: AgentLabel
+}
+
+/** Which subagent a request comes from: its id, its type and the description it was given. */
+export interface AgentLabel {
+  id: string
+  type: string
+  description: string
+}
+
+/** Where a session's calls ask: its approval queue, or a subagent's view of it (see agents/). */
+export interface ApprovalAsker {
+  request(req: Omit<ApprovalRequest, 'id' | 'suggestions'> & { suggestions?: string[]; signal?: AbortSignal; grants?: SessionGrants }): Promise<ApprovalOutcome>
+  /** The grants decide() consults for the asking agent. */
+  readonly sessionGrants: SessionGrants
 }
 
 /** An approved plan: the text as the user left it, and the mode that follows (absent: the one before plan mode). */
@@ -76,6 +92,8 @@ export interface ApprovalQueueOptions {
 
 interface Pending {
   request: ApprovalRequest
+  /** Where "allow for this session" goes: the asking agent's grants (a subagent has its own). */
+  grants: SessionGrants
   settle(outcome: ApprovalOutcome): void
 }
 
@@ -83,7 +101,7 @@ interface Pending {
  * Pending approval requests the UI resolves. Contract: every promise returned by {@link request}
  * settles exactly once — by the user's reply, by the signal's abort, or by {@link dispose}.
  */
-export class ApprovalQueue {
+export class ApprovalQueue implements ApprovalAsker {
   private readonly pendingById = new Map<string, Pending>()
   private readonly listeners = new Set<(pending: ApprovalRequest[]) => void>()
   private readonly settledListeners = new Set<(request: ApprovalRequest, outcome: ApprovalOutcome) => void>()
@@ -91,9 +109,12 @@ export class ApprovalQueue {
 
   constructor(private readonly opts: ApprovalQueueOptions) {}
 
-  /** Queues an ask; resolves when the user answers or `signal` aborts. */
-  request(req: Omit<ApprovalRequest, 'id' | 'suggestions'> & { suggestions?: string[]; signal?: AbortSignal }): Promise<ApprovalOutcome> {
-    const { signal, ...rest } = req
+  /**
+   * Queues an ask; resolves when the user answers or `signal` aborts. `grants`: where "allow for
+   * this session" goes (default the session's own; a subagent passes its own).
+   */
+  request(req: Omit<ApprovalRequest, 'id' | 'suggestions'> & { suggestions?: string[]; signal?: AbortSignal; grants?: SessionGrants }): Promise<ApprovalOutcome> {
+    const { signal, grants = this.opts.sessionGrants, ...rest } = req
     const request: ApprovalRequest = { ...rest, id: randomUUID(), suggestions: (rest.suggestions ?? []).slice(0, MAX_SUGGESTED_RULES) }
     if (this.opts.headless) {
       const message = `Permission to use ${req.toolName} was denied: no one can approve it in headless mode (${describeExplanation(req.explanation)}).`
@@ -107,7 +128,7 @@ export class ApprovalQueue {
         signal?.removeEventListener('abort', onAbort)
         resolve(outcome)
       }
-      this.pendingById.set(request.id, { request, settle })
+      this.pendingById.set(request.id, { request, grants, settle })
       signal?.addEventListener('abort', onAbort, { once: true })
       this.emit()
     })
@@ -158,7 +179,7 @@ export class ApprovalQueue {
         this.settle(id, { behavior: 'allow', scope: 'once', rules: [], ...(reply.edit ? { edit: reply.edit } : {}), ...(reply.plan ? { plan: reply.plan } : {}) })
         return undefined
       case 'allow_session': {
-        const errors = rules.map((r) => this.opts.sessionGrants.add(r)).filter((e): e is string => !!e)
+        const errors = rules.map((r) => p.grants.add(r)).filter((e): e is string => !!e)
         this.settle(id, { behavior: 'allow', scope: 'session', rules, ...(errors.length ? { warning: errors.join('; ') } : {}) })
         return errors.length ? errors.join('; ') : undefined
       }
@@ -169,7 +190,7 @@ export class ApprovalQueue {
         const save = () => addRulesToSettingsFile(file, 'allow', rules)
         const error = user ? save() : keepSettingsTrust(this.opts.projectRoot, this.opts.sousHome, save)
         // The saved rule takes effect at the next settings load; grant it for this session right away.
-        for (const r of rules) this.opts.sessionGrants.add(r)
+        for (const r of rules) p.grants.add(r)
         this.settle(id, { behavior: 'allow', scope: error ? 'once' : 'always', rules, ...(error ? { warning: error } : {}) })
         return error
       }

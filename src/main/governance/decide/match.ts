@@ -130,7 +130,8 @@ export function matchDomainRule(rules: LoadedRule[], host: string): LoadedRule |
 export function matchSpecifierRule(rules: LoadedRule[], toolName: string, input: Record<string, unknown>): LoadedRule | undefined {
   return rules.find((rule) => {
     const parsed = rule.parsed
-    if (parsed.kind === 'agent') return (toolName === 'Agent' || toolName === 'Task') && input.subagent_type === parsed.agentType
+    // An Agent call without a type starts the general-purpose agent, so `Agent(general-purpose)` covers it.
+    if (parsed.kind === 'agent') return (toolName === 'Agent' || toolName === 'Task') && (input.subagent_type ?? 'general-purpose') === parsed.agentType
     if (parsed.kind === 'skill') return toolName === 'Skill' && typeof input.skill === 'string' && skillMatches(parsed.pattern, input.skill)
     if (parsed.kind === 'param') return toolNameMatches(parsed.tool, toolName) && String(input[parsed.param] ?? '') === parsed.value
     return false

@@ -26,6 +26,10 @@ export interface SessionHooks {
   stop(info?: { lastAssistantMessage?: string }): Promise<{ blockReason?: string }>
   sessionStart(source: 'startup' | 'resume' | 'clear' | 'compact'): Promise<HookOutcome>
   sessionEnd(reason: string): Promise<void>
+  /** A subagent starts: its hooks' `additionalContext` goes to the subagent (exit 2 cannot block). */
+  subagentStart(agent: { id: string; type: string }): Promise<HookOutcome>
+  /** A subagent wants to stop: `blockReason` forces one more round, never twice in a row. */
+  subagentStop(agent: { id: string; type: string; transcriptPath: string }, info: { lastAssistantMessage: string }): Promise<{ blockReason?: string }>
   /** Before a summarizing compaction (`trigger` manual or auto): exit 2 or `decision: block` keeps the conversation as it is. */
   preCompact(trigger: 'manual' | 'auto', customInstructions: string): Promise<{ blocked?: string }>
   /** After one, with the summary the model will read. */
@@ -88,6 +92,23 @@ export function createSessionHooks(deps: Deps): SessionHooks {
     },
     async sessionEnd(reason) {
       await fire('SessionEnd', { reason })
+    },
+    async subagentStart(agent) {
+      return outcome(await fire('SubagentStart', { agent_id: agent.id, agent_type: agent.type }))
+    },
+    async subagentStop(agent, info) {
+      const aggregate = await fire('SubagentStop', {
+        agent_id: agent.id,
+        agent_type: agent.type,
+        agent_transcript_path: agent.transcriptPath,
+        last_assistant_message: info.lastAssistantMessage,
+        stop_hook_active: guard.active,
+      })
+      // A subagent's gate serves that subagent alone, so the guard is its own.
+      if (aggregate?.blocked && guard.permitContinue()) return { blockReason: aggregate.blockReason ?? 'A SubagentStop hook asked to continue.' }
+      if (aggregate?.blocked) deps.notice({ level: 'warning', message: 'A SubagentStop hook blocked twice in a row; the subagent ends anyway.' })
+      guard.reset()
+      return {}
     },
     async preCompact(trigger, customInstructions) {
       const aggregate = await fire('PreCompact', { trigger, custom_instructions: customInstructions })

@@ -168,11 +168,12 @@ export async function askTheUser(gate: GateSession, call: GateCall): Promise<Gat
     explanation: ask.explanation,
     suggestions,
     signal,
+    ...(options.agent && { agent: options.agent }),
   })
   // Claude Code's Notification event: someone may want a ping when Sous waits for them. Not awaited.
   if (options.hooks.has('Notification')) {
     void options.hooks
-      .fire('Notification', { message: `Sous needs your permission to use ${call.tool.name}`, notification_type: 'permission_prompt' }, { cwd: call.cwd, permissionMode: call.mode })
+      .fire('Notification', { message: `${options.agent ? `The ${options.agent.type} agent` : 'Sous'} needs your permission to use ${call.tool.name}`, notification_type: 'permission_prompt' }, { cwd: call.cwd, permissionMode: call.mode })
       .then(gate.hookNotices, (error: unknown) => gate.notice({ level: 'warning', message: `The Notification hook failed: ${String(error)}` }))
   }
   const outcome = await pending
@@ -218,7 +219,7 @@ function previewContext(options: PermissionGateOptions, call: GateCall, signal: 
     projectRoot: options.projectRoot,
     projectDataDir: projectDataDir(options.sousHome, options.projectRoot),
     sessionId: options.sessionId,
-    agentId: 'main',
+    agentId: options.agent?.id ?? 'main',
     toolUseId: call.toolUseId,
     signal,
     progress: () => {},

@@ -1,6 +1,6 @@
 import type { BashSandboxSource } from '../../tools/bash-sandbox'
 import type { AnyTool, ToolContext } from '../../tools/types'
-import type { ApprovalQueue } from '../approvals/queue'
+import type { AgentLabel, ApprovalAsker } from '../approvals/queue'
 import type { HookRunner } from '../hooks/runner'
 import type { LoadSettingsOptions } from '../settings/load'
 import type { SettingsDiagnostic } from '../settings/types'
@@ -37,7 +37,10 @@ export interface PermissionGateOptions {
   /** Managed policy file and home directory overrides (tests). */
   managedPath?: string
   home?: string
-  approvals: ApprovalQueue
+  /** Where asks go: the session's queue, or a subagent's view of it (fresh grants, the agent named). */
+  approvals: ApprovalAsker
+  /** The subagent this gate serves (absent: the session's main agent); its asks name it. */
+  agent?: AgentLabel
   /** Its hook list is replaced whenever the settings are re-read. */
   hooks: HookRunner
   /** No one to ask: every ask becomes a denial reported through `onDenial`. */

@@ -23,6 +23,8 @@ export interface HookRunnerOptions {
   env?: NodeJS.ProcessEnv
   /** The user's choice of further variables to hold back or pass (see base/child-env). */
   childEnv?: () => ChildEnvPolicy
+  /** Fields every input carries besides the common ones: a subagent's `agent_id` and `agent_type`. */
+  inputFields?: Record<string, unknown>
 }
 
 /** Per-firing details. */
@@ -74,7 +76,7 @@ export class HookRunner {
       seen.add(key)
       return true
     })
-    const input = { session_id: this.opts.sessionId, transcript_path: this.opts.transcriptPath ?? '', cwd: o.cwd, permission_mode: o.permissionMode, hook_event_name: event, ...fields }
+    const input = { session_id: this.opts.sessionId, transcript_path: this.opts.transcriptPath ?? '', cwd: o.cwd, permission_mode: o.permissionMode, hook_event_name: event, ...this.opts.inputFields, ...fields }
     const stdin = JSON.stringify(input)
     const runs = await Promise.all(
       selected.map(async (h) => {

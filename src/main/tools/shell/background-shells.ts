@@ -79,6 +79,7 @@ export class BackgroundShell {
  */
 export class BackgroundShells {
   private readonly shells = new Map<string, BackgroundShell>()
+  private readonly watchers = new Set<(shell: BackgroundShell) => void>()
   private readonly finishListeners = new Set<(shell: BackgroundShell) => void>()
   private nextId = 1
   private disposing = false
@@ -87,7 +88,9 @@ export class BackgroundShells {
     const id = `bash_${this.nextId++}`
     const shell = new BackgroundShell(id, options.command, new CommandRun(pty, options))
     this.shells.set(id, shell)
+    this.tell(shell)
     void shell.run.done.then(() => {
+      this.tell(shell)
       // The session ending stops its shells; nobody is left to tell.
       if (this.disposing) return
       for (const listener of this.finishListeners) listener(shell)
@@ -99,6 +102,25 @@ export class BackgroundShells {
   onFinish(listener: (shell: BackgroundShell) => void): () => void {
     this.finishListeners.add(listener)
     return () => this.finishListeners.delete(listener)
+  }
+
+  /**
+   * Calls `watcher` when a shell starts and again when it ends, however it ends (its `status`
+   * says which). Returns the function that stops watching. A watcher that throws is ignored.
+   */
+  watch(watcher: (shell: BackgroundShell) => void): () => void {
+    this.watchers.add(watcher)
+    return () => this.watchers.delete(watcher)
+  }
+
+  private tell(shell: BackgroundShell): void {
+    for (const watcher of this.watchers) {
+      try {
+        watcher(shell)
+      } catch {
+        // A watcher (the tree's feed) must never break a command.
+      }
+    }
   }
 
   get(id: string): BackgroundShell | undefined {

@@ -1,3 +1,5 @@
+import { AgentConversation } from '../features/agents/AgentConversation'
+import { AgentsPanel } from '../features/agents/AgentsPanel'
 import { FileTree } from '../features/files/FileTree'
 import { Viewer } from '../features/files/Viewer'
 import { DropOverlay } from '../features/projects/DropOverlay'
@@ -59,6 +61,13 @@ export const VIEWS: readonly View[] = [
     render: (context) => <FileTree root={context.project.path} sessionId={context.sessionId} revision={context.revision} />,
   },
   {
+    id: 'agents',
+    placement: 'sidebar',
+    title: 'Agents',
+    command: { title: 'Show the agent tree', focus: '[aria-label="Agent tree"] button' },
+    render: (context) => <AgentsPanel sessionId={context.sessionId} />,
+  },
+  {
     id: 'settings',
     placement: 'dialog',
     title: 'Settings',
@@ -70,6 +79,7 @@ export const VIEWS: readonly View[] = [
       </SettingsDialog>
     ),
   },
+  { id: 'agent-conversation', placement: 'dialog', title: 'Agent conversation', command: { title: 'Open the conversation of the last agent opened' }, render: (context) => <AgentConversation onClose={context.close} /> },
   {
     id: 'memory',
     placement: 'dialog',

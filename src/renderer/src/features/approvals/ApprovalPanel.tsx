@@ -102,8 +102,18 @@ function ApprovalCard({ request, busy, error, onReply, onOpenPlan }: ApprovalCar
   return (
     <article className="approval__card" aria-label={`Approve ${describeRequest(request)}`} data-testid="approval-card">
       <p className="approval__summary">
+        {request.agent && (
+          <span className="approval__agent" data-testid="approval-agent" title={request.agent.description}>
+            {request.agent.type} ›{' '}
+          </span>
+        )}
         <strong>{request.toolName}</strong> {preview?.kind === 'diff' ? preview.filePath : ''}
       </p>
+      {request.agent && (
+        <p className="approval__why">
+          Asked by a subagent: {request.agent.description}
+        </p>
+      )}
       {(preview?.kind === 'diff' || preview?.kind === 'path') && preview.realPath && (
         <p className="approval__why" role="note" data-testid="approval-real-path">
           Through a symlink, this really {preview.kind === 'path' && preview.operation === 'read' ? 'reads' : 'writes'} <code>{preview.realPath}</code>

@@ -28,8 +28,16 @@ export function ofSession(queue: ApprovalQueueState, sessionId: string | null): 
   return sessionId ? queue.filter((r) => r.sessionId === sessionId) : []
 }
 
-/** One line for a notification or a queue entry: "Bash: npm test", "Edit: src/a.ts". */
+/**
+ * One line for a notification or a queue entry: "Bash: npm test", "Edit: src/a.ts"; a subagent's
+ * request is prefixed with its type: "Explore › Bash: npm test".
+ */
 export function describeRequest(request: ApprovalRequested): string {
+  const line = describeCall(request)
+  return request.agent ? `${request.agent.type} › ${line}` : line
+}
+
+function describeCall(request: ApprovalRequested): string {
   const preview = request.preview
   if (preview?.kind === 'command') return `${request.toolName}: ${preview.command}`
   if (preview?.kind === 'diff') return `${request.toolName}: ${preview.filePath}`

@@ -167,7 +167,12 @@ export function reduce(transcript: Transcript, event: AgentEvent): Transcript {
       return update((turn) => ({ ...turn, context: { tokens: event.tokens, window: event.window, autoCompactAt: event.autoCompactAt } }))
     case 'task_update':
     case 'mode_change':
-      // Not part of the conversation: the task list and the mode have their own state.
+    case 'agent_start':
+    case 'agent_background':
+    case 'agent_end':
+    case 'shell_start':
+    case 'shell_end':
+      // Not part of the conversation: the task list, the mode and the agent tree have their own state.
       return transcript
     case 'sandbox_unavailable':
       // Shown once per session as a banner (SandboxBanner, from the chat store), not in a turn.

@@ -1,0 +1,90 @@
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
+import { expect, test } from './fixtures'
+import { openByPath } from './support/app'
+
+// The agent tree through `sous serve` in Chromium, against the scripted model server: a subagent's
+// live states (running, waiting for approval, done), its conversation opened read-only, stopping a
+// node, and the tree rebuilt from transcripts after a reload.
+
+test('a subagent shows live in the tree, waits for approval there, opens read-only, and is still there after a reload', async ({ app, projectDir, modelServer }) => {
+  await modelServer.setScenario([
+    // The main agent starts a subagent (foreground: the requests come in this order).
+    { reply: { content: [{ type: 'tool_use', id: 'toolu_agent', name: 'Agent', input: { description: 'Write the marker', prompt: 'Write the marker file.' } }] } },
+    // The subagent asks to run a command that changes files.
+    { reply: { content: [{ type: 'tool_use', id: 'toolu_touch', name: 'Bash', input: { command: 'touch marker.txt' } }] } },
+    { reply: { content: [{ type: 'text', text: 'The marker is written.' }] } },
+    { reply: { content: [{ type: 'text', text: 'The helper wrote the marker.' }] } },
+  ])
+  await openByPath(app, projectDir)
+  const chat = app.getByRole('region', { name: 'Chat' })
+  await chat.getByRole('textbox', { name: 'Message' }).fill('Have a helper write the marker')
+  await chat.getByRole('textbox', { name: 'Message' }).press('Enter')
+
+  const tree = app.getByRole('tree', { name: 'Agent tree' })
+  await expect(tree.getByRole('treeitem', { name: 'general-purpose: Write the marker — Waiting for approval' })).toBeVisible()
+  await expect(tree.getByRole('treeitem', { name: /^Main agent: .* — Running$/ })).toBeVisible()
+  const approvals = app.getByRole('region', { name: 'Approvals' })
+  await expect(approvals).toContainText('touch marker.txt')
+  await approvals.getByRole('button', { name: 'Allow once' }).click()
+
+  const helper = tree.getByRole('treeitem', { name: 'general-purpose: Write the marker — Done' })
+  await expect(helper).toBeVisible()
+  await expect(helper).toHaveAttribute('aria-level', '2')
+  await expect(tree.getByRole('treeitem', { name: /^Main agent: .* — Idle$/ })).toBeVisible()
+  await expect(chat.getByRole('log', { name: 'Conversation' }).getByLabel('Assistant').last()).toContainText('The helper wrote the marker.')
+  expect(existsSync(join(projectDir, 'marker.txt'))).toBe(true)
+  // The main conversation shows the Agent call and its result, not the subagent's own tool calls.
+  await expect(chat.getByRole('log', { name: 'Conversation' })).toContainText('The marker is written.')
+  await expect(chat.getByRole('log', { name: 'Conversation' })).not.toContainText('touch marker.txt')
+
+  await helper.getByRole('button', { name: 'Open the conversation of general-purpose: Write the marker' }).click()
+  const conversation = app.getByRole('dialog', { name: 'Conversation of general-purpose: Write the marker' })
+  const entries = conversation.getByRole('list', { name: 'Agent conversation' })
+  await expect(entries).toContainText('Write the marker file.')
+  await expect(entries).toContainText('Bash touch marker.txt')
+  await expect(entries).toContainText('The marker is written.')
+  await expect(conversation.getByRole('textbox')).toHaveCount(0)
+  await conversation.getByRole('button', { name: 'Close' }).click()
+
+  // A fresh window: the tree comes back from the transcripts.
+  await app.reload()
+  await openByPath(app, projectDir)
+  await app.getByRole('region', { name: 'Sessions' }).getByRole('button', { name: 'Open session Have a helper write the marker' }).click()
+  await expect(app.getByRole('tree', { name: 'Agent tree' }).getByRole('treeitem', { name: 'general-purpose: Write the marker — Done' })).toBeVisible()
+  expect((await modelServer.recorded()).failures).toEqual([])
+})
+
+test('stopping a running subagent from the tree stops it, and the main agent goes on', async ({ app, projectDir, modelServer }) => {
+  await modelServer.setScenario([
+    { reply: { content: [{ type: 'tool_use', id: 'toolu_slow', name: 'Agent', input: { description: 'Slow survey', prompt: 'Survey everything slowly.', subagent_type: 'Explore' } }] } },
+    // Streams for about a minute unless stopped.
+    { reply: { content: [{ type: 'text', text: 'Surveying… '.repeat(120) }] }, chunkSize: 11, delayMs: 500 },
+    { reply: { content: [{ type: 'text', text: 'The survey was stopped.' }] } },
+  ])
+  await openByPath(app, projectDir)
+  const chat = app.getByRole('region', { name: 'Chat' })
+  await chat.getByRole('textbox', { name: 'Message' }).fill('Survey the project')
+  await chat.getByRole('textbox', { name: 'Message' }).press('Enter')
+
+  const tree = app.getByRole('tree', { name: 'Agent tree' })
+  const survey = tree.getByRole('treeitem', { name: 'Explore: Slow survey — Running' })
+  await expect(survey).toBeVisible()
+  await survey.getByRole('button', { name: 'Stop Explore: Slow survey' }).click()
+  await expect(tree.getByRole('treeitem', { name: 'Explore: Slow survey — Stopped' })).toBeVisible()
+  await expect(chat.getByRole('log', { name: 'Conversation' }).getByLabel('Assistant').last()).toContainText('The survey was stopped.')
+  await expect(tree.getByRole('treeitem', { name: /^Main agent: .* — Idle$/ })).toBeVisible()
+})
+
+test('/agents moves focus into the tree', async ({ app, projectDir, modelServer }) => {
+  await modelServer.setScenario([{ reply: { content: [{ type: 'text', text: 'Hello.' }] } }])
+  await openByPath(app, projectDir)
+  const input = app.getByRole('region', { name: 'Chat' }).getByRole('textbox', { name: 'Message' })
+  await expect(app.getByRole('region', { name: 'Agents' })).toContainText('Agents appear here once the conversation starts.')
+  await input.fill('Say hello')
+  await input.press('Enter')
+  await expect(app.getByRole('region', { name: 'Chat' }).getByRole('log', { name: 'Conversation' }).getByLabel('Assistant').last()).toContainText('Hello.')
+  await input.fill('/agents')
+  await input.press('Enter')
+  await expect(app.getByRole('button', { name: 'Open the conversation of Main agent: The conversation' })).toBeFocused()
+})

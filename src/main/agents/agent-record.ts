@@ -1,0 +1,122 @@
+import type { PermissionModeName } from '../../shared/ipc/contract'
+import type { AgentEndStatus, Usage } from '../../shared/protocol/agent-event'
+import { zeroUsage } from '../engine/usage'
+import type { PermissionGate } from '../governance/gate/gate'
+import type { Message, TextBlock } from '../services/model/types'
+import type { FileStateCache } from '../tools/file-state'
+import type { ShellState } from '../tools/shell/shell-state'
+import type { AnyTool } from '../tools/types'
+import type { SubagentOutcome } from './run-subagent'
+import type { SidechainWriter } from './sidechain'
+
+/** What a subagent was made of: fixed when it starts, reused when it starts again. */
+export interface AgentMake {
+  id: string
+  type: string
+  description: string
+  /** `main` or the id of the subagent whose call started it. */
+  parentAgentId: string
+  parentToolUseId?: string
+  /** 1 for an agent the main agent started, 2 for one it started, … */
+  depth: number
+  /** A fork: a copy of its parent's conversation. A fork can never start agents. */
+  fork: boolean
+  model: string
+  mode: PermissionModeName
+  system: TextBlock[]
+  tools: AnyTool[]
+  maxTurns: number
+  /** Omitted when it uses the loop's default. */
+  maxTokens?: number
+  thinkingBudget?: number
+  /** What it has read (a copy of its parent's when it started), so Edit and Write work on files it saw. */
+  fileState: FileStateCache
+}
+
+/** One run's own parts, released when the run ends. */
+export interface RunParts {
+  shell: ShellState
+  gate: PermissionGate
+  sidechain: SidechainWriter
+  /** Undo what the run set up (watchers…). */
+  release(): void
+}
+
+/**
+ * One subagent of a session, across its runs: what it is, where it stands, and what it has said.
+ * Its abort controller is chained to the signal of the turn that started it while it runs in the
+ * foreground; moving to the background (or starting there) cuts that link, so the parent's turn
+ * can end while it goes on. Stopping an agent is aborting its controller.
+ */
+export class AgentRecord {
+  status: 'running' | AgentEndStatus = 'running'
+  background: boolean
+  controller = new AbortController()
+  /** The current run (resolves with its outcome; never rejects). */
+  done: Promise<SubagentOutcome> = Promise.resolve(idleOutcome())
+  outcome: SubagentOutcome | undefined
+  /** The conversation so far, to continue it with a message. */
+  messages: Message[] = []
+  /** Totals over every run. */
+  usage: Usage = zeroUsage()
+  costUsd = 0
+  /** TaskOutput has shown how it ended, so no notification repeats it. */
+  outputRead = false
+  /** Messages for it (SendMessage, its background agents' notifications), read at its next turn boundary. */
+  readonly inbox: string[] = []
+  parts: RunParts | undefined
+  private unchain: (() => void) | undefined
+
+  constructor(
+    readonly make: AgentMake,
+    background: boolean,
+  ) {
+    this.background = background
+  }
+
+  get id(): string {
+    return this.make.id
+  }
+
+  get running(): boolean {
+    return this.status === 'running'
+  }
+
+  /** A fresh controller for a new run; aborted with `signal` (the starting turn's) until {@link detach}. */
+  beginRun(signal: AbortSignal | undefined): AbortSignal {
+    this.controller = new AbortController()
+    this.status = 'running'
+    this.outcome = undefined
+    this.outputRead = false
+    this.detach()
+    if (signal) {
+      const onAbort = (): void => this.controller.abort()
+      if (signal.aborted) onAbort()
+      else {
+        signal.addEventListener('abort', onAbort, { once: true })
+        this.unchain = () => signal.removeEventListener('abort', onAbort)
+      }
+    }
+    return this.controller.signal
+  }
+
+  /** Cuts the link to the starting turn's signal (the agent goes on in the background). */
+  detach(): void {
+    this.unchain?.()
+    this.unchain = undefined
+  }
+
+  /** Records how a run ended. */
+  finish(outcome: SubagentOutcome): void {
+    this.detach()
+    this.outcome = outcome
+    this.status = outcome.status
+    this.messages = outcome.messages
+    this.usage = outcome.usage
+    this.costUsd = outcome.costUsd
+  }
+}
+
+function idleOutcome(): SubagentOutcome {
+  return { status: 'completed', resultText: '', messages: [], usage: zeroUsage(), costUsd: 0, turns: 0, durationMs: 0 }
+}

@@ -1,0 +1,85 @@
+import type { ToolResult } from '../tools/types'
+import type { AgentRecord } from './agent-record'
+import type { SubagentOutcome } from './run-subagent'
+
+/**
+ * What the parent is told about a subagent: the Agent call's result (only the final text reaches
+ * the model; usage and duration are in `details`, for the UI), the note that it went on in the
+ * background, the task notification when a background agent ends, and TaskOutput's answer.
+ */
+
+/** The UI's part of an Agent call's result. */
+export interface AgentCallDetails {
+  agentId: string
+  agentType: string
+  description: string
+  status: 'running' | 'completed' | 'failed' | 'stopped'
+  background: boolean
+  model: string
+  usage?: SubagentOutcome['usage']
+  costUsd?: number
+  durationMs?: number
+  turns?: number
+}
+
+/** The result of a foreground Agent call whose subagent ended. */
+export function finishedResult(record: AgentRecord, outcome: SubagentOutcome): ToolResult {
+  const details = detailsOf(record, outcome)
+  if (outcome.status === 'completed') {
+    return { content: outcome.resultText.trim() || '(The agent finished without a final message.)', details }
+  }
+  const partial = outcome.resultText.trim() ? `\n\nIts last message:\n${outcome.resultText.trim()}` : ''
+  const why = outcome.status === 'stopped' ? 'was stopped before it finished' : `failed: ${outcome.message ?? 'unknown error'}`
+  return { content: `The ${record.make.type} agent ${why}.${partial}`, isError: true, details }
+}
+
+/** The result of an Agent call that runs (or went on) in the background. */
+export function backgroundResult(record: AgentRecord, moved: boolean): ToolResult {
+  const how = moved ? 'It ran for longer than the foreground limit and went on in the background' : 'It is running in the background'
+  return {
+    content: `${how}: agent id ${record.id}. You will be told when it finishes; TaskOutput (task_id "${record.id}") reads its result, TaskStop stops it, SendMessage sends it a message. Do not poll it; go on with other work.`,
+    details: detailsOf(record, undefined),
+  }
+}
+
+/** The task notification a parent gets with its next request when a background agent ends. */
+export function agentNotification(record: AgentRecord, outcome: SubagentOutcome): string {
+  const result = outcome.resultText.trim()
+  return [
+    '<task-notification>',
+    `<task-id>${record.id}</task-id>`,
+    `<status>${outcome.status}</status>`,
+    `<summary>Agent "${record.make.description}" (${record.make.type}) ${summaryOf(outcome)}</summary>`,
+    ...(result ? [`<result>\n${result}\n</result>`] : []),
+    '</task-notification>',
+  ].join('\n')
+}
+
+/** TaskOutput on an agent: its status and, once it has ended, its final text. */
+export function outputResult(record: AgentRecord): ToolResult {
+  const outcome = record.outcome
+  const text = outcome ? outcome.resultText.trim() || '(no final message)' : '(still running: no result yet)'
+  const status = outcome?.status ?? 'running'
+  return {
+    content: `<task_id>${record.id}</task_id>\n<status>${status}</status>${outcome?.message ? `\n<error>${outcome.message}</error>` : ''}\n<output>\n${text}\n</output>`,
+    details: detailsOf(record, outcome),
+  }
+}
+
+function summaryOf(outcome: SubagentOutcome): string {
+  if (outcome.status === 'completed') return 'completed'
+  if (outcome.status === 'stopped') return 'was stopped'
+  return `failed: ${outcome.message ?? 'unknown error'}`
+}
+
+function detailsOf(record: AgentRecord, outcome: SubagentOutcome | undefined): AgentCallDetails {
+  const { make } = record
+  const details: AgentCallDetails = { agentId: make.id, agentType: make.type, description: make.description, status: outcome?.status ?? 'running', background: record.background, model: make.model }
+  if (outcome) {
+    details.usage = outcome.usage
+    details.costUsd = outcome.costUsd
+    details.durationMs = outcome.durationMs
+    details.turns = outcome.turns
+  }
+  return details
+}

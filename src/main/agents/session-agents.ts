@@ -1,0 +1,403 @@
+// Longer than 300 lines because every operation on a session's agents (call, message, output, stop,
+// the tree's stops, runs and their teardown) works on one map of records and keeps its invariants
+// together: a record is running exactly while its run is, and a stop reaches every descendant.
+import { randomBytes } from 'node:crypto'
+import type { PermissionModeName } from '../../shared/ipc/contract'
+import type { AgentEvent } from '../../shared/protocol/agent-event'
+import { shellNodeId } from '../../shared/protocol/agent-tree'
+import type { QueryHooks } from '../engine/types'
+import type { AgentLabel } from '../governance/approvals/queue'
+import type { PermissionGate } from '../governance/gate/gate'
+import { resultText } from '../tools/result-text'
+import { errorResult } from '../tools/define-tool'
+import type { FileStateCache } from '../tools/file-state'
+import { ShellState } from '../tools/shell/shell-state'
+import type { AgentCall, AnyTool, SubagentControl, ToolContext, ToolResult } from '../tools/types'
+import type { Message, ModelService } from '../services/model/types'
+import { AgentRecord, type RunParts } from './agent-record'
+import { agentNotification, backgroundResult, finishedResult, outputResult } from './agent-results'
+import { FORK_AGENT_TYPE, type AgentCatalog } from './definitions'
+import { isForkConversation } from './fork'
+import { prepareFork, prepareTyped, type PrepareContext, type Prepared } from './prepare-agent'
+import { runSubagent, type SubagentOutcome } from './run-subagent'
+import { watchShells } from './shell-events'
+import { SidechainWriter, sidechainPath } from './sidechain'
+
+/** A foreground agent still running after this long goes on in the background (Claude Code: two minutes). */
+export const FOREGROUND_LIMIT_MS = 120_000
+/** How deep agents may nest (an agent started by an agent started by…). */
+export const MAX_DEPTH = 4
+/** How long stopping waits for an agent to wind down before reporting it stopped anyway. */
+const STOP_WAIT_MS = 5_000
+
+/** The session's main agent, as its subagents see it. */
+export interface MainAgent {
+  model(): string
+  mode(): PermissionModeName
+  tools(): readonly AnyTool[]
+  shell: ShellState
+  fileState: FileStateCache
+}
+
+/** What a session's subagents need from the session that owns them. */
+export interface SessionAgentsOptions {
+  sessionId: string
+  projectRoot: string
+  projectDataDir: string
+  /** The session's transcript: sidechains go beside it. */
+  transcriptPath: string
+  userHome: string
+  env: Record<string, string | undefined>
+  /** The agent types (read when the session's tools are built). */
+  catalog(): AgentCatalog
+  model(): Promise<ModelService>
+  /** Model requests per run, unless a type says otherwise. */
+  maxTurns: number
+  main: MainAgent
+  /** A subagent's permission gate: the session's settings and hooks, its own mode and session grants, its asks naming it. */
+  openGate(agent: AgentLabel, mode: PermissionModeName, state: { shell: ShellState; fileState: FileStateCache; parentToolUseId?: string }): PermissionGate
+  /** What every agent's tools share: the task list, the small model, the Agent terminal feed. */
+  sharedContext(): Partial<ToolContext>
+  /** A subagent's event (its sidechain already has it): out to the hub. */
+  emit(event: AgentEvent): void
+  /** A main-agent event that happens outside its loop (its background commands): into the session's transcript and out. */
+  emitMain(event: AgentEvent): void
+  /** News for the main agent: a background agent it started ended. */
+  notifyMain(text: string, stillRelevant: () => boolean): void
+  /** Default {@link FOREGROUND_LIMIT_MS}. */
+  foregroundLimitMs?: number
+  /** Coordinator mode: every agent the main agent starts runs in the background. */
+  coordinator?: boolean
+  now?(): number
+}
+
+/**
+ * The subagents of one session: what the Agent, SendMessage, TaskOutput and TaskStop tools reach
+ * (`ToolContext.agents`), and what the tree stops. Each agent runs the same loop as the main agent
+ * (`runSubagent`) in isolation: a fresh conversation (or, a fork, a copy of its parent's), its own
+ * abort controller chained to the starting turn while in the foreground, a copy of its parent's
+ * file-read state, its own Bash state and background commands, its own permission gate with fresh
+ * session grants whose asks name it. Everything a run set up is released in `finally`.
+ * Contract: no method throws; failures are error results.
+ */
+export class SessionAgents implements SubagentControl {
+  private readonly records = new Map<string, AgentRecord>()
+  private disposed = false
+  private readonly unwatchMain: () => void
+
+  constructor(private readonly o: SessionAgentsOptions) {
+    this.unwatchMain = watchShells(o.main.shell, { sessionId: o.sessionId, agentId: 'main' }, o.emitMain, this.now)
+  }
+
+  async run(call: AgentCall, ctx: ToolContext): Promise<ToolResult> {
+    try {
+      if (this.disposed) return errorResult('The session is closing: no agent can start.')
+      const caller = this.records.get(ctx.agentId)
+      if (caller?.make.fork) return errorResult('A fork cannot start agents: do this work yourself, with your own tools.')
+      if ((caller?.make.depth ?? 0) >= MAX_DEPTH) return errorResult(`Agents nest ${MAX_DEPTH} deep at most: do this part yourself.`)
+      const background = call.run_in_background === true || (this.o.coordinator === true && !caller)
+      const prepared = await this.prepare(call, ctx, caller, background)
+      if ('error' in prepared) return errorResult(prepared.error)
+      const make = { ...prepared.make, id: newAgentId(), parentAgentId: ctx.agentId, parentToolUseId: ctx.toolUseId, depth: (caller?.make.depth ?? 0) + 1 }
+      const record = new AgentRecord(make, background)
+      this.records.set(record.id, record)
+      this.start(record, prepared.messages, prepared.messages.length, prepared.cwd, call.prompt, background ? undefined : ctx.signal)
+      return background ? backgroundResult(record, false) : await this.waitInForeground(record)
+    } catch (error) {
+      return errorResult(`The agent could not start: ${error instanceof Error ? error.message : String(error)}`)
+    }
+  }
+
+  async send(to: string, message: string, ctx: ToolContext): Promise<ToolResult> {
+    const record = this.records.get(to)
+    if (!record) return errorResult(`No agent with id "${to}".${this.known()}`)
+    if (ctx.agentId !== 'main' && record.make.parentAgentId !== ctx.agentId) return errorResult(`Agent ${to} was not started by you: only the agent that started it (or the main agent) may message it.`)
+    const text = `A message from the agent that started you:\n${message}`
+    if (record.running) {
+      record.inbox.push(text)
+      return { content: `Queued for ${to}: it reads the message at its next turn boundary.` }
+    }
+    if (this.disposed) return errorResult('The session is closing: no agent can start again.')
+    record.background = true
+    this.start(record, [...record.messages, { role: 'user', content: [{ type: 'text', text }] }], 1, this.o.main.shell.cwd, text, undefined)
+    return { content: `${to} had ended; it started again in the background with your message. You will be told when it finishes.` }
+  }
+
+  async output(id: string, options: { block: boolean; timeoutMs: number; signal: AbortSignal }): Promise<ToolResult | undefined> {
+    const record = this.records.get(id)
+    if (!record) return undefined
+    if (options.block && record.running) await raceWithTimeout(record.done, options.timeoutMs, options.signal)
+    if (!record.running) record.outputRead = true
+    return outputResult(record)
+  }
+
+  async stop(id: string): Promise<ToolResult | undefined> {
+    const record = this.records.get(id)
+    if (!record) return undefined
+    // The model learns the end from this result: no notification repeats it.
+    if (!record.running) {
+      record.outputRead = true
+      return { content: `Agent ${id} had already ended (${record.status}).` }
+    }
+    await this.stopTree(record)
+    record.outputRead = true
+    return { content: `Agent ${id} was stopped, with the agents it started.` }
+  }
+
+  /**
+   * Stops a node of the tree and what is below it: a subagent (and its agents), or a background
+   * command (`<agent>/shell/<id>`). False when no such node runs here.
+   */
+  async stopNode(nodeId: string): Promise<boolean> {
+    const record = this.records.get(nodeId)
+    if (record) {
+      if (record.running) await this.stopTree(record)
+      return true
+    }
+    for (const [agentId, shell] of this.shellStates()) {
+      for (const background of shell.background.list()) {
+        if (shellNodeId(agentId, background.id) !== nodeId) continue
+        await shell.background.stop(background.id)
+        return true
+      }
+    }
+    return false
+  }
+
+  /** Stops every subagent (the main agent's turn is the session's to stop). */
+  async stopAll(): Promise<void> {
+    await Promise.all([...this.records.values()].filter((record) => record.running && record.make.parentAgentId === 'main').map((record) => this.stopTree(record)))
+  }
+
+  /** Ids of the tree's nodes that are running now: subagents and background commands. */
+  liveNodeIds(): Set<string> {
+    const live = new Set<string>()
+    for (const record of this.records.values()) if (record.running) live.add(record.id)
+    for (const [agentId, shell] of this.shellStates()) {
+      for (const background of shell.background.list()) if (background.status === 'running') live.add(shellNodeId(agentId, background.id))
+    }
+    return live
+  }
+
+  /** Whether any subagent is running. */
+  get busy(): boolean {
+    return [...this.records.values()].some((record) => record.running)
+  }
+
+  /** Resolves once no subagent is running (one that ends may start again: it waits for that too). */
+  async whenIdle(): Promise<void> {
+    for (;;) {
+      const running = [...this.records.values()].filter((record) => record.running)
+      if (running.length === 0) return
+      await Promise.all(running.map((record) => record.done))
+    }
+  }
+
+  /** Stops every agent and waits for them; nothing keeps running after. */
+  async dispose(): Promise<void> {
+    this.disposed = true
+    this.unwatchMain()
+    await Promise.all([...this.records.values()].filter((record) => record.running).map((record) => this.stopTree(record)))
+  }
+
+  private now = (): number => (this.o.now ?? Date.now)()
+
+  private async prepare(call: AgentCall, ctx: ToolContext, caller: AgentRecord | undefined, background: boolean): Promise<Prepared | { error: string }> {
+    const context: PrepareContext = {
+      catalog: this.o.catalog(),
+      env: this.o.env,
+      sessionTools: this.o.main.tools(),
+      maxTurns: this.o.maxTurns,
+      projectRoot: this.o.projectRoot,
+      userHome: this.o.userHome,
+      caller: caller
+        ? { model: caller.make.model, mode: caller.parts?.gate.mode ?? caller.make.mode, tools: caller.make.tools, fileState: caller.make.fileState, cwd: caller.parts?.shell.cwd ?? this.o.projectRoot }
+        : { model: this.o.main.model(), mode: this.o.main.mode(), tools: this.o.main.tools(), fileState: this.o.main.fileState, cwd: this.o.main.shell.cwd },
+    }
+    if (call.subagent_type !== FORK_AGENT_TYPE) return prepareTyped(call, background, context)
+    const origin = await ctx.origin?.()
+    if (!origin) return { error: 'A fork copies the conversation of the call that starts it, and this call has none to copy.' }
+    // The hard recursion guard: whatever started this conversation, a fork's own calls never fork.
+    if (isForkConversation(origin.messages)) return { error: 'A fork cannot start agents: do this work yourself, with your own tools.' }
+    return prepareFork(call, origin, context)
+  }
+
+  /** Starts a run of `record` (a new agent, or one started again) and follows it to its end. */
+  private start(record: AgentRecord, messages: Message[], unsaved: number, cwd: string, prompt: string, turnSignal: AbortSignal | undefined): void {
+    const signal = record.beginRun(turnSignal)
+    record.done = this.execute(record, messages, unsaved, cwd, prompt, signal)
+    void record.done.then((outcome) => this.afterRun(record, outcome))
+  }
+
+  private async execute(record: AgentRecord, messages: Message[], unsaved: number, cwd: string, prompt: string, signal: AbortSignal): Promise<SubagentOutcome> {
+    const started = this.now()
+    let parts: RunParts | undefined
+    try {
+      parts = this.openParts(record, cwd)
+      record.parts = parts
+      const { make } = record
+      const [model, start] = await Promise.all([this.o.model(), parts.gate.subagentStart({ id: make.id, type: make.type })])
+      const opening = start.additionalContext ? withContext(messages, start.additionalContext) : messages
+      let lastText = ''
+      const outcome = await runSubagent({
+        identity: { sessionId: this.o.sessionId, agentId: make.id, parentAgentId: make.parentAgentId, ...(make.parentToolUseId !== undefined && { parentToolUseId: make.parentToolUseId }) },
+        agentType: make.type,
+        description: make.description,
+        prompt,
+        background: record.background,
+        sidechain: parts.sidechain,
+        emit: (event) => {
+          if (event.type === 'assistant_message') lastText = event.text
+          this.o.emit(event)
+        },
+        unsaved,
+        messages: opening,
+        system: make.system,
+        tools: make.tools,
+        model,
+        modelName: make.model,
+        maxTurns: make.maxTurns,
+        signal,
+        cwd,
+        projectRoot: this.o.projectRoot,
+        projectDataDir: this.o.projectDataDir,
+        canUseTool: (tool, input, toolUseId, options) => parts!.gate.canUseTool(tool, input, toolUseId, options),
+        hooks: loopHooks(record, parts, () => lastText),
+        ...(make.maxTokens !== undefined && { maxTokens: make.maxTokens }),
+        ...(make.thinkingBudget !== undefined && { thinkingBudget: make.thinkingBudget }),
+        toolContext: { ...this.o.sharedContext(), fileState: make.fileState, shell: parts.shell, isReadDenied: (path: string) => parts!.gate.isReadDenied(path), agents: this },
+        usageSoFar: { usage: record.usage, costUsd: record.costUsd },
+        now: this.now,
+      })
+      record.finish(outcome)
+      return outcome
+    } catch (error) {
+      const outcome: SubagentOutcome = { status: 'failed', message: `Internal error: ${error instanceof Error ? error.message : String(error)}`, resultText: '', messages, usage: record.usage, costUsd: record.costUsd, turns: 0, durationMs: this.now() - started }
+      record.finish(outcome)
+      return outcome
+    } finally {
+      if (parts) await this.teardown(record, parts)
+    }
+  }
+
+  /** A run's own Bash state (its cwd, its background commands, watched for the tree), gate and sidechain. */
+  private openParts(record: AgentRecord, cwd: string): RunParts {
+    const { make } = record
+    const shell = new ShellState(cwd)
+    const gate = this.o.openGate({ id: make.id, type: make.type, description: make.description }, make.mode, {
+      shell,
+      fileState: make.fileState,
+      ...(make.parentToolUseId !== undefined && { parentToolUseId: make.parentToolUseId }),
+    })
+    const path = sidechainPath(this.o.transcriptPath, make.id)
+    const sidechain = new SidechainWriter(path, { sessionId: this.o.sessionId, projectPath: this.o.projectRoot }, record.messages.length > 0)
+    const identity = { sessionId: this.o.sessionId, agentId: make.id, ...(make.parentToolUseId !== undefined && { parentToolUseId: make.parentToolUseId }) }
+    const unwatch = watchShells(shell, identity, (event) => {
+      sidechain.appendEvent(event)
+      this.o.emit(event)
+    }, this.now)
+    return { shell, gate, sidechain, release: unwatch }
+  }
+
+  /** Ends what a run set up: agents it left running, pending asks, its background commands. */
+  private async teardown(record: AgentRecord, parts: RunParts): Promise<void> {
+    const children = [...this.records.values()].filter((child) => child.make.parentAgentId === record.id && child.running)
+    // Nobody is left to read their results.
+    await Promise.all(children.map((child) => this.stopTree(child)))
+    parts.gate.abortPending()
+    await parts.shell.dispose().catch(() => undefined)
+    parts.release()
+    if (record.parts === parts) record.parts = undefined
+  }
+
+  private afterRun(record: AgentRecord, outcome: SubagentOutcome): void {
+    if (record.running) return // Started again meanwhile.
+    const waiting = record.inbox.splice(0)
+    if (waiting.length > 0 && outcome.status !== 'stopped' && !this.disposed) {
+      // Messages that came while it was finishing: it answers them in another run.
+      this.start(record, [...record.messages, { role: 'user', content: waiting.map((text) => ({ type: 'text' as const, text })) }], 1, this.o.main.shell.cwd, waiting.join('\n\n'), undefined)
+      return
+    }
+    if (!record.background || this.disposed) return
+    const notification = agentNotification(record, outcome)
+    if (record.make.parentAgentId === 'main') this.o.notifyMain(notification, () => !record.outputRead)
+    else this.records.get(record.make.parentAgentId)?.inbox.push(notification)
+  }
+
+  private async waitInForeground(record: AgentRecord): Promise<ToolResult> {
+    let timer: NodeJS.Timeout | undefined
+    const limit = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), this.o.foregroundLimitMs ?? FOREGROUND_LIMIT_MS)))
+    const outcome = await Promise.race([record.done, limit])
+    clearTimeout(timer)
+    if (outcome) return finishedResult(record, outcome)
+    record.background = true
+    record.detach()
+    const { make } = record
+    this.o.emit({ sessionId: this.o.sessionId, agentId: make.id, ...(make.parentToolUseId !== undefined && { parentToolUseId: make.parentToolUseId }), type: 'agent_background', at: this.now() })
+    record.parts?.sidechain.appendEvent({ sessionId: this.o.sessionId, agentId: make.id, ...(make.parentToolUseId !== undefined && { parentToolUseId: make.parentToolUseId }), type: 'agent_background', at: this.now() })
+    return backgroundResult(record, true)
+  }
+
+  /** Aborts an agent and every agent below it, and waits (bounded) for them to end. */
+  private async stopTree(record: AgentRecord): Promise<void> {
+    const below = [record, ...this.descendantsOf(record.id)].filter((agent) => agent.running)
+    for (const agent of below) agent.controller.abort()
+    await raceWithTimeout(Promise.all(below.map((agent) => agent.done)), STOP_WAIT_MS)
+  }
+
+  private descendantsOf(id: string): AgentRecord[] {
+    const out: AgentRecord[] = []
+    for (const record of this.records.values()) if (record.make.parentAgentId === id) out.push(record, ...this.descendantsOf(record.id))
+    return out
+  }
+
+  private *shellStates(): Generator<[string, ShellState]> {
+    yield ['main', this.o.main.shell]
+    for (const record of this.records.values()) if (record.parts) yield [record.id, record.parts.shell]
+  }
+
+  private known(): string {
+    const ids = [...this.records.keys()]
+    return ids.length ? ` Known agents: ${ids.join(', ')}.` : ' No agent has been started in this session.'
+  }
+}
+
+/** The loop's hooks for a subagent: SubagentStop instead of Stop, PostToolUse(-Failure) as for the main agent. */
+function loopHooks(record: AgentRecord, parts: RunParts, lastText: () => string): QueryHooks {
+  const { gate, sidechain } = parts
+  return {
+    onStop: () => gate.subagentStop({ id: record.id, type: record.make.type, transcriptPath: sidechain.path }, { lastAssistantMessage: lastText() }),
+    postToolUse: async (call, result) => {
+      if (result.isError) await gate.postToolUseFailure(call.tool, call.input, resultText(result.content), call.toolUseId)
+      else await gate.postToolUse(call.tool, call.input, result, call.toolUseId)
+    },
+  }
+}
+
+/** The conversation with a SubagentStart hook's context added to its last (user) message. */
+function withContext(messages: Message[], context: string): Message[] {
+  const last = messages.at(-1)
+  if (!last || last.role !== 'user') return messages
+  const own = typeof last.content === 'string' ? [{ type: 'text' as const, text: last.content }] : last.content
+  return [...messages.slice(0, -1), { role: 'user', content: [...own, { type: 'text', text: `<system-reminder>\n${context}\n</system-reminder>` }] }]
+}
+
+function newAgentId(): string {
+  return `agent-${randomBytes(8).toString('hex')}`
+}
+
+/** Waits for `promise`, at most `ms`, or until `signal` aborts. Never rejects. */
+async function raceWithTimeout(promise: Promise<unknown>, ms: number, signal?: AbortSignal): Promise<void> {
+  let timer: NodeJS.Timeout | undefined
+  let onAbort: (() => void) | undefined
+  await Promise.race([
+    promise.catch(() => undefined),
+    new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, ms)
+      onAbort = () => resolve()
+      signal?.addEventListener('abort', onAbort, { once: true })
+    }),
+  ])
+  clearTimeout(timer)
+  if (onAbort) signal?.removeEventListener('abort', onAbort)
+}

@@ -1,0 +1,50 @@
+import { z } from 'zod'
+import { agentToolDescription, type AgentTypeLine } from './agent.prompt'
+import { defineTool, errorResult } from './define-tool'
+import type { AnyTool } from './types'
+
+export type { AgentTypeLine } from './agent.prompt'
+
+const input = z.strictObject({
+  description: z.string().describe('A short (3-5 word) description of the task'),
+  prompt: z.string().describe('The task for the agent to perform'),
+  subagent_type: z.string().optional().describe('The type of specialized agent to use for this task'),
+  model: z
+    .enum(['sonnet', 'opus', 'haiku'])
+    .optional()
+    .describe('Optional model to use for this agent. If not specified, inherits from the agent definition or from you. Ignored for "fork".'),
+  run_in_background: z.boolean().optional().describe('Set to true to run this agent in the background. You will be notified when it completes.'),
+})
+
+/**
+ * Agent (Claude Code's name and schema): starts a subagent — the same loop with a fresh
+ * conversation, its own system prompt and a filtered tool set — and returns only its final text.
+ * The work is done by the session's subagents (`ToolContext.agents`, see agents/); the call itself
+ * changes nothing outside Sous, so it is bookkeeping: each of the subagent's own calls is judged
+ * by the permission gate, and `Agent(type)` deny and ask rules still apply to the call.
+ * Concurrency-safe, so several agents in one message run side by side.
+ */
+export function createAgentTool(types: readonly AgentTypeLine[], options: { fork: boolean }): AnyTool {
+  return defineTool({
+    name: 'Agent',
+    label: 'Agent',
+    description: agentToolDescription(types, options),
+    input,
+    isReadOnly: () => true,
+    isDestructive: () => false,
+    isConcurrencySafe: () => true,
+    isBookkeeping: () => true,
+    summarize: (args) => `${args.subagent_type ?? 'general-purpose'}: ${args.description}`,
+    validate: async (args) => {
+      if (args.description.trim() === '') return 'description must not be empty: give the task in 3-5 words.'
+      if (args.prompt.trim() === '') return 'prompt must not be empty: say what the agent should do and report.'
+      return undefined
+    },
+    async execute(args, ctx) {
+      if (!ctx.agents) return errorResult('Subagents are not available in this session.')
+      return ctx.agents.run(args, ctx)
+    },
+    // The agent's final text is what the model asked for; the subagent's own results were budgeted.
+    maxResultChars: 100_000,
+  })
+}

@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest'
+import type { AgentEvent } from '../../../../shared/protocol/agent-event'
+import { emptyTree, foldTree, type AgentTree } from '../../../../shared/protocol/agent-tree'
+import { conversationOf } from './conversation'
+import { canOpen, canStop, elapsed, stateName, usageText, visibleRows } from './rows'
+
+const base = { sessionId: 's1' }
+const usage = { inputTokens: 100, outputTokens: 50, cacheReadTokens: 0, cacheWriteTokens: 0 }
+
+function treeOf(events: Array<Record<string, unknown>>): AgentTree {
+  let tree = emptyTree('s1')
+  for (const event of events) tree = foldTree(tree, { ...base, ...event } as AgentEvent)
+  return tree
+}
+
+const started = (agentId: string, parentAgentId: string, at = 1000) => ({ type: 'agent_start', agentId, parentAgentId, agentType: 'Explore', description: `Job ${agentId}`, prompt: `Do ${agentId}`, model: 'm', background: false, at })
+
+describe('the rows of the agent tree', () => {
+  it('go depth first with levels, totals rolled up, and nothing under a folded node', () => {
+    const tree = treeOf([
+      { type: 'turn_start', agentId: 'main', turnId: 't', prompt: 'Go' },
+      started('agent-a', 'main'),
+      started('agent-b', 'agent-a'),
+      { type: 'agent_end', agentId: 'agent-b', status: 'completed', result: 'ok', usage, costUsd: 0.5, durationMs: 10, turns: 1, at: 2000 },
+      started('agent-c', 'main'),
+    ])
+    const rows = visibleRows(tree, new Set(), { 'agent-c': 1 })
+    expect(rows.map((row) => [row.node.id, row.level])).toEqual([['main', 1], ['agent-a', 2], ['agent-b', 3], ['agent-c', 2]])
+    expect(rows[0]).toMatchObject({ tokens: 150, costUsd: 0.5 })
+    expect(rows[1]).toMatchObject({ tokens: 150, parent: true })
+    expect(stateName(rows[3]!)).toBe('Waiting for approval')
+    expect(stateName(rows[2]!)).toBe('Done')
+    expect(visibleRows(tree, new Set(['agent-a']), {}).map((row) => row.node.id)).toEqual(['main', 'agent-a', 'agent-c'])
+    expect(canStop(rows[1]!.node)).toBe(true)
+    expect(canStop(rows[2]!.node)).toBe(false)
+    expect(canOpen(rows[2]!.node)).toBe(true)
+  })
+
+  it('say elapsed time and usage briefly', () => {
+    const node = emptyTree('s1').nodes['main']!
+    expect(elapsed(node, 5000)).toBe('')
+    expect(elapsed({ ...node, startedAt: 0 }, 1500)).toBe('1.5s')
+    expect(elapsed({ ...node, startedAt: 0, endedAt: 184_000 }, 999_999)).toBe('3m 04s')
+    expect(elapsed({ ...node, startedAt: 0 }, 3_720_000)).toBe('1h 02m')
+    expect(usageText(0, 0)).toBe('')
+    expect(usageText(12_345, 0.0412)).toBe('12.3k tok · $0.04')
+  })
+
+  it('stay fast with hundreds of nodes', () => {
+    const events = [started('agent-0', 'main')]
+    for (let index = 1; index < 300; index++) events.push(started(`agent-${index}`, `agent-${Math.floor(index / 3)}`))
+    const rows = visibleRows(treeOf(events), new Set(), {})
+    expect(rows).toHaveLength(301)
+    expect(Math.max(...rows.map((row) => row.level))).toBeGreaterThan(4)
+  })
+})
+
+describe('an agent conversation, read-only', () => {
+  it('shows the prompt, streamed text replaced by the whole reply, tool calls with results, and the end', () => {
+    const events = [
+      { ...started('agent-a', 'main'), prompt: 'Count files' },
+      { type: 'text_delta', agentId: 'agent-a', text: 'Count' },
+      { type: 'text_delta', agentId: 'agent-a', text: 'ing…' },
+      { type: 'assistant_message', agentId: 'agent-a', text: 'Counting…', stopReason: 'tool_use' },
+      { type: 'tool_state', agentId: 'agent-a', toolUseId: 'tu1', name: 'Glob', state: 'running', summary: '**/*' },
+      { type: 'tool_end', agentId: 'agent-a', toolUseId: 'tu1', name: 'Glob', isError: false, content: 'a.ts\nb.ts' },
+      { type: 'turn_end', agentId: 'agent-a', reason: 'completed' },
+      { type: 'agent_end', agentId: 'agent-a', status: 'completed', result: 'Two', usage, costUsd: 0, durationMs: 1200, turns: 2, at: 3000 },
+    ].map((event) => ({ ...base, ...event }) as AgentEvent)
+    expect(conversationOf(events)).toEqual([
+      { kind: 'prompt', text: 'Count files' },
+      { kind: 'text', text: 'Counting…' },
+      { kind: 'tool', toolUseId: 'tu1', name: 'Glob', summary: '**/*', result: 'a.ts\nb.ts', isError: false },
+      { kind: 'end', text: 'Finished in 1.2s, 2 turns.', failed: false },
+    ])
+    // While it streams, the text so far shows.
+    expect(conversationOf(events.slice(0, 3)).at(-1)).toEqual({ kind: 'text', text: 'Counting…' })
+  })
+})

@@ -1,0 +1,160 @@
+import { create } from 'zustand'
+import type { AgentEvent } from '../../../../shared/protocol/agent-event'
+import { emptyTree, foldTree, type AgentTree } from '../../../../shared/protocol/agent-tree'
+import { api, connection } from '../../api'
+import { openView } from '../../lib/views'
+import { conversationOf, foldConversation, type ConversationEntry } from './conversation'
+
+/** The conversation opened from the tree (read-only). */
+export interface OpenedAgent {
+  sessionId: string
+  agentId: string
+  title: string
+  entries: ConversationEntry[]
+  error: string | null
+}
+
+/**
+ * The tree of the session on screen, kept live: loaded from the host (`agents.tree`, rebuilt from
+ * transcripts, so it survives a reload and a restart), then folded forward with every
+ * `agent.event` of that session by the same fold the host uses. This store is the tree's own; the
+ * chat's reducer folds only the main agent's events and knows nothing of it.
+ */
+export interface AgentTreeState {
+  sessionId: string | null
+  tree: AgentTree | null
+  /** Pending approvals by the node asking (`main` for the main agent). */
+  waiting: Record<string, number>
+  /** Nodes whose children are hidden. */
+  folded: ReadonlySet<string>
+  error: string | null
+  opened: OpenedAgent | null
+  /** Shows the tree of `sessionId` (null: no session yet, an idle main agent only). */
+  show(sessionId: string | null): Promise<void>
+  toggle(nodeId: string): void
+  /** Stops a node and what is below it. */
+  stop(nodeId: string): Promise<void>
+  /** Opens an agent's conversation read-only. */
+  open(agentId: string, title: string): Promise<void>
+  closeConversation(): void
+  clearError(): void
+}
+
+/** Which approval (by id) waits on which node, for the session on screen. */
+const approvals = new Map<string, string>()
+/** Events that arrived while the tree was loading, folded in once it has. */
+let loading: { sessionId: string; events: AgentEvent[] } | null = null
+
+export const useAgentTree = create<AgentTreeState>()((set, get) => ({
+  sessionId: null,
+  tree: null,
+  waiting: {},
+  folded: new Set(),
+  error: null,
+  opened: null,
+
+  async show(sessionId) {
+    approvals.clear()
+    if (!sessionId) {
+      loading = null
+      return set({ sessionId: null, tree: null, waiting: {}, error: null })
+    }
+    loading = { sessionId, events: [] }
+    set({ sessionId, tree: get().sessionId === sessionId ? get().tree : null, waiting: {}, error: null })
+    const [tree, pending] = await Promise.all([api.invoke('agents.tree', { sessionId }), api.invoke('approval.list', {})])
+    if (get().sessionId !== sessionId) return
+    const buffered = loading?.sessionId === sessionId ? loading.events : []
+    loading = null
+    // A session not written yet (its first prompt is on its way) has an empty tree.
+    let next = tree.ok ? tree.value : emptyTree(sessionId)
+    for (const event of buffered) next = foldTree(next, event)
+    if (pending.ok) for (const request of pending.value) if (request.sessionId === sessionId) approvals.set(request.id, request.agent?.id ?? 'main')
+    set({ tree: next, waiting: countWaiting(), error: tree.ok || tree.error.code === 'NOT_FOUND' ? null : `Could not load the agent tree: ${tree.error.message}` })
+  },
+
+  toggle(nodeId) {
+    const folded = new Set(get().folded)
+    if (!folded.delete(nodeId)) folded.add(nodeId)
+    set({ folded })
+  },
+
+  async stop(nodeId) {
+    const sessionId = get().sessionId
+    if (!sessionId) return
+    const result = await api.invoke('agents.stop', { sessionId, nodeId })
+    if (!result.ok) set({ error: `Could not stop it: ${result.error.message}` })
+  },
+
+  async open(agentId, title) {
+    const sessionId = get().sessionId
+    if (!sessionId) return
+    set({ opened: { sessionId, agentId, title, entries: [], error: null } })
+    openView('agent-conversation')
+    const result = await api.invoke('agents.history', { sessionId, agentId })
+    const opened = get().opened
+    if (opened?.agentId !== agentId || opened.sessionId !== sessionId) return
+    // Events that streamed in while the history loaded are in the history or come after it.
+    if (result.ok) set({ opened: { ...opened, entries: conversationOf(result.value.events) } })
+    else set({ opened: { ...opened, error: result.error.code === 'NOT_FOUND' ? 'Nothing of this agent is stored yet.' : result.error.message } })
+  },
+
+  closeConversation() {
+    set({ opened: null })
+  },
+
+  clearError() {
+    set({ error: null })
+  },
+}))
+
+function countWaiting(): Record<string, number> {
+  const counts: Record<string, number> = {}
+  for (const nodeId of approvals.values()) counts[nodeId] = (counts[nodeId] ?? 0) + 1
+  return counts
+}
+
+// Events are folded once a frame: eight agents streaming send many more events than frames.
+let queued: AgentEvent[] = []
+let scheduled = false
+
+function flush(): void {
+  scheduled = false
+  const events = queued
+  queued = []
+  const state = useAgentTree.getState()
+  let tree = state.tree
+  let opened = state.opened
+  for (const event of events) {
+    if (event.sessionId !== state.sessionId) continue
+    if (tree) tree = foldTree(tree, event)
+    if (opened && opened.sessionId === event.sessionId && opened.agentId === event.agentId) opened = { ...opened, entries: foldConversation(opened.entries, event) }
+  }
+  if (tree !== state.tree || opened !== state.opened) useAgentTree.setState({ tree, opened })
+}
+
+api.on('agent.event', (event) => {
+  if (event.sessionId !== useAgentTree.getState().sessionId) return
+  if (loading?.sessionId === event.sessionId) loading.events.push(event)
+  queued.push(event)
+  if (scheduled) return
+  scheduled = true
+  // A hidden window gets no frames; a timer keeps its tree current all the same.
+  if (document.hidden) setTimeout(flush, 100)
+  else requestAnimationFrame(flush)
+})
+
+api.on('approval.requested', (request) => {
+  if (request.sessionId !== useAgentTree.getState().sessionId) return
+  approvals.set(request.id, request.agent?.id ?? 'main')
+  useAgentTree.setState({ waiting: countWaiting() })
+})
+
+api.on('approval.resolved', ({ id }) => {
+  if (!approvals.delete(id)) return
+  useAgentTree.setState({ waiting: countWaiting() })
+})
+
+// Missed while the link was down: the host's tree is the truth after a reconnect.
+connection.onState((state) => {
+  if (state === 'open') void useAgentTree.getState().show(useAgentTree.getState().sessionId)
+})
