@@ -7,16 +7,21 @@
  * 2. opening the diff approval of a 5,000-line file with 40 hunks: first paint and computed diff
  *    (hunks actionable), from the marks EditApproval leaves;
  * 3. what checking events against the contract costs per event (in Node, against the JSON.parse
- *    every event pays anyway), since every streamed delta goes through it.
+ *    every event pays anyway), since every streamed delta goes through it;
+ * 4. the context view of a resumed 1,000-message session, from the click on the status bar's
+ *    meter to its table of parts on screen (the whole way: contract, main process, rendering).
  * Needs a build (`npm run bench` builds first). Prints figures; asserts nothing. Figures swing with
  * machine load (other Chromium instances on a 2-core box double the long tasks): run it alone.
  */
 import { chromium, type CDPSession, type Page } from '@playwright/test'
 import { spawn, type ChildProcess } from 'node:child_process'
+import { randomUUID } from 'node:crypto'
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { withCheckedEvents } from '../src/renderer/src/api/checked-events'
+import type { Message } from '../src/main/services/model/types'
+import { TranscriptWriter, transcriptPath } from '../src/main/store/transcript'
 import type { SousApi } from '../src/shared/ipc/api'
 import { startModelServer, type ModelServer } from '../test/model-server'
 
@@ -30,6 +35,7 @@ export default async function bench(): Promise<void> {
   const project = join(home, 'project')
   await mkdir(join(home, 'user-home'), { recursive: true })
   await mkdir(project)
+  writeLongSession(home, project)
   const serve = await startServe(home, server.url)
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] })
   try {
@@ -43,6 +49,7 @@ export default async function bench(): Promise<void> {
     if (!process.env.SOUS_BENCH_ONLY_FAST) await streaming(page, server, 'stream 5,000 tokens at ~200 tokens/s', markdownOf(20_000), 5)
     await streaming(page, server, 'stream 80,000 characters at ~1,000 tokens/s', markdownOf(80_000), 1)
     await bigDiff(page, server, project)
+    await contextView(page)
   } finally {
     await browser.close()
     serve.child.kill('SIGTERM')
@@ -150,7 +157,12 @@ async function bigDiff(page: Page, server: ModelServer, project: string): Promis
   const after = `${lines.map((line, i) => (i % 125 === 60 ? line.replace('// line', '// changed line') : line)).join('\n')}\n`
   const file = join(project, 'big.ts')
   await writeFile(file, before)
-  server.setScenario([{ reply: { content: [{ type: 'tool_use', id: 'toolu_big', name: 'Write', input: { file_path: file, content: after } }] } }, { reply: { content: [{ type: 'text', text: 'ok' }] } }])
+  // Write replaces an existing file only after a Read of it, as Claude Code's does.
+  server.setScenario([
+    { reply: { content: [{ type: 'tool_use', id: 'toolu_read_big', name: 'Read', input: { file_path: file, limit: 1 } }] } },
+    { reply: { content: [{ type: 'tool_use', id: 'toolu_big', name: 'Write', input: { file_path: file, content: after } }] } },
+    { reply: { content: [{ type: 'text', text: 'ok' }] } },
+  ])
   await page.evaluate('performance.clearMarks()')
   const chat = page.getByRole('region', { name: 'Chat' })
   await chat.getByRole('textbox', { name: 'Message' }).fill('Change forty lines of big.ts')
@@ -173,6 +185,47 @@ async function bigDiff(page: Page, server: ModelServer, project: string): Promis
   })()`)) as number
   console.log(`diff approval, 5,000 lines / 40 hunks (Monaco preloaded at idle, first diff): first paint ${ms(rel(marks.painted))}, diff computed ${ms(rel(marks.computed))}; reject one hunk → next frame ${ms(toggle)}`)
   await panel.getByRole('button', { name: 'Reject all' }).click()
+}
+
+const LONG_SESSION_TITLE = 'The long session'
+
+/** A session of 1,000 messages (a prompt, then tool rounds) for the context view to size. */
+function writeLongSession(home: string, project: string): void {
+  const sessionId = randomUUID()
+  const writer = TranscriptWriter.create(transcriptPath(home, project, sessionId), { sessionId, projectPath: project })
+  writer.setTitle(LONG_SESSION_TITLE)
+  writer.appendMessage({ role: 'user', content: [{ type: 'text', text: 'The task.' }] })
+  for (let round = 0; round < 500; round++) {
+    const call: Message = { role: 'assistant', content: [{ type: 'text', text: `Step ${round}.` }, { type: 'tool_use', id: `toolu_${round}`, name: 'Read', input: { file_path: join(project, `file-${round}.ts`) } }] }
+    const answer: Message = { role: 'user', content: [{ type: 'tool_result', tool_use_id: `toolu_${round}`, content: `line ${round}\n`.repeat(40) }] }
+    writer.appendMessage(call)
+    writer.appendMessage(answer)
+  }
+}
+
+/** 4. Click on the meter → the context view's parts on screen, for the resumed long session (first and later opens). */
+async function contextView(page: Page): Promise<void> {
+  const open = page.getByRole('region', { name: 'Sessions' }).getByRole('button', { name: `Open session ${LONG_SESSION_TITLE}` })
+  await open.click()
+  // The transcript holds messages only (no stored events to redraw), so the chat stays empty: the
+  // session is open once the sidebar marks it current.
+  await page.locator('[aria-current="true"]', { has: page.getByText(LONG_SESSION_TITLE) }).waitFor()
+  const meter = page.getByRole('button', { name: /^Context used: .* Open the context view$/ })
+  const view = page.getByRole('dialog', { name: 'Context' })
+  const opens: number[] = []
+  for (let run = 0; run < 6; run++) {
+    await meter.waitFor()
+    const started = (await page.evaluate('performance.now()')) as number
+    await meter.click()
+    await view.getByRole('table', { name: 'What the next request holds' }).getByRole('rowheader', { name: /Tool results: Read/ }).waitFor()
+    // The frame after the table is in the DOM is the one that shows it.
+    opens.push(((await page.evaluate('new Promise((done) => requestAnimationFrame(() => done(performance.now())))')) as number) - started)
+    await view.getByRole('button', { name: 'Close' }).click()
+    await view.waitFor({ state: 'detached' })
+  }
+  const later = opens.slice(1).sort((a, b) => a - b)
+  const median = later[Math.floor(later.length / 2)]!
+  console.log(`context view of a resumed 1,000-message session, click → parts on screen: first ${ms(opens[0])}, then median ${ms(median)} over ${later.length}; target ≤ 100 ms → ${(median / 100).toFixed(2)}× target (first: ${(opens[0]! / 100).toFixed(2)}×)`)
 }
 
 async function startServe(home: string, modelUrl: string): Promise<{ url: string; child: ChildProcess }> {

@@ -60,6 +60,19 @@ export async function startServe(sousHome: string, modelUrl: string, env: NodeJS
   return { url: child.announced[1] ?? '', child }
 }
 
+/**
+ * Fills a fresh `$SOUS_HOME` for the app: the user's HOME inside it (see appEnv) with a plain shell
+ * and a short prompt, and memory off — specs script every model request, and memory's side
+ * requests (recall, extraction) would take steps meant for the conversation. The memory specs turn
+ * it on (see e2e/support/memory.ts). Returns `home`.
+ */
+export async function prepareAppHome(home: string): Promise<string> {
+  await mkdir(join(home, 'user-home'), { recursive: true })
+  await writeFile(join(home, 'user-home', '.bashrc'), "PS1='\\W \\$ '\n")
+  await writeFile(join(home, 'settings.json'), `${JSON.stringify({ sous: { autoMemory: false } }, null, 2)}\n`)
+  return home
+}
+
 async function launchElectron(sousHome: string, modelUrl: string): Promise<ElectronApplication> {
   return _electron.launch({
     // --no-sandbox: CI runs as root, where Chromium refuses its sandbox.
@@ -93,10 +106,7 @@ export const test = base.extend<TestFixtures & { electronGate: void }, WorkerFix
   sousHome: [
     // eslint-disable-next-line no-empty-pattern
     async ({}, use) => {
-      const home = await mkdtemp(join(tmpdir(), 'sous-e2e-home-'))
-      // The user's HOME for the app (see appEnv): a plain shell with a short prompt.
-      await mkdir(join(home, 'user-home'))
-      await writeFile(join(home, 'user-home', '.bashrc'), "PS1='\\W \\$ '\n")
+      const home = await prepareAppHome(await mkdtemp(join(tmpdir(), 'sous-e2e-home-')))
       await use(home)
       await rm(home, { recursive: true, force: true })
     },

@@ -1,8 +1,8 @@
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { OPTIONAL_SYSTEM_TOOLS, pathWithout } from '../test/support/path-without'
-import { expect, startServe, test } from './fixtures'
+import { expect, prepareAppHome, startServe, test } from './fixtures'
 import { openByPath } from './support/app'
 
 /**
@@ -42,8 +42,7 @@ test('a turn at its request guard asks to go on, and goes on', async ({ app, pro
 
 test('without bubblewrap and socat, a banner says the sandbox is unavailable and why', async ({ browser, projectDir, modelServer }) => {
   const shadow = pathWithout(OPTIONAL_SYSTEM_TOOLS)
-  const home = await mkdtemp(join(tmpdir(), 'sous-e2e-fresh-home-'))
-  await mkdir(join(home, 'user-home'))
+  const home = await prepareAppHome(await mkdtemp(join(tmpdir(), 'sous-e2e-fresh-home-')))
   const serve = await startServe(home, modelServer.url, { PATH: shadow.path })
   const context = await browser.newContext()
   try {

@@ -10,7 +10,7 @@ export interface ModelServer {
   /** Replaces the script for the next requests. */
   setScenario(steps: ScenarioStep[]): Promise<void>
   /** What the server has seen, and any scenario mismatches. */
-  recorded(): Promise<{ requests: Array<{ body: Record<string, unknown> }>; failures: Array<{ message: string }> }>
+  recorded(): Promise<{ requests: Array<{ body: Record<string, unknown> }>; failures: Array<{ requestIndex: number; message: string }> }>
   stop(): Promise<void>
 }
 

@@ -4,6 +4,7 @@ import { appHandlers } from './host/handlers/app'
 import { extensionHandlers } from './host/handlers/extensions'
 import { approvalHandlers, type ApprovalHandlerDeps } from './host/handlers/approval'
 import { contextHandlers } from './host/handlers/context'
+import { memoryHandlers } from './host/handlers/memory'
 import { projectHandlers, type PickFolder } from './host/handlers/project'
 import { userTerminals } from './host/handlers/pty'
 import { sessionHandlers } from './host/handlers/session'
@@ -17,9 +18,11 @@ import { SOUS_VERSION } from './host/version'
 import { RecentProjects } from './projects/recent-projects'
 import type { PtyService } from './pty/types'
 import type { KeyStore } from './secrets/key-store'
+import { MemoryService } from './memory/service'
 import type { SessionService } from './session/types'
 import type { ExtensionService } from './session/extension-service'
 import { createAgentTerminals, type AgentTerminals } from './workspace/agent-terminals'
+import { readPreferencesSync } from './workspace/preferences'
 
 /** What {@link createCore} needs. Services are built by the caller and owned by the core from then on. */
 export interface CoreOptions {
@@ -44,6 +47,11 @@ export interface CoreOptions {
    * `attach` into the sessions' `onPtySpawn`. A new (unwired) one is made otherwise.
    */
   agentTerminals?: AgentTerminals
+  /**
+   * The memory of every project (the session runtime's, so the browser and the agent share undo
+   * and proposals); one over `sousHome` and the hub is made otherwise.
+   */
+  memory?: MemoryService
   /** Pass the hub the session service already emits into; a new one is made otherwise. */
   events?: EventHub
   /** Electron: the renderer URLs that may call (default: the `app://` protocol only). */
@@ -74,6 +82,7 @@ export function createCore(options: CoreOptions): Core {
   const recent = new RecentProjects(options.sousHome, { onWarning: log })
   const agentTerminals = options.agentTerminals ?? createAgentTerminals(events)
   const terminals = userTerminals({ pty: options.pty, events, agent: agentTerminals })
+  const memory = options.memory ?? new MemoryService({ sousHome: options.sousHome, hub: events, preferences: () => readPreferencesSync(options.sousHome) })
 
   const handlers: Handlers = {
     ...appHandlers({ version: SOUS_VERSION, transport: options.transport }),
@@ -86,6 +95,7 @@ export function createCore(options: CoreOptions): Core {
     ...approvalHandlers(options.approvals ?? { queues: () => [] }),
     ...extensionHandlers({ extensions: options.extensions }),
     ...trustHandlers({ sousHome: options.sousHome, onGranted: (projectPath) => options.extensions?.trustChanged(projectPath) }),
+    ...memoryHandlers({ memory, sousHome: options.sousHome }),
     ...taskHandlers(options.tasks && { ...options.tasks, ...(options.sessions && { sessions: options.sessions }) }),
     ...agentsHandlers({ sessions: options.sessions, sousHome: options.sousHome }),
   }

@@ -64,6 +64,7 @@ export function createHostCore(options: HostCoreOptions): HostCore {
     agentTerminals,
     sessions: runtime.sessions,
     approvals: runtime.approvals,
+    memory: runtime.memory,
     extensions: runtime.extensions,
     tasks: { userTasks: runtime.userTasks, planFile: runtime.planFile },
     onWarning: options.log,

@@ -157,6 +157,22 @@ describe('scripted model server with the real SDK', () => {
     expect(server.failures).toHaveLength(3)
   })
 
+  it('gives requests for a model their own lane with forModel', async () => {
+    server.setScenario([
+      { ...textReply('main one'), forModel: 'claude-sonnet-4-6' },
+      { ...textReply('main two'), forModel: 'claude-sonnet-4-6' },
+      { ...textReply('side'), forModel: 'claude-haiku-4-5' },
+    ])
+    const text = async (model: string) => ((await client.messages.create({ ...params, model })).content[0] as { text: string }).text
+    expect(await text('claude-sonnet-4-6')).toBe('main one')
+    expect(await text('claude-haiku-4-5')).toBe('side')
+    expect(server.remaining()).toBe(1)
+    expect(await text('claude-sonnet-4-6')).toBe('main two')
+    await expect(client.messages.create({ ...params, model: 'claude-haiku-4-5' })).rejects.toThrow(/scenario exhausted/)
+    expect(server.failures).toHaveLength(1)
+    server.failures.length = 0
+  })
+
   it('lets a step be a function of the request', async () => {
     server.setScenario([
       (request) => {

@@ -38,21 +38,24 @@ type ResolvedStep = StepAction & StepOptions
 export async function startModelServer(options: ModelServerOptions = {}): Promise<ModelServer> {
   let steps: Step[] = options.scenario ?? []
   let loop = options.loop ?? false
-  let cursor = 0
   let served = 0
   const requests: RecordedRequest[] = []
   const failures: ScenarioFailure[] = []
   const overflows: RecordedRequest[] = []
   const cache = new PromptCacheSimulator(options.minCacheTokens ?? 0)
 
-  const nextStep = (): { step: Step; position: number } | undefined => {
-    if (cursor >= steps.length) {
-      if (!loop || steps.length === 0) return undefined
-      cursor = 0
+  // Steps are taken in order; one naming a model (`forModel`) only by requests for it (a lane).
+  let taken: boolean[] = []
+  const nextStep = (model: string): { step: Step; position: number } | undefined => {
+    const eligible = (step: Step | undefined) => step !== undefined && (typeof step === 'function' || step.forModel === undefined || step.forModel === model)
+    let position = steps.findIndex((step, index) => !taken[index] && eligible(step))
+    if (position < 0 && loop && steps.length > 0) {
+      taken = []
+      position = steps.findIndex((step) => eligible(step))
     }
-    const position = cursor++
-    const step = steps[position]
-    return step ? { step, position } : undefined
+    if (position < 0) return undefined
+    taken[position] = true
+    return { step: steps[position]!, position }
   }
 
   const handleMessages = async (req: IncomingMessage, res: ServerResponse, raw: string): Promise<void> => {
@@ -97,7 +100,7 @@ export async function startModelServer(options: ModelServerOptions = {}): Promis
       sendError(res, { status: 400, type: 'invalid_request_error', message: `prompt is too long: ${prompt} tokens > ${options.contextWindow} maximum` }, requestId)
       return
     }
-    const next = nextStep()
+    const next = nextStep(recorded.model)
     if (!next) {
       fail(`scenario exhausted: no step left for request #${recorded.index} (model ${recorded.model})`)
       return
@@ -140,7 +143,7 @@ export async function startModelServer(options: ModelServerOptions = {}): Promis
           }
           steps = parsed.value.steps
           loop = parsed.value.loop
-          cursor = 0
+          taken = []
           res.writeHead(204).end()
           return
         }
@@ -173,9 +176,9 @@ export async function startModelServer(options: ModelServerOptions = {}): Promis
     setScenario(next, opts) {
       steps = next
       loop = opts?.loop ?? false
-      cursor = 0
+      taken = []
     },
-    remaining: () => (loop ? Infinity : steps.length - cursor),
+    remaining: () => (loop ? Infinity : steps.filter((_step, index) => !taken[index]).length),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections()

@@ -57,6 +57,11 @@ export interface StepOptions {
   pingEvery?: number
   /** Free text shown in failure messages. */
   label?: string
+  /**
+   * Only a request for this model takes the step, and requests for other models pass over it:
+   * a lane of the script for requests that run in parallel with the turn (memory recall).
+   */
+  forModel?: string
   /** The request must satisfy this, or the server answers 500 and records a failure. */
   match?: (request: RecordedRequest) => boolean
   /** Assertions on the request; a throw is answered with 500 and recorded as a failure. */

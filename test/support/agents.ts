@@ -94,6 +94,8 @@ export function useAgentWorld(serverUrl: () => string, options: Partial<SessionR
       permissionMode: 'default',
       headless: false,
       userHome: world.userHome,
+      // These tests script every request; memory's side requests have their own tests (memory/agents).
+      preferences: () => ({ autoMemory: false }),
       ...options,
       ...extra,
     })

@@ -41,6 +41,7 @@ beforeEach(() => {
     env: { ANTHROPIC_API_KEY: 'test', ANTHROPIC_BASE_URL: server.url, HOME: userHome },
     hub,
     pty,
+    preferences: () => ({ autoMemory: false }),
     permissionMode: 'default',
     headless: false,
     userHome,

@@ -35,6 +35,8 @@ function startRuntime(): SessionRuntime {
     permissionMode: 'default',
     headless: false,
     userHome: join(base, 'user'),
+    // These tests script every request; memory's side requests have their own tests (memory/agents).
+    preferences: () => ({ autoMemory: false }),
   })
 }
 

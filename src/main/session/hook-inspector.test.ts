@@ -40,6 +40,8 @@ beforeEach(async () => {
     permissionMode: 'default',
     headless: false,
     userHome: join(base, 'home'),
+    // These tests script every request; memory's side requests have their own tests (memory/agents).
+    preferences: () => ({ autoMemory: false }),
   })
 })
 afterEach(async () => {

@@ -45,6 +45,7 @@ beforeEach(() => {
     env: { ANTHROPIC_API_KEY: 'test', ANTHROPIC_BASE_URL: server.url, HOME: join(base, 'home') },
     hub,
     pty,
+    preferences: () => ({ autoMemory: false }),
     permissionMode: 'default',
     headless: false,
     userHome: join(base, 'home'),

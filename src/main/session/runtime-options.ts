@@ -6,6 +6,7 @@ import type { EventHub } from '../base/event-hub'
 import type { PtyProcess, PtyService } from '../pty/types'
 import type { McpServerState } from '../services/mcp'
 import type { KeyStore } from '../secrets/key-store'
+import type { MemoryService } from '../memory/service'
 
 /** What {@link createSessionRuntime} needs from its host (desktop, browser host or `sous -p`). */
 export interface SessionRuntimeOptions {
@@ -48,6 +49,8 @@ export interface SessionRuntimeOptions {
   preferences?(): RuntimePreferences
   /** Each Bash command's PTY as it starts (the desktop's Agent terminal; see workspace/agent-terminals). */
   onPtySpawn?(sessionId: string, proc: PtyProcess, command: string): void
+  /** The memory of every project; the runtime makes its own when none is given (see `runtime.memory`). */
+  memory?: MemoryService
   /**
    * Variables hooks must not get besides Sous's credentials (hosts pass
    * `workspace/preferences.ts`'s `readChildEnvPolicy`; the PTY service applies the same to Bash).
@@ -99,6 +102,11 @@ export interface RuntimePreferences {
   fallbackModel?: string
   baseUrl?: string
   permissionMode?: PermissionMode
+  /** Recall and extraction of memories (default on). */
+  autoMemory?: boolean
+  memoryLocation?: 'claude' | 'sous'
+  memoryWrites?: 'undoable' | 'approve'
+  recallModel?: string
   /** Coordinator mode (see agents/coordinator). */
   coordinator?: boolean
 }

@@ -1,5 +1,6 @@
 import type { PermissionGate } from '../governance/gate/gate'
 import type { HookLog } from '../governance/hooks/log'
+import type { MemoryService } from '../memory/service'
 import type { ApprovalQueues } from './approval-queues'
 import type { ModelCache } from './model-cache'
 import type { NetworkAsks } from './network-asks'
@@ -19,6 +20,8 @@ export interface RuntimeParts {
   sandbox: SharedSandbox
   models: ModelCache
   userHome: string
+  /** The memory of every project, shared with the memory browser's handlers (undo, proposals). */
+  memory: MemoryService
   /** Every open project's MCP servers. */
   mcp: McpRegistry
   trust: ProjectTrust

@@ -41,6 +41,8 @@ beforeEach(() => {
     permissionMode: 'default',
     headless: false,
     userHome: join(base, 'home'),
+    // These tests script every request; memory's side requests have their own tests (memory/agents).
+    preferences: () => ({ autoMemory: false }),
   })
 })
 afterEach(async () => {

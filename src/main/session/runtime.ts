@@ -1,6 +1,7 @@
 import { homedir } from 'node:os'
 import type { PermissionGate } from '../governance/gate/gate'
 import { HookLog } from '../governance/hooks/log'
+import { MemoryService } from '../memory/service'
 import { projectExtensionsTrusted, projectMcpTrusted } from '../governance/trust/trust'
 import { ApprovalQueues } from './approval-queues'
 import { RuntimeExtensionService, toServerStatus, type ExtensionService } from './extension-service'
@@ -31,6 +32,8 @@ export interface SessionRuntime {
   planFile(sessionId: string): string | undefined
   /** Hook runs of every session, newest last (the hook inspector). */
   hookLog: HookLog
+  /** The memory of every project, shared with the memory browser's handlers (undo, proposals). */
+  memory: MemoryService
   /** The MCP servers of every project with an open session. */
   mcp: McpRegistry
   /** MCP servers, skills and commands for the Extensions view and `/` completion. */
@@ -73,6 +76,7 @@ export function createSessionRuntime(options: SessionRuntimeOptions): SessionRun
     network,
     sandbox: new SharedSandbox(options, network),
     models: new ModelCache(options),
+    memory: options.memory ?? new MemoryService({ sousHome: options.home, hub: options.hub, env: options.env, home: userHome, preferences: () => options.preferences?.() ?? {} }),
     userHome,
     mcp,
     trust,
@@ -100,6 +104,7 @@ export function createSessionRuntime(options: SessionRuntimeOptions): SessionRun
     sessions,
     approvals: parts.approvals,
     hookLog: parts.hookLog,
+    memory: parts.memory,
     gate: (sessionId) => parts.gates.get(sessionId),
     mcp,
     extensions,

@@ -27,6 +27,7 @@ import type { ExtensionParts } from './session-extension-parts'
 import type { SessionContextSetup } from './session-context'
 import { PromptReminders } from './prompt-reminders'
 import { createSessionSubagents, type SessionSubagents } from './session-subagents'
+import { sessionMemory } from './session-memory-wiring'
 import { createSessionTasks, sharedTaskListName } from './session-tasks'
 
 /** One session being opened: where it works and what it owns. */
@@ -59,7 +60,7 @@ export function openSessionEnvironment(parts: RuntimeParts, projectPath: string,
   opening.tools.shell.background.onFinish((shell) =>
     opening.reminders.push(taskNotification(shell), { source: 'background-task', stillRelevant: () => !shell.endReported }),
   )
-  const { gate, queue, close: closeGate } = openGate(parts, opening)
+  const { gate, queue, grants, close: closeGate } = openGate(parts, opening)
   const tasks = createSessionTasks({
     projectDataDir: projectDataDir(options.home, projectPath),
     sessionId,
@@ -137,6 +138,7 @@ export function openSessionEnvironment(parts: RuntimeParts, projectPath: string,
       await opening.tools.dispose()
       await extensions.release()
     },
+    memory: sessionMemory(parts, { grants, model: () => models.get(opening.preferences) }),
     reminders: opening.reminders,
     maxTurns,
     askToContinue: !options.headless,
@@ -154,10 +156,11 @@ export function openSessionEnvironment(parts: RuntimeParts, projectPath: string,
  * The session's approval queue (shown in the UI, unless headless; asked by the sandbox's network
  * check) and its permission gate. `close` cancels what is pending and unregisters both.
  */
-function openGate(parts: RuntimeParts, opening: Opening): { gate: PermissionGate; queue: ApprovalQueue; close(): void } {
+function openGate(parts: RuntimeParts, opening: Opening): { gate: PermissionGate; queue: ApprovalQueue; grants: SessionGrants; close(): void } {
   const { options, approvals, gates, network, hookLog, userHome } = parts
   const { projectPath, sessionId, tools } = opening
-  const queue = new ApprovalQueue({ projectRoot: projectPath, sousHome: options.home, sessionGrants: new SessionGrants(projectPath), headless: options.headless })
+  const grants = new SessionGrants(projectPath)
+  const queue = new ApprovalQueue({ projectRoot: projectPath, sousHome: options.home, sessionGrants: grants, headless: options.headless })
   network.register(sessionId, queue)
   const forgetQueue = approvals.add(sessionId, queue)
   const transcript = transcriptPath(options.home, projectPath, sessionId)
@@ -184,6 +187,7 @@ function openGate(parts: RuntimeParts, opening: Opening): { gate: PermissionGate
   return {
     gate,
     queue,
+    grants,
     close() {
       gate.abortPending()
       network.forget(sessionId)

@@ -102,10 +102,8 @@ export class SessionManager implements SessionService {
   }
 
   /**
-   * Runs one turn, then waits until the work it started has reported back and the turns those
-   * reports started have ended (a coordinator's workers; `sous -p --coordinator`). One result for
-   * all of them: the last turn's reason and text, the requests, usage and cost of every turn.
-   * Aborting `signal` stops the wait (the caller stops the workers, e.g. by disposing the runtime).
+   * Runs one turn, then waits for the reports of the work it started and their turns (a coordinator's
+   * workers; `sous -p --coordinator`): one result for all (see combineTurns). Aborting `signal` stops the wait.
    */
   async runSettled(sessionId: string, text: string, signal?: AbortSignal): Promise<QueryResult> {
     const first = await this.get(sessionId).runTurn(text)
@@ -115,6 +113,11 @@ export class SessionManager implements SessionService {
     const later = await Promise.race([settle(), stopped])
     if (later === 'aborted') return { ...first, reason: 'aborted', message: 'Stopped while the workers were still at work.' }
     return combineTurns(first, later)
+  }
+
+  /** Resolves once a live session's background work (memory recall and extraction) has settled. */
+  async idle(sessionId: string): Promise<void> {
+    await this.sessions.get(sessionId)?.memoryIdle()
   }
 
   /** Stored sessions of a project (or of all projects), newest first. */

@@ -29,6 +29,8 @@ function start(permissionMode: PermissionMode): void {
     permissionMode,
     headless: false,
     userHome: join(base, 'home'),
+    // These tests script every request; memory's side requests have their own tests (memory/agents).
+    preferences: () => ({ autoMemory: false }),
   })
 }
 

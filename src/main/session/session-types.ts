@@ -5,6 +5,7 @@ import type { TaskItem } from '../../shared/protocol/task'
 import type { EventHub } from '../base/event-hub'
 import type { ReminderQueue } from '../context/reminders'
 import type { CanUseTool, QueryHooks, QueryParams, QueryResult } from '../engine/types'
+import type { SessionMemoryHost, SessionMemoryPort } from '../memory/agents/session-memory'
 import type { Message, ModelService } from '../services/model/types'
 import type { AnyTool } from '../tools/types'
 import type { SessionContextSetup } from './session-context'
@@ -43,6 +44,8 @@ export interface SessionEnvironment {
   expandPrompt?(text: string, toolset: Toolset, signal: AbortSignal): Promise<PromptExpansion>
   /** News for the model from any part of the session, drained into the next user message sent. */
   reminders?: ReminderQueue
+  /** Memory around the turns (prompt section, recall, extraction), bound to this session. */
+  memory?(host: SessionMemoryHost): SessionMemoryPort
   /**
    * Someone can answer when a turn reaches `maxTurns`: the turn waits for `answerTurnLimit`
    * instead of ending (the desktop's guard). Headless runs end at the limit.

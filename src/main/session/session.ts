@@ -6,6 +6,7 @@ import { ReminderQueue, withReminders } from '../context/reminders'
 import { query } from '../engine/query'
 import type { QueryResult } from '../engine/types'
 import { addUsage, zeroUsage } from '../engine/usage'
+import type { SessionMemoryPort } from '../memory/agents/session-memory'
 import { resolveModelAlias } from '../services/model/config'
 import type { Message } from '../services/model/types'
 import { TranscriptWriter } from '../store/transcript'
@@ -24,6 +25,10 @@ const VOLATILE = new Set<AgentEvent['type']>(['text_delta', 'thinking_delta', 't
 /**
  * One conversation in one project: its messages, its transcript and at most one running turn.
  * Events go out on the hub's `agent.event` channel and, except deltas, into the transcript.
+ *
+ * Longer than 300 lines because a turn's flow reads in one place: prompt hooks, the loop, the
+ * request guard, compaction between turns and memory around the turn. What a session is given is
+ * in session-types.ts, its system prompt and compaction in session-context.ts.
  */
 export class Session {
   private messages: Message[]
@@ -40,6 +45,7 @@ export class Session {
   private readonly context: SessionContext
   readonly tree: SessionTree
   private readonly reminders: ReminderQueue
+  private readonly memory: SessionMemoryPort | undefined
   private limitAnswer: ((proceed: boolean) => void) | undefined
 
   constructor(
@@ -53,8 +59,15 @@ export class Session {
     this.costUsd = seed?.costUsd ?? 0
     this.resumed = seed !== undefined
     this.reminders = env.reminders ?? new ReminderQueue()
+    this.memory = env.memory?.({
+      sessionId: id,
+      projectPath,
+      emit: (event) => this.emit(event),
+      reminders: this.reminders,
+      account: (usage, costUsd, model) => this.account(usage, costUsd, model),
+    })
     if (seed?.persisted) this.writer = TranscriptWriter.open(env.transcriptPath)
-    this.context = new SessionContext(env, { projectPath, history: seed?.compactions ?? [], onReplace: (messages, record) => this.replace(messages, record) })
+    this.context = new SessionContext(withMemorySection(env, this.memory), { projectPath, history: seed?.compactions ?? [], onReplace: (messages, record) => this.replace(messages, record) })
     this.tree = new SessionTree(env, this)
     env.attach?.(sessionHandle(this, (event) => this.emit(event)))
   }
@@ -136,9 +149,15 @@ export class Session {
     await running.done
   }
 
+  /** Resolves once the session's memory work (recall, extraction) has settled. */
+  memoryIdle(): Promise<void> {
+    return this.memory?.idle() ?? Promise.resolve()
+  }
+
   /** Stops the running turn and releases the tools (PTYs, background shells). */
   async dispose(): Promise<void> {
     await Promise.all([this.abort(), this.env.agents?.dispose()])
+    await this.memory?.dispose()
     if (this.started) await this.env.lifecycle?.sessionEnd?.('other').catch(() => undefined)
     const toolset = this.toolset
     this.toolset = undefined
@@ -183,7 +202,9 @@ export class Session {
     const sent = expansion.kind === 'expanded' ? expansion.text : text
     const prompt = withReminders({ role: 'user', content: [{ type: 'text', text: sent }] }, this.reminders.drain())
     this.append(prompt)
-    this.emit({ ...identity, type: 'turn_start', turnId: `${this.id}:${++this.turnCounter}`, prompt: text })
+    const turnId = `${this.id}:${++this.turnCounter}`
+    this.emit({ ...identity, type: 'turn_start', turnId, prompt: text })
+    let recalling = false
     try {
       const [model, toolset, system] = await Promise.all([this.env.model(), this.loadToolset(), this.context.systemPrompt()])
       const run = query({
@@ -212,10 +233,25 @@ export class Session {
       })
       for (;;) {
         const next = await run.next()
-        if (next.done) return this.finish(next.value)
+        if (next.done) {
+          this.memory?.turnEnded(turnId)
+          const result = this.finish(next.value)
+          if (result.reason === 'completed') {
+            const prefix = { system: system.blocks, tools: toolset.tools, toolContext: toolset.context, model, modelName: this.env.modelName, sessionId: this.id, cwd: this.projectPath, projectRoot: this.projectPath, projectDataDir: this.env.projectDataDir }
+            this.memory?.afterTurn(turnId, { ...prefix, messages: result.messages })
+          }
+          return result
+        }
         this.emit(next.value)
+        // Recall runs beside the turn, from the moment its first request is on its way: not even its
+        // local work (listing the memory folders) competes with sending that request.
+        if (!recalling && next.value.type === 'request_start') {
+          recalling = true
+          this.memory?.startRecall(turnId, text)
+        }
       }
     } catch (error) {
+      this.memory?.turnEnded(turnId)
       // A bug below (the loop itself never throws for model or tool failures): end the turn visibly.
       const message = `Internal error: ${error instanceof Error ? error.message : String(error)}`
       this.emit({ ...identity, type: 'turn_end', reason: 'model_error', message })
@@ -260,6 +296,13 @@ export class Session {
     return result
   }
 
+  /** A side request of the session (recall, extraction): its cost joins the session's, and the totals go out. */
+  private account(usage: Usage, costUsd: number, model: string): void {
+    this.usage = addUsage(this.usage, usage)
+    this.costUsd += costUsd
+    this.emit({ sessionId: this.id, agentId: 'memory', type: 'usage', model, request: usage, total: this.usage, costUsd: this.costUsd, requestCostUsd: costUsd })
+  }
+
   private append(message: Message): void {
     this.messages = [...this.messages, message]
     this.transcript().appendMessage(message)
@@ -297,4 +340,11 @@ export class Session {
     this.writer ??= TranscriptWriter.create(this.env.transcriptPath, { sessionId: this.id, projectPath: this.projectPath })
     return this.writer
   }
+}
+
+/** The environment with memory's part of the dynamic prompt after the owner's own sections. */
+function withMemorySection(env: SessionEnvironment, memory: SessionMemoryPort | undefined): SessionEnvironment {
+  if (!memory) return env
+  const sections = async () => [...((await env.context?.sections?.()) ?? []), { name: 'Memory', text: await memory.promptSection() }]
+  return { ...env, context: { ...env.context, sections } }
 }

@@ -6,6 +6,7 @@ import { contextRequests } from './context'
 import { events, requests } from './contract'
 import { extensionsEvents, extensionsRequests } from './extensions'
 import { filesRequests } from './files'
+import { memoryEvents, memoryRequests } from './memory'
 import { projectEvents, projectRequests } from './project'
 import { ptyEvents, ptyRequests } from './pty'
 import { sessionEvents, sessionRequests } from './session'
@@ -14,8 +15,8 @@ import { trustRequests } from './trust'
 import { tasksRequests } from './tasks'
 import { planRequests } from './plan'
 
-const requestDomains = [agentsRequests, appRequests, projectRequests, ptyRequests, sessionRequests, approvalRequests, settingsRequests, filesRequests, trustRequests, extensionsRequests, tasksRequests, planRequests, contextRequests]
-const eventDomains = [ptyEvents, sessionEvents, approvalEvents, projectEvents, extensionsEvents]
+const requestDomains = [agentsRequests, appRequests, projectRequests, ptyRequests, sessionRequests, approvalRequests, settingsRequests, filesRequests, trustRequests, extensionsRequests, tasksRequests, planRequests, contextRequests, memoryRequests]
+const eventDomains = [ptyEvents, sessionEvents, approvalEvents, projectEvents, extensionsEvents, memoryEvents]
 
 describe('the contract, merged from one file per domain', () => {
   // A spread silently keeps the last of two equal keys: two domains defining one channel would

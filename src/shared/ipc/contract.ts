@@ -5,6 +5,7 @@ import { approvalEvents, approvalRequests } from './approval'
 import { extensionsEvents, extensionsRequests } from './extensions'
 import { contextRequests } from './context'
 import { filesRequests } from './files'
+import { memoryEvents, memoryRequests } from './memory'
 import { projectEvents, projectRequests } from './project'
 import { ptyEvents, ptyRequests } from './pty'
 import { sessionEvents, sessionRequests } from './session'
@@ -17,7 +18,7 @@ import { trustRequests } from './trust'
  * The only truth between the main process and the renderer. Every request channel has an input
  * and an output schema; every event channel has a payload schema. Each domain keeps its channels
  * in its own file beside this one (`app.ts`, `project.ts`, `pty.ts`, `session.ts`, `approval.ts`,
- * `settings.ts`, `files.ts`, `trust.ts`, `extensions.ts`, `tasks.ts`, `plan.ts`, `context.ts`, `agents.ts`); this file merges them. Adding a channel is one entry in its domain's
+ * `settings.ts`, `files.ts`, `trust.ts`, `extensions.ts`, `tasks.ts`, `plan.ts`, `context.ts`, `agents.ts`, `memory.ts`); this file merges them. Adding a channel is one entry in its domain's
  * file plus one handler in `src/main/host/handlers/` (the compiler names a missing handler); a new
  * domain is one file plus one spread below. Channel names are `domain.verb`.
  */
@@ -28,6 +29,7 @@ export * from './approval'
 export * from './extensions'
 export * from './context'
 export * from './files'
+export * from './memory'
 export * from './project'
 export * from './pty'
 export * from './session'
@@ -46,6 +48,7 @@ export const requests = {
   ...filesRequests,
   ...extensionsRequests,
   ...trustRequests,
+  ...memoryRequests,
   ...tasksRequests,
   ...planRequests,
   ...contextRequests,
@@ -57,6 +60,7 @@ export const events = {
   ...sessionEvents,
   ...approvalEvents,
   ...projectEvents,
+  ...memoryEvents,
   ...extensionsEvents,
 } as const
 

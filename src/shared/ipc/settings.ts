@@ -17,6 +17,14 @@ export const Preferences = z.object({
   turnGuard: z.number().int().min(10).max(100_000).optional(),
   theme: z.enum(['light', 'dark', 'system']),
   fontSize: z.number().int().min(9).max(32),
+  /** Recall and extraction of memories (default on). */
+  autoMemory: z.boolean().optional(),
+  /** Where project memories live: Claude Code's auto-memory folder (default) or under `$SOUS_HOME`. */
+  memoryLocation: z.enum(['claude', 'sous']).optional(),
+  /** Memories the agent writes land at once as undoable changes (default), or wait for approval. */
+  memoryWrites: z.enum(['undoable', 'approve']).optional(),
+  /** The model that picks memories to recall (default: the small model WebFetch uses). */
+  recallModel: z.string().max(200).optional(),
   /**
    * Variables kept out of every child process (Bash, hooks, terminals, MCP servers) besides Sous's
    * own credentials: names or `*` patterns such as `*_TOKEN`.

@@ -41,6 +41,9 @@ export const Usage = z.object({
 })
 export type Usage = z.infer<typeof Usage>
 
+/** A memory named in an event (recalled, written). */
+export const MemoryMention = z.object({ scope: z.enum(['user', 'project']), file: z.string(), name: z.string(), path: z.string() })
+export type MemoryMention = z.infer<typeof MemoryMention>
 /** How a subagent's run ended: it finished, it failed (an API error, the turn limit…), or it was stopped. */
 export const AgentEndStatus = z.enum(['completed', 'failed', 'stopped'])
 export type AgentEndStatus = z.infer<typeof AgentEndStatus>
@@ -94,6 +97,21 @@ export const AgentEvent = z.discriminatedUnion('type', [
   }),
   z.object({ ...base, type: z.literal('model_fallback'), from: z.string(), to: z.string(), reason: z.string() }),
   z.object({ ...base, type: z.literal('notice'), level: z.enum(['info', 'warning', 'error']), message: z.string() }),
+  /**
+   * Memories recall picked for a turn's prompt: `attached` when they went with one of the turn's
+   * requests, false when the pick arrived after the turn's last request (then they were not sent).
+   */
+  z.object({ ...base, type: z.literal('memory_recall'), turnId: z.string(), memories: z.array(MemoryMention), attached: z.boolean(), model: z.string() }),
+  /** A memory the extraction agent wrote (undoable with `changeId`) or proposed, after the turn `turnId`. */
+  z.object({
+    ...base,
+    type: z.literal('memory_write'),
+    turnId: z.string(),
+    memory: MemoryMention,
+    memoryType: z.string(),
+    change: z.enum(['created', 'updated', 'proposed']),
+    changeId: z.string().optional(),
+  }),
   /**
    * Bash found the OS sandbox unavailable (once per session): with `unconfined`
    * (bypassPermissions) commands run without it; otherwise commands that change things ask.

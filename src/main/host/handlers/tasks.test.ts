@@ -40,6 +40,8 @@ function start(): void {
     permissionMode: 'default',
     headless: false,
     userHome: join(base, 'home'),
+    // These tests script every request; memory's side requests have their own tests (memory/agents).
+    preferences: () => ({ autoMemory: false }),
   })
   router = createRouter(taskHandlers({ userTasks: runtime.userTasks, planFile: runtime.planFile, sessions: runtime.sessions }) as Handlers, { isTrustedSender: () => true })
 }

@@ -3,4 +3,4 @@ export { AnthropicModelService, type ModelServiceDeps } from './anthropic-model-
 export { resolveModelConfig, DEFAULT_MODEL, DEFAULT_RETRY_POLICY, type ModelConfig, type ModelConfigOverrides, type RetryPolicy } from './config'
 export { costOf, priceOf, type ModelPrice } from './pricing'
 export type * from './types'
-export { createAskModel, SMALL_FAST_MODEL } from './ask'
+export { askOnce, createAskModel, SMALL_FAST_MODEL, type AskAnswer, type AskRequest } from './ask'

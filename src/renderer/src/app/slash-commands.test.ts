@@ -4,13 +4,13 @@ import type { PermissionModeName } from '../../../shared/ipc/contract'
 import type { SlashContext } from '../lib/slash-commands'
 import { SLASH_COMMANDS } from './slash-commands'
 
-/** A conversation that records what the commands did to it, in a build with the Settings, Extensions and Context views. */
-function conversation() {
+/** A conversation that records what the commands did to it, in a build with these views (by default all of them). */
+function conversation({ views = ['settings', 'extensions', 'context', 'agents', 'memory'] }: { views?: string[] } = {}) {
   const done: string[] = []
   const said: string[] = []
   const shown: string[] = []
   const chat: SlashContext = {
-    showView: (id) => ['settings', 'extensions', 'context', 'agents'].includes(id) && shown.push(id) > 0,
+    showView: (id) => views.includes(id) && shown.push(id) > 0,
     newConversation: () => void done.push('new'),
     setMode: (mode: PermissionModeName) => void done.push(mode),
     send: (text) => void done.push(`send ${text}`),
@@ -77,11 +77,14 @@ describe('the slash-command registry', () => {
     expect(said).toEqual([])
   })
 
-  it('a command whose view this build lacks says so instead of failing; /agents and /context open their views', () => {
-    const { chat, said, shown } = conversation()
+  it('a command whose view this build lacks says so instead of failing; /memory, /agents and /context open their views', () => {
+    const { chat, said, shown } = conversation({ views: ['context', 'agents', 'memory'] })
     for (const name of ['memory', 'agents', 'context']) command(name).run(chat, '')
-    expect(shown).toEqual(['agents', 'context'])
-    expect(said).toEqual(['The memory view is not part of this build yet.'])
+    expect(shown).toEqual(['memory', 'agents', 'context'])
+    expect(said).toEqual([])
+    const lacking = conversation({ views: [] })
+    command('memory').run(lacking.chat, '')
+    expect(lacking.said).toEqual(['The memory view is not part of this build yet.'])
   })
 
   it('/help lists every command with its arguments, built-ins apart from custom ones', () => {

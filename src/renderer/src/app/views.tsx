@@ -12,6 +12,7 @@ import type { View } from './shell'
 
 /** Dialogs are fetched when first opened, so they cost nothing at start-up. */
 const SettingsDialog = lazyNamed(() => import('../features/settings/SettingsDialog'), 'SettingsDialog')
+const MemoryBrowser = lazyNamed(() => import('../features/memory/MemoryBrowser'), 'MemoryBrowser')
 const ExtensionsView = lazyNamed(() => import('../features/extensions/ExtensionsView'), 'ExtensionsView')
 const ContextView = lazyNamed(() => import('../features/context/ContextView'), 'ContextView')
 
@@ -79,6 +80,21 @@ export const VIEWS: readonly View[] = [
     ),
   },
   { id: 'agent-conversation', placement: 'dialog', title: 'Agent conversation', command: { title: 'Open the conversation of the last agent opened' }, render: (context) => <AgentConversation onClose={context.close} /> },
+  {
+    id: 'memory',
+    placement: 'dialog',
+    title: 'Memory',
+    command: { title: 'Open memory browser', keys: { label: 'Alt+Shift+M', binding: { key: 'm', alt: true, shift: true } } },
+    render: (context) => (
+      <MemoryBrowser
+        projectPath={context.project?.path ?? null}
+        dark={context.dark}
+        fontSize={context.fontSize}
+        onClose={context.close}
+        onOpenSession={context.openSession}
+      />
+    ),
+  },
   {
     id: 'extensions',
     placement: 'dialog',

@@ -1,6 +1,7 @@
 import { memo } from 'react'
 import type { TerminalReason } from '../../../../shared/protocol/agent-event'
 import { Markdown } from '../../lib/markdown/Markdown'
+import { MemoryLine } from './MemoryLine'
 import { ToolCard } from './ToolCard'
 import { TurnLimitQuestion } from './TurnLimitQuestion'
 import { describeRecovery } from './recovery'
@@ -45,6 +46,7 @@ export const TurnView = memo(function TurnView({ turn, live }: { turn: Turn; liv
             {notice.message}
           </p>
         ))}
+        {turn.memory && <MemoryLine memory={turn.memory} />}
         <TurnFooter turn={turn} />
       </div>
     </div>

@@ -91,6 +91,27 @@ describe('chat reducer', () => {
     expect(state.turns[0]?.end).toEqual({ reason: 'model_error', message: 'No API key' })
   })
 
+  it('puts memory events on the turn they are about, even after it ended, and side costs in the totals only', () => {
+    const usage = (input: number, cost: number) => ({ inputTokens: input, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0, cost })
+    const memoryEvent = (body: Body): AgentEvent => ({ sessionId: 's1', agentId: 'memory', ...body }) as AgentEvent
+    const pnpm = { scope: 'project' as const, file: 'feedback_use_pnpm.md', name: 'Use pnpm', path: '/m/feedback_use_pnpm.md' }
+    const { cost: mainCost, ...mainUsage } = usage(900, 0.01)
+    const { cost: sideCost, ...sideUsage } = usage(50, 0.001)
+    const state = fold([
+      ev({ type: 'turn_start', turnId: 't1', prompt: 'use pnpm' }),
+      memoryEvent({ type: 'memory_recall', turnId: 't1', memories: [pnpm], attached: true, model: 'haiku' }),
+      ev({ type: 'usage', model: 'sonnet', request: mainUsage, total: mainUsage, costUsd: mainCost }),
+      ev({ type: 'turn_end', reason: 'completed' }),
+      memoryEvent({ type: 'usage', model: 'sonnet', request: sideUsage, total: { ...mainUsage, inputTokens: 950 }, costUsd: mainCost + sideCost }),
+      memoryEvent({ type: 'memory_write', turnId: 't1', memory: pnpm, memoryType: 'feedback', change: 'created', changeId: 'c1' }),
+      memoryEvent({ type: 'notice', level: 'warning', message: 'A memory was not saved: too long' }),
+    ])
+    const [turn] = state.turns
+    expect(turn!.memory).toEqual({ recalled: [pnpm], late: [], written: [{ memory: pnpm, memoryType: 'feedback', change: 'created', changeId: 'c1' }] })
+    expect(turn!.usage).toEqual({ request: mainUsage, model: 'sonnet', total: { ...mainUsage, inputTokens: 950 }, costUsd: mainCost + sideCost })
+    expect(turn!.notices).toEqual([{ level: 'warning', message: 'A memory was not saved: too long' }])
+  })
+
   it('shows compactions as notices and follows the session’s own count of the context', () => {
     const record = { trigger: 'auto' as const, tokensBefore: 170_000, messagesBefore: 300, harnessMs: 4, at: '2026-01-01T00:00:00.000Z' }
     const state = fold([

@@ -1,4 +1,4 @@
-import type { AgentEvent, TerminalReason, ToolState, Usage } from '../../../../shared/protocol/agent-event'
+import type { AgentEvent, MemoryMention, TerminalReason, ToolState, Usage } from '../../../../shared/protocol/agent-event'
 
 /** One piece of the assistant's side of a turn, in the order it arrived. */
 export type Block =
@@ -33,11 +33,24 @@ export interface Turn {
   end?: { reason: TerminalReason; message?: string }
   /** What the harness did about model service trouble in this turn. */
   recovery?: { retries: number; fallback?: { from: string; to: string } }
+  /** Memories recalled for the prompt, and written from the turn afterwards. */
+  memory?: TurnMemory
   /** The size of the turn's latest request against the window (before it was sent), or after a compaction. */
   context?: { tokens: number; window: number; autoCompactAt: number }
   /** The turn reached its request guard and waits for the user to say go on or stop. */
   limitQuestion?: { turns: number }
 }
+
+/** What memory did around one turn. */
+export interface TurnMemory {
+  recalled: MemoryMention[]
+  /** Recall picked these, but only after the turn's last request (they were not sent). */
+  late: MemoryMention[]
+  written: Array<{ memory: MemoryMention; memoryType: string; change: 'created' | 'updated' | 'proposed'; changeId?: string }>
+}
+
+/** The agent id of memory's side work (recall, extraction); its events may come after the turn ended. */
+export const MEMORY_AGENT = 'memory'
 
 export interface Transcript {
   turns: Turn[]
@@ -74,6 +87,7 @@ export function failTurn(
 export function reduce(transcript: Transcript, event: AgentEvent): Transcript {
   if (event.parentToolUseId) return transcript
   if (event.type === 'turn_start') return startTurn(transcript, event.turnId, event.prompt)
+  if (event.agentId === MEMORY_AGENT) return reduceMemory(transcript, event)
   const last = transcript.turns.at(-1)
   if (!last || last.end) return transcript // Nothing live to attach it to.
   const update = (change: (turn: Turn) => Turn) => mapTurn(transcript, (turn) => turn === last, change)
@@ -138,6 +152,8 @@ export function reduce(transcript: Transcript, event: AgentEvent): Transcript {
       // The next request after the user said go on: the question is answered.
       return update(({ limitQuestion: _answered, ...turn }) => turn)
     case 'assistant_message':
+    case 'memory_recall':
+    case 'memory_write':
       // The streamed deltas already carry the text; these are for transcripts and logs.
       return transcript
     case 'compaction_start':
@@ -160,6 +176,36 @@ export function reduce(transcript: Transcript, event: AgentEvent): Transcript {
       return transcript
     case 'sandbox_unavailable':
       // Shown once per session as a banner (SandboxBanner, from the chat store), not in a turn.
+      return transcript
+  }
+}
+
+/**
+ * Memory's events: recall and writes land on the turn they are about (by id, even once it ended);
+ * the side requests' usage updates the session totals without touching the last request's figures
+ * (the context meter reads those); its notices join the latest turn.
+ */
+function reduceMemory(transcript: Transcript, event: AgentEvent): Transcript {
+  const last = transcript.turns.at(-1)
+  const onTurn = (turnId: string, change: (memory: TurnMemory) => TurnMemory) =>
+    mapTurn(transcript, (turn) => turn.turnId === turnId, (turn) => ({ ...turn, memory: change(turn.memory ?? { recalled: [], late: [], written: [] }) }))
+  switch (event.type) {
+    case 'memory_recall':
+      return onTurn(event.turnId, (memory) => (event.attached ? { ...memory, recalled: [...memory.recalled, ...event.memories] } : { ...memory, late: [...memory.late, ...event.memories] }))
+    case 'memory_write':
+      return onTurn(event.turnId, (memory) => ({
+        ...memory,
+        written: [...memory.written, { memory: event.memory, memoryType: event.memoryType, change: event.change, ...(event.changeId !== undefined && { changeId: event.changeId }) }],
+      }))
+    case 'usage':
+      if (!last) return transcript
+      return mapTurn(transcript, (turn) => turn === last, (turn) => ({
+        ...turn,
+        usage: { request: turn.usage?.request ?? event.request, model: turn.usage?.model ?? event.model, total: event.total, costUsd: event.costUsd },
+      }))
+    case 'notice':
+      return last ? mapTurn(transcript, (turn) => turn === last, (turn) => addNotice(turn, event.level, event.message)) : transcript
+    default:
       return transcript
   }
 }

@@ -13,7 +13,7 @@ const MODES: Array<[NonNullable<Preferences['permissionMode']> | '', string]> = 
 
 /**
  * Sous's own preferences: model and connection, the default permission mode, the desktop's turn
- * guard, theme and font size.
+ * guard, memory, theme and font size.
  * Edits stay a draft (taken from the stored preferences when the dialog opens) until Save.
  */
 export function PreferencesForm() {
@@ -30,9 +30,13 @@ export function PreferencesForm() {
       ...(draft.turnGuard ? { turnGuard: draft.turnGuard } : {}),
       theme: draft.theme,
       fontSize: draft.fontSize,
+      autoMemory: draft.autoMemory ?? true,
+      memoryWrites: draft.memoryWrites ?? 'undoable',
+      memoryLocation: draft.memoryLocation ?? 'claude',
+      recallModel: draft.recallModel ?? '',
     })
   }
-  const text = (field: 'baseUrl' | 'model' | 'fallbackModel', label: string, placeholder: string) => (
+  const text = (field: 'baseUrl' | 'model' | 'fallbackModel' | 'recallModel', label: string, placeholder: string) => (
     <label className="settings__field">
       <span>{label}</span>
       <input
@@ -69,6 +73,28 @@ export function PreferencesForm() {
           </select>
         </label>
         <TurnGuardField value={draft.turnGuard} onChange={(turnGuard) => setDraft({ ...draft, turnGuard })} />
+      </fieldset>
+      <fieldset className="settings__group">
+        <legend>Memory</legend>
+        <label className="settings__field settings__field--check">
+          <input type="checkbox" checked={draft.autoMemory ?? true} onChange={(event) => setDraft({ ...draft, autoMemory: event.target.checked })} />
+          <span>Recall memories for each prompt and save new ones after each turn</span>
+        </label>
+        <label className="settings__field">
+          <span>Memories the agent writes</span>
+          <select className="field" value={draft.memoryWrites ?? 'undoable'} onChange={(event) => setDraft({ ...draft, memoryWrites: event.target.value as Preferences['memoryWrites'] })}>
+            <option value="undoable">Save at once; show them, with undo</option>
+            <option value="approve">Wait for my approval in the memory browser</option>
+          </select>
+        </label>
+        <label className="settings__field">
+          <span>Project memories live in</span>
+          <select className="field" value={draft.memoryLocation ?? 'claude'} onChange={(event) => setDraft({ ...draft, memoryLocation: event.target.value as Preferences['memoryLocation'] })}>
+            <option value="claude">Claude Code&apos;s auto-memory folder (shared with Claude Code)</option>
+            <option value="sous">Sous&apos;s own folder, under $SOUS_HOME</option>
+          </select>
+        </label>
+        {text('recallModel', 'Recall model', 'claude-haiku-4-5')}
       </fieldset>
       <fieldset className="settings__group">
         <legend>Appearance</legend>
