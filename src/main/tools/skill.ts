@@ -1,7 +1,9 @@
 import { z } from 'zod'
 import { defineTool, errorResult } from './define-tool'
 import { SKILL_DESCRIPTION } from './skill.prompt'
-import { FORK_AGENT_TYPE } from '../agents/definitions'
+
+/** The Agent tool's `subagent_type` of a fork (agents/definitions' FORK_AGENT_TYPE; tools sit below agents). */
+const FORK = 'fork'
 
 /**
  * Skill {skill, args?} (Claude Code's name and schema): loads a skill's instructions into the
@@ -29,7 +31,7 @@ export const skillTool = defineTool({
     if (loaded.fork && ctx.agents) {
       // `context: fork` (Claude Code's): the body is a subagent's prompt — a fork of this agent, or
       // the `agent` type — and only that subagent's final text comes back, as an Agent call's would.
-      const result = await ctx.agents.run({ description: `Skill ${loaded.name}`, prompt: loaded.text, subagent_type: loaded.agent ?? FORK_AGENT_TYPE }, ctx)
+      const result = await ctx.agents.run({ description: `Skill ${loaded.name}`, prompt: loaded.text, subagent_type: loaded.agent ?? FORK }, ctx)
       return { ...result, details: { ...details, ...(typeof result.details === 'object' && result.details) } }
     }
     if (loaded.alreadyLoaded) return { content: `The skill "${loaded.name}" is already loaded in this conversation; follow its instructions above.`, details }
