@@ -9,10 +9,10 @@
  * Needs a build (`npm run bench` builds first). Prints figures and ratios; asserts nothing.
  */
 import { chromium, type Page } from '@playwright/test'
-import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { join } from 'node:path'
+import { startServe } from './serve'
 import { startModelServer, textReply, type ModelServer } from '../test/model-server'
 import type { AgentEvent } from '../src/shared/protocol/agent-event'
 import { createEventHub } from '../src/main/base/event-hub'
@@ -23,7 +23,6 @@ import { SMALL_FAST_MODEL } from '../src/main/services/model/ask'
 import { DEFAULT_MODEL } from '../src/main/services/model/config'
 import { createSessionRuntime } from '../src/main/session/runtime'
 
-const root = resolve(import.meta.dirname, '..')
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN
 const percentile = (values: number[], share: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * share))] ?? NaN
 const ms = (value: number) => `${value.toFixed(1)} ms`
@@ -121,7 +120,7 @@ async function browser(server: ModelServer, home: string): Promise<void> {
   const userHome = join(home, 'user-home')
   await mkdir(project, { recursive: true })
   await seed(userHome, project, 1000)
-  const serve = await startServe(home, userHome, server.url)
+  const serve = await startServe({ sousHome: join(userHome, 'sous'), userHome, modelUrl: server.url })
   const chromiumBrowser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] })
   try {
     const page = await chromiumBrowser.newPage({ viewport: { width: 1280, height: 800 } })
@@ -188,22 +187,4 @@ async function filterTimes(page: Page, text: string): Promise<number[]> {
     }
     return times
   })()`)) as number[]
-}
-
-async function startServe(home: string, userHome: string, modelUrl: string): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, [join(root, 'out/main/cli.js'), 'serve', '--port', '0'], {
-    cwd: root,
-    env: { ...process.env, HOME: userHome, SOUS_HOME: join(userHome, 'sous'), ANTHROPIC_BASE_URL: modelUrl, ANTHROPIC_API_KEY: 'sk-ant-bench-not-a-real-key' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  })
-  const url = await new Promise<string>((resolveUrl, reject) => {
-    let out = ''
-    child.stdout?.on('data', (chunk: Buffer) => {
-      out += chunk.toString()
-      const found = /Sous listening on (http:\/\/\S+)/.exec(out)
-      if (found?.[1]) resolveUrl(found[1])
-    })
-    child.once('exit', (code) => reject(new Error(`sous serve exited (${code}) before listening`)))
-  })
-  return { url, child }
 }

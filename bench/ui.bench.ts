@@ -14,18 +14,17 @@
  * machine load (other Chromium instances on a 2-core box double the long tasks): run it alone.
  */
 import { chromium, type CDPSession, type Page } from '@playwright/test'
-import { spawn, type ChildProcess } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { join } from 'node:path'
 import { withCheckedEvents } from '../src/renderer/src/api/checked-events'
 import type { Message } from '../src/main/services/model/types'
 import { TranscriptWriter, transcriptPath } from '../src/main/store/transcript'
 import type { SousApi } from '../src/shared/ipc/api'
+import { startServe } from './serve'
 import { startModelServer, type ModelServer } from '../test/model-server'
 
-const root = resolve(import.meta.dirname, '..')
 const ms = (value: number | undefined) => (value === undefined ? 'n/a' : `${value.toFixed(1)} ms`)
 
 export default async function bench(): Promise<void> {
@@ -36,7 +35,9 @@ export default async function bench(): Promise<void> {
   await mkdir(join(home, 'user-home'), { recursive: true })
   await mkdir(project)
   writeLongSession(home, project)
-  const serve = await startServe(home, server.url)
+  // Memory's side requests (recall, saving after a turn) would take the scripted replies.
+  await writeFile(join(home, 'settings.json'), `${JSON.stringify({ sous: { autoMemory: false } })}\n`)
+  const serve = await startServe({ sousHome: home, userHome: join(home, 'user-home'), modelUrl: server.url })
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] })
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } })
@@ -226,22 +227,4 @@ async function contextView(page: Page): Promise<void> {
   const later = opens.slice(1).sort((a, b) => a - b)
   const median = later[Math.floor(later.length / 2)]!
   console.log(`context view of a resumed 1,000-message session, click → parts on screen: first ${ms(opens[0])}, then median ${ms(median)} over ${later.length}; target ≤ 100 ms → ${(median / 100).toFixed(2)}× target (first: ${(opens[0]! / 100).toFixed(2)}×)`)
-}
-
-async function startServe(home: string, modelUrl: string): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, [join(root, 'out/main/cli.js'), 'serve', '--port', '0'], {
-    cwd: root,
-    env: { ...process.env, HOME: join(home, 'user-home'), SOUS_HOME: home, ANTHROPIC_BASE_URL: modelUrl, ANTHROPIC_API_KEY: 'sk-ant-bench-not-a-real-key' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  })
-  const url = await new Promise<string>((resolveUrl, reject) => {
-    let out = ''
-    child.stdout?.on('data', (chunk: Buffer) => {
-      out += chunk.toString()
-      const found = /Sous listening on (http:\/\/\S+)/.exec(out)
-      if (found?.[1]) resolveUrl(found[1])
-    })
-    child.once('exit', (code) => reject(new Error(`sous serve exited (${code}) before listening`)))
-  })
-  return { url, child }
 }

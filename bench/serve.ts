@@ -1,0 +1,36 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { join, resolve } from 'node:path'
+
+const root = resolve(import.meta.dirname, '..')
+
+/** Where a benched `sous serve` keeps its data and whom it talks to. */
+export interface ServeOptions {
+  /** `SOUS_HOME`: sessions, settings, memories of the run. */
+  sousHome: string
+  /** `HOME`: the user's folder (Claude Code's `~/.claude` lives under it). */
+  userHome: string
+  /** The scripted model server's URL. */
+  modelUrl: string
+}
+
+/**
+ * Starts the built `sous serve` (`out/main/cli.js`, so benches need `npm run build` first) on a free
+ * loopback port, and resolves with its URL once it listens. The caller kills the child.
+ */
+export async function startServe(options: ServeOptions): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, [join(root, 'out/main/cli.js'), 'serve', '--port', '0'], {
+    cwd: root,
+    env: { ...process.env, HOME: options.userHome, SOUS_HOME: options.sousHome, ANTHROPIC_BASE_URL: options.modelUrl, ANTHROPIC_API_KEY: 'sk-ant-bench-not-a-real-key' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
+  const url = await new Promise<string>((resolveUrl, reject) => {
+    let out = ''
+    child.stdout?.on('data', (chunk: Buffer) => {
+      out += chunk.toString()
+      const found = /Sous listening on (http:\/\/\S+)/.exec(out)
+      if (found?.[1]) resolveUrl(found[1])
+    })
+    child.once('exit', (code) => reject(new Error(`sous serve exited (${code}) before listening`)))
+  })
+  return { url, child }
+}
