@@ -1,39 +1,19 @@
-import { mkdtemp, readdir, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { textReply, toolUseReply, type RecordedRequest } from '../../test/model-server'
 import { useModelServer } from '../../test/model-server/vitest'
+import { useHeadless } from '../../test/support/headless'
 import { promptOf, routeByPrompt, toolNamesOf } from '../../test/support/agents'
 import type { Message } from '../main/services/model/types'
 import { transcriptPath } from '../main/store/transcript'
-import { runPrint } from './print'
 
 // Subagents through `sous -p`: the real SDK against the scripted server, the real session runtime
 // and sidechain transcripts in a temp SOUS_HOME.
 const server = useModelServer()
 
-let home: string
-let project: string
-
-beforeEach(async () => {
-  home = await mkdtemp(join(tmpdir(), 'sous-home-'))
-  project = await mkdtemp(join(tmpdir(), 'sous-project-'))
-})
-afterEach(async () => {
-  await rm(home, { recursive: true, force: true })
-  await rm(project, { recursive: true, force: true })
-})
-
-async function sous(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = ''
-  let stderr = ''
-  const code = await runPrint(['-p', '--cwd', project, ...args], { SOUS_HOME: home, ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'test-key', HOME: home }, {
-    stdout: { write: (text: string) => (stdout += text) },
-    stderr: { write: (text: string) => (stderr += text) },
-  })
-  return { code, stdout, stderr }
-}
+const headless = useHeadless(server)
+const sous = (args: string[]) => headless.sous(args)
 
 describe('subagents through sous -p', () => {
   it('run headless; stream-json marks their events with the Agent call they belong to', async () => {
@@ -59,7 +39,7 @@ describe('subagents through sous -p', () => {
     expect(lines.at(-1)).toMatchObject({ type: 'result', result: 'The helper counted 0 files.' })
     // The subagent's conversation is kept beside the session's transcript.
     const sessionId = lines.at(-1)!['session_id'] as string
-    const agents = await readdir(join(transcriptPath(home, project, sessionId).replace(/\.jsonl$/, ''), 'agents'))
+    const agents = await readdir(join(transcriptPath(headless.home, headless.project, sessionId).replace(/\.jsonl$/, ''), 'agents'))
     expect(agents).toHaveLength(1)
     expect(agents[0]).toMatch(/^agent-[0-9a-f]+\.jsonl$/)
   })

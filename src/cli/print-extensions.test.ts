@@ -1,37 +1,17 @@
 import { existsSync } from 'node:fs'
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { textReply, toolUseReply } from '../../test/model-server'
 import { useModelServer } from '../../test/model-server/vitest'
+import { useHeadless } from '../../test/support/headless'
 import type { Message, TextBlock, ToolResultBlock } from '../main/services/model/types'
-import { runPrint } from './print'
 
 // Skills and custom slash commands from real folders, through `sous -p` and the scripted model.
 const server = useModelServer()
 
-let home: string
-let project: string
-
-beforeEach(async () => {
-  home = await mkdtemp(join(tmpdir(), 'sous-home-'))
-  project = await mkdtemp(join(tmpdir(), 'sous-project-'))
-})
-afterEach(async () => {
-  await rm(home, { recursive: true, force: true })
-  await rm(project, { recursive: true, force: true })
-})
-
-async function sous(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = ''
-  let stderr = ''
-  const code = await runPrint(['-p', '--cwd', project, ...args], { SOUS_HOME: join(home, '.sous'), ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'test-key', HOME: home, PATH: process.env['PATH'] }, {
-    stdout: { write: (text: string) => (stdout += text) },
-    stderr: { write: (text: string) => (stderr += text) },
-  })
-  return { code, stdout, stderr }
-}
+const headless = useHeadless(server, { sousHome: (home) => join(home, '.sous'), inheritPath: true })
+const sous = (args: string[]) => headless.sous(args)
 
 async function file(path: string, text: string): Promise<void> {
   await mkdir(dirname(path), { recursive: true })
@@ -46,11 +26,11 @@ const firstPrompt = () => JSON.stringify(messagesOf(0)[0])
 
 describe('sous -p with skills', () => {
   it('lists skills in the system prompt, loads one on demand, grants its allowed-tools for the turn and opens its folder', async () => {
-    const userSkill = join(home, '.claude', 'skills', 'greet')
+    const userSkill = join(headless.home, '.claude', 'skills', 'greet')
     await file(join(userSkill, 'SKILL.md'), '---\ndescription: Greets someone by name\nallowed-tools: Bash(echo *)\n---\nSay hello to $0 warmly. See reference.md in ${CLAUDE_SKILL_DIR}.')
     await file(join(userSkill, 'reference.md'), 'Greetings reference.')
-    await file(join(project, '.claude', 'skills', 'secret', 'SKILL.md'), '---\ndescription: Only for people\ndisable-model-invocation: true\n---\nDo the secret thing.')
-    await file(join(project, '.claude', 'skills', 'broken', 'SKILL.md'), '---\ndescription: "unclosed\n---\nBody')
+    await file(join(headless.project, '.claude', 'skills', 'secret', 'SKILL.md'), '---\ndescription: Only for people\ndisable-model-invocation: true\n---\nDo the secret thing.')
+    await file(join(headless.project, '.claude', 'skills', 'broken', 'SKILL.md'), '---\ndescription: "unclosed\n---\nBody')
     server.setScenario([
       toolUseReply('Skill', { skill: 'greet', args: 'Ada' }, { id: 'toolu_skill' }),
       toolUseReply('Bash', { command: 'echo hello Ada' }, { id: 'toolu_echo' }),
@@ -79,23 +59,23 @@ describe('sous -p with skills', () => {
   })
 
   it('ends the skill grant with the turn: the next prompt is back to the rules', async () => {
-    await file(join(project, '.claude', 'skills', 'touchy', 'SKILL.md'), '---\ndescription: Touches files\nallowed-tools: Bash(touch *)\n---\nTouch what is asked.')
+    await file(join(headless.project, '.claude', 'skills', 'touchy', 'SKILL.md'), '---\ndescription: Touches files\nallowed-tools: Bash(touch *)\n---\nTouch what is asked.')
     server.setScenario([toolUseReply('Skill', { skill: 'touchy' }), toolUseReply('Bash', { command: 'touch one.txt' }), textReply('Touched.')])
     const first = JSON.parse((await sous(['--output-format', 'json', 'Touch one'])).stdout) as { session_id: string; permission_denials: unknown[] }
     expect(first.permission_denials).toEqual([])
-    expect(existsSync(join(project, 'one.txt'))).toBe(true)
+    expect(existsSync(join(headless.project, 'one.txt'))).toBe(true)
     server.setScenario([toolUseReply('Bash', { command: 'touch two.txt' }, { id: 'toolu_two' }), textReply('Could not.')])
     const second = JSON.parse((await sous(['--resume', first.session_id, '--output-format', 'json', 'Touch two'])).stdout) as { permission_denials: Array<{ tool_use_id: string }> }
     expect(second.permission_denials.map((denial) => denial.tool_use_id)).toEqual(['toolu_two'])
-    expect(existsSync(join(project, 'two.txt'))).toBe(false)
+    expect(existsSync(join(headless.project, 'two.txt'))).toBe(false)
   })
 })
 
 describe('sous -p with custom slash commands', () => {
   it('expands /name: arguments, injected commands through the permission check, @ includes, allowed-tools and model', async () => {
-    await file(join(project, 'notes.md'), 'Remember the tests.')
+    await file(join(headless.project, 'notes.md'), 'Remember the tests.')
     await file(
-      join(project, '.claude', 'commands', 'review.md'),
+      join(headless.project, '.claude', 'commands', 'review.md'),
       '---\ndescription: Review a file\nargument-hint: [file] [focus]\nallowed-tools: Bash(echo *)\nmodel: claude-haiku-4-5\n---\nReview $0 (focus: $1).\nBranch: !`echo main-branch`\nNotes: @notes.md',
     )
     server.setScenario([textReply('Reviewed.')])
@@ -110,18 +90,18 @@ describe('sous -p with custom slash commands', () => {
   })
 
   it('refuses a command whose injected line is not allowed, before the model is asked', async () => {
-    await file(join(project, '.claude', 'commands', 'wipe.md'), 'Cleanup: !`touch made-by-injection.txt`')
+    await file(join(headless.project, '.claude', 'commands', 'wipe.md'), 'Cleanup: !`touch made-by-injection.txt`')
     server.setScenario([])
     const { code, stderr, stdout } = await sous(['--output-format', 'json', '/wipe'])
     expect(code).toBe(1)
     expect(stderr).toMatch(/^sous: command_failed: Shell command permission check failed for pattern "!`touch made-by-injection\.txt`"/)
     expect(JSON.parse(stdout)).toMatchObject({ is_error: true, terminal_reason: 'command_failed' })
     expect(server.requests).toHaveLength(0)
-    expect(existsSync(join(project, 'made-by-injection.txt'))).toBe(false)
+    expect(existsSync(join(headless.project, 'made-by-injection.txt'))).toBe(false)
   })
 
   it('aborts on a failing injected command, and leaves unknown /words as plain text', async () => {
-    await file(join(project, '.claude', 'commands', 'check.md'), '---\nallowed-tools: Bash(ls *)\n---\nFiles: !`ls does-not-exist`')
+    await file(join(headless.project, '.claude', 'commands', 'check.md'), '---\nallowed-tools: Bash(ls *)\n---\nFiles: !`ls does-not-exist`')
     const failed = await sous(['/check'])
     expect(failed.code).toBe(1)
     expect(failed.stderr).toMatch(/Shell command failed for pattern "!`ls does-not-exist`": Exit code 2/)
@@ -129,6 +109,6 @@ describe('sous -p with custom slash commands', () => {
     const plain = await sous(['/usr/local is what?'])
     expect(plain.code).toBe(0)
     expect(firstPrompt()).toContain('/usr/local is what?')
-    expect(await readFile(join(project, '.claude', 'commands', 'check.md'), 'utf8')).toContain('ls does-not-exist')
+    expect(await readFile(join(headless.project, '.claude', 'commands', 'check.md'), 'utf8')).toContain('ls does-not-exist')
   })
 })

@@ -1,45 +1,27 @@
-import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises'
 import { existsSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { beforeEach, describe, expect, it } from 'vitest'
 import { textReply, toolUseReply } from '../../test/model-server'
 import { useModelServer } from '../../test/model-server/vitest'
+import { useHeadless } from '../../test/support/headless'
 import type { Message } from '../main/services/model/types'
-import { runPrint } from './print'
 
 // What hooks answer reaches the model (or stops the turn), as Claude Code documents: `sous -p`
 // in-process with real hook scripts, the real SDK against the scripted server, real transcripts.
 const server = useModelServer()
 
-let home: string
-let project: string
+const headless = useHeadless(server)
+const sous = (args: string[]) => headless.sous(args)
 
 beforeEach(async () => {
-  home = await mkdtemp(join(tmpdir(), 'sous-home-'))
-  project = await mkdtemp(join(tmpdir(), 'sous-project-'))
-  await mkdir(join(project, '.claude'))
-  await writeFile(join(project, 'there.txt'), 'hello\n')
+  await mkdir(join(headless.project, '.claude'))
+  await writeFile(join(headless.project, 'there.txt'), 'hello\n')
 })
-afterEach(async () => {
-  await rm(home, { recursive: true, force: true })
-  await rm(project, { recursive: true, force: true })
-})
-
-async function sous(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = ''
-  let stderr = ''
-  const env = { SOUS_HOME: home, ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'test-key', HOME: home }
-  const code = await runPrint(['-p', '--cwd', project, ...args], env, {
-    stdout: { write: (text: string) => (stdout += text) },
-    stderr: { write: (text: string) => (stderr += text) },
-  })
-  return { code, stdout, stderr }
-}
 
 /** A hook script file (bash) that gets the hook's JSON on stdin. */
 async function script(name: string, body: string): Promise<string> {
-  const file = join(project, `${name}.sh`)
+  const file = join(headless.project, `${name}.sh`)
   await writeFile(file, `#!/bin/bash\n${body}\n`)
   await chmod(file, 0o755)
   return file
@@ -47,7 +29,7 @@ async function script(name: string, body: string): Promise<string> {
 
 async function hooks(config: Record<string, Array<{ matcher?: string; command: string }>>): Promise<void> {
   const entries = Object.entries(config).map(([event, list]) => [event, list.map(({ matcher, command }) => ({ ...(matcher && { matcher }), hooks: [{ type: 'command', command }] }))])
-  await writeFile(join(project, '.claude', 'settings.json'), JSON.stringify({ hooks: Object.fromEntries(entries) }))
+  await writeFile(join(headless.project, '.claude', 'settings.json'), JSON.stringify({ hooks: Object.fromEntries(entries) }))
 }
 
 /** The last user message of request `index`, as text. */
@@ -56,7 +38,7 @@ function lastUserText(index: number): string {
   return JSON.stringify(messages.at(-1))
 }
 
-const read = (id: string, file = 'there.txt') => toolUseReply('Read', { file_path: join(project, file) }, { id })
+const read = (id: string, file = 'there.txt') => toolUseReply('Read', { file_path: join(headless.project, file) }, { id })
 
 describe('PostToolUse and PostToolUseFailure outcomes reach the model', () => {
   it('additionalContext, a block reason and exit-2 stderr come with the next request, after the results', async () => {
@@ -91,7 +73,7 @@ describe('PostToolUse and PostToolUseFailure outcomes reach the model', () => {
     expect(stderr).toContain('build is broken, stopping')
     // The transcript pairs the call with its result.
     const { readdir } = await import('node:fs/promises')
-    const sessions = join(home, 'projects')
+    const sessions = join(headless.home, 'projects')
     const [slug] = await readdir(sessions)
     const [file] = await readdir(join(sessions, slug!, 'sessions'))
     const transcript = await readFile(join(sessions, slug!, 'sessions', file!), 'utf8')
@@ -101,7 +83,7 @@ describe('PostToolUse and PostToolUseFailure outcomes reach the model', () => {
 
 describe('Stop and PreToolUse hooks', () => {
   it('a Stop hook gets last_assistant_message', async () => {
-    const seen = join(project, 'stop-input.json')
+    const seen = join(headless.project, 'stop-input.json')
     const stop = await script('stop', `cat > ${seen}`)
     await hooks({ Stop: [{ command: stop }] })
     server.setScenario([textReply('All tests pass.')])
@@ -116,7 +98,7 @@ describe('Stop and PreToolUse hooks', () => {
     server.setScenario([toolUseReply('Bash', { command: 'touch made.txt' }, { id: 'toolu_touch' }), textReply('Blocked.')])
     const { code } = await sous(['--permission-mode', 'bypassPermissions', 'Touch'])
     expect(code).toBe(0)
-    expect(existsSync(join(project, 'made.txt'))).toBe(false)
+    expect(existsSync(join(headless.project, 'made.txt'))).toBe(false)
     expect(lastUserText(1)).toContain('no: xxxx')
   })
 

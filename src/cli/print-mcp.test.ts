@@ -1,44 +1,24 @@
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
-import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { fixtureEntry } from '../../test/mcp/fixture'
 import { startHttpMcpServer } from '../../test/mcp/http-server'
 import { textReply, toolUseReply, type RecordedRequest, type Step } from '../../test/model-server'
 import { useModelServer } from '../../test/model-server/vitest'
+import { useHeadless } from '../../test/support/headless'
 import type { Message, ToolResultBlock } from '../main/services/model/types'
-import { runPrint } from './print'
 
 // `sous -p` with real MCP servers: the stdio fixture (node), an in-process Streamable HTTP / SSE
 // server, and @modelcontextprotocol/server-everything from the npm registry. The model is the
 // scripted server behind the real SDK.
 const server = useModelServer()
 
-let home: string
-let project: string
-
-beforeEach(async () => {
-  home = await mkdtemp(join(tmpdir(), 'sous-home-'))
-  project = await mkdtemp(join(tmpdir(), 'sous-project-'))
-})
-afterEach(async () => {
-  await rm(home, { recursive: true, force: true })
-  await rm(project, { recursive: true, force: true })
-})
-
-async function sous(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = ''
-  let stderr = ''
-  const code = await runPrint(['-p', '--cwd', project, ...args], { SOUS_HOME: join(home, '.sous'), ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'test-key', HOME: home, PATH: process.env['PATH'], ...env }, {
-    stdout: { write: (text: string) => (stdout += text) },
-    stderr: { write: (text: string) => (stderr += text) },
-  })
-  return { code, stdout, stderr }
-}
+const headless = useHeadless(server, { sousHome: (home) => join(home, '.sous'), inheritPath: true })
+const sous = (args: string[], env: Record<string, string> = {}) => headless.sous(args, { env })
 
 async function mcpJson(servers: Record<string, unknown>): Promise<void> {
-  await writeFile(join(project, '.mcp.json'), JSON.stringify({ mcpServers: servers }))
+  await writeFile(join(headless.project, '.mcp.json'), JSON.stringify({ mcpServers: servers }))
 }
 
 /** The tool_result blocks the request at `index` carries (the answer to the previous reply). */
@@ -86,7 +66,7 @@ describe('sous -p with MCP servers', () => {
       waitForServers,
       call('mcp__fixture__crash', {}, 'toolu_crash'),
       call('mcp__fixture__echo', { message: 'still there?' }, 'toolu_after'),
-      toolUseReply('Read', { file_path: join(project, '.mcp.json') }, { id: 'toolu_read' }),
+      toolUseReply('Read', { file_path: join(headless.project, '.mcp.json') }, { id: 'toolu_read' }),
       textReply('The server crashed.'),
     ])
     const { code, stdout } = await sous(['--allowedTools', 'mcp__fixture', '--verbose', 'Crash it'])
@@ -103,10 +83,10 @@ describe('sous -p with MCP servers', () => {
 
   it('runs hooks on MCP tools and puts a large result through the result budget', async () => {
     await mcpJson({ fixture: fixtureEntry() })
-    const log = join(project, 'hooks.log')
-    await mkdir(join(project, '.claude'), { recursive: true })
+    const log = join(headless.project, 'hooks.log')
+    await mkdir(join(headless.project, '.claude'), { recursive: true })
     await writeFile(
-      join(project, '.claude', 'settings.json'),
+      join(headless.project, '.claude', 'settings.json'),
       JSON.stringify({
         hooks: {
           PreToolUse: [{ matcher: 'mcp__fixture__add', hooks: [{ type: 'command', command: 'echo "no adding today" >&2; exit 2' }] }],
@@ -196,8 +176,8 @@ describe('sous -p with MCP servers', () => {
       textReply('Done.'),
     ])
     // Servers get what every child gets (base/child-env): no credentials, nothing the user marked secret.
-    await mkdir(join(home, '.sous'), { recursive: true })
-    await writeFile(join(home, '.sous', 'settings.json'), JSON.stringify({ sous: { secretEnv: ['ACME_*'] } }))
+    await mkdir(join(headless.home, '.sous'), { recursive: true })
+    await writeFile(join(headless.home, '.sous', 'settings.json'), JSON.stringify({ sous: { secretEnv: ['ACME_*'] } }))
     const { code, stderr } = await sous(['--allowedTools', 'mcp__everything', 'Try everything'], { ACME_PROJECT: 'secret-project' })
     expect(stderr).toBe('')
     expect(code).toBe(0)

@@ -1,37 +1,17 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { textReply, toolUseReply } from '../../test/model-server'
 import { useModelServer } from '../../test/model-server/vitest'
+import { useHeadless } from '../../test/support/headless'
 import type { AgentEvent } from '../shared/protocol/agent-event'
 import type { Message, ToolResultBlock } from '../main/services/model/types'
-import { runPrint } from './print'
 
 // Plan mode headless: `sous -p --permission-mode plan` ends with the plan printed (and in JSON).
 const server = useModelServer()
 
-let home: string
-let project: string
-
-beforeEach(async () => {
-  home = await mkdtemp(join(tmpdir(), 'sous-home-'))
-  project = await mkdtemp(join(tmpdir(), 'sous-project-'))
-})
-afterEach(async () => {
-  await rm(home, { recursive: true, force: true })
-  await rm(project, { recursive: true, force: true })
-})
-
-async function sous(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = ''
-  let stderr = ''
-  const code = await runPrint(['-p', '--cwd', project, ...args], { SOUS_HOME: home, ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'test-key', HOME: home }, {
-    stdout: { write: (text: string) => (stdout += text) },
-    stderr: { write: (text: string) => (stderr += text) },
-  })
-  return { code, stdout, stderr }
-}
+const headless = useHeadless(server)
+const sous = (args: string[]) => headless.sous(args)
 
 function resultOf(index: number): { text: string; isError: boolean } {
   const messages = server.requests[index + 1]!.body['messages'] as Message[]
@@ -43,7 +23,7 @@ const PLAN = '# Fix the greeting\n\n1. Change `hello` to `hi` in greeting.txt\n2
 
 describe('sous -p in plan mode', () => {
   it('reads, is refused a write, and ends with the plan printed and saved', async () => {
-    const file = join(project, 'greeting.txt')
+    const file = join(headless.project, 'greeting.txt')
     await writeFile(file, 'hello\n')
     server.setScenario([
       toolUseReply('Read', { file_path: file }),
@@ -66,7 +46,7 @@ describe('sous -p in plan mode', () => {
     const { code, stdout } = await sous(['--permission-mode', 'plan', '--output-format', 'json', 'Plan it'])
     expect(code).toBe(0)
     const result = JSON.parse(stdout) as { plan: string; plan_file: string; session_id: string; result: string }
-    expect(result).toMatchObject({ plan: PLAN, result: 'Plan proposed.', plan_file: join(home, '.claude', 'plans', `${result.session_id}.md`) })
+    expect(result).toMatchObject({ plan: PLAN, result: 'Plan proposed.', plan_file: join(headless.home, '.claude', 'plans', `${result.session_id}.md`) })
     expect(await readFile(result.plan_file, 'utf8')).toBe(`${PLAN}\n`)
   })
 
@@ -76,7 +56,7 @@ describe('sous -p in plan mode', () => {
     expect(resultOf(0)).toEqual({ isError: true, text: expect.stringMatching(/^Plan mode was not entered: No one can approve entering plan mode in a headless run\./) })
 
     server.requests.length = 0
-    server.setScenario([toolUseReply('EnterPlanMode', {}), toolUseReply('Write', { file_path: join(project, 'x.txt'), content: 'x' }), textReply('ok')])
+    server.setScenario([toolUseReply('EnterPlanMode', {}), toolUseReply('Write', { file_path: join(headless.project, 'x.txt'), content: 'x' }), textReply('ok')])
     const { stdout } = await sous(['--permission-mode', 'bypassPermissions', '--output-format', 'stream-json', 'start'])
     expect(resultOf(0).text).toMatch(/^Entered plan mode\./)
     expect(resultOf(1)).toMatchObject({ isError: true, text: expect.stringMatching(/Plan mode is active/) })

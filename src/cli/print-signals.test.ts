@@ -1,39 +1,18 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { textReply, toolUseReply } from '../../test/model-server'
 import type { RecordedRequest } from '../../test/model-server/types'
 import { useModelServer } from '../../test/model-server/vitest'
+import { useHeadless } from '../../test/support/headless'
 import type { Message, ToolResultBlock } from '../main/services/model/types'
-import { runPrint } from './print'
 
 // Signals a headless run must not lose: a saved large result the model is told to read, a
 // background command that ends while the model works, and a long job past 100 requests.
 const server = useModelServer()
 
-let home: string
-let project: string
-
-beforeEach(async () => {
-  home = await mkdtemp(join(tmpdir(), 'sous-home-'))
-  project = await mkdtemp(join(tmpdir(), 'sous-project-'))
-})
-afterEach(async () => {
-  await rm(home, { recursive: true, force: true })
-  await rm(project, { recursive: true, force: true })
-})
-
-async function sous(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = ''
-  let stderr = ''
-  const env = { SOUS_HOME: home, ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'test-key', HOME: home }
-  const code = await runPrint(['-p', '--cwd', project, ...args], env, {
-    stdout: { write: (text: string) => (stdout += text) },
-    stderr: { write: (text: string) => (stderr += text) },
-  })
-  return { code, stdout, stderr }
-}
+const headless = useHeadless(server)
+const sous = (args: string[]) => headless.sous(args)
 
 function lastMessage(request: RecordedRequest): Message {
   return (request.body['messages'] as Message[]).at(-1)!
@@ -47,9 +26,9 @@ function resultOf(message: Message, id: string): string {
 
 describe('sous -p keeps every signal', () => {
   it('reads back its own saved large result without asking, in default mode', async () => {
-    await writeFile(join(project, 'numbers.txt'), Array.from({ length: 20_000 }, (_, index) => `line ${index + 1}`).join('\n'))
+    await writeFile(join(headless.project, 'numbers.txt'), Array.from({ length: 20_000 }, (_, index) => `line ${index + 1}`).join('\n'))
     server.setScenario([
-      toolUseReply('Grep', { pattern: 'line', path: join(project, 'numbers.txt'), output_mode: 'content' }, { id: 'toolu_big' }),
+      toolUseReply('Grep', { pattern: 'line', path: join(headless.project, 'numbers.txt'), output_mode: 'content' }, { id: 'toolu_big' }),
       // The model does what the preview says: Read the file it names.
       (request) => {
         const saved = /Full output saved to: (\S+)/.exec(resultOf(lastMessage(request), 'toolu_big'))?.[1]
@@ -96,8 +75,8 @@ describe('sous -p keeps every signal', () => {
   })
 
   it('has no default limit on model requests', async () => {
-    await writeFile(join(project, 'a.txt'), 'a\n')
-    const reads = Array.from({ length: 105 }, () => toolUseReply('Read', { file_path: join(project, 'a.txt') }))
+    await writeFile(join(headless.project, 'a.txt'), 'a\n')
+    const reads = Array.from({ length: 105 }, () => toolUseReply('Read', { file_path: join(headless.project, 'a.txt') }))
     server.setScenario([...reads, textReply('Read it 105 times.')])
     const { code, stdout } = await sous(['--output-format', 'json', 'Read it many times'])
     expect(code).toBe(0)

@@ -1,39 +1,19 @@
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { textReply, toolUseReply } from '../../test/model-server'
 import { useModelServer } from '../../test/model-server/vitest'
+import { useHeadless } from '../../test/support/headless'
 import type { AgentEvent } from '../shared/protocol/agent-event'
 import { projectDataDir } from '../main/base/paths'
 import type { Message, ToolResultBlock } from '../main/services/model/types'
-import { runPrint } from './print'
 
 // The four task tools through `sous -p`: the real SDK against the scripted server, the real store
 // on disk in a temp SOUS_HOME, the real permission gate (headless: an ask would be a denial).
 const server = useModelServer()
 
-let home: string
-let project: string
-
-beforeEach(async () => {
-  home = await mkdtemp(join(tmpdir(), 'sous-home-'))
-  project = await mkdtemp(join(tmpdir(), 'sous-project-'))
-})
-afterEach(async () => {
-  await rm(home, { recursive: true, force: true })
-  await rm(project, { recursive: true, force: true })
-})
-
-async function sous(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = ''
-  let stderr = ''
-  const code = await runPrint(['-p', '--cwd', project, ...args], { SOUS_HOME: home, ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'test-key', HOME: home, ...env }, {
-    stdout: { write: (text: string) => (stdout += text) },
-    stderr: { write: (text: string) => (stderr += text) },
-  })
-  return { code, stdout, stderr }
-}
+const headless = useHeadless(server)
+const sous = (args: string[], env: Record<string, string> = {}) => headless.sous(args, { env })
 
 /** What the model got back for the call of request `index` (the results come in the next request). */
 function resultOf(index: number): { text: string; isError: boolean } {
@@ -76,7 +56,7 @@ describe('task tools through sous -p', () => {
     const result = lines.at(-1) as { type: 'result'; permission_denials: unknown[]; session_id: string }
     expect(result.permission_denials).toEqual([])
     // The list lives in the session's own folder, one file per task (the deleted one is gone).
-    const dir = join(projectDataDir(home, project), 'tasks', result.session_id)
+    const dir = join(projectDataDir(headless.home, headless.project), 'tasks', result.session_id)
     expect((await readdir(dir)).filter((name) => name.endsWith('.json')).sort()).toEqual(['1.json', '2.json'])
     expect(JSON.parse(await readFile(join(dir, '1.json'), 'utf8'))).toMatchObject({ status: 'completed', owner: 'main', blocks: ['2'], activeForm: 'Writing the parser' })
     // Each change went out as a task_update event, for the UI to follow.
@@ -96,7 +76,7 @@ describe('task tools through sous -p', () => {
   it('runs in plan mode, where only read-only and bookkeeping tools pass', async () => {
     server.setScenario([
       toolUseReply('TaskCreate', { subject: 'Read the code', description: 'Find where config is parsed' }),
-      toolUseReply('Write', { file_path: join(project, 'x.txt'), content: 'no' }),
+      toolUseReply('Write', { file_path: join(headless.project, 'x.txt'), content: 'no' }),
       textReply('Planned.'),
     ])
     const { code } = await sous(['--permission-mode', 'plan', 'Plan it'])
@@ -113,7 +93,7 @@ describe('task tools through sous -p', () => {
     expect((await sous(['second'], { SOUS_TASK_LIST: 'team-a' })).code).toBe(0)
     expect(resultOf(0)).toMatchObject({ isError: true, text: expect.stringMatching(/^Task #1 is already in progress \(owner: main@[0-9a-f]{8}\)/) })
     expect(resultOf(1).text).toMatch(/^#1 \[in_progress\] Shared work \(owner: main@[0-9a-f]{8}\)$/)
-    expect(await readdir(join(projectDataDir(home, project), 'tasks'))).toEqual(['team-a'])
+    expect(await readdir(join(projectDataDir(headless.home, headless.project), 'tasks'))).toEqual(['team-a'])
   })
 
   it('keeps a list of its own, with a warning, when the shared name is not a plain folder name', async () => {
@@ -121,7 +101,7 @@ describe('task tools through sous -p', () => {
     const { code, stderr } = await sous(['--verbose', 'go'], { SOUS_TASK_LIST: '../../escape' })
     expect(code).toBe(0)
     expect(stderr).toMatch(/task list name "..\/..\/escape" is not usable/)
-    const lists = await readdir(join(projectDataDir(home, project), 'tasks'))
+    const lists = await readdir(join(projectDataDir(headless.home, headless.project), 'tasks'))
     expect(lists).toHaveLength(1)
     expect(lists[0]).toMatch(/^[0-9a-f-]{36}$/)
   })

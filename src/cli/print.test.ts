@@ -1,7 +1,6 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import {
   dropConnection,
   overloaded,
@@ -11,38 +10,15 @@ import {
   type JsonStep,
 } from '../../test/model-server'
 import type { Message, ToolResultBlock } from '../main/services/model/types'
-import { runPrint } from './print'
 import { useModelServer } from '../../test/model-server/vitest'
+import { useHeadless } from '../../test/support/headless'
 
-// Longer than 300 lines because every headless scenario shares this one set-up (scripted server,
-// temp homes, run helper); split it when a group grows its own set-up.
 // `sous -p` in-process: real model service and SDK against the scripted server, real tools
 // (Bash on a real PTY), real transcripts in a temp SOUS_HOME.
 const server = useModelServer()
 
-let home: string
-let project: string
-
-beforeEach(async () => {
-  home = await mkdtemp(join(tmpdir(), 'sous-home-'))
-  project = await mkdtemp(join(tmpdir(), 'sous-project-'))
-})
-afterEach(async () => {
-  await rm(home, { recursive: true, force: true })
-  await rm(project, { recursive: true, force: true })
-})
-
-async function sous(args: string[], stdin?: string, extraEnv: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = ''
-  let stderr = ''
-  const env = { PATH: process.env.PATH, SOUS_HOME: home, ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'test-key', HOME: home, ...extraEnv }
-  const code = await runPrint(['-p', '--cwd', project, ...args], env, {
-    stdout: { write: (text: string) => (stdout += text) },
-    stderr: { write: (text: string) => (stderr += text) },
-    stdin,
-  })
-  return { code, stdout, stderr }
-}
+const headless = useHeadless(server, { inheritPath: true })
+const sous = (args: string[], stdin?: string, env: Record<string, string> = {}) => headless.sous(args, { stdin, env })
 
 function lastResults(index: number): ToolResultBlock[] {
   const messages = server.requests[index]!.body['messages'] as Message[]
@@ -51,7 +27,7 @@ function lastResults(index: number): ToolResultBlock[] {
 
 describe('sous -p', () => {
   it('reads and edits a file with acceptEdits', async () => {
-    const file = join(project, 'greeting.txt')
+    const file = join(headless.project, 'greeting.txt')
     await writeFile(file, 'hello world\n')
     server.setScenario([
       toolUseReply('Read', { file_path: file }),
@@ -68,7 +44,7 @@ describe('sous -p', () => {
   })
 
   it('denies an edit in default mode and reports it', async () => {
-    const file = join(project, 'keep.txt')
+    const file = join(headless.project, 'keep.txt')
     await writeFile(file, 'keep me\n')
     server.setScenario([
       toolUseReply('Read', { file_path: file }),
@@ -92,12 +68,12 @@ describe('sous -p', () => {
   })
 
   it('runs parallel reads and returns results in order', async () => {
-    await writeFile(join(project, 'a.txt'), 'alpha\n')
-    await writeFile(join(project, 'b.txt'), 'beta\n')
+    await writeFile(join(headless.project, 'a.txt'), 'alpha\n')
+    await writeFile(join(headless.project, 'b.txt'), 'beta\n')
     server.setScenario([
       toolUsesReply([
-        { name: 'Read', input: { file_path: join(project, 'a.txt') } },
-        { name: 'Read', input: { file_path: join(project, 'b.txt') } },
+        { name: 'Read', input: { file_path: join(headless.project, 'a.txt') } },
+        { name: 'Read', input: { file_path: join(headless.project, 'b.txt') } },
       ]),
       textReply('Both read.'),
     ])
@@ -134,7 +110,7 @@ describe('sous -p', () => {
   })
 
   it('runs a 30-turn session', async () => {
-    const file = join(project, 'data.txt')
+    const file = join(headless.project, 'data.txt')
     await writeFile(file, 'x'.repeat(1000))
     server.setScenario([...Array.from({ length: 30 }, () => toolUseReply('Read', { file_path: file })), textReply('All done.')])
     const { code, stdout } = await sous(['--output-format', 'json', '--max-turns', '40', 'Read it 30 times'])
@@ -146,7 +122,7 @@ describe('sous -p', () => {
   })
 
   it('stops at --max-turns with a non-zero exit', async () => {
-    server.setScenario([toolUseReply('Read', { file_path: join(project, 'nope.txt') }), textReply('unreachable')])
+    server.setScenario([toolUseReply('Read', { file_path: join(headless.project, 'nope.txt') }), textReply('unreachable')])
     const { code, stderr, stdout } = await sous(['--max-turns', '1', '--output-format', 'json', 'loop'])
     expect(code).toBe(1)
     expect(stderr).toMatch(/max_turns/)
@@ -200,7 +176,7 @@ describe('sous -p', () => {
     answer()
     expect((await running).code).toBe(0)
     const { loadTranscript, transcriptPath } = await import('../main/store/transcript')
-    const stored = await loadTranscript(transcriptPath(home, project, first.session_id))
+    const stored = await loadTranscript(transcriptPath(headless.home, headless.project, first.session_id))
     expect(JSON.stringify(stored?.messages)).not.toContain('racing question')
     expect(stored?.messages).toHaveLength(4)
     // Once the first run ended, the session is free again.
@@ -223,73 +199,22 @@ describe('sous -p', () => {
   })
 })
 
-describe('sous -p with governance (settings files and flags)', () => {
-  async function settings(name: string, content: unknown): Promise<void> {
-    const { mkdir } = await import('node:fs/promises')
-    await mkdir(join(project, '.claude'), { recursive: true })
-    await writeFile(join(project, '.claude', name), JSON.stringify(content))
-  }
-
-  it('default mode runs what an allow rule in .claude/settings.json covers, and denies the rest', async () => {
-    await settings('settings.json', { permissions: { allow: ['Bash(touch made-by-rule.txt)'] } })
-    server.setScenario([
-      toolUseReply('Bash', { command: 'touch made-by-rule.txt' }, { id: 'toolu_allowed' }),
-      toolUseReply('Bash', { command: 'touch not-allowed.txt' }, { id: 'toolu_denied' }),
-      textReply('Done.'),
-    ])
-    const { code, stdout } = await sous(['--output-format', 'json', 'Make the files'])
-    expect(code).toBe(0)
-    const result = JSON.parse(stdout) as { permission_denials: Array<Record<string, unknown>> }
-    expect(result.permission_denials.map((d) => d['tool_use_id'])).toEqual(['toolu_denied'])
-    const { existsSync } = await import('node:fs')
-    expect(existsSync(join(project, 'made-by-rule.txt'))).toBe(true)
-    expect(existsSync(join(project, 'not-allowed.txt'))).toBe(false)
-  })
-
-  it('a deny rule wins even in bypassPermissions; a chained command needs every part allowed', async () => {
-    await settings('settings.local.json', { permissions: { deny: ['Bash(rm *)'], allow: ['Bash(echo *)'] } })
-    await writeFile(join(project, 'keep.txt'), 'keep\n')
-    server.setScenario([
-      toolUseReply('Bash', { command: 'rm keep.txt' }, { id: 'toolu_rm' }),
-      toolUseReply('Bash', { command: 'echo ok && rm keep.txt' }, { id: 'toolu_chain' }),
-      textReply('Could not.'),
-    ])
-    const { stdout } = await sous(['--permission-mode', 'bypassPermissions', '--output-format', 'json', 'Delete it'])
-    const result = JSON.parse(stdout) as { permission_denials: Array<Record<string, unknown>> }
-    expect(result.permission_denials.map((d) => d['tool_use_id'])).toEqual(['toolu_rm', 'toolu_chain'])
-    expect(await readFile(join(project, 'keep.txt'), 'utf8')).toBe('keep\n')
-  })
-
-  it('--allowedTools and --disallowedTools act as command-line rules', async () => {
-    server.setScenario([
-      toolUseReply('Bash', { command: 'touch by-flag.txt' }, { id: 'toolu_flag' }),
-      toolUseReply('Read', { file_path: join(project, 'by-flag.txt') }, { id: 'toolu_read' }),
-      textReply('Done.'),
-    ])
-    const { stdout } = await sous(['--output-format', 'json', '--allowedTools', 'Bash(touch *)', '--disallowedTools', 'Read', '--', 'Go'])
-    const result = JSON.parse(stdout) as { permission_denials: Array<Record<string, unknown>> }
-    expect(result.permission_denials.map((d) => d['tool_use_id'])).toEqual(['toolu_read'])
-    const { existsSync } = await import('node:fs')
-    expect(existsSync(join(project, 'by-flag.txt'))).toBe(true)
-  })
-})
-
 describe('sous -p with session hooks', () => {
   async function hooks(config: unknown): Promise<void> {
     const { mkdir } = await import('node:fs/promises')
-    await mkdir(join(project, '.claude'), { recursive: true })
-    await writeFile(join(project, '.claude', 'settings.json'), JSON.stringify({ hooks: config }))
+    await mkdir(join(headless.project, '.claude'), { recursive: true })
+    await writeFile(join(headless.project, '.claude', 'settings.json'), JSON.stringify({ hooks: config }))
   }
   const command = (script: string) => [{ hooks: [{ type: 'command', command: script }] }]
 
   it("treats the folder as trusted (its hooks run, as in Claude Code's -p) and says so with --verbose", async () => {
-    await hooks({ SessionStart: command(`touch ${join(project, 'started.marker')}`) })
+    await hooks({ SessionStart: command(`touch ${join(headless.project, 'started.marker')}`) })
     server.setScenario([textReply('Hi.')])
     const { code, stderr } = await sous(['--verbose', 'Hello'])
     expect(code).toBe(0)
-    expect(stderr).toContain(`headless mode treats ${project} as trusted`)
+    expect(stderr).toContain(`headless mode treats ${headless.project} as trusted`)
     const { existsSync } = await import('node:fs')
-    expect(existsSync(join(project, 'started.marker'))).toBe(true)
+    expect(existsSync(join(headless.project, 'started.marker'))).toBe(true)
   })
 
   it('SessionStart and UserPromptSubmit hooks add context the model sees', async () => {
@@ -318,10 +243,10 @@ describe('sous -p with session hooks', () => {
 describe('sous -p keeps secrets out of children', () => {
   it("a Bash command (sandboxed where it can be) and a hook see neither the API key nor what the user marked", async () => {
     const { mkdir } = await import('node:fs/promises')
-    await mkdir(join(project, '.claude'), { recursive: true })
-    await writeFile(join(home, 'settings.json'), JSON.stringify({ sous: { secretEnv: ['*_TOKEN'], passEnv: ['SHARED_TOKEN'] } }))
-    const hookEnv = join(project, 'hook-env.txt')
-    await writeFile(join(project, '.claude', 'settings.json'), JSON.stringify({ hooks: { SessionStart: [{ hooks: [{ type: 'command', command: `env > ${hookEnv}` }] }] } }))
+    await mkdir(join(headless.project, '.claude'), { recursive: true })
+    await writeFile(join(headless.home, 'settings.json'), JSON.stringify({ sous: { secretEnv: ['*_TOKEN'], passEnv: ['SHARED_TOKEN'] } }))
+    const hookEnv = join(headless.project, 'hook-env.txt')
+    await writeFile(join(headless.project, '.claude', 'settings.json'), JSON.stringify({ hooks: { SessionStart: [{ hooks: [{ type: 'command', command: `env > ${hookEnv}` }] }] } }))
     server.setScenario([toolUseReply('Bash', { command: 'env; echo "key=[$ANTHROPIC_API_KEY]"' }, { id: 'toolu_env' }), textReply('Printed.')])
     const secret = 'sk-ant-print-test-secret-value'
     // In this process's environment too, as in a real `sous -p` run.
@@ -353,14 +278,14 @@ describe('sous -p keeps secrets out of children', () => {
 describe('sous -p with tool hooks', () => {
   it('PostToolUse follows a call that worked, PostToolUseFailure one that failed', async () => {
     const { mkdir } = await import('node:fs/promises')
-    await mkdir(join(project, '.claude'), { recursive: true })
-    const log = join(project, 'hooks.log')
+    await mkdir(join(headless.project, '.claude'), { recursive: true })
+    const log = join(headless.project, 'hooks.log')
     const record = (event: string) => [{ matcher: 'Read', hooks: [{ type: 'command', command: `echo ${event} >> ${log}` }] }]
-    await writeFile(join(project, '.claude', 'settings.json'), JSON.stringify({ hooks: { PostToolUse: record('post'), PostToolUseFailure: record('failure') } }))
-    await writeFile(join(project, 'there.txt'), 'hello\n')
+    await writeFile(join(headless.project, '.claude', 'settings.json'), JSON.stringify({ hooks: { PostToolUse: record('post'), PostToolUseFailure: record('failure') } }))
+    await writeFile(join(headless.project, 'there.txt'), 'hello\n')
     server.setScenario([
-      toolUseReply('Read', { file_path: join(project, 'there.txt') }),
-      toolUseReply('Read', { file_path: join(project, 'missing.txt') }),
+      toolUseReply('Read', { file_path: join(headless.project, 'there.txt') }),
+      toolUseReply('Read', { file_path: join(headless.project, 'missing.txt') }),
       textReply('Done.'),
     ])
     const { code } = await sous(['Read both'])
