@@ -1,6 +1,5 @@
-import { readFileSync, realpathSync } from 'node:fs'
 import { join } from 'node:path'
-import { writeFileAtomicSync } from '../../base/atomic-write'
+import { projectKey, readPerProjectFile, writePerProjectFile, type PerProjectRead } from './per-project-file'
 
 /** What the user turned off in one project (server names as configured; tools as `server` + the server's own tool name). */
 export interface McpProjectOff {
@@ -36,7 +35,7 @@ export class McpChoices {
   /** What is off in this project now. */
   offIn(projectRoot: string): McpProjectOff {
     const read = this.read()
-    const stored = read.ok ? read.projects[realPath(projectRoot)] : undefined
+    const stored = read.ok ? read.projects[projectKey(projectRoot)] : undefined
     const tools = new Set<string>()
     const byServer = stored?.disabledTools
     if (byServer !== null && typeof byServer === 'object') for (const [server, names] of Object.entries(byServer)) for (const name of strings(names)) tools.add(toolKey(server, name))
@@ -47,7 +46,7 @@ export class McpChoices {
   set(projectRoot: string, choice: { server: string; tool?: string; enabled: boolean }): string | undefined {
     const read = this.read()
     if (!read.ok) return read.error
-    const key = realPath(projectRoot)
+    const key = projectKey(projectRoot)
     const project: StoredProject = { ...read.projects[key] }
     if (choice.tool === undefined) {
       project.disabledServers = toggled(strings(project.disabledServers), choice.server, choice.enabled)
@@ -58,28 +57,15 @@ export class McpChoices {
       project.disabledTools = tools
     }
     try {
-      writeFileAtomicSync(this.file, `${JSON.stringify({ version: 1, projects: { ...read.projects, [key]: project } }, null, 2)}\n`)
+      writePerProjectFile(this.file, { ...read.projects, [key]: project })
       return undefined
     } catch (error) {
       return `could not save the choice: ${(error as Error).message}`
     }
   }
 
-  private read(): { ok: true; projects: Record<string, StoredProject> } | { ok: false; error: string } {
-    let text: string
-    try {
-      text = readFileSync(this.file, 'utf8')
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { ok: true, projects: {} }
-      return { ok: false, error: `${this.file} could not be read: ${(error as Error).message}` }
-    }
-    try {
-      const projects = (JSON.parse(text) as { projects?: unknown }).projects
-      if (projects === null || typeof projects !== 'object' || Array.isArray(projects)) throw new Error('no "projects" object')
-      return { ok: true, projects: projects as Record<string, StoredProject> }
-    } catch (error) {
-      return { ok: false, error: `${this.file} is not valid (${(error as Error).message}); fix or delete it` }
-    }
+  private read(): PerProjectRead<StoredProject> {
+    return readPerProjectFile(this.file)
   }
 }
 
@@ -90,12 +76,4 @@ function strings(value: unknown): string[] {
 function toggled(list: readonly string[], name: string, enabled: boolean): string[] {
   const rest = list.filter((item) => item !== name)
   return enabled ? rest : [...rest, name]
-}
-
-function realPath(path: string): string {
-  try {
-    return realpathSync(path)
-  } catch {
-    return path
-  }
 }
