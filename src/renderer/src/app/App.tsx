@@ -38,7 +38,7 @@ export function App() {
   const sessions = useProjectSessions(current?.path)
   const revision = useFilesRevision()
   const [paletteOpen, setPaletteOpen] = useState(false)
-  useWarmUp()
+  useWarmUp(VIEWS)
 
   // `/` completion lists the project's own commands after the built-ins.
   const projectPath = current?.path

@@ -69,6 +69,11 @@ export interface DialogView {
   command?: ViewCommand
   /** `close` closes this view; the view is mounted only while open (and can be lazy). */
   render(context: ShellContext & { close(): void }): ReactNode
+  /**
+   * A lazy view opened in most sessions: its chunk is fetched in the first idle moment
+   * (`use-warm-up.ts`), so its first open renders at once instead of waiting for it.
+   */
+  preload?(): Promise<void>
 }
 
 /** Always mounted; shows itself when its own state says so (the file viewer, the drop target). */

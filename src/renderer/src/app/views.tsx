@@ -108,6 +108,7 @@ export const VIEWS: readonly View[] = [
     title: 'Context',
     command: { title: 'Open the context view (what the next request holds)' },
     render: (context) => <ContextView sessionId={context.sessionId} onClose={context.close} />,
+    preload: () => ContextView.preload(),
   },
   {
     id: 'viewer',
