@@ -100,14 +100,15 @@ export class SessionContext {
     return { model, modelName: this.env.modelName, system: prompt.blocks, tools: toolSchemas([...tools]), signal }
   }
 
-  /** The context view's figures for the conversation as it is now. */
-  async inspect(sessionId: string, messages: readonly Message[], tools: readonly AnyTool[]): Promise<ContextBreakdown> {
+  /** The context view's figures for the conversation as it is now; `connecting`: MCP servers whose tools are not known yet. */
+  async inspect(sessionId: string, messages: readonly Message[], tools: readonly AnyTool[], connecting: readonly string[] = []): Promise<ContextBreakdown> {
     const prompt = await this.systemPrompt()
     return inspectContext({
       sessionId,
       model: this.env.modelName,
       system: prompt,
       tools: toolSchemas([...tools]),
+      connecting,
       messages,
       manager: this.manager,
       restores: (this.env.context?.restoration ?? []).map((provider) => provider.name),

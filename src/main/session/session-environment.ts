@@ -143,6 +143,9 @@ export function openSessionEnvironment(parts: RuntimeParts, projectPath: string,
     maxTurns,
     askToContinue: !options.headless,
     appendSystemPrompt: options.appendSystemPrompt,
+    // A person will look before the first request (the context view) or type it: have the prompt
+    // ready. `sous -p` sends its request at once and would only pay for the scheduling.
+    prepareOnOpen: !options.headless,
     homeDir: parts.userHome,
     agents: subagents.agents,
     attach: (session) => subagents.attach(session),
