@@ -108,7 +108,7 @@ export function openSessionEnvironment(parts: RuntimeParts, projectPath: string,
     hub: options.hub,
     model: () => models.get(opening.preferences),
     modelName,
-    context: contextSetup(parts, opening, modelName, { gate, tasks, plan, extensions }),
+    context: contextSetup(parts, opening, { gate, tasks, plan, extensions }),
     toolset: () => buildToolset(parts, opening, { gate, tasks, plan, extensions, subagents }),
     canUseTool: (tool, input, toolUseId, callOptions) => gate.canUseTool(tool, input, toolUseId, callOptions),
     setMode: (mode) => {
@@ -250,13 +250,13 @@ async function buildToolset(
 function contextSetup(
   parts: RuntimeParts,
   opening: Opening,
-  modelName: string,
   session: { gate: PermissionGate; tasks: ReturnType<typeof createSessionTasks>; plan: PlanMode; extensions: ExtensionParts },
 ): SessionContextSetup {
   const { gate, tasks, plan, extensions } = session
   const contextWindow = contextWindowFromEnv(parts.options.env)
   return {
-    settings: compactionSettings({ model: modelName, ...(contextWindow !== undefined && { contextWindow }) }),
+    // From the model the session uses now: `/model` may pick one with another window.
+    settings: (model) => compactionSettings({ model, ...(contextWindow !== undefined && { contextWindow }) }),
     restoration: [recentFilesProvider(opening.tools.fileState, (path) => gate.isReadDenied(path)), planProvider(() => plan.activePlanFile()), skillsProvider(), tasksProvider(tasks.access)],
     hooks: {
       preCompact: (trigger, instructions) => gate.preCompact(trigger, instructions),

@@ -70,7 +70,7 @@ export class Session {
       account: (usage, costUsd, model) => this.account(usage, costUsd, model),
     })
     if (seed?.persisted) this.writer = TranscriptWriter.open(env.transcriptPath)
-    this.context = new SessionContext(withMemorySection(env, this.memory), { projectPath, history: seed?.compactions ?? [], onReplace: (messages, record) => this.replace(messages, record) })
+    this.context = new SessionContext(withMemorySection(env, this.memory), { projectPath, model: () => this.model ?? env.modelName, history: seed?.compactions ?? [], onReplace: (messages, record) => this.replace(messages, record) })
     this.tree = new SessionTree(env, this)
     env.attach?.(sessionHandle(this, (event) => this.emit(event)))
     // After the current task (the reply that opened the session goes out first), while the user
