@@ -1,5 +1,6 @@
 import type { PermissionModeName } from '../../shared/ipc/contract'
 import type { AgentEndStatus, Usage } from '../../shared/protocol/agent-event'
+import type { ContextManager } from '../compaction/manager'
 import { zeroUsage } from '../engine/usage'
 import type { PermissionGate } from '../governance/gate/gate'
 import type { Message, TextBlock } from '../services/model/types'
@@ -65,6 +66,8 @@ export class AgentRecord {
   /** Messages for it (SendMessage, its background agents' notifications), read at its next turn boundary. */
   readonly inbox: string[] = []
   parts: RunParts | undefined
+  /** Its context management, kept across its runs (its token count, compactions, circuit breaker). */
+  context: ContextManager | undefined
   private unchain: (() => void) | undefined
 
   constructor(

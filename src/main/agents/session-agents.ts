@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto'
 import type { PermissionModeName } from '../../shared/ipc/contract'
 import type { AgentEvent } from '../../shared/protocol/agent-event'
 import { shellNodeId } from '../../shared/protocol/agent-tree'
+import type { ContextManager } from '../compaction/manager'
 import type { QueryHooks } from '../engine/types'
 import type { AgentLabel } from '../governance/approvals/queue'
 import type { PermissionGate } from '../governance/gate/gate'
@@ -22,6 +23,7 @@ import { prepareFork, prepareTyped, type PrepareContext, type Prepared } from '.
 import { runSubagent, type SubagentOutcome } from './run-subagent'
 import { watchShells } from './shell-events'
 import { SidechainWriter, sidechainPath } from './sidechain'
+import { subagentContext, type SubagentCompaction } from './subagent-context'
 
 /** A foreground agent still running after this long goes on in the background (Claude Code: two minutes). */
 export const FOREGROUND_LIMIT_MS = 120_000
@@ -68,6 +70,8 @@ export interface SessionAgentsOptions {
   foregroundLimitMs?: number
   /** Coordinator mode: every agent the main agent starts runs in the background. */
   coordinator?: boolean
+  /** Subagents' compaction (thresholds, the task list, the plan); without it their conversations are sent whole. */
+  compaction?: SubagentCompaction
   now?(): number
 }
 
@@ -239,6 +243,7 @@ export class SessionAgents implements SubagentControl {
       const [model, start] = await Promise.all([this.o.model(), parts.gate.subagentStart({ id: make.id, type: make.type })])
       const opening = start.additionalContext ? withContext(messages, start.additionalContext) : messages
       let lastText = ''
+      const context = this.contextOf(record)
       const outcome = await runSubagent({
         identity: { sessionId: this.o.sessionId, agentId: make.id, parentAgentId: make.parentAgentId, ...(make.parentToolUseId !== undefined && { parentToolUseId: make.parentToolUseId }) },
         agentType: make.type,
@@ -263,9 +268,17 @@ export class SessionAgents implements SubagentControl {
         projectDataDir: this.o.projectDataDir,
         canUseTool: (tool, input, toolUseId, options) => parts!.gate.canUseTool(tool, input, toolUseId, options),
         hooks: loopHooks(record, parts, () => lastText),
+        ...(context && { context }),
         ...(make.maxTokens !== undefined && { maxTokens: make.maxTokens }),
         ...(make.thinkingBudget !== undefined && { thinkingBudget: make.thinkingBudget }),
-        toolContext: { ...this.o.sharedContext(), fileState: make.fileState, shell: parts.shell, isReadDenied: (path: string) => parts!.gate.isReadDenied(path), agents: this },
+        toolContext: {
+          ...this.o.sharedContext(),
+          fileState: make.fileState,
+          shell: parts.shell,
+          isReadDenied: (path: string) => parts!.gate.isReadDenied(path),
+          agents: this,
+          ...(context && { requestCompaction: (instructions?: string) => context.request('auto', instructions) }),
+        },
         usageSoFar: { usage: record.usage, costUsd: record.costUsd },
         now: this.now,
       })
@@ -278,6 +291,20 @@ export class SessionAgents implements SubagentControl {
     } finally {
       if (parts) await this.teardown(record, parts)
     }
+  }
+
+  /** The agent's context management, made on its first run and kept for the next ones (undefined when the session gives none). */
+  private contextOf(record: AgentRecord): ContextManager | undefined {
+    if (!this.o.compaction) return undefined
+    record.context ??= subagentContext(this.o.compaction, {
+      model: record.make.model,
+      fork: record.make.fork,
+      fileState: record.make.fileState,
+      transcriptPath: sidechainPath(this.o.transcriptPath, record.id),
+      gate: () => record.parts?.gate,
+      onReplace: (messages, compaction) => record.parts?.sidechain.replaceMessages(messages, compaction),
+    })
+    return record.context
   }
 
   /** A run's own Bash state (its cwd, its background commands, watched for the tree), gate and sidechain. */

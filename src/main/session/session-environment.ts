@@ -87,6 +87,13 @@ export function openSessionEnvironment(parts: RuntimeParts, projectPath: string,
     modelName,
     maxTurns,
     reminders: opening.reminders,
+    // Subagents compact as the main agent does: the same window rules, the same task list; a fork's
+    // conversation is the main agent's, so the plan comes back for it too.
+    compaction: {
+      settings: (model) => subagentSettings(model, options.env),
+      tasks: tasks.access,
+      planFile: () => plan.activePlanFile(),
+    },
   })
   parts.userTasks.set(sessionId, tasks.user)
   const extensions = openExtensions(parts, opening, gate, queue)
@@ -263,6 +270,12 @@ function contextSetup(
     // The skill catalog, read once with the rest of the system prompt.
     sections: () => extensions.promptSections(),
   }
+}
+
+/** A subagent's compaction thresholds: its model's window, or `SOUS_CONTEXT_WINDOW` as for the main agent. */
+function subagentSettings(model: string, env: NodeJS.ProcessEnv): ReturnType<typeof compactionSettings> {
+  const contextWindow = contextWindowFromEnv(env)
+  return compactionSettings({ model, ...(contextWindow !== undefined && { contextWindow }) })
 }
 
 /**

@@ -4,6 +4,7 @@ import coordinatorPrompt from '../agents/coordinator.prompt'
 import type { ReminderSink } from '../context/reminders'
 import { BUILT_IN_AGENTS, describeTools, type AgentCatalog } from '../agents/definitions'
 import { SessionAgents } from '../agents/session-agents'
+import type { SubagentCompaction } from '../agents/subagent-context'
 import type { ApprovalQueue } from '../governance/approvals/queue'
 import { SessionGrants } from '../governance/decide/session'
 import { createPermissionGate, type PermissionGate } from '../governance/gate/gate'
@@ -66,6 +67,8 @@ export interface SubagentSession {
   maxTurns: number
   /** The session's reminder queue: a finished background agent is announced through it. */
   reminders: ReminderSink
+  /** How subagents compact their conversations. */
+  compaction?: SubagentCompaction
 }
 
 /**
@@ -108,6 +111,7 @@ export function createSessionSubagents(parts: RuntimeParts, session: SubagentSes
     },
     ...(options.agentForegroundLimitMs !== undefined && { foregroundLimitMs: options.agentForegroundLimitMs }),
     coordinator,
+    ...(session.compaction && { compaction: session.compaction }),
   })
   return {
     agents,
