@@ -6,7 +6,7 @@ import type { PermissionGate } from '../governance/gate/gate'
 import type { Message, TextBlock } from '../services/model/types'
 import type { FileStateCache } from '../tools/file-state'
 import type { ShellState } from '../tools/shell/shell-state'
-import type { AnyTool } from '../tools/types'
+import type { AnyTool, SubagentGrants } from '../tools/types'
 import type { SubagentOutcome } from './run-subagent'
 import type { SidechainWriter } from './sidechain'
 
@@ -32,6 +32,8 @@ export interface AgentMake {
   thinkingBudget?: number
   /** What it has read (a copy of its parent's when it started), so Edit and Write work on files it saw. */
   fileState: FileStateCache
+  /** Allow rules it holds for its life, on top of the session's rules (a forked skill's `allowed-tools`). */
+  grants?: SubagentGrants
 }
 
 /** One run's own parts, released when the run ends. */

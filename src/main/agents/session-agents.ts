@@ -13,7 +13,7 @@ import { resultText } from '../tools/result-text'
 import { errorResult } from '../tools/define-tool'
 import type { FileStateCache } from '../tools/file-state'
 import { ShellState } from '../tools/shell/shell-state'
-import type { AgentCall, AnyTool, SubagentControl, ToolContext, ToolResult } from '../tools/types'
+import type { AgentCall, AnyTool, SubagentControl, SubagentGrants, ToolContext, ToolResult } from '../tools/types'
 import type { Message, ModelService } from '../services/model/types'
 import { AgentRecord, type RunParts } from './agent-record'
 import { agentNotification, backgroundResult, finishedResult, outputResult } from './agent-results'
@@ -57,7 +57,7 @@ export interface SessionAgentsOptions {
   maxTurns: number
   main: MainAgent
   /** A subagent's permission gate: the session's settings and hooks, its own mode and session grants, its asks naming it. */
-  openGate(agent: AgentLabel, mode: PermissionModeName, state: { shell: ShellState; fileState: FileStateCache; parentToolUseId?: string }): PermissionGate
+  openGate(agent: AgentLabel, mode: PermissionModeName, state: { shell: ShellState; fileState: FileStateCache; parentToolUseId?: string; grants?: SubagentGrants }): PermissionGate
   /** What every agent's tools share: the task list, the small model, the Agent terminal feed. */
   sharedContext(): Partial<ToolContext>
   /** A subagent's event (its sidechain already has it): out to the hub. */
@@ -93,7 +93,7 @@ export class SessionAgents implements SubagentControl {
     this.unwatchMain = watchShells(o.main.shell, { sessionId: o.sessionId, agentId: 'main' }, o.emitMain, this.now)
   }
 
-  async run(call: AgentCall, ctx: ToolContext): Promise<ToolResult> {
+  async run(call: AgentCall, ctx: ToolContext, options: { grants?: SubagentGrants } = {}): Promise<ToolResult> {
     try {
       if (this.disposed) return errorResult('The session is closing: no agent can start.')
       const caller = this.records.get(ctx.agentId)
@@ -102,7 +102,7 @@ export class SessionAgents implements SubagentControl {
       const background = call.run_in_background === true || (this.o.coordinator === true && !caller)
       const prepared = await this.prepare(call, ctx, caller, background)
       if ('error' in prepared) return errorResult(prepared.error)
-      const make = { ...prepared.make, id: newAgentId(), parentAgentId: ctx.agentId, parentToolUseId: ctx.toolUseId, depth: (caller?.make.depth ?? 0) + 1 }
+      const make = { ...prepared.make, id: newAgentId(), parentAgentId: ctx.agentId, parentToolUseId: ctx.toolUseId, depth: (caller?.make.depth ?? 0) + 1, ...(options.grants && { grants: options.grants }) }
       const record = new AgentRecord(make, background)
       this.records.set(record.id, record)
       this.start(record, prepared.messages, prepared.messages.length, prepared.cwd, call.prompt, background ? undefined : ctx.signal)
@@ -315,6 +315,7 @@ export class SessionAgents implements SubagentControl {
       shell,
       fileState: make.fileState,
       ...(make.parentToolUseId !== undefined && { parentToolUseId: make.parentToolUseId }),
+      ...(make.grants && { grants: make.grants }),
     })
     const path = sidechainPath(this.o.transcriptPath, make.id)
     const sidechain = new SidechainWriter(path, { sessionId: this.o.sessionId, projectPath: this.o.projectRoot }, record.messages.length > 0)

@@ -17,7 +17,7 @@ import { createAgentTool } from '../tools/agent'
 import type { FileStateCache } from '../tools/file-state'
 import type { ShellState } from '../tools/shell/shell-state'
 import { sendMessageTool } from '../tools/send-message'
-import type { AnyTool, ToolContext } from '../tools/types'
+import type { AnyTool, SubagentGrants, ToolContext } from '../tools/types'
 import { projectTrustOf } from './runtime-options'
 import type { SessionHandle } from './session'
 import type { RuntimeParts } from './runtime-parts'
@@ -161,10 +161,12 @@ function openSubagentGate(
   session: SubagentSession,
   agent: { id: string; type: string; description: string },
   mode: PermissionModeName,
-  state: { shell: SubagentSession['tools']['shell']; fileState: SubagentSession['tools']['fileState']; parentToolUseId?: string },
+  state: { shell: SubagentSession['tools']['shell']; fileState: SubagentSession['tools']['fileState']; parentToolUseId?: string; grants?: SubagentGrants },
 ): PermissionGate {
   const { options, hookLog, userHome } = parts
   const grants = new SessionGrants(session.projectPath)
+  // Its own grants (a forked skill's allowed-tools), never cleared by a prompt: they last as long as it does.
+  const grantErrors = state.grants ? grants.addForTurn(state.grants.rules, state.grants.file) : []
   const gate: PermissionGate = createPermissionGate({
     projectRoot: session.projectPath,
     cwd: () => state.shell.cwd,
@@ -201,5 +203,6 @@ function openSubagentGate(
       }),
     toolContext: () => ({ fileState: state.fileState, shell: state.shell, isReadDenied: (path: string) => gate.isReadDenied(path) }),
   })
+  for (const error of grantErrors) options.hub.emit('agent.event', { type: 'notice', sessionId: session.sessionId, agentId: agent.id, ...(state.parentToolUseId !== undefined && { parentToolUseId: state.parentToolUseId }), level: 'warning', message: `${state.grants!.file}: allowed-tools: ${error}` })
   return gate
 }
