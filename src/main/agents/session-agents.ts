@@ -105,6 +105,7 @@ export class SessionAgents implements SubagentControl {
       const make = { ...prepared.make, id: newAgentId(), parentAgentId: ctx.agentId, parentToolUseId: ctx.toolUseId, depth: (caller?.make.depth ?? 0) + 1, ...(options.grants && { grants: options.grants }) }
       const record = new AgentRecord(make, background)
       this.records.set(record.id, record)
+      if (prepared.counted) this.contextOf(record)?.adopt(prepared.counted)
       this.start(record, prepared.messages, prepared.messages.length, prepared.cwd, call.prompt, background ? undefined : ctx.signal)
       return background ? backgroundResult(record, false) : await this.waitInForeground(record)
     } catch (error) {

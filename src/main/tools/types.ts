@@ -117,6 +117,8 @@ export interface CallOrigin {
   model: string
   maxTokens: number
   thinkingBudget?: number
+  /** Prompt tokens the API counted for that request (input, cache reads and writes), when it said. */
+  promptTokens?: number
 }
 
 /** An Agent call's input (Claude Code's schema). */
