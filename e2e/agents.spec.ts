@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs'
+import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { expect, test } from './fixtures'
-import { openByPath } from './support/app'
+import { openByPath, openTrusted } from './support/app'
 
 // The agent tree through `sous serve` in Chromium, against the scripted model server: a subagent's
 // live states (running, waiting for approval, done), its conversation opened read-only (with its
@@ -113,4 +114,25 @@ test('a subagent that compacts shows it in its read-only conversation', async ({
   await expect(entries).toContainText(/Compacted \(automatic summary\): 1\d\dk → [\d.]+k? tokens; summarized 3 messages/)
   await expect(entries).toContainText('The README is short.')
   expect((await modelServer.recorded()).failures).toEqual([])
+})
+
+test('a skill with context: fork typed as /name runs as a subagent under a Skill card, without the main model', async ({ app, projectDir, modelServer }) => {
+  await mkdir(join(projectDir, '.claude', 'skills', 'survey'), { recursive: true })
+  await writeFile(join(projectDir, '.claude', 'skills', 'survey', 'SKILL.md'), '---\ndescription: Survey a folder\ncontext: fork\nagent: Explore\n---\nSurvey the $ARGUMENTS folder.\n')
+  // Only the subagent's request: the main model is not asked.
+  await modelServer.setScenario([{ reply: { content: [{ type: 'text', text: 'SURVEY-RESULT: the docs folder is empty.' }] } }])
+  await openTrusted(app, projectDir)
+  const chat = app.getByRole('region', { name: 'Chat' })
+  await chat.getByRole('textbox', { name: 'Message' }).fill('/survey docs')
+  await chat.getByRole('textbox', { name: 'Message' }).press('Enter')
+
+  const tree = app.getByRole('tree', { name: 'Agent tree' })
+  await expect(tree.getByRole('treeitem', { name: 'Explore: Skill survey — Done' })).toBeVisible()
+  const log = chat.getByRole('log', { name: 'Conversation' })
+  await expect(log).toContainText('Skill')
+  await expect(log).toContainText('SURVEY-RESULT: the docs folder is empty.')
+  const recorded = await modelServer.recorded()
+  expect(recorded.failures).toEqual([])
+  expect(recorded.requests).toHaveLength(1)
+  expect(JSON.stringify(recorded.requests[0]!.body['messages'])).toContain('Survey the docs folder.')
 })
