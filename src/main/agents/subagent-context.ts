@@ -1,7 +1,7 @@
 import type { CompactionRecord } from '../../shared/protocol/compaction'
 import { ContextManager } from '../compaction/manager'
 import { planProvider, recentFilesProvider, skillsProvider, tasksProvider, type RestorationProvider } from '../compaction/restoration'
-import type { CompactionSettings } from '../compaction/settings'
+import { compactionSettings } from '../compaction/settings'
 import type { PermissionGate } from '../governance/gate/gate'
 import type { Message } from '../services/model/types'
 import type { FileStateCache } from '../tools/file-state'
@@ -9,8 +9,8 @@ import type { TaskListAccess } from '../tools/types'
 
 /** What a session gives its subagents' compaction (see {@link subagentContext}). */
 export interface SubagentCompaction {
-  /** Thresholds for a model: the session's window rules (`SOUS_CONTEXT_WINDOW` included). */
-  settings(model: string): CompactionSettings
+  /** The window every model is taken to have (`SOUS_CONTEXT_WINDOW`); undefined: each model's own. */
+  contextWindow: number | undefined
   /** The session's task list: its open tasks come back after a summary. */
   tasks?: TaskListAccess
   /** The session's plan file: it comes back for a fork, whose conversation is the main agent's. */
@@ -43,7 +43,7 @@ export function subagentContext(compaction: SubagentCompaction, target: Subagent
   if (compaction.tasks) restoration.push(tasksProvider(compaction.tasks))
   if (target.fork && compaction.planFile) restoration.push(planProvider(compaction.planFile))
   return new ContextManager({
-    settings: compaction.settings(target.model),
+    settings: compactionSettings({ model: target.model, ...(compaction.contextWindow !== undefined && { contextWindow: compaction.contextWindow }) }),
     restoration,
     hooks: {
       preCompact: async (trigger, instructions) => (await target.gate()?.preCompact(trigger, instructions)) ?? {},

@@ -90,7 +90,7 @@ export function openSessionEnvironment(parts: RuntimeParts, projectPath: string,
     // Subagents compact as the main agent does: the same window rules, the same task list; a fork's
     // conversation is the main agent's, so the plan comes back for it too.
     compaction: {
-      settings: (model) => subagentSettings(model, options.env),
+      contextWindow: contextWindowFromEnv(options.env),
       tasks: tasks.access,
       planFile: () => plan.activePlanFile(),
     },
@@ -270,12 +270,6 @@ function contextSetup(
     // The skill catalog, read once with the rest of the system prompt.
     sections: () => extensions.promptSections(),
   }
-}
-
-/** A subagent's compaction thresholds: its model's window, or `SOUS_CONTEXT_WINDOW` as for the main agent. */
-function subagentSettings(model: string, env: NodeJS.ProcessEnv): ReturnType<typeof compactionSettings> {
-  const contextWindow = contextWindowFromEnv(env)
-  return compactionSettings({ model, ...(contextWindow !== undefined && { contextWindow }) })
 }
 
 /**
