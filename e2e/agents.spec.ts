@@ -122,6 +122,7 @@ test('a skill with context: fork typed as /name runs as a subagent under a Skill
   // Only the subagent's request: the main model is not asked.
   await modelServer.setScenario([{ reply: { content: [{ type: 'text', text: 'SURVEY-RESULT: the docs folder is empty.' }] } }])
   await openTrusted(app, projectDir)
+  const before = (await modelServer.recorded()).requests.length
   const chat = app.getByRole('region', { name: 'Chat' })
   await chat.getByRole('textbox', { name: 'Message' }).fill('/survey docs')
   await chat.getByRole('textbox', { name: 'Message' }).press('Enter')
@@ -133,6 +134,6 @@ test('a skill with context: fork typed as /name runs as a subagent under a Skill
   await expect(log).toContainText('SURVEY-RESULT: the docs folder is empty.')
   const recorded = await modelServer.recorded()
   expect(recorded.failures).toEqual([])
-  expect(recorded.requests).toHaveLength(1)
-  expect(JSON.stringify(recorded.requests[0]!.body['messages'])).toContain('Survey the docs folder.')
+  expect(recorded.requests).toHaveLength(before + 1)
+  expect(JSON.stringify(recorded.requests[before]!.body['messages'])).toContain('Survey the docs folder.')
 })
