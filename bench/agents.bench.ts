@@ -127,7 +127,7 @@ function treeFrames(): void {
       const agentId = agents[agent]!
       for (let delta = 0; delta < 4; delta++) fold({ type: 'text_delta', agentId, text: 'x' })
       if ((frame + agent) % 4 === 0) fold({ type: 'tool_state', agentId, toolUseId: `tu-${frame}-${agent}`, name: 'Read', state: 'running', summary: `file-${frame}.ts` })
-      if ((frame + agent) % 4 === 2) fold({ type: 'usage', agentId, model: 'm', turn: { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 }, total: { inputTokens: frame, outputTokens: frame, cacheReadTokens: 0, cacheWriteTokens: 0 }, costUsd: frame / 1e4 })
+      if ((frame + agent) % 4 === 2) fold({ type: 'usage', agentId, model: 'm', request: { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 }, total: { inputTokens: frame, outputTokens: frame, cacheReadTokens: 0, cacheWriteTokens: 0 }, costUsd: frame / 1e4 })
     }
     visibleRows(tree, new Set(), {})
     frames.push(performance.now() - started)
