@@ -136,7 +136,8 @@ async function browser(server: ModelServer, home: string): Promise<void> {
       await page.getByRole('dialog', { name: 'Memory' }).waitFor({ state: 'detached' })
     }
     console.log(`memory browser, 1,000 memories (headless Chromium, sous serve)`)
-    console.log(`  open → 1,000 listed: first open ${ms(opens[0]!)} (fetches the browser's chunk), then median ${ms(median(opens.slice(1)))}; target ≤ 200 ms → ×${(median(opens.slice(1)) / 200).toFixed(2)}`)
+    console.log(`  first open → 1,000 listed: ${ms(opens[0]!)}; target ≤ 200 ms → ×${(opens[0]! / 200).toFixed(2)} (the one a session usually has: chunk and memories warmed at idle, code paths not yet hot)`)
+    console.log(`  later opens → 1,000 listed: median ${ms(median(opens.slice(1)))} of ${opens.length - 1}; target ≤ 200 ms → ×${(median(opens.slice(1)) / 200).toFixed(2)}`)
     await openList(page)
     const keystrokes = await filterTimes(page, 'module 12 service 3')
     if (process.env.SOUS_BENCH_VERBOSE) console.log(`  keystrokes: ${keystrokes.map((t) => t.toFixed(1)).join(" ")}`)

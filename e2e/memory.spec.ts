@@ -142,3 +142,26 @@ test('a memory the agent writes after a turn appears live, highlighted, and can 
   // The turn says what was saved.
   await expect(chat.getByLabel('Memory')).toContainText('Saved to memory: Use pnpm (feedback)')
 })
+
+test('the browser is ready before its first open: its code and the memories are fetched at idle, nothing listed or written', async ({ app, host, projectDir, sousHome }) => {
+  test.skip(host !== 'browser', 'Watches the browser host’s requests and WebSocket.')
+  const memoryDir = projectMemoryDir(sousHome, projectDir)
+  await writeMemoryFile(memoryDir, 'user_tabs.md', { name: 'Tabs', description: 'The user indents with tabs', type: 'user', body: 'Tabs, width 4.' })
+  const channels: string[] = []
+  const chunks: string[] = []
+  app.on('websocket', (socket) => socket.on('framesent', ({ payload }) => void channels.push(/"channel":"([^"]+)"/.exec(String(payload))?.[1] ?? '')))
+  app.on('request', (request) => void (/\/MemoryBrowser-[^/]*\.js$/.test(request.url()) && chunks.push(request.url())))
+  await app.reload() // from the first paint on, with the listeners in place
+  await openByPath(app, projectDir)
+  await expect.poll(() => channels.includes('memory.warm')).toBe(true)
+  await expect.poll(() => chunks.length).toBe(1)
+  // Warming lists nothing to the window and leaves the folder as it is (its stale index included).
+  expect(channels).not.toContain('memory.list')
+  expect((await readdir(memoryDir)).sort()).toEqual(['user_tabs.md'])
+
+  const dialog = await openMemoryBrowser(app)
+  await expect(dialog.getByRole('listitem').filter({ hasText: 'Tabs' })).toContainText('The user indents with tabs')
+  expect(chunks).toHaveLength(1)
+  // The browser's own list regenerates the index, as before.
+  await expect.poll(async () => (await readdir(memoryDir)).sort()).toEqual(['MEMORY.md', 'user_tabs.md'])
+})

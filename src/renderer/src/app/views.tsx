@@ -2,6 +2,7 @@ import { AgentConversation } from '../features/agents/AgentConversation'
 import { AgentsPanel } from '../features/agents/AgentsPanel'
 import { FileTree } from '../features/files/FileTree'
 import { Viewer } from '../features/files/Viewer'
+import { warmMemory } from '../features/memory/warm'
 import { DropOverlay } from '../features/projects/DropOverlay'
 import { SessionsSidebar } from '../features/sessions/SessionsSidebar'
 import { TaskPanel } from '../features/tasks/TaskPanel'
@@ -94,6 +95,10 @@ export const VIEWS: readonly View[] = [
         onOpenSession={context.openSession}
       />
     ),
+    warm: (projectPath) => {
+      MemoryBrowser.preload().catch(() => undefined) // LazyBoundary reports it when the browser opens.
+      if (projectPath) warmMemory(projectPath)
+    },
   },
   {
     id: 'extensions',
