@@ -73,6 +73,12 @@ export interface MemoryState {
 const EMPTY_FIELDS: MemoryFields = { name: '', description: '', type: 'project', body: '' }
 
 let unsubscribe: (() => void) | undefined
+/**
+ * The open's first list. A change announced while it is in flight is matched against the folders
+ * it brings, instead of being dropped for want of folders (the agent's write then showed without
+ * its highlight and Undo).
+ */
+let firstList: Promise<void> = Promise.resolve()
 
 export const useMemory = create<MemoryState>()((set, get) => ({
   projectPath: null,
@@ -93,9 +99,10 @@ export const useMemory = create<MemoryState>()((set, get) => ({
 
   async open(projectPath) {
     unsubscribe?.()
-    set({ projectPath, selection: null, draft: null, query: '', highlights: {}, lastDeleted: null, prompt: null, error: null, notice: null })
+    set({ projectPath, folders: [], selection: null, draft: null, query: '', highlights: {}, lastDeleted: null, prompt: null, error: null, notice: null })
     unsubscribe = api.on('memory.changed', (change) => void onChange(change))
-    await get().refresh()
+    firstList = get().refresh()
+    await firstList
   },
 
   close() {
@@ -220,6 +227,7 @@ export const useMemory = create<MemoryState>()((set, get) => ({
 }))
 
 async function onChange(change: MemoryChange): Promise<void> {
+  await firstList.catch(() => undefined) // a failed list says so itself; the change is then not ours to show
   const state = useMemory.getState()
   if (!state.folders.some((folder) => folder.dir === change.dir)) return
   if (change.by === 'agent' && change.changeId && (change.change === 'created' || change.change === 'updated')) {
