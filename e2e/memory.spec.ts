@@ -143,7 +143,7 @@ test('a memory the agent writes after a turn appears live, highlighted, and can 
   await expect(chat.getByLabel('Memory')).toContainText('Saved to memory: Use pnpm (feedback)')
 })
 
-test('the browser is ready before its first open: its code and the memories are fetched at idle, nothing listed or written', async ({ app, host, projectDir, sousHome }) => {
+test('the browser is ready before its first open: its code and the memories are fetched at idle, and re-listed when it opens', async ({ app, host, projectDir, sousHome }) => {
   test.skip(host !== 'browser', 'Watches the browser host’s requests and WebSocket.')
   const memoryDir = projectMemoryDir(sousHome, projectDir)
   await writeMemoryFile(memoryDir, 'user_tabs.md', { name: 'Tabs', description: 'The user indents with tabs', type: 'user', body: 'Tabs, width 4.' })
@@ -153,17 +153,17 @@ test('the browser is ready before its first open: its code and the memories are 
   app.on('request', (request) => void (/\/MemoryBrowser-[^/]*\.js$/.test(request.url()) && chunks.push(request.url())))
   await app.reload() // from the first paint on, with the listeners in place
   await openByPath(app, projectDir)
-  await expect.poll(() => channels.includes('memory.warm')).toBe(true)
+  await expect.poll(() => channels.filter((channel) => channel === 'memory.list').length).toBe(1)
   // (The page before the reload may have fetched it too: count what the first open adds.)
   await expect.poll(() => chunks.length).toBeGreaterThan(0)
   const fetched = chunks.length
-  // Warming lists nothing to the window and leaves the folder as it is (its stale index included).
-  expect(channels).not.toContain('memory.list')
-  expect((await readdir(memoryDir)).sort()).toEqual(['user_tabs.md'])
 
+  // Written after the prefetch: the open shows what it has at once, then what is on disk now.
+  await writeMemoryFile(memoryDir, 'feedback_pnpm.md', { name: 'Use pnpm', description: 'Scripts run with pnpm', type: 'feedback', body: 'pnpm.\n\n**Why:** the lockfile.\n**How to apply:** pnpm test.' })
   const dialog = await openMemoryBrowser(app)
   await expect(dialog.getByRole('listitem').filter({ hasText: 'Tabs' })).toContainText('The user indents with tabs')
+  await expect(dialog.getByRole('listitem').filter({ hasText: 'Use pnpm' })).toContainText('Scripts run with pnpm')
+  await expect(dialog.getByRole('list', { name: 'Memories (2)' })).toBeVisible()
+  expect(channels.filter((channel) => channel === 'memory.list').length).toBe(2)
   expect(chunks).toHaveLength(fetched)
-  // The browser's own list regenerates the index, as before.
-  await expect.poll(async () => (await readdir(memoryDir)).sort()).toEqual(['MEMORY.md', 'user_tabs.md'])
 })

@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -105,20 +105,5 @@ describe('MemoryService', () => {
     expect(section).toContain('- [Use pnpm](feedback_use_pnpm.md) — Scripts run with pnpm, never npm')
     preferences = { autoMemory: false }
     expect(await service.promptSection(project)).toBe('')
-  })
-
-  it('warms a project\'s memories without writing anything, and a later edit on disk still shows', async () => {
-    const { where } = await service.locate(project)
-    await mkdir(where.project, { recursive: true })
-    const file = join(where.project, 'user_tabs.md')
-    await writeFile(file, '---\nname: Tabs\ndescription: The user indents with tabs\ntype: user\n---\n\nTabs, width 4.\n')
-    await service.warm(project)
-    // The index is stale (MEMORY.md is missing) and the user folder does not exist: both stay as they are.
-    expect(await readdir(where.project)).toEqual(['user_tabs.md'])
-    await expect(readdir(where.user)).rejects.toMatchObject({ code: 'ENOENT' })
-    await writeFile(file, '---\nname: Tabs\ndescription: The user indents with tabs, never spaces\ntype: user\n---\n\nTabs, width 4.\n')
-    const listed = await service.list(project)
-    expect(listed.memories.map((memory) => memory.description)).toEqual(['The user indents with tabs, never spaces'])
-    expect(changes).toEqual([])
   })
 })

@@ -103,15 +103,6 @@ export class MemoryService {
     return { folders: listed.map((entry) => entry.info), memories: listed.flatMap((entry) => entry.memories), proposals }
   }
 
-  /**
-   * Reads both folders of a project into their caches (parsed records, kept while a file's size
-   * and time are unchanged), writing nothing: the browser's first list then only checks the files.
-   */
-  async warm(projectPath: string): Promise<void> {
-    const { user, project } = await this.locate(projectPath)
-    await Promise.all([user.list(), project.list()])
-  }
-
   /** The memory section of the system prompt for a new session of the project (empty when memory is off). */
   async promptSection(projectPath: string): Promise<string> {
     return this.preferences().autoMemory ? this.renderPromptSection(projectPath) : ''

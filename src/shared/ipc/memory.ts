@@ -107,11 +107,6 @@ export const memoryRequests = {
     output: z.object({ folders: z.array(MemoryFolderInfo), memories: z.array(MemoryDocument), proposals: z.array(MemoryProposal) }),
   },
   /**
-   * Reads a project's memories into the main side's cache and answers nothing: the window asks at
-   * idle once a project is open, so the browser's first `memory.list` does not wait on the disk.
-   */
-  'memory.warm': { input: z.object({ projectPath: AbsPath }).strict(), output: z.void() },
-  /**
    * Creates a memory (no `file`: named after it) or replaces one the user last saw at `version`.
    * A file changed on disk since is a CONFLICT; invalid fields are INVALID_INPUT.
    */

@@ -5,7 +5,7 @@ import { loadTranscript, transcriptPath } from '../../store/transcript'
 import type { Handlers } from '../router'
 import { existingDirectory } from './folders'
 
-type MemoryChannels = 'memory.list' | 'memory.warm' | 'memory.save' | 'memory.rename' | 'memory.delete' | 'memory.undo' | 'memory.decide' | 'memory.activity' | 'memory.prompt'
+type MemoryChannels = 'memory.list' | 'memory.save' | 'memory.rename' | 'memory.delete' | 'memory.undo' | 'memory.decide' | 'memory.activity' | 'memory.prompt'
 
 /** Sessions named in one memory's activity at most (the browser shows the newest). */
 const MAX_ACTIVITY = 50
@@ -18,7 +18,6 @@ export function memoryHandlers(deps: { memory: MemoryService; sousHome: string }
   const { memory } = deps
   return {
     'memory.list': async ({ projectPath }) => memory.list(await existingDirectory(projectPath)),
-    'memory.warm': async ({ projectPath }) => memory.warm(await existingDirectory(projectPath)),
     'memory.save': async ({ projectPath, scope, file, version, fields }) => memory.save(await existingDirectory(projectPath), scope, file, version, fields),
     'memory.rename': async ({ projectPath, scope, file, version, name }) => memory.rename(await existingDirectory(projectPath), scope, file, version, name),
     'memory.delete': async ({ projectPath, scope, file, version }) => memory.delete(await existingDirectory(projectPath), scope, file, version),

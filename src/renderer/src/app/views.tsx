@@ -2,7 +2,6 @@ import { AgentConversation } from '../features/agents/AgentConversation'
 import { AgentsPanel } from '../features/agents/AgentsPanel'
 import { FileTree } from '../features/files/FileTree'
 import { Viewer } from '../features/files/Viewer'
-import { warmMemory } from '../features/memory/warm'
 import { DropOverlay } from '../features/projects/DropOverlay'
 import { SessionsSidebar } from '../features/sessions/SessionsSidebar'
 import { TaskPanel } from '../features/tasks/TaskPanel'
@@ -104,7 +103,8 @@ export const VIEWS: readonly View[] = [
     ),
     warm: (projectPath) => {
       preload(MemoryBrowser)
-      if (projectPath) warmMemory(projectPath)
+      // The browser's store is in its chunk: this waits for the preload, then lists in the background.
+      if (projectPath) void import('../features/memory/store').then(({ useMemory }) => useMemory.getState().prefetch(projectPath)).catch(() => undefined)
     },
   },
   {
