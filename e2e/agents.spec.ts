@@ -1,11 +1,12 @@
 import { existsSync } from 'node:fs'
+import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { expect, test } from './fixtures'
-import { openByPath } from './support/app'
+import { openByPath, openTrusted } from './support/app'
 
 // The agent tree through `sous serve` in Chromium, against the scripted model server: a subagent's
-// live states (running, waiting for approval, done), its conversation opened read-only, stopping a
-// node, and the tree rebuilt from transcripts after a reload.
+// live states (running, waiting for approval, done), its conversation opened read-only (with its
+// compactions), stopping a node, and the tree rebuilt from transcripts after a reload.
 
 test('a subagent shows live in the tree, waits for approval there, opens read-only, and is still there after a reload', async ({ app, projectDir, modelServer }) => {
   await modelServer.setScenario([
@@ -87,4 +88,52 @@ test('/agents moves focus into the tree', async ({ app, projectDir, modelServer 
   await input.fill('/agents')
   await input.press('Enter')
   await expect(app.getByRole('button', { name: 'Open the conversation of Main agent: The conversation' })).toBeFocused()
+})
+
+test('a subagent that compacts shows it in its read-only conversation', async ({ app, projectDir, modelServer }) => {
+  await modelServer.setScenario([
+    { reply: { content: [{ type: 'tool_use', id: 'toolu_agent', name: 'Agent', input: { description: 'Read the readme', prompt: 'Read the README.' } }] } },
+    // The API counts this request at nearly the whole window: the subagent's next one crosses the threshold.
+    { reply: { content: [{ type: 'tool_use', id: 'toolu_read', name: 'Read', input: { file_path: join(projectDir, 'README.md') } }], usage: { input_tokens: 170_000 } } },
+    // Its summary request, then its next request from the summary.
+    { reply: { content: [{ type: 'text', text: '<analysis>Short.</analysis>\n<summary>The helper read the README.</summary>' }] } },
+    { reply: { content: [{ type: 'text', text: 'The README is short.' }] } },
+    { reply: { content: [{ type: 'text', text: 'The helper read it.' }] } },
+  ])
+  await openByPath(app, projectDir)
+  const chat = app.getByRole('region', { name: 'Chat' })
+  await chat.getByRole('textbox', { name: 'Message' }).fill('Have a helper read the readme')
+  await chat.getByRole('textbox', { name: 'Message' }).press('Enter')
+  await expect(chat.getByRole('log', { name: 'Conversation' }).getByLabel('Assistant').last()).toContainText('The helper read it.')
+  // The main conversation does not show the subagent's compaction as its own.
+  await expect(chat.getByRole('log', { name: 'Conversation' })).not.toContainText('Compacted (automatic summary)')
+
+  const helper = app.getByRole('tree', { name: 'Agent tree' }).getByRole('treeitem', { name: 'general-purpose: Read the readme — Done' })
+  await helper.getByRole('button', { name: 'Open the conversation of general-purpose: Read the readme' }).click()
+  const entries = app.getByRole('dialog', { name: 'Conversation of general-purpose: Read the readme' }).getByRole('list', { name: 'Agent conversation' })
+  await expect(entries).toContainText(/Compacted \(automatic summary\): 1\d\dk → [\d.]+k? tokens; summarized 3 messages/)
+  await expect(entries).toContainText('The README is short.')
+  expect((await modelServer.recorded()).failures).toEqual([])
+})
+
+test('a skill with context: fork typed as /name runs as a subagent under a Skill card, without the main model', async ({ app, projectDir, modelServer }) => {
+  await mkdir(join(projectDir, '.claude', 'skills', 'survey'), { recursive: true })
+  await writeFile(join(projectDir, '.claude', 'skills', 'survey', 'SKILL.md'), '---\ndescription: Survey a folder\ncontext: fork\nagent: Explore\n---\nSurvey the $ARGUMENTS folder.\n')
+  // Only the subagent's request: the main model is not asked.
+  await modelServer.setScenario([{ reply: { content: [{ type: 'text', text: 'SURVEY-RESULT: the docs folder is empty.' }] } }])
+  await openTrusted(app, projectDir)
+  const before = (await modelServer.recorded()).requests.length
+  const chat = app.getByRole('region', { name: 'Chat' })
+  await chat.getByRole('textbox', { name: 'Message' }).fill('/survey docs')
+  await chat.getByRole('textbox', { name: 'Message' }).press('Enter')
+
+  const tree = app.getByRole('tree', { name: 'Agent tree' })
+  await expect(tree.getByRole('treeitem', { name: 'Explore: Skill survey — Done' })).toBeVisible()
+  const log = chat.getByRole('log', { name: 'Conversation' })
+  await expect(log).toContainText('Skill')
+  await expect(log).toContainText('SURVEY-RESULT: the docs folder is empty.')
+  const recorded = await modelServer.recorded()
+  expect(recorded.failures).toEqual([])
+  expect(recorded.requests).toHaveLength(before + 1)
+  expect(JSON.stringify(recorded.requests[before]!.body['messages'])).toContain('Survey the docs folder.')
 })

@@ -1,11 +1,12 @@
 import type { PermissionModeName } from '../../shared/ipc/contract'
 import type { AgentEndStatus, Usage } from '../../shared/protocol/agent-event'
+import type { ContextManager } from '../compaction/manager'
 import { zeroUsage } from '../engine/usage'
 import type { PermissionGate } from '../governance/gate/gate'
 import type { Message, TextBlock } from '../services/model/types'
 import type { FileStateCache } from '../tools/file-state'
 import type { ShellState } from '../tools/shell/shell-state'
-import type { AnyTool } from '../tools/types'
+import type { AnyTool, SubagentGrants } from '../tools/types'
 import type { SubagentOutcome } from './run-subagent'
 import type { SidechainWriter } from './sidechain'
 
@@ -31,6 +32,8 @@ export interface AgentMake {
   thinkingBudget?: number
   /** What it has read (a copy of its parent's when it started), so Edit and Write work on files it saw. */
   fileState: FileStateCache
+  /** Allow rules it holds for its life, on top of the session's rules (a forked skill's `allowed-tools`). */
+  grants?: SubagentGrants
 }
 
 /** One run's own parts, released when the run ends. */
@@ -65,6 +68,8 @@ export class AgentRecord {
   /** Messages for it (SendMessage, its background agents' notifications), read at its next turn boundary. */
   readonly inbox: string[] = []
   parts: RunParts | undefined
+  /** Its context management, kept across its runs (its token count, compactions, circuit breaker). */
+  context: ContextManager | undefined
   private unchain: (() => void) | undefined
 
   constructor(

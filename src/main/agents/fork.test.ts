@@ -2,11 +2,13 @@ import { describe, expect, it } from 'vitest'
 import { textReply, toolUseReply, type RecordedRequest } from '../../../test/model-server'
 import { useModelServer } from '../../../test/model-server/vitest'
 import { resultOf, routeByPrompt, toolNamesOf, useAgentWorld } from '../../../test/support/agents'
+import { isSummaryRequest, summaryReply } from '../../../test/support/compaction'
 import type { Message } from '../services/model/types'
 import { FORK_TAG } from './fork.prompt'
 
 // A fork copies its parent's last request byte for byte, so its first request reads the parent's
-// prefix from the (simulated) prompt cache; and it can never start agents itself.
+// prefix from the (simulated) prompt cache; its compaction counts from the parent's figure; and it
+// can never start agents itself.
 const server = useModelServer()
 const world = useAgentWorld(() => server.url)
 
@@ -85,5 +87,27 @@ describe('fork', () => {
     expect(resultOf(told, 'toolu_again')).toMatchObject({ is_error: true, content: expect.stringContaining('A fork cannot start agents') })
     expect(resultOf(told, 'toolu_other')).toMatchObject({ is_error: true, content: expect.stringContaining('A fork cannot start agents') })
     expect(world.events.filter((event) => event.type === 'agent_start')).toHaveLength(1)
+  })
+
+  it('judges its thresholds from its parent’s counted request: past auto-compact, it summarizes before its first request', async () => {
+    const routed = routeByPrompt({
+      // The API counted the parent's request at 170k tokens: the fork's copy is past the threshold too.
+      'PLAN-COUNTED': [toolUseReply('Agent', { description: 'Check it', prompt: 'FORK-COUNTED: check the changelog.', subagent_type: 'fork' }, { id: 'toolu_fork', usage: { input_tokens: 170_000 } }), textReply('Reported.')],
+      'FORK-COUNTED': [textReply('Checked.')],
+    })
+    // Each summary names its conversation's route, so the request after it finds its script.
+    const step = (request: RecordedRequest) =>
+      isSummaryRequest(request) ? summaryReply(isFork(request) ? 'FORK-COUNTED summary.' : 'PLAN-COUNTED summary.') : typeof routed === 'function' ? routed(request) : routed
+    server.setScenario([step], { loop: true })
+    const { sessionId } = await world.runtime.sessions.create(world.project)
+    const result = await world.runtime.sessions.run(sessionId, 'PLAN-COUNTED: plan, then fork.')
+    expect(result.reason).toBe('completed')
+    expect(server.failures).toEqual([])
+    // The parent's request, then the fork's summary of its copy, then the fork goes on from it.
+    expect(isSummaryRequest(server.requests[1]!) && isFork(server.requests[1]!)).toBe(true)
+    expect(JSON.stringify(server.requests[2]!.body['messages'])).toContain('FORK-COUNTED summary.')
+    const fork = world.events.find((event) => event.type === 'agent_start')!
+    expect(world.events.find((event) => event.type === 'compaction' && event.agentId === fork.agentId)).toMatchObject({ layer: 'auto', status: 'done' })
+    expect(resultOf(result.messages, 'toolu_fork')?.content).toBe('Checked.')
   })
 })

@@ -9,8 +9,9 @@ import { FORK_PLACEHOLDER, FORK_TAG, forkDirective } from './fork.prompt'
  * each tool call of that reply and the directive. The parent's last breakpoint sits on the last
  * block of its last user message, and `withMessageBreakpoints` puts the fork's second breakpoint on
  * exactly that block, so the whole prefix is read from the prompt cache. Forks of the same reply
- * differ only in the directive. Reusable beyond the Agent tool (the memory extractor, skills with
- * `context: fork`): give it a {@link CallOrigin} and run the result with `runSubagent`.
+ * differ only in the directive. Reusable beyond the Agent tool (the memory extractor): give it a
+ * {@link CallOrigin} and run the result with `runSubagent`. (Skills with `context: fork` are not
+ * forks in this sense: Claude Code runs them in a conversation of their own; see tools/skill.)
  */
 
 /** The conversation a fork starts from. */

@@ -1,7 +1,7 @@
 import type { PermissionModeName } from '../../shared/ipc/contract'
 import { buildSystemPrompt } from '../context/system-prompt'
 import { resolveModelName } from '../services/model/aliases'
-import type { Message } from '../services/model/types'
+import type { Message, TextBlock, ToolSchema } from '../services/model/types'
 import type { FileStateCache } from '../tools/file-state'
 import type { AgentCall, AnyTool, CallOrigin } from '../tools/types'
 import type { AgentMake } from './agent-record'
@@ -38,6 +38,8 @@ export interface Prepared {
   make: Omit<AgentMake, 'id' | 'parentAgentId' | 'parentToolUseId' | 'depth'>
   messages: Message[]
   cwd: string
+  /** A fork: the parent's request it repeats, as the API counted it (its compaction starts from that figure). */
+  counted?: { promptTokens: number; messages: Message[]; system: TextBlock[]; tools: ToolSchema[] }
 }
 
 /**
@@ -93,5 +95,6 @@ export function prepareFork(call: AgentCall, origin: CallOrigin, context: Prepar
     fileState: caller.fileState.clone(),
   }
   if (origin.thinkingBudget !== undefined) make.thinkingBudget = origin.thinkingBudget
-  return { make, messages: forkMessages(origin, call.prompt), cwd: caller.cwd }
+  const counted = origin.promptTokens !== undefined ? { promptTokens: origin.promptTokens, messages: origin.messages, system: origin.system, tools: origin.tools } : undefined
+  return { make, messages: forkMessages(origin, call.prompt), cwd: caller.cwd, ...(counted && { counted }) }
 }

@@ -6,7 +6,7 @@ import type { Message } from '../services/model/types'
 import type { SidechainWriter } from './sidechain'
 
 /** Events the sidechain does not keep (as the session's transcript: replayable, or noise). */
-const VOLATILE = new Set<AgentEvent['type']>(['text_delta', 'thinking_delta', 'tool_progress'])
+const VOLATILE = new Set<AgentEvent['type']>(['text_delta', 'thinking_delta', 'tool_progress', 'context_status'])
 
 /** The longest final text an `agent_end` event carries (the parent gets all of it). */
 const RESULT_PREVIEW_CHARS = 2_000

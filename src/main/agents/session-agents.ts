@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto'
 import type { PermissionModeName } from '../../shared/ipc/contract'
 import type { AgentEvent } from '../../shared/protocol/agent-event'
 import { shellNodeId } from '../../shared/protocol/agent-tree'
+import type { ContextManager } from '../compaction/manager'
 import type { QueryHooks } from '../engine/types'
 import type { AgentLabel } from '../governance/approvals/queue'
 import type { PermissionGate } from '../governance/gate/gate'
@@ -12,7 +13,7 @@ import { resultText } from '../tools/result-text'
 import { errorResult } from '../tools/define-tool'
 import type { FileStateCache } from '../tools/file-state'
 import { ShellState } from '../tools/shell/shell-state'
-import type { AgentCall, AnyTool, SubagentControl, ToolContext, ToolResult } from '../tools/types'
+import type { AgentCall, AnyTool, SubagentControl, SubagentGrants, ToolContext, ToolResult } from '../tools/types'
 import type { Message, ModelService } from '../services/model/types'
 import { AgentRecord, type RunParts } from './agent-record'
 import { agentNotification, backgroundResult, finishedResult, outputResult } from './agent-results'
@@ -22,6 +23,7 @@ import { prepareFork, prepareTyped, type PrepareContext, type Prepared } from '.
 import { runSubagent, type SubagentOutcome } from './run-subagent'
 import { watchShells } from './shell-events'
 import { SidechainWriter, sidechainPath } from './sidechain'
+import { subagentContext, type SubagentCompaction } from './subagent-context'
 
 /** A foreground agent still running after this long goes on in the background (Claude Code: two minutes). */
 export const FOREGROUND_LIMIT_MS = 120_000
@@ -55,7 +57,7 @@ export interface SessionAgentsOptions {
   maxTurns: number
   main: MainAgent
   /** A subagent's permission gate: the session's settings and hooks, its own mode and session grants, its asks naming it. */
-  openGate(agent: AgentLabel, mode: PermissionModeName, state: { shell: ShellState; fileState: FileStateCache; parentToolUseId?: string }): PermissionGate
+  openGate(agent: AgentLabel, mode: PermissionModeName, state: { shell: ShellState; fileState: FileStateCache; parentToolUseId?: string; grants?: SubagentGrants }): PermissionGate
   /** What every agent's tools share: the task list, the small model, the Agent terminal feed. */
   sharedContext(): Partial<ToolContext>
   /** A subagent's event (its sidechain already has it): out to the hub. */
@@ -68,6 +70,8 @@ export interface SessionAgentsOptions {
   foregroundLimitMs?: number
   /** Coordinator mode: every agent the main agent starts runs in the background. */
   coordinator?: boolean
+  /** Subagents' compaction (thresholds, the task list, the plan); without it their conversations are sent whole. */
+  compaction?: SubagentCompaction
   now?(): number
 }
 
@@ -89,7 +93,7 @@ export class SessionAgents implements SubagentControl {
     this.unwatchMain = watchShells(o.main.shell, { sessionId: o.sessionId, agentId: 'main' }, o.emitMain, this.now)
   }
 
-  async run(call: AgentCall, ctx: ToolContext): Promise<ToolResult> {
+  async run(call: AgentCall, ctx: ToolContext, options: { grants?: SubagentGrants } = {}): Promise<ToolResult> {
     try {
       if (this.disposed) return errorResult('The session is closing: no agent can start.')
       const caller = this.records.get(ctx.agentId)
@@ -98,9 +102,10 @@ export class SessionAgents implements SubagentControl {
       const background = call.run_in_background === true || (this.o.coordinator === true && !caller)
       const prepared = await this.prepare(call, ctx, caller, background)
       if ('error' in prepared) return errorResult(prepared.error)
-      const make = { ...prepared.make, id: newAgentId(), parentAgentId: ctx.agentId, parentToolUseId: ctx.toolUseId, depth: (caller?.make.depth ?? 0) + 1 }
+      const make = { ...prepared.make, id: newAgentId(), parentAgentId: ctx.agentId, parentToolUseId: ctx.toolUseId, depth: (caller?.make.depth ?? 0) + 1, ...(options.grants && { grants: options.grants }) }
       const record = new AgentRecord(make, background)
       this.records.set(record.id, record)
+      if (prepared.counted) this.contextOf(record)?.adopt(prepared.counted)
       this.start(record, prepared.messages, prepared.messages.length, prepared.cwd, call.prompt, background ? undefined : ctx.signal)
       return background ? backgroundResult(record, false) : await this.waitInForeground(record)
     } catch (error) {
@@ -239,6 +244,7 @@ export class SessionAgents implements SubagentControl {
       const [model, start] = await Promise.all([this.o.model(), parts.gate.subagentStart({ id: make.id, type: make.type })])
       const opening = start.additionalContext ? withContext(messages, start.additionalContext) : messages
       let lastText = ''
+      const context = this.contextOf(record)
       const outcome = await runSubagent({
         identity: { sessionId: this.o.sessionId, agentId: make.id, parentAgentId: make.parentAgentId, ...(make.parentToolUseId !== undefined && { parentToolUseId: make.parentToolUseId }) },
         agentType: make.type,
@@ -263,9 +269,17 @@ export class SessionAgents implements SubagentControl {
         projectDataDir: this.o.projectDataDir,
         canUseTool: (tool, input, toolUseId, options) => parts!.gate.canUseTool(tool, input, toolUseId, options),
         hooks: loopHooks(record, parts, () => lastText),
+        ...(context && { context }),
         ...(make.maxTokens !== undefined && { maxTokens: make.maxTokens }),
         ...(make.thinkingBudget !== undefined && { thinkingBudget: make.thinkingBudget }),
-        toolContext: { ...this.o.sharedContext(), fileState: make.fileState, shell: parts.shell, isReadDenied: (path: string) => parts!.gate.isReadDenied(path), agents: this },
+        toolContext: {
+          ...this.o.sharedContext(),
+          fileState: make.fileState,
+          shell: parts.shell,
+          isReadDenied: (path: string) => parts!.gate.isReadDenied(path),
+          agents: this,
+          ...(context && { requestCompaction: (instructions?: string) => context.request('auto', instructions) }),
+        },
         usageSoFar: { usage: record.usage, costUsd: record.costUsd },
         now: this.now,
       })
@@ -280,6 +294,20 @@ export class SessionAgents implements SubagentControl {
     }
   }
 
+  /** The agent's context management, made on its first run and kept for the next ones (undefined when the session gives none). */
+  private contextOf(record: AgentRecord): ContextManager | undefined {
+    if (!this.o.compaction) return undefined
+    record.context ??= subagentContext(this.o.compaction, {
+      model: record.make.model,
+      fork: record.make.fork,
+      fileState: record.make.fileState,
+      transcriptPath: sidechainPath(this.o.transcriptPath, record.id),
+      gate: () => record.parts?.gate,
+      onReplace: (messages, compaction) => record.parts?.sidechain.replaceMessages(messages, compaction),
+    })
+    return record.context
+  }
+
   /** A run's own Bash state (its cwd, its background commands, watched for the tree), gate and sidechain. */
   private openParts(record: AgentRecord, cwd: string): RunParts {
     const { make } = record
@@ -288,6 +316,7 @@ export class SessionAgents implements SubagentControl {
       shell,
       fileState: make.fileState,
       ...(make.parentToolUseId !== undefined && { parentToolUseId: make.parentToolUseId }),
+      ...(make.grants && { grants: make.grants }),
     })
     const path = sidechainPath(this.o.transcriptPath, make.id)
     const sidechain = new SidechainWriter(path, { sessionId: this.o.sessionId, projectPath: this.o.projectRoot }, record.messages.length > 0)

@@ -1,6 +1,7 @@
 import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { AgentEvent } from '../../shared/protocol/agent-event'
+import type { CompactionRecord } from '../../shared/protocol/compaction'
 import type { Message } from '../services/model/types'
 import { isSessionId, loadTranscript, TranscriptWriter, type LoadedTranscript } from '../store/transcript'
 
@@ -42,6 +43,11 @@ export class SidechainWriter {
 
   appendEvent(event: AgentEvent): void {
     this.file().appendEvent(event)
+  }
+
+  /** A compaction replaced the agent's conversation: a boundary line (every earlier line stays). */
+  replaceMessages(messages: Message[], compaction: CompactionRecord): void {
+    this.file().replaceMessages(messages, 'compaction', compaction)
   }
 
   private file(): TranscriptWriter {

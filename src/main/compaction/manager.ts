@@ -1,6 +1,9 @@
+// Longer than 300 lines because when each layer runs, and what it does to the count, the records
+// and the circuit breaker, is one decision per request and reads best in one place; the layers
+// themselves are their own modules.
 import type { Usage } from '../../shared/protocol/agent-event'
 import type { CompactionLayer, CompactionRecord, CompactionTrigger } from '../../shared/protocol/compaction'
-import type { Message } from '../services/model/types'
+import type { Message, TextBlock, ToolSchema } from '../services/model/types'
 import { CollapseProjection } from './collapse'
 import { countNames, mergeConsecutiveUsers } from './conversation'
 import { microCompact } from './micro'
@@ -166,6 +169,16 @@ export class ContextManager {
   async *compactNow(messages: Message[], request: RequestShape, instructions?: string): AsyncGenerator<CompactionNews, Message[]> {
     this.fixed = fixedTokens(request.system, request.tools)
     return yield* this.summarize('manual', 'manual', messages, request, instructions)
+  }
+
+  /**
+   * The conversation starts from a request the API already counted (a fork repeats its parent's
+   * last request): anchor the count on that figure, so this agent judges its thresholds as the
+   * parent would have, not from a raw estimate that could compact a prefix the cache holds.
+   */
+  adopt(counted: { promptTokens: number; messages: readonly Message[]; system: readonly TextBlock[]; tools: readonly ToolSchema[] }): void {
+    this.fixed = fixedTokens(counted.system, counted.tools)
+    this.observe({ inputTokens: counted.promptTokens, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 }, counted.messages.length, counted.messages)
   }
 
   /** The reply to the request just sent arrived: its usage anchors the count. */

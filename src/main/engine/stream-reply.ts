@@ -125,7 +125,7 @@ class ReplyInProgress {
       for (const block of event.content) {
         if (block.type === 'tool_use' && !this.executor.has(block.id)) this.executor.add(block)
       }
-      this.executor.seal(event.content)
+      this.executor.seal(event.content, event.usage)
     }
     yield* this.executor.takeEvents()
     return {

@@ -1,3 +1,4 @@
+import type { Usage } from '../../shared/protocol/agent-event'
 import type { AssistantBlock, ToolResultBlock, ToolUseBlock } from '../services/model/types'
 import type { CallOrigin } from '../tools/types'
 import { isSafeCall, notExecuted, processToolCall, type CallOutcome, type RunToolDeps } from './tool-call'
@@ -32,9 +33,9 @@ export class ToolExecutor {
   private discarded = false
   /** False while the reply streams: a call with side effects waits for the whole reply. */
   private sealed = false
-  /** The complete reply (see {@link seal}); undefined once the attempt is voided. */
-  private readonly reply: Promise<AssistantBlock[] | undefined>
-  private settleReply: (reply: AssistantBlock[] | undefined) => void = () => {}
+  /** The complete reply and the prompt tokens the API counted for its request (see {@link seal}); undefined once the attempt is voided. */
+  private readonly reply: Promise<{ content: AssistantBlock[]; promptTokens: number } | undefined>
+  private settleReply: (reply: { content: AssistantBlock[]; promptTokens: number } | undefined) => void = () => {}
 
   /**
    * `origin`: the request this reply answers, which calls may read (with the complete reply) as
@@ -77,10 +78,13 @@ export class ToolExecutor {
     this.pump()
   }
 
-  /** The reply is complete (these are all its blocks): calls that are not concurrency-safe may run now. */
-  seal(content: AssistantBlock[]): void {
+  /**
+   * The reply is complete (these are all its blocks, `usage` its request's figures): calls that are
+   * not concurrency-safe may run now.
+   */
+  seal(content: AssistantBlock[], usage: Usage): void {
     this.sealed = true
-    this.settleReply(content)
+    this.settleReply({ content, promptTokens: usage.inputTokens + usage.cacheReadTokens + usage.cacheWriteTokens })
     this.pump()
   }
 
@@ -176,7 +180,7 @@ export class ToolExecutor {
   private start(entry: Entry): void {
     entry.state = 'running'
     const origin = this.origin
-    const context = origin ? { ...this.deps.context, origin: () => this.reply.then((reply) => reply && { ...origin, reply }) } : this.deps.context
+    const context = origin ? { ...this.deps.context, origin: () => this.reply.then((reply) => reply && { ...origin, reply: reply.content, ...(reply.promptTokens > 0 && { promptTokens: reply.promptTokens }) }) } : this.deps.context
     const deps: RunToolDeps = { ...this.deps, context, emit: (event) => this.push(event) }
     void processToolCall(entry.block, this.controller.signal, deps).then((outcome) => this.settle(entry, outcome, true))
   }

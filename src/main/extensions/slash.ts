@@ -34,6 +34,9 @@ export type SlashExpansion =
       name: string
       /** The text the model gets instead of the typed line. */
       text: string
+      /** The rendered template alone (a forked skill's subagent prompt), and the typed arguments. */
+      body: string
+      args: string
       /** Rules allowed for the turn (`allowed-tools`). */
       allowedTools: string[]
       /** The model for the turn (`model`). */
@@ -70,6 +73,8 @@ export async function expandSlash(text: string, context: SlashContext): Promise<
         kind: 'expanded',
         name,
         text: commandMessage(name, args, rendered.text),
+        body: rendered.text,
+        args,
         allowedTools: template.allowedTools,
         ...(template.model && { model: template.model }),
         ...(skill && { skill }),
@@ -94,7 +99,7 @@ export async function expandSlash(text: string, context: SlashContext): Promise<
   }
   try {
     const rendered = await context.getMcpPrompt(prompt, values, context.signal)
-    return { kind: 'expanded', name, text: commandMessage(name, args, rendered), allowedTools: [] }
+    return { kind: 'expanded', name, text: commandMessage(name, args, rendered), body: rendered, args, allowedTools: [] }
   } catch (error) {
     return { kind: 'error', name, message: (error as Error).message }
   }

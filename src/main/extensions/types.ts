@@ -46,7 +46,7 @@ export interface SkillDefinition extends PromptTemplate {
   disableModelInvocation: boolean
   /** `user-invocable: false`: only the model may load it. */
   userInvocable: boolean
-  /** `context: fork`: the Skill tool runs it as a subagent (see tools/skill). */
+  /** `context: fork`: it runs as a subagent, loaded by the Skill tool or typed (see tools/skill, session/forked-skill-turn). */
   fork: boolean
   /** `agent`: the subagent type for a forked skill. */
   agent?: string

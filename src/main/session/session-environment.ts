@@ -87,6 +87,13 @@ export function openSessionEnvironment(parts: RuntimeParts, projectPath: string,
     modelName,
     maxTurns,
     reminders: opening.reminders,
+    // Subagents compact as the main agent does: the same window rules, the same task list; a fork's
+    // conversation is the main agent's, so the plan comes back for it too.
+    compaction: {
+      contextWindow: contextWindowFromEnv(options.env),
+      tasks: tasks.access,
+      planFile: () => plan.activePlanFile(),
+    },
   })
   parts.userTasks.set(sessionId, tasks.user)
   const extensions = openExtensions(parts, opening, gate, queue)

@@ -5,14 +5,14 @@ import { DEFAULT_CATALOG_CHARS, renderSkillCatalog } from '../extensions/catalog
 import { loadExtensions } from '../extensions/load'
 import { renderTemplate, type RenderCapabilities } from '../extensions/render'
 import { expandSlash, parseSlash, type McpPromptCommand } from '../extensions/slash'
-import type { ExtensionCatalog, PromptTemplate } from '../extensions/types'
+import type { ExtensionCatalog, PromptTemplate, SkillDefinition } from '../extensions/types'
 import type { SessionGrants } from '../governance/decide/session'
 import type { PermissionDecision } from '../governance/types'
 import { describeExplanation } from '../governance/types'
 import { normalizeServerName, type McpServers } from '../services/mcp'
 import { toBlock } from '../tools/mcp/mcp-result'
 import { runToolCall } from '../tools/run-tool'
-import type { AnyTool, SkillLoader, ToolContext } from '../tools/types'
+import type { AnyTool, SkillFork, SkillLoader, ToolContext } from '../tools/types'
 import type { PromptExpansion } from './session'
 
 /** Options of {@link SessionExtensions}. */
@@ -93,6 +93,8 @@ export class SessionExtensions {
       signal,
     })
     if (expansion.kind !== 'expanded') return expansion
+    // `/name` for a skill with `context: fork` runs it as the Skill tool would: a subagent, its grants its own.
+    if (expansion.skill?.fork) return { kind: 'fork', name: expansion.name, args: expansion.args, prompt: expansion.body, fork: this.forkOf(expansion.skill) }
     const template = expansion.skill ?? (await this.catalog()).commands.find((command) => command.name === expansion.name)
     if (template) this.grant(template)
     if (expansion.skill) this.loaded.set(expansion.skill.name, expansion.text)
@@ -114,11 +116,12 @@ export class SessionExtensions {
         }
         const rendered = await renderTemplate(skill, { args, sessionId: this.options.sessionId, projectDir: this.options.projectRoot, signal }, this.capabilities(tools()))
         if (!rendered.ok) return { ok: false, error: rendered.error }
+        // A forked skill's body and grants go to its subagent, not into this conversation or turn.
+        if (skill.fork) return { ok: true, name, file: skill.file, text: rendered.text, alreadyLoaded: false, fork: this.forkOf(skill) }
         const alreadyLoaded = this.loaded.get(name) === rendered.text
-        // A forked skill's body goes to its subagent, not into this conversation.
-        if (!skill.fork) this.loaded.set(name, rendered.text)
+        this.loaded.set(name, rendered.text)
         this.grant(skill)
-        return { ok: true, name, file: skill.file, text: rendered.text, alreadyLoaded: alreadyLoaded && !skill.fork, fork: skill.fork, ...(skill.agent && { agent: skill.agent }) }
+        return { ok: true, name, file: skill.file, text: rendered.text, alreadyLoaded }
       },
     }
   }
@@ -126,13 +129,27 @@ export class SessionExtensions {
   /** The template's `allowed-tools` for this turn, and a skill's own folder readable for the session. */
   private grant(template: PromptTemplate & { dir?: string; kind: 'skill' | 'command' }): void {
     if (template.kind === 'skill' && template.dir) this.options.grants.add(`Read(/${template.dir}/**)`)
-    if (template.allowedTools.length === 0) return
+    for (const error of this.options.grants.addForTurn(this.allowedRules(template), template.file)) this.options.notice('warning', `${template.file}: allowed-tools: ${error}`)
+  }
+
+  /**
+   * How a skill with `context: fork` runs: its `agent` type, and the allow rules its subagent holds
+   * for its life — the skill's folder, and its `allowed-tools` under the same trust rule as for a
+   * turn. They are allow rules: the user's deny and ask rules, hooks and protected paths still win.
+   */
+  private forkOf(skill: SkillDefinition): SkillFork {
+    const rules = [...(skill.dir ? [`Read(/${skill.dir}/**)`] : []), ...this.allowedRules(skill)]
+    return { ...(skill.agent && { agent: skill.agent }), grants: { rules, file: skill.file } }
+  }
+
+  /** A template's `allowed-tools` with its variables filled in; none (and a warning) for a project template in an untrusted folder. */
+  private allowedRules(template: PromptTemplate & { dir?: string }): string[] {
+    if (template.allowedTools.length === 0) return []
     if (template.source === 'project' && !this.options.trusted()) {
       this.options.notice('warning', `The allowed-tools of /${template.name} were not applied: this folder is not trusted.`)
-      return
+      return []
     }
-    const rules = template.allowedTools.map((rule) => rule.replaceAll('${CLAUDE_PROJECT_DIR}', this.options.projectRoot).replaceAll('${CLAUDE_SKILL_DIR}', template.dir ?? ''))
-    for (const error of this.options.grants.addForTurn(rules, template.file)) this.options.notice('warning', `${template.file}: allowed-tools: ${error}`)
+    return template.allowedTools.map((rule) => rule.replaceAll('${CLAUDE_PROJECT_DIR}', this.options.projectRoot).replaceAll('${CLAUDE_SKILL_DIR}', template.dir ?? ''))
   }
 
   /**

@@ -4,6 +4,7 @@ import coordinatorPrompt from '../agents/coordinator.prompt'
 import type { ReminderSink } from '../context/reminders'
 import { BUILT_IN_AGENTS, describeTools, type AgentCatalog } from '../agents/definitions'
 import { SessionAgents } from '../agents/session-agents'
+import type { SubagentCompaction } from '../agents/subagent-context'
 import type { ApprovalQueue } from '../governance/approvals/queue'
 import { SessionGrants } from '../governance/decide/session'
 import { createPermissionGate, type PermissionGate } from '../governance/gate/gate'
@@ -16,7 +17,7 @@ import { createAgentTool } from '../tools/agent'
 import type { FileStateCache } from '../tools/file-state'
 import type { ShellState } from '../tools/shell/shell-state'
 import { sendMessageTool } from '../tools/send-message'
-import type { AnyTool, ToolContext } from '../tools/types'
+import type { AnyTool, SubagentGrants, ToolContext } from '../tools/types'
 import { projectTrustOf } from './runtime-options'
 import type { SessionHandle } from './session'
 import type { RuntimeParts } from './runtime-parts'
@@ -66,6 +67,8 @@ export interface SubagentSession {
   maxTurns: number
   /** The session's reminder queue: a finished background agent is announced through it. */
   reminders: ReminderSink
+  /** How subagents compact their conversations. */
+  compaction?: SubagentCompaction
 }
 
 /**
@@ -108,6 +111,7 @@ export function createSessionSubagents(parts: RuntimeParts, session: SubagentSes
     },
     ...(options.agentForegroundLimitMs !== undefined && { foregroundLimitMs: options.agentForegroundLimitMs }),
     coordinator,
+    ...(session.compaction && { compaction: session.compaction }),
   })
   return {
     agents,
@@ -157,10 +161,12 @@ function openSubagentGate(
   session: SubagentSession,
   agent: { id: string; type: string; description: string },
   mode: PermissionModeName,
-  state: { shell: SubagentSession['tools']['shell']; fileState: SubagentSession['tools']['fileState']; parentToolUseId?: string },
+  state: { shell: SubagentSession['tools']['shell']; fileState: SubagentSession['tools']['fileState']; parentToolUseId?: string; grants?: SubagentGrants },
 ): PermissionGate {
   const { options, hookLog, userHome } = parts
   const grants = new SessionGrants(session.projectPath)
+  // Its own grants (a forked skill's allowed-tools), never cleared by a prompt: they last as long as it does.
+  const grantErrors = state.grants ? grants.addForTurn(state.grants.rules, state.grants.file) : []
   const gate: PermissionGate = createPermissionGate({
     projectRoot: session.projectPath,
     cwd: () => state.shell.cwd,
@@ -197,5 +203,6 @@ function openSubagentGate(
       }),
     toolContext: () => ({ fileState: state.fileState, shell: state.shell, isReadDenied: (path: string) => gate.isReadDenied(path) }),
   })
+  for (const error of grantErrors) options.hub.emit('agent.event', { type: 'notice', sessionId: session.sessionId, agentId: agent.id, ...(state.parentToolUseId !== undefined && { parentToolUseId: state.parentToolUseId }), level: 'warning', message: `${state.grants!.file}: allowed-tools: ${error}` })
   return gate
 }

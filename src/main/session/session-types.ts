@@ -7,7 +7,7 @@ import type { ReminderQueue } from '../context/reminders'
 import type { CanUseTool, QueryHooks, QueryParams, QueryResult } from '../engine/types'
 import type { SessionMemoryHost, SessionMemoryPort } from '../memory/agents/session-memory'
 import type { Message, ModelService } from '../services/model/types'
-import type { AnyTool } from '../tools/types'
+import type { AnyTool, SkillFork } from '../tools/types'
 import type { SessionContextSetup } from './session-context'
 
 /** The shapes a Session is built from: what its owner gives it, and what it starts from. */
@@ -96,6 +96,8 @@ export interface SessionHandle {
 export type PromptExpansion =
   | { kind: 'none' }
   | { kind: 'expanded'; name: string; text: string; model?: string }
+  /** `/name` of a skill with `context: fork`: run as a subagent with `prompt` (see forked-skill-turn.ts). */
+  | { kind: 'fork'; name: string; args: string; prompt: string; fork: SkillFork }
   | { kind: 'error'; name: string; message: string }
 
 /** Hooks around a session's life; each may add context for the model. None may throw. */

@@ -11,11 +11,12 @@ import { resolveModelAlias } from '../services/model/config'
 import type { Message } from '../services/model/types'
 import { TranscriptWriter } from '../store/transcript'
 import { compactionTurn } from './compaction-turn'
+import { forkedSkillTurn } from './forked-skill-turn'
 import { promptHookContext } from './prompt-hooks'
 import { SessionContext } from './session-context'
 import { expandTyped } from './expand-typed'
 import { SessionTree, sessionHandle } from './session-tree'
-import type { SessionEnvironment, SessionSeed, Toolset } from './session-types'
+import type { PromptExpansion, SessionEnvironment, SessionSeed, Toolset } from './session-types'
 
 export type { PromptExpansion, SessionAgentsPort, SessionEnvironment, SessionHandle, SessionLifecycle, SessionSeed, Toolset } from './session-types'
 
@@ -27,7 +28,7 @@ const VOLATILE = new Set<AgentEvent['type']>(['text_delta', 'thinking_delta', 't
  * Events go out on the hub's `agent.event` channel and, except deltas, into the transcript.
  *
  * Longer than 300 lines because a turn's flow reads in one place: prompt hooks, the loop, the
- * request guard, compaction between turns and memory around the turn. What a session is given is
+ * request guard, compaction between turns, forked skills typed as commands and memory around the turn. What a session is given is
  * in session-types.ts, its system prompt and compaction in session-context.ts.
  */
 export class Session {
@@ -197,6 +198,7 @@ export class Session {
     const expansion = await expandTyped(this.env, text, () => this.loadToolset(), signal)
     if (expansion.kind === 'error') return this.refuse(text, 'command_failed', expansion.message)
     for (const note of context.additional) this.reminders.push(note, { source: 'hook' })
+    if (expansion.kind === 'fork') return this.runForkedSkill(text, expansion, signal)
     // Whatever arrived since the last request (a background command that finished, an MCP server
     // that joined…) rides along.
     const sent = expansion.kind === 'expanded' ? expansion.text : text
@@ -312,6 +314,15 @@ export class Session {
   private replace(messages: Message[], record: CompactionRecord): void {
     this.messages = [...messages]
     this.transcript().replaceMessages(messages, 'compaction', record)
+  }
+
+  /** `/name` of a skill with `context: fork`: its subagent runs, the main model is not asked (see forked-skill-turn.ts). */
+  private async runForkedSkill(typed: string, expansion: Extract<PromptExpansion, { kind: 'fork' }>, signal: AbortSignal): Promise<QueryResult> {
+    const toolset = await this.loadToolset().catch((error: unknown) => error instanceof Error ? error : new Error(String(error)))
+    if (toolset instanceof Error) return this.refuse(typed, 'command_failed', `/${expansion.name} could not start: ${toolset.message}`)
+    const context = { cwd: this.projectPath, projectRoot: this.projectPath, projectDataDir: this.env.projectDataDir, sessionId: this.id, agentId: 'main', toolUseId: '', signal, progress: () => {}, ...toolset.context }
+    const turnId = `${this.id}:${++this.turnCounter}`
+    return forkedSkillTurn({ turnId, typed, ...expansion, context, emit: (event) => this.emit(event), append: (message) => this.append(message), messages: () => this.messages })
   }
 
   /** `/compact` between turns, shown as a turn of its own. */

@@ -2,8 +2,8 @@ import { z } from 'zod'
 import { defineTool, errorResult } from './define-tool'
 import { SKILL_DESCRIPTION } from './skill.prompt'
 
-/** The Agent tool's `subagent_type` of a fork (agents/definitions' FORK_AGENT_TYPE; tools sit below agents). */
-const FORK = 'fork'
+/** A forked skill's subagent type when it names none (Claude Code's default; agents/definitions' DEFAULT_AGENT_TYPE, tools sit below agents). */
+export const SKILL_AGENT = 'general-purpose'
 
 /**
  * Skill {skill, args?} (Claude Code's name and schema): loads a skill's instructions into the
@@ -28,10 +28,11 @@ export const skillTool = defineTool({
     const loaded = await ctx.skills.load(input.skill, input.args ?? '', ctx.signal)
     if (!loaded.ok) return errorResult(loaded.error)
     const details = { skill: loaded.name, file: loaded.file }
-    if (loaded.fork && ctx.agents) {
-      // `context: fork` (Claude Code's): the body is a subagent's prompt — a fork of this agent, or
-      // the `agent` type — and only that subagent's final text comes back, as an Agent call's would.
-      const result = await ctx.agents.run({ description: `Skill ${loaded.name}`, prompt: loaded.text, subagent_type: loaded.agent ?? FORK }, ctx)
+    if (loaded.fork) {
+      if (!ctx.agents) return errorResult(`The skill "${loaded.name}" runs as a subagent, and subagents are not available here.`)
+      // `context: fork` (Claude Code's): the body is the prompt of a subagent of the skill's `agent`
+      // type with a conversation of its own; only its final text comes back, as an Agent call's would.
+      const result = await ctx.agents.run({ description: `Skill ${loaded.name}`, prompt: loaded.text, subagent_type: loaded.fork.agent ?? SKILL_AGENT }, ctx, { grants: loaded.fork.grants })
       return { ...result, details: { ...details, ...(typeof result.details === 'object' && result.details) } }
     }
     if (loaded.alreadyLoaded) return { content: `The skill "${loaded.name}" is already loaded in this conversation; follow its instructions above.`, details }

@@ -117,6 +117,8 @@ export interface CallOrigin {
   model: string
   maxTokens: number
   thinkingBudget?: number
+  /** Prompt tokens the API counted for that request (input, cache reads and writes), when it said. */
+  promptTokens?: number
 }
 
 /** An Agent call's input (Claude Code's schema). */
@@ -130,8 +132,11 @@ export interface AgentCall {
 
 /** The session's subagents as tools reach them. Contract: none of these throws; failures are error results. */
 export interface SubagentControl {
-  /** Runs an Agent call: the subagent's final text (foreground) or, for a background run, its id at once. */
-  run(call: AgentCall, ctx: ToolContext): Promise<ToolResult>
+  /**
+   * Runs an Agent call: the subagent's final text (foreground) or, for a background run, its id at
+   * once. `grants` are allow rules the subagent alone holds (a forked skill's `allowed-tools`).
+   */
+  run(call: AgentCall, ctx: ToolContext, options?: { grants?: SubagentGrants }): Promise<ToolResult>
   /** Queues a message for a running agent (read at its next turn boundary), or starts a finished one again with it. */
   send(to: string, message: string, ctx: ToolContext): Promise<ToolResult>
   /** TaskOutput on an agent; undefined when `id` names no agent of this session. */
@@ -156,9 +161,25 @@ export interface LoadedSkill {
   text: string
   alreadyLoaded: boolean
   /** `context: fork`: the body is the prompt of a subagent, whose final text is the result. */
-  fork: boolean
-  /** `agent`: that subagent's type; without it, a fork of the calling agent. */
+  fork?: SkillFork
+}
+
+/**
+ * How a skill with `context: fork` runs (Claude Code's documented behaviour): a subagent of the
+ * skill's `agent` type (general-purpose when absent) with a conversation of its own — none of the
+ * caller's — whose prompt is the rendered body. Only its final text comes back.
+ */
+export interface SkillFork {
+  /** The subagent type; absent means general-purpose. */
   agent?: string
+  /** Allow rules for the subagent while it runs: the skill's folder, and its `allowed-tools` when its source is trusted. */
+  grants: SubagentGrants
+}
+
+/** Allow rules one subagent holds for its life, and the file they come from (named in its decisions). */
+export interface SubagentGrants {
+  rules: string[]
+  file: string
 }
 
 /** The session's plan mode as EnterPlanMode and ExitPlanMode reach it. */

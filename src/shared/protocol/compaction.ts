@@ -34,3 +34,21 @@ export const CompactionRecord = z.object({
   at: z.string(),
 })
 export type CompactionRecord = z.infer<typeof CompactionRecord>
+
+/** How a person calls a compaction layer. */
+export function layerName(layer: CompactionLayer): string {
+  const names = { snip: 'snip', micro: 'micro-compaction', collapse: 'collapse', auto: 'automatic summary', reactive: 'summary after an overflow', manual: 'summary on request' }
+  return names[layer]
+}
+
+/** One line saying what a compaction did (the conversation view and an agent's read-only view). */
+export function compactionLine(record: Pick<CompactionRecord, 'layer' | 'status' | 'tokensBefore' | 'tokensAfter' | 'detail'>): string {
+  if (record.status === 'blocked') return record.detail
+  if (record.status === 'failed') return `Compaction (${layerName(record.layer)}) failed: ${record.detail}`
+  return `Compacted (${layerName(record.layer)}): ${tokenCount(record.tokensBefore)} → ${tokenCount(record.tokensAfter)} tokens; ${record.detail}.`
+}
+
+/** A token figure as people read it (12k, 3.4k, 950). */
+export function tokenCount(tokens: number): string {
+  return tokens >= 1000 ? `${(tokens / 1000).toFixed(tokens < 10_000 ? 1 : 0)}k` : String(tokens)
+}

@@ -56,6 +56,8 @@ function Entry({ entry }: { entry: ConversationEntry }) {
           </details>
         </li>
       )
+    case 'compaction':
+      return <li className={`agents-conversation__compaction${entry.failed ? ' agents-conversation__compaction--failed' : ''}`}>{entry.text}</li>
     case 'end':
       return <li className={`agents-conversation__end${entry.failed ? ' agents-conversation__end--failed' : ''}`}>{entry.text}</li>
   }

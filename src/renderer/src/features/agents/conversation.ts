@@ -1,4 +1,5 @@
 import type { AgentEvent } from '../../../../shared/protocol/agent-event'
+import { compactionLine } from '../../../../shared/protocol/compaction'
 
 /** One entry of an agent's conversation as the read-only view shows it. */
 export type ConversationEntry =
@@ -6,10 +7,12 @@ export type ConversationEntry =
   | { kind: 'text'; text: string }
   | { kind: 'tool'; toolUseId: string; name: string; summary: string; result?: string; isError?: boolean }
   | { kind: 'end'; text: string; failed: boolean }
+  /** What compaction did to its conversation (as the main conversation shows it). */
+  | { kind: 'compaction'; text: string; failed: boolean }
 
 /**
  * Folds one agent's events into entries: its prompts, its replies, its tool calls with their
- * results, and how its run ended. Streaming text is shown from `text_delta` until the whole reply
+ * results, what compaction did to it, and how its run ended. Streaming text is shown from `text_delta` until the whole reply
  * (`assistant_message`) replaces it, so a live agent reads the same as a stored one. Pure.
  */
 export function foldConversation(entries: readonly ConversationEntry[], event: AgentEvent): ConversationEntry[] {
@@ -42,6 +45,8 @@ export function foldConversation(entries: readonly ConversationEntry[], event: A
       if (index === -1) return [...entries, ended]
       return entries.map((entry, at) => (at === index && entry.kind === 'tool' ? { ...entry, result: event.content, isError: event.isError } : entry))
     }
+    case 'compaction':
+      return [...entries, { kind: 'compaction', text: compactionLine(event), failed: event.status !== 'done' }]
     case 'agent_end':
       return [...entries, { kind: 'end', text: endText(event), failed: event.status !== 'completed' }]
     case 'turn_end':

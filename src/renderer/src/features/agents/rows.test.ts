@@ -76,4 +76,17 @@ describe('an agent conversation, read-only', () => {
     // While it streams, the text so far shows.
     expect(conversationOf(events.slice(0, 3)).at(-1)).toEqual({ kind: 'text', text: 'Counting…' })
   })
+
+  it('shows what compaction did to the agent’s conversation, as the main conversation does', () => {
+    const record = { layer: 'auto', trigger: 'auto', tokensBefore: 170_000, tokensAfter: 4_200, messagesBefore: 6, messagesAfter: 3, harnessMs: 2, detail: 'summarized 6 messages', at: '2026-01-01T00:00:00Z' }
+    const events = [
+      { ...started('agent-a', 'main'), prompt: 'Read everything' },
+      { type: 'compaction', agentId: 'agent-a', ...record, status: 'done' },
+      { type: 'compaction', agentId: 'agent-a', ...record, status: 'failed', detail: 'The summary could not be made: overloaded' },
+    ].map((event) => ({ ...base, ...event }) as AgentEvent)
+    expect(conversationOf(events).slice(1)).toEqual([
+      { kind: 'compaction', text: 'Compacted (automatic summary): 170k → 4.2k tokens; summarized 6 messages.', failed: false },
+      { kind: 'compaction', text: 'Compaction (automatic summary) failed: The summary could not be made: overloaded', failed: true },
+    ])
+  })
 })

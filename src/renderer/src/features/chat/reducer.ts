@@ -1,4 +1,5 @@
 import type { AgentEvent, MemoryMention, TerminalReason, ToolState, Usage } from '../../../../shared/protocol/agent-event'
+import { compactionLine, layerName, tokenCount } from '../../../../shared/protocol/compaction'
 
 /** One piece of the assistant's side of a turn, in the order it arrived. */
 export type Block =
@@ -251,23 +252,6 @@ function upsertTool(turn: Turn, toolUseId: string, name: string, change: (tool: 
 function settleTool(block: Block): Block {
   if (block.kind !== 'tool' || block.state === 'done' || block.state === 'error') return block
   return { ...block, state: 'error', result: block.result ?? { isError: true, content: 'Stopped before it finished.' } }
-}
-
-/** How a person calls a compaction layer. */
-export function layerName(layer: Extract<AgentEvent, { type: 'compaction' }>['layer']): string {
-  const names = { snip: 'snip', micro: 'micro-compaction', collapse: 'collapse', auto: 'automatic summary', reactive: 'summary after an overflow', manual: 'summary on request' }
-  return names[layer]
-}
-
-/** One line saying what a compaction did. */
-export function compactionLine(event: Extract<AgentEvent, { type: 'compaction' }>): string {
-  if (event.status === 'blocked') return event.detail
-  if (event.status === 'failed') return `Compaction (${layerName(event.layer)}) failed: ${event.detail}`
-  return `Compacted (${layerName(event.layer)}): ${tokenCount(event.tokensBefore)} → ${tokenCount(event.tokensAfter)} tokens; ${event.detail}.`
-}
-
-function tokenCount(tokens: number): string {
-  return tokens >= 1000 ? `${(tokens / 1000).toFixed(tokens < 10_000 ? 1 : 0)}k` : String(tokens)
 }
 
 function addNotice(turn: Turn, level: Notice['level'], message: string): Turn {
