@@ -167,3 +167,40 @@ test('the browser is ready before its first open: its code and the memories are 
   expect(channels.filter((channel) => channel === 'memory.list').length).toBe(2)
   expect(chunks).toHaveLength(fetched)
 })
+
+test('a memory the agent updates while the browser is closed is highlighted when it opens, and no longer once undone from the chat', async ({ app, projectDir, sousHome, modelServer }) => {
+  await setMemoryPreferences(sousHome, { autoMemory: true })
+  const memoryDir = projectMemoryDir(sousHome, projectDir)
+  const fields = { name: 'Use pnpm', description: 'Scripts run with pnpm here, never npm', type: 'feedback', body: 'Run scripts with pnpm.\n\n**Why:** npm rewrote the lockfile.\n**How to apply:** pnpm test.' }
+  await writeMemoryFile(memoryDir, 'feedback_use_pnpm.md', fields)
+  const refined = { ...fields, scope: 'project', body: `${fields.body}\nAlso pnpm dlx instead of npx.` }
+  await modelServer.setScenario([
+    // The memory exists, so recall asks its model (a lane of its own) beside the turn.
+    { reply: { content: [{ type: 'text', text: '{"memories": []}' }] }, forModel: 'claude-haiku-4-5' },
+    { reply: { content: [{ type: 'text', text: 'Noted: pnpm dlx too.' }] } },
+    { reply: { content: [{ type: 'text', text: JSON.stringify({ memories: [refined] }) }] } },
+  ])
+  await openByPath(app, projectDir)
+  // Opened once and closed: from then on the browser's list follows the project.
+  let dialog = await openMemoryBrowser(app)
+  await expect(dialog.getByRole('listitem').filter({ hasText: 'Use pnpm' })).toBeVisible()
+  await dialog.getByRole('button', { name: 'Close' }).click()
+  const chat = app.getByRole('region', { name: 'Chat' })
+  await chat.getByRole('textbox', { name: 'Message' }).fill('And use pnpm dlx instead of npx.')
+  await chat.getByRole('textbox', { name: 'Message' }).press('Enter')
+  const line = chat.getByLabel('Memory')
+  await expect(line).toContainText('Memory updated: Use pnpm (feedback)')
+
+  dialog = await openMemoryBrowser(app)
+  await expect(dialog.getByRole('listitem').filter({ hasText: 'Use pnpm' })).toContainText('written by the agent')
+  await dialog.getByRole('button', { name: 'Close' }).click()
+  await line.getByRole('button', { name: 'Undo' }).click()
+  await expect(line.getByRole('status')).toHaveText('Undone')
+  expect(await readFile(join(memoryDir, 'feedback_use_pnpm.md'), 'utf8')).not.toContain('pnpm dlx')
+
+  dialog = await openMemoryBrowser(app)
+  const row = dialog.getByRole('listitem').filter({ hasText: 'Use pnpm' })
+  await expect(row).toBeVisible()
+  await expect(row).not.toContainText('written by the agent')
+  await expect(row.getByRole('button', { name: "Undo the agent's change to Use pnpm" })).toHaveCount(0)
+})

@@ -249,9 +249,12 @@ async function onChange(change: MemoryChange): Promise<void> {
   await firstList.catch(() => undefined) // a failed list says so itself; the change is then not ours to show
   const state = useMemory.getState()
   if (!state.folders.some((folder) => folder.dir === change.dir)) return
+  const key = memoryKey(change.scope, change.file)
   if (change.by === 'agent' && change.changeId && (change.change === 'created' || change.change === 'updated')) {
-    const key = memoryKey(change.scope, change.file)
     useMemory.setState({ highlights: { ...state.highlights, [key]: { changeId: change.changeId, label: change.name ?? change.file, by: 'agent' } } })
+  } else if ((change.change === 'undone' || change.change === 'deleted') && state.highlights[key]) {
+    // Undone from the chat while the browser was closed, say: its Undo here would only fail.
+    useMemory.setState({ highlights: Object.fromEntries(Object.entries(state.highlights).filter(([highlighted]) => highlighted !== key)) })
   }
   await state.refresh()
 }
