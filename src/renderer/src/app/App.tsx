@@ -16,7 +16,7 @@ import { TopBar } from './TopBar'
 import { useFilesRevision } from './use-files-revision'
 import { useProjectSessions } from './use-project-sessions'
 import { useTheme } from './use-theme'
-import { useWarmUp } from './use-warm-up'
+import { useWarmUp, useWarmViews } from './use-warm-up'
 import { useShortcuts } from './useShortcuts'
 import { ViewHost } from './ViewHost'
 import { VIEWS } from './views'
@@ -42,6 +42,7 @@ export function App() {
 
   // `/` completion lists the project's own commands after the built-ins.
   const projectPath = current?.path
+  useWarmViews(VIEWS, projectPath ?? null)
   useEffect(() => {
     if (projectPath) void useExtensions.getState().load(projectPath)
   }, [projectPath])

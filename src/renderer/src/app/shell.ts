@@ -69,6 +69,12 @@ export interface DialogView {
   command?: ViewCommand
   /** `close` closes this view; the view is mounted only while open (and can be lazy). */
   render(context: ShellContext & { close(): void }): ReactNode
+  /**
+   * Fetches at idle what the first open would otherwise wait for (the view's chunk; data the main
+   * side can cache for the project on screen). Runs after the first paint, and again when the
+   * project changes; must be cheap to repeat and never throw.
+   */
+  warm?(projectPath: string | null): void
 }
 
 /** Always mounted; shows itself when its own state says so (the file viewer, the drop target). */

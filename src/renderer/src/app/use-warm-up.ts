@@ -1,6 +1,7 @@
 import { useEffect } from 'react'
 import { loadHighlighter } from '../lib/markdown/highlighter'
 import { loadTerminalView } from '../features/terminal/TerminalsPanel'
+import type { View } from './shell'
 
 /**
  * Fetches the chunks the window will want soon — the terminal view and the code highlighter — in
@@ -19,4 +20,20 @@ export function useWarmUp(): void {
     )
     return () => cancelIdleCallback(id)
   }, [])
+}
+
+/**
+ * Runs the dialogs' `warm` in an idle moment after the first paint, and again when another project
+ * comes on screen: a dialog's first open then waits neither for its chunk nor for the disk.
+ */
+export function useWarmViews(views: readonly View[], projectPath: string | null): void {
+  useEffect(() => {
+    const id = requestIdleCallback(
+      () => {
+        for (const view of views) if (view.placement === 'dialog') view.warm?.(projectPath)
+      },
+      { timeout: 3000 },
+    )
+    return () => cancelIdleCallback(id)
+  }, [views, projectPath])
 }

@@ -12,8 +12,7 @@ import { useApprovals } from './store'
 import './approvals.css'
 
 /** The diff review (with Monaco behind it) is its own chunk: nothing of it loads before first paint. */
-const loadEditApproval = () => import('./EditApproval')
-const EditApproval = lazyNamed(loadEditApproval, 'EditApproval')
+const EditApproval = lazyNamed(() => import('./EditApproval'), 'EditApproval')
 
 /**
  * The approvals of one session: a queue with a count and the oldest request in full. Shortcuts:
@@ -34,7 +33,7 @@ export function ApprovalPanel({ sessionId, onOpenPlan }: { sessionId: string | n
   // edit approval opens without waiting for them. Parsing Monaco is one long task; right after
   // start-up nothing is streaming. (A failure here is retried when an approval needs them.)
   useEffect(() => {
-    const warm = () => void Promise.all([loadEditApproval(), loadMonaco()]).catch(() => undefined)
+    const warm = () => void Promise.all([EditApproval.preload(), loadMonaco()]).catch(() => undefined)
     const id = requestIdleCallback(warm, { timeout: 2000 })
     return () => cancelIdleCallback(id)
   }, [])

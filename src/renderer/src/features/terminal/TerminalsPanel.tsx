@@ -8,8 +8,8 @@ import './terminal.css'
  * Fetches the terminal view (xterm and its addons, a third of the app's code) ahead of need; the
  * shell calls it once the first paint is done, so a project's terminals open without waiting.
  */
-export const loadTerminalView = () => import('./TerminalView')
-const TerminalView = lazyNamed(loadTerminalView, 'TerminalView')
+const TerminalView = lazyNamed(() => import('./TerminalView'), 'TerminalView')
+export const loadTerminalView = TerminalView.preload
 
 export interface TerminalsPanelProps {
   projectPath: string
