@@ -4,8 +4,10 @@
  *    the ratio should be ~1), through the session runtime every host uses and the scripted model
  *    server, the recall model answering after a realistic 300 ms;
  * 2. the memory browser in headless Chromium through `sous serve`: 1,000 memories listed (from the
- *    key that opens it to the rows on screen; target ≤ 200 ms) and filtered as one types (from each
- *    keystroke to the next frame; target ≤ 16 ms).
+ *    key that opens it to the rows on screen; target ≤ 200 ms), the first open of the session on its
+ *    own (the rows come from the list fetched at idle; the open's own list, which re-lists behind
+ *    them, is timed too) and the later ones; and filtered as one types (from each keystroke to the
+ *    next frame; target ≤ 16 ms).
  * Needs a build (`npm run bench` builds first). Prints figures and ratios; asserts nothing.
  */
 import { chromium, type Page } from '@playwright/test'
@@ -124,11 +126,13 @@ async function browser(server: ModelServer, home: string): Promise<void> {
   const chromiumBrowser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] })
   try {
     const page = await chromiumBrowser.newPage({ viewport: { width: 1280, height: 800 } })
+    const lists = await watchLists(page)
     await page.goto(serve.url)
     await page.getByRole('textbox', { name: 'Project folder path' }).fill(project)
     await page.getByRole('button', { name: 'Open', exact: true }).click()
     await page.getByRole('region', { name: 'Chat' }).waitFor()
     await page.waitForTimeout(3000) // start-up settles (idle preloads)
+    const prefetched = lists.length
     const opens: number[] = []
     for (let round = 0; round < 6; round++) {
       opens.push(await openList(page))
@@ -136,7 +140,11 @@ async function browser(server: ModelServer, home: string): Promise<void> {
       await page.getByRole('dialog', { name: 'Memory' }).waitFor({ state: 'detached' })
     }
     console.log(`memory browser, 1,000 memories (headless Chromium, sous serve)`)
-    console.log(`  open → 1,000 listed: first open ${ms(opens[0]!)} (fetches the browser's chunk), then median ${ms(median(opens.slice(1)))}; target ≤ 200 ms → ×${(median(opens.slice(1)) / 200).toFixed(2)}`)
+    console.log(`  first open → 1,000 listed: ${ms(opens[0]!)}; target ≤ 200 ms → ×${(opens[0]! / 200).toFixed(2)} (the one a session usually has: chunk and list fetched at idle)`)
+    const relist = lists[prefetched]
+    const answered = relist?.answered === undefined ? 'not seen' : ms(relist.answered - relist.sent)
+    console.log(`  (the rows come from the list fetched at idle, ${prefetched === 1 ? 'as expected' : `${prefetched} lists before the open`}; the open's own memory.list, re-listing behind them, answered in ${answered})`)
+    console.log(`  later opens → 1,000 listed: median ${ms(median(opens.slice(1)))} of ${opens.length - 1}; target ≤ 200 ms → ×${(median(opens.slice(1)) / 200).toFixed(2)}`)
     await openList(page)
     const keystrokes = await filterTimes(page, 'module 12 service 3')
     if (process.env.SOUS_BENCH_VERBOSE) console.log(`  keystrokes: ${keystrokes.map((t) => t.toFixed(1)).join(" ")}`)
@@ -145,6 +153,23 @@ async function browser(server: ModelServer, home: string): Promise<void> {
     await chromiumBrowser.close()
     serve.child.kill('SIGTERM')
   }
+}
+
+/** The page's `memory.list` requests as they go: when each was sent and answered (ms, the browser's clock). */
+async function watchLists(page: Page): Promise<Array<{ id: number; sent: number; answered?: number }>> {
+  const lists: Array<{ id: number; sent: number; answered?: number }> = []
+  const cdp = await page.context().newCDPSession(page)
+  await cdp.send('Network.enable')
+  cdp.on('Network.webSocketFrameSent', ({ timestamp, response }) => {
+    const id = /^\{"id":(\d+),"channel":"memory\.list"/.exec(response.payloadData)?.[1]
+    if (id) lists.push({ id: Number(id), sent: timestamp * 1000 })
+  })
+  cdp.on('Network.webSocketFrameReceived', ({ timestamp, response }) => {
+    const id = /^\{"id":(\d+),"result"/.exec(response.payloadData)?.[1]
+    const entry = lists.find((list) => list.id === Number(id))
+    if (entry) entry.answered = timestamp * 1000
+  })
+  return lists
 }
 
 /** Opens the browser with its shortcut; ms from the key to the list of 1,000 on screen (measured in the page). */

@@ -13,7 +13,7 @@
  * Needs a build (`npm run bench` builds first). Prints figures; asserts nothing. Figures swing with
  * machine load (other Chromium instances on a 2-core box double the long tasks): run it alone.
  */
-import { chromium, type CDPSession, type Page } from '@playwright/test'
+import { chromium, type Page } from '@playwright/test'
 import { randomUUID } from 'node:crypto'
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -22,10 +22,10 @@ import { withCheckedEvents } from '../src/renderer/src/api/checked-events'
 import type { Message } from '../src/main/services/model/types'
 import { TranscriptWriter, transcriptPath } from '../src/main/store/transcript'
 import type { SousApi } from '../src/shared/ipc/api'
+import { mainThread, ms, quantile, startWatching, stopWatching } from './frames'
 import { startServe } from './serve'
 import { startModelServer, type ModelServer } from '../test/model-server'
 
-const ms = (value: number | undefined) => (value === undefined ? 'n/a' : `${value.toFixed(1)} ms`)
 
 export default async function bench(): Promise<void> {
   eventCheckCost()
@@ -102,23 +102,7 @@ function markdownOf(chars: number): string {
 
 async function streaming(page: Page, server: ModelServer, label: string, text: string, delayMs: number): Promise<void> {
   server.setScenario([{ reply: { content: [{ type: 'text', text }] }, chunkSize: 4, delayMs }])
-  // Page scripts as strings: tsx would wrap functions with helpers the page does not have.
-  await page.evaluate(`(() => {
-    window.frames_ = []
-    window.longTasks_ = []
-    window.stopFrames_ = false
-    let last = performance.now()
-    window.t0_ = last
-    const tick = (t) => {
-      window.frames_.push(t - last)
-      last = t
-      if (!window.stopFrames_) requestAnimationFrame(tick)
-    }
-    requestAnimationFrame(tick)
-    window.observer_?.disconnect()
-    window.observer_ = new PerformanceObserver((list) => list.getEntries().forEach((e) => window.longTasks_.push(e.duration, e.startTime - window.t0_)))
-    window.observer_.observe({ type: 'longtask' })
-  })()`)
+  await startWatching(page)
   const cdp = await page.context().newCDPSession(page)
   await cdp.send('Performance.enable')
   const before = await mainThread(cdp)
@@ -130,26 +114,12 @@ async function streaming(page: Page, server: ModelServer, label: string, text: s
   const seconds = (Date.now() - started) / 1000
   const after = await mainThread(cdp)
   await cdp.detach()
-  const { frames, longTasks } = (await page.evaluate(`(() => {
-    window.stopFrames_ = true
-    window.observer_?.disconnect()
-    return { frames: window.frames_.slice(1), longTasks: window.longTasks_ }
-  })()`)) as { frames: number[]; longTasks: number[] }
-  // longTasks holds pairs: duration, start (ms after the prompt).
-  const durations = longTasks.filter((_, i) => i % 2 === 0)
-  const starts = longTasks.filter((_, i) => i % 2 === 1).map((t) => `${(t / 1000).toFixed(1)}s`)
-  const sorted = [...frames].sort((a, b) => a - b)
-  const p95 = sorted[Math.floor(sorted.length * 0.95)]
-  console.log(`${label}: ${text.length.toLocaleString()} chars in ${seconds.toFixed(1)} s; frames ${frames.length}, p95 ${ms(p95)}, max ${ms(sorted.at(-1))}; long tasks ${durations.length}, longest ${ms(durations.length ? Math.max(...durations) : 0)}${starts.length ? ` (at ${starts.join(', ')})` : ''}`)
+  const { frames, longTasks } = await stopWatching(page)
+  const durations = longTasks.map((task) => task.duration)
+  const starts = longTasks.map((task) => `${(task.start / 1000).toFixed(1)}s`)
+  console.log(`${label}: ${text.length.toLocaleString()} chars in ${seconds.toFixed(1)} s; frames ${frames.length}, p95 ${ms(quantile(frames, 0.95))}, max ${ms(frames.length ? Math.max(...frames) : undefined)}; long tasks ${durations.length}, longest ${ms(durations.length ? Math.max(...durations) : 0)}${starts.length ? ` (at ${starts.join(', ')})` : ''}`)
   const cpu = after.thread - before.thread
   console.log(`  renderer main thread: ${cpu.toFixed(2)} s CPU (${((100 * cpu) / seconds).toFixed(0)} % of the stream), script ${(after.script - before.script).toFixed(2)} s, style and layout ${(after.layout - before.layout).toFixed(2)} s`)
-}
-
-/** The renderer main thread's CPU time and where it went so far, in seconds (Chromium's Performance metrics). */
-async function mainThread(cdp: CDPSession): Promise<{ thread: number; script: number; layout: number }> {
-  const { metrics } = (await cdp.send('Performance.getMetrics')) as { metrics: Array<{ name: string; value: number }> }
-  const value = (name: string) => metrics.find((metric) => metric.name === name)?.value ?? Number.NaN
-  return { thread: value('ThreadTime'), script: value('ScriptDuration'), layout: value('LayoutDuration') + value('RecalcStyleDuration') }
 }
 
 async function bigDiff(page: Page, server: ModelServer, project: string): Promise<void> {

@@ -94,7 +94,7 @@ test('the view is fetched at idle, so its first open draws in the click’s own 
   await send(app, 'Hello')
   await expect(app.getByRole('region', { name: 'Chat' }).getByLabel('Assistant')).toContainText('Hi.')
   // The idle warm-up has the chunk: lazyNamed marks its arrival.
-  await expect.poll(() => app.evaluate(() => performance.getEntriesByName('sous:lazy:ContextView').length)).toBe(1)
+  await expect.poll(() => app.evaluate(() => performance.getEntriesByName('sous:lazy:ContextView').length)).toBeGreaterThan(0)
   const meter = app.getByRole('button', { name: /^Context used: .* Open the context view$/ })
   // Clicked from inside the page and checked one task later: a view that had to suspend (React
   // holds a revealed boundary back for 300 ms) would not be in the DOM yet.

@@ -142,3 +142,65 @@ test('a memory the agent writes after a turn appears live, highlighted, and can 
   // The turn says what was saved.
   await expect(chat.getByLabel('Memory')).toContainText('Saved to memory: Use pnpm (feedback)')
 })
+
+test('the browser is ready before its first open: its code and the memories are fetched at idle, and re-listed when it opens', async ({ app, host, projectDir, sousHome }) => {
+  test.skip(host !== 'browser', 'Watches the browser host’s requests and WebSocket.')
+  const memoryDir = projectMemoryDir(sousHome, projectDir)
+  await writeMemoryFile(memoryDir, 'user_tabs.md', { name: 'Tabs', description: 'The user indents with tabs', type: 'user', body: 'Tabs, width 4.' })
+  const channels: string[] = []
+  const chunks: string[] = []
+  app.on('websocket', (socket) => socket.on('framesent', ({ payload }) => void channels.push(/"channel":"([^"]+)"/.exec(String(payload))?.[1] ?? '')))
+  app.on('request', (request) => void (/\/MemoryBrowser-[^/]*\.js$/.test(request.url()) && chunks.push(request.url())))
+  await app.reload() // from the first paint on, with the listeners in place
+  await openByPath(app, projectDir)
+  await expect.poll(() => channels.filter((channel) => channel === 'memory.list').length).toBe(1)
+  // (The page before the reload may have fetched it too: count what the first open adds.)
+  await expect.poll(() => chunks.length).toBeGreaterThan(0)
+  const fetched = chunks.length
+
+  // Written after the prefetch: the open shows what it has at once, then what is on disk now.
+  await writeMemoryFile(memoryDir, 'feedback_pnpm.md', { name: 'Use pnpm', description: 'Scripts run with pnpm', type: 'feedback', body: 'pnpm.\n\n**Why:** the lockfile.\n**How to apply:** pnpm test.' })
+  const dialog = await openMemoryBrowser(app)
+  await expect(dialog.getByRole('listitem').filter({ hasText: 'Tabs' })).toContainText('The user indents with tabs')
+  await expect(dialog.getByRole('listitem').filter({ hasText: 'Use pnpm' })).toContainText('Scripts run with pnpm')
+  await expect(dialog.getByRole('list', { name: 'Memories (2)' })).toBeVisible()
+  expect(channels.filter((channel) => channel === 'memory.list').length).toBe(2)
+  expect(chunks).toHaveLength(fetched)
+})
+
+test('a memory the agent updates while the browser is closed is highlighted when it opens, and no longer once undone from the chat', async ({ app, projectDir, sousHome, modelServer }) => {
+  await setMemoryPreferences(sousHome, { autoMemory: true })
+  const memoryDir = projectMemoryDir(sousHome, projectDir)
+  const fields = { name: 'Use pnpm', description: 'Scripts run with pnpm here, never npm', type: 'feedback', body: 'Run scripts with pnpm.\n\n**Why:** npm rewrote the lockfile.\n**How to apply:** pnpm test.' }
+  await writeMemoryFile(memoryDir, 'feedback_use_pnpm.md', fields)
+  const refined = { ...fields, scope: 'project', body: `${fields.body}\nAlso pnpm dlx instead of npx.` }
+  await modelServer.setScenario([
+    // The memory exists, so recall asks its model (a lane of its own) beside the turn.
+    { reply: { content: [{ type: 'text', text: '{"memories": []}' }] }, forModel: 'claude-haiku-4-5' },
+    { reply: { content: [{ type: 'text', text: 'Noted: pnpm dlx too.' }] } },
+    { reply: { content: [{ type: 'text', text: JSON.stringify({ memories: [refined] }) }] } },
+  ])
+  await openByPath(app, projectDir)
+  // Opened once and closed: from then on the browser's list follows the project.
+  let dialog = await openMemoryBrowser(app)
+  await expect(dialog.getByRole('listitem').filter({ hasText: 'Use pnpm' })).toBeVisible()
+  await dialog.getByRole('button', { name: 'Close' }).click()
+  const chat = app.getByRole('region', { name: 'Chat' })
+  await chat.getByRole('textbox', { name: 'Message' }).fill('And use pnpm dlx instead of npx.')
+  await chat.getByRole('textbox', { name: 'Message' }).press('Enter')
+  const line = chat.getByLabel('Memory')
+  await expect(line).toContainText('Memory updated: Use pnpm (feedback)')
+
+  dialog = await openMemoryBrowser(app)
+  await expect(dialog.getByRole('listitem').filter({ hasText: 'Use pnpm' })).toContainText('written by the agent')
+  await dialog.getByRole('button', { name: 'Close' }).click()
+  await line.getByRole('button', { name: 'Undo' }).click()
+  await expect(line.getByRole('status')).toHaveText('Undone')
+  expect(await readFile(join(memoryDir, 'feedback_use_pnpm.md'), 'utf8')).not.toContain('pnpm dlx')
+
+  dialog = await openMemoryBrowser(app)
+  const row = dialog.getByRole('listitem').filter({ hasText: 'Use pnpm' })
+  await expect(row).toBeVisible()
+  await expect(row).not.toContainText('written by the agent')
+  await expect(row.getByRole('button', { name: "Undo the agent's change to Use pnpm" })).toHaveCount(0)
+})

@@ -16,7 +16,7 @@ import { TopBar } from './TopBar'
 import { useFilesRevision } from './use-files-revision'
 import { useProjectSessions } from './use-project-sessions'
 import { useTheme } from './use-theme'
-import { useWarmUp } from './use-warm-up'
+import { useWarmUp, useWarmViews } from './use-warm-up'
 import { useShortcuts } from './useShortcuts'
 import { ViewHost } from './ViewHost'
 import { VIEWS } from './views'
@@ -38,10 +38,11 @@ export function App() {
   const sessions = useProjectSessions(current?.path)
   const revision = useFilesRevision()
   const [paletteOpen, setPaletteOpen] = useState(false)
-  useWarmUp(VIEWS)
+  useWarmUp()
 
   // `/` completion lists the project's own commands after the built-ins.
   const projectPath = current?.path
+  useWarmViews(VIEWS, projectPath ?? null)
   useEffect(() => {
     if (projectPath) void useExtensions.getState().load(projectPath)
   }, [projectPath])

@@ -70,10 +70,11 @@ export interface DialogView {
   /** `close` closes this view; the view is mounted only while open (and can be lazy). */
   render(context: ShellContext & { close(): void }): ReactNode
   /**
-   * A lazy view opened in most sessions: its chunk is fetched in the first idle moment
-   * (`use-warm-up.ts`), so its first open renders at once instead of waiting for it.
+   * Fetches at idle what the first open would otherwise wait for (the view's chunk; data the main
+   * side can cache for the project on screen). Runs after the first paint, and again when the
+   * project changes; must be cheap to repeat and never throw.
    */
-  preload?(): Promise<void>
+  warm?(projectPath: string | null): void
 }
 
 /** Always mounted; shows itself when its own state says so (the file viewer, the drop target). */

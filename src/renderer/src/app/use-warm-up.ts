@@ -4,23 +4,36 @@ import { loadTerminalView } from '../features/terminal/TerminalsPanel'
 import type { View } from './shell'
 
 /**
- * Fetches the chunks the window will want soon — the terminal view, the code highlighter and the
- * dialogs that ask for it (`preload`: the context view) — in the first idle moment after the first
- * paint: they cost the first paint nothing, and opening a project, reading a reply with code or
- * clicking the context meter does not wait for them (nor parse them mid-stream).
+ * Fetches the chunks the window will want soon — the terminal view and the code highlighter — in
+ * the first idle moment after the first paint: they cost the first paint nothing, and opening a
+ * project or reading a reply with code does not wait for them (nor parse them mid-stream).
  * Monaco is warmed separately, once a chat is on screen (`ApprovalPanel`).
  */
-export function useWarmUp(views: readonly View[]): void {
+export function useWarmUp(): void {
   useEffect(() => {
     const id = requestIdleCallback(
       () => {
-        // A failed fetch is tried again, and reported by LazyBoundary, when the view is opened.
-        loadTerminalView().catch(() => undefined)
+        loadTerminalView().catch(() => undefined) // LazyBoundary reports it if the terminal needs it.
         void loadHighlighter()
-        for (const view of views) if (view.placement === 'dialog') view.preload?.().catch(() => undefined)
       },
       { timeout: 3000 },
     )
     return () => cancelIdleCallback(id)
-  }, [views])
+  }, [])
+}
+
+/**
+ * Runs the dialogs' `warm` in an idle moment after the first paint, and again when another project
+ * comes on screen: a dialog's first open then waits neither for its chunk nor for the disk.
+ */
+export function useWarmViews(views: readonly View[], projectPath: string | null): void {
+  useEffect(() => {
+    const id = requestIdleCallback(
+      () => {
+        for (const view of views) if (view.placement === 'dialog') view.warm?.(projectPath)
+      },
+      { timeout: 3000 },
+    )
+    return () => cancelIdleCallback(id)
+  }, [views, projectPath])
 }

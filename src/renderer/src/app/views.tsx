@@ -10,11 +10,17 @@ import { TrustSettings } from '../features/trust/TrustSettings'
 import { lazyNamed } from '../lib/lazy'
 import type { View } from './shell'
 
-/** Dialogs are fetched when first opened, so they cost nothing at start-up. */
+/**
+ * Dialogs are their own chunks, so they cost the first paint nothing; each one's `warm` fetches it
+ * in an idle moment after (a few kB each), so its first open is as quick as the next ones.
+ */
 const SettingsDialog = lazyNamed(() => import('../features/settings/SettingsDialog'), 'SettingsDialog')
 const MemoryBrowser = lazyNamed(() => import('../features/memory/MemoryBrowser'), 'MemoryBrowser')
 const ExtensionsView = lazyNamed(() => import('../features/extensions/ExtensionsView'), 'ExtensionsView')
 const ContextView = lazyNamed(() => import('../features/context/ContextView'), 'ContextView')
+
+/** Fetches a dialog's chunk ahead of its first open; a failure shows in its LazyBoundary if it is opened. */
+const preload = (view: { preload(): Promise<void> }) => void view.preload().catch(() => undefined)
 
 /**
  * The view registry: every panel and dialog of the shell, in one place. Adding a feature's view is
@@ -78,6 +84,7 @@ export const VIEWS: readonly View[] = [
         <TrustSettings projectPath={context.project?.path ?? null} onReview={context.close} />
       </SettingsDialog>
     ),
+    warm: () => preload(SettingsDialog),
   },
   { id: 'agent-conversation', placement: 'dialog', title: 'Agent conversation', command: { title: 'Open the conversation of the last agent opened' }, render: (context) => <AgentConversation onClose={context.close} /> },
   {
@@ -94,6 +101,11 @@ export const VIEWS: readonly View[] = [
         onOpenSession={context.openSession}
       />
     ),
+    warm: (projectPath) => {
+      preload(MemoryBrowser)
+      // The browser's store is in its chunk: this waits for the preload, then lists in the background.
+      if (projectPath) void import('../features/memory/store').then(({ useMemory }) => useMemory.getState().prefetch(projectPath)).catch(() => undefined)
+    },
   },
   {
     id: 'extensions',
@@ -101,6 +113,7 @@ export const VIEWS: readonly View[] = [
     title: 'Extensions',
     command: { title: 'Open extensions: MCP servers, skills, commands, hooks', keys: { label: 'Alt+Shift+X', binding: { key: 'x', alt: true, shift: true } } },
     render: (context) => <ExtensionsView projectPath={context.project?.path ?? null} onClose={context.close} />,
+    warm: () => preload(ExtensionsView),
   },
   {
     id: 'context',
@@ -108,7 +121,7 @@ export const VIEWS: readonly View[] = [
     title: 'Context',
     command: { title: 'Open the context view (what the next request holds)' },
     render: (context) => <ContextView sessionId={context.sessionId} onClose={context.close} />,
-    preload: () => ContextView.preload(),
+    warm: () => preload(ContextView),
   },
   {
     id: 'viewer',

@@ -1,5 +1,5 @@
 import { memo, useEffect, useMemo, useState } from 'react'
-import { canOpen, canStop, elapsed, stateName, usageText, visibleRows, type TreeRow } from './rows'
+import { canOpen, canStop, elapsed, sameRow, stateName, usageText, visibleRows, type TreeRow } from './rows'
 import { useAgentTree } from './store'
 import './agents.css'
 
@@ -51,7 +51,10 @@ export function AgentsPanel({ sessionId }: { sessionId: string | null }) {
   )
 }
 
-/** One node: memoized, so a change to one agent re-renders its row alone (and its ancestors' totals). */
+/**
+ * One node: memoized by what it shows (the rows are rebuilt on every change of the tree), so a
+ * change to one agent re-renders its row alone (and its ancestors' totals).
+ */
 const Row = memo(function Row({ row, now }: { row: TreeRow; now: number }) {
   const { node } = row
   const { toggle, stop, open } = useAgentTree.getState()
@@ -103,7 +106,7 @@ const Row = memo(function Row({ row, now }: { row: TreeRow; now: number }) {
       )}
     </div>
   )
-})
+}, (before, after) => before.now === after.now && sameRow(before.row, after.row))
 
 /** The time now, ticking once a second while `active` (elapsed times of running nodes). */
 function useNow(active: boolean): number {

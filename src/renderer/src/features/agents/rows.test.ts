@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import type { AgentEvent } from '../../../../shared/protocol/agent-event'
 import { emptyTree, foldTree, type AgentTree } from '../../../../shared/protocol/agent-tree'
 import { conversationOf } from './conversation'
-import { canOpen, canStop, elapsed, stateName, usageText, visibleRows } from './rows'
+import { canOpen, canStop, elapsed, sameRow, stateName, usageText, visibleRows } from './rows'
 
 const base = { sessionId: 's1' }
 const usage = { inputTokens: 100, outputTokens: 50, cacheReadTokens: 0, cacheWriteTokens: 0 }
@@ -44,6 +44,17 @@ describe('the rows of the agent tree', () => {
     expect(elapsed({ ...node, startedAt: 0 }, 3_720_000)).toBe('1h 02m')
     expect(usageText(0, 0)).toBe('')
     expect(usageText(12_345, 0.0412)).toBe('12.3k tok · $0.04')
+  })
+
+  it("stay the same rows when another agent's node changes, and differ where the change shows", () => {
+    const before = treeOf([started('agent-a', 'main'), started('agent-b', 'main')])
+    const after = foldTree(before, { ...base, type: 'tool_state', agentId: 'agent-b', toolUseId: 'tu1', name: 'Read', state: 'running', summary: 'a.ts' } as AgentEvent)
+    const [oldRows, newRows] = [visibleRows(before, new Set(), {}), visibleRows(after, new Set(), {})]
+    expect(oldRows.map((row, index) => sameRow(row, newRows[index]!))).toEqual([true, true, false])
+    // Tokens rolled up into the root change the root's row; a waiting approval changes its node's.
+    const used = foldTree(after, { ...base, type: 'usage', agentId: 'agent-a', model: 'm', request: usage, total: usage, costUsd: 0.1 } as AgentEvent)
+    expect(visibleRows(used, new Set(), {}).map((row, index) => sameRow(row, newRows[index]!))).toEqual([false, false, true])
+    expect(visibleRows(after, new Set(), { 'agent-a': 1 }).map((row, index) => sameRow(row, newRows[index]!))).toEqual([true, false, true])
   })
 
   it('stay fast with hundreds of nodes', () => {

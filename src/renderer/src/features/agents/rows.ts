@@ -36,6 +36,14 @@ export function visibleRows(tree: AgentTree, folded: ReadonlySet<string>, waitin
   return rows
 }
 
+/**
+ * Whether two rows show the same thing. The fold keeps an unchanged node's object, so a node is
+ * compared by identity; this lets a row stay as it is when another agent's node changed.
+ */
+export function sameRow(a: TreeRow, b: TreeRow): boolean {
+  return a.node === b.node && a.level === b.level && a.tokens === b.tokens && a.costUsd === b.costUsd && a.waiting === b.waiting && a.parent === b.parent && a.folded === b.folded
+}
+
 const STATE_NAMES: Record<TreeNode['state'], string> = { queued: 'Queued', running: 'Running', done: 'Done', failed: 'Failed', stopped: 'Stopped' }
 
 /** The state as people read it; an approval waiting wins over "running". */

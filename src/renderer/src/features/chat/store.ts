@@ -168,6 +168,9 @@ const batcher = createFrameBatcher<AgentEvent>((events) => {
   // The agent entered or left plan mode (EnterPlanMode, an approved plan): the status bar follows.
   const modeChange = events.findLast((event) => event.type === 'mode_change')
   const sandbox = events.findLast((event) => event.type === 'sandbox_unavailable')
+  // Subagents' events (most of the stream while several run) change nothing here: without this,
+  // every frame of theirs would re-render the whole chat pane for nothing.
+  if (transcript === state.transcript && !ended && !modeChange && !sandbox) return
   useChat.setState({
     transcript,
     ...(ended && { stopping: false }),

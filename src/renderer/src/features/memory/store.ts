@@ -7,8 +7,8 @@ import { memoryKey, searchable, type Searchable } from './rows'
 /**
  * The memory browser's state: the project's two folders and their memories, what is open in the
  * editor (a memory, a new one, or the index), the draft being edited, and the memories the agent
- * just wrote (highlighted, with undo). It follows `memory.changed` events while the browser is
- * open, so a write by the agent shows at once.
+ * just wrote (highlighted, with undo). It follows `memory.changed` for the project on screen from
+ * the shell's prefetch at idle on, open or closed, so a write by the agent shows at once.
  */
 
 /** What the editor shows. */
@@ -34,7 +34,10 @@ export interface Undoable {
 }
 
 export interface MemoryState {
+  /** The project the browser is open on (null while closed). */
   projectPath: string | null
+  /** The project whose memories the store holds and follows (by a prefetch or an open; kept on close). */
+  followed: string | null
   folders: MemoryFolderInfo[]
   memories: MemoryDocument[]
   items: Searchable[]
@@ -54,6 +57,8 @@ export interface MemoryState {
   notice: string | null
 
   open(projectPath: string): Promise<void>
+  /** Lists and follows a project's memories while closed (at idle): the first open shows them at once. */
+  prefetch(projectPath: string): Promise<void>
   close(): void
   refresh(): Promise<void>
   setQuery(query: string): void
@@ -73,9 +78,24 @@ export interface MemoryState {
 const EMPTY_FIELDS: MemoryFields = { name: '', description: '', type: 'project', body: '' }
 
 let unsubscribe: (() => void) | undefined
+/**
+ * The followed project's first list: a change announced while it is in flight waits for the
+ * folders it brings (it was dropped, and an agent write showed without its highlight and Undo).
+ */
+let firstList: Promise<void> = Promise.resolve()
+
+/** Starts following `projectPath` (the store's memories are another project's until it lists). */
+function follow(projectPath: string): Promise<void> {
+  unsubscribe?.()
+  unsubscribe = api.on('memory.changed', (change) => void onChange(change))
+  useMemory.setState({ followed: projectPath, folders: [], memories: [], items: [], proposals: [], highlights: {} })
+  firstList = useMemory.getState().refresh()
+  return firstList
+}
 
 export const useMemory = create<MemoryState>()((set, get) => ({
   projectPath: null,
+  followed: null,
   folders: [],
   memories: [],
   items: [],
@@ -92,23 +112,29 @@ export const useMemory = create<MemoryState>()((set, get) => ({
   notice: null,
 
   async open(projectPath) {
-    unsubscribe?.()
-    set({ projectPath, selection: null, draft: null, query: '', highlights: {}, lastDeleted: null, prompt: null, error: null, notice: null })
-    unsubscribe = api.on('memory.changed', (change) => void onChange(change))
+    set({ projectPath, selection: null, draft: null, query: '', lastDeleted: null, prompt: null, error: null, notice: null })
+    // A project already followed shows what it has at once; either way the list is fetched anew.
+    if (get().followed !== projectPath) return follow(projectPath)
     await get().refresh()
   },
 
+  async prefetch(projectPath) {
+    // Open (it follows its project), or following this one already.
+    if (get().projectPath || get().followed === projectPath) return
+    await follow(projectPath)
+  },
+
   close() {
-    unsubscribe?.()
-    unsubscribe = undefined
     set({ projectPath: null, selection: null, draft: null })
   },
 
   async refresh() {
-    const projectPath = get().projectPath
+    const projectPath = get().followed
     if (!projectPath) return
     const listed = await api.invoke('memory.list', { projectPath })
-    if (!listed.ok) return set({ error: `The memories could not be listed: ${listed.error.message}` })
+    if (get().followed !== projectPath) return // another project followed meanwhile
+    // Listing fails loudly only while the browser is open; a prefetch leaves it to the open.
+    if (!listed.ok) return get().projectPath ? set({ error: `The memories could not be listed: ${listed.error.message}` }) : undefined
     const { folders, memories, proposals } = listed.value
     set({ folders, memories, proposals, items: searchable(memories), error: null })
     followDisk()
@@ -220,11 +246,15 @@ export const useMemory = create<MemoryState>()((set, get) => ({
 }))
 
 async function onChange(change: MemoryChange): Promise<void> {
+  await firstList.catch(() => undefined) // a failed list says so itself; the change is then not ours to show
   const state = useMemory.getState()
   if (!state.folders.some((folder) => folder.dir === change.dir)) return
+  const key = memoryKey(change.scope, change.file)
   if (change.by === 'agent' && change.changeId && (change.change === 'created' || change.change === 'updated')) {
-    const key = memoryKey(change.scope, change.file)
     useMemory.setState({ highlights: { ...state.highlights, [key]: { changeId: change.changeId, label: change.name ?? change.file, by: 'agent' } } })
+  } else if ((change.change === 'undone' || change.change === 'deleted') && state.highlights[key]) {
+    // Undone from the chat while the browser was closed, say: its Undo here would only fail.
+    useMemory.setState({ highlights: Object.fromEntries(Object.entries(state.highlights).filter(([highlighted]) => highlighted !== key)) })
   }
   await state.refresh()
 }

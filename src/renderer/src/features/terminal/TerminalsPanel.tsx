@@ -9,7 +9,7 @@ import './terminal.css'
  * shell calls it once the first paint is done, so a project's terminals open without waiting.
  */
 const TerminalView = lazyNamed(() => import('./TerminalView'), 'TerminalView')
-export const loadTerminalView = () => TerminalView.preload()
+export const loadTerminalView = TerminalView.preload
 
 export interface TerminalsPanelProps {
   projectPath: string

@@ -1,0 +1,69 @@
+import type { CDPSession, Page } from '@playwright/test'
+
+/** What a page did while it was watched: frame times (rAF deltas) and long tasks. */
+export interface FrameFigures {
+  /** Time between consecutive animation frames, in ms. */
+  frames: number[]
+  /** Long tasks (over 50 ms, as Chromium reports them): duration and start, ms after the watch began. */
+  longTasks: Array<{ duration: number; start: number }>
+}
+
+/** The renderer main thread's CPU time and where it went so far, in seconds. */
+export interface MainThread {
+  thread: number
+  script: number
+  layout: number
+}
+
+/**
+ * Starts recording frame times (a requestAnimationFrame loop) and long tasks (a
+ * PerformanceObserver) in the page; {@link stopWatching} returns them.
+ */
+export async function startWatching(page: Page): Promise<void> {
+  // Page scripts as strings: tsx would wrap functions with helpers the page does not have.
+  await page.evaluate(`(() => {
+    window.frames_ = []
+    window.longTasks_ = []
+    window.stopFrames_ = false
+    let last = performance.now()
+    window.t0_ = last
+    const tick = (t) => {
+      window.frames_.push(t - last)
+      last = t
+      if (!window.stopFrames_) requestAnimationFrame(tick)
+    }
+    requestAnimationFrame(tick)
+    window.observer_?.disconnect()
+    window.observer_ = new PerformanceObserver((list) => list.getEntries().forEach((e) => window.longTasks_.push(e.duration, e.startTime - window.t0_)))
+    window.observer_.observe({ type: 'longtask' })
+  })()`)
+}
+
+/** Stops what {@link startWatching} started and returns its figures (the first, partial frame left out). */
+export async function stopWatching(page: Page): Promise<FrameFigures> {
+  const { frames, longTasks } = (await page.evaluate(`(() => {
+    window.stopFrames_ = true
+    window.observer_?.disconnect()
+    return { frames: window.frames_.slice(1), longTasks: window.longTasks_ }
+  })()`)) as { frames: number[]; longTasks: number[] }
+  // longTasks holds pairs: duration, start.
+  const pairs: FrameFigures['longTasks'] = []
+  for (let index = 0; index + 1 < longTasks.length; index += 2) pairs.push({ duration: longTasks[index]!, start: longTasks[index + 1]! })
+  return { frames, longTasks: pairs }
+}
+
+/** The renderer main thread's CPU time so far (Chromium's Performance metrics; `Performance.enable` first). */
+export async function mainThread(cdp: CDPSession): Promise<MainThread> {
+  const { metrics } = (await cdp.send('Performance.getMetrics')) as { metrics: Array<{ name: string; value: number }> }
+  const value = (name: string) => metrics.find((metric) => metric.name === name)?.value ?? Number.NaN
+  return { thread: value('ThreadTime'), script: value('ScriptDuration'), layout: value('LayoutDuration') + value('RecalcStyleDuration') }
+}
+
+/** The value at quantile `q` (0–1) of `values`; undefined when there are none. */
+export function quantile(values: readonly number[], q: number): number | undefined {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))]
+}
+
+/** `12.3 ms`, or `n/a`. */
+export const ms = (value: number | undefined): string => (value === undefined ? 'n/a' : `${value.toFixed(1)} ms`)
