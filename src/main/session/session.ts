@@ -240,6 +240,9 @@ export class Session {
     let recalling = false
     try {
       const [model, toolset, system] = await Promise.all([this.env.model(), this.loadToolset(), this.context.systemPrompt()])
+      // A command's own model (its frontmatter) for its turn, else the session's (`/model`). The
+      // extraction after the turn uses the same one: its request must match the turn's cache prefix.
+      const modelName = resolveModelAlias((expansion.kind === 'expanded' && expansion.model) || this.model || this.env.modelName)
       const run = query({
         ...identity,
         messages: this.messages,
@@ -248,8 +251,7 @@ export class Session {
         ...(toolset.currentTools && { currentTools: toolset.currentTools }),
         toolContext: { ...toolset.context, requestCompaction: (instructions?: string) => this.context.manager.request('auto', instructions) },
         model,
-        // A command's own model (its frontmatter) for its turn, else the session's.
-        modelName: resolveModelAlias((expansion.kind === 'expanded' && expansion.model) || this.model || this.env.modelName),
+        modelName,
         maxTurns: this.env.maxTurns,
         signal,
         cwd: this.projectPath,
@@ -270,7 +272,7 @@ export class Session {
           this.memory?.turnEnded(turnId)
           const result = this.finish(next.value)
           if (result.reason === 'completed') {
-            const prefix = { system: system.blocks, tools: toolset.tools, toolContext: toolset.context, model, modelName: this.env.modelName, sessionId: this.id, cwd: this.projectPath, projectRoot: this.projectPath, projectDataDir: this.env.projectDataDir }
+            const prefix = { system: system.blocks, tools: toolset.tools, toolContext: toolset.context, model, modelName, sessionId: this.id, cwd: this.projectPath, projectRoot: this.projectPath, projectDataDir: this.env.projectDataDir }
             this.memory?.afterTurn(turnId, { ...prefix, messages: result.messages })
           }
           return result

@@ -10,7 +10,7 @@ import type { AgentEvent } from '../../../shared/protocol/agent-event'
 import { createEventHub } from '../../base/event-hub'
 import { NodePtyService } from '../../pty/node-pty-service'
 import { SMALL_FAST_MODEL } from '../../services/model/ask'
-import { DEFAULT_MODEL } from '../../services/model/config'
+import { DEFAULT_MODEL, MODEL_ALIASES } from '../../services/model/config'
 import type { Message } from '../../services/model/types'
 import { createSessionRuntime, type SessionRuntime } from '../../session/runtime'
 import type { RuntimePreferences } from '../../session/runtime-options'
@@ -228,6 +228,27 @@ describe('extraction', () => {
     const turnTwo = mainRequests().at(-2)!
     expect(JSON.stringify(turnTwo.body['messages'])).toContain('After your last turn Sous saved these memories')
     expect(turnTwo.body['system']).toEqual(last!.body['system'])
+  })
+
+  it('after /model, asks the model the turn used, so it reads the turn\'s cache and bills that model', async () => {
+    const opus = MODEL_ALIASES['opus']!
+    const onOpus = (step: Step): Step => ({ ...(step as object), forModel: opus }) as Step
+    server.setScenario([onOpus(toolUseReply('Read', { file_path: join(project, 'README.md') })), onOpus(textReply('Read it.')), onOpus(textReply(JSON.stringify({ memories: [] })))])
+    const { sessionId } = await runtime.sessions.create(project)
+    expect(await runtime.sessions.setModel(sessionId, 'opus')).toEqual({ model: opus })
+    await runtime.sessions.run(sessionId, 'Look at the README.')
+    await runtime.sessions.idle(sessionId)
+    expect(server.failures).toEqual([])
+
+    // Every request of the turn and the extraction went to the switched model; none to the default.
+    expect(mainRequests()).toEqual([])
+    const [, last, extraction] = server.requests.filter((request) => request.model === opus)
+    expect(JSON.stringify((extraction!.body['messages'] as Message[]).at(-1))).toContain('<memory-extraction>')
+    const previous = last!.simulatedUsage
+    expect(previous.cache_read_input_tokens + previous.cache_creation_input_tokens).toBeGreaterThan(0)
+    expect(extraction!.simulatedUsage.cache_read_input_tokens).toBe(previous.cache_read_input_tokens + previous.cache_creation_input_tokens)
+    const extractionUsage = ofType('usage').filter((event) => event.agentId === 'memory').at(-1)!
+    expect(extractionUsage.model).toBe(opus)
   })
 
   it('reads only the memory folders, and the JSON it answers with never names a path', async () => {
