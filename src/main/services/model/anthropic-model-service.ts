@@ -1,7 +1,7 @@
 import Anthropic from '@anthropic-ai/sdk'
 import { abortableSleep } from '../../base/sleep'
 import { StreamAccumulator } from './accumulate'
-import type { ModelConfig } from './config'
+import { wireModel, type ModelConfig } from './config'
 import { backoffDelay, classifyError, type ClassifiedError } from './retry'
 import type { ModelRequest, ModelService, ModelStreamEvent } from './types'
 
@@ -62,7 +62,9 @@ export class AnthropicModelService implements ModelService {
       const accumulator = new StreamAccumulator(model)
       let failure: ClassifiedError
       try {
-        const events = await this.client.messages.create(toParams(request, model), { signal: request.signal })
+        const wire = wireModel(model)
+        const headers = wire.betas.length > 0 ? { 'anthropic-beta': wire.betas.join(',') } : undefined
+        const events = await this.client.messages.create(toParams(request, wire.id), { signal: request.signal, ...(headers && { headers }) })
         for await (const event of events) {
           // Events already buffered by the SDK must not leak out after an abort.
           if (request.signal.aborted) break

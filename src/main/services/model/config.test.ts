@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { DEFAULT_MODEL, DEFAULT_RETRY_POLICY, resolveModelConfig } from './config'
+import { CONTEXT_1M_BETA, DEFAULT_MODEL, DEFAULT_RETRY_POLICY, resolveModelAlias, resolveModelConfig, wireModel } from './config'
 
 describe('resolveModelConfig', () => {
   it('reads ANTHROPIC_* variables, with overrides on top', () => {
@@ -33,5 +33,17 @@ describe('resolveModelConfig', () => {
     expect(resolveModelConfig({}, { retry: { maxAttempts: 0 } })).toMatchObject({ ok: false, error: { message: expect.stringContaining('maxAttempts') } })
     expect(resolveModelConfig({}, { retry: { jitter: 2 } })).toMatchObject({ ok: false })
     expect(resolveModelConfig({}, { retry: { baseDelayMs: 10, maxDelayMs: 5 } })).toMatchObject({ ok: false })
+  })
+})
+
+describe('[1m] model names', () => {
+  it('resolves the alias and keeps the suffix, which only the wire drops', () => {
+    expect(resolveModelAlias(' Opus[1M] ')).toBe('claude-opus-4-6[1M]')
+    expect(resolveModelAlias('claude-sonnet-4-5[1m]')).toBe('claude-sonnet-4-5[1m]')
+    expect(resolveModelAlias('haiku')).toBe('claude-haiku-4-5')
+    expect(wireModel('claude-opus-4-6[1M]')).toEqual({ id: 'claude-opus-4-6', betas: [CONTEXT_1M_BETA] })
+    expect(wireModel('claude-opus-4-6')).toEqual({ id: 'claude-opus-4-6', betas: [] })
+    // Only a trailing suffix counts.
+    expect(wireModel('odd[1m]-name')).toEqual({ id: 'odd[1m]-name', betas: [] })
   })
 })

@@ -6,9 +6,31 @@ export const DEFAULT_MODEL = 'claude-sonnet-4-6'
 /** Claude Code's model aliases, each for the newest model of its family that Sous knows. */
 export const MODEL_ALIASES: Readonly<Record<string, string>> = { sonnet: DEFAULT_MODEL, opus: 'claude-opus-4-6', haiku: 'claude-haiku-4-5' }
 
-/** A model id as the API wants it: an alias (`opus`) becomes its model; anything else is kept. */
+/** Claude Code's suffix for "this model with the 1M-token context window" (`sonnet[1m]`). */
+const ONE_MILLION_SUFFIX = /\[1m\]$/i
+
+/** The beta that opens the 1M-token context window, sent in `anthropic-beta`. */
+export const CONTEXT_1M_BETA = 'context-1m-2025-08-07'
+
+/**
+ * A model name as Sous keeps it: an alias (`opus`) becomes its model; anything else is kept. A
+ * `[1m]` suffix survives (`sonnet[1m]` → `claude-sonnet-4-6[1m]`): it sets the context window
+ * compaction works to, and {@link wireModel} turns it into the API's terms.
+ */
 export function resolveModelAlias(name: string): string {
-  return MODEL_ALIASES[name.trim().toLowerCase()] ?? name.trim()
+  const trimmed = name.trim()
+  const suffix = ONE_MILLION_SUFFIX.exec(trimmed)?.[0] ?? ''
+  const base = trimmed.slice(0, trimmed.length - suffix.length)
+  return (MODEL_ALIASES[base.toLowerCase()] ?? base) + suffix
+}
+
+/**
+ * What a request for a model name sends: the API's model id (the name without `[1m]`) and the
+ * betas it needs (the 1M-window beta for a `[1m]` name). The API knows no `[1m]` ids.
+ */
+export function wireModel(name: string): { id: string; betas: string[] } {
+  const id = name.replace(ONE_MILLION_SUFFIX, '')
+  return { id, betas: id === name ? [] : [CONTEXT_1M_BETA] }
 }
 
 /** How we retry. Defaults mirror Claude Code: 0.5 s doubling to ~32 s with up to 25% jitter, 10 attempts. */
