@@ -40,6 +40,7 @@ async function prompt(app: Page, text: string): Promise<void> {
 
 test('an agent Bash command shows live in the Agent terminal: command line, output, exit code', async ({
   app,
+  host,
   projectDir,
   modelServer,
 }) => {
@@ -64,6 +65,9 @@ test('an agent Bash command shows live in the Agent terminal: command line, outp
   )
 
   // A fresh window opening this session again: its earlier commands are replayed under a banner.
+  // The browser host's WebSocket is the IPC: count what the page asks for.
+  const channels: string[] = []
+  app.on('websocket', (socket) => socket.on('framesent', ({ payload }) => void channels.push(/"channel":"([^"]+)"/.exec(String(payload))?.[1] ?? '')))
   await app.reload()
   await openByPath(app, projectDir)
   await terminal.getByRole('tab', { name: 'Agent' }).click()
@@ -72,6 +76,9 @@ test('an agent Bash command shows live in the Agent terminal: command line, outp
   await expect(rows.filter({ hasText: '$ echo step-one; sleep 2; echo step-two' })).toHaveCount(1)
   await expect(rows.filter({ hasText: /^\s*step-two\s*$/ })).toHaveCount(1)
   await expect(rows.filter({ hasText: /^\s*\[exit 0\]\s*$/ })).toHaveCount(1)
+  await expect(app.getByRole('log', { name: 'Conversation' }).getByLabel('Assistant').last()).toContainText('All steps ran.')
+  // The chat and the Agent terminal both showed it from one parse of the transcript.
+  if (host === 'browser') expect(channels.filter((channel) => channel === 'session.history')).toHaveLength(1)
 })
 
 test('a command asking "Continue? [y/N]" is answered from the Agent terminal and the turn completes', async ({

@@ -1,4 +1,5 @@
 import { api } from '../api'
+import { fetchSessionHistory } from '../api/session-history'
 import { emptyTranscript, isRunning, reduce } from '../features/chat/reducer'
 import { useChat } from '../features/chat/store'
 import { historyToReplay } from './history-replay'
@@ -12,7 +13,8 @@ import { historyToReplay } from './history-replay'
 export async function openSessionInChat(projectPath: string, sessionId: string): Promise<string | null> {
   const resumed = await api.invoke('session.resume', { sessionId })
   if (!resumed.ok) return `Could not open the session: ${resumed.error.message}`
-  const history = await api.invoke('session.history', { sessionId })
+  // Left for the Agent terminal too, which shows the same session next (one parse of the transcript).
+  const history = await fetchSessionHistory(sessionId)
   if (!history.ok) return `Could not load the session's history: ${history.error.message}`
   const transcript = historyToReplay(history.value.events).reduce(reduce, emptyTranscript)
   useChat.setState({ projectPath, sessionId, transcript, sending: false, stopping: false, error: null })

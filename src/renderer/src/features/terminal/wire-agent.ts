@@ -1,4 +1,5 @@
 import { api } from '../../api'
+import { takeSessionHistory } from '../../api/session-history'
 import {
   AGENT_GREETING,
   asTerminalText,
@@ -78,7 +79,8 @@ export function wireAgent(
     const first = shownSession === null
     shownSession = id
     liveSinceSwitch = 0
-    void api.invoke('session.history', { sessionId: id }).then((result) => {
+    // A session the chat just opened: the history it fetched (see session-history.ts).
+    void takeSessionHistory(id).then((result) => {
       // A session that has not stored anything yet has nothing to replay.
       if (!result.ok || shownSession !== id || liveSinceSwitch > 0) return
       const past = pastCommands(result.value.events)
