@@ -18,7 +18,7 @@ export interface ServeOptions {
  * loopback port, and resolves with its URL once it listens. The caller kills the child.
  */
 export async function startServe(options: ServeOptions): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, [join(root, 'out/main/cli.js'), 'serve', '--port', '0'], {
+  const child = spawn(process.execPath, [...nodeFlags(), join(root, 'out/main/cli.js'), 'serve', '--port', '0'], {
     cwd: root,
     env: { ...process.env, HOME: options.userHome, SOUS_HOME: options.sousHome, ANTHROPIC_BASE_URL: options.modelUrl, ANTHROPIC_API_KEY: 'sk-ant-bench-not-a-real-key' },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -33,4 +33,9 @@ export async function startServe(options: ServeOptions): Promise<{ url: string; 
     child.once('exit', (code) => reject(new Error(`sous serve exited (${code}) before listening`)))
   })
   return { url, child }
+}
+
+/** Node flags for the served process from `SOUS_BENCH_SERVE_FLAGS` (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`), to profile main during a bench. */
+function nodeFlags(): string[] {
+  return process.env.SOUS_BENCH_SERVE_FLAGS?.split(/\s+/).filter(Boolean) ?? []
 }

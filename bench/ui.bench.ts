@@ -174,7 +174,12 @@ function writeLongSession(home: string, project: string): void {
   }
 }
 
-/** 4. Click on the meter → the context view's parts on screen, for the resumed long session (first and later opens). */
+/**
+ * 4. Click on the meter → the context view's parts on screen, for the resumed long session (first
+ * and later opens). Timed inside the page, from the click event to the frame that shows the row of
+ * Read's results: polling for it from here would add Playwright's back-off (up to 500 ms between
+ * checks) to whichever open missed its first checks — the first, as it happened.
+ */
 async function contextView(page: Page): Promise<void> {
   const open = page.getByRole('region', { name: 'Sessions' }).getByRole('button', { name: `Open session ${LONG_SESSION_TITLE}` })
   await open.click()
@@ -186,15 +191,34 @@ async function contextView(page: Page): Promise<void> {
   const opens: number[] = []
   for (let run = 0; run < 6; run++) {
     await meter.waitFor()
-    const started = (await page.evaluate('performance.now()')) as number
+    await page.evaluate(`(() => {
+      window.contextOpen_ = undefined
+      const shown = () => [...document.querySelectorAll('[role=dialog] th[scope=row]')].some((cell) => cell.textContent.startsWith('Tool results: Read'))
+      document.addEventListener('click', (event) => {
+        const clicked = event.timeStamp
+        const observer = new MutationObserver(() => {
+          if (!shown()) return
+          observer.disconnect()
+          // The frame after the row is in the DOM is the one that shows it.
+          requestAnimationFrame(() => (window.contextOpen_ = performance.now() - clicked))
+        })
+        observer.observe(document.body, { childList: true, subtree: true, characterData: true })
+      }, { capture: true, once: true })
+    })()`)
     await meter.click()
     await view.getByRole('table', { name: 'What the next request holds' }).getByRole('rowheader', { name: /Tool results: Read/ }).waitFor()
-    // The frame after the table is in the DOM is the one that shows it.
-    opens.push(((await page.evaluate('new Promise((done) => requestAnimationFrame(() => done(performance.now())))')) as number) - started)
+    // Polled with evaluate: waitForFunction with a string needs eval, which our CSP forbids.
+    let took: number | undefined
+    for (let i = 0; i < 100 && (took = (await page.evaluate('window.contextOpen_')) as number | undefined) === undefined; i++) await page.waitForTimeout(20)
+    if (took === undefined) throw new Error('The context view never showed its parts.')
+    opens.push(took)
     await view.getByRole('button', { name: 'Close' }).click()
     await view.waitFor({ state: 'detached' })
   }
   const later = opens.slice(1).sort((a, b) => a - b)
   const median = later[Math.floor(later.length / 2)]!
-  console.log(`context view of a resumed 1,000-message session, click → parts on screen: first ${ms(opens[0])}, then median ${ms(median)} over ${later.length}; target ≤ 100 ms → ${(median / 100).toFixed(2)}× target (first: ${(opens[0]! / 100).toFixed(2)}×)`)
+  const against = (value: number) => `${ms(value)} (${(value / 100).toFixed(2)}× the 100 ms target${value <= 100 ? '' : ', OVER'})`
+  console.log('context view of a resumed 1,000-message session, click → parts on screen:')
+  console.log(`  first open: ${against(opens[0]!)}`)
+  console.log(`  later opens: median ${against(median)} over ${later.length}`)
 }

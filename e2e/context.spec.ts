@@ -87,3 +87,26 @@ test('Compact now in the view compacts the session on view', async ({ app, proje
   const { requests } = await modelServer.recorded()
   expect(JSON.stringify(requests.at(-1)!.body['messages'])).toContain('the number')
 })
+
+test('the view is fetched at idle, so its first open draws in the click’s own task, not after a Suspense wait', async ({ app, projectDir, modelServer }) => {
+  await modelServer.setScenario([{ reply: { content: [{ type: 'text', text: 'Hi.' }] } }])
+  await openByPath(app, projectDir)
+  await send(app, 'Hello')
+  await expect(app.getByRole('region', { name: 'Chat' }).getByLabel('Assistant')).toContainText('Hi.')
+  // The idle warm-up has the chunk: lazyNamed marks its arrival.
+  await expect.poll(() => app.evaluate(() => performance.getEntriesByName('sous:lazy:ContextView').length)).toBeGreaterThan(0)
+  const meter = app.getByRole('button', { name: /^Context used: .* Open the context view$/ })
+  // Clicked from inside the page and checked one task later: a view that had to suspend (React
+  // holds a revealed boundary back for 300 ms) would not be in the DOM yet.
+  // (The e2e sources have no DOM types: the page's objects are described as far as they are used.)
+  const drawnAtOnce = await meter.evaluate(
+    (button) =>
+      new Promise<boolean>((resolve) => {
+        ;(button as unknown as { click(): void }).click()
+        const { document } = globalThis as unknown as { document: { querySelector(selector: string): unknown } }
+        setTimeout(() => resolve(document.querySelector('[role="dialog"][aria-label="Context"]') !== null), 0)
+      }),
+  )
+  expect(drawnAtOnce).toBe(true)
+  await expect(app.getByRole('dialog', { name: 'Context' }).getByRole('table', { name: 'What the next request holds' }).getByRole('rowheader', { name: /Built-in tools/ })).toBeVisible()
+})

@@ -15,6 +15,8 @@ export interface InspectInput {
   model: string
   system: SystemPrompt
   tools: readonly ToolSchema[]
+  /** MCP servers still connecting: listed, with no tokens until their tools arrive. */
+  connecting?: readonly string[]
   messages: readonly Message[]
   manager: ContextManager
   /** Names of what a summary would restore (recent files, plan…). */
@@ -38,7 +40,7 @@ export function inspectContext(input: InspectInput): ContextBreakdown {
     group('system', 'System prompt', [item('Static part (the same for every session)', system.staticText), item('Environment', system.parts.environment), ...(system.parts.git ? [item('Git status', system.parts.git)] : []), ...(system.parts.append ? [item('Appended text', system.parts.append)] : [])]),
     group('instructions', 'CLAUDE.md files', system.parts.instructions.map((file) => item(file.path, renderInstructionFile(file), file.importedBy ? `imported by ${file.importedBy}` : file.scope))),
     group('sections', 'Memory and other sections', system.parts.sections.map((section) => item(section.name, section.text, section.path))),
-    group('tools', 'Tool schemas', toolItems(input.tools, scale)),
+    group('tools', 'Tool schemas', toolItems(input.tools, input.connecting ?? [], scale)),
     group('messages', 'Messages', messageItems(input.messages, scale)),
   ]
   const total = manager.count(input.messages)
@@ -61,8 +63,8 @@ function group(id: ContextGroup['id'], label: string, items: ContextItem[]): Con
   return { id, label, tokens: items.reduce((sum, entry) => sum + entry.tokens, 0), items }
 }
 
-/** Built-in tools together, then one item per MCP server (`mcp__<server>__<tool>`). */
-function toolItems(tools: readonly ToolSchema[], scale: (tokens: number) => number): ContextItem[] {
+/** Built-in tools together, then one item per MCP server (`mcp__<server>__<tool>`), then the servers still connecting. */
+function toolItems(tools: readonly ToolSchema[], connecting: readonly string[], scale: (tokens: number) => number): ContextItem[] {
   const byServer = new Map<string, { tokens: number; count: number }>()
   for (const tool of tools) {
     const server = /^mcp__([^_]+(?:_[^_]+)*?)__/.exec(tool.name)?.[1]
@@ -72,7 +74,9 @@ function toolItems(tools: readonly ToolSchema[], scale: (tokens: number) => numb
     entry.count++
     byServer.set(key, entry)
   }
-  return [...byServer.entries()].map(([label, entry]) => ({ label, tokens: scale(entry.tokens), detail: `${entry.count} tool${entry.count === 1 ? '' : 's'}` }))
+  const sized = [...byServer.entries()].map(([label, entry]) => ({ label, tokens: scale(entry.tokens), detail: `${entry.count} tool${entry.count === 1 ? '' : 's'}` }))
+  const waiting = connecting.filter((server) => !byServer.has(`MCP: ${server}`)).map((server) => ({ label: `MCP: ${server}`, tokens: 0, detail: 'connecting…' }))
+  return [...sized, ...waiting]
 }
 
 /** Messages by kind: prompts, reminders, summaries, replies, tool calls, and tool results per tool. */

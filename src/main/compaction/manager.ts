@@ -17,7 +17,8 @@ import type { CompactionHooks, CompactionNews, Prepared, RequestShape } from './
 
 /** What a session gives its context manager. */
 export interface ContextManagerOptions {
-  settings: CompactionSettings
+  /** The thresholds; a function when they follow something that changes (the session's model, `/model`). Read before every request. */
+  settings: CompactionSettings | (() => CompactionSettings)
   /** What comes back after a summary (recent files, plan, skills, tasks); missing parts contribute nothing. */
   restoration?: readonly RestorationProvider[]
   hooks?: CompactionHooks
@@ -74,7 +75,8 @@ export class ContextManager {
   }
 
   get settings(): CompactionSettings {
-    return this.options.settings
+    const { settings } = this.options
+    return typeof settings === 'function' ? settings() : settings
   }
 
   /** Compactions of this session, oldest first. */

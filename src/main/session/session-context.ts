@@ -13,7 +13,8 @@ import type { AnyTool } from '../tools/types'
 
 /** How a host sets up a session's context: thresholds, what a summary restores, the compaction hooks, extra prompt sections. */
 export interface SessionContextSetup {
-  settings?: CompactionSettings
+  /** The thresholds, or how to derive them from the model the session uses now (`/model` changes it). */
+  settings?: CompactionSettings | ((model: string) => CompactionSettings)
   restoration?: readonly RestorationProvider[]
   hooks?: CompactionHooks
   /** Parts of the dynamic prompt other features provide (the memory index). Read once per session. */
@@ -37,6 +38,8 @@ export interface SessionContextEnvironment {
 /** What {@link SessionContext} needs from its session itself. */
 export interface SessionContextOptions {
   projectPath: string
+  /** The model the session's requests use now (`/model`); the environment's default when absent. */
+  model?: () => string
   history?: readonly CompactionRecord[]
   /** A compaction replaced the conversation: persist and adopt it. */
   onReplace(messages: Message[], record: CompactionRecord): void
@@ -58,14 +61,28 @@ export class SessionContext {
     private readonly options: SessionContextOptions,
   ) {
     const setup = env.context ?? {}
+    const given = setup.settings
+    const settingsFor =
+      typeof given === 'function' ? given : given ? () => given : (model: string) => compactionSettings({ model, ...(env.maxTokens !== undefined && { maxOutputTokens: Math.max(env.maxTokens, 64_000) }) })
+    // Derived again only when the model changes: the manager reads its settings many times per request.
+    let derived: { model: string; settings: CompactionSettings } | undefined
     this.manager = new ContextManager({
-      settings: setup.settings ?? compactionSettings({ model: env.modelName, ...(env.maxTokens !== undefined && { maxOutputTokens: Math.max(env.maxTokens, 64_000) }) }),
+      settings: () => {
+        const model = this.model()
+        if (derived?.model !== model) derived = { model, settings: settingsFor(model) }
+        return derived.settings
+      },
       restoration: setup.restoration ?? [],
       ...(setup.hooks && { hooks: setup.hooks }),
       transcriptPath: env.transcriptPath,
       history: options.history ?? [],
       onReplace: (messages, record) => options.onReplace(messages, record),
     })
+  }
+
+  /** The model the session's requests use now. */
+  model(): string {
+    return this.options.model?.() ?? this.env.modelName
   }
 
   /** The system prompt, assembled on first use; a failed assembly is tried again next time. */
@@ -94,20 +111,21 @@ export class SessionContext {
     return this.prompt
   }
 
-  /** What compaction's own requests reuse: the session's model, system prompt and tool schemas (so they share its cache). */
+  /** What compaction's own requests reuse: the session's current model, system prompt and tool schemas (so they share its cache). */
   async shape(model: ModelService, tools: readonly AnyTool[], signal: AbortSignal): Promise<RequestShape> {
     const prompt = await this.systemPrompt()
-    return { model, modelName: this.env.modelName, system: prompt.blocks, tools: toolSchemas([...tools]), signal }
+    return { model, modelName: this.model(), system: prompt.blocks, tools: toolSchemas([...tools]), signal }
   }
 
-  /** The context view's figures for the conversation as it is now. */
-  async inspect(sessionId: string, messages: readonly Message[], tools: readonly AnyTool[]): Promise<ContextBreakdown> {
+  /** The context view's figures for the conversation as it is now; `connecting`: MCP servers whose tools are not known yet. */
+  async inspect(sessionId: string, messages: readonly Message[], tools: readonly AnyTool[], connecting: readonly string[] = []): Promise<ContextBreakdown> {
     const prompt = await this.systemPrompt()
     return inspectContext({
       sessionId,
-      model: this.env.modelName,
+      model: this.model(),
       system: prompt,
       tools: toolSchemas([...tools]),
+      connecting,
       messages,
       manager: this.manager,
       restores: (this.env.context?.restoration ?? []).map((provider) => provider.name),

@@ -115,7 +115,7 @@ export function openSessionEnvironment(parts: RuntimeParts, projectPath: string,
     hub: options.hub,
     model: () => models.get(opening.preferences),
     modelName,
-    context: contextSetup(parts, opening, modelName, { gate, tasks, plan, extensions }),
+    context: contextSetup(parts, opening, { gate, tasks, plan, extensions }),
     toolset: () => buildToolset(parts, opening, { gate, tasks, plan, extensions, subagents }),
     canUseTool: (tool, input, toolUseId, callOptions) => gate.canUseTool(tool, input, toolUseId, callOptions),
     setMode: (mode) => {
@@ -150,6 +150,9 @@ export function openSessionEnvironment(parts: RuntimeParts, projectPath: string,
     maxTurns,
     askToContinue: !options.headless,
     appendSystemPrompt: options.appendSystemPrompt,
+    // A person will look before the first request (the context view) or type it: have the prompt
+    // ready. `sous -p` sends its request at once and would only pay for the scheduling.
+    prepareOnOpen: !options.headless,
     homeDir: parts.userHome,
     agents: subagents.agents,
     attach: (session) => subagents.attach(session),
@@ -254,13 +257,13 @@ async function buildToolset(
 function contextSetup(
   parts: RuntimeParts,
   opening: Opening,
-  modelName: string,
   session: { gate: PermissionGate; tasks: ReturnType<typeof createSessionTasks>; plan: PlanMode; extensions: ExtensionParts },
 ): SessionContextSetup {
   const { gate, tasks, plan, extensions } = session
   const contextWindow = contextWindowFromEnv(parts.options.env)
   return {
-    settings: compactionSettings({ model: modelName, ...(contextWindow !== undefined && { contextWindow }) }),
+    // From the model the session uses now: `/model` may pick one with another window.
+    settings: (model) => compactionSettings({ model, ...(contextWindow !== undefined && { contextWindow }) }),
     restoration: [recentFilesProvider(opening.tools.fileState, (path) => gate.isReadDenied(path)), planProvider(() => plan.activePlanFile()), skillsProvider(), tasksProvider(tasks.access)],
     hooks: {
       preCompact: (trigger, instructions) => gate.preCompact(trigger, instructions),

@@ -2,21 +2,18 @@ import { randomUUID } from 'node:crypto'
 import { rm } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import type { PermissionModeName } from '../../shared/ipc/contract'
-import type { AgentEvent, Usage } from '../../shared/protocol/agent-event'
+import type { AgentEvent } from '../../shared/protocol/agent-event'
 import type { AgentTree } from '../../shared/protocol/agent-tree'
-import type { TaskItem } from '../../shared/protocol/task'
 import { storedAgentEvents, storedAgentTree } from '../agents/stored-tree'
 import type { ContextBreakdown } from '../../shared/ipc/context'
-import type { CompactionRecord } from '../../shared/protocol/compaction'
 import { AppError } from '../../shared/ipc/result'
 import { projectDataDir } from '../base/paths'
 import type { QueryResult } from '../engine/types'
-import { zeroUsage } from '../engine/usage'
 import { findTranscriptFile, listSessions, loadStoredTranscript, summarize, type SessionSummary } from '../store/session-index'
 import { lockTranscript } from '../store/session-lock'
-import { taskListDir, TaskStore } from '../store/tasks/task-store'
 import { isSessionId, loadTranscript, transcriptPath, type LoadedTranscript } from '../store/transcript'
 import { Session, type SessionEnvironment } from './session'
+import { compactionsOf, lastTotals, storedTasks } from './stored-state'
 import { combineTurns } from './turn-feed'
 import type { SessionHistory, SessionService } from './types'
 
@@ -94,6 +91,11 @@ export class SessionManager implements SessionService {
   /** The context view's figures for a live session. */
   async inspectContext(sessionId: string): Promise<ContextBreakdown> {
     return this.get(sessionId).inspectContext()
+  }
+
+  /** Resolves once the set-up a live session started when it opened (its system prompt) has settled. */
+  async whenPrepared(sessionId: string): Promise<void> {
+    await this.get(sessionId).whenPrepared()
   }
 
   /** Runs one turn and waits for its end (the headless CLI). */
@@ -274,27 +276,4 @@ export class SessionManager implements SessionService {
     const file = await findTranscriptFile(this.options.home, sessionId)
     return file ? loadStoredTranscript(file) : undefined
   }
-}
-
-/** A stored session's own task list (a list shared by name is not known once the session is closed). */
-async function storedTasks(dataDir: string, sessionId: string): Promise<{ listId: string; tasks: TaskItem[] } | undefined> {
-  const listing = await new TaskStore(taskListDir(dataDir, sessionId)).list().catch(() => undefined)
-  return listing && listing.tasks.length > 0 ? { listId: sessionId, tasks: listing.tasks } : undefined
-}
-
-function lastTotals(events: AgentEvent[]): { usage: Usage; costUsd: number } {
-  for (let index = events.length - 1; index >= 0; index--) {
-    const event = events[index]!
-    if (event.type === 'usage') return { usage: event.total, costUsd: event.costUsd }
-  }
-  return { usage: zeroUsage(), costUsd: 0 }
-}
-
-/** The compactions a transcript recorded (their `compaction` events), oldest first. */
-function compactionsOf(events: AgentEvent[]): CompactionRecord[] {
-  return events.flatMap((event) => {
-    if (event.type !== 'compaction') return []
-    const { type: _type, sessionId: _session, agentId: _agent, parentToolUseId: _parent, ...record } = event
-    return [record]
-  })
 }

@@ -32,6 +32,12 @@ export interface SessionEnvironment {
   homeDir?: string
   /** Extra system prompt text. */
   appendSystemPrompt?: string
+  /**
+   * Assemble the system prompt as soon as the session is open (an interactive host: the first
+   * prompt and the context view then find it ready) rather than on first use (`sous -p`, whose
+   * first request follows at once). See {@link Session.whenPrepared}.
+   */
+  prepareOnOpen?: boolean
   maxTokens?: number
   /** Session-level hooks: UserPromptSubmit, SessionStart, SessionEnd (Claude Code's protocol). */
   lifecycle?: SessionLifecycle

@@ -48,6 +48,9 @@ export class Session {
   private readonly reminders: ReminderQueue
   private readonly memory: SessionMemoryPort | undefined
   private limitAnswer: ((proceed: boolean) => void) | undefined
+  /** The set-up started when the session opened (`prepareOnOpen`), if any. */
+  private readonly preparing: Promise<void> | undefined
+  private disposed = false
 
   constructor(
     readonly id: string,
@@ -68,9 +71,20 @@ export class Session {
       account: (usage, costUsd, model) => this.account(usage, costUsd, model),
     })
     if (seed?.persisted) this.writer = TranscriptWriter.open(env.transcriptPath)
-    this.context = new SessionContext(withMemorySection(env, this.memory), { projectPath, history: seed?.compactions ?? [], onReplace: (messages, record) => this.replace(messages, record) })
+    this.context = new SessionContext(withMemorySection(env, this.memory), { projectPath, model: () => this.model ?? env.modelName, history: seed?.compactions ?? [], onReplace: (messages, record) => this.replace(messages, record) })
     this.tree = new SessionTree(env, this)
     env.attach?.(sessionHandle(this, (event) => this.emit(event)))
+    // After the current task (the reply that opened the session goes out first), while the user
+    // reads the window: the I/O (git status, instruction files, the memory index) overlaps them.
+    if (env.prepareOnOpen) this.preparing = new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.prepare())
+  }
+
+  /**
+   * Resolves once the set-up the session started when it opened has settled (at once when it
+   * started none). Never rejects.
+   */
+  whenPrepared(): Promise<void> {
+    return this.preparing ?? Promise.resolve()
   }
 
   /** Whether a turn is running. */
@@ -128,10 +142,15 @@ export class Session {
     return { queued: false, done: this.start((signal) => this.runCompaction(instructions, signal)) }
   }
 
-  /** The context view's figures: what the next request holds and what compaction did and would do. */
+  /**
+   * The context view's figures: what the next request holds and what compaction did and would do.
+   * Waits for nothing slow: MCP servers still connecting are listed as such (their tools join the
+   * request when they arrive), and the sandbox starts only with the first Bash call.
+   */
   async inspectContext(): Promise<ContextBreakdown> {
     const toolset = await this.loadToolset()
-    return this.context.inspect(this.id, this.messages, toolset.currentTools?.() ?? toolset.tools)
+    const connecting = (toolset.context?.mcp?.states() ?? []).filter((server) => server.status === 'pending' || server.status === 'connecting').map((server) => server.name)
+    return this.context.inspect(this.id, this.messages, toolset.currentTools?.() ?? toolset.tools, connecting)
   }
 
   /** Answers the running turn's question at its request guard; false when no question waits. */
@@ -157,6 +176,7 @@ export class Session {
 
   /** Stops the running turn and releases the tools (PTYs, background shells). */
   async dispose(): Promise<void> {
+    this.disposed = true
     await Promise.all([this.abort(), this.env.agents?.dispose()])
     await this.memory?.dispose()
     if (this.started) await this.env.lifecycle?.sessionEnd?.('other').catch(() => undefined)
@@ -164,6 +184,17 @@ export class Session {
     this.toolset = undefined
     await (await toolset?.catch(() => undefined))?.dispose?.()
     await this.env.release?.()
+  }
+
+  /**
+   * Assembles the system prompt (git status, CLAUDE.md files, the memory index, the skill catalog)
+   * ahead of the first request. The toolset is left to its first use: it reads answers the user
+   * may not have given yet (whether the project's agents are trusted). A failure is left for the
+   * turn that needs the prompt, which tries again and reports it.
+   */
+  private async prepare(): Promise<void> {
+    if (this.disposed) return
+    await this.context.systemPrompt().catch(() => undefined)
   }
 
   /**

@@ -24,6 +24,8 @@ export function lazyNamed<K extends string, C extends ComponentType<any>>(load: 
   const fetch = async () => {
     const component = (await load())[name]
     loaded = component
+    // Tests wait for this mark to know a first render will not suspend.
+    performance.mark(`sous:lazy:${name}`)
     return component
   }
   const Suspending = lazy(async () => ({ default: await fetch() }))
