@@ -30,7 +30,9 @@ import type { EventBody, QueryParams, QueryResult } from './types'
  */
 export async function* query(params: QueryParams): AsyncGenerator<AgentEvent, QueryResult> {
   const loop = new LoopState(params)
-  const tools = new ToolView(params, loop.reminders)
+  const tools = new ToolView(params, loop.reminders, (model) => {
+    loop.modelName = model
+  })
   // Before the first request there is no transition yet: it counts as a turn like `next_turn`.
   let transition: Transition | undefined
   for (;;) {
@@ -61,7 +63,7 @@ class LoopState {
   /** Requests allowed before asking (or stopping); grows by `maxTurns` each time the user says go on. */
   turnLimit: number
   maxTokens: number
-  /** The model to ask; becomes the fallback model for the rest of the run once the service switched. */
+  /** The model to ask; an inline skill's `model` or the fallback model (once the service switched) for the rest of the run. */
   modelName: string
   continuations = 0
   streamRetries = 0

@@ -1,4 +1,5 @@
 import type { Usage } from '../../shared/protocol/agent-event'
+import { fanOutController } from '../base/fan-out-signal'
 import type { AssistantBlock, ToolResultBlock, ToolUseBlock } from '../services/model/types'
 import type { CallOrigin } from '../tools/types'
 import { isSafeCall, notExecuted, processToolCall, type CallOutcome, type RunToolDeps } from './tool-call'
@@ -28,7 +29,8 @@ export class ToolExecutor {
   private readonly announced = new Map<string, string>()
   private readonly ended = new Set<string>()
   private readonly buffer: EventBody[] = []
-  private readonly controller = new AbortController()
+  /** Every call of the reply listens to it (a reply may start dozens of agents): no leak warning. */
+  private readonly controller = fanOutController()
   private wake: (() => void) | undefined
   private discarded = false
   /** False while the reply streams: a call with side effects waits for the whole reply. */

@@ -17,10 +17,12 @@ export class ToolView {
   constructor(
     private readonly params: QueryParams,
     private readonly reminders: ReminderQueue,
+    /** Switches the run's model (see `ToolContext.useModel`). */
+    private readonly useModel: (model: string) => void,
   ) {
     this.tools = params.tools
     this.schemas = toolSchemas(this.tools)
-    this.deps = toolDepsOf(params, this.tools, reminders)
+    this.deps = toolDepsOf(params, this.tools, reminders, useModel)
   }
 
   /** Reads the session's tools again before a request; returns the ones this request offers. */
@@ -29,13 +31,13 @@ export class ToolView {
     if (next !== this.tools) {
       this.tools = next
       this.schemas = toolSchemas(next)
-      this.deps = toolDepsOf(this.params, next, this.reminders)
+      this.deps = toolDepsOf(this.params, next, this.reminders, this.useModel)
     }
     return this.tools
   }
 }
 
-function toolDepsOf(params: QueryParams, tools: AnyTool[], reminders: ReminderQueue): Omit<RunToolDeps, 'emit'> {
+function toolDepsOf(params: QueryParams, tools: AnyTool[], reminders: ReminderQueue, useModel: (model: string) => void): Omit<RunToolDeps, 'emit'> {
   const deps: Omit<RunToolDeps, 'emit'> = {
     remind: (text, source) => reminders.push(text, { source }),
     tools: new Map(tools.map((tool) => [tool.name, tool])),
@@ -47,6 +49,7 @@ function toolDepsOf(params: QueryParams, tools: AnyTool[], reminders: ReminderQu
       sessionId: params.sessionId,
       agentId: params.agentId,
       ...params.toolContext,
+      useModel,
     },
   }
   if (params.hooks) deps.hooks = params.hooks

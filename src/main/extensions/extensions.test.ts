@@ -157,7 +157,7 @@ describe('renderTemplate and expandSlash', () => {
     expect(parseSlash('/usr/bin is a folder')).toBeUndefined()
     const catalog = {
       skills: [skill('deploy', 'd', { body: 'Deploy $ARGUMENTS', allowedTools: ['Bash(make *)'], model: 'claude-haiku-4-5' }), skill('background', 'b', { userInvocable: false })],
-      commands: [{ kind: 'command' as const, name: 'review', source: 'user' as const, file: '/u/review.md', description: '', argumentNames: [], allowedTools: [], body: 'Review it.' }],
+      commands: [{ kind: 'command' as const, name: 'review', source: 'user' as const, file: '/u/review.md', description: '', argumentNames: [], allowedTools: [], fork: false, body: 'Review it.' }],
       problems: [],
     }
     const prompts = [{ name: 'mcp__srv__review', server: 'srv', prompt: 'review', arguments: [{ name: 'file', required: true }, { name: 'focus', required: false }] }]

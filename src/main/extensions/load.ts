@@ -110,12 +110,9 @@ function parseSkill(text: string, parse: YamlParse, where: { name: string; sourc
   const warn = (problem: string | undefined) => problem && problems.push({ file: where.file, level: 'warning', message: `${problem}; ignored` })
   const displayName = stringField(data, 'name')
   const whenToUse = stringField(data, 'when_to_use')
-  const context = stringField(data, 'context')
-  const agent = stringField(data, 'agent')
   const disable = booleanField(data, 'disable-model-invocation')
   const invocable = booleanField(data, 'user-invocable')
-  ;[displayName, whenToUse, context, agent, disable, invocable].forEach((field) => warn(field.problem))
-  if (context.value !== undefined && context.value !== 'fork') warn(`"context" must be "fork"`)
+  ;[displayName, whenToUse, disable, invocable].forEach((field) => warn(field.problem))
   return {
     kind: 'skill',
     ...where,
@@ -125,12 +122,10 @@ function parseSkill(text: string, parse: YamlParse, where: { name: string; sourc
     ...(whenToUse.value && { whenToUse: whenToUse.value }),
     disableModelInvocation: disable.value ?? false,
     userInvocable: invocable.value ?? true,
-    fork: context.value === 'fork',
-    ...(agent.value && { agent: agent.value }),
   }
 }
 
-/** `description` (or the body's first paragraph), `argument-hint`, `arguments`, `allowed-tools`, `model`. */
+/** `description` (or the body's first paragraph), `argument-hint`, `arguments`, `allowed-tools`, `model`, `context`, `agent`. */
 function commonFields(data: Record<string, unknown>, body: string, file: string, problems: ExtensionProblem[]) {
   const warn = (problem: string | undefined) => problem && problems.push({ file, level: 'warning', message: `${problem}; ignored` })
   const description = stringField(data, 'description')
@@ -140,13 +135,18 @@ function commonFields(data: Record<string, unknown>, body: string, file: string,
   const model = stringField(data, 'model')
   const names = listField(data, 'arguments')
   const tools = listField(data, 'allowed-tools')
-  ;[description, hint, model, names, tools].forEach((field) => warn(field.problem))
+  const context = stringField(data, 'context')
+  const agent = stringField(data, 'agent')
+  ;[description, hint, model, names, tools, context, agent].forEach((field) => warn(field.problem))
+  if (context.value !== undefined && context.value !== 'fork') warn(`"context" must be "fork"`)
   return {
     description: (description.value ?? firstParagraph(body)).trim(),
     ...(hint.value && { argumentHint: hint.value }),
     argumentNames: names.value,
     allowedTools: tools.value,
-    ...(model.value && model.value !== 'inherit' && { model: model.value }),
+    ...(model.value && model.value.trim().toLowerCase() !== 'inherit' && { model: model.value.trim() }),
+    fork: context.value === 'fork',
+    ...(agent.value && { agent: agent.value }),
   }
 }
 

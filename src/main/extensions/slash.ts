@@ -43,6 +43,8 @@ export type SlashExpansion =
       model?: string
       /** The skill, when a skill was run (so the session can note it as loaded). */
       skill?: SkillDefinition
+      /** The skill or custom command that was run (absent for an MCP prompt). */
+      template?: SkillDefinition | CommandDefinition
     }
   | { kind: 'error'; name: string; message: string }
 
@@ -78,6 +80,7 @@ export async function expandSlash(text: string, context: SlashContext): Promise<
         allowedTools: template.allowedTools,
         ...(template.model && { model: template.model }),
         ...(skill && { skill }),
+        template,
       }
     } catch (error) {
       return { kind: 'error', name, message: `/${name} could not be expanded: ${(error as Error).message}` }

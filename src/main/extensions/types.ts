@@ -28,8 +28,18 @@ export interface PromptTemplate {
   argumentNames: string[]
   /** `allowed-tools`: permission rules granted for the turn that uses the template. */
   allowedTools: string[]
-  /** `model`: the model for that turn (`inherit` or absent: the session's). */
+  /**
+   * `model`: the model while it is active (`inherit` or absent: the caller's). Inline, the rest of
+   * the turn that uses it; forked, its subagent's model.
+   */
   model?: string
+  /**
+   * `context: fork`: it runs as a subagent, loaded by the Skill tool or typed (see tools/skill,
+   * session/forked-skill-turn). Commands share the field: Claude Code merged them into skills.
+   */
+  fork: boolean
+  /** `agent`: the subagent type when it forks (general-purpose when absent). */
+  agent?: string
   /** The Markdown after the frontmatter. */
   body: string
 }
@@ -46,10 +56,6 @@ export interface SkillDefinition extends PromptTemplate {
   disableModelInvocation: boolean
   /** `user-invocable: false`: only the model may load it. */
   userInvocable: boolean
-  /** `context: fork`: it runs as a subagent, loaded by the Skill tool or typed (see tools/skill, session/forked-skill-turn). */
-  fork: boolean
-  /** `agent`: the subagent type for a forked skill. */
-  agent?: string
 }
 
 /** A custom slash command: one Markdown file. */

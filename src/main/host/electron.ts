@@ -1,6 +1,7 @@
 import type { IpcMain, IpcMainInvokeEvent } from 'electron'
 import { EVENT_CHANNEL, INVOKE_CHANNEL } from '../../shared/ipc/electron-channels'
 import type { EventHub } from '../base/event-hub'
+import { coalesceDeltas } from './coalesce-deltas'
 import type { Router } from './router'
 
 /** A renderer the transport may send events to. */
@@ -22,7 +23,8 @@ export interface ElectronTransportOptions {
 
 /**
  * The desktop transport: one `ipcMain.handle` channel into the router, with the sender's frame URL
- * for the router's trusted-sender check; EventHub events pushed to our windows. Returns the
+ * for the router's trusted-sender check; EventHub events pushed to our windows (streamed deltas
+ * merged per frame). Returns the
  * detach function.
  */
 export function attachElectronTransport(options: ElectronTransportOptions): () => void {
@@ -30,15 +32,18 @@ export function attachElectronTransport(options: ElectronTransportOptions): () =
   ipcMain.handle(INVOKE_CHANNEL, (event: Pick<IpcMainInvokeEvent, 'senderFrame'>, channel: unknown, payload: unknown) =>
     core.router.invoke(channel, payload, { transport: 'electron', frameUrl: frameUrlOf(event) }),
   )
-  const unsubscribe = core.events.subscribe((channel, payload) => {
+  // Streamed text reaches the windows merged per frame (see coalesce-deltas.ts).
+  const coalescer = coalesceDeltas((channel, payload) => {
     for (const target of options.targets()) {
       if (target.isDestroyed() || !options.isTrustedUrl(target.getURL())) continue
       target.send(EVENT_CHANNEL, channel, payload)
     }
   })
+  const unsubscribe = core.events.subscribe(coalescer.listener)
   return () => {
     ipcMain.removeHandler(INVOKE_CHANNEL)
     unsubscribe()
+    coalescer.flush()
   }
 }
 

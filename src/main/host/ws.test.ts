@@ -184,4 +184,22 @@ describe('browser host over WebSocket', () => {
     core.events.emit('project.openRequested', { path: '/some/where' })
     expect(await received).toEqual({ event: 'project.openRequested', payload: { path: '/some/where' } })
   })
+
+  it('sends a burst of one agent’s text as one delta, before the event that follows it', async () => {
+    const ws = await connect()
+    if (typeof ws === 'number') throw new Error(`refused: ${ws}`)
+    const events: Array<{ type: string; text?: string }> = []
+    const ended = new Promise<void>((resolve) => {
+      ws.on('message', (data: Buffer) => {
+        const message = JSON.parse(data.toString()) as { event?: string; payload?: { type: string; text?: string } }
+        if (message.event !== 'agent.event' || !message.payload) return
+        events.push({ type: message.payload.type, ...(message.payload.text !== undefined && { text: message.payload.text }) })
+        if (message.payload.type === 'turn_end') resolve()
+      })
+    })
+    for (const text of ['Stre', 'amed ', 'text']) core.events.emit('agent.event', { sessionId: 's1', agentId: 'agent-1', parentToolUseId: 'toolu_1', type: 'text_delta', text })
+    core.events.emit('agent.event', { sessionId: 's1', agentId: 'agent-1', parentToolUseId: 'toolu_1', type: 'turn_end', reason: 'completed' })
+    await ended
+    expect(events).toEqual([{ type: 'text_delta', text: 'Streamed text' }, { type: 'turn_end' }])
+  })
 })

@@ -4,6 +4,7 @@ import type { Duplex } from 'node:stream'
 import { WebSocketServer, type RawData, type WebSocket } from 'ws'
 import { err } from '../../shared/ipc/result'
 import type { EventHub } from '../base/event-hub'
+import { coalesceDeltas } from './coalesce-deltas'
 import { checkBindHost, generateToken, hostPort } from './auth'
 import type { Router } from './router'
 import { BrowserAccess } from './ws-access'
@@ -130,13 +131,21 @@ async function answer(client: WebSocket, origin: string, router: Router, text: s
   reply(client, { id: frame.id, result })
 }
 
-/** Pushes every event of the hub to every open tab; returns the unsubscribe function. */
+/**
+ * Pushes every event of the hub to every open tab, streamed deltas merged per frame (see
+ * coalesce-deltas.ts); returns the unsubscribe function, which sends what is still held.
+ */
 function broadcast(events: EventHub, sockets: WebSocketServer): () => void {
-  return events.subscribe((channel, payload) => {
+  const coalescer = coalesceDeltas((channel, payload) => {
     if (sockets.clients.size === 0) return
     const text = JSON.stringify({ event: channel, payload })
     for (const client of sockets.clients) if (client.readyState === client.OPEN) client.send(text)
   })
+  const unsubscribe = events.subscribe(coalescer.listener)
+  return () => {
+    unsubscribe()
+    coalescer.flush()
+  }
 }
 
 function listen(server: Server, host: string, port: number): Promise<void> {

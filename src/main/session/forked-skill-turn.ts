@@ -7,7 +7,7 @@ import { resultText } from '../tools/result-text'
 import { SKILL_AGENT } from '../tools/skill'
 import type { SkillFork, ToolContext } from '../tools/types'
 
-/** What a typed `/name` of a forked skill needs from its session. */
+/** What a typed `/name` of a forked skill or command needs from its session. */
 export interface ForkedSkillTurnOptions {
   turnId: string
   /** The line as typed (the turn's prompt). */
@@ -26,9 +26,9 @@ export interface ForkedSkillTurnOptions {
 }
 
 /**
- * `/name` typed for a skill with `context: fork`, run as the Skill tool runs it: a subagent of the
- * skill's `agent` type (general-purpose when absent) whose prompt is the rendered body, holding the
- * skill's grants. The turn shows it as a Skill call (the subagent nested under it, as for the
+ * `/name` typed for a skill or custom command with `context: fork`, run as the Skill tool runs it:
+ * a subagent of its `agent` type (general-purpose when absent) and `model` (the type's, else the
+ * session's, when absent) whose prompt is the rendered body, holding its grants. The turn shows it as a Skill call (the subagent nested under it, as for the
  * tool); the main model is not asked. The conversation gets the command and the subagent's final
  * text only (Claude Code's `<command-name>` and `<local-command-stdout>`), so the main agent knows
  * of it at its next turn. Never rejects: a subagent that fails ends the turn `command_failed`, an
@@ -43,7 +43,7 @@ export async function forkedSkillTurn(o: ForkedSkillTurnOptions): Promise<QueryR
   o.emit({ ...identity, type: 'tool_state', toolUseId, name: 'Skill', state: 'running', input, summary: `${o.name}${o.args ? ` ${o.args}` : ''}` })
   const agents = o.context.agents
   const result = agents
-    ? await agents.run({ description: `Skill ${o.name}`, prompt: o.prompt, subagent_type: o.fork.agent ?? SKILL_AGENT }, { ...o.context, toolUseId }, { grants: o.fork.grants })
+    ? await agents.run({ description: `Skill ${o.name}`, prompt: o.prompt, subagent_type: o.fork.agent ?? SKILL_AGENT, ...(o.fork.model && { model: o.fork.model }) }, { ...o.context, toolUseId }, { grants: o.fork.grants })
     : { content: `/${o.name} runs as a subagent, and subagents are not available here.`, isError: true }
   const text = resultText(result.content)
   const isError = result.isError === true

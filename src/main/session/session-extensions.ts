@@ -5,11 +5,12 @@ import { DEFAULT_CATALOG_CHARS, renderSkillCatalog } from '../extensions/catalog
 import { loadExtensions } from '../extensions/load'
 import { renderTemplate, type RenderCapabilities } from '../extensions/render'
 import { expandSlash, parseSlash, type McpPromptCommand } from '../extensions/slash'
-import type { ExtensionCatalog, PromptTemplate, SkillDefinition } from '../extensions/types'
+import type { CommandDefinition, ExtensionCatalog, PromptTemplate, SkillDefinition } from '../extensions/types'
 import type { SessionGrants } from '../governance/decide/session'
 import type { PermissionDecision } from '../governance/types'
 import { describeExplanation } from '../governance/types'
 import { normalizeServerName, type McpServers } from '../services/mcp'
+import { resolveModelName } from '../services/model/aliases'
 import { toBlock } from '../tools/mcp/mcp-result'
 import { runToolCall } from '../tools/run-tool'
 import type { AnyTool, SkillFork, SkillLoader, ToolContext } from '../tools/types'
@@ -93,12 +94,12 @@ export class SessionExtensions {
       signal,
     })
     if (expansion.kind !== 'expanded') return expansion
-    // `/name` for a skill with `context: fork` runs it as the Skill tool would: a subagent, its grants its own.
-    if (expansion.skill?.fork) return { kind: 'fork', name: expansion.name, args: expansion.args, prompt: expansion.body, fork: this.forkOf(expansion.skill) }
-    const template = expansion.skill ?? (await this.catalog()).commands.find((command) => command.name === expansion.name)
+    const template = expansion.template
+    // `/name` for a skill or command with `context: fork` runs it as the Skill tool would: a subagent, its grants its own.
+    if (template?.fork) return { kind: 'fork', name: expansion.name, args: expansion.args, prompt: expansion.body, fork: this.forkOf(template) }
     if (template) this.grant(template)
     if (expansion.skill) this.loaded.set(expansion.skill.name, expansion.text)
-    return { kind: 'expanded', name: expansion.name, text: expansion.text, ...(expansion.model && { model: expansion.model }) }
+    return { kind: 'expanded', name: expansion.name, text: expansion.text, ...(template?.model && { model: this.modelOf(template.model) }) }
   }
 
   /** The Skill tool's loader over this session's tools. */
@@ -116,12 +117,12 @@ export class SessionExtensions {
         }
         const rendered = await renderTemplate(skill, { args, sessionId: this.options.sessionId, projectDir: this.options.projectRoot, signal }, this.capabilities(tools()))
         if (!rendered.ok) return { ok: false, error: rendered.error }
-        // A forked skill's body and grants go to its subagent, not into this conversation or turn.
+        // A forked skill's body, grants and model go to its subagent, not into this conversation or turn.
         if (skill.fork) return { ok: true, name, file: skill.file, text: rendered.text, alreadyLoaded: false, fork: this.forkOf(skill) }
         const alreadyLoaded = this.loaded.get(name) === rendered.text
         this.loaded.set(name, rendered.text)
         this.grant(skill)
-        return { ok: true, name, file: skill.file, text: rendered.text, alreadyLoaded }
+        return { ok: true, name, file: skill.file, text: rendered.text, alreadyLoaded, ...(skill.model && { model: this.modelOf(skill.model) }) }
       },
     }
   }
@@ -137,9 +138,15 @@ export class SessionExtensions {
    * for its life — the skill's folder, and its `allowed-tools` under the same trust rule as for a
    * turn. They are allow rules: the user's deny and ask rules, hooks and protected paths still win.
    */
-  private forkOf(skill: SkillDefinition): SkillFork {
-    const rules = [...(skill.dir ? [`Read(/${skill.dir}/**)`] : []), ...this.allowedRules(skill)]
-    return { ...(skill.agent && { agent: skill.agent }), grants: { rules, file: skill.file } }
+  private forkOf(template: SkillDefinition | CommandDefinition): SkillFork {
+    const dir = template.kind === 'skill' ? template.dir : undefined
+    const rules = [...(dir ? [`Read(/${dir}/**)`] : []), ...this.allowedRules(template)]
+    return { ...(template.agent && { agent: template.agent }), ...(template.model && { model: this.modelOf(template.model) }), grants: { rules, file: template.file } }
+  }
+
+  /** A template's `model` as the API names it: an alias (`opus`) becomes the configured model, as for the Agent tool's `model`. */
+  private modelOf(model: string): string {
+    return resolveModelName(model, this.options.env)
   }
 
   /** A template's `allowed-tools` with its variables filled in; none (and a warning) for a project template in an untrusted folder. */

@@ -10,7 +10,8 @@ export const SKILL_AGENT = 'general-purpose'
  * conversation on demand. Only names and descriptions sit in the system prompt; the body costs
  * tokens only when used. Read-only for permissions: loading reads the skill's own files, and any
  * command the skill injects goes through the permission check on its own. A skill marked
- * `context: fork` runs as a subagent instead (each of its calls judged on its own).
+ * `context: fork` runs as a subagent instead (each of its calls judged on its own); a skill's
+ * `model` is its subagent's model, or, inline, the model for the rest of the turn.
  */
 export const skillTool = defineTool({
   name: 'Skill',
@@ -32,9 +33,12 @@ export const skillTool = defineTool({
       if (!ctx.agents) return errorResult(`The skill "${loaded.name}" runs as a subagent, and subagents are not available here.`)
       // `context: fork` (Claude Code's): the body is the prompt of a subagent of the skill's `agent`
       // type with a conversation of its own; only its final text comes back, as an Agent call's would.
-      const result = await ctx.agents.run({ description: `Skill ${loaded.name}`, prompt: loaded.text, subagent_type: loaded.fork.agent ?? SKILL_AGENT }, ctx, { grants: loaded.fork.grants })
+      const call = { description: `Skill ${loaded.name}`, prompt: loaded.text, subagent_type: loaded.fork.agent ?? SKILL_AGENT, ...(loaded.fork.model && { model: loaded.fork.model }) }
+      const result = await ctx.agents.run(call, ctx, { grants: loaded.fork.grants })
       return { ...result, details: { ...details, ...(typeof result.details === 'object' && result.details) } }
     }
+    // `model` (Claude Code's): the rest of this turn runs on it; the session's model resumes at the next prompt.
+    if (loaded.model) ctx.useModel?.(loaded.model)
     if (loaded.alreadyLoaded) return { content: `The skill "${loaded.name}" is already loaded in this conversation; follow its instructions above.`, details }
     return { content: `<skill name="${loaded.name}" file="${loaded.file}">\n${loaded.text}\n</skill>`, details }
   },

@@ -104,6 +104,11 @@ export interface ToolContext {
   agents?: SubagentControl
   /** Asks for the conversation to be summarized before the next request (the Compact tool); absent where nothing compacts. */
   requestCompaction?(instructions?: string): void
+  /**
+   * The model for the rest of this run (an inline skill's `model`: Claude Code applies it for the
+   * rest of the turn, and the session's model resumes at the next prompt). Absent outside a loop.
+   */
+  useModel?(model: string): void
 }
 
 /** A model request and the reply it got, as a fork copies them byte for byte. */
@@ -126,7 +131,8 @@ export interface AgentCall {
   description: string
   prompt: string
   subagent_type?: string
-  model?: 'sonnet' | 'opus' | 'haiku'
+  /** The Agent tool's aliases (`sonnet`, `opus`, `haiku`), or a model id (a forked skill's `model`). */
+  model?: string
   run_in_background?: boolean
 }
 
@@ -162,6 +168,8 @@ export interface LoadedSkill {
   alreadyLoaded: boolean
   /** `context: fork`: the body is the prompt of a subagent, whose final text is the result. */
   fork?: SkillFork
+  /** An inline skill's `model` (aliases resolved): the model for the rest of the run that loaded it. */
+  model?: string
 }
 
 /**
@@ -172,6 +180,8 @@ export interface LoadedSkill {
 export interface SkillFork {
   /** The subagent type; absent means general-purpose. */
   agent?: string
+  /** The subagent's model (the template's `model`, aliases resolved); absent: the type's, else the caller's. */
+  model?: string
   /** Allow rules for the subagent while it runs: the skill's folder, and its `allowed-tools` when its source is trusted. */
   grants: SubagentGrants
 }

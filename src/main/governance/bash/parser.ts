@@ -1,9 +1,10 @@
 import { createRequire } from 'node:module'
-import { Language, Parser } from 'web-tree-sitter'
+import type { Parser } from 'web-tree-sitter'
 
 /**
- * One shared tree-sitter parser for bash. `initBashParser()` loads the wasm once (tens of ms);
- * after that, parsing is synchronous and fast.
+ * One shared tree-sitter parser for bash. `initBashParser()` loads web-tree-sitter and the wasm
+ * once (tens of ms), when the first command is judged — not at start-up, so `sous -p` reaches its
+ * first request without it; after that, parsing is synchronous and fast.
  */
 let ready: Promise<Parser> | undefined
 let parser: Parser | undefined
@@ -12,6 +13,7 @@ let parser: Parser | undefined
 export function initBashParser(): Promise<Parser> {
   ready ??= (async () => {
     const require = createRequire(import.meta.url)
+    const { Language, Parser } = await import('web-tree-sitter')
     await Parser.init()
     const wasm = require.resolve('tree-sitter-bash/tree-sitter-bash.wasm')
     const language = await Language.load(wasm)

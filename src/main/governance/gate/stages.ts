@@ -1,7 +1,6 @@
 import { projectDataDir, toolResultsDir } from '../../base/paths'
 import { resolveSandbox, type BashSandboxState } from '../../tools/bash-sandbox'
 import type { AnyTool, ToolContext, ToolPreview } from '../../tools/types'
-import { decisionForEdit } from '../approvals/edit-approval'
 import { suggestRules } from '../approvals/suggest'
 import { decide, type HookVerdict } from '../decide/decide'
 import type { HookAggregate } from '../hooks/types'
@@ -180,6 +179,8 @@ export async function askTheUser(gate: GateSession, call: GateCall): Promise<Gat
   if (outcome.behavior !== 'allow') return gate.refuse(call, outcome.reason, outcome.message)
   if (outcome.warning) gate.notice({ level: 'warning', message: `The rule was not saved: ${outcome.warning}` })
   if (outcome.edit) {
+    // Loaded here, with the `diff` package it needs, only when the user edited a proposed change.
+    const { decisionForEdit } = await import('../approvals/edit-approval')
     const edited = decisionForEdit(preview, outcome.edit)
     if (edited.behavior === 'deny') return gate.refuse(call, 'rejected', edited.message)
     if (edited.runAs !== undefined) return edited

@@ -13,7 +13,6 @@ import type { ShellContext } from './shell'
 import { customCommands } from './custom-commands'
 import { SLASH_COMMANDS } from './slash-commands'
 import { TopBar } from './TopBar'
-import { useFilesRevision } from './use-files-revision'
 import { useProjectSessions } from './use-project-sessions'
 import { useTheme } from './use-theme'
 import { useWarmUp, useWarmViews } from './use-warm-up'
@@ -36,7 +35,6 @@ export function App() {
   const open = useProjects((state) => state.open)
   const { dark, fontSize } = useTheme()
   const sessions = useProjectSessions(current?.path)
-  const revision = useFilesRevision()
   const [paletteOpen, setPaletteOpen] = useState(false)
   useWarmUp()
 
@@ -60,8 +58,8 @@ export function App() {
 
   const { active, openSession, newSession } = sessions
   const context = useMemo<ShellContext>(
-    () => ({ project: current, sessionId: active, revision, dark, fontSize, openSession, newSession }),
-    [current, active, revision, dark, fontSize, openSession, newSession],
+    () => ({ project: current, sessionId: active, dark, fontSize, openSession, newSession }),
+    [current, active, dark, fontSize, openSession, newSession],
   )
   const commands = useMemo(
     () => buildCommands({ current, openProjects, activeSession: active, newSession, views: VIEWS }),

@@ -14,8 +14,6 @@ export interface ShellContext {
   project: Project | null
   /** The session the chat shows for that project (null before its first prompt). */
   sessionId: string | null
-  /** Bumped when the agent may have changed files (a tool or a turn ended). */
-  revision: number
   dark: boolean
   fontSize: number
   /** Shows a session in the chat; `projectPath` is its project (search finds other projects' too). */

@@ -8,7 +8,8 @@ import { TaskPanel } from '../features/tasks/TaskPanel'
 import { TrustDialog } from '../features/trust/TrustDialog'
 import { TrustSettings } from '../features/trust/TrustSettings'
 import { lazyNamed } from '../lib/lazy'
-import type { View } from './shell'
+import type { ProjectContext, View } from './shell'
+import { useFilesRevision } from './use-files-revision'
 
 /**
  * Dialogs are their own chunks, so they cost the first paint nothing; each one's `warm` fetches it
@@ -38,15 +39,7 @@ export const VIEWS: readonly View[] = [
       focus: 'input[aria-label="Search sessions"]',
       keys: { label: 'Alt+Shift+F', binding: { key: 'f', alt: true, shift: true } },
     },
-    render: (context) => (
-      <SessionsSidebar
-        projectPath={context.project.path}
-        activeSessionId={context.sessionId}
-        revision={context.revision}
-        onOpen={context.openSession}
-        onNew={context.newSession}
-      />
-    ),
+    render: (context) => <SessionsView context={context} />,
   },
   {
     id: 'tasks',
@@ -64,7 +57,7 @@ export const VIEWS: readonly View[] = [
     placement: 'sidebar',
     title: 'Files',
     command: { title: 'Focus the file tree', focus: '[aria-label="Project files"] button' },
-    render: (context) => <FileTree root={context.project.path} sessionId={context.sessionId} revision={context.revision} />,
+    render: (context) => <FilesView root={context.project.path} sessionId={context.sessionId} />,
   },
   {
     id: 'agents',
@@ -132,3 +125,15 @@ export const VIEWS: readonly View[] = [
   // The trust step shows itself when the open project's own configuration needs a decision.
   { id: 'trust', placement: 'overlay', render: (context) => <TrustDialog projectPath={context.project?.path ?? null} /> },
 ]
+
+/** The session list, reloaded when the files revision goes up (its own render, not the shell's). */
+function SessionsView({ context }: { context: ProjectContext }) {
+  const revision = useFilesRevision()
+  return <SessionsSidebar projectPath={context.project.path} activeSessionId={context.sessionId} revision={revision} onOpen={context.openSession} onNew={context.newSession} />
+}
+
+/** The file tree and the session's changes, reloaded when the files revision goes up. */
+function FilesView({ root, sessionId }: { root: string; sessionId: string | null }) {
+  const revision = useFilesRevision()
+  return <FileTree root={root} sessionId={sessionId} revision={revision} />
+}

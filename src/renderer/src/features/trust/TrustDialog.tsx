@@ -23,7 +23,9 @@ export function TrustDialog({ projectPath }: { projectPath: string | null }) {
   useEffect(
     () =>
       api.on('agent.event', (event) => {
-        if (event.type === 'turn_end' && projectPath) void check(projectPath)
+        // A main agent's turn, not each subagent's: eight workers ending turns would re-read the
+        // project's configuration many times a second for one prompt.
+        if (event.type === 'turn_end' && !event.parentToolUseId && projectPath) void check(projectPath)
       }),
     [projectPath, check],
   )
