@@ -1,3 +1,5 @@
+import { ONE_MILLION_SUFFIX } from '../../../shared/context-window'
+
 /** The model aliases agent files and the Agent tool use, as Claude Code names them. */
 export type ModelAlias = 'sonnet' | 'opus' | 'haiku'
 
@@ -17,11 +19,15 @@ const ALIAS_VARIABLES: Readonly<Record<ModelAlias, string>> = {
 
 /**
  * The model id for a name: an alias (`sonnet`, `opus`, `haiku`, any case) becomes the model the
- * environment pins it to, or the default; anything else is taken as a model id.
+ * environment pins it to, or the default; anything else is taken as a model id. A `[1m]` suffix
+ * survives (`sonnet[1m]` → `claude-sonnet-4-6[1m]`): it sets the window compaction works to, and
+ * the model service turns it into the API's terms (the id without it, plus the 1M-window beta).
  */
 export function resolveModelName(name: string, env: Record<string, string | undefined> = {}): string {
-  const alias = name.trim().toLowerCase()
-  if (!(alias in DEFAULT_ALIAS_MODELS)) return name.trim()
+  const trimmed = name.trim()
+  const suffix = ONE_MILLION_SUFFIX.exec(trimmed)?.[0] ?? ''
+  const alias = trimmed.slice(0, trimmed.length - suffix.length).toLowerCase()
+  if (!(alias in DEFAULT_ALIAS_MODELS)) return trimmed
   const key = alias as ModelAlias
-  return env[ALIAS_VARIABLES[key]]?.trim() || DEFAULT_ALIAS_MODELS[key]
+  return (env[ALIAS_VARIABLES[key]]?.trim() || DEFAULT_ALIAS_MODELS[key]) + suffix
 }

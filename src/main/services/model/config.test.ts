@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest'
+import { contextWindowOf } from '../../../shared/context-window'
+import { resolveModelName } from './aliases'
 import { CONTEXT_1M_BETA, DEFAULT_MODEL, DEFAULT_RETRY_POLICY, resolveModelAlias, resolveModelConfig, wireModel } from './config'
 
 describe('resolveModelConfig', () => {
@@ -45,5 +47,18 @@ describe('[1m] model names', () => {
     expect(wireModel('claude-opus-4-6')).toEqual({ id: 'claude-opus-4-6', betas: [] })
     // Only a trailing suffix counts.
     expect(wireModel('odd[1m]-name')).toEqual({ id: 'odd[1m]-name', betas: [] })
+  })
+
+  it('keeps the suffix for agent files and the Agent tool too, pinned aliases included', () => {
+    // A subagent asked for `sonnet[1m]` must reach the API as the sonnet id plus the beta, not as `sonnet`.
+    expect(wireModel(resolveModelName('sonnet[1m]'))).toEqual({ id: 'claude-sonnet-4-6', betas: [CONTEXT_1M_BETA] })
+    expect(resolveModelName('opus[1m]', { ANTHROPIC_DEFAULT_OPUS_MODEL: 'gateway-opus' })).toBe('gateway-opus[1m]')
+    expect(resolveModelName(' claude-opus-4-1 ')).toBe('claude-opus-4-1')
+  })
+
+  it('gives the 1M window to exactly the names the wire sends the 1M beta for', () => {
+    for (const name of ['claude-sonnet-4-6[1m]', 'claude-opus-4-6[1M]', 'claude-sonnet-4-6', 'my-model-1m', 'odd[1m]-name']) {
+      expect(contextWindowOf(name) === 1_000_000).toBe(wireModel(name).betas.length > 0)
+    }
   })
 })

@@ -1,13 +1,12 @@
+import { ONE_MILLION_SUFFIX } from '../../../shared/context-window'
 import { err, ok, type Result } from '../../../shared/ipc/result'
+import { DEFAULT_ALIAS_MODELS, resolveModelName } from './aliases'
 
 /** The model used when neither ANTHROPIC_MODEL nor an override names one. */
 export const DEFAULT_MODEL = 'claude-sonnet-4-6'
 
 /** Claude Code's model aliases, each for the newest model of its family that Sous knows. */
-export const MODEL_ALIASES: Readonly<Record<string, string>> = { sonnet: DEFAULT_MODEL, opus: 'claude-opus-4-6', haiku: 'claude-haiku-4-5' }
-
-/** Claude Code's suffix for "this model with the 1M-token context window" (`sonnet[1m]`). */
-const ONE_MILLION_SUFFIX = /\[1m\]$/i
+export const MODEL_ALIASES: Readonly<Record<string, string>> = DEFAULT_ALIAS_MODELS
 
 /** The beta that opens the 1M-token context window, sent in `anthropic-beta`. */
 export const CONTEXT_1M_BETA = 'context-1m-2025-08-07'
@@ -18,10 +17,7 @@ export const CONTEXT_1M_BETA = 'context-1m-2025-08-07'
  * compaction works to, and {@link wireModel} turns it into the API's terms.
  */
 export function resolveModelAlias(name: string): string {
-  const trimmed = name.trim()
-  const suffix = ONE_MILLION_SUFFIX.exec(trimmed)?.[0] ?? ''
-  const base = trimmed.slice(0, trimmed.length - suffix.length)
-  return (MODEL_ALIASES[base.toLowerCase()] ?? base) + suffix
+  return resolveModelName(name)
 }
 
 /**
