@@ -9,14 +9,14 @@
  * figures; asserts nothing. Frame figures swing with machine load: run it alone.
  * `SOUS_BENCH_PROFILE=<file.cpuprofile>` also writes the renderer's CPU profile of the run.
  */
-import { chromium, type Page } from '@playwright/test'
+import type { Page } from '@playwright/test'
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Message } from '../src/main/services/model/types'
 import { startModelServer, type RecordedRequest, type ReplyBlock, type Step } from '../test/model-server'
 import { mainThread, ms, quantile, startWatching, stopWatching } from './frames'
-import { startServe } from './serve'
+import { BENCH_VIEWPORT, launchChromium, openProject, startServe } from './serve'
 
 const WORKERS = 8
 const TASKS = 80
@@ -120,13 +120,10 @@ export default async function bench(): Promise<void> {
   await writeFile(join(userHome, '.claude', 'agents', 'lead.md'), '---\nname: lead\ndescription: Leads a review and sends Explore agents for facts\ntools: Read, Grep, Agent\n---\nYou lead a review.\n')
   const server = await startModelServer({ scenario: [route(scripts(project))], loop: true })
   const serve = await startServe({ sousHome: home, userHome, modelUrl: server.url })
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] })
+  const browser = await launchChromium()
   try {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } })
-    await page.goto(serve.url)
-    await page.getByRole('textbox', { name: 'Project folder path' }).fill(project)
-    await page.getByRole('button', { name: 'Open', exact: true }).click()
-    await page.getByRole('region', { name: 'Chat' }).waitFor()
+    const page = await browser.newPage({ viewport: BENCH_VIEWPORT })
+    await openProject(page, serve.url, project)
     await prompt(page, `${SETUP}: set up the work.`, 'The tree is set up.')
     await page.waitForTimeout(2000)
     await streamingTree(page)

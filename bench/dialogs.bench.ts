@@ -6,11 +6,11 @@
  * browser has its own figures (`memory.bench.ts`: its first open lists 1,000 memories).
  * Needs a build (`npm run bench` builds first). Prints figures and ratios; asserts nothing.
  */
-import { chromium, type Page } from '@playwright/test'
+import type { Page } from '@playwright/test'
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { startServe } from './serve'
+import { BENCH_VIEWPORT, launchChromium, openProject, startServe } from './serve'
 import { startModelServer } from '../test/model-server'
 
 const OPENS = 5
@@ -34,13 +34,10 @@ export default async function bench(): Promise<void> {
   await mkdir(project, { recursive: true })
   await writeFile(join(project, 'README.md'), '# A project\n')
   const serve = await startServe({ sousHome: join(base, 'sous'), userHome: join(base, 'user-home'), modelUrl: server.url })
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] })
+  const browser = await launchChromium()
   try {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } })
-    await page.goto(serve.url)
-    await page.getByRole('textbox', { name: 'Project folder path' }).fill(project)
-    await page.getByRole('button', { name: 'Open', exact: true }).click()
-    await page.getByRole('region', { name: 'Chat' }).waitFor()
+    const page = await browser.newPage({ viewport: BENCH_VIEWPORT })
+    await openProject(page, serve.url, project)
     await page.waitForTimeout(3000) // start-up settles (idle warm-ups)
     console.log(`dialogs' first open, from the key to the dialog on screen (headless Chromium, sous serve; project open, start-up idle)`)
     for (const dialog of DIALOGS) {

@@ -10,11 +10,11 @@
  *    next frame; target ≤ 16 ms).
  * Needs a build (`npm run bench` builds first). Prints figures and ratios; asserts nothing.
  */
-import { chromium, type Page } from '@playwright/test'
+import type { Page } from '@playwright/test'
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { startServe } from './serve'
+import { BENCH_VIEWPORT, launchChromium, openProject, startServe } from './serve'
 import { startModelServer, textReply, type ModelServer } from '../test/model-server'
 import type { AgentEvent } from '../src/shared/protocol/agent-event'
 import { createEventHub } from '../src/main/base/event-hub'
@@ -123,14 +123,11 @@ async function browser(server: ModelServer, home: string): Promise<void> {
   await mkdir(project, { recursive: true })
   await seed(userHome, project, 1000)
   const serve = await startServe({ sousHome: join(userHome, 'sous'), userHome, modelUrl: server.url })
-  const chromiumBrowser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] })
+  const chromiumBrowser = await launchChromium()
   try {
-    const page = await chromiumBrowser.newPage({ viewport: { width: 1280, height: 800 } })
+    const page = await chromiumBrowser.newPage({ viewport: BENCH_VIEWPORT })
     const lists = await watchLists(page)
-    await page.goto(serve.url)
-    await page.getByRole('textbox', { name: 'Project folder path' }).fill(project)
-    await page.getByRole('button', { name: 'Open', exact: true }).click()
-    await page.getByRole('region', { name: 'Chat' }).waitFor()
+    await openProject(page, serve.url, project)
     await page.waitForTimeout(3000) // start-up settles (idle preloads)
     const prefetched = lists.length
     const opens: number[] = []

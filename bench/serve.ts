@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { join, resolve } from 'node:path'
+import { chromium, type Browser, type Page } from '@playwright/test'
 
 const root = resolve(import.meta.dirname, '..')
 
@@ -38,4 +39,23 @@ export async function startServe(options: ServeOptions): Promise<{ url: string; 
 /** Node flags for the served process from `SOUS_BENCH_SERVE_FLAGS` (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`), to profile main during a bench. */
 function nodeFlags(): string[] {
   return process.env.SOUS_BENCH_SERVE_FLAGS?.split(/\s+/).filter(Boolean) ?? []
+}
+
+/** The page size every browser bench renders at. */
+export const BENCH_VIEWPORT = { width: 1280, height: 800 }
+
+/** Debian's Chromium, headless, with nothing of its own running in the background to skew figures. */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+  })
+}
+
+/** Loads the served app in `page` and opens `project` the way a user does, until its chat is on screen. */
+export async function openProject(page: Page, url: string, project: string): Promise<void> {
+  await page.goto(url)
+  await page.getByRole('textbox', { name: 'Project folder path' }).fill(project)
+  await page.getByRole('button', { name: 'Open', exact: true }).click()
+  await page.getByRole('region', { name: 'Chat' }).waitFor()
 }

@@ -13,7 +13,7 @@
  * Needs a build (`npm run bench` builds first). Prints figures; asserts nothing. Figures swing with
  * machine load (other Chromium instances on a 2-core box double the long tasks): run it alone.
  */
-import { chromium, type Page } from '@playwright/test'
+import type { Page } from '@playwright/test'
 import { randomUUID } from 'node:crypto'
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -23,7 +23,7 @@ import type { Message } from '../src/main/services/model/types'
 import { TranscriptWriter, transcriptPath } from '../src/main/store/transcript'
 import type { SousApi } from '../src/shared/ipc/api'
 import { mainThread, ms, quantile, startWatching, stopWatching } from './frames'
-import { startServe } from './serve'
+import { BENCH_VIEWPORT, launchChromium, openProject, startServe } from './serve'
 import { startModelServer, type ModelServer } from '../test/model-server'
 
 
@@ -38,13 +38,10 @@ export default async function bench(): Promise<void> {
   // Memory's side requests (recall, saving after a turn) would take the scripted replies.
   await writeFile(join(home, 'settings.json'), `${JSON.stringify({ sous: { autoMemory: false } })}\n`)
   const serve = await startServe({ sousHome: home, userHome: join(home, 'user-home'), modelUrl: server.url })
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] })
+  const browser = await launchChromium()
   try {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } })
-    await page.goto(serve.url)
-    await page.getByRole('textbox', { name: 'Project folder path' }).fill(project)
-    await page.getByRole('button', { name: 'Open', exact: true }).click()
-    await page.getByRole('region', { name: 'Chat' }).waitFor()
+    const page = await browser.newPage({ viewport: BENCH_VIEWPORT })
+    await openProject(page, serve.url, project)
     // Let start-up settle (Monaco is preloaded in the first idle moment) as it would while a person types.
     await page.waitForTimeout(3000)
     if (!process.env.SOUS_BENCH_ONLY_FAST) await streaming(page, server, 'stream 5,000 tokens at ~200 tokens/s', markdownOf(20_000), 5)
