@@ -127,6 +127,21 @@ export function useAgentWorld(serverUrl: () => string, options: Partial<SessionR
   return world
 }
 
+/** Writes a user skill (`~/.claude/skills/<name>/SKILL.md`) into the world's home, with extra frontmatter lines. */
+export function writeUserSkill(world: AgentWorld, name: string, frontmatter: string, body: string): void {
+  writeTemplate(join(world.userHome, '.claude', 'skills', name), 'SKILL.md', name, frontmatter, body)
+}
+
+/** Writes a user command (`~/.claude/commands/<name>.md`) into the world's home, with extra frontmatter lines. */
+export function writeUserCommand(world: AgentWorld, name: string, frontmatter: string, body: string): void {
+  writeTemplate(join(world.userHome, '.claude', 'commands'), `${name}.md`, name, frontmatter, body)
+}
+
+function writeTemplate(dir: string, file: string, name: string, frontmatter: string, body: string): void {
+  mkdirSync(dir, { recursive: true })
+  writeFileSync(join(dir, file), `---\ndescription: ${name} for the project\n${frontmatter}---\n${body}\n`)
+}
+
 /** The tool_result of a call in a conversation. */
 export function resultOf(messages: Message[], toolUseId: string): ToolResultBlock | undefined {
   for (const message of messages) {

@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { textReply, toolUseReply, type RecordedRequest } from '../../../test/model-server'
 import { useModelServer } from '../../../test/model-server/vitest'
-import { nextOn, promptOf, resultOf, routeByPrompt, toolNamesOf, useAgentWorld } from '../../../test/support/agents'
+import { nextOn, promptOf, resultOf, routeByPrompt, toolNamesOf, useAgentWorld, writeUserCommand, writeUserSkill } from '../../../test/support/agents'
 
 // Claude Code merged custom commands into skills: `.claude/commands/<name>.md` takes the same
 // frontmatter, so `context: fork` (and `agent`) run a command as a forked skill runs. A template's
@@ -11,18 +11,6 @@ import { nextOn, promptOf, resultOf, routeByPrompt, toolNamesOf, useAgentWorld }
 // that uses it (the session's resumes at the next prompt); aliases map as the Agent tool's do.
 const server = useModelServer()
 const world = useAgentWorld(() => server.url)
-
-function writeCommand(name: string, frontmatter: string, body: string): void {
-  const dir = join(world.userHome, '.claude', 'commands')
-  mkdirSync(dir, { recursive: true })
-  writeFileSync(join(dir, `${name}.md`), `---\ndescription: ${name} for the project\n${frontmatter}---\n${body}\n`)
-}
-
-function writeSkill(name: string, frontmatter: string, body: string): void {
-  const dir = join(world.userHome, '.claude', 'skills', name)
-  mkdirSync(dir, { recursive: true })
-  writeFileSync(join(dir, 'SKILL.md'), `---\ndescription: ${name} for the project\n${frontmatter}---\n${body}\n`)
-}
 
 const modelOf = (request: RecordedRequest) => request.body['model']
 
@@ -35,7 +23,7 @@ async function withPinnedAliases(): Promise<void> {
 
 describe('a custom command with context: fork typed as /name', () => {
   it('runs as a subagent of its `agent` type with $ARGUMENTS filled in, without asking the main model, and only its final text returns', async () => {
-    writeCommand('audit', 'context: fork\nagent: Explore\n', 'AUDIT-PROMPT: audit the module $ARGUMENTS and report.')
+    writeUserCommand(world, 'audit', 'context: fork\nagent: Explore\n', 'AUDIT-PROMPT: audit the module $ARGUMENTS and report.')
     server.setScenario(
       [
         routeByPrompt({
@@ -69,7 +57,7 @@ describe('a custom command with context: fork typed as /name', () => {
   })
 
   it('pre-approves its allowed-tools for its subagent alone', async () => {
-    writeCommand('scribe', 'context: fork\nallowed-tools: Write\n', 'SCRIBE-PROMPT: write the notes.')
+    writeUserCommand(world, 'scribe', 'context: fork\nallowed-tools: Write\n', 'SCRIBE-PROMPT: write the notes.')
     server.setScenario(
       [
         routeByPrompt({
@@ -123,7 +111,7 @@ describe('a custom command with context: fork typed as /name', () => {
 describe('a skill’s or command’s model', () => {
   it('is the model of a forked skill’s subagent (an alias mapped as the Agent tool maps it); the caller keeps its own', async () => {
     await withPinnedAliases()
-    writeSkill('quick-survey', 'context: fork\nmodel: haiku\n', 'QUICK-PROMPT: list the files.')
+    writeUserSkill(world, 'quick-survey', 'context: fork\nmodel: haiku\n', 'QUICK-PROMPT: list the files.')
     server.setScenario(
       [
         routeByPrompt({
@@ -145,7 +133,7 @@ describe('a skill’s or command’s model', () => {
   })
 
   it('is the model of a forked command’s subagent when typed, and a model id is taken as written', async () => {
-    writeCommand('deep-review', 'context: fork\nmodel: claude-opus-4-1\n', 'DEEP-PROMPT: review the change.')
+    writeUserCommand(world, 'deep-review', 'context: fork\nmodel: claude-opus-4-1\n', 'DEEP-PROMPT: review the change.')
     server.setScenario([routeByPrompt({ 'DEEP-PROMPT': [textReply('DEEP-RESULT')] })], { loop: true })
     const { sessionId } = await world.runtime.sessions.create(world.project)
     expect(await world.runtime.sessions.run(sessionId, '/deep-review')).toMatchObject({ reason: 'completed', resultText: 'DEEP-RESULT' })
@@ -156,7 +144,7 @@ describe('a skill’s or command’s model', () => {
 
   it('of an inline skill the model loads is used for the rest of that turn, and the session’s model resumes at the next prompt', async () => {
     await withPinnedAliases()
-    writeSkill('careful', 'model: opus\n', 'CAREFUL-BODY: think twice.')
+    writeUserSkill(world, 'careful', 'model: opus\n', 'CAREFUL-BODY: think twice.')
     server.setScenario(
       [
         routeByPrompt({
@@ -178,7 +166,7 @@ describe('a skill’s or command’s model', () => {
 
   it('of an inline command typed as /name is the model of its turn only (an alias mapped as the Agent tool maps it)', async () => {
     await withPinnedAliases()
-    writeCommand('tidy', 'model: haiku\n', 'TIDY-BODY: tidy the README.')
+    writeUserCommand(world, 'tidy', 'model: haiku\n', 'TIDY-BODY: tidy the README.')
     server.setScenario([textReply('Tidied.'), textReply('Back.')])
     const { sessionId } = await world.runtime.sessions.create(world.project)
     expect((await world.runtime.sessions.run(sessionId, '/tidy')).reason).toBe('completed')

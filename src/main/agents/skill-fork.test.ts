@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { textReply, toolUseReply, type RecordedRequest } from '../../../test/model-server'
 import { useModelServer } from '../../../test/model-server/vitest'
-import { nextOn, promptOf, resultOf, routeByPrompt, systemOf, toolNamesOf, useAgentWorld } from '../../../test/support/agents'
+import { nextOn, promptOf, resultOf, routeByPrompt, systemOf, toolNamesOf, useAgentWorld, writeUserSkill } from '../../../test/support/agents'
 import { FORK_TAG } from './fork.prompt'
 
 // A skill whose frontmatter says `context: fork` runs as a subagent (Claude Code's documented
@@ -14,19 +14,13 @@ import { FORK_TAG } from './fork.prompt'
 const server = useModelServer()
 const world = useAgentWorld(() => server.url)
 
-function writeSkill(name: string, frontmatter: string, body: string): void {
-  const dir = join(world.userHome, '.claude', 'skills', name)
-  mkdirSync(dir, { recursive: true })
-  writeFileSync(join(dir, 'SKILL.md'), `---\ndescription: ${name} for the project\n${frontmatter}---\n${body}\n`)
-}
-
 function isFork(request: RecordedRequest): boolean {
   return JSON.stringify(request.body['messages']).includes(FORK_TAG)
 }
 
 describe('skills with context: fork', () => {
   it('run as a general-purpose subagent with a conversation of its own, the body as its prompt, and only the final text returns', async () => {
-    writeSkill('release-notes', 'context: fork\n', 'NOTES-DIRECTIVE: draft the release notes from the README.')
+    writeUserSkill(world, 'release-notes', 'context: fork\n', 'NOTES-DIRECTIVE: draft the release notes from the README.')
     server.setScenario(
       [
         routeByPrompt({
@@ -63,7 +57,7 @@ describe('skills with context: fork', () => {
   })
 
   it('run as the `agent` type named in the frontmatter, with the body as its prompt', async () => {
-    writeSkill('survey', 'context: fork\nagent: Explore\n', 'SURVEY-PROMPT: list the files of the project.')
+    writeUserSkill(world, 'survey', 'context: fork\nagent: Explore\n', 'SURVEY-PROMPT: list the files of the project.')
     server.setScenario(
       [
         routeByPrompt({
@@ -92,7 +86,7 @@ describe('skills with context: fork', () => {
 
 describe('a forked skill typed as /name', () => {
   it('runs its subagent with $ARGUMENTS filled in, without asking the main model, and the conversation keeps only the command and the final text', async () => {
-    writeSkill('changelog', 'context: fork\nagent: Explore\n', 'CHANGELOG-PROMPT: list the changes for version $ARGUMENTS.')
+    writeUserSkill(world, 'changelog', 'context: fork\nagent: Explore\n', 'CHANGELOG-PROMPT: list the changes for version $ARGUMENTS.')
     server.setScenario(
       [
         routeByPrompt({
@@ -134,7 +128,7 @@ describe('a forked skill typed as /name', () => {
 
 describe('a forked skill’s allowed-tools', () => {
   it('are pre-approved for its subagent alone, and the user’s deny rules still win', async () => {
-    writeSkill('scribe', 'context: fork\nallowed-tools: Write Bash\n', 'SCRIBE-PROMPT: write the notes, then touch a marker.')
+    writeUserSkill(world, 'scribe', 'context: fork\nallowed-tools: Write Bash\n', 'SCRIBE-PROMPT: write the notes, then touch a marker.')
     // The user's own settings ($SOUS_HOME/settings.json) deny `touch`.
     mkdirSync(world.home, { recursive: true })
     writeFileSync(join(world.home, 'settings.json'), JSON.stringify({ permissions: { deny: ['Bash(touch *)'] } }))
