@@ -21,7 +21,7 @@ export function ViewHost({ views, context }: { views: readonly View[]; context: 
           key={dialog.id}
           what={dialog.title}
           renderError={(message) => (
-            <Dialog label={dialog.title} className="dialog" onClose={close}>
+            <Dialog label={dialog.title} className="dialog-frame dialog" onClose={close}>
               <DialogHeader title={dialog.title} onClose={close} />
               <p className="pane__error" role="alert">
                 {message}

@@ -12,7 +12,7 @@ export function AgentConversation({ onClose }: { onClose(): void }) {
   }
   const title = opened ? `Conversation of ${opened.title}` : 'Conversation'
   return (
-    <Dialog label={title} className="dialog agents-conversation" onClose={close}>
+    <Dialog label={title} className="dialog-frame dialog agents-conversation" onClose={close}>
       <DialogHeader title={title} onClose={close} />
       <p className="agents-conversation__note">Read-only: this is what the agent saw and did.</p>
       {opened?.error && (

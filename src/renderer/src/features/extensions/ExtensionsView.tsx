@@ -33,7 +33,7 @@ export function ExtensionsView({ projectPath, onClose }: { projectPath: string |
   }
 
   return (
-    <Dialog label="Extensions" className="extensions" onClose={onClose} initialFocus='[role="tab"][aria-selected="true"]'>
+    <Dialog label="Extensions" className="dialog-frame extensions" onClose={onClose} initialFocus='[role="tab"][aria-selected="true"]'>
       <DialogHeader title="Extensions" onClose={onClose}>
         {projectPath && (
           <button type="button" className="button button--small button--quiet" disabled={busy !== null} onClick={() => void load(projectPath, true)}>

@@ -18,7 +18,7 @@ export function Viewer({ dark, fontSize }: { dark: boolean; fontSize: number }) 
 
   const title = viewing.kind === 'changes' ? 'Changes in this session' : viewing.path
   return (
-    <Dialog key={title} label={title} className="viewer" onClose={close}>
+    <Dialog key={title} label={title} className="dialog-frame viewer" onClose={close}>
       <DialogHeader title={title} onClose={close}>
         {viewing.kind !== 'changes' && (
           <span className="status">Read-only{viewing.truncated ? ' · first 1 MB' : ''}</span>

@@ -30,7 +30,7 @@ export function MemoryBrowser({ projectPath, dark, fontSize, onClose, onOpenSess
   }, [projectPath])
 
   return (
-    <Dialog label="Memory" className="memory" onClose={onClose} initialFocus='input[aria-label="Search memories"]'>
+    <Dialog label="Memory" className="dialog-frame memory" onClose={onClose} initialFocus='input[aria-label="Search memories"]'>
       <DialogHeader title="Memory" onClose={onClose}>
         {projectPath && <Toolbar />}
       </DialogHeader>

@@ -24,7 +24,7 @@ export function SettingsDialog({
   useEffect(() => useSettings.getState().clearMessages(), [])
 
   return (
-    <Dialog label="Settings" className="settings" onClose={onClose} initialFocus="input, select">
+    <Dialog label="Settings" className="dialog-frame settings" onClose={onClose} initialFocus="input, select">
       <DialogHeader title="Settings" onClose={onClose} />
       <div className="settings__body">
         <ApiKeyForm />
