@@ -3,22 +3,22 @@ import type { PermissionGate } from '../governance/gate/gate'
 import { HookLog } from '../governance/hooks/log'
 import { MemoryService } from '../memory/service'
 import { projectExtensionsTrusted, projectMcpTrusted } from '../governance/trust/trust'
-import { ApprovalQueues } from './approval-queues'
-import { RuntimeExtensionService, toServerStatus, type ExtensionService } from './extension-service'
-import { toHookRun } from './hook-inspector'
-import { McpRegistry } from './mcp-registry'
-import { ModelCache } from './model-cache'
-import { NetworkAsks } from './network-asks'
-import { projectTrustOf, type ProjectTrust, type SessionRuntimeOptions } from './runtime-options'
-import type { RuntimeParts } from './runtime-parts'
-import { openSessionEnvironment } from './session-environment'
-import { SessionManager } from './session-manager'
-import { SharedSandbox } from './shared-sandbox'
+import { ApprovalQueues } from '../governance/approvals/registry'
+import { RuntimeExtensionService, toServerStatus, type ExtensionService } from '../extensions/runtime/extension-service'
+import { toHookRun } from '../governance/hooks/inspector'
+import { McpRegistry } from '../services/mcp/registry'
+import { ModelCache } from '../services/model/cache'
+import { NetworkAsks } from '../governance/sandbox/shared/network-asks'
+import { projectTrustOf, type ProjectTrust, type SessionRuntimeOptions } from './options'
+import type { RuntimeParts } from './shared'
+import { openSessionEnvironment } from './open-session'
+import { SessionManager } from '../session/session-manager'
+import { SharedSandbox } from '../governance/sandbox/shared/shared-sandbox'
 import type { UserTaskEdits } from './user-task-edits'
 import { planFilePath, plansDir } from '../store/plan-files'
 import { isSessionId } from '../store/transcript'
 
-export type { RuntimePreferences, SessionRuntimeOptions } from './runtime-options'
+export type { RuntimePreferences, SessionRuntimeOptions } from './options'
 
 /** The agent side of a host: sessions plus the approval queues the UI answers. */
 export interface SessionRuntime {
@@ -44,7 +44,7 @@ export interface SessionRuntime {
 /**
  * Builds the SessionManager every host uses, with the real model service, the core tools, the
  * syntax-tree Bash classifier, the OS sandbox, a permission gate per session and the projects' MCP
- * servers, skills and commands (`session-environment.ts`). One place, so the desktop app,
+ * servers, skills and commands (`open-session.ts`). One place, so the desktop app,
  * `sous serve` and `sous -p` behave the same.
  */
 export function createSessionRuntime(options: SessionRuntimeOptions): SessionRuntime {
@@ -74,7 +74,7 @@ export function createSessionRuntime(options: SessionRuntimeOptions): SessionRun
     gates: new Map(),
     hookLog: new HookLog(),
     network,
-    sandbox: new SharedSandbox(options, network),
+    sandbox: new SharedSandbox({ ...options, projectTrust: projectTrustOf(options) }, network),
     models: new ModelCache(options),
     memory: options.memory ?? new MemoryService({ sousHome: options.home, hub: options.hub, env: options.env, home: userHome, preferences: () => options.preferences?.() ?? {} }),
     userHome,

@@ -1,7 +1,7 @@
-import type { ApprovalRequested, ApprovalResolution } from '../../shared/ipc/contract'
-import type { EventHub } from '../base/event-hub'
-import type { ApprovalOutcome, ApprovalQueue, ApprovalRequest } from '../governance/approvals/queue'
-import { describeExplanation } from '../governance/types'
+import type { ApprovalRequested, ApprovalResolution } from '../../../shared/ipc/contract'
+import type { EventHub } from '../../base/event-hub'
+import type { ApprovalOutcome, ApprovalQueue, ApprovalRequest } from './queue'
+import { describeExplanation } from '../types'
 
 /** One live session's approval queue. */
 export interface SessionQueue {

@@ -2,7 +2,7 @@ import type { SessionGrants } from '../governance/decide/session'
 import { SessionMemory, type SessionMemoryHost, type SessionMemoryPort } from '../memory/agents/session-memory'
 import { SMALL_FAST_MODEL } from '../services/model/ask'
 import type { ModelService } from '../services/model/types'
-import type { RuntimeParts } from './runtime-parts'
+import type { RuntimeParts } from './shared'
 
 /**
  * A session's memory (its prompt section, recall beside each turn, extraction after it) on the

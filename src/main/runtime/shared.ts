@@ -1,12 +1,12 @@
 import type { PermissionGate } from '../governance/gate/gate'
 import type { HookLog } from '../governance/hooks/log'
 import type { MemoryService } from '../memory/service'
-import type { ApprovalQueues } from './approval-queues'
-import type { ModelCache } from './model-cache'
-import type { NetworkAsks } from './network-asks'
-import type { ProjectTrust, SessionRuntimeOptions } from './runtime-options'
-import type { McpRegistry } from './mcp-registry'
-import type { SharedSandbox } from './shared-sandbox'
+import type { ApprovalQueues } from '../governance/approvals/registry'
+import type { ModelCache } from '../services/model/cache'
+import type { NetworkAsks } from '../governance/sandbox/shared/network-asks'
+import type { ProjectTrust, SessionRuntimeOptions } from './options'
+import type { McpRegistry } from '../services/mcp/registry'
+import type { SharedSandbox } from '../governance/sandbox/shared/shared-sandbox'
 import type { UserTaskEdits } from './user-task-edits'
 
 /** What every session of one runtime shares. */

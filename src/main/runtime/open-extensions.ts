@@ -2,9 +2,9 @@ import { projectDataDir } from '../base/paths'
 import type { PermissionGate } from '../governance/gate/gate'
 import type { ApprovalQueue } from '../governance/approvals/queue'
 import type { ReminderSink } from '../context/reminders'
-import type { McpRegistry } from './mcp-registry'
-import type { ProjectTrust, SessionRuntimeOptions } from './runtime-options'
-import { createExtensionParts, type ExtensionParts } from './session-extension-parts'
+import type { McpRegistry } from '../services/mcp/registry'
+import type { ProjectTrust, SessionRuntimeOptions } from './options'
+import { createExtensionParts, type ExtensionParts } from './extension-parts'
 
 /** What opening a session's extensions takes from its runtime. */
 export interface ExtensionsRuntime {

@@ -1,9 +1,23 @@
 import { homedir } from 'node:os'
-import type { SettingsWatch } from '../governance/gate/gate-settings'
-import type { BashSandbox } from '../governance/sandbox/bash-sandbox'
-import type { BashSandboxPort, BashSandboxState } from '../tools/bash-sandbox'
+import type { SettingsWatch } from '../../gate/gate-settings'
+import type { BashSandbox } from '../bash-sandbox'
+import type { BashSandboxPort, BashSandboxState } from '../../../tools/bash-sandbox'
 import type { NetworkAsks } from './network-asks'
-import { projectTrustOf, type SessionRuntimeOptions } from './runtime-options'
+import type { LoadSettingsOptions } from '../../settings/load'
+
+/** What the shared sandbox needs from its host (the runtime passes its options, trust resolved). */
+export interface SharedSandboxOptions {
+  /** `$SOUS_HOME`. */
+  home: string
+  /** Where the user's `~` is (tests). */
+  userHome?: string
+  /** `false`: the host turned the sandbox off. */
+  sandbox?: boolean
+  /** `--allowedTools` / `--disallowedTools`. */
+  cliRules?: LoadSettingsOptions['cli']
+  /** Whether a project's own settings wait for the user's trust. */
+  projectTrust: 'check' | 'assume'
+}
 
 /** The library, started once for the process. */
 type Library = { ok: true; sandbox: BashSandbox; stop(): Promise<void> } | { ok: false; reason: string }
@@ -23,7 +37,7 @@ export class SharedSandbox {
   private stopRefusals: (() => void) | undefined
 
   constructor(
-    private readonly o: SessionRuntimeOptions,
+    private readonly o: SharedSandboxOptions,
     private readonly network: NetworkAsks,
   ) {}
 
@@ -80,7 +94,7 @@ export class SharedSandbox {
   private async start(projectRoot: string): Promise<Library> {
     const settings = (await this.watch(projectRoot)).current()
     // The sandbox library is large: load it only when a command needs the sandbox.
-    const { startBashSandbox } = await import('../governance/gate/gate-sandbox')
+    const { startBashSandbox } = await import('../../gate/gate-sandbox')
     // No host is allowed process-wide: each command carries its own project's and session's hosts.
     const started = await startBashSandbox(
       { ...settings, sandbox: { ...settings.sandbox, enabled: true, allowedDomains: [] } },
@@ -97,7 +111,7 @@ export class SharedSandbox {
     const settings = watch.current()
     const known = this.projects.get(projectRoot)
     if (known && known.version === watch.version) return known
-    const [{ BashSandbox }, { sandboxOptionsFor }] = await Promise.all([import('../governance/sandbox/bash-sandbox'), import('../governance/gate/gate-sandbox')])
+    const [{ BashSandbox }, { sandboxOptionsFor }] = await Promise.all([import('../bash-sandbox'), import('../../gate/gate-sandbox')])
     const options = sandboxOptionsFor(settings, { projectRoot, sousHome: this.o.home, home: this.o.userHome })
     const entry = { version: watch.version, sandbox: BashSandbox.forProject(options), allowed: options.allowedDomains ?? [] }
     this.projects.set(projectRoot, entry)
@@ -108,8 +122,8 @@ export class SharedSandbox {
   private async watch(projectRoot: string): Promise<SettingsWatch> {
     let watch = this.watches.get(projectRoot)
     if (!watch) {
-      const { SettingsWatch } = await import('../governance/gate/gate-settings')
-      watch = new SettingsWatch(projectRoot, { sousHome: this.o.home, home: this.o.userHome ?? homedir(), cli: this.o.cliRules, projectTrust: projectTrustOf(this.o) })
+      const { SettingsWatch } = await import('../../gate/gate-settings')
+      watch = new SettingsWatch(projectRoot, { sousHome: this.o.home, home: this.o.userHome ?? homedir(), cli: this.o.cliRules, projectTrust: this.o.projectTrust })
       this.watches.set(projectRoot, watch)
     }
     return watch

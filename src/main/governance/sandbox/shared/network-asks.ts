@@ -1,4 +1,4 @@
-import type { ApprovalQueue } from '../governance/approvals/queue'
+import type { ApprovalQueue } from '../../approvals/queue'
 
 /** A sandboxed command that is running, and how to widen what it may reach. */
 interface RunningCommand {

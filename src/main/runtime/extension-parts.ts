@@ -7,9 +7,9 @@ import { DEFAULT_MCP_OUTPUT_TOKENS } from '../tools/mcp/mcp-result'
 import { McpToolPool } from '../tools/mcp/mcp-pool'
 import { skillTool } from '../tools/skill'
 import type { AnyTool, SkillLoader, ToolContext } from '../tools/types'
-import type { McpRegistry } from './mcp-registry'
-import type { SessionEnvironment } from './session'
-import { SessionExtensions } from './session-extensions'
+import type { McpRegistry } from '../services/mcp/registry'
+import type { SessionEnvironment } from '../session/session'
+import { SessionExtensions } from './extensions'
 
 /** What one session's extensions need from the runtime. */
 export interface ExtensionPartsOptions {

@@ -3,12 +3,10 @@ import { randomBytes } from 'node:crypto'
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { sandboxScratch } from '../../../test/support/sandbox-scratch'
-import { childEnvironment } from '../base/child-env'
-import { createEventHub } from '../base/event-hub'
-import { grantTrust, trustStatus } from '../governance/trust/trust'
-import type { BashSandboxPort } from '../tools/bash-sandbox'
-import { NodePtyService } from '../pty/node-pty-service'
+import { sandboxScratch } from '../../../../../test/support/sandbox-scratch'
+import { childEnvironment } from '../../../base/child-env'
+import { grantTrust, trustStatus } from '../../trust/trust'
+import type { BashSandboxPort } from '../../../tools/bash-sandbox'
 import { NetworkAsks } from './network-asks'
 import { SharedSandbox } from './shared-sandbox'
 
@@ -17,7 +15,6 @@ let base: string
 let first: string
 let second: string
 let sandbox: SharedSandbox
-let pty: NodePtyService
 let ports: { first: BashSandboxPort; second: BashSandboxPort } | undefined
 let unavailable = ''
 
@@ -34,8 +31,7 @@ beforeAll(async () => {
   mkdirSync(join(second, '.claude'))
   writeFileSync(join(second, '.claude', 'settings.json'), JSON.stringify({ sandbox: { filesystem: { allowWrite: [join(base, 'second-cache')] } } }))
   expect(grantTrust(second, sousHome, trustStatus(second, sousHome).fingerprint).ok).toBe(true)
-  pty = new NodePtyService()
-  sandbox = new SharedSandbox({ home: sousHome, env: {}, hub: createEventHub(), pty, permissionMode: 'default', headless: false, userHome: join(base, 'home') }, new NetworkAsks(false))
+  sandbox = new SharedSandbox({ home: sousHome, userHome: join(base, 'home'), projectTrust: 'check' }, new NetworkAsks(false))
   const [a, b] = await Promise.all([sandbox.acquire(first, 's1'), sandbox.acquire(second, 's2')])
   // Where the OS sandbox works at all, the second project must get one too (not "serving another project").
   if (a?.available) ports = { first: a.sandbox, second: b?.available ? b.sandbox : failed(b) }
@@ -44,7 +40,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await sandbox.dispose()
-  await pty.dispose()
   rmSync(base, { recursive: true, force: true })
 })
 

@@ -18,10 +18,10 @@ import type { FileStateCache } from '../tools/file-state'
 import type { ShellState } from '../tools/shell/shell-state'
 import { sendMessageTool } from '../tools/send-message'
 import type { AnyTool, SubagentGrants, ToolContext } from '../tools/types'
-import { projectTrustOf } from './runtime-options'
-import type { SessionHandle } from './session'
-import type { RuntimeParts } from './runtime-parts'
-import { TurnFeed } from './turn-feed'
+import { projectTrustOf } from './options'
+import type { SessionHandle } from '../session/session'
+import type { RuntimeParts } from './shared'
+import { TurnFeed } from '../session/turn-feed'
 
 /** What the main agent may use in coordinator mode. */
 const COORDINATOR_TOOLS = new Set(['Agent', 'SendMessage', 'TaskStop'])

@@ -2,12 +2,12 @@ import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { textReply } from '../../../test/model-server'
-import { useModelServer } from '../../../test/model-server/vitest'
-import type { EventPayload } from '../../shared/ipc/contract'
-import { createEventHub } from '../base/event-hub'
-import { NodePtyService } from '../pty/node-pty-service'
-import { createSessionRuntime, type SessionRuntime } from './runtime'
+import { textReply } from '../../../../test/model-server'
+import { useModelServer } from '../../../../test/model-server/vitest'
+import type { EventPayload } from '../../../shared/ipc/contract'
+import { createEventHub } from '../../base/event-hub'
+import { NodePtyService } from '../../pty/node-pty-service'
+import { createSessionRuntime, type SessionRuntime } from '../../runtime/runtime'
 
 // The hook inspector through the desktop runtime: configured hooks with their files and whether
 // they run (a project's own wait for trust), and real runs of a real hook script, live and listed.

@@ -1,6 +1,7 @@
 import { realpathSync } from 'node:fs'
-import type { ChildEnvPolicy } from '../base/child-env'
-import { McpServers, type McpServerState } from '../services/mcp'
+import type { ChildEnvPolicy } from '../../base/child-env'
+import { McpServers } from './servers'
+import type { McpServerState } from './types'
 
 /** What every project's MCP servers are started with. */
 export interface McpRegistryOptions {

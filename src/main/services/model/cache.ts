@@ -1,6 +1,22 @@
-import { DEFAULT_MODEL } from '../services/model/config'
-import type { ModelService } from '../services/model/types'
-import type { RuntimePreferences, SessionRuntimeOptions } from './runtime-options'
+import { DEFAULT_MODEL } from './config'
+import type { ModelService } from './types'
+
+/** What the cache needs from its host (the runtime's options fit it). */
+export interface ModelCacheOptions {
+  /** Where `ANTHROPIC_*` come from. */
+  env: NodeJS.ProcessEnv
+  /** Model override (`--model`). */
+  model?: string
+  /** Where a key entered in the app lives; `ANTHROPIC_API_KEY` is the fallback. */
+  keyStore?: { get(): Promise<string | undefined> }
+}
+
+/** The user's preferences that shape the model service. */
+export interface ModelPreferences {
+  model?: string
+  fallbackModel?: string
+  baseUrl?: string
+}
 
 /**
  * The model service, rebuilt when the API key changes (a key entered in the app takes effect on
@@ -10,13 +26,13 @@ import type { RuntimePreferences, SessionRuntimeOptions } from './runtime-option
 export class ModelCache {
   private cached: { key: string | undefined; service: Promise<ModelService> } | undefined
 
-  constructor(private readonly options: SessionRuntimeOptions) {}
+  constructor(private readonly options: ModelCacheOptions) {}
 
-  modelName(preferences: RuntimePreferences = {}): string {
+  modelName(preferences: ModelPreferences = {}): string {
     return this.options.model ?? preferences.model ?? (this.options.env['ANTHROPIC_MODEL']?.trim() || DEFAULT_MODEL)
   }
 
-  async get(preferences: RuntimePreferences = {}): Promise<ModelService> {
+  async get(preferences: ModelPreferences = {}): Promise<ModelService> {
     const secret = (await this.options.keyStore?.get()) ?? this.options.env['ANTHROPIC_API_KEY']
     // The service depends on the key and on the preferences that shape its configuration.
     const key = JSON.stringify([secret, preferences.model, preferences.fallbackModel, preferences.baseUrl])
@@ -25,13 +41,13 @@ export class ModelCache {
   }
 
   /** The small-model helper WebFetch uses, over the same configuration. */
-  async askModel(preferences: RuntimePreferences = {}): Promise<(system: string, user: string, signal: AbortSignal) => Promise<string>> {
-    const { createAskModel } = await import('../services/model/ask')
+  async askModel(preferences: ModelPreferences = {}): Promise<(system: string, user: string, signal: AbortSignal) => Promise<string>> {
+    const { createAskModel } = await import('./ask')
     return async (system, user, signal) => createAskModel(await this.get(preferences))(system, user, signal)
   }
 
-  private async build(key: string | undefined, preferences: RuntimePreferences): Promise<ModelService> {
-    const { AnthropicModelService, resolveModelConfig } = await import('../services/model/index')
+  private async build(key: string | undefined, preferences: ModelPreferences): Promise<ModelService> {
+    const { AnthropicModelService, resolveModelConfig } = await import('./index')
     const env = { ...this.options.env, ...(key ? { ANTHROPIC_API_KEY: key } : {}) }
     const model = this.options.model ?? preferences.model
     const config = resolveModelConfig(env, {

@@ -1,8 +1,8 @@
 import { relative, resolve } from 'node:path'
-import type { HookInfo, HookRunInfo, HooksOverview } from '../../shared/ipc/contract'
-import type { HookLog, HookLogEntry } from '../governance/hooks/log'
-import { loadSettings } from '../governance/settings/load'
-import { readProjectConfig } from '../governance/trust/project-config'
+import type { HookInfo, HookRunInfo, HooksOverview } from '../../../shared/ipc/contract'
+import type { HookLog, HookLogEntry } from './log'
+import { loadSettings } from '../settings/load'
+import { readProjectConfig } from '../trust/project-config'
 
 /** How many of a project's latest hook runs the inspector shows. */
 const RUNS_SHOWN = 50

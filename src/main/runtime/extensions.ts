@@ -14,7 +14,7 @@ import { resolveModelName } from '../services/model/aliases'
 import { toBlock } from '../tools/mcp/mcp-result'
 import { runToolCall } from '../tools/run-tool'
 import type { AnyTool, SkillFork, SkillLoader, ToolContext } from '../tools/types'
-import type { PromptExpansion } from './session'
+import type { PromptExpansion } from '../session/session'
 
 /** Options of {@link SessionExtensions}. */
 export interface SessionExtensionsOptions {

@@ -2,12 +2,12 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { fixtureEntry } from '../../../test/mcp/fixture'
-import type { EventPayload } from '../../shared/ipc/contract'
-import { createEventHub, type EventHub } from '../base/event-hub'
-import { grantTrust, trustStatus } from '../governance/trust/trust'
-import { NodePtyService } from '../pty/node-pty-service'
-import { createSessionRuntime, type SessionRuntime } from './runtime'
+import { fixtureEntry } from '../../../../test/mcp/fixture'
+import type { EventPayload } from '../../../shared/ipc/contract'
+import { createEventHub, type EventHub } from '../../base/event-hub'
+import { grantTrust, trustStatus } from '../../governance/trust/trust'
+import { NodePtyService } from '../../pty/node-pty-service'
+import { createSessionRuntime, type SessionRuntime } from '../../runtime/runtime'
 
 // The runtime as the desktop builds it (headless: false): real MCP servers, the Extensions
 // overview, approval of a project server, restart after a crash, and `mcp.status` events.
