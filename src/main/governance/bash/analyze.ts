@@ -5,7 +5,7 @@ import type { WordValue } from './words'
 import type { AnalyzeOptions, BashAnalysis, BashCommand, BashRedirect } from './types'
 import { analyzePaths } from './path-facts'
 import { INTERPRETERS, SHELLS, unwrapCommand } from './commands'
-import { evaluatingProblem } from './eval-sinks'
+import { commandEvaluationProblem, evaluatingProblem } from './eval-sinks'
 
 /** Commands longer than this always ask (Claude Code's limit). */
 export const MAX_COMMAND_LENGTH = 10_000
@@ -250,6 +250,8 @@ function commandProblems(command: BashCommand, problems: string[]): void {
   const argv = command.argv.slice(start)
   const name = argv[0] ?? ''
   if (name === 'eval') problems.push('eval runs a string as code')
+  const evaluates = commandEvaluationProblem(command.words.slice(start))
+  if (evaluates) problems.push(evaluates)
   if (INTERPRETERS.has(name) && command.stdinFed) {
     const positional = argv.slice(1).filter((word) => !word.startsWith('-') || word === '-')
     if (positional.length === 0 || positional.includes('-')) problems.push(`${name} reads code from stdin (pipe, heredoc or herestring)`)

@@ -60,10 +60,26 @@ describe('evaluating contexts, grounded in real bash', () => {
   })
 })
 
+// Builtins that evaluate a word: not read-only anyway, but no allow rule (`Bash(test *)`) may cover the code either.
+describe('builtins that evaluate their words, grounded in real bash', () => {
+  it.each([`test -v '${PAYLOAD}'`, `let '${PAYLOAD}'`, `read '${PAYLOAD}' <<< 1`, `printf -v '${PAYLOAD}' x`, `declare '${PAYLOAD}=1'`, `declare -i x='${PAYLOAD}'`])(
+    '%j runs its payload in bash and is a problem',
+    (command) => {
+      expect(payloadRuns(command)).toBe(true)
+      expect(analyzeBashSync(command, opts()).problems.join()).toMatch(/evaluat|variable name/)
+    },
+  )
+
+  it('leaves their ordinary forms alone', () => {
+    for (const command of ['printf "[%s]\\n" x', 'read -r line', 'read -p "ok [y/n]" x', 'test -v PATH', 'let 1+2', 'export PATH="$PATH:/x"', 'mapfile -t lines'])
+      expect(analyzeBashSync(command, opts()).problems, command).toEqual([])
+  })
+})
+
 describe('literal arithmetic', () => {
   it('accepts numbers, operators and the integer specials only', () => {
-    for (const ok of ['1+2', ' 0x1f * 2#101 ', '(1 << 3) % 7', '$? + $# + $$ + $!', '1 ? 2 : 3', '']) expect(isLiteralArithmetic(ok), ok).toBe(true)
-    for (const bad of ['x', '1 + x', '$x', '${x}', '$_', 'a[1]', "'1'", '"1"', '$(id)', '`id`', '1a', '$-', '$1', '\\x']) expect(isLiteralArithmetic(bad), bad).toBe(false)
+    for (const ok of ['1+2', ' 0x1f * 2#101 ', '(1 << 3) % 7', '$? + $# + $$ + $!', '"$?"', '${#} + ${#x} + ${#a[@]}', '1 ? 2 : 3', '']) expect(isLiteralArithmetic(ok), ok).toBe(true)
+    for (const bad of ['x', '1 + x', '$x', '${x}', '$_', 'a[1]', "'1'", '"1"', '"$x"', '${#a[x]}', '${#a[$x]}', '$(id)', '`id`', '1a', '$-', '$1', '\\x']) expect(isLiteralArithmetic(bad), bad).toBe(false)
     expect(isLiteralArithmetic('1; 2', true)).toBe(true)
     expect(isLiteralArithmetic('1; 2')).toBe(false)
   })

@@ -52,11 +52,12 @@ export function evaluatingProblem(node: Node): string | undefined {
 }
 
 /**
- * Arithmetic over literals: whitespace, numbers (`10`, `0x1f`, `2#101`), operators and the
- * specials bash keeps as plain integers. Identifiers (a bare name is a variable whose value is
+ * Arithmetic over literals: whitespace, numbers (`10`, `0x1f`, `2#101`), operators, the
+ * specials bash keeps as plain integers (`$?`, `"$?"`, `${#}`) and lengths (`${#x}`, `${#a[@]}`:
+ * always digits). Identifiers (a bare name is a variable whose value is
  * evaluated again), `$name`, `${…}`, quotes, brackets and substitutions are not.
  */
-const ARITHMETIC_TOKEN = /\s+|\$[?#$!]|\d+#[0-9A-Za-z@_]+|0[xX][0-9A-Fa-f]+|\d+|[-+*/%<>=!&|^~?:,()]/y
+const ARITHMETIC_TOKEN = /\s+|"?\$[?#$!]"?|\$\{(?:[?#$!]|#[A-Za-z_][A-Za-z0-9_]*(?:\[[@*]\])?)\}|\d+#[0-9A-Za-z@_]+|0[xX][0-9A-Fa-f]+|\d+|[-+*/%<>=!&|^~?:,()]/y
 
 /** True when `text` is arithmetic over literals only (`;` separates the clauses of `for (( ))`). */
 export function isLiteralArithmetic(text: string, allowSemicolons = false): boolean {
@@ -185,6 +186,38 @@ function operatorProblem(operator: Node): string | undefined {
   const operands = parent?.type === 'binary_expression' ? [parent.child(0), parent.child(2)] : []
   if (operands.length === 2 && operands.every((operand) => operand && operand.id !== operator.id && isLiteralArithmetic(operand.text))) return undefined
   return `${operator.text} in ${shorten(parent?.text ?? operator.text)} evaluates its operands as arithmetic over values`
+}
+
+/** Builtins that take variable names (a subscript in one is arithmetic) or evaluate their words. */
+const NAME_BUILTINS = new Set(['read', 'printf', 'declare', 'typeset', 'local', 'export', 'readonly', 'unset', 'mapfile', 'readarray', 'getopts', 'wait'])
+const DECLARATIONS = new Set(['declare', 'typeset', 'local'])
+
+/**
+ * Simple commands that evaluate words (none is read-only, but an allow rule must not cover code
+ * hidden in them either): `test -v`/`[ -v ]`, `let`, a subscript in a name given to a builtin, and
+ * the values of `declare -i`. `words` are the command's words after wrappers (literal: dequoted).
+ */
+export function commandEvaluationProblem(words: ReadonlyArray<{ value: string; literal: boolean }>): string | undefined {
+  const name = words[0]?.value ?? ''
+  const rest = words.slice(1)
+  if (name === 'test' || name === '[') {
+    const at = rest.findIndex((word, i) => NAME_TESTS.has(word.value) && !(rest[i + 1]?.literal && LITERAL_NAME.test(rest[i + 1]?.value ?? '')))
+    return at === -1 ? undefined : `${name} ${rest[at]?.value} uses a value as a variable name (its subscript runs command substitutions)`
+  }
+  if (name === 'let') return rest.every((word) => word.literal && isLiteralArithmetic(word.value)) ? undefined : 'let evaluates its words as arithmetic'
+  if (!NAME_BUILTINS.has(name)) return undefined
+  const integer = DECLARATIONS.has(name) && rest.some((word) => /^[-+][a-zA-Z]*i/.test(word.value))
+  // printf's other words are a format and its arguments; only the -v name is a name.
+  const names = name === 'printf' ? rest.filter((_word, i) => rest[i - 1]?.value === '-v') : rest
+  for (const word of names) {
+    const equals = word.value.indexOf('=')
+    const target = equals === -1 ? word.value : word.value.slice(0, equals)
+    // A name only known at run time may hold a subscript: refused when a bracket shows at all.
+    const subscripted = word.literal ? /^[A-Za-z_][A-Za-z0-9_]*\[/.test(target) : target.includes('[')
+    if (subscripted && subscriptProblem(word.literal ? subscriptIndex(target) : undefined, target)) return `${name} evaluates the subscript in ${shorten(target)}`
+    if (integer && equals !== -1 && !(word.literal && isLiteralArithmetic(word.value.slice(equals + 1)))) return `${name} -i evaluates ${shorten(word.value)} as arithmetic`
+  }
+  return undefined
 }
 
 /** Lower-case names bash or common programs read. */
