@@ -21,8 +21,8 @@ export interface MicroCompacted {
 
 /**
  * Micro-compact: older results of re-fetchable tools become a one-line placeholder; the newest
- * `keepRecent` re-fetchable results, short results, and every other tool's results stay as they
- * are. The tool_result block itself stays (its id and error flag too), so every tool_use keeps its
+ * `keepRecent` re-fetchable results (and every result of the newest round), short results, and
+ * every other tool's results stay as they are. The tool_result block itself stays (its id and error flag too), so every tool_use keeps its
  * tool_result. Oldest first, and with `saveAtLeast` only until that many tokens are cleared (the
  * low-water mark): what stays is the newest part, so the next clearing is many turns away.
  * Returns `undefined` when there is nothing to clear.
@@ -38,7 +38,9 @@ export function microCompact(messages: readonly Message[], options: { keepRecent
       if (tool && refetchable.has(tool)) positions.push({ message: index, block: at, tool })
     })
   })
-  const older = positions.slice(0, Math.max(0, positions.length - options.keepRecent))
+  // The newest round's results always stay (the model has not answered them yet).
+  const newest = positions.at(-1)?.message
+  const older = positions.slice(0, Math.max(0, positions.length - options.keepRecent)).filter((position) => position.message !== newest)
   const cleared: MicroCompacted['cleared'] = []
   const changed = new Map<number, UserBlock[]>()
   let saved = 0

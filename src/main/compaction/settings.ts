@@ -7,7 +7,7 @@ import { contextWindowOf } from '../../shared/context-window'
  *
  * | layer | from | what it costs |
  * |---|---|---|
- * | snip, micro-compaction | `pressureAt` = 50 % (100k), micro down to `microTo` = 25 % | rewrites earlier messages: one cache write of what follows |
+ * | snip, micro-compaction | `pressureAt` = 50 % (100k), micro down to `microTo` = 10 % | rewrites earlier messages: one cache write of what follows |
  * | collapse (stubs) | `collapseAt`, halfway to the summary (133.5k), down to `collapseTarget` (116.75k) | a projection of what is sent; the same write |
  * | auto-compact (summary) | `autoCompactAt` = window − reserved output − 13k (167k) | a summary request; lossy |
  * | hard collapse (rounds left out) | `hardCollapseAt` = 95 % (190k) | only when no summary can be had |
@@ -100,12 +100,15 @@ export function compactionSettings(options: { model?: string; contextWindow?: nu
     snipAbove: 400,
     snipTo: 200,
     microAt: pressureAt,
-    // Down to a quarter: far enough below the high-water mark that the next clearing is many
-    // turns away (each clearing costs one cache write of the tail).
-    microTo: share(0.25),
+    // Down to a tenth: far below the high-water mark, so the next clearing is many turns away,
+    // and little that stays sits after the first cleared result (each clearing pays a cache
+    // write of everything after it: results kept there are written again).
+    microTo: share(0.1),
     idleMs: 5 * 60_000,
-    // As the API's own clear_tool_uses keeps by default: enough for the step at hand.
-    keepRecentResults: 3,
+    // The newest result, which the model has not answered yet (and the whole newest round, see
+    // micro.ts); the older ones it has seen and can fetch again. Measured on the forty-file task
+    // (bench/long-context.bench.ts): keeping 1, 2 or 3 costs $2.41, $2.82, $3.37 (Claude Code $3.32).
+    keepRecentResults: 1,
     minClearChars: 400,
     microMinSavings: Math.min(20_000, share(0.1)),
     summaryMaxTokens: Math.min(SUMMARY_MAX_TOKENS, share(0.25)),
