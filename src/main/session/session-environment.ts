@@ -1,11 +1,13 @@
 import { DEFAULT_TURN_GUARD } from '../../shared/ipc/contract'
 import { PlanMode } from '../agents/plan-mode'
 import { projectDataDir } from '../base/paths'
-import { planProvider, recentFilesProvider, skillsProvider, tasksProvider } from '../compaction/restoration'
+import { planProvider, recentFilesProvider, remindedProvider, skillsProvider, tasksProvider } from '../compaction/restoration'
 import { compactionSettings, contextWindowFromEnv } from '../compaction/settings'
+import { InstructionBudget } from '../context/instruction-files'
+import { NestedInstructions } from '../context/nested-instructions'
 import { ReminderQueue } from '../context/reminders'
 import { TASK_TOOLS, TaskReminders } from '../context/task-reminders'
-import type { QueryHooks } from '../engine/types'
+import type { QueryHooks, ToolCallInfo } from '../engine/types'
 import { createPermissionGate, type PermissionGate } from '../governance/gate/gate'
 import { createBashClassifier } from '../governance/gate/bash-preview'
 import { ApprovalQueue } from '../governance/approvals/queue'
@@ -40,6 +42,8 @@ interface Opening {
   sandboxState(): Promise<BashSandboxState | undefined>
   /** News for the model (hook context, finished background commands), sent with its next request. */
   reminders: ReminderQueue
+  /** Subfolder CLAUDE.md files, loaded on the main agent's first touch below them. */
+  nested: NestedInstructions
 }
 
 /**
@@ -55,6 +59,7 @@ export function openSessionEnvironment(parts: RuntimeParts, projectPath: string,
     preferences: options.preferences?.() ?? {},
     sandboxState: () => parts.sandbox.acquire(projectPath, sessionId),
     reminders: new ReminderQueue(),
+    nested: new NestedInstructions(projectPath, new InstructionBudget(), parts.userHome),
   }
   // A background command that ends is announced on the model's next request, without polling.
   opening.tools.shell.background.onFinish((shell) =>
@@ -124,7 +129,7 @@ export function openSessionEnvironment(parts: RuntimeParts, projectPath: string,
       // Plan mode tells its own start and end (its reminder source); other switches are told here.
       if (mode !== previous && mode !== 'plan' && previous !== 'plan') news.modeChanged(mode)
     },
-    hooks: loopHooks(gate, taskReminders),
+    hooks: loopHooks(gate, taskReminders, (call) => opening.nested.onToolCall(call.tool.name, call.input, opening.tools.shell.cwd)),
     ...extensions.environment,
     lifecycle: {
       promptSubmit: async (prompt) => {
@@ -264,7 +269,15 @@ function contextSetup(
   return {
     // From the model the session uses now: `/model` may pick one with another window.
     settings: (model) => compactionSettings({ model, ...(contextWindow !== undefined && { contextWindow }) }),
-    restoration: [recentFilesProvider(opening.tools.fileState, (path) => gate.isReadDenied(path)), planProvider(() => plan.activePlanFile()), skillsProvider(), tasksProvider(tasks.access)],
+    restoration: [
+      recentFilesProvider(opening.tools.fileState, (path) => gate.isReadDenied(path)),
+      planProvider(() => plan.activePlanFile()),
+      skillsProvider(),
+      tasksProvider(tasks.access),
+      // What reached the model as reminders: gone with the messages that carried them.
+      remindedProvider('subfolder instructions', 'instructions', () => opening.nested.loaded()),
+      remindedProvider('MCP instructions', 'mcp', () => extensions.mcpInstructions()),
+    ],
     hooks: {
       preCompact: (trigger, instructions) => gate.preCompact(trigger, instructions),
       postCompact: (trigger, summary) => gate.postCompact(trigger, summary),
@@ -280,7 +293,7 @@ function contextSetup(
  * reaches the model with its next request; `continue: false` ends the turn. The task reminders
  * learn here when the model used a task tool and when it ended a turn.
  */
-function loopHooks(gate: PermissionGate, taskReminders: TaskReminders): QueryHooks {
+function loopHooks(gate: PermissionGate, taskReminders: TaskReminders, touched: (call: ToolCallInfo) => string | undefined): QueryHooks {
   return {
     onStop: (info) => {
       taskReminders.turnEnded()
@@ -293,7 +306,9 @@ function loopHooks(gate: PermissionGate, taskReminders: TaskReminders): QueryHoo
       const outcome = result.isError
         ? await gate.postToolUseFailure(call.tool, call.input, resultText(result.content), call.toolUseId)
         : await gate.postToolUse(call.tool, call.input, result, call.toolUseId)
-      const context = outcome.additionalContext && `${event} hook feedback on the ${call.tool.name} call ${call.toolUseId}:\n${outcome.additionalContext}`
+      const feedback = outcome.additionalContext && `${event} hook feedback on the ${call.tool.name} call ${call.toolUseId}:\n${outcome.additionalContext}`
+      // The first touch below a folder with its own CLAUDE.md loads it (as the hook's news does, with the next request).
+      const context = [feedback, result.isError ? undefined : touched(call)].filter(Boolean).join('\n\n')
       return { ...(context && { additionalContext: context }), ...(outcome.stopReason !== undefined && { stopReason: outcome.stopReason }) }
     },
   }
