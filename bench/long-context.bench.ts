@@ -18,9 +18,8 @@ import type { AgentEvent } from '../src/shared/protocol/agent-event'
 import { createEventHub } from '../src/main/base/event-hub'
 import { NodePtyService } from '../src/main/pty/node-pty-service'
 import { createSessionRuntime } from '../src/main/session/runtime'
-import { startModelServer, type ModelServer, type RecordedRequest } from '../test/model-server'
-import { cacheFigures } from './cache-figures'
-import { billOf, fortyFileProject, fortyFilesScript, FILES, type Bill } from '../test/support/forty-files'
+import { startModelServer, type ModelServer } from '../test/model-server'
+import { billOf, fortyFileProject, fortyFilesScript, FILES, resentReadShare, rewrites, type Bill } from '../test/support/forty-files'
 
 const WINDOW = 200_000
 const MODEL = 'claude-sonnet-4-6'
@@ -32,7 +31,7 @@ export default async function bench(): Promise<void> {
     const sous = await runSous(project, files)
     console.log(`${FILES} files of 45 KB read one a turn, ${MODEL} on a ${WINDOW.toLocaleString('en-US')}-token window`)
     print('Sous', sous.bill)
-    console.log(`  Sous: ${sous.rewrites} requests rewrote an earlier message (compactions: ${sous.compactions || 'none'}); ${sous.reuse.toFixed(1)} % of the prompt tokens an earlier request had sent were read from the cache`)
+    console.log(`  Sous: ${sous.rewrites} requests rewrote an earlier message (compactions: ${sous.compactions || 'none'}); ${sous.reuse.toFixed(1)} % of the prompt tokens sent again (blocks an earlier request had sent) were read from the cache`)
     // Why the raw share cannot reach 0.85 at a low bill: every file is new content, written once.
     const floor = (sous.bill.cacheWrite * 3.75) / 1e6
     console.log(`  Sous: of its bill, ${usd(floor)} is cache writes (each file once, ~${Math.round(sous.bill.cacheWrite / FILES).toLocaleString('en-US')} tokens a turn); reads ${usd((sous.bill.cacheRead * 0.3) / 1e6)}`)
@@ -85,30 +84,13 @@ async function runSous(project: string, files: readonly string[]): Promise<{ bil
     if (process.env['SOUS_BENCH_VERBOSE']) for (const request of server.requests) console.log(`    #${request.index} ${(request.body['messages'] as unknown[]).length} messages: ${JSON.stringify(request.simulatedUsage)}`)
     const counts = new Map<string, number>()
     for (const event of events) if (event.type === 'compaction') counts.set(event.layer, (counts.get(event.layer) ?? 0) + 1)
-    return { bill: billOf(server.requests, script.outputs), rewrites: rewrites(server.requests), reuse: cacheFigures(server.requests).exactShare, compactions: [...counts].map(([layer, count]) => `${layer} ×${count}`).join(', ') }
+    return { bill: billOf(server.requests, script.outputs), rewrites: rewrites(server.requests), reuse: resentReadShare(server.requests) * 100, compactions: [...counts].map(([layer, count]) => `${layer} ×${count}`).join(', ') }
   } finally {
     await runtime.dispose()
     await pty.dispose()
     await server.close()
     await rm(base, { recursive: true, force: true })
   }
-}
-
-/**
- * Requests whose messages are not the previous request's messages plus new ones at the end: each
- * rewrote (or dropped) an earlier message, and so paid a cache write of what followed it.
- */
-export function rewrites(requests: readonly RecordedRequest[]): number {
-  let count = 0
-  let previous: string[] | undefined
-  for (const request of requests) {
-    if ((request.body['tool_choice'] as { type?: string } | undefined)?.type === 'none') continue
-    const messages = (request.body['messages'] as unknown[]).map((message) => JSON.stringify(message).replace(/,"cache_control":\{[^}]*\}/g, ''))
-    // The newest message of the previous request may have grown (reminders, merged results): compare all but it.
-    if (previous && previous.slice(0, -1).some((message, index) => messages[index] !== message)) count++
-    previous = messages
-  }
-  return count
 }
 
 /** Claude Code `-p` against a fresh scripted server; `undefined` (with a line) when it could not run. */

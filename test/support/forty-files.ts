@@ -9,6 +9,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { RecordedRequest, ReplySpec, Step, StepAction, StepOptions } from '../model-server'
+import { estimateTokens, flattenPrompt } from '../model-server/cache-sim'
 import { outputTokens } from '../model-server/wire'
 
 /** How many files, and how big each is. */
@@ -92,4 +93,42 @@ export function billOf(requests: readonly RecordedRequest[], outputTokens: reado
   const usd = (input * PRICES.input + cacheWrite * PRICES.cacheWrite + cacheRead * PRICES.cacheRead + output * PRICES.output) / 1e6
   const all = input + cacheWrite + cacheRead
   return { requests: requests.length, input, cacheWrite, cacheRead, output, usd, readShare: all === 0 ? 0 : cacheRead / all }
+}
+
+/**
+ * Requests whose messages are not the previous request's messages plus new ones at the end: each
+ * rewrote (or dropped) an earlier message, and so paid a cache write of what followed it.
+ * Summary requests are left out (they are a conversation of their own).
+ */
+export function rewrites(requests: readonly RecordedRequest[]): number {
+  let count = 0
+  let previous: string[] | undefined
+  for (const request of requests) {
+    if (isSummary(request)) continue
+    const messages = (request.body['messages'] as unknown[]).map((message) => JSON.stringify(message).replace(/,"cache_control":\{[^}]*\}/g, ''))
+    // The newest message of the previous request may have grown (reminders, merged results): compare all but it.
+    if (previous && previous.slice(0, -1).some((message, index) => messages[index] !== message)) count++
+    previous = messages
+  }
+  return count
+}
+
+/**
+ * Of the prompt tokens a request sent again (blocks an earlier request had sent as they are), the
+ * share read from the cache: what cache-aware clearing is about. New content (each file, written
+ * once) is left out; the raw cache-read share counts it, so a task of fresh content cannot reach
+ * a high raw share without re-reading more than it needs.
+ */
+export function resentReadShare(requests: readonly RecordedRequest[]): number {
+  const seen = new Set<string>()
+  let resent = 0
+  let read = 0
+  for (const request of requests) {
+    for (const block of flattenPrompt(request.body)) {
+      if (seen.has(block.key)) resent += estimateTokens(block.key)
+      seen.add(block.key)
+    }
+    read += request.simulatedUsage.cache_read_input_tokens
+  }
+  return resent === 0 ? 1 : Math.min(1, read / resent)
 }
