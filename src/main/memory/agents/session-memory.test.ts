@@ -1,11 +1,14 @@
+// Longer than 300 lines: recall, extraction and their restoration after a compaction share one
+// runtime set-up (temp homes, the scripted server's lanes), and read best side by side.
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { textReply, toolUseReply } from '../../../../test/model-server'
 import type { Step } from '../../../../test/model-server/types'
 import { useModelServer } from '../../../../test/model-server/vitest'
 import { flattenPrompt } from '../../../../test/model-server/cache-sim'
+import { summaryReply } from '../../../../test/support/compaction'
 import type { AgentEvent } from '../../../shared/protocol/agent-event'
 import { createEventHub } from '../../base/event-hub'
 import { NodePtyService } from '../../pty/node-pty-service'
@@ -169,6 +172,46 @@ describe('recall', () => {
     expect(server.requests).toHaveLength(1)
     expect(JSON.stringify(server.requests[0]!.body['system'])).not.toContain('# Memory')
     expect(server.failures).toEqual([])
+  })
+})
+
+describe('after a compaction', () => {
+  it('the memories recalled in the session come back with the summary, and are not recalled twice', async () => {
+    await seedMemory()
+    const recallArrived = new Promise<void>((resolve) => {
+      const check = setInterval(() => {
+        if (events.some((event) => event.type === 'usage' && event.agentId === 'memory')) {
+          clearInterval(check)
+          resolve()
+        }
+      }, 5)
+    })
+    server.setScenario([
+      recall(['project/feedback_use_pnpm.md']),
+      async () => {
+        await recallArrived
+        return toolUseReply('Read', { file_path: join(project, 'README.md') })
+      },
+      main(textReply('Done.')),
+      answer([]),
+      main(summaryReply('We installed the dependencies.')),
+      main(textReply('Second.')),
+      answer([]),
+    ])
+    const { sessionId } = await runtime.sessions.create(project)
+    await runtime.sessions.run(sessionId, 'Install the dependencies')
+    await runtime.sessions.idle(sessionId)
+    await runtime.sessions.compact(sessionId)
+    await vi.waitFor(() => expect(ofType('turn_end')).toHaveLength(2), { timeout: 20_000 })
+    await runtime.sessions.run(sessionId, 'And the tests?')
+    await runtime.sessions.idle(sessionId)
+    expect(server.failures).toEqual([])
+    const first = JSON.stringify(mainRequests().find((request) => JSON.stringify(request.body['messages']).includes('And the tests?'))!.body['messages'])
+    expect(first).toContain('We installed the dependencies.')
+    expect(first).toContain('Memories recalled earlier in this session')
+    expect(first).toContain('npm rewrote the pnpm lockfile')
+    // Restored, it counts as shown: recall offers nothing new, so it asks nothing.
+    expect(server.requests.filter((request) => request.model === SMALL_FAST_MODEL)).toHaveLength(1)
   })
 })
 
