@@ -1,7 +1,7 @@
 import type { CompactionRecord } from '../../shared/protocol/compaction'
 import { ContextManager } from '../compaction/manager'
 import { planProvider, recentFilesProvider, remindedProvider, skillsProvider, tasksProvider, type RestorationProvider } from '../compaction/restoration'
-import { compactionSettings } from '../compaction/settings'
+import { compactionSettings, compactionWindow } from '../compaction/settings'
 import type { PermissionGate } from '../governance/gate/gate'
 import type { Message } from '../services/model/types'
 import type { FileStateCache } from '../tools/file-state'
@@ -11,6 +11,8 @@ import type { TaskListAccess } from '../tools/types'
 export interface SubagentCompaction {
   /** The window every model is taken to have (`SOUS_CONTEXT_WINDOW`); undefined: each model's own. */
   contextWindow: number | undefined
+  /** The `autoCompactWindow` setting, when the settings give one (see compactionWindow). */
+  autoCompactWindow?(): number | undefined
   /** The session's task list: its open tasks come back after a summary. */
   tasks?: TaskListAccess
   /** The session's plan file: it comes back for a fork, whose conversation is the main agent's. */
@@ -47,7 +49,7 @@ export function subagentContext(compaction: SubagentCompaction, target: Subagent
   if (target.fork && compaction.planFile) restoration.push(planProvider(compaction.planFile))
   if (target.nested) restoration.push(remindedProvider('subfolder instructions', 'instructions', target.nested))
   return new ContextManager({
-    settings: compactionSettings({ model: target.model, ...(compaction.contextWindow !== undefined && { contextWindow: compaction.contextWindow }) }),
+    settings: compactionSettings({ model: target.model, contextWindow: compactionWindow(target.model, compaction.contextWindow, compaction.autoCompactWindow?.()) }),
     restoration,
     hooks: {
       preCompact: async (trigger, instructions) => (await target.gate()?.preCompact(trigger, instructions)) ?? {},

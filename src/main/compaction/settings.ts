@@ -121,6 +121,15 @@ export function compactionSettings(options: { model?: string; contextWindow?: nu
   return { ...derived, ...options.overrides, contextWindow }
 }
 
+/**
+ * The window compaction derives its thresholds from: the model's (or `SOUS_CONTEXT_WINDOW`'s),
+ * or the `autoCompactWindow` setting when that is smaller (compact as if the window were that).
+ */
+export function compactionWindow(model: string | undefined, fromEnv: number | undefined, autoCompactWindow: number | undefined): number {
+  const window = fromEnv ?? contextWindowOf(model)
+  return autoCompactWindow !== undefined && autoCompactWindow < window ? autoCompactWindow : window
+}
+
 /** `SOUS_CONTEXT_WINDOW` as a number of tokens, when it is one (at least 1,000). */
 export function contextWindowFromEnv(env: NodeJS.ProcessEnv): number | undefined {
   const raw = env['SOUS_CONTEXT_WINDOW']?.trim()

@@ -9,7 +9,8 @@ import { isSummaryRequest, messagesOf, summaryReply, withSummaries } from '../..
 
 // Subfolder CLAUDE.md files load on first touch, for the main agent and its subagents, and what
 // arrived as reminders (those files, MCP servers' instructions) comes back after a compaction —
-// through the session runtime every host uses, real MCP server processes and the real SDK.
+// through the session runtime every host uses, real MCP server processes and the real SDK. And the
+// one compaction threshold a settings file may set, `autoCompactWindow`.
 const server = useModelServer()
 const world = useAgentWorld(() => server.url, { headless: true })
 
@@ -79,5 +80,26 @@ describe('subfolder instructions and restoration', () => {
     const main = server.requests.filter((request) => JSON.stringify(messagesOf(request)[0]).includes('PLEASE-DELEGATE'))
     for (const request of main) expect(JSON.stringify(messagesOf(request))).not.toContain('SUBFOLDER-RULE')
     expect(server.failures).toEqual([])
+  })
+})
+
+describe('autoCompactWindow', () => {
+  it('derives the thresholds from the setting when it is smaller than the window; a bad value is said once, with file and line, and the default applies', async () => {
+    await mkdir(join(world.project, '.claude'), { recursive: true })
+    const file = join(world.project, '.claude', 'settings.json')
+    await writeFile(file, '{\n  "autoCompactWindow": 60000\n}\n')
+    server.setScenario([textReply('One.'), textReply('Two.'), textReply('Three.')])
+    const good = await world.runtime.sessions.create(world.project)
+    await world.runtime.sessions.run(good.sessionId, 'Hello')
+    expect((await world.runtime.sessions.inspectContext(good.sessionId)).window).toBe(60_000)
+
+    await writeFile(file, '{\n  "autoCompactWindow": "lots"\n}\n')
+    const bad = await world.runtime.sessions.create(world.project)
+    await world.runtime.sessions.run(bad.sessionId, 'Hello')
+    await world.runtime.sessions.run(bad.sessionId, 'Again')
+    expect((await world.runtime.sessions.inspectContext(bad.sessionId)).window).toBe(200_000)
+    const said = world.events.filter((event) => event.type === 'notice' && event.sessionId === bad.sessionId && event.message.includes('autoCompactWindow'))
+    expect(said).toHaveLength(1)
+    expect(said[0]).toMatchObject({ message: expect.stringContaining(`${file}:2:3: autoCompactWindow must be a positive whole number of tokens, not "lots"`) })
   })
 })

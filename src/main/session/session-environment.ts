@@ -1,8 +1,7 @@
 import { DEFAULT_TURN_GUARD } from '../../shared/ipc/contract'
 import { PlanMode } from '../agents/plan-mode'
 import { projectDataDir } from '../base/paths'
-import { planProvider, recentFilesProvider, remindedProvider, skillsProvider, tasksProvider } from '../compaction/restoration'
-import { compactionSettings, contextWindowFromEnv } from '../compaction/settings'
+import { contextWindowFromEnv } from '../compaction/settings'
 import { InstructionBudget } from '../context/instruction-files'
 import { NestedInstructions } from '../context/nested-instructions'
 import { ReminderQueue } from '../context/reminders'
@@ -26,7 +25,7 @@ import type { RuntimeParts } from './runtime-parts'
 import type { SessionEnvironment, Toolset } from './session'
 import { openExtensions } from './open-extensions'
 import type { ExtensionParts } from './session-extension-parts'
-import type { SessionContextSetup } from './session-context'
+import { contextSetup } from './context-setup'
 import { PromptReminders } from './prompt-reminders'
 import { createSessionSubagents, type SessionSubagents } from './session-subagents'
 import { sessionMemory } from './session-memory-wiring'
@@ -96,6 +95,7 @@ export function openSessionEnvironment(parts: RuntimeParts, projectPath: string,
     // conversation is the main agent's, so the plan comes back for it too.
     compaction: {
       contextWindow: contextWindowFromEnv(options.env),
+      autoCompactWindow: () => gate.settingsNow().autoCompactWindow,
       tasks: tasks.access,
       planFile: () => plan.activePlanFile(),
     },
@@ -120,7 +120,7 @@ export function openSessionEnvironment(parts: RuntimeParts, projectPath: string,
     hub: options.hub,
     model: () => models.get(opening.preferences),
     modelName,
-    context: contextSetup(parts, opening, { gate, tasks, plan, extensions }),
+    context: contextSetup({ env: parts.options.env, fileState: opening.tools.fileState, nested: opening.nested, gate, tasks: tasks.access, plan, extensions }),
     toolset: () => buildToolset(parts, opening, { gate, tasks, plan, extensions, subagents }),
     canUseTool: (tool, input, toolUseId, callOptions) => gate.canUseTool(tool, input, toolUseId, callOptions),
     setMode: (mode) => {
@@ -250,41 +250,6 @@ async function buildToolset(
     tools: await subagents.mainTools(withExtensions.tools, forAgents),
     currentTools: () => subagents.withAgentTools(withExtensions.currentTools()),
     context: { ...context, ...withExtensions.context },
-  }
-}
-
-/**
- * The session's compaction: thresholds from the model's window (or `SOUS_CONTEXT_WINDOW`), what a
- * summary restores (the files the agent read most recently, the session's plan, loaded skills,
- * open tasks), and the gate's PreCompact, PostCompact and SessionStart (`compact`) hooks; and the
- * system prompt's extra sections (the skill catalog).
- */
-function contextSetup(
-  parts: RuntimeParts,
-  opening: Opening,
-  session: { gate: PermissionGate; tasks: ReturnType<typeof createSessionTasks>; plan: PlanMode; extensions: ExtensionParts },
-): SessionContextSetup {
-  const { gate, tasks, plan, extensions } = session
-  const contextWindow = contextWindowFromEnv(parts.options.env)
-  return {
-    // From the model the session uses now: `/model` may pick one with another window.
-    settings: (model) => compactionSettings({ model, ...(contextWindow !== undefined && { contextWindow }) }),
-    restoration: [
-      recentFilesProvider(opening.tools.fileState, (path) => gate.isReadDenied(path)),
-      planProvider(() => plan.activePlanFile()),
-      skillsProvider(),
-      tasksProvider(tasks.access),
-      // What reached the model as reminders: gone with the messages that carried them.
-      remindedProvider('subfolder instructions', 'instructions', () => opening.nested.loaded()),
-      remindedProvider('MCP instructions', 'mcp', () => extensions.mcpInstructions()),
-    ],
-    hooks: {
-      preCompact: (trigger, instructions) => gate.preCompact(trigger, instructions),
-      postCompact: (trigger, summary) => gate.postCompact(trigger, summary),
-      sessionStart: () => gate.sessionStart('compact'),
-    },
-    // The skill catalog, read once with the rest of the system prompt.
-    sections: () => extensions.promptSections(),
   }
 }
 
