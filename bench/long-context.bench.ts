@@ -17,7 +17,7 @@ import { join } from 'node:path'
 import type { AgentEvent } from '../src/shared/protocol/agent-event'
 import { createEventHub } from '../src/main/base/event-hub'
 import { NodePtyService } from '../src/main/pty/node-pty-service'
-import { createSessionRuntime } from '../src/main/session/runtime'
+import { createSessionRuntime } from '../src/main/runtime/runtime'
 import { startModelServer, type ModelServer } from '../test/model-server'
 import { billOf, fortyFileProject, fortyFilesScript, FILES, resentReadShare, rewrites, type Bill } from '../test/support/forty-files'
 
