@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { textReply, toolUseReply } from '../../../../test/model-server'
 import type { Step } from '../../../../test/model-server/types'
 import { useModelServer } from '../../../../test/model-server/vitest'
+import { recallAnswered } from '../../../../test/support/memory'
 import { flattenPrompt } from '../../../../test/model-server/cache-sim'
 import { summaryReply } from '../../../../test/support/compaction'
 import type { AgentEvent } from '../../../shared/protocol/agent-event'
@@ -78,18 +79,6 @@ async function seedMemory(): Promise<void> {
   expect(written.kind).toBe('written')
 }
 
-/** Resolves once the recall request's usage is in (its answer arrived). */
-function recallAnswered(): Promise<void> {
-  return new Promise<void>((resolve) => {
-    const check = setInterval(() => {
-      if (events.some((event) => event.type === 'usage' && event.agentId === 'memory')) {
-        clearInterval(check)
-        resolve()
-      }
-    }, 5)
-  })
-}
-
 const mainRequests = () => server.requests.filter((request) => request.model === DEFAULT_MODEL)
 const ofType = <T extends AgentEvent['type']>(type: T) => events.filter((event): event is Extract<AgentEvent, { type: T }> => event.type === type)
 
@@ -97,7 +86,7 @@ describe('recall', () => {
   it('attaches the picks to the first request that starts after they arrive, and records them', async () => {
     await seedMemory()
     // The turn's first reply is held until the recall answer is in, so "after they arrive" is certain.
-    const recallArrived = recallAnswered()
+    const recallArrived = recallAnswered(events)
     server.setScenario([
       recall(['project/feedback_use_pnpm.md']),
       async () => {
@@ -183,7 +172,7 @@ describe('recall', () => {
 describe('after a compaction', () => {
   it('the memories recalled in the session come back with the summary, and are not recalled twice', async () => {
     await seedMemory()
-    const recallArrived = recallAnswered()
+    const recallArrived = recallAnswered(events)
     server.setScenario([
       recall(['project/feedback_use_pnpm.md']),
       async () => {
