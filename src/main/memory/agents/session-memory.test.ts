@@ -82,20 +82,28 @@ async function seedMemory(): Promise<void> {
 const mainRequests = () => server.requests.filter((request) => request.model === DEFAULT_MODEL)
 const ofType = <T extends AgentEvent['type']>(type: T) => events.filter((event): event is Extract<AgentEvent, { type: T }> => event.type === type)
 
+/**
+ * A turn that recalls the pnpm memory: the recall lane's answer, then a Read whose reply is held
+ * until the recall answer is in (so "the first request after they arrive" is certain), "Done.",
+ * and an extraction that saves nothing.
+ */
+function turnWithRecall(): Step[] {
+  const recallArrived = recallAnswered(events)
+  return [
+    recall(['project/feedback_use_pnpm.md']),
+    async () => {
+      await recallArrived
+      return toolUseReply('Read', { file_path: join(project, 'README.md') })
+    },
+    main(textReply('Done.')),
+    answer([]),
+  ]
+}
+
 describe('recall', () => {
   it('attaches the picks to the first request that starts after they arrive, and records them', async () => {
     await seedMemory()
-    // The turn's first reply is held until the recall answer is in, so "after they arrive" is certain.
-    const recallArrived = recallAnswered(events)
-    server.setScenario([
-      recall(['project/feedback_use_pnpm.md']),
-      async () => {
-        await recallArrived
-        return toolUseReply('Read', { file_path: join(project, 'README.md') })
-      },
-      main(textReply('Done.')),
-      answer([]),
-    ])
+    server.setScenario(turnWithRecall())
     const { sessionId } = await runtime.sessions.create(project)
     const result = await runtime.sessions.run(sessionId, 'Install the dependencies')
     await runtime.sessions.idle(sessionId)
@@ -172,15 +180,8 @@ describe('recall', () => {
 describe('after a compaction', () => {
   it('the memories recalled in the session come back with the summary, and are not recalled twice', async () => {
     await seedMemory()
-    const recallArrived = recallAnswered(events)
     server.setScenario([
-      recall(['project/feedback_use_pnpm.md']),
-      async () => {
-        await recallArrived
-        return toolUseReply('Read', { file_path: join(project, 'README.md') })
-      },
-      main(textReply('Done.')),
-      answer([]),
+      ...turnWithRecall(),
       main(summaryReply('We installed the dependencies.')),
       main(textReply('Second.')),
       answer([]),
