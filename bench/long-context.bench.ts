@@ -72,7 +72,7 @@ async function runSous(project: string, files: readonly string[]): Promise<{ bil
     hub,
     pty,
     permissionMode: 'default',
-    headless: true,
+    answerer: 'unattended',
     userHome: base,
     model: MODEL,
     preferences: () => ({ autoMemory: false }),

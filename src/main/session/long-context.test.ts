@@ -9,7 +9,7 @@ import { billOf, fortyFileProject, fortyFilesScript, FILES, resentReadShare, rew
 // prompt-cache simulation on a 200k window: clearing comes rarely and in bulk, and what a request
 // sends again is read from the cache rather than written again.
 const server = useModelServer({ contextWindow: 200_000 })
-const world = useAgentWorld(() => server.url, { headless: true })
+const world = useAgentWorld(() => server.url, { answerer: 'unattended' })
 
 describe('the forty-file task', () => {
   it('clears in bulk, a few times in forty turns, and reads what it sends again from the cache', async () => {

@@ -12,7 +12,7 @@ import { isSummaryRequest, messagesOf, summaryReply, withSummaries } from '../..
 // through the session runtime every host uses, real MCP server processes and the real SDK. And the
 // one compaction threshold a settings file may set, `autoCompactWindow`.
 const server = useModelServer()
-const world = useAgentWorld(() => server.url, { headless: true })
+const world = useAgentWorld(() => server.url, { answerer: 'unattended' })
 
 const RULE = 'SUBFOLDER-RULE: indent the api package with tabs.'
 
