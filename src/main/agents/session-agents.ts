@@ -6,7 +6,9 @@ import type { PermissionModeName } from '../../shared/ipc/contract'
 import type { AgentEvent } from '../../shared/protocol/agent-event'
 import { shellNodeId } from '../../shared/protocol/agent-tree'
 import type { ContextManager } from '../compaction/manager'
+import type { RequestGuard } from '../engine/guard'
 import type { QueryHooks } from '../engine/types'
+import type { ReasoningPreference } from '../services/model/capabilities'
 import type { AgentLabel } from '../governance/approvals/queue'
 import type { PermissionGate } from '../governance/gate/gate'
 import { resultText } from '../tools/result-text'
@@ -70,6 +72,10 @@ export interface SessionAgentsOptions {
   foregroundLimitMs?: number
   /** Coordinator mode: every agent the main agent starts runs in the background. */
   coordinator?: boolean
+  /** Thinking and effort for subagents (the session's preference; a fork copies its parent's request instead). */
+  reasoning?: ReasoningPreference
+  /** The session's budget guard and loop brake for one subagent's run (its spend counts toward the session's caps). */
+  guard?(agentId: string): RequestGuard
   /** Subagents' compaction (thresholds, the task list, the plan); without it their conversations are sent whole. */
   compaction?: SubagentCompaction
   now?(): number
@@ -271,7 +277,8 @@ export class SessionAgents implements SubagentControl {
         hooks: loopHooks(record, parts, () => lastText),
         ...(context && { context }),
         ...(make.maxTokens !== undefined && { maxTokens: make.maxTokens }),
-        ...(make.thinkingBudget !== undefined && { thinkingBudget: make.thinkingBudget }),
+        ...((make.reasoning ?? this.o.reasoning) && { reasoning: make.reasoning ?? this.o.reasoning }),
+        ...(this.o.guard && { guard: this.o.guard(make.id) }),
         toolContext: {
           ...this.o.sharedContext(),
           fileState: make.fileState,
