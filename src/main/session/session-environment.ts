@@ -29,6 +29,12 @@ import { PromptReminders } from './prompt-reminders'
 import { createSessionSubagents, type SessionSubagents } from './session-subagents'
 import { sessionMemory } from './session-memory-wiring'
 import { createSessionTasks, sharedTaskListName } from './session-tasks'
+import { join } from 'node:path'
+import { maxOutputFromEnv, thinkingBudgetFromEnv, type ReasoningPreference } from '../services/model/capabilities'
+import { readGuardSettings } from './guard-settings'
+import { RunGuard } from './run-guard'
+import type { SessionGuardSetup } from './session-types'
+import { SpendMeter } from './spend-meter'
 
 /** One session being opened: where it works and what it owns. */
 interface Opening {
@@ -71,6 +77,10 @@ export function openSessionEnvironment(parts: RuntimeParts, projectPath: string,
   })
   const transcript = transcriptPath(options.home, projectPath, sessionId)
   const modelName = models.modelName(opening.preferences)
+  const { guard, reasoning } = guardSetup(parts, projectPath)
+  // Every request of the session — the main agent's, subagents', memory's, compaction's — goes
+  // through the spend meter, so all of it counts toward the session's and the project's caps.
+  const model = () => models.get(opening.preferences).then((service) => guard.meter.wrap(service))
   // Headless runs have no limit unless one is given (--max-turns), as in Claude Code; the desktop
   // keeps a generous guard that asks whether to go on (a subagent at the guard ends its run).
   const maxTurns = options.maxTurns ?? (options.headless ? Infinity : (opening.preferences.turnGuard ?? DEFAULT_TURN_GUARD))
@@ -83,7 +93,7 @@ export function openSessionEnvironment(parts: RuntimeParts, projectPath: string,
     preferences: opening.preferences,
     gate,
     queue,
-    model: () => models.get(opening.preferences),
+    model,
     modelName,
     maxTurns,
     reminders: opening.reminders,
@@ -94,6 +104,10 @@ export function openSessionEnvironment(parts: RuntimeParts, projectPath: string,
       tasks: tasks.access,
       planFile: () => plan.activePlanFile(),
     },
+    reasoning,
+    // A subagent's requests count toward the session's caps; it cannot pause (nobody sees its
+    // card), so a trip ends its run and the main agent's guard pauses before its next request.
+    guard: (agentId) => new RunGuard({ meter: guard.meter, loopBrake: guard.loopBrake, identity: { sessionId, agentId }, emit: (event) => options.hub.emit('agent.event', event), lastPrompt: { tokens: 0 } }),
   })
   parts.userTasks.set(sessionId, tasks.user)
   const extensions = openExtensions(parts, opening, gate, queue)
@@ -113,7 +127,7 @@ export function openSessionEnvironment(parts: RuntimeParts, projectPath: string,
   const news = new PromptReminders({ projectRoot: projectPath, fileState: opening.tools.fileState, sink: opening.reminders, mode: () => gate.mode })
   return {
     hub: options.hub,
-    model: () => models.get(opening.preferences),
+    model,
     modelName,
     context: contextSetup(parts, opening, { gate, tasks, plan, extensions }),
     toolset: () => buildToolset(parts, opening, { gate, tasks, plan, extensions, subagents }),
@@ -145,7 +159,10 @@ export function openSessionEnvironment(parts: RuntimeParts, projectPath: string,
       await opening.tools.dispose()
       await extensions.release()
     },
-    memory: sessionMemory(parts, { grants, model: () => models.get(opening.preferences) }),
+    memory: sessionMemory(parts, { grants, model }),
+    guard,
+    reasoning,
+    ...(maxOutputFromEnv(options.env) !== undefined && { maxTokens: maxOutputFromEnv(options.env) }),
     reminders: opening.reminders,
     maxTurns,
     askToContinue: !options.headless,
@@ -160,6 +177,28 @@ export function openSessionEnvironment(parts: RuntimeParts, projectPath: string,
     ...(subagents.basePrompt !== undefined && { basePrompt: subagents.basePrompt }),
     ...(subagents.coordinator && { settled: () => subagents.settled() }),
   }
+}
+
+/**
+ * The guard's settings (caps, the loop brake, thinking and effort) for a session being opened:
+ * the settings files, with the host's flags (`--max-budget-usd`, `--effort`…) on top.
+ */
+function guardSetup(parts: RuntimeParts, projectPath: string): { guard: SessionGuardSetup; reasoning: ReasoningPreference } {
+  const { options } = parts
+  const settings = readGuardSettings(projectPath, { sousHome: options.home })
+  const caps = { ...settings.budget, ...options.budget }
+  const meter = new SpendMeter(caps, join(projectDataDir(options.home, projectPath), 'spend.json'))
+  const budget = thinkingBudgetFromEnv(options.env)
+  const effort = options.effort ?? settings.effort
+  const reasoning: ReasoningPreference = {
+    thinking: settings.thinking ?? true,
+    ...(budget !== undefined && { thinkingBudget: budget }),
+    ...(effort && { effort }),
+    // The app folds thinking into the chat, so it asks for the summarized text; `-p` has nowhere
+    // to show it and asks for none, as Claude Code's -p does.
+    display: options.headless ? 'omitted' : 'summarized',
+  }
+  return { guard: { meter, loopBrake: settings.loopBrake, problems: settings.problems }, reasoning }
 }
 
 /**

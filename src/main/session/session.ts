@@ -9,8 +9,12 @@ import { addUsage, zeroUsage } from '../engine/usage'
 import type { SessionMemoryPort } from '../memory/agents/session-memory'
 import { resolveModelAlias } from '../services/model/config'
 import type { Message } from '../services/model/types'
+import type { EffortLevel } from '../../shared/ipc/session'
+import type { ReasoningPreference } from '../services/model/capabilities'
 import { TranscriptWriter } from '../store/transcript'
 import { compactionTurn } from './compaction-turn'
+import { SessionPauseDesk } from './pause-desk'
+import { RunGuard, type PauseAnswer } from './run-guard'
 import { forkedSkillTurn } from './forked-skill-turn'
 import { promptHookContext } from './prompt-hooks'
 import { SessionContext } from './session-context'
@@ -48,6 +52,14 @@ export class Session {
   private readonly reminders: ReminderQueue
   private readonly memory: SessionMemoryPort | undefined
   private limitAnswer: ((proceed: boolean) => void) | undefined
+  /** Runs paused by the budget guard or the loop brake wait here for the user. */
+  private readonly pauses = new SessionPauseDesk()
+  /** The main agent's last prompt size, for the guard's forecast of the next request. */
+  private readonly lastPrompt = { tokens: 0 }
+  /** Thinking and effort (the environment's preference object, changed in place by `/think`). */
+  private readonly reasoning: ReasoningPreference
+  /** Whether the settings problems of the guard were said (once a session). */
+  private guardProblemsSaid = false
   /** The set-up started when the session opened (`prepareOnOpen`), if any. */
   private readonly preparing: Promise<void> | undefined
   private disposed = false
@@ -62,6 +74,7 @@ export class Session {
     this.usage = seed?.usage ?? zeroUsage()
     this.costUsd = seed?.costUsd ?? 0
     this.resumed = seed !== undefined
+    this.reasoning = env.reasoning ?? {}
     this.reminders = env.reminders ?? new ReminderQueue()
     this.memory = env.memory?.({
       sessionId: id,
@@ -159,6 +172,25 @@ export class Session {
     if (!answer) return false
     answer(proceed)
     return true
+  }
+
+  /**
+   * `/think`: thinking on or off and the effort level for this session's next requests (its
+   * subagents keep the preference they were opened with). Answers what is now in force.
+   */
+  setReasoning(change: { thinking?: boolean; effort?: EffortLevel }): { thinking: boolean; effort?: EffortLevel } {
+    // In place: the session's subagents hold the same preference object.
+    const next = this.reasoning
+    if (change.thinking !== undefined) next.thinking = change.thinking
+    if (change.effort) next.effort = change.effort
+    // Turning thinking on again also lifts a `MAX_THINKING_TOKENS=0` from the environment.
+    if (change.thinking === true && next.thinkingBudget === 0) delete next.thinkingBudget
+    return { thinking: next.thinking !== false && next.thinkingBudget !== 0, ...(next.effort && { effort: next.effort }) }
+  }
+
+  /** Answers a run paused by the budget guard or the loop brake; false when no such pause waits. */
+  answerPause(pauseId: string, answer: PauseAnswer): boolean {
+    return this.pauses.answer(pauseId, answer)
   }
 
   /** Stops the running turn and waits for it to wind down. */
@@ -260,7 +292,9 @@ export class Session {
         canUseTool: this.env.canUseTool,
         hooks: this.env.hooks,
         context: this.context.manager,
-        maxTokens: this.env.maxTokens,
+        ...(this.env.maxTokens !== undefined && { maxTokens: this.env.maxTokens }),
+        reasoning: this.reasoning,
+        ...(this.env.guard && { guard: this.runGuard(signal) }),
         usageSoFar: { usage: this.usage, costUsd: this.costUsd },
         reminders: this.reminders,
         ...(this.env.askToContinue && { onTurnLimit: () => this.waitForAnswer(signal) }),
@@ -272,7 +306,8 @@ export class Session {
           this.memory?.turnEnded(turnId)
           const result = this.finish(next.value)
           if (result.reason === 'completed') {
-            const prefix = { system: system.blocks, tools: toolset.tools, toolContext: toolset.context, model, modelName, sessionId: this.id, cwd: this.projectPath, projectRoot: this.projectPath, projectDataDir: this.env.projectDataDir }
+            const prefix = { system: system.blocks, tools: toolset.tools, toolContext: toolset.context, model, modelName, sessionId: this.id, cwd: this.projectPath, projectRoot: this.projectPath, projectDataDir: this.env.projectDataDir, reasoning: { ...this.reasoning }, ...(this.env.maxTokens !== undefined && { maxTokens: this.env.maxTokens }) }
+            // The same thinking and limits as the turn's requests: a change of thinking would miss the cached prefix.
             this.memory?.afterTurn(turnId, { ...prefix, messages: result.messages })
           }
           return result
@@ -300,6 +335,25 @@ export class Session {
     this.emit({ ...identity, type: 'turn_start', turnId: `${this.id}:${++this.turnCounter}`, prompt })
     this.emit({ ...identity, type: 'turn_end', reason, message })
     return { reason, message, messages: this.messages, turns: 0, usage: zeroUsage(), costUsd: 0, resultText: '' }
+  }
+
+  /** The budget guard and loop brake of one main-agent turn; settings problems are said on the first. */
+  private runGuard(signal: AbortSignal): RunGuard {
+    const setup = this.env.guard!
+    const identity = { sessionId: this.id, agentId: 'main' }
+    if (!this.guardProblemsSaid) {
+      this.guardProblemsSaid = true
+      for (const problem of setup.problems) this.emit({ ...identity, type: 'notice', level: 'warning', message: problem, topic: 'budget' })
+    }
+    return new RunGuard({
+      meter: setup.meter,
+      loopBrake: setup.loopBrake,
+      identity,
+      emit: (event) => this.emit(event),
+      ...(this.env.askToContinue && { desk: { desk: this.pauses, signal } }),
+      requestCompaction: () => this.context.manager.request('manual', ''),
+      lastPrompt: this.lastPrompt,
+    })
   }
 
   /** Waits for {@link answerTurnLimit}; an abort of the turn answers "stop". */

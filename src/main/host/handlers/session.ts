@@ -7,6 +7,8 @@ type SessionChannels =
   | 'session.prompt'
   | 'session.abort'
   | 'session.continueTurn'
+  | 'session.resumePause'
+  | 'session.setReasoning'
   | 'session.setMode'
   | 'session.setModel'
   | 'session.list'
@@ -34,6 +36,16 @@ export function sessionHandlers(deps: { sessions?: SessionService }): Pick<Handl
       const sessions = service()
       if (!sessions.continueTurn) throw new AppError('UNAVAILABLE', 'Turns cannot be continued in this build.')
       return sessions.continueTurn(sessionId, proceed)
+    },
+    'session.resumePause': ({ sessionId, pauseId, choice, raiseTo }) => {
+      const sessions = service()
+      if (!sessions.resumePause) throw new AppError('UNAVAILABLE', 'Paused sessions cannot be resumed in this build.')
+      return sessions.resumePause(sessionId, pauseId, choice, raiseTo)
+    },
+    'session.setReasoning': ({ sessionId, thinking, effort }) => {
+      const sessions = service()
+      if (!sessions.setReasoning) throw new AppError('UNAVAILABLE', 'Thinking cannot be switched in this build.')
+      return sessions.setReasoning(sessionId, { ...(thinking !== undefined && { thinking }), ...(effort && { effort }) })
     },
     'session.setMode': ({ sessionId, mode }) => {
       const sessions = service()

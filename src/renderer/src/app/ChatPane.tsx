@@ -21,7 +21,7 @@ import '../features/chat/chat.css'
  * because it joins features (chat, approvals, status bar, tasks) that never import each other.
  */
 export function ChatPane({ projectPath }: { projectPath: string }) {
-  const { sessionId, transcript, sending, stopping, error, reset, send, stop, newConversation, mode, modeError, setMode, model, setModel, compact } = useChat()
+  const { sessionId, transcript, sending, stopping, error, reset, send, stop, newConversation, mode, modeError, setMode, model, setModel, compact, setReasoning } = useChat()
   const running = isRunning(transcript)
   const queue = useApprovals((state) => state.queue)
   const awaiting = useMemo(() => new Set(queue.map((request) => request.toolUseId)), [queue])
@@ -55,6 +55,7 @@ export function ChatPane({ projectPath }: { projectPath: string }) {
           newConversation,
           setMode: (next) => void setMode(next),
           setModel,
+          setReasoning,
           showView: (id) => showView(VIEWS, id),
           // The one chosen for the next request, else the model of the latest reply.
           currentModel: () => model ?? transcript.turns.findLast((turn) => turn.usage)?.usage?.model,
