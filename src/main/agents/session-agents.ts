@@ -75,7 +75,7 @@ export interface SessionAgentsOptions {
   /** Thinking and effort for subagents (the session's preference; a fork copies its parent's request instead). */
   reasoning?: ReasoningPreference
   /** The session's budget guard and loop brake for one subagent's run (its spend counts toward the session's caps). */
-  guard?(agentId: string): RequestGuard
+  guard?(agent: { agentId: string; parentToolUseId?: string }): RequestGuard
   /** Subagents' compaction (thresholds, the task list, the plan); without it their conversations are sent whole. */
   compaction?: SubagentCompaction
   now?(): number
@@ -278,7 +278,7 @@ export class SessionAgents implements SubagentControl {
         ...(context && { context }),
         ...(make.maxTokens !== undefined && { maxTokens: make.maxTokens }),
         ...((make.reasoning ?? this.o.reasoning) && { reasoning: make.reasoning ?? this.o.reasoning }),
-        ...(this.o.guard && { guard: this.o.guard(make.id) }),
+        ...(this.o.guard && { guard: this.o.guard({ agentId: make.id, ...(make.parentToolUseId !== undefined && { parentToolUseId: make.parentToolUseId }) }) }),
         toolContext: {
           ...this.o.sharedContext(),
           fileState: make.fileState,

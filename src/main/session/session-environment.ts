@@ -1,3 +1,5 @@
+// Longer than 300 lines because one session's wiring (gate, tasks, plan mode, subagents,
+// compaction, the budget guard) reads in one place; each part is built in its own file.
 import { DEFAULT_TURN_GUARD } from '../../shared/ipc/contract'
 import { PlanMode } from '../agents/plan-mode'
 import { projectDataDir } from '../base/paths'
@@ -29,12 +31,8 @@ import { PromptReminders } from './prompt-reminders'
 import { createSessionSubagents, type SessionSubagents } from './session-subagents'
 import { sessionMemory } from './session-memory-wiring'
 import { createSessionTasks, sharedTaskListName } from './session-tasks'
-import { join } from 'node:path'
-import { maxOutputFromEnv, thinkingBudgetFromEnv, type ReasoningPreference } from '../services/model/capabilities'
-import { readGuardSettings } from './guard-settings'
-import { RunGuard } from './run-guard'
-import type { SessionGuardSetup } from './session-types'
-import { SpendMeter } from './spend-meter'
+import { maxOutputFromEnv } from '../services/model/capabilities'
+import { guardSetup, subagentGuard } from './session-guard'
 
 /** One session being opened: where it works and what it owns. */
 interface Opening {
@@ -105,9 +103,7 @@ export function openSessionEnvironment(parts: RuntimeParts, projectPath: string,
       planFile: () => plan.activePlanFile(),
     },
     reasoning,
-    // A subagent's requests count toward the session's caps; it cannot pause (nobody sees its
-    // card), so a trip ends its run and the main agent's guard pauses before its next request.
-    guard: (agentId) => new RunGuard({ meter: guard.meter, loopBrake: guard.loopBrake, identity: { sessionId, agentId }, emit: (event) => options.hub.emit('agent.event', event), lastPrompt: { tokens: 0 } }),
+    guard: subagentGuard(guard, sessionId, (event) => options.hub.emit('agent.event', event)),
   })
   parts.userTasks.set(sessionId, tasks.user)
   const extensions = openExtensions(parts, opening, gate, queue)
@@ -177,28 +173,6 @@ export function openSessionEnvironment(parts: RuntimeParts, projectPath: string,
     ...(subagents.basePrompt !== undefined && { basePrompt: subagents.basePrompt }),
     ...(subagents.coordinator && { settled: () => subagents.settled() }),
   }
-}
-
-/**
- * The guard's settings (caps, the loop brake, thinking and effort) for a session being opened:
- * the settings files, with the host's flags (`--max-budget-usd`, `--effort`…) on top.
- */
-function guardSetup(parts: RuntimeParts, projectPath: string): { guard: SessionGuardSetup; reasoning: ReasoningPreference } {
-  const { options } = parts
-  const settings = readGuardSettings(projectPath, { sousHome: options.home })
-  const caps = { ...settings.budget, ...options.budget }
-  const meter = new SpendMeter(caps, join(projectDataDir(options.home, projectPath), 'spend.json'))
-  const budget = thinkingBudgetFromEnv(options.env)
-  const effort = options.effort ?? settings.effort
-  const reasoning: ReasoningPreference = {
-    thinking: settings.thinking ?? true,
-    ...(budget !== undefined && { thinkingBudget: budget }),
-    ...(effort && { effort }),
-    // The app folds thinking into the chat, so it asks for the summarized text; `-p` has nowhere
-    // to show it and asks for none, as Claude Code's -p does.
-    display: options.headless ? 'omitted' : 'summarized',
-  }
-  return { guard: { meter, loopBrake: settings.loopBrake, problems: settings.problems }, reasoning }
 }
 
 /**

@@ -74,7 +74,7 @@ export interface SubagentSession {
   /** Thinking and effort (the session's preference). */
   reasoning?: ReasoningPreference
   /** The session's guard for one subagent's run. */
-  guard?(agentId: string): RequestGuard
+  guard?(agent: { agentId: string; parentToolUseId?: string }): RequestGuard
 }
 
 /**

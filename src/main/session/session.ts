@@ -9,12 +9,9 @@ import { addUsage, zeroUsage } from '../engine/usage'
 import type { SessionMemoryPort } from '../memory/agents/session-memory'
 import { resolveModelAlias } from '../services/model/config'
 import type { Message } from '../services/model/types'
-import type { EffortLevel } from '../../shared/ipc/session'
-import type { ReasoningPreference } from '../services/model/capabilities'
 import { TranscriptWriter } from '../store/transcript'
 import { compactionTurn } from './compaction-turn'
-import { SessionPauseDesk } from './pause-desk'
-import { RunGuard, type PauseAnswer } from './run-guard'
+import { changeReasoning, mainGuard, SessionPauseDesk, type EffortLevel, type PauseAnswer, type ReasoningPreference } from './session-guard'
 import { forkedSkillTurn } from './forked-skill-turn'
 import { promptHookContext } from './prompt-hooks'
 import { SessionContext } from './session-context'
@@ -28,12 +25,13 @@ export type { PromptExpansion, SessionAgentsPort, SessionEnvironment, SessionHan
 const VOLATILE = new Set<AgentEvent['type']>(['text_delta', 'thinking_delta', 'tool_progress', 'context_status'])
 
 /**
+ * Longer than 300 lines because a turn's flow reads in one place: prompt hooks, the loop, the
+ * request guard, the budget guard's pauses, compaction between turns, forked skills typed as
+ * commands and memory around the turn. What a session is given is in session-types.ts, its system
+ * prompt and compaction in session-context.ts, its guard's wiring in session-guard.ts.
+ *
  * One conversation in one project: its messages, its transcript and at most one running turn.
  * Events go out on the hub's `agent.event` channel and, except deltas, into the transcript.
- *
- * Longer than 300 lines because a turn's flow reads in one place: prompt hooks, the loop, the
- * request guard, compaction between turns, forked skills typed as commands and memory around the turn. What a session is given is
- * in session-types.ts, its system prompt and compaction in session-context.ts.
  */
 export class Session {
   private messages: Message[]
@@ -58,8 +56,8 @@ export class Session {
   private readonly lastPrompt = { tokens: 0 }
   /** Thinking and effort (the environment's preference object, changed in place by `/think`). */
   private readonly reasoning: ReasoningPreference
-  /** Whether the settings problems of the guard were said (once a session). */
-  private guardProblemsSaid = false
+  /** What was said once a session (the guard's settings problems). */
+  private readonly said = { problems: false }
   /** The set-up started when the session opened (`prepareOnOpen`), if any. */
   private readonly preparing: Promise<void> | undefined
   private disposed = false
@@ -174,18 +172,9 @@ export class Session {
     return true
   }
 
-  /**
-   * `/think`: thinking on or off and the effort level for this session's next requests (its
-   * subagents keep the preference they were opened with). Answers what is now in force.
-   */
+  /** `/think`: thinking and effort for this session's next requests (and its subagents'); answers what is in force. */
   setReasoning(change: { thinking?: boolean; effort?: EffortLevel }): { thinking: boolean; effort?: EffortLevel } {
-    // In place: the session's subagents hold the same preference object.
-    const next = this.reasoning
-    if (change.thinking !== undefined) next.thinking = change.thinking
-    if (change.effort) next.effort = change.effort
-    // Turning thinking on again also lifts a `MAX_THINKING_TOKENS=0` from the environment.
-    if (change.thinking === true && next.thinkingBudget === 0) delete next.thinkingBudget
-    return { thinking: next.thinking !== false && next.thinkingBudget !== 0, ...(next.effort && { effort: next.effort }) }
+    return changeReasoning(this.reasoning, change)
   }
 
   /** Answers a run paused by the budget guard or the loop brake; false when no such pause waits. */
@@ -294,7 +283,9 @@ export class Session {
         context: this.context.manager,
         ...(this.env.maxTokens !== undefined && { maxTokens: this.env.maxTokens }),
         reasoning: this.reasoning,
-        ...(this.env.guard && { guard: this.runGuard(signal) }),
+        ...(this.env.guard && {
+          guard: mainGuard({ sessionId: this.id, setup: this.env.guard, emit: (event) => this.emit(event), ...(this.env.askToContinue && { desk: this.pauses }), signal, requestCompaction: () => this.context.manager.request('manual', ''), lastPrompt: this.lastPrompt, said: this.said }),
+        }),
         usageSoFar: { usage: this.usage, costUsd: this.costUsd },
         reminders: this.reminders,
         ...(this.env.askToContinue && { onTurnLimit: () => this.waitForAnswer(signal) }),
@@ -335,25 +326,6 @@ export class Session {
     this.emit({ ...identity, type: 'turn_start', turnId: `${this.id}:${++this.turnCounter}`, prompt })
     this.emit({ ...identity, type: 'turn_end', reason, message })
     return { reason, message, messages: this.messages, turns: 0, usage: zeroUsage(), costUsd: 0, resultText: '' }
-  }
-
-  /** The budget guard and loop brake of one main-agent turn; settings problems are said on the first. */
-  private runGuard(signal: AbortSignal): RunGuard {
-    const setup = this.env.guard!
-    const identity = { sessionId: this.id, agentId: 'main' }
-    if (!this.guardProblemsSaid) {
-      this.guardProblemsSaid = true
-      for (const problem of setup.problems) this.emit({ ...identity, type: 'notice', level: 'warning', message: problem, topic: 'budget' })
-    }
-    return new RunGuard({
-      meter: setup.meter,
-      loopBrake: setup.loopBrake,
-      identity,
-      emit: (event) => this.emit(event),
-      ...(this.env.askToContinue && { desk: { desk: this.pauses, signal } }),
-      requestCompaction: () => this.context.manager.request('manual', ''),
-      lastPrompt: this.lastPrompt,
-    })
   }
 
   /** Waits for {@link answerTurnLimit}; an abort of the turn answers "stop". */
