@@ -12,8 +12,8 @@ import { NodePtyService } from '../../pty/node-pty-service'
 import { SMALL_FAST_MODEL } from '../../services/model/ask'
 import { DEFAULT_MODEL, MODEL_ALIASES } from '../../services/model/config'
 import type { Message } from '../../services/model/types'
-import { createSessionRuntime, type SessionRuntime } from '../../session/runtime'
-import type { RuntimePreferences } from '../../session/runtime-options'
+import { createSessionRuntime, type SessionRuntime } from '../../runtime/runtime'
+import type { RuntimePreferences } from '../../runtime/options'
 
 // Recall and extraction end to end: the session runtime every host uses, the real SDK against the
 // scripted Messages API server, real memory folders in temp homes. Recall (the small model) and
