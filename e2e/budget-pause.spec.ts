@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { expect, test } from './fixtures'
-import { openByPath } from './support/app'
+import { openByPath, sendMessage } from './support/app'
 
 test('a spending cap pauses the turn with a card; raising it goes on, and the reply folds its thinking', async ({ app, projectDir, modelServer }) => {
   // A cap no request fits under: the turn pauses before its first request.
@@ -18,10 +18,7 @@ test('a spending cap pauses the turn with a card; raising it goes on, and the re
     },
   ])
   await openByPath(app, projectDir)
-  const chat = app.getByRole('region', { name: 'Chat' })
-  const input = chat.getByRole('textbox', { name: 'Message' })
-  await input.fill('Say hello')
-  await input.press('Enter')
+  const chat = await sendMessage(app, 'Say hello')
 
   const card = chat.getByRole('group', { name: 'Paused at the spending cap' })
   await expect(card).toBeVisible()
