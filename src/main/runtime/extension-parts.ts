@@ -27,7 +27,7 @@ export interface ExtensionPartsOptions {
   /** The session's reminder queue: what the model should hear about servers (joined, failed, tools changed). */
   reminders: ReminderSink
   /**
-   * Start the project's MCP servers only when `startServers` is called (headless runs call it once
+   * Start the project's MCP servers only when `startServers` is called (unattended runs call it once
    * the first model request is out: spawning ten servers costs the main thread tens of
    * milliseconds, which the first request must not pay). Otherwise they start at once.
    */

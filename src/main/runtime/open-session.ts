@@ -9,7 +9,8 @@ import { ReminderQueue } from '../context/reminders'
 import { TASK_TOOLS, TaskReminders } from '../context/task-reminders'
 import type { QueryHooks } from '../engine/types'
 import { createPermissionGate, type PermissionGate } from '../governance/gate/gate'
-import { ApprovalQueue } from '../governance/approvals/queue'
+import type { ApprovalAsker } from '../governance/approvals/queue'
+import { chooseAnswerer } from '../governance/approvals/answerer'
 import { SessionGrants } from '../governance/decide/session'
 import { HookRunner } from '../governance/hooks/runner'
 import { plansDir } from '../store/plan-files'
@@ -17,7 +18,7 @@ import { transcriptPath } from '../store/transcript'
 import { resultText } from '../tools/result-text'
 import { taskNotification } from '../tools/shell/task-notification'
 import { createToolSession } from '../tools/tool-session'
-import { projectTrustOf } from './options'
+import { projectTrustOf, unattended } from './options'
 import type { RuntimeParts } from './shared'
 import type { SessionParts } from '../session/live-session'
 import type { PermissionModeName } from '../../shared/ipc/contract'
@@ -80,7 +81,7 @@ export function openSession(parts: RuntimeParts, projectPath: string, sessionId:
   const model = () => models.get(opening.preferences).then((service) => guard.meter.wrap(service))
   // Headless runs have no limit unless one is given (--max-turns), as in Claude Code; the desktop
   // keeps a generous guard that asks whether to go on (a subagent at the guard ends its run).
-  const maxTurns = options.maxTurns ?? (options.headless ? Infinity : (opening.preferences.turnGuard ?? DEFAULT_TURN_GUARD))
+  const maxTurns = options.maxTurns ?? (unattended(options) ? Infinity : (opening.preferences.turnGuard ?? DEFAULT_TURN_GUARD))
   const subagents = createSessionSubagents(parts, {
     projectPath,
     sessionId,
@@ -108,7 +109,6 @@ export function openSession(parts: RuntimeParts, projectPath: string, sessionId:
   const plan = new PlanMode({
     sessionId,
     plansDir: plansDir(parts.userHome, options.env),
-    headless: options.headless,
     approvals: queue,
     gate,
     onModeChange: (mode, previous) => options.hub.emit('agent.event', { type: 'mode_change', sessionId, agentId: 'main', mode, previous }),
@@ -143,11 +143,11 @@ export function openSession(parts: RuntimeParts, projectPath: string, sessionId:
     ...(maxOutputFromEnv(options.env) !== undefined && { maxTokens: maxOutputFromEnv(options.env) }),
     reminders: opening.reminders,
     maxTurns,
-    askToContinue: !options.headless,
+    askToContinue: !unattended(options),
     appendSystemPrompt: options.appendSystemPrompt,
     // A person will look before the first request (the context view) or type it: have the prompt
     // ready. `sous -p` sends its request at once and would only pay for the scheduling.
-    prepareOnOpen: !options.headless,
+    prepareOnOpen: !unattended(options),
     homeDir: parts.userHome,
     agents: subagents.agents,
     attach: (session) => subagents.attach(session),
@@ -178,16 +178,19 @@ export function openSession(parts: RuntimeParts, projectPath: string, sessionId:
 }
 
 /**
- * The session's approval queue (shown in the UI, unless headless; asked by the sandbox's network
- * check) and its permission gate. `close` cancels what is pending and unregisters both.
+ * The session's answerer, chosen once here (its approval queue, shown in the UI; or the unattended
+ * answerer), which the sandbox's network check asks too, and its permission gate. `close` cancels
+ * what is pending and unregisters both.
  */
-function openGate(parts: RuntimeParts, opening: Opening): { gate: PermissionGate; queue: ApprovalQueue; grants: SessionGrants; close(): void } {
+function openGate(parts: RuntimeParts, opening: Opening): { gate: PermissionGate; queue: ApprovalAsker; grants: SessionGrants; close(): void } {
   const { options, approvals, network, hookLog, userHome } = parts
   const { projectPath, sessionId, tools } = opening
   const grants = new SessionGrants(projectPath)
-  const queue = new ApprovalQueue({ projectRoot: projectPath, sousHome: options.home, sessionGrants: grants, headless: options.headless })
+  const answerer = chooseAnswerer(options.answerer, { projectRoot: projectPath, sousHome: options.home, sessionGrants: grants })
+  const queue = answerer.asker
   network.register(sessionId, queue)
-  const forgetQueue = approvals.add(sessionId, queue)
+  // Only a queue someone answers goes to the UI.
+  const forgetQueue = answerer.kind === 'interactive' ? approvals.add(sessionId, answerer.asker) : () => {}
   const transcript = transcriptPath(options.home, projectPath, sessionId)
   const gate = createPermissionGate({
     projectRoot: projectPath,
@@ -199,7 +202,6 @@ function openGate(parts: RuntimeParts, opening: Opening): { gate: PermissionGate
     projectTrust: projectTrustOf(options),
     approvals: queue,
     hooks: new HookRunner({ hooks: [], sessionId, transcriptPath: transcript, projectRoot: projectPath, log: hookLog, env: options.env, childEnv: options.childEnv }),
-    headless: options.headless,
     sandbox: opening.sandboxState,
     sessionId,
     transcriptPath: transcript,

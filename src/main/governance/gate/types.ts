@@ -37,14 +37,15 @@ export interface PermissionGateOptions {
   /** Managed policy file and home directory overrides (tests). */
   managedPath?: string
   home?: string
-  /** Where asks go: the session's queue, or a subagent's view of it (fresh grants, the agent named). */
+  /**
+   * Where asks go: the session's answerer (its queue, or the unattended answerer: then every ask
+   * becomes a denial reported through `onDenial`), or a subagent's view of it (fresh grants, the agent named).
+   */
   approvals: ApprovalAsker
   /** The subagent this gate serves (absent: the session's main agent); its asks name it. */
   agent?: AgentLabel
   /** Its hook list is replaced whenever the settings are re-read. */
   hooks: HookRunner
-  /** No one to ask: every ask becomes a denial reported through `onDenial`. */
-  headless: boolean
   /** The sandbox as probed at start-up (or how to start it); absent when none is configured. */
   sandbox?: BashSandboxSource
   sessionId: string

@@ -56,7 +56,7 @@ beforeEach(async () => {
     hub,
     pty,
     permissionMode: 'default',
-    headless: false,
+    answerer: 'interactive',
     userHome: join(root, 'home'),
     preferences: () => preferences,
   })
