@@ -7,6 +7,7 @@ import { readGuardSettings } from '../session/guard-settings'
 import { RunGuard } from '../session/run-guard'
 import type { SessionGuardSetup } from '../session/session-types'
 import { SpendMeter } from '../session/spend-meter'
+import { unattended } from './options'
 import type { RuntimeParts } from './shared'
 
 /**
@@ -27,7 +28,7 @@ export function guardSetup(parts: RuntimeParts, projectPath: string): { guard: S
     ...(effort && { effort }),
     // The app folds thinking into the chat, so it asks for the summarized text; `-p` has nowhere
     // to show it and asks for none, as Claude Code's -p does.
-    display: options.headless ? 'omitted' : 'summarized',
+    display: unattended(options) ? 'omitted' : 'summarized',
   }
   return { guard: { meter, loopBrake: settings.loopBrake, problems: settings.problems }, reasoning }
 }

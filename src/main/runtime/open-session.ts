@@ -3,11 +3,12 @@
 import { DEFAULT_TURN_GUARD } from '../../shared/ipc/contract'
 import { PlanMode } from '../agents/plan-mode'
 import { projectDataDir } from '../base/paths'
-import { planProvider, recentFilesProvider, skillsProvider, tasksProvider } from '../compaction/restoration'
-import { compactionSettings, contextWindowFromEnv } from '../compaction/settings'
+import { contextWindowFromEnv } from '../compaction/settings'
+import { InstructionBudget } from '../context/instruction-files'
+import { NestedInstructions } from '../context/nested-instructions'
 import { ReminderQueue } from '../context/reminders'
 import { TASK_TOOLS, TaskReminders } from '../context/task-reminders'
-import type { QueryHooks } from '../engine/types'
+import type { QueryHooks, ToolCallInfo } from '../engine/types'
 import { createPermissionGate, type PermissionGate } from '../governance/gate/gate'
 import type { ApprovalAsker } from '../governance/approvals/queue'
 import { chooseAnswerer } from '../governance/approvals/answerer'
@@ -24,8 +25,7 @@ import type { SessionParts } from '../session/live-session'
 import type { PermissionModeName } from '../../shared/ipc/contract'
 import type { UserTaskEdits } from './user-task-edits'
 import { openExtensions } from './open-extensions'
-import type { ExtensionParts } from './extension-parts'
-import type { SessionContextSetup } from '../session/session-context'
+import { contextSetup } from './context-setup'
 import { PromptReminders } from './prompt-reminders'
 import { createSessionSubagents } from './subagents'
 import { sessionMemory } from './memory'
@@ -59,6 +59,7 @@ export function openSession(parts: RuntimeParts, projectPath: string, sessionId:
     preferences: options.preferences?.() ?? {},
     sandboxState: () => parts.sandbox.acquire(projectPath, sessionId),
     reminders: new ReminderQueue(),
+    nested: new NestedInstructions(projectPath, new InstructionBudget(), parts.userHome),
   }
   // A background command that ends is announced on the model's next request, without polling.
   opening.tools.shell.background.onFinish((shell) =>
@@ -99,6 +100,7 @@ export function openSession(parts: RuntimeParts, projectPath: string, sessionId:
     // conversation is the main agent's, so the plan comes back for it too.
     compaction: {
       contextWindow: contextWindowFromEnv(options.env),
+      autoCompactWindow: () => gate.settingsNow().autoCompactWindow,
       tasks: tasks.access,
       planFile: () => plan.activePlanFile(),
     },
@@ -123,10 +125,10 @@ export function openSession(parts: RuntimeParts, projectPath: string, sessionId:
     hub: options.hub,
     model,
     modelName,
-    context: contextSetup(parts, opening, { gate, tasks, plan, extensions }),
+    context: contextSetup({ env: parts.options.env, fileState: opening.tools.fileState, nested: opening.nested, gate, tasks: tasks.access, plan, extensions }),
     toolset: () => buildToolset(parts, opening, { gate, tasks, plan, extensions, subagents }),
     canUseTool: (tool, input, toolUseId, callOptions) => gate.canUseTool(tool, input, toolUseId, callOptions),
-    hooks: loopHooks(gate, taskReminders),
+    hooks: loopHooks(gate, taskReminders, (call) => opening.nested.onToolCall(call.tool.name, call.input, opening.tools.shell.cwd)),
     ...extensions.environment,
     lifecycle: {
       promptSubmit: async (prompt) => {
@@ -224,38 +226,11 @@ function openGate(parts: RuntimeParts, opening: Opening): { gate: PermissionGate
 
 
 /**
- * The session's compaction: thresholds from the model's window (or `SOUS_CONTEXT_WINDOW`), what a
- * summary restores (the files the agent read most recently, the session's plan, loaded skills,
- * open tasks), and the gate's PreCompact, PostCompact and SessionStart (`compact`) hooks; and the
- * system prompt's extra sections (the skill catalog).
- */
-function contextSetup(
-  parts: RuntimeParts,
-  opening: Opening,
-  session: { gate: PermissionGate; tasks: ReturnType<typeof createSessionTasks>; plan: PlanMode; extensions: ExtensionParts },
-): SessionContextSetup {
-  const { gate, tasks, plan, extensions } = session
-  const contextWindow = contextWindowFromEnv(parts.options.env)
-  return {
-    // From the model the session uses now: `/model` may pick one with another window.
-    settings: (model) => compactionSettings({ model, ...(contextWindow !== undefined && { contextWindow }) }),
-    restoration: [recentFilesProvider(opening.tools.fileState, (path) => gate.isReadDenied(path)), planProvider(() => plan.activePlanFile()), skillsProvider(), tasksProvider(tasks.access)],
-    hooks: {
-      preCompact: (trigger, instructions) => gate.preCompact(trigger, instructions),
-      postCompact: (trigger, summary) => gate.postCompact(trigger, summary),
-      sessionStart: () => gate.sessionStart('compact'),
-    },
-    // The skill catalog, read once with the rest of the system prompt.
-    sections: () => extensions.promptSections(),
-  }
-}
-
-/**
  * The gate's Stop and PostToolUse hooks, as the loop calls them. What the hooks after a call say
  * reaches the model with its next request; `continue: false` ends the turn. The task reminders
  * learn here when the model used a task tool and when it ended a turn.
  */
-function loopHooks(gate: PermissionGate, taskReminders: TaskReminders): QueryHooks {
+function loopHooks(gate: PermissionGate, taskReminders: TaskReminders, touched: (call: ToolCallInfo) => string | undefined): QueryHooks {
   return {
     onStop: (info) => {
       taskReminders.turnEnded()
@@ -268,7 +243,9 @@ function loopHooks(gate: PermissionGate, taskReminders: TaskReminders): QueryHoo
       const outcome = result.isError
         ? await gate.postToolUseFailure(call.tool, call.input, resultText(result.content), call.toolUseId)
         : await gate.postToolUse(call.tool, call.input, result, call.toolUseId)
-      const context = outcome.additionalContext && `${event} hook feedback on the ${call.tool.name} call ${call.toolUseId}:\n${outcome.additionalContext}`
+      const feedback = outcome.additionalContext && `${event} hook feedback on the ${call.tool.name} call ${call.toolUseId}:\n${outcome.additionalContext}`
+      // The first touch below a folder with its own CLAUDE.md loads it (as the hook's news does, with the next request).
+      const context = [feedback, result.isError ? undefined : touched(call)].filter(Boolean).join('\n\n')
       return { ...(context && { additionalContext: context }), ...(outcome.stopReason !== undefined && { stopReason: outcome.stopReason }) }
     },
   }
