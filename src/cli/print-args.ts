@@ -15,6 +15,10 @@ export interface PrintOptions {
   /** Model requests allowed; none given means no limit (as in Claude Code's print mode). */
   maxTurns?: number
   resume?: string
+  /** `--fork-session`: continue the resumed session in a new one (the original stays as it was). */
+  forkSession: boolean
+  /** `--at <checkpoint-id>`: the fork starts from that checkpoint's conversation. */
+  at?: string
   continue: boolean
   verbose: boolean
   appendSystemPrompt?: string
@@ -49,6 +53,8 @@ Options:
   --max-turns <n>                 limit on model requests (default: no limit)
   -r, --resume <session-id>       continue a stored session
   -c, --continue                  continue the latest session of this folder
+  --fork-session                  with --resume: continue in a new session (the original is kept)
+  --at <checkpoint-id>            with --fork-session: start from that checkpoint's conversation
   --append-system-prompt <text>   extra instructions for this run
   --coordinator                   coordinator mode: the agent directs workers and the run ends
                                   once every worker has reported and the agent answered
@@ -76,6 +82,8 @@ export function parsePrintArgs(argv: string[]): { ok: true; options: Omit<PrintO
         'max-turns': { type: 'string' },
         resume: { type: 'string', short: 'r' },
         continue: { type: 'boolean', short: 'c' },
+        'fork-session': { type: 'boolean' },
+        at: { type: 'string' },
         verbose: { type: 'boolean' },
         'append-system-prompt': { type: 'string' },
         allowedTools: { type: 'string', multiple: true },
@@ -101,6 +109,8 @@ export function parsePrintArgs(argv: string[]): { ok: true; options: Omit<PrintO
     if (!Number.isInteger(maxTurns) || maxTurns < 1) return { ok: false, error: '--max-turns must be a positive integer' }
   }
   if (values.resume !== undefined && values.continue) return { ok: false, error: '--resume and --continue cannot be combined' }
+  if (values['fork-session'] && values.resume === undefined) return { ok: false, error: '--fork-session needs --resume <session-id>' }
+  if (values.at !== undefined && !values['fork-session']) return { ok: false, error: '--at needs --fork-session (to rewind the session itself, use sous rewind)' }
   if (values['strict-mcp-config'] && !values['mcp-config']?.length) return { ok: false, error: '--strict-mcp-config needs --mcp-config' }
   const options: Omit<PrintOptions, 'prompt'> & { prompt: string } = {
     prompt: parsed.positionals.join(' '),
@@ -108,6 +118,7 @@ export function parsePrintArgs(argv: string[]): { ok: true; options: Omit<PrintO
     permissionMode,
     ...(maxTurns !== undefined && { maxTurns }),
     continue: values.continue ?? false,
+    forkSession: values['fork-session'] ?? false,
     verbose: values.verbose ?? false,
     allowedTools: splitRules(values.allowedTools),
     disallowedTools: splitRules(values.disallowedTools),
@@ -118,6 +129,7 @@ export function parsePrintArgs(argv: string[]): { ok: true; options: Omit<PrintO
   if (values.cwd !== undefined) options.cwd = values.cwd
   if (values.model !== undefined) options.model = values.model
   if (values.resume !== undefined) options.resume = values.resume
+  if (values.at !== undefined) options.at = values.at
   if (values['append-system-prompt'] !== undefined) options.appendSystemPrompt = values['append-system-prompt']
   return { ok: true, options }
 }

@@ -1,3 +1,5 @@
+// Longer than 300 lines because opening a session wires every feature in one readable order; each
+// feature's own wiring is in its file beside this one (tasks, subagents, memory, checkpoints…).
 import { DEFAULT_TURN_GUARD } from '../../shared/ipc/contract'
 import { PlanMode } from '../agents/plan-mode'
 import { projectDataDir } from '../base/paths'
@@ -29,6 +31,8 @@ import { PromptReminders } from './prompt-reminders'
 import { createSessionSubagents, type SessionSubagents } from './subagents'
 import { sessionMemory } from './memory'
 import { createSessionTasks, sharedTaskListName } from './tasks'
+import { createSessionCheckpoints } from './checkpoints'
+import type { CheckpointRecorder } from '../checkpoints/recorder'
 
 /** One session being opened: where it works and what it owns. */
 interface Opening {
@@ -61,6 +65,7 @@ export function openSessionEnvironment(parts: RuntimeParts, projectPath: string,
     opening.reminders.push(taskNotification(shell), { source: 'background-task', stillRelevant: () => !shell.endReported }),
   )
   const { gate, queue, grants, close: closeGate } = openGate(parts, opening)
+  const checkpoints = createSessionCheckpoints(parts, { projectPath, sessionId, gate })
   const tasks = createSessionTasks({
     projectDataDir: projectDataDir(options.home, projectPath),
     sessionId,
@@ -116,7 +121,7 @@ export function openSessionEnvironment(parts: RuntimeParts, projectPath: string,
     model: () => models.get(opening.preferences),
     modelName,
     context: contextSetup(parts, opening, { gate, tasks, plan, extensions }),
-    toolset: () => buildToolset(parts, opening, { gate, tasks, plan, extensions, subagents }),
+    toolset: () => buildToolset(parts, opening, { gate, tasks, plan, extensions, subagents, checkpoints }),
     canUseTool: (tool, input, toolUseId, callOptions) => gate.canUseTool(tool, input, toolUseId, callOptions),
     setMode: (mode) => {
       const previous = gate.mode
@@ -129,6 +134,7 @@ export function openSessionEnvironment(parts: RuntimeParts, projectPath: string,
     lifecycle: {
       promptSubmit: async (prompt) => {
         const submitted = await gate.userPromptSubmit(prompt)
+        if (!submitted.blocked && submitted.stopReason === undefined) checkpoints.prompt(prompt)
         if (!submitted.blocked) await news.beforePrompt()
         return submitted
       },
@@ -139,6 +145,8 @@ export function openSessionEnvironment(parts: RuntimeParts, projectPath: string,
     // session's state is freed here rather than with the toolset.
     async release() {
       await subagents.agents.dispose()
+      // The last call's after-state is what a later rewind compares with: let it land.
+      await checkpoints.settled()
       closeGate()
       tasks.dispose()
       parts.userTasks.delete(sessionId)
@@ -211,11 +219,11 @@ function openGate(parts: RuntimeParts, opening: Opening): { gate: PermissionGate
 async function buildToolset(
   parts: RuntimeParts,
   opening: Opening,
-  session: { gate: PermissionGate; tasks: ReturnType<typeof createSessionTasks>; plan: PlanMode; extensions: ExtensionParts; subagents: SessionSubagents },
+  session: { gate: PermissionGate; tasks: ReturnType<typeof createSessionTasks>; plan: PlanMode; extensions: ExtensionParts; subagents: SessionSubagents; checkpoints: CheckpointRecorder },
 ): Promise<Toolset> {
   const { options } = parts
   const { tools, sessionId } = opening
-  const { gate, tasks, plan, extensions, subagents } = session
+  const { gate, tasks, plan, extensions, subagents, checkpoints } = session
   // Said on the first turn, when someone is listening (the CLI subscribes after the session opens).
   if (tasks.warning) options.hub.emit('agent.event', { type: 'notice', sessionId, agentId: 'main', level: 'warning', message: tasks.warning })
   const [classifier, askModel] = await Promise.all([
@@ -227,6 +235,7 @@ async function buildToolset(
   const shared = {
     askModel,
     tasks: tasks.access,
+    checkpoints,
     ...(onPtySpawn && { onPtySpawn: (terminal: PtyProcess, command: string) => onPtySpawn(sessionId, terminal, command) }),
   }
   const context = {
