@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto'
+import { createHash, randomBytes } from 'node:crypto'
 import { lstat, mkdir, readdir, readFile, readlink, rename, stat, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { GitignoreMatcher } from '../base/gitignore'
@@ -20,6 +20,8 @@ import { checkpointsDir, MAX_FILE_BYTES, MAX_FILES, MAX_SESSION_BYTES, type Tree
 export class ContentStore {
   /** Bytes of new blobs this session wrote. */
   private added = 0
+  /** Blob folders known to exist. */
+  private readonly folders = new Set<string>()
   private previous: { manifest: string; entries: TreeEntries; stats: Map<string, StatKey>; depth: number } | undefined
 
   constructor(private readonly home: string) {}
@@ -40,20 +42,22 @@ export class ContentStore {
     const matcher = new GitignoreMatcher(root)
     const walk = async (folder: string): Promise<void> => {
       const names = await readdir(join(root, folder), { withFileTypes: true })
-      for (const dirent of names) {
-        const path = folder ? `${folder}/${dirent.name}` : dirent.name
-        if (dirent.name === '.git') continue
-        const isDir = dirent.isDirectory()
-        if (await matcher.ignores(path, isDir)) continue
-        if (isDir) {
-          await walk(path)
-          continue
-        }
-        if (entries.size + skipped.length >= MAX_FILES) throw new Error(`the folder has more than ${MAX_FILES} files`)
-        const entry = await this.capture(root, path, stats)
-        if (entry === 'too-large') skipped.push(path)
-        else if (entry) entries.set(path, entry)
-      }
+      const folders: string[] = []
+      // A folder's files are read side by side: the walk waits on the disk, not on each file in turn.
+      await Promise.all(
+        names.map(async (dirent) => {
+          const path = folder ? `${folder}/${dirent.name}` : dirent.name
+          if (dirent.name === '.git') return
+          const isDir = dirent.isDirectory()
+          if (await matcher.ignores(path, isDir)) return
+          if (isDir) return void folders.push(path)
+          if (stats.size + skipped.length >= MAX_FILES) throw new Error(`the folder has more than ${MAX_FILES} files`)
+          const entry = await this.capture(root, path, stats)
+          if (entry === 'too-large') skipped.push(path)
+          else if (entry) entries.set(path, entry)
+        }),
+      )
+      for (const path of folders.sort()) await walk(path)
     }
     await walk('')
     return this.writeManifest(entries, stats, skipped)
@@ -92,8 +96,11 @@ export class ContentStore {
     const path = this.blobPath(id)
     if (await stat(path).then(() => true, () => false)) return
     if (this.added + bytes.length > MAX_SESSION_BYTES) throw new Error(`the session's checkpoints reached their cap of ${MAX_SESSION_BYTES / 1024 / 1024} MiB`)
-    await mkdir(dirname(path), { recursive: true, mode: 0o700 })
-    const temporary = `${path}.${process.pid}.tmp`
+    if (!this.folders.has(dirname(path))) {
+      await mkdir(dirname(path), { recursive: true, mode: 0o700 })
+      this.folders.add(dirname(path))
+    }
+    const temporary = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`
     await writeFile(temporary, bytes, { mode: 0o600 })
     await rename(temporary, path)
     this.added += bytes.length
@@ -103,15 +110,17 @@ export class ContentStore {
     const previous = this.previous
     const full = !previous || previous.depth + 1 >= FULL_EVERY
     const files: Record<string, [string, string] | null> = {}
-    if (full) for (const [path, entry] of entries) files[path] = [entry.mode, entry.id]
+    // Sorted, so the same files always make the same manifest (and its id).
+    const sorted = [...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    if (full) for (const [path, entry] of sorted) files[path] = [entry.mode, entry.id]
     else {
-      for (const [path, entry] of entries) {
+      for (const [path, entry] of sorted) {
         const before = previous.entries.get(path)
         if (!before || before.mode !== entry.mode || before.id !== entry.id) files[path] = [entry.mode, entry.id]
       }
       for (const path of previous.entries.keys()) if (!entries.has(path)) files[path] = null
     }
-    const body: Manifest = { ...(!full && { base: previous.manifest }), files, skipped }
+    const body: Manifest = { ...(!full && { base: previous.manifest }), files, skipped: skipped.sort() }
     const text = JSON.stringify(body)
     const id = createHash('sha256').update(text).digest('hex')
     const path = this.manifestPath(id)

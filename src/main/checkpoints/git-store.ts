@@ -64,15 +64,33 @@ export class GitStore {
       await rm(indexFile, { force: true })
       await this.addAll(indexFile)
     }
-    const tree = await gitText(['write-tree'], this.call(indexFile))
-    const previous = await runGit(['rev-parse', '-q', '--verify', `${ref}^{commit}`], this.call())
-    const parent = previous.ok ? previous.stdout.toString().trim() : undefined
-    const head = await this.head()
-    const parentTree = parent ? await gitText(['rev-parse', `${parent}^{tree}`], this.call()) : undefined
-    if (parent && parentTree === tree) return { kind: 'git', root: this.root, commit: parent, tree, head }
-    const commit = await gitText(['commit-tree', '--no-gpg-sign', tree, ...(parent ? ['-p', parent] : []), '-m', 'sous checkpoint'], this.call())
-    await gitText(['update-ref', '--no-deref', ref, commit, ...(parent ? [parent] : [])], this.call())
+    const [tree, head, last] = await Promise.all([gitText(['write-tree'], this.call(indexFile)), this.head(), this.last ?? this.readRef(ref)])
+    if (last && last.tree === tree) return { kind: 'git', root: this.root, commit: last.commit, tree, head }
+    let commit: string
+    try {
+      commit = await this.commitOnto(ref, tree, last?.commit)
+    } catch {
+      // Another process (a `sous rewind` of this session) moved the ref since we last read it.
+      commit = await this.commitOnto(ref, tree, (await this.readRef(ref))?.commit)
+    }
     return { kind: 'git', root: this.root, commit, tree, head }
+  }
+
+  /** A commit of `tree` on top of `parent`, and `ref` moved to it only if it still names `parent`. */
+  private async commitOnto(ref: string, tree: string, parent: string | undefined): Promise<string> {
+    const commit = await gitText(['commit-tree', '--no-gpg-sign', tree, ...(parent ? ['-p', parent] : []), '-m', 'sous checkpoint'], this.call())
+    await gitText(['update-ref', '--no-deref', ref, commit, parent ?? ''], this.call())
+    this.last = { commit, tree }
+    return commit
+  }
+
+  /** The latest commit on our ref and its tree (kept, so a snapshot asks git once less). */
+  private last: { commit: string; tree: string } | undefined
+
+  private async readRef(ref: string): Promise<{ commit: string; tree: string } | undefined> {
+    const [commit, tree] = (await gitText(['for-each-ref', '--format=%(objectname) %(tree)', ref], this.call())).split(' ')
+    this.last = commit && tree ? { commit, tree } : undefined
+    return this.last
   }
 
   /** `add -A` into the private index, leaving out new files over the per-file cap. */
@@ -98,6 +116,13 @@ export class GitStore {
       entries.set(line.slice(tab + 1), { mode: mode!, id: id! })
     }
     return entries
+  }
+
+  /** Paths that differ between two trees (git compares subtrees by id, so this reads only what changed). */
+  async changedPaths(a: string, b: string): Promise<string[]> {
+    const out = await runGit(['diff-tree', '-r', '-z', '--no-renames', '--name-only', a, b], this.call())
+    if (!out.ok) throw new Error(`the trees ${a.slice(0, 12)} and ${b.slice(0, 12)} cannot be compared (${out.error})`)
+    return out.stdout.toString('utf8').split('\0').filter(Boolean)
   }
 
   /** The contents of blobs by id; ids git does not have are listed in `missing`. */

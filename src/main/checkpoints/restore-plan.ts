@@ -1,5 +1,5 @@
 import type { Checkpoint, TreeEntries, TreeEntry, TreeState } from './types'
-import { changedPaths, type Workspace } from './workspace'
+import { changedPaths, stateKey, type Workspace } from './workspace'
 
 /** What restoring a checkpoint's code would do, decided before anything is written. */
 export interface RestorePlan {
@@ -53,7 +53,7 @@ export async function planRestore(workspace: Workspace, checkpoints: readonly Ch
       const left = lastKnown(states, step)
       const found = nextKnown(states, step + 1)
       if (!left || !found) continue
-      for (const path of changedPaths((await read(left)).entries, (await read(found)).entries)) external.add(path)
+      for (const path of await workspace.diff(left, found)) external.add(path)
     }
     const skipped: RestorePlan['skipped'] = []
     const changes: RestorePlan['changes'] = []
@@ -97,7 +97,7 @@ function nextKnown(states: readonly TreeState[], from: number): TreeState | unde
 function cachedReader(workspace: Workspace): (state: TreeState) => Promise<{ entries: TreeEntries; skipped: Set<string> }> {
   const cache = new Map<string, Promise<{ entries: TreeEntries; skipped: Set<string> }>>()
   return (state) => {
-    const key = state.kind === 'git' ? state.tree : state.kind === 'content' ? state.manifest : ''
+    const key = stateKey(state)
     let read = cache.get(key)
     if (!read) {
       read = workspace.entries(state)

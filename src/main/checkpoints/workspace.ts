@@ -43,6 +43,14 @@ export class Workspace {
     return { entries: await git.entries(state.tree), skipped: new Set() }
   }
 
+  /** Paths that differ between two recorded states (none when they are the same tree). Throws when one cannot be read. */
+  async diff(a: TreeState, b: TreeState): Promise<string[]> {
+    if (stateKey(a) === stateKey(b)) return []
+    const git = a.kind === 'git' && b.kind === 'git' ? await this.git() : undefined
+    if (git && a.kind === 'git' && b.kind === 'git') return git.changedPaths(a.tree, b.tree)
+    return changedPaths((await this.entries(a)).entries, (await this.entries(b)).entries)
+  }
+
   /** Blob contents for a state's kind of store. */
   async blobs(kind: 'git' | 'content', ids: readonly string[]): Promise<{ contents: Map<string, Buffer>; missing: string[] }> {
     if (kind === 'content') return this.content.blobs(ids)
@@ -56,6 +64,11 @@ export class Workspace {
     const git = await this.git()
     return git ? git.head() : undefined
   }
+}
+
+/** What identifies a state's files: its tree or manifest id. */
+export function stateKey(state: TreeState): string {
+  return state.kind === 'git' ? `git:${state.tree}` : state.kind === 'content' ? `content:${state.manifest}` : `missing:${state.reason}`
 }
 
 /** Paths whose entry differs between two states' files (added, removed or changed). */
