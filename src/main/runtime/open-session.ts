@@ -1,5 +1,3 @@
-// Longer than 300 lines because opening a session wires every feature in one readable order; each
-// feature's own wiring is in its file beside this one (tasks, subagents, memory, checkpoints…).
 import { DEFAULT_TURN_GUARD } from '../../shared/ipc/contract'
 import { PlanMode } from '../agents/plan-mode'
 import { projectDataDir } from '../base/paths'
@@ -9,48 +7,46 @@ import { ReminderQueue } from '../context/reminders'
 import { TASK_TOOLS, TaskReminders } from '../context/task-reminders'
 import type { QueryHooks } from '../engine/types'
 import { createPermissionGate, type PermissionGate } from '../governance/gate/gate'
-import { createBashClassifier } from '../governance/gate/bash-preview'
 import { ApprovalQueue } from '../governance/approvals/queue'
 import { SessionGrants } from '../governance/decide/session'
 import { HookRunner } from '../governance/hooks/runner'
-import type { PtyProcess } from '../pty/types'
 import { plansDir } from '../store/plan-files'
 import { transcriptPath } from '../store/transcript'
-import type { BashSandboxState } from '../tools/bash-sandbox'
-import { createCoreTools } from '../tools/registry'
 import { resultText } from '../tools/result-text'
 import { taskNotification } from '../tools/shell/task-notification'
-import { createToolSession, type ToolSession } from '../tools/tool-session'
-import { projectTrustOf, type RuntimePreferences } from './options'
+import { createToolSession } from '../tools/tool-session'
+import { projectTrustOf } from './options'
 import type { RuntimeParts } from './shared'
-import type { SessionEnvironment, Toolset } from '../session/session'
+import type { SessionParts } from '../session/live-session'
+import type { PermissionModeName } from '../../shared/ipc/contract'
+import type { UserTaskEdits } from './user-task-edits'
 import { openExtensions } from './open-extensions'
 import type { ExtensionParts } from './extension-parts'
 import type { SessionContextSetup } from '../session/session-context'
 import { PromptReminders } from './prompt-reminders'
-import { createSessionSubagents, type SessionSubagents } from './subagents'
+import { createSessionSubagents } from './subagents'
 import { sessionMemory } from './memory'
 import { createSessionTasks, sharedTaskListName } from './tasks'
+import { buildToolset, type Opening } from './toolset'
 import { createSessionCheckpoints } from './checkpoints'
-import type { CheckpointRecorder } from '../checkpoints/recorder'
 
-/** One session being opened: where it works and what it owns. */
-interface Opening {
-  projectPath: string
-  sessionId: string
-  tools: ToolSession
-  preferences: RuntimePreferences
-  /** Started on the first Bash call, not with the session: most turns never need it. */
-  sandboxState(): Promise<BashSandboxState | undefined>
-  /** News for the model (hook context, finished background commands), sent with its next request. */
-  reminders: ReminderQueue
+
+/** What the runtime builds for one session, before the session: its environment, gate and task list. */
+export interface RuntimeSessionParts extends SessionParts {
+  /** The session's permission gate, for the status bar and mode switches. */
+  gate: PermissionGate
+  /** The session's task list as the task panel changes it. */
+  userTasks: UserTaskEdits
+  setMode(mode: PermissionModeName): void
+  release(): Promise<void>
 }
 
 /**
- * Everything one session needs from its runtime: a permission gate (with its approval queue), the
- * model, the toolset (built on the first turn) and the hooks around the loop and the session.
+ * Everything one session needs from its runtime, built bottom-up before the session: a permission
+ * gate (with its approval queue), the model, the toolset (built on the first turn), the hooks around
+ * the loop and the session, and what frees it all.
  */
-export function openSessionEnvironment(parts: RuntimeParts, projectPath: string, sessionId: string): Omit<SessionEnvironment, 'projectDataDir' | 'transcriptPath'> {
+export function openSession(parts: RuntimeParts, projectPath: string, sessionId: string): RuntimeSessionParts {
   const { options, models } = parts
   const opening: Opening = {
     projectPath,
@@ -100,7 +96,6 @@ export function openSessionEnvironment(parts: RuntimeParts, projectPath: string,
       planFile: () => plan.activePlanFile(),
     },
   })
-  parts.userTasks.set(sessionId, tasks.user)
   const extensions = openExtensions(parts, opening, gate, queue)
   const plan = new PlanMode({
     sessionId,
@@ -116,19 +111,13 @@ export function openSessionEnvironment(parts: RuntimeParts, projectPath: string,
   opening.reminders.addSource({ source: 'tasks', due: () => taskReminders.due() })
   // Reminders with the user's prompt: files changed since read, a permission mode the user switched.
   const news = new PromptReminders({ projectRoot: projectPath, fileState: opening.tools.fileState, sink: opening.reminders, mode: () => gate.mode })
-  return {
+  const environment: SessionParts['environment'] = {
     hub: options.hub,
     model: () => models.get(opening.preferences),
     modelName,
     context: contextSetup(parts, opening, { gate, tasks, plan, extensions }),
     toolset: () => buildToolset(parts, opening, { gate, tasks, plan, extensions, subagents, checkpoints }),
     canUseTool: (tool, input, toolUseId, callOptions) => gate.canUseTool(tool, input, toolUseId, callOptions),
-    setMode: (mode) => {
-      const previous = gate.mode
-      plan.setMode(mode)
-      // Plan mode tells its own start and end (its reminder source); other switches are told here.
-      if (mode !== previous && mode !== 'plan' && previous !== 'plan') news.modeChanged(mode)
-    },
     hooks: loopHooks(gate, taskReminders),
     ...extensions.environment,
     lifecycle: {
@@ -140,18 +129,6 @@ export function openSessionEnvironment(parts: RuntimeParts, projectPath: string,
       },
       sessionStart: (source) => gate.sessionStart(source),
       sessionEnd: (reason) => gate.sessionEnd(reason),
-    },
-    // Whether or not a turn ever ran (a session opened and closed unused has no toolset), so the
-    // session's state is freed here rather than with the toolset.
-    async release() {
-      await subagents.agents.dispose()
-      // The last call's after-state is what a later rewind compares with: let it land.
-      await checkpoints.settled()
-      closeGate()
-      tasks.dispose()
-      parts.userTasks.delete(sessionId)
-      await opening.tools.dispose()
-      await extensions.release()
     },
     memory: sessionMemory(parts, { grants, model: () => models.get(opening.preferences) }),
     reminders: opening.reminders,
@@ -166,7 +143,29 @@ export function openSessionEnvironment(parts: RuntimeParts, projectPath: string,
     attach: (session) => subagents.attach(session),
     taskSnapshot: async () => ({ listId: tasks.access.listId, tasks: (await tasks.access.store.list()).tasks }),
     ...(subagents.basePrompt !== undefined && { basePrompt: subagents.basePrompt }),
+  }
+  return {
+    environment,
+    gate,
+    userTasks: tasks.user,
+    setMode: (mode) => {
+      const previous = gate.mode
+      plan.setMode(mode)
+      // Plan mode tells its own start and end (its reminder source); other switches are told here.
+      if (mode !== previous && mode !== 'plan' && previous !== 'plan') news.modeChanged(mode)
+    },
     ...(subagents.coordinator && { settled: () => subagents.settled() }),
+    // Whether or not a turn ever ran (a session opened and closed unused has no toolset), so the
+    // session's state is freed here rather than with the toolset.
+    async release() {
+      await subagents.agents.dispose()
+      // The last call's after-state is what a later rewind compares with: let it land.
+      await checkpoints.settled()
+      closeGate()
+      tasks.dispose()
+      await opening.tools.dispose()
+      await extensions.release()
+    },
   }
 }
 
@@ -175,7 +174,7 @@ export function openSessionEnvironment(parts: RuntimeParts, projectPath: string,
  * check) and its permission gate. `close` cancels what is pending and unregisters both.
  */
 function openGate(parts: RuntimeParts, opening: Opening): { gate: PermissionGate; queue: ApprovalQueue; grants: SessionGrants; close(): void } {
-  const { options, approvals, gates, network, hookLog, userHome } = parts
+  const { options, approvals, network, hookLog, userHome } = parts
   const { projectPath, sessionId, tools } = opening
   const grants = new SessionGrants(projectPath)
   const queue = new ApprovalQueue({ projectRoot: projectPath, sousHome: options.home, sessionGrants: grants, headless: options.headless })
@@ -201,7 +200,6 @@ function openGate(parts: RuntimeParts, opening: Opening): { gate: PermissionGate
     onSandboxUnavailable: ({ reason, unconfined }) => options.hub.emit('agent.event', { type: 'sandbox_unavailable', sessionId, agentId: 'main', reason, unconfined }),
     toolContext: () => ({ fileState: tools.fileState, shell: tools.shell, isReadDenied: (path: string) => gate.isReadDenied(path) }),
   })
-  gates.set(sessionId, gate)
   return {
     gate,
     queue,
@@ -210,52 +208,10 @@ function openGate(parts: RuntimeParts, opening: Opening): { gate: PermissionGate
       gate.abortPending()
       network.forget(sessionId)
       forgetQueue()
-      gates.delete(sessionId)
     },
   }
 }
 
-/** The core tools with the syntax-tree Bash classifier, the sandbox and the small model WebFetch asks, then the extensions' tools. */
-async function buildToolset(
-  parts: RuntimeParts,
-  opening: Opening,
-  session: { gate: PermissionGate; tasks: ReturnType<typeof createSessionTasks>; plan: PlanMode; extensions: ExtensionParts; subagents: SessionSubagents; checkpoints: CheckpointRecorder },
-): Promise<Toolset> {
-  const { options } = parts
-  const { tools, sessionId } = opening
-  const { gate, tasks, plan, extensions, subagents, checkpoints } = session
-  // Said on the first turn, when someone is listening (the CLI subscribes after the session opens).
-  if (tasks.warning) options.hub.emit('agent.event', { type: 'notice', sessionId, agentId: 'main', level: 'warning', message: tasks.warning })
-  const [classifier, askModel] = await Promise.all([
-    createBashClassifier({ projectRoot: opening.projectPath, cwd: () => tools.shell.cwd, home: parts.userHome }),
-    parts.models.askModel(opening.preferences),
-  ])
-  const onPtySpawn = options.onPtySpawn
-  // What every agent's tools share; each agent adds its own file state, Bash state and gate's checks.
-  const shared = {
-    askModel,
-    tasks: tasks.access,
-    checkpoints,
-    ...(onPtySpawn && { onPtySpawn: (terminal: PtyProcess, command: string) => onPtySpawn(sessionId, terminal, command) }),
-  }
-  const context = {
-    ...shared,
-    fileState: tools.fileState,
-    shell: tools.shell,
-    isReadDenied: (path: string) => gate.isReadDenied(path),
-    planMode: plan,
-    agents: subagents.agents,
-  }
-  const core = createCoreTools({ pty: options.pty, classify: classifier.classify, inspect: classifier.inspect, sandbox: opening.sandboxState })
-  const withExtensions = extensions.toolset(core, () => context)
-  // Subagents get the MCP tools too (judged by their own gates); skills stay the main agent's.
-  const forAgents = { ...shared, ...(withExtensions.context.mcp && { mcp: withExtensions.context.mcp }) }
-  return {
-    tools: await subagents.mainTools(withExtensions.tools, forAgents),
-    currentTools: () => subagents.withAgentTools(withExtensions.currentTools()),
-    context: { ...context, ...withExtensions.context },
-  }
-}
 
 /**
  * The session's compaction: thresholds from the model's window (or `SOUS_CONTEXT_WINDOW`), what a

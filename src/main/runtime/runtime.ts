@@ -11,7 +11,7 @@ import { ModelCache } from '../services/model/cache'
 import { NetworkAsks } from '../governance/sandbox/shared/network-asks'
 import { projectTrustOf, type ProjectTrust, type SessionRuntimeOptions } from './options'
 import type { RuntimeParts } from './shared'
-import { openSessionEnvironment } from './open-session'
+import { openSession, type RuntimeSessionParts } from './open-session'
 import { SessionManager } from '../session/session-manager'
 import { SharedSandbox } from '../governance/sandbox/shared/shared-sandbox'
 import type { UserTaskEdits } from './user-task-edits'
@@ -22,7 +22,7 @@ export type { RuntimePreferences, SessionRuntimeOptions } from './options'
 
 /** The agent side of a host: sessions plus the approval queues the UI answers. */
 export interface SessionRuntime {
-  sessions: SessionManager
+  sessions: SessionManager<RuntimeSessionParts>
   approvals: ApprovalQueues
   /** Each session's permission gate, for the status bar and mode switches. */
   gate(sessionId: string): PermissionGate | undefined
@@ -71,7 +71,6 @@ export function createSessionRuntime(options: SessionRuntimeOptions): SessionRun
   const parts: RuntimeParts = {
     options,
     approvals: new ApprovalQueues(options.headless ? undefined : options.hub),
-    gates: new Map(),
     hookLog: new HookLog(),
     network,
     sandbox: new SharedSandbox({ ...options, projectTrust: projectTrustOf(options) }, network),
@@ -80,7 +79,6 @@ export function createSessionRuntime(options: SessionRuntimeOptions): SessionRun
     userHome,
     mcp,
     trust,
-    userTasks: new Map(),
   }
   const extensions = new RuntimeExtensionService({
     registry: mcp,
@@ -99,16 +97,16 @@ export function createSessionRuntime(options: SessionRuntimeOptions): SessionRun
     : parts.hookLog.subscribe((entry) => {
         if (entry.projectRoot) options.hub.emit('hooks.ran', { projectPath: entry.projectRoot, run: toHookRun(entry) })
       })
-  const sessions = new SessionManager({ home: options.home, environment: (projectPath, sessionId) => openSessionEnvironment(parts, projectPath, sessionId) })
+  const sessions = new SessionManager({ home: options.home, open: (projectPath, sessionId) => openSession(parts, projectPath, sessionId) })
   return {
     sessions,
     approvals: parts.approvals,
     hookLog: parts.hookLog,
     memory: parts.memory,
-    gate: (sessionId) => parts.gates.get(sessionId),
+    gate: (sessionId) => sessions.parts(sessionId)?.gate,
     mcp,
     extensions,
-    userTasks: (sessionId) => parts.userTasks.get(sessionId),
+    userTasks: (sessionId) => sessions.parts(sessionId)?.userTasks,
     planFile: (sessionId) => (isSessionId(sessionId) ? planFilePath(plansDir(parts.userHome, options.env), sessionId) : undefined),
     async dispose() {
       stopHookEvents?.()

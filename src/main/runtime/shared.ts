@@ -1,4 +1,3 @@
-import type { PermissionGate } from '../governance/gate/gate'
 import type { HookLog } from '../governance/hooks/log'
 import type { MemoryService } from '../memory/service'
 import type { ApprovalQueues } from '../governance/approvals/registry'
@@ -7,14 +6,11 @@ import type { NetworkAsks } from '../governance/sandbox/shared/network-asks'
 import type { ProjectTrust, SessionRuntimeOptions } from './options'
 import type { McpRegistry } from '../services/mcp/registry'
 import type { SharedSandbox } from '../governance/sandbox/shared/shared-sandbox'
-import type { UserTaskEdits } from './user-task-edits'
 
 /** What every session of one runtime shares. */
 export interface RuntimeParts {
   options: SessionRuntimeOptions
   approvals: ApprovalQueues
-  /** Each live session's gate, by session id. */
-  gates: Map<string, PermissionGate>
   hookLog: HookLog
   network: NetworkAsks
   sandbox: SharedSandbox
@@ -25,6 +21,4 @@ export interface RuntimeParts {
   /** Every open project's MCP servers. */
   mcp: McpRegistry
   trust: ProjectTrust
-  /** Each live session's task list as the task panel changes it, by session id. */
-  userTasks: Map<string, UserTaskEdits>
 }

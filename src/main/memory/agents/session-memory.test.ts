@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { textReply, toolUseReply } from '../../../../test/model-server'
 import type { Step } from '../../../../test/model-server/types'
 import { useModelServer } from '../../../../test/model-server/vitest'
+import { recallAnswered } from '../../../../test/support/memory'
 import { flattenPrompt } from '../../../../test/model-server/cache-sim'
 import type { AgentEvent } from '../../../shared/protocol/agent-event'
 import { createEventHub } from '../../base/event-hub'
@@ -82,14 +83,7 @@ describe('recall', () => {
   it('attaches the picks to the first request that starts after they arrive, and records them', async () => {
     await seedMemory()
     // The turn's first reply is held until the recall answer is in, so "after they arrive" is certain.
-    const recallArrived = new Promise<void>((resolve) => {
-      const check = setInterval(() => {
-        if (events.some((event) => event.type === 'usage' && event.agentId === 'memory')) {
-          clearInterval(check)
-          resolve()
-        }
-      }, 5)
-    })
+    const recallArrived = recallAnswered(events)
     server.setScenario([
       recall(['project/feedback_use_pnpm.md']),
       async () => {
