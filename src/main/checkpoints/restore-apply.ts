@@ -39,26 +39,32 @@ export async function applyRestore(workspace: Workspace, plan: RestorePlan, opti
     }
     return true
   })
-  const safe: typeof chosen = []
-  for (const change of chosen) {
-    const why = await unsafePath(plan.root, change.path)
-    if (why) skipped.push({ path: change.path, why })
-    else safe.push(change)
-  }
-  const ids = [...new Set(safe.flatMap((change) => (change.entry ? [change.entry.id] : [])))]
+  const ids = [...new Set(chosen.flatMap((change) => (change.entry ? [change.entry.id] : [])))]
   const { contents, missing } = await workspace.blobs(plan.store, ids)
   if (missing.length > 0) {
-    const path = safe.find((change) => change.entry && missing.includes(change.entry.id))?.path
+    const path = chosen.find((change) => change.entry && missing.includes(change.entry.id))?.path
     return { error: `checkpoint ${plan.checkpoint.id} cannot be restored: the store has lost ${missing.length} of its files' contents (${path ?? missing[0]} among them); nothing was written` }
   }
   const restored: string[] = []
-  // Deletions first: a file may give way to a folder of the same name, and back.
-  for (const change of safe.filter((change) => !change.entry)) {
+  // Deletions first: a file (or a symlink) may give way to a folder of the same name, and back.
+  // Each path is checked when it is written, after the deletions: a symlink that replaced a
+  // folder is removed first, and the folder comes back real.
+  for (const change of chosen.filter((change) => !change.entry)) {
+    const why = await unsafePath(plan.root, change.path)
+    if (why) {
+      skipped.push({ path: change.path, why })
+      continue
+    }
     await unlink(join(plan.root, change.path)).catch(ignoreMissing)
     await removeEmptyParents(plan.root, change.path)
     restored.push(change.path)
   }
-  for (const change of safe.filter((change) => change.entry)) {
+  for (const change of chosen.filter((change) => change.entry)) {
+    const why = await unsafePath(plan.root, change.path)
+    if (why) {
+      skipped.push({ path: change.path, why })
+      continue
+    }
     const entry = change.entry!
     const absolute = join(plan.root, change.path)
     await mkdir(dirname(absolute), { recursive: true })
@@ -72,7 +78,7 @@ export async function applyRestore(workspace: Workspace, plan: RestorePlan, opti
     if (entry.mode === '120000') await symlink(bytes.toString('utf8'), temporary)
     else {
       await writeFile(temporary, bytes)
-      await chmod(temporary, entry.mode === '100755' ? 0o755 : (existing && !existing.isSymbolicLink() ? existing.mode & 0o777 & ~0o111 : 0o644))
+      await chmod(temporary, entry.mode === '100755' ? 0o755 : existing && !existing.isSymbolicLink() ? existing.mode & 0o777 & ~0o111 : 0o644)
     }
     // A rename replaces a symlink that is there now instead of writing through it.
     await rename(temporary, absolute)
