@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { textReply, toolUseReply } from '../../test/model-server'
 import { useModelServer } from '../../test/model-server/vitest'
+import { runCli, type CliRun } from '../../test/support/cli-run'
 import { useHeadless } from '../../test/support/headless'
 import { runCheckpoints, runRewind } from './checkpoints'
 
@@ -45,12 +46,8 @@ async function userGitState(): Promise<Record<string, string>> {
   }
 }
 
-async function cli(run: typeof runCheckpoints, argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = ''
-  let stderr = ''
-  const io = { stdout: { write: (text: string) => (stdout += text) }, stderr: { write: (text: string) => (stderr += text) } }
-  const code = await run(argv, { SOUS_HOME: headless.home, HOME: headless.home, PATH: process.env['PATH'] }, io)
-  return { code, stdout, stderr }
+function cli(run: typeof runCheckpoints, argv: string[]): Promise<CliRun> {
+  return runCli(run, argv, { SOUS_HOME: headless.home, HOME: headless.home, PATH: process.env['PATH'] })
 }
 
 /** Turn 1 edits a.txt; turn 2 runs sed -i, rm, mv, a heredoc and an untracked file while "the user" edits ext.txt. */

@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { textReply, toolUseReply } from '../../test/model-server'
 import { useModelServer } from '../../test/model-server/vitest'
+import { runCli, type CliRun } from '../../test/support/cli-run'
 import { useHeadless } from '../../test/support/headless'
 import { runCheckpoints, runRewind } from './checkpoints'
 
@@ -13,12 +14,8 @@ const headless = useHeadless(server, { inheritPath: true })
 const gitEnv = { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' }
 const git = (args: string[]) => execFileSync('git', args, { cwd: headless.project, encoding: 'utf8', env: gitEnv })
 
-async function cli(run: typeof runCheckpoints, argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = ''
-  let stderr = ''
-  const io = { stdout: { write: (text: string) => (stdout += text) }, stderr: { write: (text: string) => (stderr += text) } }
-  const code = await run(argv, { SOUS_HOME: headless.home, HOME: headless.home, PATH: process.env['PATH'] }, io)
-  return { code, stdout, stderr }
+function cli(run: typeof runCheckpoints, argv: string[]): Promise<CliRun> {
+  return runCli(run, argv, { SOUS_HOME: headless.home, HOME: headless.home, PATH: process.env['PATH'] })
 }
 
 async function oneTurn(): Promise<{ sessionId: string; checkpoints: Array<{ id: string; kind: string }> }> {
