@@ -6,6 +6,7 @@ import { textReply, toolUseReply } from '../../test/model-server'
 import { useModelServer } from '../../test/model-server/vitest'
 import { runCli, type CliRun } from '../../test/support/cli-run'
 import { useHeadless } from '../../test/support/headless'
+import { loadTranscript, transcriptPath } from '../main/store/transcript'
 import { runCheckpoints, runRewind } from './checkpoints'
 
 // The headless commands' bad input and refusals, and a fork from a checkpoint.
@@ -68,6 +69,13 @@ describe('sous rewind and --fork-session --at', () => {
     const sent = server.requests.at(-1)!.body['messages'] as Array<{ role: string }>
     expect(sent).toHaveLength(1)
     expect(JSON.stringify(sent)).toContain('Try again')
+    // The original is as it was; rewinding its conversation to the tool call keeps the prompt and the Read.
+    const conversation = await cli(runRewind, [sessionId, '--to', checkpoints[1]!.id, '--conversation', '--json', '--cwd', headless.project])
+    expect(conversation.code, conversation.stderr).toBe(0)
+    const stored = await loadTranscript(transcriptPath(headless.home, headless.project, sessionId))
+    expect(stored?.messages.length).toBe((JSON.parse(conversation.stdout) as { messages: number }).messages)
+    expect(JSON.stringify(stored?.messages)).toContain('Edit a.txt')
+    expect(JSON.stringify(stored?.messages)).not.toContain('Edited.')
     const bad = await headless.sous(['--fork-session', '--resume', sessionId, '--at', 'ck_nope', 'x'])
     expect(bad.code).not.toBe(0)
     expect(bad.stderr).toContain('has no checkpoint')
