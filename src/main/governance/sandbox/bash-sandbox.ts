@@ -6,22 +6,11 @@ import { childEnvironment } from '../../base/child-env'
 import { ripgrepCommand } from '../../base/ripgrep'
 import { gitWriteDenies } from './git-denies'
 import { GitControlGuard } from './git-guard'
+import { libraryCwdDenies, projectProtection, protect } from './project-protection'
 
 /** Files and folders a sandboxed command may never read (credentials). */
 export function defaultDenyRead(home: string): string[] {
   return ['.ssh', '.aws', '.gnupg', '.config/gcloud', '.kube', '.docker', '.netrc', '.azure', '.config/gh', '.password-store'].map((p) => join(home, p))
-}
-
-/**
- * Files and folders inside the project a sandboxed command may not write: Claude Code's mandatory
- * denies (shell start-up files, git hooks and config, editor folders, agent definitions) and the
- * project's settings files.
- */
-export function projectDenies(root: string): string[] {
-  const files = ['.bashrc', '.bash_profile', '.zshrc', '.zprofile', '.profile', '.gitconfig', '.gitmodules', '.ripgreprc', '.mcp.json']
-  const dirs = ['.vscode', '.idea', '.claude/commands', '.claude/agents', '.git/hooks', '.git/config']
-  const settings = ['.claude/settings.json', '.claude/settings.local.json']
-  return [...files, ...dirs, ...settings].map((p) => join(root, p))
 }
 
 /** Options of {@link BashSandbox.start}. */
@@ -89,6 +78,7 @@ export class BashSandbox {
   private constructor(
     readonly config: SandboxRuntimeConfig,
     private readonly projectRoot: string,
+    private readonly protection: Pick<BashSandboxOptions, 'home' | 'protectFiles' | 'denyWrite'> = {},
   ) {
     this.guard = new GitControlGuard(projectRoot)
   }
@@ -98,12 +88,13 @@ export class BashSandbox {
    * probe). Its own allowed domains are not global: pass them per command (`allowedDomains`).
    */
   static forProject(o: BashSandboxOptions): BashSandbox {
-    return new BashSandbox(BashSandbox.configFor(o), resolve(o.projectRoot))
+    return new BashSandbox(BashSandbox.configFor(o), resolve(o.projectRoot), o)
   }
 
   /**
-   * Builds the runtime configuration (exported for inspection and tests). Git's own files are
-   * not in it: {@link commandConfig} adds them when each command is wrapped.
+   * Builds the runtime configuration (exported for inspection and tests). What depends on which
+   * files exist (git's own files, the project's configuration, placeholders for absent ones) is
+   * not in it: {@link commandConfig} adds it when each command is wrapped.
    */
   static configFor(o: BashSandboxOptions): SandboxRuntimeConfig {
     const home = o.home ?? homedir()
@@ -113,8 +104,7 @@ export class BashSandbox {
       filesystem: {
         denyRead: [...defaultDenyRead(home), ...(o.denyRead ?? [])],
         allowWrite: [root, tmpdir(), '/tmp', ...(o.allowWrite ?? [])],
-        // The library's own mandatory denies are relative to process.cwd(), not the project.
-        denyWrite: [...projectDenies(root), ...(o.protectFiles ?? []), ...(o.denyWrite ?? [])],
+        denyWrite: [...(o.protectFiles ?? []).flatMap((file) => protect(file, true)), ...(o.denyWrite ?? [])],
       },
       ignoreViolations: { '*': PERMITTED_DEVICE_WRITES },
       ...(o.ripgrep ? { ripgrep: { command: o.ripgrep } } : {}),
@@ -145,7 +135,7 @@ export class BashSandbox {
     } catch (e) {
       return { ok: false, reason: `sandbox unavailable: ${(e as Error).message}` }
     }
-    const sandbox = new BashSandbox(config, resolve(o.projectRoot))
+    const sandbox = new BashSandbox(config, resolve(o.projectRoot), o)
     const probe = await sandbox.run('true', { cwd: o.projectRoot, timeoutMs: 30_000 })
     if (probe.exitCode !== 0) {
       await SandboxManager.reset().catch(() => undefined)
@@ -174,16 +164,27 @@ export class BashSandbox {
   }
 
   /**
-   * The configuration one command goes with: this project's filesystem policy plus git's own files
-   * as they are now, and a network section with no allowance of its own (the proxy is used; hosts
-   * come from the per-command list).
+   * The configuration one command goes with: this project's filesystem policy plus, as the files
+   * are now, git's own files, the files configuration outside the sandbox loads, and the settings
+   * files (see `project-protection.ts` for why no placeholder is a file); and a network section
+   * with no allowance of its own (the proxy is used; hosts come from the per-command list).
    */
   commandConfig(): SandboxRuntimeConfig {
     const filesystem = this.config.filesystem
+    const writable = filesystem.allowWrite.map((entry) => (typeof entry === 'string' ? entry : entry.path))
+    const home = this.protection.home ?? homedir()
+    const denies = [
+      // The library's own mandatory denies are relative to process.cwd(), not the project; named first, an absent one gets no file placeholder.
+      ...libraryCwdDenies(writable),
+      ...projectProtection(this.projectRoot, { home, writableRoots: writable }),
+      ...(this.protection.protectFiles ?? []).flatMap((file) => protect(file, true)),
+      ...(this.protection.denyWrite ?? []),
+      ...gitWriteDenies(this.projectRoot),
+    ]
     return {
       ...this.config,
       network: { ...this.config.network, allowedDomains: [] },
-      filesystem: { ...filesystem, denyWrite: [...new Set([...filesystem.denyWrite, ...gitWriteDenies(this.projectRoot)])] },
+      filesystem: { ...filesystem, denyWrite: [...new Set(denies)] },
     }
   }
 
