@@ -115,13 +115,13 @@ function mustReview(ctx: DecideContext): Explanation | undefined {
     if (subject.disableSandbox) return { kind: 'sandbox', detail: 'the command asks to run outside the sandbox (dangerouslyDisableSandbox)' }
     for (const path of subject.analysis.paths) {
       if (!path.write || path.exempt || !path.resolved) continue
-      const why = protectedReason({ path: path.resolved, real: path.real || undefined }, ctx.projectRoot, ctx.settings.settingsFiles)
+      const why = protectedReason({ path: path.resolved, real: path.real || undefined }, ctx.projectRoot, ctx.settings.settingsFiles, ctx.settings.hookScripts)
       if (why) return { kind: 'protected-path', path: path.real || path.resolved, detail: `writes to a ${why}` }
     }
     return bashSearchReview(ctx, subject)
   }
   if (subject.kind === 'edit') {
-    const why = protectedReason(subject.place, ctx.projectRoot, ctx.settings.settingsFiles)
+    const why = protectedReason(subject.place, ctx.projectRoot, ctx.settings.settingsFiles, ctx.settings.hookScripts)
     if (why) return { kind: 'protected-path', path: subject.place.real ?? subject.place.path, detail: `edits a ${why}` }
   }
   if (EDIT_TOOLS.has(ctx.tool.name) && subject.kind !== 'edit') return { kind: 'default', detail: `${ctx.tool.name} was called without a file path` }

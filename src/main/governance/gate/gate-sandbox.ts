@@ -29,6 +29,8 @@ export function sandboxOptionsFor(settings: MergedSettings, options: Pick<StartS
     denyWrite: wanted.denyWrite,
     // Every settings file, so a sandboxed program cannot grant itself permissions.
     protectFiles: [...settings.settingsFiles, join(options.sousHome, 'settings.json')],
+    // What the obeyed hooks run, so a sandboxed command cannot rewrite it.
+    hookScripts: settings.hookScripts,
   }
 }
 

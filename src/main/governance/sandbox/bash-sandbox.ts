@@ -33,6 +33,11 @@ export interface BashSandboxOptions {
    * permissions): the project's `.claude/settings*.json` are always added; pass the user file here.
    */
   protectFiles?: string[]
+  /**
+   * Scripts inside the project that the obeyed hooks run (`hookScriptPaths`): read-only in the
+   * sandbox, so a command cannot rewrite what a hook later runs outside it.
+   */
+  hookScripts?: string[]
   /** Report refused file operations on Linux too (seccomp observer); default true. */
   monitorViolations?: boolean
   /** The ripgrep the library scans for protected paths with (default: the bundled one). */
@@ -78,7 +83,7 @@ export class BashSandbox {
   private constructor(
     readonly config: SandboxRuntimeConfig,
     private readonly projectRoot: string,
-    private readonly protection: Pick<BashSandboxOptions, 'home' | 'protectFiles' | 'denyWrite'> = {},
+    private readonly protection: Pick<BashSandboxOptions, 'home' | 'protectFiles' | 'hookScripts' | 'denyWrite'> = {},
   ) {
     this.guard = new GitControlGuard(projectRoot)
   }
@@ -165,7 +170,7 @@ export class BashSandbox {
 
   /**
    * The configuration one command goes with: this project's filesystem policy plus, as the files
-   * are now, git's own files, the files configuration outside the sandbox loads, and the settings
+   * are now, git's own files, the files trusted configuration runs or loads, and the settings
    * files (see `project-protection.ts` for why no placeholder is a file); and a network section
    * with no allowance of its own (the proxy is used; hosts come from the per-command list).
    */
@@ -176,7 +181,7 @@ export class BashSandbox {
     const denies = [
       // The library's own mandatory denies are relative to process.cwd(), not the project; named first, an absent one gets no file placeholder.
       ...libraryCwdDenies(writable),
-      ...projectProtection(this.projectRoot, { home, writableRoots: writable }),
+      ...projectProtection(this.projectRoot, { home, writableRoots: writable, hookScripts: this.protection.hookScripts }),
       ...(this.protection.protectFiles ?? []).flatMap((file) => protect(file, true)),
       ...(this.protection.denyWrite ?? []),
       ...gitWriteDenies(this.projectRoot),

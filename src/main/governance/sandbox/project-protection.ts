@@ -1,4 +1,4 @@
-import { lstatSync } from 'node:fs'
+import { lstatSync, readdirSync } from 'node:fs'
 import { join, relative, resolve, sep } from 'node:path'
 
 /**
@@ -14,9 +14,10 @@ import { join, relative, resolve, sep } from 'node:path'
  * - an absent path whose creation alone would run something ({@link BLOCK_CREATION}) is protected
  *   by an empty read-only *directory* in its place: git does not list empty directories, nothing
  *   can be created in it, and it cannot be removed or renamed (a mount point);
- * - any other absent path is left alone: what would load it checks it first (the settings,
- *   `.mcp.json`, agents and commands are fingerprinted by the trust step), or it matters only in a
- *   home folder (shell start-up files: {@link HOME_FILES} covers a home inside a writable root).
+ * - any other absent path is left alone: what would load it checks it first (the settings, hook
+ *   scripts, `.mcp.json`, agents, skills and commands are fingerprinted by the trust step, direnv
+ *   keeps its own allow list), it only adds text to the prompt (`CLAUDE.md`), or it matters only
+ *   in a home folder (shell start-up files: {@link HOME_FILES} covers a home inside a writable root).
  */
 
 /** The child a deny names so that the library's placeholder for its absent parent is a directory. */
@@ -24,7 +25,9 @@ export const PLACEHOLDER_CHILD = '.sous-protected'
 
 /**
  * Files and folders in the project that configuration outside the sandbox runs or loads (shell
- * and git start-up files, as Claude Code protects them, and Sous's own): protected while they exist.
+ * and git start-up files, as Claude Code protects them; the settings and what trusted settings
+ * run or load: hooks, skills, agents, commands, instruction files, direnv's `.envrc`): protected
+ * while they exist.
  */
 export const LOADED_BY_CONFIG = [
   '.bashrc',
@@ -40,6 +43,12 @@ export const LOADED_BY_CONFIG = [
   '.claude/settings.local.json',
   '.claude/agents',
   '.claude/commands',
+  '.claude/hooks',
+  '.claude/skills',
+  '.claude/CLAUDE.md',
+  'CLAUDE.md',
+  'CLAUDE.local.md',
+  '.envrc',
 ]
 
 /** Folders whose creation alone runs something outside the sandbox (an editor's tasks run when the folder opens). */
@@ -54,6 +63,11 @@ export const HOME_FILES = ['.bashrc', '.bash_profile', '.zshrc', '.zprofile', '.
  * When that directory is writable, Sous names them first (see {@link libraryCwdDenies}).
  */
 const LIBRARY_CWD_NAMES = ['.gitconfig', '.gitmodules', '.bashrc', '.bash_profile', '.zshrc', '.zprofile', '.profile', '.ripgreprc', '.mcp.json', '.vscode', '.idea', '.claude/commands', '.claude/agents']
+
+/** Bounds on the walk for nested instruction files (`sub/CLAUDE.md`), done for each command. */
+const MAX_DEPTH = 4
+const MAX_DIRECTORIES = 2000
+const SKIPPED = new Set(['node_modules', '.git'])
 
 /**
  * The deny entries that protect `path`: itself when it exists; when it does not, nothing, or (with
@@ -70,6 +84,8 @@ export interface ProtectionOptions {
   home: string
   /** Every folder the sandbox makes writable (a home inside one gets its start-up files protected). */
   writableRoots: string[]
+  /** Scripts the obeyed hooks run (absolute): protected, and an absent one cannot be created. */
+  hookScripts?: string[]
 }
 
 /** The project's deny entries as the files are now (computed for each command). */
@@ -77,6 +93,9 @@ export function projectProtection(root: string, o: ProtectionOptions): string[] 
   const denies: string[] = []
   for (const name of LOADED_BY_CONFIG) denies.push(...protect(join(root, name), false))
   for (const name of BLOCK_CREATION) denies.push(...protect(join(root, name), true))
+  for (const file of nestedInstructionFiles(root)) denies.push(file)
+  // A hook script that is not there yet would run, as the trusted hook, whatever a command put there.
+  for (const script of o.hookScripts ?? []) if (isInside(script, root)) denies.push(...protect(script, true))
   if (o.writableRoots.some((dir) => isInside(o.home, dir))) for (const name of HOME_FILES) denies.push(...protect(join(o.home, name), true))
   return [...new Set(denies)]
 }
@@ -88,6 +107,28 @@ export function projectProtection(root: string, o: ProtectionOptions): string[] 
 export function libraryCwdDenies(writableRoots: string[], cwd: string | undefined = workingDirectory()): string[] {
   if (cwd === undefined || !writableRoots.some((dir) => isInside(cwd, dir))) return []
   return LIBRARY_CWD_NAMES.flatMap((name) => protect(join(cwd, name), true))
+}
+
+/** `CLAUDE.md` and `CLAUDE.local.md` below the project root (the root's own are in {@link LOADED_BY_CONFIG}). */
+function nestedInstructionFiles(root: string): string[] {
+  const found: string[] = []
+  let visited = 0
+  const walk = (dir: string, depth: number): void => {
+    if (depth > MAX_DEPTH || visited >= MAX_DIRECTORIES) return
+    visited++
+    let entries
+    try {
+      entries = readdirSync(dir, { withFileTypes: true })
+    } catch {
+      return
+    }
+    for (const entry of entries) {
+      if (entry.isDirectory() && !SKIPPED.has(entry.name)) walk(join(dir, entry.name), depth + 1)
+      else if (depth > 0 && (entry.name === 'CLAUDE.md' || entry.name === 'CLAUDE.local.md')) found.push(join(dir, entry.name))
+    }
+  }
+  walk(root, 0)
+  return found
 }
 
 function isInside(path: string, dir: string): boolean {

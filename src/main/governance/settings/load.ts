@@ -3,6 +3,7 @@ import { homedir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { sousHome } from '../../base/paths'
 import { parseRule } from '../rules/parse'
+import { hookScriptPaths } from '../trust/hook-scripts'
 import { settingsFingerprint } from '../trust/project-config'
 import { isPartTrusted } from '../trust/trust'
 import { trustFilePath } from '../trust/trust-store'
@@ -83,6 +84,7 @@ export function loadSettings(projectRoot: string, opts: LoadSettingsOptions = {}
     // The trust file decides what the project's own files may do: protected like a settings file.
     settingsFiles: [...Object.values(files), trustFilePath(opts.sousHome ?? sousHome())],
     trust: { state: 'assumed', ignored: [] },
+    hookScripts: [],
   }
   const sources: Source[] = [
     readSource('managed', files.managed, root, merged, diagnostics),
@@ -148,6 +150,7 @@ export function loadSettings(projectRoot: string, opts: LoadSettingsOptions = {}
       merged.sandbox.denyWrite.push(...(sb.filesystem?.denyWrite ?? []))
     }
   }
+  merged.hookScripts = [...new Set(merged.hooks.flatMap((hook) => hookScriptPaths(hook.handler, root)))]
   if (merged.trust.ignored.length > 0) diagnostics.push(untrustedNotice(merged.trust.ignored))
   return { settings: merged, diagnostics }
 }
@@ -159,7 +162,7 @@ export function loadSettings(projectRoot: string, opts: LoadSettingsOptions = {}
 function projectTrusted(root: string, opts: LoadSettingsOptions, sources: Source[]): boolean {
   if (opts.projectTrust === 'assume') return true
   const text = (name: SettingsSourceName): string | undefined => sources.find((src) => src.name === name)?.text
-  return isPartTrusted(root, opts.sousHome ?? sousHome(), 'settings', settingsFingerprint({ local: text('local'), project: text('project') }))
+  return isPartTrusted(root, opts.sousHome ?? sousHome(), 'settings', settingsFingerprint({ local: text('local'), project: text('project') }, root))
 }
 
 /** One notice for everything an untrusted project asked for (stable text, so it is shown once). */

@@ -51,6 +51,11 @@ export interface MergedSettings {
   /** Files governance itself must protect (all sources' paths, the managed file, the trust file). */
   settingsFiles: string[]
   /**
+   * Project files the obeyed hooks run (`hookScriptPaths`): an edit asks in every mode, and the
+   * sandbox keeps them read-only, as it does the settings files.
+   */
+  hookScripts: string[]
+  /**
    * Whether the project's own files were obeyed: `assumed` (headless), `trusted` (by the user, as
    * they are now) or `untrusted`, with what was left out for that reason.
    */
