@@ -32,4 +32,6 @@ export interface DecideContext extends DecideInput {
   roots: string[]
   home: string
   rules: Record<RuleBehavior, LoadedRule[]>
+  /** Why the command's read-only git must be asked about where it runs (see `gitRepositoryConcern`). */
+  gitConcern?: string
 }
