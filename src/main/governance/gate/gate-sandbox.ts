@@ -1,4 +1,5 @@
 import { join } from 'node:path'
+import { projectDataDir } from '../../base/paths'
 import type { BashSandboxState } from '../../tools/bash-sandbox'
 import { BashSandbox, type BashSandboxOptions } from '../sandbox/bash-sandbox'
 import type { MergedSettings } from '../settings/types'
@@ -14,7 +15,7 @@ export interface StartSandboxOptions {
 
 /**
  * The sandbox a project's settings describe: its folder and extra directories writable, credential
- * folders hidden, every settings file (and the trust file) write-protected so a sandboxed program
+ * files and every project's data in the Sous home hidden (`sandbox.filesystem.allowRead` re-opens), every settings file (and the trust file) write-protected so a sandboxed program
  * cannot grant itself permissions, and the allowed and denied domains.
  */
 export function sandboxOptionsFor(settings: MergedSettings, options: Pick<StartSandboxOptions, 'projectRoot' | 'sousHome' | 'home'>): BashSandboxOptions {
@@ -22,6 +23,9 @@ export function sandboxOptionsFor(settings: MergedSettings, options: Pick<StartS
   return {
     projectRoot: options.projectRoot,
     home: options.home,
+    sousHome: options.sousHome,
+    // The session reads its own saved tool results anyway (governance's readable roots).
+    allowRead: [...wanted.allowRead, join(projectDataDir(options.sousHome, options.projectRoot), 'tool-results')],
     allowedDomains: wanted.allowedDomains,
     deniedDomains: wanted.deniedDomains,
     denyRead: wanted.denyRead,

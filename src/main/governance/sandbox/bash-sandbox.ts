@@ -8,15 +8,31 @@ import { gitWriteDenies } from './git-denies'
 import { GitControlGuard } from './git-guard'
 import { libraryCwdDenies, projectProtection, protect } from './project-protection'
 
-/** Files and folders a sandboxed command may never read (credentials). */
-export function defaultDenyRead(home: string): string[] {
-  return ['.ssh', '.aws', '.gnupg', '.config/gcloud', '.kube', '.docker', '.netrc', '.azure', '.config/gh', '.password-store'].map((p) => join(home, p))
+/**
+ * Files and folders a sandboxed command may not read by default: credentials (keys, tokens, the
+ * package managers' and git's stored passwords, Claude Code's and Sous's own), and, under the Sous
+ * home, every project's transcripts and data. `sandbox.filesystem.allowRead` re-opens any of them.
+ */
+export function defaultDenyRead(home: string, sousHome?: string): string[] {
+  const inHome = [
+    '.ssh', '.aws', '.gnupg', '.config/gcloud', '.kube', '.docker', '.netrc', '.azure', '.config/gh', '.password-store',
+    '.claude.json', '.claude/.credentials.json', '.git-credentials', '.config/git/credentials', '.npmrc', '.yarnrc.yml', '.pypirc',
+    '.cargo/credentials', '.cargo/credentials.toml', '.gem/credentials', '.config/hub', '.terraform.d/credentials.tfrc.json',
+  ].map((p) => join(home, p))
+  return sousHome ? [...inHome, join(sousHome, 'credentials'), join(sousHome, 'projects')] : inHome
 }
 
 /** Options of {@link BashSandbox.start}. */
 export interface BashSandboxOptions {
   projectRoot: string
   home?: string
+  /** The Sous home: its credentials and every project's data are not readable (see {@link defaultDenyRead}). */
+  sousHome?: string
+  /**
+   * Folders a sandboxed command may read although a deny covers them (`sandbox.filesystem.allowRead`,
+   * and the project's own tool-results folder, which the session may read anyway).
+   */
+  allowRead?: string[]
   /** Extra writable folders (temp dirs are always writable). */
   allowWrite?: string[]
   denyWrite?: string[]
@@ -107,7 +123,8 @@ export class BashSandbox {
     return {
       network: { allowedDomains: o.allowedDomains ?? [], deniedDomains: o.deniedDomains ?? [] },
       filesystem: {
-        denyRead: [...defaultDenyRead(home), ...(o.denyRead ?? [])],
+        denyRead: [...defaultDenyRead(home, o.sousHome), ...(o.denyRead ?? [])],
+        allowRead: o.allowRead ?? [],
         allowWrite: [root, tmpdir(), '/tmp', ...(o.allowWrite ?? [])],
         denyWrite: [...(o.protectFiles ?? []).flatMap((file) => protect(file, true)), ...(o.denyWrite ?? [])],
       },

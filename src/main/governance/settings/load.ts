@@ -79,7 +79,7 @@ export function loadSettings(projectRoot: string, opts: LoadSettingsOptions = {}
     hooks: [],
     disableAllHooks: false,
     disableBypassPermissions: false,
-    sandbox: { allowedDomains: [], deniedDomains: [], denyRead: [], allowWrite: [], denyWrite: [] },
+    sandbox: { allowedDomains: [], deniedDomains: [], denyRead: [], allowRead: [], allowWrite: [], denyWrite: [] },
     broken: [],
     // The trust file decides what the project's own files may do: protected like a settings file.
     settingsFiles: [...Object.values(files), trustFilePath(opts.sousHome ?? sousHome())],
@@ -144,6 +144,10 @@ export function loadSettings(projectRoot: string, opts: LoadSettingsOptions = {}
       for (const path of sb.filesystem?.allowWrite ?? []) {
         if (restrictOnly) ignore(`sandbox allowWrite ${path}`)
         else merged.sandbox.allowWrite.push(path)
+      }
+      for (const path of sb.filesystem?.allowRead ?? []) {
+        if (restrictOnly) ignore(`sandbox allowRead ${path}`)
+        else merged.sandbox.allowRead.push(path.replace(/^~(?=\/|$)/, home))
       }
       merged.sandbox.deniedDomains.push(...(sb.network?.deniedDomains ?? []))
       merged.sandbox.denyRead.push(...(sb.filesystem?.denyRead ?? []))

@@ -43,6 +43,8 @@ export interface MergedSettings {
     allowedDomains: string[]
     deniedDomains: string[]
     denyRead: string[]
+    /** Paths re-opened for reading under the sandbox's read denies (credentials, the Sous home's project data). */
+    allowRead: string[]
     allowWrite: string[]
     denyWrite: string[]
   }

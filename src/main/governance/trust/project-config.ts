@@ -116,6 +116,7 @@ function summarizeSettings(data: Record<string, unknown>, file: string, out: Tru
   const sandbox = objectOf(data.sandbox)
   if (sandbox.enabled === false) out.loosening.push({ setting: 'sandbox.enabled', value: 'false', file })
   for (const path of stringsOf(objectOf(sandbox.filesystem).allowWrite)) out.loosening.push({ setting: 'sandbox.filesystem.allowWrite', value: path, file })
+  for (const path of stringsOf(objectOf(sandbox.filesystem).allowRead)) out.loosening.push({ setting: 'sandbox.filesystem.allowRead', value: path, file })
   for (const domain of stringsOf(objectOf(sandbox.network).allowedDomains)) out.loosening.push({ setting: 'sandbox.network.allowedDomains', value: domain, file })
   if (data.enableAllProjectMcpServers === true) out.loosening.push({ setting: 'enableAllProjectMcpServers', value: 'true', file })
   for (const name of stringsOf(data.enabledMcpjsonServers)) out.loosening.push({ setting: 'enabledMcpjsonServers', value: name, file })
