@@ -3,6 +3,7 @@ import type { DecisionPreview, Explanation, PermissionDecision, PermissionMode }
 import { describeExplanation } from '../types'
 import { bashAllow, bashDefault, bashPreview, bashRuleMatch, bashSearchReview } from './bash-decide'
 import { gitRepositoryConcern } from './git-repository'
+import { linkReach } from './link-reach'
 import type { DecideContext, DecideInput } from './context'
 import { EDIT_TOOLS, matchDomainRule, matchPathRule, matchSpecifierRule, toolRuleMatches } from './match'
 import { isInsideRoots, type Place } from '../paths/place'
@@ -25,7 +26,8 @@ export async function decide(call: DecideInput): Promise<PermissionDecision> {
   const rules = { ...call.settings.rules, allow: [...call.settings.rules.allow, ...(call.sessionGrants?.rules() ?? [])] }
   const mode: PermissionMode = call.mode === 'bypassPermissions' && call.settings.disableBypassPermissions ? 'default' : call.mode
   const gitConcern = subject.kind === 'bash' ? await gitRepositoryConcern(subject.analysis, call.cwd) : undefined
-  const ctx: DecideContext = { ...call, mode, record, subject, roots, home, rules, ...(gitConcern ? { gitConcern } : {}) }
+  const links = subject.kind === 'bash' ? linkReach(subject.analysis, roots) : undefined
+  const ctx: DecideContext = { ...call, mode, record, subject, roots, home, rules, ...(gitConcern ? { gitConcern } : {}), ...(links ? { links } : {}) }
   const decision = decideInner(ctx)
   if (decision.behavior === 'ask' && mode === 'dontAsk') {
     return { behavior: 'deny', message: `Permission to use ${call.tool.name} was not granted in advance (dontAsk mode): ${describeExplanation(decision.explanation)}`, explanation: decision.explanation }
@@ -117,6 +119,7 @@ function mustReview(ctx: DecideContext): Explanation | undefined {
     if (subject.disableSandbox) return { kind: 'sandbox', detail: 'the command asks to run outside the sandbox (dangerouslyDisableSandbox)' }
     // Read-only git in a repository whose own configuration could run programs: no rule or mode covers that.
     if (ctx.gitConcern) return { kind: 'bash-analysis', problems: [ctx.gitConcern] }
+    if (ctx.links?.unsure) return { kind: 'bash-analysis', problems: [ctx.links.unsure] }
     for (const path of subject.analysis.paths) {
       if (!path.write || path.exempt || !path.resolved) continue
       const why = protectedReason({ path: path.resolved, real: path.real || undefined }, ctx.projectRoot, ctx.settings.settingsFiles, ctx.settings.hookScripts)

@@ -1,6 +1,7 @@
 import { join } from 'node:path'
 import { projectDataDir } from '../../base/paths'
 import type { BashSandboxState } from '../../tools/bash-sandbox'
+import { compilePathPattern } from '../rules/path-pattern'
 import { BashSandbox, type BashSandboxOptions } from '../sandbox/bash-sandbox'
 import type { MergedSettings } from '../settings/types'
 
@@ -28,7 +29,8 @@ export function sandboxOptionsFor(settings: MergedSettings, options: Pick<StartS
     allowRead: [...wanted.allowRead, join(projectDataDir(options.sousHome, options.projectRoot), 'tool-results')],
     allowedDomains: wanted.allowedDomains,
     deniedDomains: wanted.deniedDomains,
-    denyRead: wanted.denyRead,
+    // The Read deny rules hold inside the sandbox too: a program, or a link it follows, reads nothing they cover.
+    denyRead: [...wanted.denyRead, ...readDenyPatterns(settings, options.projectRoot)],
     allowWrite: [...wanted.allowWrite, ...settings.additionalDirectories],
     denyWrite: wanted.denyWrite,
     // Every settings file, so a sandboxed program cannot grant itself permissions.
@@ -36,6 +38,21 @@ export function sandboxOptionsFor(settings: MergedSettings, options: Pick<StartS
     // What the obeyed hooks run, so a sandboxed command cannot rewrite it.
     hookScripts: settings.hookScripts,
   }
+}
+
+/**
+ * The Read deny rules as the sandbox library's `denyRead`
+ * globs: each rule's gitignore-style patterns anchored where the rule anchors them. The library
+ * expands them to the files that exist when a command is wrapped.
+ */
+export function readDenyPatterns(settings: MergedSettings, projectRoot: string): string[] {
+  const out: string[] = []
+  for (const rule of settings.rules.deny) {
+    if (rule.parsed.kind !== 'path' || rule.parsed.tool !== 'Read') continue
+    const compiled = compilePathPattern(rule.parsed.pattern, { sourceRoot: rule.sourceRoot, cwd: projectRoot, home: settings.home }, false)
+    for (const glob of compiled.globs) out.push(glob === '**' ? compiled.base : join(compiled.base, glob))
+  }
+  return [...new Set(out)]
 }
 
 /**
