@@ -1,3 +1,4 @@
+import { readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { projectDataDir } from '../../base/paths'
 import type { BashSandboxState } from '../../tools/bash-sandbox'
@@ -51,8 +52,49 @@ export function readDenyPatterns(settings: MergedSettings, projectRoot: string):
     if (rule.parsed.kind !== 'path' || rule.parsed.tool !== 'Read') continue
     const compiled = compilePathPattern(rule.parsed.pattern, { sourceRoot: rule.sourceRoot, cwd: projectRoot, home: settings.home }, false)
     for (const glob of compiled.globs) out.push(glob === '**' ? compiled.base : join(compiled.base, glob))
+    // A file the rule names may have other names (hard links) in the project: those are the same file.
+    if (compiled.globs.length === 1 && !/[*?[\]{}!]/.test(compiled.globs[0] as string)) out.push(...hardLinksOf(join(compiled.base, compiled.globs[0] as string), projectRoot))
   }
   return [...new Set(out)]
+}
+
+/** Bounds on the search for other names of a denied file. */
+const MAX_LINK_SEARCH = 20_000
+
+/** The other names `file` has inside `root` (same device and inode), when it has more than one. */
+function hardLinksOf(file: string, root: string): string[] {
+  let target
+  try {
+    target = statSync(file)
+  } catch {
+    return []
+  }
+  if (!target.isFile() || target.nlink < 2) return []
+  const found: string[] = []
+  let seen = 0
+  const walk = (dir: string): void => {
+    let entries
+    try {
+      entries = readdirSync(dir, { withFileTypes: true })
+    } catch {
+      return
+    }
+    for (const entry of entries) {
+      if (++seen > MAX_LINK_SEARCH || found.length >= target.nlink - 1) return
+      const path = join(dir, entry.name)
+      if (entry.isDirectory()) walk(path)
+      else if (entry.isFile() && path !== file) {
+        try {
+          const stat = statSync(path)
+          if (stat.ino === target.ino && stat.dev === target.dev) found.push(path)
+        } catch {
+          // Gone meanwhile.
+        }
+      }
+    }
+  }
+  walk(root)
+  return found
 }
 
 /**
