@@ -1,4 +1,4 @@
-import { linkSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, linkSync, readFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { sandboxPlatformProblem, sandboxScratch, skippedUnless } from '../../../../test/support/sandbox-scratch'
@@ -45,5 +45,9 @@ describe('hard links to a denied file', () => {
     const r = await sandbox.run('cat notes/copy.txt; cat notes/plain.txt', { cwd: project })
     expect(r.stdout).not.toContain('HARD-LINKED-SECRET')
     expect(r.stdout).toContain('plain')
+    // Nor can a command give the file a new name.
+    await sandbox.run('ln secret.txt notes/new.txt', { cwd: project })
+    const made = join(project, 'notes', 'new.txt')
+    expect(existsSync(made) ? readFileSync(made, 'utf8') : '').not.toContain('HARD-LINKED-SECRET')
   })
 })
