@@ -6,7 +6,7 @@ import { childEnvironment } from '../../base/child-env'
 import { ripgrepCommand } from '../../base/ripgrep'
 import { gitWriteDenies } from './git-denies'
 import { GitControlGuard } from './git-guard'
-import { libraryCwdDenies, projectProtection, protect } from './project-protection'
+import { libraryCwdDenies, PlaceholderScope, projectProtection, protect } from './project-protection'
 
 /**
  * Files and folders a sandboxed command may not read by default: credentials (keys, tokens, the
@@ -95,6 +95,8 @@ export interface WrapOptions {
  */
 export class BashSandbox {
   private readonly guard: GitControlGuard
+  /** Each wrapped command's placeholder folders, released when it ends. */
+  private readonly placeholders = new Map<string, PlaceholderScope>()
 
   private constructor(
     readonly config: SandboxRuntimeConfig,
@@ -126,7 +128,8 @@ export class BashSandbox {
         denyRead: [...defaultDenyRead(home, o.sousHome), ...(o.denyRead ?? [])],
         allowRead: o.allowRead ?? [],
         allowWrite: [root, tmpdir(), '/tmp', ...(o.allowWrite ?? [])],
-        denyWrite: [...(o.protectFiles ?? []).flatMap((file) => protect(file, true)), ...(o.denyWrite ?? [])],
+        // What exists now (the violation monitor's view); each command gets its own set (commandConfig).
+        denyWrite: [...(o.protectFiles ?? []).flatMap((file) => protect(file, false)), ...(o.denyWrite ?? [])],
       },
       ignoreViolations: { '*': PERMITTED_DEVICE_WRITES },
       ...(o.ripgrep ? { ripgrep: { command: o.ripgrep } } : {}),
@@ -175,10 +178,12 @@ export class BashSandbox {
     const commandId = opts.commandId ?? command
     if (opts.allowedDomains) SandboxManager.registerCommandNetworkLists(commandId, { allowedDomains: opts.allowedDomains })
     let wrapped: string
+    const scope = this.scopeFor(commandId)
     try {
-      wrapped = await SandboxManager.wrapWithSandbox(command, undefined, this.commandConfig(), opts.signal, { commandId, commandText: opts.commandText ?? command })
+      wrapped = await SandboxManager.wrapWithSandbox(command, undefined, this.commandConfig(scope), opts.signal, { commandId, commandText: opts.commandText ?? command })
     } catch (error) {
       SandboxManager.unregisterCommandNetworkLists(commandId)
+      this.releasePlaceholders(commandId)
       throw error
     }
     this.guard.begin()
@@ -190,18 +195,22 @@ export class BashSandbox {
    * are now, git's own files, the files trusted configuration runs or loads, and the settings
    * files (see `project-protection.ts` for why no placeholder is a file); and a network section
    * with no allowance of its own (the proxy is used; hosts come from the per-command list).
+   * `placeholders` holds the folders that stand in for absent protected paths (see
+   * `project-protection.ts`); without it (inspection) nothing is made on disk.
    */
-  commandConfig(): SandboxRuntimeConfig {
+  commandConfig(placeholders?: PlaceholderScope): SandboxRuntimeConfig {
     const filesystem = this.config.filesystem
-    const writable = filesystem.allowWrite.map((entry) => (typeof entry === 'string' ? entry : entry.path))
+    const writable = this.writableRoots()
     const home = this.protection.home ?? homedir()
     const denies = [
       // The library's own mandatory denies are relative to process.cwd(), not the project; named first, an absent one gets no file placeholder.
-      ...libraryCwdDenies(writable),
-      ...projectProtection(this.projectRoot, { home, writableRoots: writable, hookScripts: this.protection.hookScripts }),
-      ...(this.protection.protectFiles ?? []).flatMap((file) => protect(file, true)),
+      ...libraryCwdDenies(writable, placeholders),
+      ...projectProtection(this.projectRoot, { home, writableRoots: writable, hookScripts: this.protection.hookScripts, placeholders }),
+      // A settings file that is not there yet cannot be created either (headless, the project's own is obeyed without a trust check);
+      // the settings loader reads the empty folder standing in for it as no file.
+      ...(this.protection.protectFiles ?? []).flatMap((file) => protect(file, true, placeholders)),
       ...(this.protection.denyWrite ?? []),
-      ...gitWriteDenies(this.projectRoot),
+      ...gitWriteDenies(this.projectRoot, placeholders),
     ]
     return {
       ...this.config,
@@ -210,18 +219,36 @@ export class BashSandbox {
     }
   }
 
+  private writableRoots(): string[] {
+    return this.config.filesystem.allowWrite.map((entry) => (typeof entry === 'string' ? entry : entry.path))
+  }
+
+  private scopeFor(commandId: string): PlaceholderScope {
+    this.releasePlaceholders(commandId)
+    const scope = new PlaceholderScope(this.writableRoots())
+    this.placeholders.set(commandId, scope)
+    return scope
+  }
+
+  private releasePlaceholders(commandId: string): void {
+    this.placeholders.get(commandId)?.release()
+    this.placeholders.delete(commandId)
+  }
+
   /** Replaces the per-command allowed hosts of a command still running (a host allowed meanwhile). */
   allowHosts(commandId: string, allowedDomains: string[]): void {
     SandboxManager.registerCommandNetworkLists(commandId, { allowedDomains })
   }
 
-  /** Forgets a command's allowed hosts; call when it ended (or never started). */
+  /** Forgets a command's allowed hosts and gives back its placeholder folders; call when it ended (or never started). */
   release(commandId: string): void {
     SandboxManager.unregisterCommandNetworkLists(commandId)
+    this.releasePlaceholders(commandId)
   }
 
-  /** Releases per-command mount points; call once after each wrapped command ended. */
-  cleanup(): void {
+  /** Releases per-command mount points (and, given its id, the command's placeholder folders); call once after each wrapped command ended. */
+  cleanup(commandId?: string): void {
+    if (commandId) this.releasePlaceholders(commandId)
     SandboxManager.cleanupAfterCommand()
     this.guard.end()
   }
@@ -300,7 +327,7 @@ export class BashSandbox {
         done({ exitCode: code, stdout, stderr })
       })
     })
-    this.cleanup()
+    this.cleanup(commandId)
     return { ...result, stderr: this.annotate(commandId, result.stderr) }
   }
 

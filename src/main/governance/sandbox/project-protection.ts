@@ -1,27 +1,27 @@
-import { lstatSync, readdirSync } from 'node:fs'
-import { join, relative, resolve, sep } from 'node:path'
+import { lstatSync, mkdirSync, readdirSync, rmdirSync } from 'node:fs'
+import { dirname, join, relative, resolve, sep } from 'node:path'
 
 /**
  * What a sandboxed command may not write in the project: every file a trusted configuration runs
  * or loads outside the sandbox, and the folders whose mere existence makes a program run.
  *
- * bubblewrap can only protect a path by mounting over it, so a protected path that does not exist
- * gets a mount point the library creates (and removes after the command). The library's own
- * placeholder for a file is `/dev/null`, a character device: inside the sandbox `git status` lists
- * it as untracked and `git add -A` refuses it ("can only add regular files"). So this module never
- * asks for a file placeholder:
+ * bubblewrap can only protect a path by mounting over it, so for a protected path that does not
+ * exist the library creates a mount point (and removes it after the command), and its placeholder
+ * for a file is `/dev/null`, a character device: inside the sandbox `git status` lists it as
+ * untracked and `git add -A` refuses it ("can only add regular files"). So this module never asks
+ * the library for a placeholder:
  * - a path that exists is protected as it is;
- * - an absent path whose creation alone would run something ({@link BLOCK_CREATION}) is protected
- *   by an empty read-only *directory* in its place: git does not list empty directories, nothing
- *   can be created in it, and it cannot be removed or renamed (a mount point);
+ * - an absent path whose creation alone would run something ({@link BLOCK_CREATION}) gets an empty
+ *   folder Sous makes itself ({@link PlaceholderScope}), which the library then binds read-only:
+ *   git does not list empty folders, nothing can be created in it, and it cannot be removed or
+ *   renamed (a mount point). Sous makes it, rather than the library's bubblewrap, so that commands
+ *   running at once share one (the library's, made by one command's bubblewrap while another is
+ *   being wrapped, made the other's fail to start), and removes it when the last of them ended;
  * - any other absent path is left alone: what would load it checks it first (the settings, hook
  *   scripts, `.mcp.json`, agents, skills and commands are fingerprinted by the trust step, direnv
  *   keeps its own allow list), it only adds text to the prompt (`CLAUDE.md`), or it matters only
  *   in a home folder (shell start-up files: {@link HOME_FILES} covers a home inside a writable root).
  */
-
-/** The child a deny names so that the library's placeholder for its absent parent is a directory. */
-export const PLACEHOLDER_CHILD = '.sous-protected'
 
 /**
  * Files and folders in the project that configuration outside the sandbox runs or loads (shell
@@ -70,13 +70,78 @@ const MAX_DIRECTORIES = 2000
 const SKIPPED = new Set(['node_modules', '.git'])
 
 /**
- * The deny entries that protect `path`: itself when it exists; when it does not, nothing, or (with
- * `blockCreation`) the path and a child below it, which makes the library's placeholder an empty
- * read-only directory instead of a `/dev/null` file.
+ * The empty folders one command's protection stands in for absent paths with. The folders are
+ * shared by every command running at once (counted), and removed, when still empty, once the last
+ * of them released its scope.
  */
-export function protect(path: string, blockCreation: boolean): string[] {
+export class PlaceholderScope {
+  private readonly held: string[] = []
+
+  constructor(private readonly writableRoots: readonly string[]) {}
+
+  /** Makes (or shares) an empty folder at the absent `path`; false when none is needed or none could be made. */
+  hold(path: string): boolean {
+    // Outside every writable folder the command cannot create it anyway.
+    if (!this.writableRoots.some((dir) => isInside(path, dir))) return false
+    const entry = HELD.get(path)
+    if (entry) {
+      entry.count++
+      this.held.push(path)
+      return true
+    }
+    if (exists(path)) return false
+    let created: string | undefined
+    try {
+      created = mkdirSync(path, { recursive: true, mode: 0o755 })
+    } catch {
+      return false
+    }
+    HELD.set(path, { count: 1, top: created ?? path })
+    this.held.push(path)
+    return true
+  }
+
+  /** The command ended (or never started): its share of each folder is given back. */
+  release(): void {
+    for (const path of this.held.splice(0)) {
+      const entry = HELD.get(path)
+      if (!entry || --entry.count > 0) continue
+      HELD.delete(path)
+      removeEmptyUpTo(path, entry.top)
+    }
+  }
+}
+
+/** Whether `path` is a placeholder folder a running command holds (it stands for nothing being there). */
+export function isPlaceholder(path: string): boolean {
+  return HELD.has(path)
+}
+
+/** Placeholder folders in use, by path: how many commands hold each, and the topmost folder made for it. */
+const HELD = new Map<string, { count: number; top: string }>()
+
+/** Removes `path` and the empty folders above it up to `top`, stopping at the first that is not empty (somebody put something there). */
+function removeEmptyUpTo(path: string, top: string): void {
+  for (let dir = path; isInside(dir, top); dir = dirname(dir)) {
+    try {
+      rmdirSync(dir)
+    } catch {
+      return
+    }
+    if (dir === top) return
+  }
+}
+
+/**
+ * The deny entries that protect `path`: itself when it exists; when it does not, nothing, or (with
+ * `blockCreation`) an empty folder in its place made through `placeholders` (without a scope, the
+ * path itself, for the library to protect as it does).
+ */
+export function protect(path: string, blockCreation: boolean, placeholders?: PlaceholderScope): string[] {
   if (exists(path)) return [path]
-  return blockCreation ? [path, join(path, PLACEHOLDER_CHILD)] : []
+  if (!blockCreation) return []
+  if (!placeholders) return [path]
+  return placeholders.hold(path) ? [path] : []
 }
 
 /** Options of {@link projectProtection}. */
@@ -86,27 +151,29 @@ export interface ProtectionOptions {
   writableRoots: string[]
   /** Scripts the obeyed hooks run (absolute): protected, and an absent one cannot be created. */
   hookScripts?: string[]
+  /** Where this command's placeholder folders are held. */
+  placeholders?: PlaceholderScope
 }
 
 /** The project's deny entries as the files are now (computed for each command). */
 export function projectProtection(root: string, o: ProtectionOptions): string[] {
   const denies: string[] = []
   for (const name of LOADED_BY_CONFIG) denies.push(...protect(join(root, name), false))
-  for (const name of BLOCK_CREATION) denies.push(...protect(join(root, name), true))
+  for (const name of BLOCK_CREATION) denies.push(...protect(join(root, name), true, o.placeholders))
   for (const file of nestedInstructionFiles(root)) denies.push(file)
   // A hook script that is not there yet would run, as the trusted hook, whatever a command put there.
-  for (const script of o.hookScripts ?? []) if (isInside(script, root)) denies.push(...protect(script, true))
-  if (o.writableRoots.some((dir) => isInside(o.home, dir))) for (const name of HOME_FILES) denies.push(...protect(join(o.home, name), true))
+  for (const script of o.hookScripts ?? []) if (isInside(script, root)) denies.push(...protect(script, true, o.placeholders))
+  if (o.writableRoots.some((dir) => isInside(o.home, dir))) for (const name of HOME_FILES) denies.push(...protect(join(o.home, name), true, o.placeholders))
   return [...new Set(denies)]
 }
 
 /**
  * The library's own working-directory denies, named by Sous first when that directory is writable,
- * so an absent one gets a directory placeholder (the library then finds its path decided).
+ * so an absent one gets a placeholder folder (the library then finds it there and binds it).
  */
-export function libraryCwdDenies(writableRoots: string[], cwd: string | undefined = workingDirectory()): string[] {
+export function libraryCwdDenies(writableRoots: string[], placeholders?: PlaceholderScope, cwd: string | undefined = workingDirectory()): string[] {
   if (cwd === undefined || !writableRoots.some((dir) => isInside(cwd, dir))) return []
-  return LIBRARY_CWD_NAMES.flatMap((name) => protect(join(cwd, name), true))
+  return LIBRARY_CWD_NAMES.flatMap((name) => protect(join(cwd, name), true, placeholders))
 }
 
 /** `CLAUDE.md` and `CLAUDE.local.md` below the project root (the root's own are in {@link LOADED_BY_CONFIG}). */

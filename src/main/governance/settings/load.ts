@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { sousHome } from '../../base/paths'
@@ -169,6 +169,14 @@ function projectTrusted(root: string, opts: LoadSettingsOptions, sources: Source
   return isPartTrusted(root, opts.sousHome ?? sousHome(), 'settings', settingsFingerprint({ local: text('local'), project: text('project') }, root))
 }
 
+function isEmptyDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory() && readdirSync(path).length === 0
+  } catch {
+    return false
+  }
+}
+
 /** One notice for everything an untrusted project asked for (stable text, so it is shown once). */
 function untrustedNotice(ignored: string[]): SettingsDiagnostic {
   const shown = ignored.slice(0, 6).join('; ')
@@ -190,7 +198,8 @@ function cliSource(cli: LoadSettingsOptions['cli'], root: string): Source {
 }
 
 function readSource(name: SettingsSourceName, file: string, sourceRoot: string, merged: MergedSettings, diagnostics: SettingsDiagnostic[]): Source {
-  if (!existsSync(file)) return { name, file, sourceRoot }
+  // An empty folder is what the sandbox puts in place of a settings file that is not there while a command runs: no file.
+  if (!existsSync(file) || isEmptyDirectory(file)) return { name, file, sourceRoot }
   let text: string
   try {
     text = readFileSync(file, 'utf8')
