@@ -1,5 +1,7 @@
-import { lstatSync, mkdirSync, readdirSync, rmdirSync } from 'node:fs'
-import { dirname, join, relative, resolve, sep } from 'node:path'
+import { mkdirSync, readdirSync, rmdirSync } from 'node:fs'
+import { dirname, join, resolve } from 'node:path'
+import { isUnder } from '../paths/place'
+import { existsHere } from '../paths/real-path'
 
 /**
  * What a sandboxed command may not write in the project: every file a trusted configuration runs
@@ -89,7 +91,7 @@ export class PlaceholderScope {
       this.held.push(path)
       return true
     }
-    if (exists(path)) return false
+    if (existsHere(path)) return false
     let created: string | undefined
     try {
       created = mkdirSync(path, { recursive: true, mode: 0o755 })
@@ -138,7 +140,7 @@ function removeEmptyUpTo(path: string, top: string): void {
  * path itself, for the library to protect as it does).
  */
 export function protect(path: string, blockCreation: boolean, placeholders?: PlaceholderScope): string[] {
-  if (exists(path)) return [path]
+  if (existsHere(path)) return [path]
   if (!blockCreation) return []
   if (!placeholders) return [path]
   return placeholders.hold(path) ? [path] : []
@@ -199,17 +201,7 @@ function nestedInstructionFiles(root: string): string[] {
 }
 
 function isInside(path: string, dir: string): boolean {
-  const rel = relative(resolve(dir), resolve(path))
-  return rel === '' || (!rel.startsWith('..') && !rel.startsWith(sep) && rel !== '..')
-}
-
-function exists(path: string): boolean {
-  try {
-    lstatSync(path)
-    return true
-  } catch {
-    return false
-  }
+  return isUnder(resolve(path), resolve(dir))
 }
 
 function workingDirectory(): string | undefined {

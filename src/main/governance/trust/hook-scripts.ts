@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import { lstatSync, readFileSync, readlinkSync, realpathSync } from 'node:fs'
 import { extname, isAbsolute, relative, resolve, sep } from 'node:path'
+import { existsHere } from '../paths/real-path'
 
 /**
  * The project's own files a hook command runs: `"$CLAUDE_PROJECT_DIR"/.claude/hooks/check.sh`,
@@ -44,7 +45,7 @@ export function hookScriptPaths(hook: HookCommand, projectRoot: string): string[
     for (const candidate of candidates(word.text)) {
       const path = resolve(root, candidate)
       if (!isInside(path, root)) continue
-      if (isFile(path) || (!exists(path) && looksLikeScript(candidate, word.fromVariable))) found.add(path)
+      if (isFile(path) || (!existsHere(path) && looksLikeScript(candidate, word.fromVariable))) found.add(path)
     }
   }
   return [...found]
@@ -201,15 +202,6 @@ function isFile(path: string): boolean {
   try {
     const stat = lstatSync(path)
     return stat.isFile() || stat.isSymbolicLink()
-  } catch {
-    return false
-  }
-}
-
-function exists(path: string): boolean {
-  try {
-    lstatSync(path)
-    return true
   } catch {
     return false
   }
