@@ -1,5 +1,8 @@
 import { execFile } from 'node:child_process'
 import { childEnvironment } from '../base/child-env'
+import { safeGitEnvironment, unsafeKeys } from '../base/git-safety'
+
+export { unsafeKeys } from '../base/git-safety'
 
 /**
  * Git facts for the dynamic part of the system prompt, captured once per session: the branch,
@@ -9,8 +12,9 @@ import { childEnvironment } from '../base/child-env'
  * `core.fsmonitor` hook on `git status`, a clean filter for files an attribute marks, a
  * `gpg.program` for signed commits in `git log`. So before anything else the repository's own
  * configuration (local and worktree scopes) is read, and git status runs only when every key in it
- * is on a short allowlist of keys that name no program; otherwise the prompt says why it is
- * missing. The user's own (global, system) configuration is theirs and is trusted.
+ * is on a short allowlist of keys that name no program (`base/git-safety.ts`); otherwise the prompt
+ * says why it is missing. Every run also gets the safe-key environment (fsmonitor and hooks off,
+ * no implicit bare repositories). The user's own (global, system) configuration is theirs and is trusted.
  */
 export interface GitStatus {
   branch: string
@@ -29,21 +33,6 @@ export type GitReading = { kind: 'status'; status: GitStatus } | { kind: 'not_a_
 export const MAX_STATUS_CHARS = 2_000
 const RECENT_COMMITS = 5
 const TIMEOUT_MS = 3_000
-
-/**
- * Keys a repository's own configuration may hold for git to run here: none of them names a
- * program or a file git would run. Anything else (filters, hooks paths, fsmonitor, pagers,
- * includes, aliases, ssh and gpg commands…) means the status is skipped.
- */
-const SAFE_KEYS: readonly RegExp[] = [
-  /^core\.(repositoryformatversion|filemode|bare|logallrefupdates|ignorecase|precomposeunicode|symlinks|autocrlf|eol|safecrlf|quotepath|checkstat|trustctime)$/,
-  /^remote\..+\.(url|pushurl|fetch|push|tagopt|prune|mirror|promisor|partialclonefilter)$/,
-  /^branch\..+\.(remote|merge|rebase|pushremote|description)$/,
-  /^user\.(name|email)$/,
-  /^extensions\.(worktreeconfig|objectformat)$/,
-  /^(pull\.(rebase|ff)|push\.(default|autosetupremote)|init\.defaultbranch|fetch\.prune|gc\.auto|lfs\.repositoryformatversion)$/,
-  /^submodule\..+\.(url|active)$/,
-]
 
 /** Reads the git facts of `cwd`; never throws (git missing, a timeout, an odd repository: a reason). */
 export async function readGitStatus(cwd: string, env: NodeJS.ProcessEnv = process.env): Promise<GitReading> {
@@ -91,20 +80,6 @@ export function renderGitStatus(reading: GitReading): string {
     .join('\n\n')
 }
 
-/** Keys of the repository's own scopes (local, worktree) that are not on the allowlist. */
-export function unsafeKeys(listing: string): string[] {
-  const keys: string[] = []
-  // `--show-scope --null`: "<scope>\0<key>\n<value>\0" per entry (a key without a value has no newline).
-  const fields = listing.split('\0')
-  for (let index = 0; index + 1 < fields.length; index += 2) {
-    const scope = fields[index]!
-    const key = fields[index + 1]!.split('\n')[0]!.toLowerCase()
-    if (scope !== 'local' && scope !== 'worktree') continue
-    if (!SAFE_KEYS.some((pattern) => pattern.test(key))) keys.push(key)
-  }
-  return [...new Set(keys)]
-}
-
 /** The status lines within the cap, with a note of how many were left out. */
 export function capStatus(status: string): string {
   if (status.length <= MAX_STATUS_CHARS) return status
@@ -135,7 +110,7 @@ function git(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<GitRu
       'git',
       args,
       // No pager, no prompt for credentials, no locks taken in the user's repository.
-      { cwd, timeout: TIMEOUT_MS, maxBuffer: 4 * 1024 * 1024, env: { ...childEnvironment(env), GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0', GIT_PAGER: 'cat', PAGER: 'cat', LC_ALL: 'C' } },
+      { cwd, timeout: TIMEOUT_MS, maxBuffer: 4 * 1024 * 1024, env: { ...childEnvironment(env), ...safeGitEnvironment(env), GIT_OPTIONAL_LOCKS: '0', PAGER: 'cat', LC_ALL: 'C' } },
       (error, stdout) => {
         if (!error) return resolve({ ok: true, stdout })
         const missing = (error as NodeJS.ErrnoException).code === 'ENOENT'

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto'
+import { safeGitEnvironment } from '../base/git-safety'
 import { z } from 'zod'
 import type { PtyService } from '../pty/types'
 import description from './bash.prompt'
@@ -71,7 +72,9 @@ export function createBashTool(deps: BashToolDeps) {
     execute: async (args, ctx) => {
       const sandbox = await sandboxFor(await resolveSandbox(deps.sandbox), args, ctx, noticed)
       if ('content' in sandbox) return sandbox
-      return args.run_in_background ? startInBackground(deps.pty, args, ctx, sandbox) : runForeground(deps.pty, args, ctx, sandbox)
+      // A read-only command may have run without anybody's approval: its git obeys no program the repository's own configuration names.
+      const env = (deps.classify?.(args.command).readOnly ?? false) ? safeGitEnvironment(process.env) : undefined
+      return args.run_in_background ? startInBackground(deps.pty, args, ctx, sandbox, env) : runForeground(deps.pty, args, ctx, sandbox, env)
     },
   })
 }
@@ -132,10 +135,10 @@ async function sandboxFor(state: BashSandboxState | undefined, args: BashInput, 
   }
 }
 
-async function runForeground(pty: PtyService, args: BashInput, ctx: ToolContext, sb: SandboxUse): Promise<ToolResult> {
+async function runForeground(pty: PtyService, args: BashInput, ctx: ToolContext, sb: SandboxUse, env?: Record<string, string>): Promise<ToolResult> {
   const cwd = ctx.shell?.cwd ?? ctx.cwd
   const timeoutMs = args.timeout ?? DEFAULT_TIMEOUT_MS
-  const run = new CommandRun(pty, { command: args.command, cwd, timeoutMs, signal: ctx.signal, ...(sb.script ? { script: sb.script } : {}) })
+  const run = new CommandRun(pty, { command: args.command, cwd, timeoutMs, signal: ctx.signal, ...(sb.script ? { script: sb.script } : {}), ...(env ? { env } : {}) })
   ctx.onPtySpawn?.(run.proc, args.command)
   const output = new HeadTailBuffer()
   run.onOutput((raw) => output.push(raw))
@@ -185,13 +188,13 @@ function violationBlock(report: ViolationReport): string {
   return `${block}\nThe sandbox refused the operations above. If the command truly needs them, say why and retry with dangerouslyDisableSandbox: true (the user will be asked).`
 }
 
-async function startInBackground(pty: PtyService, args: BashInput, ctx: ToolContext, sb: SandboxUse): Promise<ToolResult> {
+async function startInBackground(pty: PtyService, args: BashInput, ctx: ToolContext, sb: SandboxUse, env?: Record<string, string>): Promise<ToolResult> {
   if (!ctx.shell) {
     sb.cleanup?.()
     return errorResult('Background commands are not available in this session.')
   }
   // A background command is not bound to the turn's signal or the default timeout.
-  const shell = ctx.shell.background.start(pty, { command: args.command, cwd: ctx.shell.cwd, timeoutMs: args.timeout ?? 0, ...(sb.script ? { script: sb.script } : {}) })
+  const shell = ctx.shell.background.start(pty, { command: args.command, cwd: ctx.shell.cwd, timeoutMs: args.timeout ?? 0, ...(sb.script ? { script: sb.script } : {}), ...(env ? { env } : {}) })
   void shell.run.done.finally(() => sb.cleanup?.())
   ctx.onPtySpawn?.(shell.run.proc, args.command)
   return {

@@ -1,6 +1,6 @@
 import { ACCEPT_EDITS_COMMANDS, stripSafeWrappers } from '../bash/commands'
 import type { BashAnalysis, BashPath } from '../bash/types'
-import type { Place } from '../paths/place'
+import { isInsideRoots, type Place } from '../paths/place'
 import type { LoadedRule } from '../settings/types'
 import type { DecisionPreview, Explanation, PermissionDecision, RuleBehavior } from '../types'
 import type { DecideContext } from './context'
@@ -52,6 +52,11 @@ export function bashSearchReview(ctx: DecideContext, subject: BashSubject): Expl
         if (rule) return { kind: 'reaches-denied', rule: rule.origin, detail: `searches ${describe(path)}, which may hold files the rule covers` }
       }
     }
+    // A link the reader follows is read where it leads, and below it.
+    for (const link of ctx.links?.places ?? []) {
+      const rule = matchPathRule(rules, link, 'read', behavior, ctx.projectRoot, ctx.home) ?? (link.real ? matchPathRuleBelow(rules, { path: link.real, real: link.real }, behavior, ctx.projectRoot, ctx.home) : undefined)
+      if (rule) return { kind: 'reaches-denied', rule: rule.origin, detail: `follows the symlink ${link.path} to ${link.real}` }
+    }
   }
   return undefined
 }
@@ -85,6 +90,8 @@ export function bashAllow(ctx: DecideContext, rules: LoadedRule[]): RuleExplanat
     if (path.exempt || path.inside) continue
     if (!path.resolved || !matchPathRule(rules, placeOf(path), path.write ? 'edit' : 'read', 'allow', ctx.projectRoot, ctx.home)) return undefined
   }
+  // And so do the places the links it follows lead to.
+  for (const link of linksOutside(ctx)) if (!link.real || !matchPathRule(rules, { path: link.real, real: link.real }, 'read', 'allow', ctx.projectRoot, ctx.home)) return undefined
   const detail = matched.length > 1 ? `every subcommand matched: ${[...new Set(matched.map((rule) => rule.origin.text))].join(', ')}` : undefined
   return { kind: 'rule', rule: first.origin, ...(detail ? { detail } : {}) }
 }
@@ -94,6 +101,8 @@ export function bashDefault(ctx: DecideContext, subject: BashSubject): Permissio
   const analysis = subject.analysis
   const real = analysis.commands.map((command, i) => ({ command, i })).filter(({ command }) => command.argv.length > 0)
   const outside = analysis.paths.find((path) => !path.exempt && !path.inside)
+  const leaving = linksOutside(ctx)[0]
+  if (leaving) return { behavior: 'ask', explanation: { kind: 'outside-project', path: `${leaving.path} → ${leaving.real}`, detail: 'follows a symlink that leads outside the project' } }
   if (real.length > 0 && analysis.readOnly && real.every(({ i }) => readOnlyInside(analysis, i)) && !outside)
     return { behavior: 'allow', explanation: { kind: 'default', detail: 'read-only command inside the project' } }
   if (ctx.mode === 'acceptEdits' && real.length > 0 && !outside) {
@@ -111,6 +120,11 @@ export function bashDefault(ctx: DecideContext, subject: BashSubject): Permissio
   }
   const why = analysis.verdicts.find((verdict) => !verdict.readOnly)?.notReadOnly
   return { behavior: 'ask', explanation: { kind: 'default', detail: why ? `this command needs approval: ${why}` : 'this command needs approval' } }
+}
+
+/** The links a link-following reader would take out of the project (and its extra directories). */
+function linksOutside(ctx: DecideContext): Place[] {
+  return (ctx.links?.places ?? []).filter((link) => !isInsideRoots(link, ctx.roots))
 }
 
 /** What the approval card shows for a command. */

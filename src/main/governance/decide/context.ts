@@ -1,6 +1,7 @@
 import type { Tool } from '../../tools/types'
 import type { LoadedRule, MergedSettings } from '../settings/types'
 import type { PermissionMode, RuleBehavior } from '../types'
+import type { LinkReach } from './link-reach'
 import type { SessionGrants } from './session'
 import type { Subject } from './subject'
 
@@ -32,4 +33,8 @@ export interface DecideContext extends DecideInput {
   roots: string[]
   home: string
   rules: Record<RuleBehavior, LoadedRule[]>
+  /** Why the command's read-only git must be asked about where it runs (see `gitRepositoryConcern`). */
+  gitConcern?: string
+  /** Where the symlinks below the folders a link-following reader reads lead (see `linkReach`). */
+  links?: LinkReach
 }

@@ -2,6 +2,8 @@ import type { LoadedRule } from '../settings/types'
 import type { DecisionPreview, Explanation, PermissionDecision, PermissionMode } from '../types'
 import { describeExplanation } from '../types'
 import { bashAllow, bashDefault, bashPreview, bashRuleMatch, bashSearchReview } from './bash-decide'
+import { gitRepositoryConcern } from './git-repository'
+import { linkReach } from './link-reach'
 import type { DecideContext, DecideInput } from './context'
 import { EDIT_TOOLS, matchDomainRule, matchPathRule, matchSpecifierRule, toolRuleMatches } from './match'
 import { isInsideRoots, type Place } from '../paths/place'
@@ -23,7 +25,9 @@ export async function decide(call: DecideInput): Promise<PermissionDecision> {
   const subject = await subjectOf(call.tool.name, record, { cwd: call.cwd, projectRoot: call.projectRoot, home, additionalDirectories: call.settings.additionalDirectories })
   const rules = { ...call.settings.rules, allow: [...call.settings.rules.allow, ...(call.sessionGrants?.rules() ?? [])] }
   const mode: PermissionMode = call.mode === 'bypassPermissions' && call.settings.disableBypassPermissions ? 'default' : call.mode
-  const ctx: DecideContext = { ...call, mode, record, subject, roots, home, rules }
+  const gitConcern = subject.kind === 'bash' ? await gitRepositoryConcern(subject.analysis, call.cwd) : undefined
+  const links = subject.kind === 'bash' ? linkReach(subject.analysis, roots) : undefined
+  const ctx: DecideContext = { ...call, mode, record, subject, roots, home, rules, ...(gitConcern ? { gitConcern } : {}), ...(links ? { links } : {}) }
   const decision = decideInner(ctx)
   if (decision.behavior === 'ask' && mode === 'dontAsk') {
     return { behavior: 'deny', message: `Permission to use ${call.tool.name} was not granted in advance (dontAsk mode): ${describeExplanation(decision.explanation)}`, explanation: decision.explanation }
@@ -113,15 +117,18 @@ function mustReview(ctx: DecideContext): Explanation | undefined {
     if (subject.analysis.problems.length > 0) return { kind: 'bash-analysis', problems: subject.analysis.problems }
     if (subject.analysis.critical.length > 0) return { kind: 'bash-analysis', problems: subject.analysis.critical }
     if (subject.disableSandbox) return { kind: 'sandbox', detail: 'the command asks to run outside the sandbox (dangerouslyDisableSandbox)' }
+    // Read-only git in a repository whose own configuration could run programs: no rule or mode covers that.
+    if (ctx.gitConcern) return { kind: 'bash-analysis', problems: [ctx.gitConcern] }
+    if (ctx.links?.unsure) return { kind: 'bash-analysis', problems: [ctx.links.unsure] }
     for (const path of subject.analysis.paths) {
       if (!path.write || path.exempt || !path.resolved) continue
-      const why = protectedReason({ path: path.resolved, real: path.real || undefined }, ctx.projectRoot, ctx.settings.settingsFiles)
+      const why = protectedReason({ path: path.resolved, real: path.real || undefined }, ctx.projectRoot, ctx.settings.settingsFiles, ctx.settings.hookScripts)
       if (why) return { kind: 'protected-path', path: path.real || path.resolved, detail: `writes to a ${why}` }
     }
     return bashSearchReview(ctx, subject)
   }
   if (subject.kind === 'edit') {
-    const why = protectedReason(subject.place, ctx.projectRoot, ctx.settings.settingsFiles)
+    const why = protectedReason(subject.place, ctx.projectRoot, ctx.settings.settingsFiles, ctx.settings.hookScripts)
     if (why) return { kind: 'protected-path', path: subject.place.real ?? subject.place.path, detail: `edits a ${why}` }
   }
   if (EDIT_TOOLS.has(ctx.tool.name) && subject.kind !== 'edit') return { kind: 'default', detail: `${ctx.tool.name} was called without a file path` }

@@ -1,3 +1,5 @@
+import { statSync } from 'node:fs'
+import { join } from 'node:path'
 import { bashPatternMatches } from '../rules/bash-pattern'
 import { domainMatches } from '../rules/domain'
 import { isAllowableToolGlob, skillMatches, toolNameMatches } from '../rules/parse'
@@ -70,17 +72,56 @@ export function matchBashRule(rules: LoadedRule[], command: BashCommand, behavio
  * First path rule matching a place for an operation. Read rules cover reads; Edit rules cover
  * edits; a Read deny/ask also covers edits. Symlinks: allow needs both the path as written and
  * where it really leads to match, deny/ask match if either does (an unknowable real path never
- * satisfies an allow rule).
+ * satisfies an allow rule). A deny/ask rule that names one file also covers every hard link to it
+ * (same device and inode): a second name for the file is the same file.
  */
 export function matchPathRule(rules: LoadedRule[], place: Place, op: 'read' | 'edit', behavior: RuleBehavior, projectRoot: string, home: string): LoadedRule | undefined {
+  let identity: FileIdentity | null | undefined
   for (const rule of rules) {
     if (!pathRuleApplies(rule, op, behavior)) continue
     const compiled = compiledRule(rule, projectRoot, home, behavior)
     const written = pathPatternMatches(compiled, place.path)
     const real = place.real === undefined ? false : place.real === place.path ? written : pathPatternMatches(compiled, place.real)
     if (behavior === 'allow' ? written && real : written || real) return rule
+    if (behavior === 'allow') continue
+    const named = namedFile(compiled)
+    if (named === undefined) continue
+    identity ??= linkedFileIdentity(place.real ?? place.path)
+    if (identity && sameFile(identity, named)) return rule
   }
   return undefined
+}
+
+interface FileIdentity {
+  dev: number
+  ino: number
+}
+
+/** The one file a compiled pattern names (no glob, not "at any depth"), or undefined. */
+function namedFile(compiled: ReturnType<typeof compilePathPattern>): string | undefined {
+  if (compiled.globs.length !== 1) return undefined
+  const glob = compiled.globs[0] as string
+  if (glob === '**' || /[*?[\]{}!]/.test(glob)) return undefined
+  return join(compiled.base, glob)
+}
+
+/** Device and inode of a regular file with more than one name; null otherwise (nothing to compare). */
+function linkedFileIdentity(path: string): FileIdentity | null {
+  try {
+    const stat = statSync(path)
+    return stat.isFile() && stat.nlink > 1 ? { dev: stat.dev, ino: stat.ino } : null
+  } catch {
+    return null
+  }
+}
+
+function sameFile(identity: FileIdentity, path: string): boolean {
+  try {
+    const stat = statSync(path)
+    return stat.dev === identity.dev && stat.ino === identity.ino
+  } catch {
+    return false
+  }
 }
 
 /**

@@ -21,13 +21,14 @@ const isProtectedName = picomatch(PROTECTED_FILE_GLOBS, { dot: true })
 
 /**
  * The reason a write to this place is protected, or undefined. `extraFiles` are exact paths that
- * are always protected (every settings file and the sandbox config). The repository's own git
- * folders count wherever they are (a worktree's `.git` file may point outside the project).
+ * are always protected (every settings file and the sandbox config), and so are `hookScripts`
+ * (what the obeyed hooks run outside the sandbox). The repository's own git folders count wherever
+ * they are (a worktree's `.git` file may point outside the project).
  */
-export function protectedReason(place: Place, projectRoot: string, extraFiles: readonly string[] = []): string | undefined {
+export function protectedReason(place: Place, projectRoot: string, extraFiles: readonly string[] = [], hookScripts: readonly string[] = []): string | undefined {
   const gitFolders = gitFoldersOf(projectRoot)
   for (const path of spellings(place)) {
-    const why = reasonFor(path, projectRoot, extraFiles, gitFolders)
+    const why = hookScripts.includes(path) ? 'script a hook runs' : reasonFor(path, projectRoot, extraFiles, gitFolders)
     if (why) return path === place.path ? why : `${why} (${place.path} leads to ${path})`
   }
   return undefined

@@ -52,3 +52,13 @@ export function realDirectory(directory: string): string {
     return resolve(directory)
   }
 }
+
+/** Whether anything is at `path` itself (a dangling symlink counts: it is there). Contract: never throws. */
+export function existsHere(path: string): boolean {
+  try {
+    lstatSync(path)
+    return true
+  } catch {
+    return false
+  }
+}

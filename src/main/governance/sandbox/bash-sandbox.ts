@@ -6,28 +6,33 @@ import { childEnvironment } from '../../base/child-env'
 import { ripgrepCommand } from '../../base/ripgrep'
 import { gitWriteDenies } from './git-denies'
 import { GitControlGuard } from './git-guard'
-
-/** Files and folders a sandboxed command may never read (credentials). */
-export function defaultDenyRead(home: string): string[] {
-  return ['.ssh', '.aws', '.gnupg', '.config/gcloud', '.kube', '.docker', '.netrc', '.azure', '.config/gh', '.password-store'].map((p) => join(home, p))
-}
+import { libraryCwdDenies, PlaceholderScope, projectProtection, protect } from './project-protection'
 
 /**
- * Files and folders inside the project a sandboxed command may not write: Claude Code's mandatory
- * denies (shell start-up files, git hooks and config, editor folders, agent definitions) and the
- * project's settings files.
+ * Files and folders a sandboxed command may not read by default: credentials (keys, tokens, the
+ * package managers' and git's stored passwords, Claude Code's and Sous's own), and, under the Sous
+ * home, every project's transcripts and data. `sandbox.filesystem.allowRead` re-opens any of them.
  */
-export function projectDenies(root: string): string[] {
-  const files = ['.bashrc', '.bash_profile', '.zshrc', '.zprofile', '.profile', '.gitconfig', '.gitmodules', '.ripgreprc', '.mcp.json']
-  const dirs = ['.vscode', '.idea', '.claude/commands', '.claude/agents', '.git/hooks', '.git/config']
-  const settings = ['.claude/settings.json', '.claude/settings.local.json']
-  return [...files, ...dirs, ...settings].map((p) => join(root, p))
+export function defaultDenyRead(home: string, sousHome?: string): string[] {
+  const inHome = [
+    '.ssh', '.aws', '.gnupg', '.config/gcloud', '.kube', '.docker', '.netrc', '.azure', '.config/gh', '.password-store',
+    '.claude.json', '.claude/.credentials.json', '.git-credentials', '.config/git/credentials', '.npmrc', '.yarnrc.yml', '.pypirc',
+    '.cargo/credentials', '.cargo/credentials.toml', '.gem/credentials', '.config/hub', '.terraform.d/credentials.tfrc.json',
+  ].map((p) => join(home, p))
+  return sousHome ? [...inHome, join(sousHome, 'credentials'), join(sousHome, 'projects')] : inHome
 }
 
 /** Options of {@link BashSandbox.start}. */
 export interface BashSandboxOptions {
   projectRoot: string
   home?: string
+  /** The Sous home: its credentials and every project's data are not readable (see {@link defaultDenyRead}). */
+  sousHome?: string
+  /**
+   * Folders a sandboxed command may read although a deny covers them (`sandbox.filesystem.allowRead`,
+   * and the project's own tool-results folder, which the session may read anyway).
+   */
+  allowRead?: string[]
   /** Extra writable folders (temp dirs are always writable). */
   allowWrite?: string[]
   denyWrite?: string[]
@@ -44,6 +49,11 @@ export interface BashSandboxOptions {
    * permissions): the project's `.claude/settings*.json` are always added; pass the user file here.
    */
   protectFiles?: string[]
+  /**
+   * Scripts inside the project that the obeyed hooks run (`hookScriptPaths`): read-only in the
+   * sandbox, so a command cannot rewrite what a hook later runs outside it.
+   */
+  hookScripts?: string[]
   /** Report refused file operations on Linux too (seccomp observer); default true. */
   monitorViolations?: boolean
   /** The ripgrep the library scans for protected paths with (default: the bundled one). */
@@ -85,10 +95,13 @@ export interface WrapOptions {
  */
 export class BashSandbox {
   private readonly guard: GitControlGuard
+  /** Each wrapped command's placeholder folders, released when it ends. */
+  private readonly placeholders = new Map<string, PlaceholderScope>()
 
   private constructor(
     readonly config: SandboxRuntimeConfig,
     private readonly projectRoot: string,
+    private readonly protection: Pick<BashSandboxOptions, 'home' | 'protectFiles' | 'hookScripts' | 'denyWrite'> = {},
   ) {
     this.guard = new GitControlGuard(projectRoot)
   }
@@ -98,12 +111,13 @@ export class BashSandbox {
    * probe). Its own allowed domains are not global: pass them per command (`allowedDomains`).
    */
   static forProject(o: BashSandboxOptions): BashSandbox {
-    return new BashSandbox(BashSandbox.configFor(o), resolve(o.projectRoot))
+    return new BashSandbox(BashSandbox.configFor(o), resolve(o.projectRoot), o)
   }
 
   /**
-   * Builds the runtime configuration (exported for inspection and tests). Git's own files are
-   * not in it: {@link commandConfig} adds them when each command is wrapped.
+   * Builds the runtime configuration (exported for inspection and tests). What depends on which
+   * files exist (git's own files, the project's configuration, placeholders for absent ones) is
+   * not in it: {@link commandConfig} adds it when each command is wrapped.
    */
   static configFor(o: BashSandboxOptions): SandboxRuntimeConfig {
     const home = o.home ?? homedir()
@@ -111,10 +125,11 @@ export class BashSandbox {
     return {
       network: { allowedDomains: o.allowedDomains ?? [], deniedDomains: o.deniedDomains ?? [] },
       filesystem: {
-        denyRead: [...defaultDenyRead(home), ...(o.denyRead ?? [])],
+        denyRead: [...defaultDenyRead(home, o.sousHome), ...(o.denyRead ?? [])],
+        allowRead: o.allowRead ?? [],
         allowWrite: [root, tmpdir(), '/tmp', ...(o.allowWrite ?? [])],
-        // The library's own mandatory denies are relative to process.cwd(), not the project.
-        denyWrite: [...projectDenies(root), ...(o.protectFiles ?? []), ...(o.denyWrite ?? [])],
+        // What exists now (the violation monitor's view); each command gets its own set (commandConfig).
+        denyWrite: [...(o.protectFiles ?? []).flatMap((file) => protect(file, false)), ...(o.denyWrite ?? [])],
       },
       ignoreViolations: { '*': PERMITTED_DEVICE_WRITES },
       ...(o.ripgrep ? { ripgrep: { command: o.ripgrep } } : {}),
@@ -145,7 +160,7 @@ export class BashSandbox {
     } catch (e) {
       return { ok: false, reason: `sandbox unavailable: ${(e as Error).message}` }
     }
-    const sandbox = new BashSandbox(config, resolve(o.projectRoot))
+    const sandbox = new BashSandbox(config, resolve(o.projectRoot), o)
     const probe = await sandbox.run('true', { cwd: o.projectRoot, timeoutMs: 30_000 })
     if (probe.exitCode !== 0) {
       await SandboxManager.reset().catch(() => undefined)
@@ -163,10 +178,12 @@ export class BashSandbox {
     const commandId = opts.commandId ?? command
     if (opts.allowedDomains) SandboxManager.registerCommandNetworkLists(commandId, { allowedDomains: opts.allowedDomains })
     let wrapped: string
+    const scope = this.scopeFor(commandId)
     try {
-      wrapped = await SandboxManager.wrapWithSandbox(command, undefined, this.commandConfig(), opts.signal, { commandId, commandText: opts.commandText ?? command })
+      wrapped = await SandboxManager.wrapWithSandbox(command, undefined, this.commandConfig(scope), opts.signal, { commandId, commandText: opts.commandText ?? command })
     } catch (error) {
       SandboxManager.unregisterCommandNetworkLists(commandId)
+      this.releasePlaceholders(commandId)
       throw error
     }
     this.guard.begin()
@@ -174,17 +191,48 @@ export class BashSandbox {
   }
 
   /**
-   * The configuration one command goes with: this project's filesystem policy plus git's own files
-   * as they are now, and a network section with no allowance of its own (the proxy is used; hosts
-   * come from the per-command list).
+   * The configuration one command goes with: this project's filesystem policy plus, as the files
+   * are now, git's own files, the files trusted configuration runs or loads, and the settings
+   * files (see `project-protection.ts` for why no placeholder is a file); and a network section
+   * with no allowance of its own (the proxy is used; hosts come from the per-command list).
+   * `placeholders` holds the folders that stand in for absent protected paths (see
+   * `project-protection.ts`); without it (inspection) nothing is made on disk.
    */
-  commandConfig(): SandboxRuntimeConfig {
+  commandConfig(placeholders?: PlaceholderScope): SandboxRuntimeConfig {
     const filesystem = this.config.filesystem
+    const writable = this.writableRoots()
+    const home = this.protection.home ?? homedir()
+    const denies = [
+      // The library's own mandatory denies are relative to process.cwd(), not the project; named first, an absent one gets no file placeholder.
+      ...libraryCwdDenies(writable, placeholders),
+      ...projectProtection(this.projectRoot, { home, writableRoots: writable, hookScripts: this.protection.hookScripts, placeholders }),
+      // A settings file that is not there yet cannot be created either (headless, the project's own is obeyed without a trust check);
+      // the settings loader reads the empty folder standing in for it as no file.
+      ...(this.protection.protectFiles ?? []).flatMap((file) => protect(file, true, placeholders)),
+      ...(this.protection.denyWrite ?? []),
+      ...gitWriteDenies(this.projectRoot, placeholders),
+    ]
     return {
       ...this.config,
       network: { ...this.config.network, allowedDomains: [] },
-      filesystem: { ...filesystem, denyWrite: [...new Set([...filesystem.denyWrite, ...gitWriteDenies(this.projectRoot)])] },
+      filesystem: { ...filesystem, denyWrite: [...new Set(denies)] },
     }
+  }
+
+  private writableRoots(): string[] {
+    return this.config.filesystem.allowWrite.map((entry) => (typeof entry === 'string' ? entry : entry.path))
+  }
+
+  private scopeFor(commandId: string): PlaceholderScope {
+    this.releasePlaceholders(commandId)
+    const scope = new PlaceholderScope(this.writableRoots())
+    this.placeholders.set(commandId, scope)
+    return scope
+  }
+
+  private releasePlaceholders(commandId: string): void {
+    this.placeholders.get(commandId)?.release()
+    this.placeholders.delete(commandId)
   }
 
   /** Replaces the per-command allowed hosts of a command still running (a host allowed meanwhile). */
@@ -192,13 +240,15 @@ export class BashSandbox {
     SandboxManager.registerCommandNetworkLists(commandId, { allowedDomains })
   }
 
-  /** Forgets a command's allowed hosts; call when it ended (or never started). */
+  /** Forgets a command's allowed hosts and gives back its placeholder folders; call when it ended (or never started). */
   release(commandId: string): void {
     SandboxManager.unregisterCommandNetworkLists(commandId)
+    this.releasePlaceholders(commandId)
   }
 
-  /** Releases per-command mount points; call once after each wrapped command ended. */
-  cleanup(): void {
+  /** Releases per-command mount points (and, given its id, the command's placeholder folders); call once after each wrapped command ended. */
+  cleanup(commandId?: string): void {
+    if (commandId) this.releasePlaceholders(commandId)
     SandboxManager.cleanupAfterCommand()
     this.guard.end()
   }
@@ -277,7 +327,7 @@ export class BashSandbox {
         done({ exitCode: code, stdout, stderr })
       })
     })
-    this.cleanup()
+    this.cleanup(commandId)
     return { ...result, stderr: this.annotate(commandId, result.stderr) }
   }
 

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs'
 import { isAbsolute, join, resolve } from 'node:path'
 import { gitLayout } from '../paths/git-layout'
+import { isPlaceholder, protect, type PlaceholderScope } from './project-protection'
 
 /**
  * Git's own files, for the sandbox's `denyWrite`: every file by which a sandboxed command could
@@ -15,10 +16,12 @@ import { gitLayout } from '../paths/git-layout'
  */
 export const GUARDED = ['commondir', 'objects/info/alternates', 'objects/info/http-alternates']
 
-export function gitWriteDenies(root: string): string[] {
+export function gitWriteDenies(root: string, placeholders?: PlaceholderScope): string[] {
   const layout = gitLayout(root)
   // Not a repository yet: a sandboxed `git init` plus a hook would run outside the sandbox later.
-  if (layout.kind === 'absent') return [layout.dotGit, ...hookManagerFiles(root)]
+  // An empty read-only folder stands in for it (never a `/dev/null` file, which git lists as untracked).
+  // (A placeholder another running command holds there counts as nothing.)
+  if (layout.kind === 'absent' || isPlaceholder(layout.dotGit)) return [...protect(layout.dotGit, true, placeholders), ...hookManagerFiles(root)]
   const denies: string[] = []
   // A linked worktree's or submodule's pointer: rewriting it moves git to a folder of the command's choosing.
   if (layout.kind === 'file') denies.push(layout.dotGit)

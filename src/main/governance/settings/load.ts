@@ -1,8 +1,9 @@
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { sousHome } from '../../base/paths'
 import { parseRule } from '../rules/parse'
+import { hookScriptPaths } from '../trust/hook-scripts'
 import { settingsFingerprint } from '../trust/project-config'
 import { isPartTrusted } from '../trust/trust'
 import { trustFilePath } from '../trust/trust-store'
@@ -78,11 +79,12 @@ export function loadSettings(projectRoot: string, opts: LoadSettingsOptions = {}
     hooks: [],
     disableAllHooks: false,
     disableBypassPermissions: false,
-    sandbox: { allowedDomains: [], deniedDomains: [], denyRead: [], allowWrite: [], denyWrite: [] },
+    sandbox: { allowedDomains: [], deniedDomains: [], denyRead: [], allowRead: [], allowWrite: [], denyWrite: [] },
     broken: [],
     // The trust file decides what the project's own files may do: protected like a settings file.
     settingsFiles: [...Object.values(files), trustFilePath(opts.sousHome ?? sousHome())],
     trust: { state: 'assumed', ignored: [] },
+    hookScripts: [],
   }
   const sources: Source[] = [
     readSource('managed', files.managed, root, merged, diagnostics),
@@ -145,11 +147,16 @@ export function loadSettings(projectRoot: string, opts: LoadSettingsOptions = {}
         if (restrictOnly) ignore(`sandbox allowWrite ${path}`)
         else merged.sandbox.allowWrite.push(path)
       }
+      for (const path of sb.filesystem?.allowRead ?? []) {
+        if (restrictOnly) ignore(`sandbox allowRead ${path}`)
+        else merged.sandbox.allowRead.push(path.replace(/^~(?=\/|$)/, home))
+      }
       merged.sandbox.deniedDomains.push(...(sb.network?.deniedDomains ?? []))
       merged.sandbox.denyRead.push(...(sb.filesystem?.denyRead ?? []))
       merged.sandbox.denyWrite.push(...(sb.filesystem?.denyWrite ?? []))
     }
   }
+  merged.hookScripts = [...new Set(merged.hooks.flatMap((hook) => hookScriptPaths(hook.handler, root)))]
   if (merged.trust.ignored.length > 0) diagnostics.push(untrustedNotice(merged.trust.ignored))
   return { settings: merged, diagnostics }
 }
@@ -161,7 +168,15 @@ export function loadSettings(projectRoot: string, opts: LoadSettingsOptions = {}
 function projectTrusted(root: string, opts: LoadSettingsOptions, sources: Source[]): boolean {
   if (opts.projectTrust === 'assume') return true
   const text = (name: SettingsSourceName): string | undefined => sources.find((src) => src.name === name)?.text
-  return isPartTrusted(root, opts.sousHome ?? sousHome(), 'settings', settingsFingerprint({ local: text('local'), project: text('project') }))
+  return isPartTrusted(root, opts.sousHome ?? sousHome(), 'settings', settingsFingerprint({ local: text('local'), project: text('project') }, root))
+}
+
+function isEmptyDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory() && readdirSync(path).length === 0
+  } catch {
+    return false
+  }
 }
 
 /** One notice for everything an untrusted project asked for (stable text, so it is shown once). */
@@ -185,7 +200,8 @@ function cliSource(cli: LoadSettingsOptions['cli'], root: string): Source {
 }
 
 function readSource(name: SettingsSourceName, file: string, sourceRoot: string, merged: MergedSettings, diagnostics: SettingsDiagnostic[]): Source {
-  if (!existsSync(file)) return { name, file, sourceRoot }
+  // An empty folder is what the sandbox puts in place of a settings file that is not there while a command runs: no file.
+  if (!existsSync(file) || isEmptyDirectory(file)) return { name, file, sourceRoot }
   let text: string
   try {
     text = readFileSync(file, 'utf8')

@@ -43,7 +43,7 @@ export const SettingsFileSchema = z.looseObject({
       enabled: z.boolean().optional(),
       network: z.looseObject({ allowedDomains: z.array(z.string()).optional(), deniedDomains: z.array(z.string()).optional() }).optional(),
       filesystem: z
-        .looseObject({ denyRead: z.array(z.string()).optional(), allowWrite: z.array(z.string()).optional(), denyWrite: z.array(z.string()).optional() })
+        .looseObject({ denyRead: z.array(z.string()).optional(), allowRead: z.array(z.string()).optional(), allowWrite: z.array(z.string()).optional(), denyWrite: z.array(z.string()).optional() })
         .optional(),
     })
     .optional(),

@@ -45,6 +45,8 @@ export interface MergedSettings {
     allowedDomains: string[]
     deniedDomains: string[]
     denyRead: string[]
+    /** Paths re-opened for reading under the sandbox's read denies (credentials, the Sous home's project data). */
+    allowRead: string[]
     allowWrite: string[]
     denyWrite: string[]
   }
@@ -58,6 +60,11 @@ export interface MergedSettings {
   broken: Array<{ file: string; message: string }>
   /** Files governance itself must protect (all sources' paths, the managed file, the trust file). */
   settingsFiles: string[]
+  /**
+   * Project files the obeyed hooks run (`hookScriptPaths`): an edit asks in every mode, and the
+   * sandbox keeps them read-only, as it does the settings files.
+   */
+  hookScripts: string[]
   /**
    * Whether the project's own files were obeyed: `assumed` (headless), `trusted` (by the user, as
    * they are now) or `untrusted`, with what was left out for that reason.

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import { lstatSync, readdirSync, readFileSync, readlinkSync } from 'node:fs'
 import { join, relative, resolve } from 'node:path'
+import { scriptDigests, settingsHookScripts } from './hook-scripts'
 
 /**
  * What a project's own files would change if Sous obeyed them: the trust step shows it, and
@@ -39,10 +40,15 @@ export function projectSettingsFiles(projectRoot: string): { local: string; proj
 /**
  * The settings part's fingerprint, from the files' texts (`undefined`: no file). It covers every
  * key except the deny and ask lists, so adding a restriction never asks again, while any other
- * change does — including keys Sous does not read yet. Formatting does not count.
+ * change does — including keys Sous does not read yet. Formatting does not count. It also covers
+ * the content of every project script a hook command runs (`hookScriptPaths`): trusting a hook
+ * trusts what it runs, so a changed, removed or newly created script asks again.
  */
-export function settingsFingerprint(texts: { local?: string; project?: string }): string {
-  return digest([canonicalSettings(texts.local), canonicalSettings(texts.project)])
+export function settingsFingerprint(texts: { local?: string; project?: string }, projectRoot: string): string {
+  const files = [canonicalSettings(texts.local), canonicalSettings(texts.project)]
+  const scripts = [texts.local, texts.project].flatMap((text) => (text === undefined ? [] : settingsHookScripts(parseObject(text), projectRoot)))
+  // Without scripts the fingerprint is what it always was, so existing trust stays valid.
+  return digest(scripts.length === 0 ? files : [...files, scriptDigests(scripts, projectRoot)])
 }
 
 /**
@@ -79,7 +85,7 @@ export function readProjectConfig(projectRoot: string): { summary: TrustSummary;
   return {
     summary,
     fingerprints: {
-      settings: settingsFingerprint(texts),
+      settings: settingsFingerprint(texts, root),
       mcp: mcpFingerprint(mcpText),
       extensions: digest(extensionFiles),
     },
@@ -110,6 +116,7 @@ function summarizeSettings(data: Record<string, unknown>, file: string, out: Tru
   const sandbox = objectOf(data.sandbox)
   if (sandbox.enabled === false) out.loosening.push({ setting: 'sandbox.enabled', value: 'false', file })
   for (const path of stringsOf(objectOf(sandbox.filesystem).allowWrite)) out.loosening.push({ setting: 'sandbox.filesystem.allowWrite', value: path, file })
+  for (const path of stringsOf(objectOf(sandbox.filesystem).allowRead)) out.loosening.push({ setting: 'sandbox.filesystem.allowRead', value: path, file })
   for (const domain of stringsOf(objectOf(sandbox.network).allowedDomains)) out.loosening.push({ setting: 'sandbox.network.allowedDomains', value: domain, file })
   if (data.enableAllProjectMcpServers === true) out.loosening.push({ setting: 'enableAllProjectMcpServers', value: 'true', file })
   for (const name of stringsOf(data.enabledMcpjsonServers)) out.loosening.push({ setting: 'enabledMcpjsonServers', value: name, file })

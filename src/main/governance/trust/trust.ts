@@ -141,7 +141,7 @@ function settingsTrustKeeper(projectRoot: string, sousHome: string): () => void 
 
 function currentSettingsFingerprint(projectRoot: string): string {
   const files = projectSettingsFiles(projectRoot)
-  return settingsFingerprint({ local: readText(files.local), project: readText(files.project) })
+  return settingsFingerprint({ local: readText(files.local), project: readText(files.project) }, projectRoot)
 }
 
 function readText(file: string): string | undefined {

@@ -1,0 +1,213 @@
+import { mkdirSync, readdirSync, rmdirSync } from 'node:fs'
+import { dirname, join, resolve } from 'node:path'
+import { isUnder } from '../paths/place'
+import { existsHere } from '../paths/real-path'
+
+/**
+ * What a sandboxed command may not write in the project: every file a trusted configuration runs
+ * or loads outside the sandbox, and the folders whose mere existence makes a program run.
+ *
+ * bubblewrap can only protect a path by mounting over it, so for a protected path that does not
+ * exist the library creates a mount point (and removes it after the command), and its placeholder
+ * for a file is `/dev/null`, a character device: inside the sandbox `git status` lists it as
+ * untracked and `git add -A` refuses it ("can only add regular files"). So this module never asks
+ * the library for a placeholder:
+ * - a path that exists is protected as it is;
+ * - an absent path whose creation alone would run something ({@link BLOCK_CREATION}) gets an empty
+ *   folder Sous makes itself ({@link PlaceholderScope}), which the library then binds read-only:
+ *   git does not list empty folders, nothing can be created in it, and it cannot be removed or
+ *   renamed (a mount point). Sous makes it, rather than the library's bubblewrap, so that commands
+ *   running at once share one (the library's, made by one command's bubblewrap while another is
+ *   being wrapped, made the other's fail to start), and removes it when the last of them ended;
+ * - any other absent path is left alone: what would load it checks it first (the settings, hook
+ *   scripts, `.mcp.json`, agents, skills and commands are fingerprinted by the trust step, direnv
+ *   keeps its own allow list), it only adds text to the prompt (`CLAUDE.md`), or it matters only
+ *   in a home folder (shell start-up files: {@link HOME_FILES} covers a home inside a writable root).
+ */
+
+/**
+ * Files and folders in the project that configuration outside the sandbox runs or loads (shell
+ * and git start-up files, as Claude Code protects them; the settings and what trusted settings
+ * run or load: hooks, skills, agents, commands, instruction files, direnv's `.envrc`): protected
+ * while they exist.
+ */
+export const LOADED_BY_CONFIG = [
+  '.bashrc',
+  '.bash_profile',
+  '.zshrc',
+  '.zprofile',
+  '.profile',
+  '.gitconfig',
+  '.gitmodules',
+  '.ripgreprc',
+  '.mcp.json',
+  '.claude/settings.json',
+  '.claude/settings.local.json',
+  '.claude/agents',
+  '.claude/commands',
+  '.claude/hooks',
+  '.claude/skills',
+  '.claude/CLAUDE.md',
+  'CLAUDE.md',
+  'CLAUDE.local.md',
+  '.envrc',
+]
+
+/** Folders whose creation alone runs something outside the sandbox (an editor's tasks run when the folder opens). */
+export const BLOCK_CREATION = ['.vscode', '.idea']
+
+/** Start-up files of a home folder: protected (absent ones included) wherever a home lies inside a writable root. */
+export const HOME_FILES = ['.bashrc', '.bash_profile', '.zshrc', '.zprofile', '.profile', '.gitconfig', '.ripgreprc']
+
+/**
+ * What the library itself protects in its process's working directory (`DANGEROUS_FILES` and
+ * `getDangerousDirectories()` of sandbox-runtime 0.0.83), absent ones with a `/dev/null` file.
+ * When that directory is writable, Sous names them first (see {@link libraryCwdDenies}).
+ */
+const LIBRARY_CWD_NAMES = ['.gitconfig', '.gitmodules', '.bashrc', '.bash_profile', '.zshrc', '.zprofile', '.profile', '.ripgreprc', '.mcp.json', '.vscode', '.idea', '.claude/commands', '.claude/agents']
+
+/** Bounds on the walk for nested instruction files (`sub/CLAUDE.md`), done for each command. */
+const MAX_DEPTH = 4
+const MAX_DIRECTORIES = 2000
+const SKIPPED = new Set(['node_modules', '.git'])
+
+/**
+ * The empty folders one command's protection stands in for absent paths with. The folders are
+ * shared by every command running at once (counted), and removed, when still empty, once the last
+ * of them released its scope.
+ */
+export class PlaceholderScope {
+  private readonly held: string[] = []
+
+  constructor(private readonly writableRoots: readonly string[]) {}
+
+  /** Makes (or shares) an empty folder at the absent `path`; false when none is needed or none could be made. */
+  hold(path: string): boolean {
+    // Outside every writable folder the command cannot create it anyway.
+    if (!this.writableRoots.some((dir) => isInside(path, dir))) return false
+    const entry = HELD.get(path)
+    if (entry) {
+      entry.count++
+      this.held.push(path)
+      return true
+    }
+    if (existsHere(path)) return false
+    let created: string | undefined
+    try {
+      created = mkdirSync(path, { recursive: true, mode: 0o755 })
+    } catch {
+      return false
+    }
+    HELD.set(path, { count: 1, top: created ?? path })
+    this.held.push(path)
+    return true
+  }
+
+  /** The command ended (or never started): its share of each folder is given back. */
+  release(): void {
+    for (const path of this.held.splice(0)) {
+      const entry = HELD.get(path)
+      if (!entry || --entry.count > 0) continue
+      HELD.delete(path)
+      removeEmptyUpTo(path, entry.top)
+    }
+  }
+}
+
+/** Whether `path` is a placeholder folder a running command holds (it stands for nothing being there). */
+export function isPlaceholder(path: string): boolean {
+  return HELD.has(path)
+}
+
+/** Placeholder folders in use, by path: how many commands hold each, and the topmost folder made for it. */
+const HELD = new Map<string, { count: number; top: string }>()
+
+/** Removes `path` and the empty folders above it up to `top`, stopping at the first that is not empty (somebody put something there). */
+function removeEmptyUpTo(path: string, top: string): void {
+  for (let dir = path; isInside(dir, top); dir = dirname(dir)) {
+    try {
+      rmdirSync(dir)
+    } catch {
+      return
+    }
+    if (dir === top) return
+  }
+}
+
+/**
+ * The deny entries that protect `path`: itself when it exists; when it does not, nothing, or (with
+ * `blockCreation`) an empty folder in its place made through `placeholders` (without a scope, the
+ * path itself, for the library to protect as it does).
+ */
+export function protect(path: string, blockCreation: boolean, placeholders?: PlaceholderScope): string[] {
+  if (existsHere(path)) return [path]
+  if (!blockCreation) return []
+  if (!placeholders) return [path]
+  return placeholders.hold(path) ? [path] : []
+}
+
+/** Options of {@link projectProtection}. */
+export interface ProtectionOptions {
+  home: string
+  /** Every folder the sandbox makes writable (a home inside one gets its start-up files protected). */
+  writableRoots: string[]
+  /** Scripts the obeyed hooks run (absolute): protected, and an absent one cannot be created. */
+  hookScripts?: string[]
+  /** Where this command's placeholder folders are held. */
+  placeholders?: PlaceholderScope
+}
+
+/** The project's deny entries as the files are now (computed for each command). */
+export function projectProtection(root: string, o: ProtectionOptions): string[] {
+  const denies: string[] = []
+  for (const name of LOADED_BY_CONFIG) denies.push(...protect(join(root, name), false))
+  for (const name of BLOCK_CREATION) denies.push(...protect(join(root, name), true, o.placeholders))
+  for (const file of nestedInstructionFiles(root)) denies.push(file)
+  // A hook script that is not there yet would run, as the trusted hook, whatever a command put there.
+  for (const script of o.hookScripts ?? []) if (isInside(script, root)) denies.push(...protect(script, true, o.placeholders))
+  if (o.writableRoots.some((dir) => isInside(o.home, dir))) for (const name of HOME_FILES) denies.push(...protect(join(o.home, name), true, o.placeholders))
+  return [...new Set(denies)]
+}
+
+/**
+ * The library's own working-directory denies, named by Sous first when that directory is writable,
+ * so an absent one gets a placeholder folder (the library then finds it there and binds it).
+ */
+export function libraryCwdDenies(writableRoots: string[], placeholders?: PlaceholderScope, cwd: string | undefined = workingDirectory()): string[] {
+  if (cwd === undefined || !writableRoots.some((dir) => isInside(cwd, dir))) return []
+  return LIBRARY_CWD_NAMES.flatMap((name) => protect(join(cwd, name), true, placeholders))
+}
+
+/** `CLAUDE.md` and `CLAUDE.local.md` below the project root (the root's own are in {@link LOADED_BY_CONFIG}). */
+function nestedInstructionFiles(root: string): string[] {
+  const found: string[] = []
+  let visited = 0
+  const walk = (dir: string, depth: number): void => {
+    if (depth > MAX_DEPTH || visited >= MAX_DIRECTORIES) return
+    visited++
+    let entries
+    try {
+      entries = readdirSync(dir, { withFileTypes: true })
+    } catch {
+      return
+    }
+    for (const entry of entries) {
+      if (entry.isDirectory() && !SKIPPED.has(entry.name)) walk(join(dir, entry.name), depth + 1)
+      else if (depth > 0 && (entry.name === 'CLAUDE.md' || entry.name === 'CLAUDE.local.md')) found.push(join(dir, entry.name))
+    }
+  }
+  walk(root, 0)
+  return found
+}
+
+function isInside(path: string, dir: string): boolean {
+  return isUnder(resolve(path), resolve(dir))
+}
+
+function workingDirectory(): string | undefined {
+  try {
+    return process.cwd()
+  } catch {
+    return undefined
+  }
+}
