@@ -76,6 +76,10 @@ export async function runPrint(argv: string[], env: NodeJS.ProcessEnv, io: Print
     mcpConfigs: options.mcpConfigs.map((config) => (config.trimStart().startsWith('{') ? config : resolve(config))),
     strictMcpConfig: options.strictMcpConfig,
     ...(options.coordinator && { coordinator: true }),
+    ...((options.maxBudgetUsd !== undefined || options.maxTokensBudget !== undefined) && {
+      budget: { ...(options.maxBudgetUsd !== undefined && { sessionUsd: options.maxBudgetUsd }), ...(options.maxTokensBudget !== undefined && { sessionTokens: options.maxTokensBudget }) },
+    }),
+    ...(options.effort && { effort: options.effort }),
     onDenial: (denial) => denials.push({ tool_name: denial.toolName, tool_use_id: denial.toolUseId, tool_input: denial.input }),
   })
   const manager = runtime.sessions
@@ -122,6 +126,8 @@ async function openSession(manager: SessionManager, options: PrintOptions, cwd: 
 
 function onEvent(io: PrintIO, options: PrintOptions, event: AgentEvent): void {
   if (event.type === 'sandbox_unavailable') io.stderr.write(`${sandboxWarningLine(event)}\n`)
+  // A refused budget or loop-brake setting, and a cap's 80 % warning, are said whatever the format.
+  if (event.type === 'notice' && event.topic === 'budget' && !(options.verbose && options.outputFormat === 'text')) io.stderr.write(`sous: warning: ${event.message}\n`)
   if (options.outputFormat === 'stream-json') return writeLine(io, streamLine(event))
   if (options.verbose && options.outputFormat === 'text') {
     const line = verboseLine(event)

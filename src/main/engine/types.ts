@@ -1,14 +1,18 @@
 import type { AgentEvent, TerminalReason, Usage } from '../../shared/protocol/agent-event'
 import type { CompactionNews, Prepared, RequestShape } from '../compaction/types'
 import type { ReminderQueue } from '../context/reminders'
+import type { ReasoningPreference } from '../services/model/capabilities'
 import type { Message, ModelService, TextBlock } from '../services/model/types'
+import type { RequestGuard } from './guard'
 import type { AnyTool, ToolContext, ToolResult } from '../tools/types'
 
 /**
- * The permission decision for one tool call. Governance plugs in here; the engine only obeys.
- * `updatedInput` replaces the model's input (e.g. a path the user corrected).
+ * The permission for one tool call, as `canUseTool` answers it: allow or deny, never "ask" (the
+ * asking happened inside; governance's own `PermissionDecision` is the pipeline's answer, which may
+ * be "ask"). Governance plugs in here; the engine only obeys. `updatedInput` replaces the model's
+ * input (e.g. a path the user corrected).
  */
-export type PermissionDecision =
+export type ToolPermission =
   | {
       behavior: 'allow'
       updatedInput?: unknown
@@ -31,7 +35,7 @@ export type PermissionDecision =
  * Asked once per tool call, after the input parsed and before it runs. May wait for a person;
  * `signal` aborts with the turn, and a pending question must then settle as a denial.
  */
-export type CanUseTool = (tool: AnyTool, input: unknown, toolUseId: string, opts?: { signal?: AbortSignal }) => Promise<PermissionDecision>
+export type CanUseTool = (tool: AnyTool, input: unknown, toolUseId: string, opts?: { signal?: AbortSignal }) => Promise<ToolPermission>
 
 /** One tool call as hooks see it. */
 export interface ToolCallInfo {
@@ -109,11 +113,18 @@ export interface QueryParams {
   context?: ContextControl
   /** Called synchronously for every message the loop appends (persist it here). */
   onMessage?: (message: Message) => void
-  /** Output limit of the first attempt (default 8192); raised once to {@link QueryParams.escalatedMaxTokens}. */
+  /**
+   * Output limit of every request; default the model's own ceiling (services/model/capabilities.ts),
+   * so a long reply is never cut and generated again. `CLAUDE_CODE_MAX_OUTPUT_TOKENS` arrives here.
+   */
   maxTokens?: number
-  /** Default 64000. */
-  escalatedMaxTokens?: number
-  thinkingBudget?: number
+  /** Thinking and effort as the user wants them; each request sends what its model supports. */
+  reasoning?: ReasoningPreference
+  /**
+   * Asked before every request (re-issues included) and told of every reply: the budget guard
+   * and the loop brake (see engine/guard.ts). A verdict other than `go` ends the run with its reason.
+   */
+  guard?: RequestGuard
   /** Session capabilities for tools (file-state cache, Bash state, PTY hook, small model). */
   toolContext?: Partial<Omit<ToolContext, 'cwd' | 'projectRoot' | 'projectDataDir' | 'sessionId' | 'agentId' | 'toolUseId' | 'signal' | 'progress'>>
   /** Usage of the session before this run, so `usage` events carry session totals. */

@@ -1,4 +1,4 @@
-import type { ApprovalOutcome as WireOutcome, ApprovalRequested } from '../../../shared/ipc/contract'
+import type { ApprovalRequested, ApprovalResolution } from '../../../shared/ipc/contract'
 import type { EventHub } from '../../base/event-hub'
 import type { ApprovalOutcome, ApprovalQueue, ApprovalRequest } from './queue'
 import { describeExplanation } from '../types'
@@ -77,7 +77,7 @@ export function approvalOnWire(request: ApprovalRequest, sessionId: string): App
   }
 }
 
-function outcomeOnWire(outcome: ApprovalOutcome): WireOutcome {
+function outcomeOnWire(outcome: ApprovalOutcome): ApprovalResolution {
   if (outcome.behavior === 'allow') return outcome.scope === 'once' ? 'allowed_once' : outcome.scope === 'session' ? 'allowed_session' : 'allowed_always'
   return outcome.reason === 'rejected' ? 'rejected' : outcome.reason === 'aborted' ? 'aborted' : 'headless'
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import type { ApprovalRequested } from '../../../../shared/ipc/contract'
-import { addRequest, describeRequest, mergeList, ofSession, removeRequest } from './queue'
+import type { ApprovalRequested } from '../../../shared/ipc/contract'
+import { addRequest, isWaiting, mergeList, ofSession, removeRequest, waitingByAgent } from './approval-queue'
 
 const request = (id: string, sessionId = 's1', command = 'npm test'): ApprovalRequested => ({
   id,
@@ -26,10 +26,18 @@ describe('approval queue', () => {
     expect(mergeList(queue, [request('c'), request('b')]).map((r) => r.id)).toEqual(['b', 'c'])
   })
 
-  it('filters by session and describes a request in one line', () => {
+  it('filters by session', () => {
     const queue = [request('a'), request('b', 's2')]
     expect(ofSession(queue, 's2').map((r) => r.id)).toEqual(['b'])
     expect(ofSession(queue, null)).toEqual([])
-    expect(describeRequest(request('a', 's1', 'make build'))).toBe('Bash: make build')
+  })
+
+  it('says which tool calls and which agents wait', () => {
+    const helper = { id: 'agent-1', type: 'Explore', description: 'look' }
+    const queue = [request('a'), request('b', 's2'), { ...request('c'), agent: helper }, { ...request('d'), agent: helper }]
+    expect(isWaiting(queue, 't-b')).toBe(true)
+    expect(isWaiting(queue, 't-z')).toBe(false)
+    expect(waitingByAgent(queue, 's1')).toEqual({ main: 1, 'agent-1': 2 })
+    expect(waitingByAgent(queue, null)).toEqual({})
   })
 })

@@ -5,14 +5,14 @@ import { create } from 'zustand'
  * registry (`app/views.tsx`). Features open a view by id without importing the feature that owns
  * it; the shell renders it.
  */
-export interface ViewsState {
+export interface OpenDialogState {
   open: string | null
   openView(id: string): void
   /** Closes `id` if it is the open view (a late close of another view changes nothing). */
   closeView(id: string): void
 }
 
-export const useViews = create<ViewsState>()((set, get) => ({
+export const useOpenDialog = create<OpenDialogState>()((set, get) => ({
   open: null,
   openView: (id) => set({ open: id }),
   closeView: (id) => {
@@ -22,5 +22,5 @@ export const useViews = create<ViewsState>()((set, get) => ({
 
 /** Opens a dialog view by id (for handlers outside React: commands, shortcuts). */
 export function openView(id: string): void {
-  useViews.getState().openView(id)
+  useOpenDialog.getState().openView(id)
 }
