@@ -16,6 +16,10 @@ export interface PrintOptions {
   /** Model requests allowed; none given means no limit (as in Claude Code's print mode). */
   maxTurns?: number
   resume?: string
+  /** `--fork-session`: continue the resumed session in a new one (the original stays as it was). */
+  forkSession: boolean
+  /** `--at <checkpoint-id>`: the fork starts from that checkpoint's conversation. */
+  at?: string
   continue: boolean
   verbose: boolean
   appendSystemPrompt?: string
@@ -60,6 +64,8 @@ Options:
   --effort <level>                low | medium | high | xhigh | max (models that take it)
   -r, --resume <session-id>       continue a stored session
   -c, --continue                  continue the latest session of this folder
+  --fork-session                  with --resume: continue in a new session (the original is kept)
+  --at <checkpoint-id>            with --fork-session: start from that checkpoint's conversation
   --append-system-prompt <text>   extra instructions for this run
   --coordinator                   coordinator mode: the agent directs workers and the run ends
                                   once every worker has reported and the agent answered
@@ -87,6 +93,8 @@ export function parsePrintArgs(argv: string[]): { ok: true; options: Omit<PrintO
         'max-turns': { type: 'string' },
         resume: { type: 'string', short: 'r' },
         continue: { type: 'boolean', short: 'c' },
+        'fork-session': { type: 'boolean' },
+        at: { type: 'string' },
         verbose: { type: 'boolean' },
         'append-system-prompt': { type: 'string' },
         allowedTools: { type: 'string', multiple: true },
@@ -121,6 +129,8 @@ export function parsePrintArgs(argv: string[]): { ok: true; options: Omit<PrintO
   const effort = values.effort as EffortLevel | undefined
   if (effort !== undefined && !EFFORT_LEVELS.includes(effort)) return { ok: false, error: `--effort must be one of ${EFFORT_LEVELS.join(', ')}` }
   if (values.resume !== undefined && values.continue) return { ok: false, error: '--resume and --continue cannot be combined' }
+  if (values['fork-session'] && values.resume === undefined) return { ok: false, error: '--fork-session needs --resume <session-id>' }
+  if (values.at !== undefined && !values['fork-session']) return { ok: false, error: '--at needs --fork-session (to rewind the session itself, use sous rewind)' }
   if (values['strict-mcp-config'] && !values['mcp-config']?.length) return { ok: false, error: '--strict-mcp-config needs --mcp-config' }
   const options: Omit<PrintOptions, 'prompt'> & { prompt: string } = {
     prompt: parsed.positionals.join(' '),
@@ -128,6 +138,7 @@ export function parsePrintArgs(argv: string[]): { ok: true; options: Omit<PrintO
     permissionMode,
     ...(maxTurns !== undefined && { maxTurns }),
     continue: values.continue ?? false,
+    forkSession: values['fork-session'] ?? false,
     verbose: values.verbose ?? false,
     allowedTools: splitRules(values.allowedTools),
     disallowedTools: splitRules(values.disallowedTools),
@@ -141,6 +152,7 @@ export function parsePrintArgs(argv: string[]): { ok: true; options: Omit<PrintO
   if (values.cwd !== undefined) options.cwd = values.cwd
   if (values.model !== undefined) options.model = values.model
   if (values.resume !== undefined) options.resume = values.resume
+  if (values.at !== undefined) options.at = values.at
   if (values['append-system-prompt'] !== undefined) options.appendSystemPrompt = values['append-system-prompt']
   return { ok: true, options }
 }

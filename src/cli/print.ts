@@ -84,7 +84,7 @@ export async function runPrint(argv: string[], env: NodeJS.ProcessEnv, io: Print
   })
   const manager = runtime.sessions
   try {
-    const { sessionId, projectPath } = await openSession(manager, options, cwd)
+    const { sessionId, projectPath } = await openSession(manager, options, cwd, home)
     // No one is here to review the folder's own configuration, so (as Claude Code's -p) it is obeyed.
     if (options.verbose) io.stderr.write(`sous: headless mode treats ${projectPath} as trusted: its own .claude settings (hooks, allow rules, extra directories, sandbox settings) and .mcp.json servers apply without review.\n`)
     let plan: ProposedPlan | undefined
@@ -118,7 +118,11 @@ export async function runPrint(argv: string[], env: NodeJS.ProcessEnv, io: Print
   }
 }
 
-async function openSession(manager: SessionManager, options: PrintOptions, cwd: string): Promise<{ sessionId: string; projectPath: string }> {
+async function openSession(manager: SessionManager, options: PrintOptions, cwd: string, home: string): Promise<{ sessionId: string; projectPath: string }> {
+  if (options.resume && options.forkSession) {
+    const { forkSession } = await import('./fork')
+    return manager.resume(await forkSession(home, options.resume, options.at, cwd))
+  }
   if (options.resume) return manager.resume(options.resume)
   if (options.continue) return manager.continueLatest(cwd)
   return { ...(await manager.create(cwd)), projectPath: cwd }

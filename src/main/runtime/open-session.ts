@@ -31,6 +31,7 @@ import { createSessionSubagents } from './subagents'
 import { sessionMemory } from './memory'
 import { createSessionTasks, sharedTaskListName } from './tasks'
 import { buildToolset, type Opening } from './toolset'
+import { createSessionCheckpoints } from './checkpoints'
 import { maxOutputFromEnv } from '../services/model/capabilities'
 import { guardSetup, subagentGuard } from './guard'
 
@@ -66,6 +67,7 @@ export function openSession(parts: RuntimeParts, projectPath: string, sessionId:
     opening.reminders.push(taskNotification(shell), { source: 'background-task', stillRelevant: () => !shell.endReported }),
   )
   const { gate, queue, grants, close: closeGate } = openGate(parts, opening)
+  const checkpoints = createSessionCheckpoints(parts, { projectPath, sessionId, gate })
   const tasks = createSessionTasks({
     projectDataDir: projectDataDir(options.home, projectPath),
     sessionId,
@@ -126,13 +128,14 @@ export function openSession(parts: RuntimeParts, projectPath: string, sessionId:
     model,
     modelName,
     context: contextSetup({ env: parts.options.env, fileState: opening.tools.fileState, nested: opening.nested, gate, tasks: tasks.access, plan, extensions }),
-    toolset: () => buildToolset(parts, opening, { gate, tasks, plan, extensions, subagents }),
+    toolset: () => buildToolset(parts, opening, { gate, tasks, plan, extensions, subagents, checkpoints }),
     canUseTool: (tool, input, toolUseId, callOptions) => gate.canUseTool(tool, input, toolUseId, callOptions),
     hooks: loopHooks(gate, taskReminders, (call) => opening.nested.onToolCall(call.tool.name, call.input, opening.tools.shell.cwd)),
     ...extensions.environment,
     lifecycle: {
       promptSubmit: async (prompt) => {
         const submitted = await gate.userPromptSubmit(prompt)
+        if (!submitted.blocked && submitted.stopReason === undefined) checkpoints.prompt(prompt)
         if (!submitted.blocked) await news.beforePrompt()
         return submitted
       },
@@ -171,6 +174,8 @@ export function openSession(parts: RuntimeParts, projectPath: string, sessionId:
     // session's state is freed here rather than with the toolset.
     async release() {
       await subagents.agents.dispose()
+      // The last call's after-state is what a later rewind compares with: let it land.
+      await checkpoints.settled()
       closeGate()
       tasks.dispose()
       await opening.tools.dispose()
