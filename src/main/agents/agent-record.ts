@@ -10,7 +10,7 @@ import type { FileStateCache } from '../tools/file-state'
 import type { ShellState } from '../tools/shell/shell-state'
 import type { AnyTool, SubagentGrants } from '../tools/types'
 import type { SubagentOutcome } from './run-subagent'
-import type { SidechainWriter } from './sidechain'
+import type { TranscriptFile } from '../store/transcript-file'
 
 /** What a subagent was made of: fixed when it starts, reused when it starts again. */
 export interface AgentMake {
@@ -43,7 +43,7 @@ export interface AgentMake {
 export interface RunParts {
   shell: ShellState
   gate: PermissionGate
-  sidechain: SidechainWriter
+  sidechain: TranscriptFile
   /** Undo what the run set up (watchers…). */
   release(): void
 }

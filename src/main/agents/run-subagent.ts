@@ -3,10 +3,11 @@ import { query } from '../engine/query'
 import type { QueryParams, QueryResult } from '../engine/types'
 import { addUsage, zeroUsage } from '../engine/usage'
 import type { Message } from '../services/model/types'
-import type { SidechainWriter } from './sidechain'
+import type { TranscriptFile } from '../store/transcript-file'
+import { keptInTranscript } from '../store/transcript-file'
+import { emptyResult, runToEnd } from '../engine/run'
 
 /** Events the sidechain does not keep (as the session's transcript: replayable, or noise). */
-const VOLATILE = new Set<AgentEvent['type']>(['text_delta', 'thinking_delta', 'tool_progress', 'context_status'])
 
 /** The longest final text an `agent_end` event carries (the parent gets all of it). */
 const RESULT_PREVIEW_CHARS = 2_000
@@ -35,7 +36,7 @@ export interface SubagentRunSpec
   prompt: string
   background: boolean
   /** Where its messages and events are kept (nothing is written without one). */
-  sidechain?: SidechainWriter
+  sidechain?: TranscriptFile
   /** Every event, after the sidechain has it (the session's hub). */
   emit(event: AgentEvent): void
   /** Messages the run starts from that are not in the sidechain yet (a fresh run: all of `messages`). */
@@ -70,7 +71,7 @@ export async function runSubagent(spec: SubagentRunSpec): Promise<SubagentOutcom
   const { identity } = spec
   const stampOf = { sessionId: identity.sessionId, agentId: identity.agentId, ...(identity.parentToolUseId !== undefined && { parentToolUseId: identity.parentToolUseId }) }
   const emit = (event: AgentEvent): void => {
-    if (!VOLATILE.has(event.type)) spec.sidechain?.appendEvent(event)
+    if (keptInTranscript(event)) spec.sidechain?.appendEvent(event)
     spec.emit(event)
   }
   emit({ ...stampOf, type: 'agent_start', parentAgentId: identity.parentAgentId, agentType: spec.agentType, description: spec.description, prompt: spec.prompt, model: spec.modelName, background: spec.background, at: started })
@@ -80,17 +81,10 @@ export async function runSubagent(spec: SubagentRunSpec): Promise<SubagentOutcom
   let result: QueryResult
   try {
     const run = query({ ...spec, ...stampOf, onMessage: (message) => spec.sidechain?.appendMessage(message) })
-    for (;;) {
-      const next = await run.next()
-      if (next.done) {
-        result = next.value
-        break
-      }
-      emit(next.value)
-    }
+    result = await runToEnd(run, emit)
   } catch (error) {
     const message = `Internal error: ${error instanceof Error ? error.message : String(error)}`
-    result = { reason: 'model_error', message, messages: spec.messages, turns: 0, usage: zeroUsage(), costUsd: 0, resultText: '' }
+    result = emptyResult('model_error', spec.messages, { message })
   }
   const status: AgentEndStatus = result.reason === 'completed' ? 'completed' : result.reason === 'aborted' ? 'stopped' : 'failed'
   const usage = addUsage(before.usage, result.usage)

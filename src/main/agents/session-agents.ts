@@ -26,7 +26,8 @@ import { isForkConversation } from './fork'
 import { prepareFork, prepareTyped, type PrepareContext, type Prepared } from './prepare-agent'
 import { runSubagent, type SubagentOutcome } from './run-subagent'
 import { watchShells } from './shell-events'
-import { SidechainWriter, sidechainPath } from './sidechain'
+import { sidechainPath } from './sidechain'
+import { TranscriptFile } from '../store/transcript-file'
 import { subagentContext, type SubagentCompaction } from './subagent-context'
 
 /** A foreground agent still running after this long goes on in the background (Claude Code: two minutes). */
@@ -320,7 +321,7 @@ export class SessionAgents implements SubagentControl {
       fileState: record.make.fileState,
       transcriptPath: sidechainPath(this.o.transcriptPath, record.id),
       gate: () => record.parts?.gate,
-      onReplace: (messages, compaction) => record.parts?.sidechain.replaceMessages(messages, compaction),
+      onReplace: (messages, compaction) => record.parts?.sidechain.replaceMessages(messages, 'compaction', compaction),
     })
     return record.context
   }
@@ -336,7 +337,7 @@ export class SessionAgents implements SubagentControl {
       ...(make.grants && { grants: make.grants }),
     })
     const path = sidechainPath(this.o.transcriptPath, make.id)
-    const sidechain = new SidechainWriter(path, { sessionId: this.o.sessionId, projectPath: this.o.projectRoot }, record.messages.length > 0)
+    const sidechain = new TranscriptFile(path, { sessionId: this.o.sessionId, projectPath: this.o.projectRoot }, record.messages.length > 0)
     const identity = { sessionId: this.o.sessionId, agentId: make.id, ...(make.parentToolUseId !== undefined && { parentToolUseId: make.parentToolUseId }) }
     const unwatch = watchShells(shell, identity, (event) => {
       sidechain.appendEvent(event)

@@ -1,9 +1,6 @@
 import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { AgentEvent } from '../../shared/protocol/agent-event'
-import type { CompactionRecord } from '../../shared/protocol/compaction'
-import type { Message } from '../services/model/types'
-import { isSessionId, loadTranscript, TranscriptWriter, type LoadedTranscript } from '../store/transcript'
+import { isSessionId, loadTranscript, type LoadedTranscript } from '../store/transcript'
 
 /**
  * Sidechain transcripts: every subagent's conversation and events in a file of its own beside the
@@ -22,38 +19,6 @@ export function sidechainDir(sessionTranscript: string): string {
 export function sidechainPath(sessionTranscript: string, agentId: string): string {
   if (!isSessionId(agentId)) throw new Error(`not an agent id: ${JSON.stringify(agentId.slice(0, 50))}`)
   return join(sidechainDir(sessionTranscript), `${agentId}.jsonl`)
-}
-
-/** Writes one agent's sidechain (created on the first line, continued when the agent runs again). */
-export class SidechainWriter {
-  private writer: TranscriptWriter | undefined
-
-  constructor(
-    readonly path: string,
-    private readonly header: { sessionId: string; projectPath: string },
-    /** The file exists already (an agent started again after a restart). */
-    existing = false,
-  ) {
-    if (existing) this.writer = TranscriptWriter.open(path)
-  }
-
-  appendMessage(message: Message): void {
-    this.file().appendMessage(message)
-  }
-
-  appendEvent(event: AgentEvent): void {
-    this.file().appendEvent(event)
-  }
-
-  /** A compaction replaced the agent's conversation: a boundary line (every earlier line stays). */
-  replaceMessages(messages: Message[], compaction: CompactionRecord): void {
-    this.file().replaceMessages(messages, 'compaction', compaction)
-  }
-
-  private file(): TranscriptWriter {
-    this.writer ??= TranscriptWriter.create(this.path, this.header)
-    return this.writer
-  }
 }
 
 /** A stored subagent: its id and what its sidechain holds. */

@@ -3,7 +3,7 @@ import type { CompactionRecord } from '../../shared/protocol/compaction'
 import type { ContextManager } from '../compaction/manager'
 import type { RequestShape } from '../compaction/types'
 import type { QueryResult } from '../engine/types'
-import { zeroUsage } from '../engine/usage'
+import { emptyResult, runToEnd } from '../engine/run'
 import type { Message } from '../services/model/types'
 
 /** What a `/compact` run between turns needs from its session. */
@@ -29,19 +29,17 @@ export async function compactionTurn(o: CompactionTurnOptions): Promise<QueryRes
   const identity = { sessionId: o.sessionId, agentId: 'main' }
   const end = (reason: QueryResult['reason'], message?: string): QueryResult => {
     o.emit({ ...identity, type: 'turn_end', reason, ...(message !== undefined && { message }) })
-    return { reason, ...(message !== undefined && { message }), messages: o.messages(), turns: 0, usage: zeroUsage(), costUsd: 0, resultText: '' }
+    return emptyResult(reason, o.messages(), message !== undefined ? { message } : {})
   }
   o.emit({ ...identity, type: 'turn_start', turnId: o.turnId, prompt: o.instructions ? `/compact ${o.instructions}` : '/compact' })
   if (!o.messages().some((message) => message.role === 'assistant')) return end('completed', 'Nothing to compact yet: the conversation has no replies.')
   try {
     const run = o.manager.compactNow(o.messages(), await o.shape(), o.instructions)
     let outcome: CompactionRecord | undefined
-    for (;;) {
-      const next = await run.next()
-      if (next.done) break
-      o.emit({ ...next.value, ...identity } as AgentEvent)
-      if (next.value.type === 'compaction') outcome = next.value
-    }
+    await runToEnd(run, (event) => {
+      o.emit({ ...event, ...identity } as AgentEvent)
+      if (event.type === 'compaction') outcome = event
+    })
     if (o.signal.aborted) return end('aborted', 'Interrupted by the user.')
     if (!outcome || outcome.status === 'done') return end('completed', outcome?.detail)
     return end(outcome.status === 'blocked' ? 'hook_stopped' : 'model_error', outcome.detail)

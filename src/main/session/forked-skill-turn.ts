@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import type { AgentEvent } from '../../shared/protocol/agent-event'
 import type { QueryResult } from '../engine/types'
-import { zeroUsage } from '../engine/usage'
+import { emptyResult } from '../engine/run'
 import type { Message } from '../services/model/types'
 import { resultText } from '../tools/result-text'
 import { SKILL_AGENT } from '../tools/skill'
@@ -52,5 +52,5 @@ export async function forkedSkillTurn(o: ForkedSkillTurnOptions): Promise<QueryR
   o.append({ role: 'user', content: [{ type: 'text', text: command }, { type: 'text', text: `<local-command-stdout>\n${text}\n</local-command-stdout>` }] })
   const reason = o.context.signal.aborted ? 'aborted' : isError ? 'command_failed' : 'completed'
   o.emit({ ...identity, type: 'turn_end', reason, ...(isError && { message: text }) })
-  return { reason, ...(isError && { message: text }), messages: o.messages(), turns: 0, usage: zeroUsage(), costUsd: 0, resultText: isError ? '' : text }
+  return emptyResult(reason, o.messages(), isError ? { message: text } : { resultText: text })
 }

@@ -10,7 +10,8 @@ import { addUsage, zeroUsage } from '../engine/usage'
 import type { SessionMemoryPort } from '../memory/agents/session-memory'
 import { resolveModelAlias } from '../services/model/config'
 import type { Message } from '../services/model/types'
-import { TranscriptWriter } from '../store/transcript'
+import { keptInTranscript, TranscriptFile } from '../store/transcript-file'
+import { emptyResult, runToEnd } from '../engine/run'
 import { compactionTurn } from './compaction-turn'
 import { changeReasoning, mainGuard, SessionPauseDesk, type EffortLevel, type PauseAnswer, type ReasoningPreference } from './session-guard'
 import { forkedSkillTurn } from './forked-skill-turn'
@@ -21,9 +22,6 @@ import { SessionTree, sessionHandle } from './session-tree'
 import type { PromptExpansion, SessionEnvironment, SessionSeed, Toolset } from './session-types'
 
 export type { PromptExpansion, SessionAgentsPort, SessionEnvironment, SessionHandle, SessionLifecycle, SessionSeed, Toolset } from './session-types'
-
-/** Events the transcript keeps (deltas and progress are replayable from the messages, or noise; sizes are recomputed). */
-const VOLATILE = new Set<AgentEvent['type']>(['text_delta', 'thinking_delta', 'tool_progress', 'context_status'])
 
 /**
  * Longer than 300 lines because a turn's flow reads in one place: prompt hooks, the loop, the
@@ -38,7 +36,7 @@ export class Session {
   private messages: Message[]
   private usage: Usage
   private costUsd: number
-  private writer: TranscriptWriter | undefined
+  private readonly transcript: TranscriptFile
   private running: { controller: AbortController; done: Promise<QueryResult> } | undefined
   private toolset: Promise<Toolset> | undefined
   private turnCounter = 0
@@ -82,7 +80,7 @@ export class Session {
       reminders: this.reminders,
       account: (usage, costUsd, model) => this.account(usage, costUsd, model),
     })
-    if (seed?.persisted) this.writer = TranscriptWriter.open(env.transcriptPath)
+    this.transcript = new TranscriptFile(env.transcriptPath, { sessionId: id, projectPath }, seed?.persisted === true)
     this.context = new SessionContext(withMemorySection(env, this.memory), { projectPath, model: () => this.model ?? env.modelName, history: seed?.compactions ?? [], onReplace: (messages, record) => this.replace(messages, record) })
     this.tree = new SessionTree(env, this)
     env.attach?.(sessionHandle(this, (event) => this.emit(event)))
@@ -235,12 +233,12 @@ export class Session {
 
   /** Records a new title in the transcript. */
   rename(title: string): void {
-    this.transcript().setTitle(title)
+    this.transcript.setTitle(title)
   }
 
   /** Makes sure the transcript holds the conversation as the session sees it (after a repair). */
   persistRepair(): void {
-    this.transcript().replaceMessages(this.messages, 'repair')
+    this.transcript.replaceMessages(this.messages, 'repair')
   }
 
   private async loop(text: string, signal: AbortSignal): Promise<QueryResult> {
@@ -291,32 +289,29 @@ export class Session {
         ...(this.env.askToContinue && { onTurnLimit: () => this.waitForAnswer(signal) }),
         onMessage: (message) => this.append(message),
       })
-      for (;;) {
-        const next = await run.next()
-        if (next.done) {
-          this.memory?.turnEnded(turnId)
-          const result = this.finish(next.value)
-          if (result.reason === 'completed') {
-            const prefix = { system: system.blocks, tools: toolset.tools, toolContext: toolset.context, model, modelName, sessionId: this.id, cwd: this.projectPath, projectRoot: this.projectPath, projectDataDir: this.env.projectDataDir, reasoning: { ...this.reasoning }, ...(this.env.maxTokens !== undefined && { maxTokens: this.env.maxTokens }) }
-            // The same thinking and limits as the turn's requests: a change of thinking would miss the cached prefix.
-            this.memory?.afterTurn(turnId, { ...prefix, messages: result.messages })
-          }
-          return result
-        }
-        this.emit(next.value)
+      const ended = await runToEnd(run, (event) => {
+        this.emit(event)
         // Recall runs beside the turn, from the moment its first request is on its way: not even its
         // local work (listing the memory folders) competes with sending that request.
-        if (!recalling && next.value.type === 'request_start') {
+        if (!recalling && event.type === 'request_start') {
           recalling = true
           this.memory?.startRecall(turnId, text)
         }
+      })
+      this.memory?.turnEnded(turnId)
+      const result = this.finish(ended)
+      if (result.reason === 'completed') {
+        const prefix = { system: system.blocks, tools: toolset.tools, toolContext: toolset.context, model, modelName, sessionId: this.id, cwd: this.projectPath, projectRoot: this.projectPath, projectDataDir: this.env.projectDataDir, reasoning: { ...this.reasoning }, ...(this.env.maxTokens !== undefined && { maxTokens: this.env.maxTokens }) }
+        // The same thinking and limits as the turn's requests: a change of thinking would miss the cached prefix.
+        this.memory?.afterTurn(turnId, { ...prefix, messages: result.messages })
       }
+      return result
     } catch (error) {
       this.memory?.turnEnded(turnId)
       // A bug below (the loop itself never throws for model or tool failures): end the turn visibly.
       const message = `Internal error: ${error instanceof Error ? error.message : String(error)}`
       this.emit({ ...identity, type: 'turn_end', reason: 'model_error', message })
-      return { reason: 'model_error', message, messages: this.messages, turns: 0, usage: zeroUsage(), costUsd: 0, resultText: '' }
+      return emptyResult('model_error', this.messages, { message })
     }
   }
 
@@ -325,7 +320,7 @@ export class Session {
     const identity = { sessionId: this.id, agentId: 'main' }
     this.emit({ ...identity, type: 'turn_start', turnId: `${this.id}:${++this.turnCounter}`, prompt })
     this.emit({ ...identity, type: 'turn_end', reason, message })
-    return { reason, message, messages: this.messages, turns: 0, usage: zeroUsage(), costUsd: 0, resultText: '' }
+    return emptyResult(reason, this.messages, { message })
   }
 
   /** Waits for {@link answerTurnLimit}; an abort of the turn answers "stop". */
@@ -366,13 +361,13 @@ export class Session {
 
   private append(message: Message): void {
     this.messages = [...this.messages, message]
-    this.transcript().appendMessage(message)
+    this.transcript.appendMessage(message)
   }
 
   /** A compaction replaced the conversation: the transcript gets a boundary (its earlier lines stay). */
   private replace(messages: Message[], record: CompactionRecord): void {
     this.messages = [...messages]
-    this.transcript().replaceMessages(messages, 'compaction', record)
+    this.transcript.replaceMessages(messages, 'compaction', record)
   }
 
   /** `/name` of a skill with `context: fork`: its subagent runs, the main model is not asked (see forked-skill-turn.ts). */
@@ -403,12 +398,7 @@ export class Session {
 
   private emit(event: AgentEvent): void {
     this.env.hub.emit('agent.event', event)
-    if (!VOLATILE.has(event.type)) this.transcript().appendEvent(event)
-  }
-
-  private transcript(): TranscriptWriter {
-    this.writer ??= TranscriptWriter.create(this.env.transcriptPath, { sessionId: this.id, projectPath: this.projectPath })
-    return this.writer
+    if (keptInTranscript(event)) this.transcript.appendEvent(event)
   }
 }
 

@@ -4,6 +4,7 @@ import type { Usage } from '../../../shared/protocol/agent-event'
 import { MemoryScope } from '../../../shared/memory'
 import { ReminderQueue } from '../../context/reminders'
 import { query } from '../../engine/query'
+import { runToEnd } from '../../engine/run'
 import type { CanUseTool, QueryParams } from '../../engine/types'
 import type { Message } from '../../services/model/types'
 import type { AgentWrite } from '../agent-write'
@@ -48,9 +49,7 @@ export async function runExtraction(prefix: ConversationPrefix, prompt: Extracti
     // Its own queue: the session's news is for the main agent's next request, not for this one.
     reminders: new ReminderQueue(),
   })
-  let next = await run.next()
-  while (!next.done) next = await run.next()
-  const result = next.value
+  const result = await runToEnd(run)
   const base = { usage: result.usage, costUsd: result.costUsd, model: prefix.modelName }
   if (result.reason !== 'completed') return { ...base, writes: [], problem: result.message ?? `the run ended with ${result.reason}` }
   const parsed = parseExtraction(result.resultText)
