@@ -1,0 +1,147 @@
+import { mkdir, writeFile } from 'node:fs/promises'
+import { basename, join } from 'node:path'
+import type { Locator, Page } from '@playwright/test'
+import { expect, test } from './fixtures'
+import { openByPath } from './support/app'
+
+/**
+ * The frame around the work, by geometry and computed style (no screenshots): dialogs are modal,
+ * an approval never pushes the composer, Stop or the status bar out of the window, and the newest
+ * message is in view after each turn.
+ */
+
+const SIZES = [
+  { width: 1280, height: 720 },
+  { width: 1440, height: 900 },
+]
+
+async function prompt(app: Page, text: string): Promise<void> {
+  const message = app.getByRole('region', { name: 'Chat' }).getByRole('textbox', { name: 'Message' })
+  await message.fill(text)
+  await message.press('Enter')
+}
+
+/** Whether the element's box lies wholly inside the window. */
+async function expectInViewport(app: Page, element: Locator, what: string): Promise<void> {
+  const box = await element.boundingBox()
+  const viewport = app.viewportSize()
+  expect(box, `${what} has a box`).not.toBeNull()
+  if (!box || !viewport) return
+  expect(box.y, `${what} top`).toBeGreaterThanOrEqual(0)
+  expect(box.x, `${what} left`).toBeGreaterThanOrEqual(0)
+  expect(box.y + box.height, `${what} bottom`).toBeLessThanOrEqual(viewport.height + 0.5)
+  expect(box.x + box.width, `${what} right`).toBeLessThanOrEqual(viewport.width + 0.5)
+}
+
+/** The conversation is scrolled to its end and the last assistant message is inside it. */
+async function expectNewestInView(app: Page): Promise<void> {
+  const log = app.getByRole('region', { name: 'Chat' }).getByRole('log', { name: 'Conversation' })
+  await expect
+    .poll(() => log.evaluate((element) => element.scrollHeight - element.scrollTop - element.clientHeight))
+    .toBeLessThan(2)
+  const last = log.getByLabel('Assistant').last()
+  const [logBox, lastBox] = [await log.boundingBox(), await last.boundingBox()]
+  expect(lastBox && logBox && lastBox.y + lastBox.height <= logBox.y + logBox.height + 1).toBe(true)
+}
+
+const longReply = (label: string) => ({
+  reply: { content: [{ type: 'text', text: `${label}\n\n${Array.from({ length: 30 }, (_, i) => `- ${label} line ${i + 1}`).join('\n')}` }] },
+})
+
+test('the trust dialog is modal over a backdrop and leaves the workspace as it was', async ({ app, projectDir }) => {
+  await mkdir(join(projectDir, '.claude'))
+  await writeFile(join(projectDir, '.claude', 'settings.json'), JSON.stringify({ permissions: { allow: ['Bash(make *)'] } }))
+  await openByPath(app, projectDir)
+  const dialog = app.getByRole('dialog', { name: `Trust the files in ${basename(projectDir)}?` })
+  await expect(dialog).toBeVisible()
+  const chat = app.getByRole('region', { name: 'Chat' })
+  const underneath = await chat.boundingBox()
+
+  const backdrop = dialog.locator('xpath=..')
+  const style = await backdrop.evaluate((element) => {
+    const computed = getComputedStyle(element)
+    return { position: computed.position, background: computed.backgroundColor, zIndex: computed.zIndex, rect: element.getBoundingClientRect().toJSON() as DOMRect }
+  })
+  expect(style.position).toBe('fixed')
+  expect(style.background).not.toBe('rgba(0, 0, 0, 0)')
+  expect(Number(style.zIndex)).toBeGreaterThan(0)
+  const viewport = app.viewportSize()!
+  expect(style.rect).toMatchObject({ x: 0, y: 0, width: viewport.width, height: viewport.height })
+  // The dialog has a surface of its own, centred over the page.
+  const frame = await dialog.evaluate((element) => {
+    const computed = getComputedStyle(element)
+    return { background: computed.backgroundColor, radius: computed.borderTopLeftRadius }
+  })
+  expect(frame.background).not.toBe('rgba(0, 0, 0, 0)')
+  expect(frame.radius).not.toBe('0px')
+
+  await dialog.getByRole('button', { name: 'Don’t trust' }).click()
+  await expect(dialog).toBeHidden()
+  // The dialog took no room from the workspace.
+  expect(await chat.boundingBox()).toEqual(underneath)
+})
+
+for (const size of SIZES) {
+  test(`at ${size.width}×${size.height} an edit approval keeps the composer, Stop and the status bar in view`, async ({ app, projectDir, modelServer }) => {
+    await app.setViewportSize(size)
+    const file = join(projectDir, 'long.txt')
+    const original = Array.from({ length: 120 }, (_, i) => `line ${i + 1}`).join('\n')
+    await writeFile(file, `${original}\n`)
+    const changed = original.replace('line 3\n', 'LINE 3\n').replace('line 60\n', 'LINE 60\n').replace('line 110\n', 'LINE 110\n')
+    await modelServer.setScenario([
+      longReply('Warm-up'),
+      { reply: { content: [{ type: 'tool_use', id: 'toolu_read', name: 'Read', input: { file_path: file } }] } },
+      { reply: { content: [{ type: 'text', text: 'Rewriting the file.' }, { type: 'tool_use', id: 'toolu_write', name: 'Write', input: { file_path: file, content: `${changed}\n` } }] } },
+      { reply: { content: [{ type: 'text', text: 'All three hunks done.' }] } },
+    ])
+    await openByPath(app, projectDir)
+    await prompt(app, 'Say something long')
+    const chat = app.getByRole('region', { name: 'Chat' })
+    await expect(chat.getByLabel('Assistant').last()).toContainText('Warm-up line 30')
+    await prompt(app, 'Rewrite long.txt')
+    const panel = app.getByRole('region', { name: 'Approvals' })
+    await expect(panel.getByTestId('edit-approval')).toBeVisible()
+    await expect(panel.locator('.editor.modified .view-lines')).toContainText('LINE')
+
+    await expectInViewport(app, chat.getByRole('textbox', { name: 'Message' }), 'the composer')
+    await expectInViewport(app, chat.getByRole('button', { name: 'Stop' }), 'Stop')
+    await expectInViewport(app, chat.getByLabel('Status', { exact: true }), 'the status bar')
+    // The card's own buttons are reachable: the card scrolls within the chat.
+    await panel.getByRole('button', { name: 'Accept all' }).scrollIntoViewIfNeeded()
+    await expectInViewport(app, panel.getByRole('button', { name: 'Accept all' }), 'Accept all')
+    await panel.getByRole('button', { name: 'Accept all' }).click()
+    await expect(chat.getByLabel('Assistant').last()).toContainText('All three hunks done.')
+    await expectNewestInView(app)
+  })
+}
+
+test('the newest message is in view after each turn, also while a terminal has the focus', async ({ app, projectDir, modelServer }) => {
+  await app.setViewportSize({ width: 1280, height: 720 })
+  const file = join(projectDir, 'notes.txt')
+  await writeFile(file, 'alpha\nbeta\n')
+  await modelServer.setScenario([
+    longReply('First'),
+    { reply: { content: [{ type: 'tool_use', id: 'toolu_read', name: 'Read', input: { file_path: file } }] } },
+    { reply: { content: [{ type: 'tool_use', id: 'toolu_edit', name: 'Edit', input: { file_path: file, old_string: 'beta', new_string: 'BETA' } }] } },
+    longReply('After the approval'),
+    { ...longReply('While the terminal has focus'), delayMs: 60 },
+  ])
+  await openByPath(app, projectDir)
+  const chat = app.getByRole('region', { name: 'Chat' })
+  await prompt(app, 'one')
+  await expect(chat.getByLabel('Assistant').last()).toContainText('First line 30')
+  await expectNewestInView(app)
+
+  await prompt(app, 'edit it')
+  const panel = app.getByRole('region', { name: 'Approvals' })
+  await panel.getByRole('button', { name: 'Accept all' }).click()
+  await expect(chat.getByLabel('Assistant').last()).toContainText('After the approval line 30')
+  await expect(panel).toHaveCount(0)
+  await expectNewestInView(app)
+
+  await prompt(app, 'three')
+  await app.getByRole('region', { name: 'Terminal' }).locator('.xterm-helper-textarea').first().focus()
+  await expect(chat.getByLabel('Assistant').last()).toContainText('While the terminal has focus line 30')
+  await expect(chat.getByRole('status')).toHaveText('')
+  await expectNewestInView(app)
+})
