@@ -58,22 +58,14 @@ test('the trust dialog is modal over a backdrop and leaves the workspace as it w
   const underneath = await chat.boundingBox()
 
   const backdrop = dialog.locator('xpath=..')
-  const style = await backdrop.evaluate((element) => {
-    const computed = getComputedStyle(element)
-    return { position: computed.position, background: computed.backgroundColor, zIndex: computed.zIndex, rect: element.getBoundingClientRect().toJSON() as DOMRect }
-  })
-  expect(style.position).toBe('fixed')
-  expect(style.background).not.toBe('rgba(0, 0, 0, 0)')
-  expect(Number(style.zIndex)).toBeGreaterThan(0)
+  await expect(backdrop).toHaveCSS('position', 'fixed')
+  await expect(backdrop).not.toHaveCSS('background-color', 'rgba(0, 0, 0, 0)')
+  await expect(backdrop).not.toHaveCSS('z-index', 'auto')
   const viewport = app.viewportSize()!
-  expect(style.rect).toMatchObject({ x: 0, y: 0, width: viewport.width, height: viewport.height })
-  // The dialog has a surface of its own, centred over the page.
-  const frame = await dialog.evaluate((element) => {
-    const computed = getComputedStyle(element)
-    return { background: computed.backgroundColor, radius: computed.borderTopLeftRadius }
-  })
-  expect(frame.background).not.toBe('rgba(0, 0, 0, 0)')
-  expect(frame.radius).not.toBe('0px')
+  expect(await backdrop.boundingBox()).toEqual({ x: 0, y: 0, width: viewport.width, height: viewport.height })
+  // The dialog has a surface of its own over the page.
+  await expect(dialog).not.toHaveCSS('background-color', 'rgba(0, 0, 0, 0)')
+  await expect(dialog).not.toHaveCSS('border-top-left-radius', '0px')
 
   await dialog.getByRole('button', { name: 'Don’t trust' }).click()
   await expect(dialog).toBeHidden()
@@ -144,4 +136,22 @@ test('the newest message is in view after each turn, also while a terminal has t
   await expect(chat.getByLabel('Assistant').last()).toContainText('While the terminal has focus line 30')
   await expect(chat.getByRole('status')).toHaveText('')
   await expectNewestInView(app)
+})
+
+test('at 1440×900 the status bar is one line and names the configured model before the first turn; Settings shows the endpoint in use', async ({ app, projectDir, modelServer }) => {
+  await app.setViewportSize({ width: 1440, height: 900 })
+  await openByPath(app, projectDir)
+  const bar = app.getByRole('region', { name: 'Chat' }).getByLabel('Status', { exact: true })
+  // No ANTHROPIC_MODEL in the e2e environment: Sous's default model.
+  await expect(bar).toContainText('claude-sonnet-4-6')
+  await expect(bar).not.toContainText('no model yet')
+  // One line: every item's vertical extent overlaps every other's (a wrapped item starts below).
+  const rows = await bar.locator(':scope > *').evaluateAll((items) => items.map((item) => [item.getBoundingClientRect().top, item.getBoundingClientRect().bottom] as const))
+  expect(Math.max(...rows.map(([top]) => top))).toBeLessThan(Math.min(...rows.map(([, bottom]) => bottom)))
+
+  await app.getByRole('button', { name: 'Settings' }).click()
+  const settings = app.getByRole('dialog', { name: 'Settings' })
+  // ANTHROPIC_BASE_URL points at the scripted model server, not the default.
+  await expect(settings.getByRole('textbox', { name: 'Base URL' })).toHaveAttribute('placeholder', modelServer.url)
+  await expect(settings.getByTestId('endpoint-in-use')).toContainText(`${modelServer.url} (from ANTHROPIC_BASE_URL)`)
 })
