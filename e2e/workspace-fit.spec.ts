@@ -155,3 +155,21 @@ test('at 1440×900 the status bar is one line and names the configured model bef
   await expect(settings.getByRole('textbox', { name: 'Base URL' })).toHaveAttribute('placeholder', modelServer.url)
   await expect(settings.getByTestId('endpoint-in-use')).toContainText(`${modelServer.url} (from ANTHROPIC_BASE_URL)`)
 })
+
+test('the status bar shows the task in progress only while a turn runs', async ({ app, projectDir, modelServer }) => {
+  await modelServer.setScenario([
+    { reply: { content: [{ type: 'tool_use', id: 'toolu_c1', name: 'TaskCreate', input: { subject: 'Write the parser', description: 'Tokens first', activeForm: 'Writing the parser' } }] } },
+    { reply: { content: [{ type: 'tool_use', id: 'toolu_u1', name: 'TaskUpdate', input: { taskId: '1', status: 'in_progress' } }] } },
+    // Held for a moment so the running turn's activity can be seen.
+    { reply: { content: [{ type: 'text', text: 'Stopping here for now; the parser is half done.' }] }, delayMs: 400 },
+  ])
+  await openByPath(app, projectDir)
+  await prompt(app, 'Start the parser')
+  const activity = app.getByLabel('Status', { exact: true }).getByTestId('task-activity')
+  await expect(activity).toHaveText('Writing the parser…')
+  const chat = app.getByRole('region', { name: 'Chat' })
+  await expect(chat.getByLabel('Assistant').last()).toContainText('the parser is half done')
+  // The task is still in progress in the list, but nothing is being done now.
+  await expect(app.getByRole('region', { name: 'Tasks' }).getByTestId('task-status')).toHaveText('In progress')
+  await expect(activity).toHaveCount(0)
+})
