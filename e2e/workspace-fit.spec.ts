@@ -173,3 +173,32 @@ test('the status bar shows the task in progress only while a turn runs', async (
   await expect(app.getByRole('region', { name: 'Tasks' }).getByTestId('task-status')).toHaveText('In progress')
   await expect(activity).toHaveCount(0)
 })
+
+test("each turn's footer shows what that turn spent, and the footers add up to the status bar", async ({ app, projectDir, modelServer }) => {
+  await modelServer.setScenario([
+    { reply: { content: [{ type: 'text', text: 'First.' }], usage: { input_tokens: 1200, output_tokens: 300 } } },
+    { reply: { content: [{ type: 'text', text: 'Second.' }], usage: { input_tokens: 2000, output_tokens: 500 } } },
+  ])
+  await openByPath(app, projectDir)
+  const chat = app.getByRole('region', { name: 'Chat' })
+  await prompt(app, 'one')
+  await expect(chat.getByLabel('Assistant').last()).toContainText('First.')
+  await prompt(app, 'two')
+  await expect(chat.getByLabel('Assistant').last()).toContainText('Second.')
+  const footers = chat.getByLabel('Usage')
+  await expect(footers.nth(0)).toContainText(' · 300 out')
+  // The second turn's own figures, not the session's 800 so far.
+  await expect(footers.nth(1)).toContainText(' · 500 out')
+  // The footers add up to the status bar's session total, tokens and cost.
+  const figures = async (index: number) => {
+    const text = (await footers.nth(index).textContent()) ?? ''
+    const [, read, out, cost] = /^([\d,]+) in.* · ([\d,]+) out · \$([\d.]+)/.exec(text) ?? []
+    return { tokens: Number(read?.replaceAll(',', '')) + Number(out?.replaceAll(',', '')), cost: Number(cost) }
+  }
+  const [first, second] = [await figures(0), await figures(1)]
+  const bar = (await chat.getByLabel('Status', { exact: true }).textContent()) ?? ''
+  const [, tokens, cost] = /([\d.]+)k tokens\$([\d.]+)/.exec(bar) ?? []
+  // The bar rounds to the thousand past 10k.
+  expect(Math.abs(Number(tokens) * 1000 - (first.tokens + second.tokens))).toBeLessThanOrEqual(500)
+  expect(Math.abs(Number(cost) - (first.cost + second.cost))).toBeLessThan(0.01)
+})

@@ -1,7 +1,8 @@
-import { useLayoutEffect, useRef } from 'react'
+import { useLayoutEffect, useMemo, useRef } from 'react'
 import { isRunning, type Transcript } from './reducer'
 
 import { TurnView } from './TurnView'
+import { usageBefore } from './usage'
 
 /** The scrolling log of turns; follows the stream unless the reader has scrolled up. */
 export function Conversation({ transcript }: { transcript: Transcript }) {
@@ -9,6 +10,7 @@ export function Conversation({ transcript }: { transcript: Transcript }) {
   const pinned = useRef(true)
   const seenHeight = useRef(0)
   const running = isRunning(transcript)
+  const before = useMemo(() => usageBefore(transcript.turns), [transcript.turns])
 
   const turnCount = transcript.turns.length
   const seenTurns = useRef(turnCount)
@@ -68,7 +70,7 @@ export function Conversation({ transcript }: { transcript: Transcript }) {
         </div>
       ) : (
         transcript.turns.map((turn, index) => (
-          <TurnView key={turn.key} turn={turn} live={running && index === transcript.turns.length - 1} />
+          <TurnView key={turn.key} turn={turn} live={running && index === transcript.turns.length - 1} before={before[index]} />
         ))
       )}
     </div>
