@@ -202,3 +202,32 @@ test("each turn's footer shows what that turn spent, and the footers add up to t
   expect(Math.abs(Number(tokens) * 1000 - (first.tokens + second.tokens))).toBeLessThanOrEqual(500)
   expect(Math.abs(Number(cost) - (first.cost + second.cost))).toBeLessThan(0.01)
 })
+
+test('a call the user rejects is labelled Rejected, in a neutral colour, not Failed in red', async ({ app, projectDir, modelServer }) => {
+  const file = join(projectDir, 'notes.txt')
+  await writeFile(file, 'alpha\nbeta\n')
+  await modelServer.setScenario([
+    { reply: { content: [{ type: 'tool_use', id: 'toolu_read', name: 'Read', input: { file_path: file } }] } },
+    { reply: { content: [{ type: 'tool_use', id: 'toolu_edit', name: 'Edit', input: { file_path: file, old_string: 'beta', new_string: 'BETA' } }] } },
+    { reply: { content: [{ type: 'text', text: 'Left it alone.' }] } },
+  ])
+  await openByPath(app, projectDir)
+  await prompt(app, 'edit it')
+  await app.getByRole('region', { name: 'Approvals' }).getByRole('button', { name: 'Reject all' }).click()
+  const chat = app.getByRole('region', { name: 'Chat' })
+  await expect(chat.getByLabel('Assistant').last()).toContainText('Left it alone.')
+  const card = chat.getByRole('article', { name: 'Tool Edit: Rejected' })
+  await expect(card).toBeVisible()
+  const badge = card.locator('.badge')
+  await expect(badge).toHaveText('Rejected')
+  const [badgeColour, danger] = await badge.evaluate((element) => {
+    const view = element.ownerDocument.defaultView!
+    const probe = element.ownerDocument.createElement('span')
+    probe.style.color = 'var(--danger)'
+    element.ownerDocument.body.append(probe)
+    const colours = [view.getComputedStyle(element).color, view.getComputedStyle(probe).color]
+    probe.remove()
+    return colours
+  })
+  expect(badgeColour).not.toBe(danger)
+})
