@@ -106,7 +106,8 @@ describe('sessionChanges', () => {
       [`${project}/login.ts`, false],
       [`${project}/new.ts`, true],
     ])
-    expect(changes[0]?.patch).toContain('--- a/login.ts')
+    // A plain unified diff: it starts at its header, with no line of `=` before it.
+    expect(changes[0]?.patch.split('\n')[0]).toBe('--- a/login.ts')
     expect(changes[0]?.patch).toContain('-b\n+B\n+c')
     expect(changes[1]?.patch).toContain('--- /dev/null')
   })

@@ -161,6 +161,7 @@ export function sessionChanges(events: readonly AgentEvent[], projectPath: strin
     return {
       path,
       created: change.created,
+      // The library opens its patch with a line of `=`; a unified diff starts at its `---` header.
       patch: createTwoFilesPatch(
         change.created ? '/dev/null' : `a/${shown}`,
         `b/${shown}`,
@@ -169,7 +170,7 @@ export function sessionChanges(events: readonly AgentEvent[], projectPath: strin
         undefined,
         undefined,
         { context: 3 },
-      ),
+      ).replace(/^=+\n/, ''),
     }
   })
 }
