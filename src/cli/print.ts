@@ -63,7 +63,7 @@ export async function runPrint(argv: string[], env: NodeJS.ProcessEnv, io: Print
     pty,
     permissionMode: options.permissionMode,
     // Nobody can answer a question here: an ask is a denial, reported in the result.
-    headless: true,
+    answerer: 'unattended',
     cliRules: { allowedTools: options.allowedTools, disallowedTools: options.disallowedTools },
     model: config.value.model,
     maxTurns: options.maxTurns,

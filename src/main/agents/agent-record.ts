@@ -1,6 +1,7 @@
 import type { PermissionModeName } from '../../shared/ipc/contract'
 import type { AgentEndStatus, Usage } from '../../shared/protocol/agent-event'
 import type { ContextManager } from '../compaction/manager'
+import type { NestedInstructions } from '../context/nested-instructions'
 import { zeroUsage } from '../engine/usage'
 import type { PermissionGate } from '../governance/gate/gate'
 import type { Message, TextBlock } from '../services/model/types'
@@ -70,6 +71,8 @@ export class AgentRecord {
   parts: RunParts | undefined
   /** Its context management, kept across its runs (its token count, compactions, circuit breaker). */
   context: ContextManager | undefined
+  /** The subfolder CLAUDE.md files it loaded by touching files below them (its own: it has its own conversation). */
+  nested: NestedInstructions | undefined
   private unchain: (() => void) | undefined
 
   constructor(

@@ -1,13 +1,15 @@
 import { DEFAULT_TURN_GUARD } from '../../shared/ipc/contract'
 import { PlanMode } from '../agents/plan-mode'
 import { projectDataDir } from '../base/paths'
-import { planProvider, recentFilesProvider, skillsProvider, tasksProvider } from '../compaction/restoration'
-import { compactionSettings, contextWindowFromEnv } from '../compaction/settings'
+import { contextWindowFromEnv } from '../compaction/settings'
+import { InstructionBudget } from '../context/instruction-files'
+import { NestedInstructions } from '../context/nested-instructions'
 import { ReminderQueue } from '../context/reminders'
 import { TASK_TOOLS, TaskReminders } from '../context/task-reminders'
-import type { QueryHooks } from '../engine/types'
+import type { QueryHooks, ToolCallInfo } from '../engine/types'
 import { createPermissionGate, type PermissionGate } from '../governance/gate/gate'
-import { ApprovalQueue } from '../governance/approvals/queue'
+import type { ApprovalAsker } from '../governance/approvals/queue'
+import { chooseAnswerer } from '../governance/approvals/answerer'
 import { SessionGrants } from '../governance/decide/session'
 import { HookRunner } from '../governance/hooks/runner'
 import { plansDir } from '../store/plan-files'
@@ -15,14 +17,13 @@ import { transcriptPath } from '../store/transcript'
 import { resultText } from '../tools/result-text'
 import { taskNotification } from '../tools/shell/task-notification'
 import { createToolSession } from '../tools/tool-session'
-import { projectTrustOf } from './options'
+import { projectTrustOf, unattended } from './options'
 import type { RuntimeParts } from './shared'
 import type { SessionParts } from '../session/live-session'
 import type { PermissionModeName } from '../../shared/ipc/contract'
 import type { UserTaskEdits } from './user-task-edits'
 import { openExtensions } from './open-extensions'
-import type { ExtensionParts } from './extension-parts'
-import type { SessionContextSetup } from '../session/session-context'
+import { contextSetup } from './context-setup'
 import { PromptReminders } from './prompt-reminders'
 import { createSessionSubagents } from './subagents'
 import { sessionMemory } from './memory'
@@ -54,6 +55,7 @@ export function openSession(parts: RuntimeParts, projectPath: string, sessionId:
     preferences: options.preferences?.() ?? {},
     sandboxState: () => parts.sandbox.acquire(projectPath, sessionId),
     reminders: new ReminderQueue(),
+    nested: new NestedInstructions(projectPath, new InstructionBudget(), parts.userHome),
   }
   // A background command that ends is announced on the model's next request, without polling.
   opening.tools.shell.background.onFinish((shell) =>
@@ -72,7 +74,7 @@ export function openSession(parts: RuntimeParts, projectPath: string, sessionId:
   const modelName = models.modelName(opening.preferences)
   // Headless runs have no limit unless one is given (--max-turns), as in Claude Code; the desktop
   // keeps a generous guard that asks whether to go on (a subagent at the guard ends its run).
-  const maxTurns = options.maxTurns ?? (options.headless ? Infinity : (opening.preferences.turnGuard ?? DEFAULT_TURN_GUARD))
+  const maxTurns = options.maxTurns ?? (unattended(options) ? Infinity : (opening.preferences.turnGuard ?? DEFAULT_TURN_GUARD))
   const subagents = createSessionSubagents(parts, {
     projectPath,
     sessionId,
@@ -90,6 +92,7 @@ export function openSession(parts: RuntimeParts, projectPath: string, sessionId:
     // conversation is the main agent's, so the plan comes back for it too.
     compaction: {
       contextWindow: contextWindowFromEnv(options.env),
+      autoCompactWindow: () => gate.settingsNow().autoCompactWindow,
       tasks: tasks.access,
       planFile: () => plan.activePlanFile(),
     },
@@ -98,7 +101,6 @@ export function openSession(parts: RuntimeParts, projectPath: string, sessionId:
   const plan = new PlanMode({
     sessionId,
     plansDir: plansDir(parts.userHome, options.env),
-    headless: options.headless,
     approvals: queue,
     gate,
     onModeChange: (mode, previous) => options.hub.emit('agent.event', { type: 'mode_change', sessionId, agentId: 'main', mode, previous }),
@@ -113,10 +115,10 @@ export function openSession(parts: RuntimeParts, projectPath: string, sessionId:
     hub: options.hub,
     model: () => models.get(opening.preferences),
     modelName,
-    context: contextSetup(parts, opening, { gate, tasks, plan, extensions }),
+    context: contextSetup({ env: parts.options.env, fileState: opening.tools.fileState, nested: opening.nested, gate, tasks: tasks.access, plan, extensions }),
     toolset: () => buildToolset(parts, opening, { gate, tasks, plan, extensions, subagents }),
     canUseTool: (tool, input, toolUseId, callOptions) => gate.canUseTool(tool, input, toolUseId, callOptions),
-    hooks: loopHooks(gate, taskReminders),
+    hooks: loopHooks(gate, taskReminders, (call) => opening.nested.onToolCall(call.tool.name, call.input, opening.tools.shell.cwd)),
     ...extensions.environment,
     lifecycle: {
       promptSubmit: async (prompt) => {
@@ -130,11 +132,11 @@ export function openSession(parts: RuntimeParts, projectPath: string, sessionId:
     memory: sessionMemory(parts, { grants, model: () => models.get(opening.preferences) }),
     reminders: opening.reminders,
     maxTurns,
-    askToContinue: !options.headless,
+    askToContinue: !unattended(options),
     appendSystemPrompt: options.appendSystemPrompt,
     // A person will look before the first request (the context view) or type it: have the prompt
     // ready. `sous -p` sends its request at once and would only pay for the scheduling.
-    prepareOnOpen: !options.headless,
+    prepareOnOpen: !unattended(options),
     homeDir: parts.userHome,
     agents: subagents.agents,
     attach: (session) => subagents.attach(session),
@@ -165,16 +167,19 @@ export function openSession(parts: RuntimeParts, projectPath: string, sessionId:
 }
 
 /**
- * The session's approval queue (shown in the UI, unless headless; asked by the sandbox's network
- * check) and its permission gate. `close` cancels what is pending and unregisters both.
+ * The session's answerer, chosen once here (its approval queue, shown in the UI; or the unattended
+ * answerer), which the sandbox's network check asks too, and its permission gate. `close` cancels
+ * what is pending and unregisters both.
  */
-function openGate(parts: RuntimeParts, opening: Opening): { gate: PermissionGate; queue: ApprovalQueue; grants: SessionGrants; close(): void } {
+function openGate(parts: RuntimeParts, opening: Opening): { gate: PermissionGate; queue: ApprovalAsker; grants: SessionGrants; close(): void } {
   const { options, approvals, network, hookLog, userHome } = parts
   const { projectPath, sessionId, tools } = opening
   const grants = new SessionGrants(projectPath)
-  const queue = new ApprovalQueue({ projectRoot: projectPath, sousHome: options.home, sessionGrants: grants, headless: options.headless })
+  const answerer = chooseAnswerer(options.answerer, { projectRoot: projectPath, sousHome: options.home, sessionGrants: grants })
+  const queue = answerer.asker
   network.register(sessionId, queue)
-  const forgetQueue = approvals.add(sessionId, queue)
+  // Only a queue someone answers goes to the UI.
+  const forgetQueue = answerer.kind === 'interactive' ? approvals.add(sessionId, answerer.asker) : () => {}
   const transcript = transcriptPath(options.home, projectPath, sessionId)
   const gate = createPermissionGate({
     projectRoot: projectPath,
@@ -186,7 +191,6 @@ function openGate(parts: RuntimeParts, opening: Opening): { gate: PermissionGate
     projectTrust: projectTrustOf(options),
     approvals: queue,
     hooks: new HookRunner({ hooks: [], sessionId, transcriptPath: transcript, projectRoot: projectPath, log: hookLog, env: options.env, childEnv: options.childEnv }),
-    headless: options.headless,
     sandbox: opening.sandboxState,
     sessionId,
     transcriptPath: transcript,
@@ -209,38 +213,11 @@ function openGate(parts: RuntimeParts, opening: Opening): { gate: PermissionGate
 
 
 /**
- * The session's compaction: thresholds from the model's window (or `SOUS_CONTEXT_WINDOW`), what a
- * summary restores (the files the agent read most recently, the session's plan, loaded skills,
- * open tasks), and the gate's PreCompact, PostCompact and SessionStart (`compact`) hooks; and the
- * system prompt's extra sections (the skill catalog).
- */
-function contextSetup(
-  parts: RuntimeParts,
-  opening: Opening,
-  session: { gate: PermissionGate; tasks: ReturnType<typeof createSessionTasks>; plan: PlanMode; extensions: ExtensionParts },
-): SessionContextSetup {
-  const { gate, tasks, plan, extensions } = session
-  const contextWindow = contextWindowFromEnv(parts.options.env)
-  return {
-    // From the model the session uses now: `/model` may pick one with another window.
-    settings: (model) => compactionSettings({ model, ...(contextWindow !== undefined && { contextWindow }) }),
-    restoration: [recentFilesProvider(opening.tools.fileState, (path) => gate.isReadDenied(path)), planProvider(() => plan.activePlanFile()), skillsProvider(), tasksProvider(tasks.access)],
-    hooks: {
-      preCompact: (trigger, instructions) => gate.preCompact(trigger, instructions),
-      postCompact: (trigger, summary) => gate.postCompact(trigger, summary),
-      sessionStart: () => gate.sessionStart('compact'),
-    },
-    // The skill catalog, read once with the rest of the system prompt.
-    sections: () => extensions.promptSections(),
-  }
-}
-
-/**
  * The gate's Stop and PostToolUse hooks, as the loop calls them. What the hooks after a call say
  * reaches the model with its next request; `continue: false` ends the turn. The task reminders
  * learn here when the model used a task tool and when it ended a turn.
  */
-function loopHooks(gate: PermissionGate, taskReminders: TaskReminders): QueryHooks {
+function loopHooks(gate: PermissionGate, taskReminders: TaskReminders, touched: (call: ToolCallInfo) => string | undefined): QueryHooks {
   return {
     onStop: (info) => {
       taskReminders.turnEnded()
@@ -253,7 +230,9 @@ function loopHooks(gate: PermissionGate, taskReminders: TaskReminders): QueryHoo
       const outcome = result.isError
         ? await gate.postToolUseFailure(call.tool, call.input, resultText(result.content), call.toolUseId)
         : await gate.postToolUse(call.tool, call.input, result, call.toolUseId)
-      const context = outcome.additionalContext && `${event} hook feedback on the ${call.tool.name} call ${call.toolUseId}:\n${outcome.additionalContext}`
+      const feedback = outcome.additionalContext && `${event} hook feedback on the ${call.tool.name} call ${call.toolUseId}:\n${outcome.additionalContext}`
+      // The first touch below a folder with its own CLAUDE.md loads it (as the hook's news does, with the next request).
+      const context = [feedback, result.isError ? undefined : touched(call)].filter(Boolean).join('\n\n')
       return { ...(context && { additionalContext: context }), ...(outcome.stopReason !== undefined && { stopReason: outcome.stopReason }) }
     },
   }

@@ -5,7 +5,7 @@ import type { ReminderSink } from '../context/reminders'
 import { BUILT_IN_AGENTS, describeTools, type AgentCatalog } from '../agents/definitions'
 import { SessionAgents } from '../agents/session-agents'
 import type { SubagentCompaction } from '../agents/subagent-context'
-import type { ApprovalQueue } from '../governance/approvals/queue'
+import type { ApprovalAsker } from '../governance/approvals/queue'
 import { SessionGrants } from '../governance/decide/session'
 import { createPermissionGate, type PermissionGate } from '../governance/gate/gate'
 import { HookRunner } from '../governance/hooks/runner'
@@ -61,7 +61,7 @@ export interface SubagentSession {
   tools: { shell: ShellState; fileState: FileStateCache }
   preferences: { coordinator?: boolean }
   gate: PermissionGate
-  queue: ApprovalQueue
+  queue: ApprovalAsker
   model(): Promise<ModelService>
   modelName: string
   maxTurns: number
@@ -149,7 +149,7 @@ export function createSessionSubagents(parts: RuntimeParts, session: SubagentSes
   }
 }
 
-/** Whether the project's own agent files may be used: headless runs assume trust, as Claude Code's `-p`. */
+/** Whether the project's own agent files may be used: unattended runs assume trust, as Claude Code's `-p`. */
 function projectAgentsTrusted(parts: RuntimeParts, projectPath: string): boolean {
   if (projectTrustOf(parts.options) === 'assume') return true
   return isPartTrusted(projectPath, parts.options.home, 'extensions', readProjectConfig(projectPath).fingerprints.extensions)
@@ -175,7 +175,7 @@ function openSubagentGate(
     mode,
     cliRules: options.cliRules,
     projectTrust: projectTrustOf(options),
-    approvals: { sessionGrants: grants, request: (request) => session.queue.request({ ...request, grants }) },
+    approvals: { attended: session.queue.attended, sessionGrants: grants, request: (request) => session.queue.request({ ...request, grants }) },
     agent,
     hooks: new HookRunner({
       hooks: [],
@@ -187,7 +187,6 @@ function openSubagentGate(
       childEnv: options.childEnv,
       inputFields: { agent_id: agent.id, agent_type: agent.type },
     }),
-    headless: options.headless,
     sandbox: () => parts.sandbox.acquire(session.projectPath, session.sessionId),
     sessionId: session.sessionId,
     transcriptPath: session.transcriptPath,

@@ -27,7 +27,7 @@ function start(permissionMode: PermissionMode): void {
     hub: createEventHub(),
     pty,
     permissionMode,
-    headless: false,
+    answerer: 'interactive',
     userHome: join(base, 'home'),
     // These tests script every request; memory's side requests have their own tests (memory/agents).
     preferences: () => ({ autoMemory: false }),

@@ -2,6 +2,7 @@ import type { AgentEvent, Usage } from '../../shared/protocol/agent-event'
 import { AppError } from '../../shared/ipc/result'
 import type { CompactionRecord } from '../../shared/protocol/compaction'
 import type { ContextBreakdown } from '../../shared/ipc/context'
+import { remindedProvider } from '../compaction/restoration'
 import { ReminderQueue, withReminders } from '../context/reminders'
 import { query } from '../engine/query'
 import type { QueryResult } from '../engine/types'
@@ -385,9 +386,10 @@ export class Session {
   }
 }
 
-/** The environment with memory's part of the dynamic prompt after the owner's own sections. */
+/** The environment with memory's part of the dynamic prompt after the owner's own sections, and its recalled memories restored after a compaction. */
 function withMemorySection(env: SessionEnvironment, memory: SessionMemoryPort | undefined): SessionEnvironment {
   if (!memory) return env
   const sections = async () => [...((await env.context?.sections?.()) ?? []), { name: 'Memory', text: await memory.promptSection() }]
-  return { ...env, context: { ...env.context, sections } }
+  const restoration = [...(env.context?.restoration ?? []), remindedProvider('recalled memories', 'memory', () => memory.recalled())]
+  return { ...env, context: { ...env.context, sections, restoration } }
 }

@@ -92,6 +92,7 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
     get mode() {
       return mode
     },
+    settingsNow: () => settings(),
     reloadSettings() {
       const { diagnostics } = watch.reload()
       settings()

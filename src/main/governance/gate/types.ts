@@ -3,7 +3,7 @@ import type { AnyTool, ToolContext } from '../../tools/types'
 import type { AgentLabel, ApprovalAsker } from '../approvals/queue'
 import type { HookRunner } from '../hooks/runner'
 import type { LoadSettingsOptions } from '../settings/load'
-import type { SettingsDiagnostic } from '../settings/types'
+import type { MergedSettings, SettingsDiagnostic } from '../settings/types'
 import type { PermissionDecision, PermissionMode } from '../types'
 import type { SessionHooks } from './gate-hooks'
 import type { GateNotice } from './gate-settings'
@@ -37,14 +37,15 @@ export interface PermissionGateOptions {
   /** Managed policy file and home directory overrides (tests). */
   managedPath?: string
   home?: string
-  /** Where asks go: the session's queue, or a subagent's view of it (fresh grants, the agent named). */
+  /**
+   * Where asks go: the session's answerer (its queue, or the unattended answerer: then every ask
+   * becomes a denial reported through `onDenial`), or a subagent's view of it (fresh grants, the agent named).
+   */
   approvals: ApprovalAsker
   /** The subagent this gate serves (absent: the session's main agent); its asks name it. */
   agent?: AgentLabel
   /** Its hook list is replaced whenever the settings are re-read. */
   hooks: HookRunner
-  /** No one to ask: every ask becomes a denial reported through `onDenial`. */
-  headless: boolean
   /** The sandbox as probed at start-up (or how to start it); absent when none is configured. */
   sandbox?: BashSandboxSource
   sessionId: string
@@ -86,6 +87,8 @@ export interface PermissionGate extends SessionHooks {
   abortPending(): void
   setMode(mode: PermissionMode): void
   readonly mode: PermissionMode
+  /** The merged settings as they are now (re-read when a file changed). */
+  settingsNow(): MergedSettings
   /** Re-reads the settings files now; returns this load's diagnostics. */
   reloadSettings(): SettingsDiagnostic[]
   /** Denials so far, oldest first. */

@@ -36,6 +36,26 @@ describe('loadSettings', () => {
     expect(settings.hooks.map((h) => h.event)).toEqual(['PreCompct', 'Stop'])
   })
 
+  it('takes autoCompactWindow as a positive whole number, and refuses anything else with file and line, keeping the rest of the file', () => {
+    project = makeTempProject({ permissions: { allow: ['Bash(ls *)'] } })
+    const local = join(project.root, '.claude', 'settings.local.json')
+    write(local, '{\n  "permissions": { "allow": ["Bash(pwd)"] },\n  "autoCompactWindow": -5\n}\n')
+    write(join(project.sousHome, 'settings.json'), { autoCompactWindow: 120_000 })
+    const { settings, diagnostics } = loadSettings(project.root, { projectTrust: 'assume', sousHome: project.sousHome, home: project.home, managedPath: join(project.base, 'm.json') })
+    expect(diagnostics).toEqual([expect.objectContaining({ level: 'warning', file: local, line: 3, message: expect.stringContaining(`${local}:3:3: autoCompactWindow must be a positive whole number of tokens, not -5`) })])
+    // The bad value is left out (the next source's applies) and the file is not broken.
+    expect(settings.autoCompactWindow).toBe(120_000)
+    expect(settings.broken).toEqual([])
+    expect(settings.rules.allow.map((rule) => rule.origin.text)).toContain('Bash(pwd)')
+    for (const bad of ['200000', 0, 1.5]) {
+      write(local, { autoCompactWindow: bad })
+      write(join(project.sousHome, 'settings.json'), {})
+      const again = loadSettings(project.root, { projectTrust: 'assume', sousHome: project.sousHome, home: project.home, managedPath: join(project.base, 'm.json') })
+      expect(again.settings.autoCompactWindow).toBeUndefined()
+      expect(again.diagnostics).toHaveLength(1)
+    }
+  })
+
   it('fails closed on a JSON syntax error, with file, line and column', async () => {
     project = makeTempProject({ permissions: { allow: ['Bash(ls *)'] } })
     const local = join(project.root, '.claude', 'settings.local.json')

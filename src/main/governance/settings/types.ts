@@ -46,6 +46,12 @@ export interface MergedSettings {
     allowWrite: string[]
     denyWrite: string[]
   }
+  /**
+   * `autoCompactWindow` (Claude Code's key): compaction's thresholds are derived from this many
+   * tokens when it is smaller than the model's window. Only a positive whole number is taken; any
+   * other value is refused with its file and line, and the model's window applies.
+   */
+  autoCompactWindow?: number
   /** Files that could not be read: while any is listed, no call is allowed without asking. */
   broken: Array<{ file: string; message: string }>
   /** Files governance itself must protect (all sources' paths, the managed file, the trust file). */
