@@ -134,7 +134,7 @@ test('the newest message is in view after each turn, also while a terminal has t
   await prompt(app, 'three')
   await app.getByRole('region', { name: 'Terminal' }).locator('.xterm-helper-textarea').first().focus()
   await expect(chat.getByLabel('Assistant').last()).toContainText('While the terminal has focus line 30')
-  await expect(chat.getByRole('status')).toHaveText('')
+  await expect(chat.locator('.pane__header').getByRole('status')).toHaveText('')
   await expectNewestInView(app)
 })
 
