@@ -19,8 +19,14 @@ test('create a memory with validation as you type, edit it, rename it, and delet
 
   const form = dialog.getByRole('form', { name: 'New memory' })
   const create = form.getByRole('button', { name: 'Create memory' })
-  await expect(form.getByText('A name is required.')).toBeVisible()
+  // Nothing typed yet: no errors, but nothing to create either.
+  await expect(form.locator('.memory-editor__problem')).toHaveCount(0)
+  await expect(form.getByRole('status')).toHaveText('')
   await expect(create).toBeDisabled()
+  // A field's problem shows once it was edited.
+  await form.getByLabel('Name').fill('x')
+  await form.getByLabel('Name').fill('')
+  await expect(form.getByText('A name is required.')).toBeVisible()
   await form.getByLabel('Name').fill('Use pnpm')
   await form.getByLabel('Type').selectOption('feedback')
   await form.getByLabel('Description').fill('Scripts run with pnpm here, never npm')

@@ -96,7 +96,7 @@ export async function processToolCall(block: ToolUseBlock, signal: AbortSignal, 
   if (decision.behavior === 'deny') {
     const message = decision.message
     return finish(
-      { content: `Permission to use ${block.name} was denied: ${message}`, isError: true },
+      { content: `Permission to use ${block.name} was denied: ${message}`, isError: true, ...(decision.rejectedByUser && { details: { rejected: true } }) },
       { toolName: block.name, toolUseId: block.id, input, message },
       decision.stopTurn,
     )

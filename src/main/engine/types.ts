@@ -29,6 +29,8 @@ export type ToolPermission =
       message: string
       /** Also end the turn after this call's result (a hook answered `continue: false`), for this reason. */
       stopTurn?: string
+      /** The user said no (not a rule or a hook): the result's details say `{ rejected: true }`. */
+      rejectedByUser?: true
     }
 
 /**

@@ -82,6 +82,12 @@ describe('searchSessions', () => {
     expect(await searchSessions(home, 'nothing like this')).toEqual([])
   })
 
+  it("finds a session by what its tool calls were given (a path, a command)", async () => {
+    const byInput = await searchSessions(home, 'login.ts')
+    expect(byInput.map((m) => m.summary.sessionId)).toEqual(['s1'])
+    expect(byInput[0]?.snippet).toContain(`Edit ${project}/login.ts`)
+  })
+
   it('cuts long texts around the match', () => {
     expect(snippetAround(`${'x'.repeat(100)}needle${'y'.repeat(100)}`, 100, 6)).toMatch(/^…x+needley+…$/)
   })
@@ -106,7 +112,8 @@ describe('sessionChanges', () => {
       [`${project}/login.ts`, false],
       [`${project}/new.ts`, true],
     ])
-    expect(changes[0]?.patch).toContain('--- a/login.ts')
+    // A plain unified diff: it starts at its header, with no line of `=` before it.
+    expect(changes[0]?.patch.split('\n')[0]).toBe('--- a/login.ts')
     expect(changes[0]?.patch).toContain('-b\n+B\n+c')
     expect(changes[1]?.patch).toContain('--- /dev/null')
   })

@@ -41,15 +41,31 @@ export async function searchSessions(
   return matches
 }
 
-/** The texts of a session a person would search: prompts, replies and commands. */
+/**
+ * The texts of a session a person would search: prompts, replies, and what each tool call was
+ * asked to do (its command, path, pattern… — the string fields of its input, once per call).
+ */
 export function searchableTexts(events: readonly AgentEvent[]): string[] {
   const texts: string[] = []
+  const seenCalls = new Set<string>()
   for (const event of events) {
     if (event.parentToolUseId) continue
     if (event.type === 'turn_start') texts.push(event.prompt)
     else if (event.type === 'assistant_message') texts.push(event.text)
+    else if (event.type === 'tool_state' && event.input !== undefined && !seenCalls.has(event.toolUseId)) {
+      seenCalls.add(event.toolUseId)
+      texts.push([event.name, ...inputStrings(event.input)].join(' '))
+    }
   }
   return texts
+}
+
+/** The string values in a tool input, nested ones included (an edit's `old_string`, a MultiEdit's list). */
+function inputStrings(input: unknown): string[] {
+  if (typeof input === 'string') return [input]
+  if (Array.isArray(input)) return input.flatMap(inputStrings)
+  if (typeof input === 'object' && input !== null) return Object.values(input).flatMap(inputStrings)
+  return []
 }
 
 /** One line of context around a match, with ellipses where it was cut. */
@@ -161,6 +177,7 @@ export function sessionChanges(events: readonly AgentEvent[], projectPath: strin
     return {
       path,
       created: change.created,
+      // The library opens its patch with a line of `=`; a unified diff starts at its `---` header.
       patch: createTwoFilesPatch(
         change.created ? '/dev/null' : `a/${shown}`,
         `b/${shown}`,
@@ -169,7 +186,7 @@ export function sessionChanges(events: readonly AgentEvent[], projectPath: strin
         undefined,
         undefined,
         { context: 3 },
-      ),
+      ).replace(/^=+\n/, ''),
     }
   })
 }

@@ -57,6 +57,19 @@ export const settingsRequests = {
       warning: z.string().optional(),
     }),
   },
+  /**
+   * The model and endpoint new turns use, with where each comes from: the preferences, the
+   * environment (`ANTHROPIC_MODEL`, `ANTHROPIC_BASE_URL`), or Sous's default.
+   */
+  'settings.endpoint': {
+    input: Empty,
+    output: z.object({
+      model: z.string(),
+      modelFrom: z.enum(['settings', 'environment', 'default']),
+      baseUrl: z.string(),
+      baseUrlFrom: z.enum(['settings', 'environment', 'default']),
+    }),
+  },
   /** Sous's preferences (never the API key). */
   'settings.get': { input: Empty, output: Preferences },
   /** Changes some preferences; keys of other tools in the same file are kept. */

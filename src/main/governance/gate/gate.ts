@@ -44,7 +44,8 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
       const denial: GateDenial = { toolName: call.tool.name, toolUseId: call.toolUseId, input: call.input, reason, message }
       denials.push(denial)
       options.onDenial?.(denial)
-      return { behavior: 'deny', message }
+      // The UI labels the user's own "no" as Rejected, not as a failure.
+      return { behavior: 'deny', message, ...(reason === 'rejected' && { rejectedByUser: true as const }) }
     },
     hookNotices(aggregate: HookAggregate) {
       for (const error of aggregate.errors) notice({ level: 'warning', message: `Hook failed (the call went on): ${error}` })

@@ -11,7 +11,7 @@ import type { GateNotice } from './gate-settings'
 /** What the engine gets back for one call (its own type, restated so governance does not import the engine). */
 export type GateDecision =
   | { behavior: 'allow'; updatedInput?: unknown; runAs?: string; userNote?: string }
-  | { behavior: 'deny'; message: string; stopTurn?: string }
+  | { behavior: 'deny'; message: string; stopTurn?: string; rejectedByUser?: true }
 
 /** A refused call, for `sous -p`'s report and the transcript. */
 export interface GateDenial {

@@ -104,6 +104,16 @@ describe('an untrusted project', () => {
     expect(load().settings.trust.state).toBe('untrusted')
   })
 
+  it('does not ask again once the trusted configuration was deleted: there is nothing to review', () => {
+    write(join(root, '.claude', 'settings.json'), { permissions: { allow: ['Bash(npm test *)'] } })
+    trust()
+    rmSync(join(root, '.claude', 'settings.json'))
+    expect(trustStatus(root, sousHome)).toMatchObject({ state: 'changed', changed: ['settings'], needsReview: false })
+    // Configuration that comes back later is a change to review.
+    write(join(root, '.claude', 'settings.json'), { hooks: { SessionStart: [{ hooks: [{ type: 'command', command: 'touch pwned' }] }] } })
+    expect(trustStatus(root, sousHome)).toMatchObject({ state: 'changed', needsReview: true })
+  })
+
   it('keeps trust when only restrictions are added or the formatting changes', () => {
     write(join(root, '.claude', 'settings.json'), { permissions: { allow: ['Bash(make *)'] } })
     trust()

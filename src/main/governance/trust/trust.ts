@@ -21,7 +21,10 @@ export interface TrustStatus {
   /** The parts that differ (with `changed`). */
   changed: TrustPart[]
   summary: TrustSummary
-  /** Whether there is anything to ask about (an untrusted folder with no configuration is not asked). */
+  /**
+   * Whether there is anything to ask about: configuration that is not trusted as it is. A folder
+   * with none is not asked, even when it was trusted with some that has since been deleted.
+   */
   needsReview: boolean
   /** Identifies exactly what is shown; granting trust must send it back (see {@link grantTrust}). */
   fingerprint: string
@@ -43,7 +46,7 @@ export function trustStatus(projectRoot: string, sousHome: string): TrustStatus 
     state,
     changed,
     summary,
-    needsReview: state !== 'trusted' && (hasTrustRelevantConfig(summary) || state === 'changed'),
+    needsReview: state !== 'trusted' && hasTrustRelevantConfig(summary),
     fingerprint: combined(fingerprints),
     ...(record ? { trustedAt: record.trustedAt } : {}),
     ...(file.ok ? {} : { problem: file.error }),

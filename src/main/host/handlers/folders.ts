@@ -1,13 +1,21 @@
 import { realpath, stat } from 'node:fs/promises'
-import { isAbsolute } from 'node:path'
+import { homedir } from 'node:os'
+import { isAbsolute, join } from 'node:path'
 import { AppError } from '../../../shared/ipc/result'
 
+/** `~` and `~/…` as the user's home (a shell would expand them; the path box is typed like one). */
+export function expandHome(path: string): string {
+  if (path === '~') return homedir()
+  return path.startsWith('~/') ? join(homedir(), path.slice(2)) : path
+}
+
 /**
- * Checks that `path` is an absolute path to an existing directory and returns its canonical form
+ * Checks that `path` (`~` expanded) is an absolute path to an existing directory and returns its canonical form
  * (symlinks resolved, so one folder is one project).
  * Throws `AppError`: INVALID_INPUT (relative, or not a directory) or NOT_FOUND (missing).
  */
-export async function existingDirectory(path: string): Promise<string> {
+export async function existingDirectory(typed: string): Promise<string> {
+  const path = expandHome(typed)
   if (!isAbsolute(path)) throw new AppError('INVALID_INPUT', `Not an absolute path: ${path}`)
   let canonical: string
   try {

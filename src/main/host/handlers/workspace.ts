@@ -2,6 +2,7 @@ import { keepSettingsTrustAsync } from '../../governance/trust/trust'
 import type { Handlers } from '../router'
 import { FileSearch } from '../../workspace/file-search'
 import { listFolder, readProjectFile } from '../../workspace/files'
+import { endpointInUse } from '../../services/model/config'
 import { readPreferences, updatePreferences } from '../../workspace/preferences'
 import { readProjectSettings, writeProjectSettings } from '../../workspace/project-settings'
 import { loadSession, searchSessions, sessionChanges, sessionMarkdown } from '../../workspace/session-docs'
@@ -15,6 +16,7 @@ type WorkspaceChannels =
   | 'files.read'
   | 'files.search'
   | 'settings.get'
+  | 'settings.endpoint'
   | 'settings.update'
   | 'projectSettings.read'
   | 'projectSettings.write'
@@ -24,7 +26,7 @@ type WorkspaceChannels =
  * (read from transcripts, so they work without a running agent), the project's files, Sous's
  * preferences and the project's settings files.
  */
-export function workspaceHandlers(deps: { sousHome: string }): Pick<Handlers, WorkspaceChannels> {
+export function workspaceHandlers(deps: { sousHome: string; env?: NodeJS.ProcessEnv }): Pick<Handlers, WorkspaceChannels> {
   const fileSearch = new FileSearch()
   return {
     'session.search': async ({ query, projectPath }) =>
@@ -43,6 +45,7 @@ export function workspaceHandlers(deps: { sousHome: string }): Pick<Handlers, Wo
     'files.search': async ({ projectPath, query, limit }) =>
       fileSearch.search(await existingDirectory(projectPath), query, limit),
     'settings.get': () => readPreferences(deps.sousHome),
+    'settings.endpoint': async () => endpointInUse(await readPreferences(deps.sousHome), deps.env ?? process.env),
     'settings.update': (changes) => updatePreferences(deps.sousHome, changes),
     'projectSettings.read': async ({ projectPath }) =>
       readProjectSettings(await existingDirectory(projectPath)),

@@ -5,6 +5,33 @@ import { DEFAULT_ALIAS_MODELS, resolveModelName } from './aliases'
 /** The model used when neither ANTHROPIC_MODEL nor an override names one. */
 export const DEFAULT_MODEL = 'claude-sonnet-4-6'
 
+/** Where requests go when neither the preferences nor `ANTHROPIC_BASE_URL` say (the SDK's default). */
+export const DEFAULT_BASE_URL = 'https://api.anthropic.com'
+
+/** Where one part of the model configuration comes from. */
+export type ConfigSource = 'settings' | 'environment' | 'default'
+
+/**
+ * The model and endpoint a new turn uses, by the same precedence as the model cache (preferences,
+ * then the environment, then the default), with the source of each — what Settings and the status
+ * bar show before any request was made.
+ */
+export function endpointInUse(
+  preferences: { model?: string; baseUrl?: string },
+  env: Record<string, string | undefined>,
+): { model: string; modelFrom: ConfigSource; baseUrl: string; baseUrlFrom: ConfigSource } {
+  const pick = (value: string | undefined): string | undefined => (value && value.trim() !== '' ? value.trim() : undefined)
+  const [model, modelFrom] = choose(pick(preferences.model), pick(env['ANTHROPIC_MODEL']), DEFAULT_MODEL)
+  const [baseUrl, baseUrlFrom] = choose(pick(preferences.baseUrl), pick(env['ANTHROPIC_BASE_URL']), DEFAULT_BASE_URL)
+  return { model, modelFrom, baseUrl: baseUrl.replace(/\/+$/, ''), baseUrlFrom }
+}
+
+function choose(fromSettings: string | undefined, fromEnv: string | undefined, fallback: string): [string, ConfigSource] {
+  if (fromSettings) return [fromSettings, 'settings']
+  if (fromEnv) return [fromEnv, 'environment']
+  return [fallback, 'default']
+}
+
 /** Claude Code's model aliases, each for the newest model of its family that Sous knows. */
 export const MODEL_ALIASES: Readonly<Record<string, string>> = DEFAULT_ALIAS_MODELS
 

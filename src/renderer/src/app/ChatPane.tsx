@@ -1,4 +1,5 @@
-import { useEffect, useMemo } from 'react'
+import { useEffect, useMemo, useState } from 'react'
+import { api } from '../api'
 import { ApprovalPanel } from '../features/approvals/ApprovalPanel'
 import { Composer } from '../features/chat/Composer'
 import { Conversation } from '../features/chat/Conversation'
@@ -27,6 +28,17 @@ export function ChatPane({ projectPath }: { projectPath: string }) {
   const activity = useMemo(() => (tasks ? currentActivity(tasks) : undefined), [tasks])
 
   useEffect(() => reset(projectPath), [projectPath, reset])
+  // The model new turns use, for the status bar before the first reply names one.
+  const [configuredModel, setConfiguredModel] = useState<string>()
+  useEffect(() => {
+    let current = true
+    void api.invoke('settings.endpoint', {}).then((result) => {
+      if (current && result.ok) setConfiguredModel(result.value.model)
+    })
+    return () => {
+      current = false
+    }
+  }, [projectPath])
 
   return (
     <section className="pane chat-pane" aria-label="Chat">
@@ -63,7 +75,15 @@ export function ChatPane({ projectPath }: { projectPath: string }) {
         onSend={send}
         onStop={() => void stop()}
       />
-      <StatusBar transcript={transcript} mode={mode} modeProblem={modeError ?? undefined} setMode={setMode} activity={activity} />
+      <StatusBar
+        transcript={transcript}
+        mode={mode}
+        modeProblem={modeError ?? undefined}
+        setMode={setMode}
+        // A task left in progress says nothing about now once the turn is over.
+        {...(running && activity && { activity })}
+        {...((model ?? configuredModel) && { configuredModel: model ?? configuredModel })}
+      />
     </section>
   )
 }

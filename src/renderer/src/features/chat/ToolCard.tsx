@@ -2,11 +2,14 @@ import { memo } from 'react'
 import { isWaiting } from '../../state/approval-queue'
 import { usePendingApprovals } from '../../state/approvals'
 import type { Block } from './reducer'
-import { fileChangeOf, resultLabel } from './tool-view'
+import { fileChangeOf, isRejected, resultLabel } from './tool-view'
 
 type ToolBlock = Extract<Block, { kind: 'tool' }>
-/** What the card shows: the call's own state, or that it waits for the user (from the pending approvals). */
-type CardState = ToolBlock['state'] | 'awaiting_approval'
+/**
+ * What the card shows: the call's own state, that it waits for the user (from the pending
+ * approvals), or that the user rejected it (an answer, not a failure: labelled neutrally).
+ */
+type CardState = ToolBlock['state'] | 'awaiting_approval' | 'rejected'
 
 const STATE_LABEL: Record<CardState, string> = {
   pending: 'Pending',
@@ -14,12 +17,14 @@ const STATE_LABEL: Record<CardState, string> = {
   running: 'Running',
   done: 'Done',
   error: 'Failed',
+  rejected: 'Rejected',
 }
 
 /** One tool call: name, what it was asked to do, where it is, and what came back. */
 export const ToolCard = memo(function ToolCard({ tool }: { tool: ToolBlock }) {
   const waiting = usePendingApprovals((pending) => isWaiting(pending.queue, tool.toolUseId))
-  const state: CardState = waiting && (tool.state === 'pending' || tool.state === 'running') ? 'awaiting_approval' : tool.state
+  const state: CardState =
+    waiting && (tool.state === 'pending' || tool.state === 'running') ? 'awaiting_approval' : isRejected(tool.result) ? 'rejected' : tool.state
   const label = STATE_LABEL[state]
   // Summaries read "Edit /a/b.ts"; the card already names the tool.
   const detail = (tool.summary?.startsWith(`${tool.name} `) ? tool.summary.slice(tool.name.length + 1) : tool.summary) ?? describeInput(tool.input)

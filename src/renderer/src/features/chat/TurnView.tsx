@@ -7,6 +7,7 @@ import { PauseCard } from './PauseCard'
 import { TurnLimitQuestion } from './TurnLimitQuestion'
 import { describeRecovery } from './recovery'
 import type { Turn } from './reducer'
+import { turnSpend, type TurnSpend } from './usage'
 
 const END_LABEL: Record<TerminalReason, string> = {
   completed: 'Done',
@@ -22,7 +23,7 @@ const END_LABEL: Record<TerminalReason, string> = {
 }
 
 /** The user's prompt and the agent's reply, as it streams. */
-export const TurnView = memo(function TurnView({ turn, live }: { turn: Turn; live: boolean }) {
+export const TurnView = memo(function TurnView({ turn, live, before }: { turn: Turn; live: boolean; before?: Turn['usage'] }) {
   const replyEmpty = turn.blocks.length === 0
   return (
     <div className="turn">
@@ -51,13 +52,13 @@ export const TurnView = memo(function TurnView({ turn, live }: { turn: Turn; liv
           </p>
         ))}
         {turn.memory && <MemoryLine memory={turn.memory} />}
-        <TurnFooter turn={turn} />
+        <TurnFooter turn={turn} before={before} />
       </div>
     </div>
   )
 })
 
-function TurnFooter({ turn }: { turn: Turn }) {
+function TurnFooter({ turn, before }: { turn: Turn; before: Turn['usage'] }) {
   const end = turn.end
   const failed = end && end.reason !== 'completed' && end.reason !== 'aborted'
   const recovery = describeRecovery(turn)
@@ -70,19 +71,19 @@ function TurnFooter({ turn }: { turn: Turn }) {
           {end.message ? ` — ${end.message}` : ''}
         </p>
       )}
-      {turn.usage && <UsageLine usage={turn.usage} />}
+      {turn.usage && <UsageLine model={turn.usage.model} spend={turnSpend(turn.usage, before)} />}
     </footer>
   )
 }
 
-/** Tokens read (cached ones included, and named), tokens written, and what the turn cost. */
-function UsageLine({ usage }: { usage: NonNullable<Turn['usage']> }) {
-  const { inputTokens, cacheReadTokens, cacheWriteTokens, outputTokens } = usage.total
+/** This turn's tokens read (cached ones included, and named), tokens written, and what it cost. */
+function UsageLine({ model, spend }: { model: string; spend: TurnSpend }) {
+  const { inputTokens, cacheReadTokens, cacheWriteTokens, outputTokens } = spend
   const read = inputTokens + cacheReadTokens + cacheWriteTokens
   return (
-    <p className="usage" aria-label="Usage" title={usage.model}>
+    <p className="usage" aria-label="Usage" title={model}>
       {formatTokens(read)} in{cacheReadTokens > 0 && ` (${formatTokens(cacheReadTokens)} cached)`} ·{' '}
-      {formatTokens(outputTokens)} out · {formatCost(usage.costUsd)}
+      {formatTokens(outputTokens)} out · {formatCost(spend.costUsd)}
     </p>
   )
 }

@@ -39,3 +39,9 @@ export function resultLabel(name: string, isError: boolean): string {
   if (name === 'Edit' || name === 'Write') return 'Result'
   return 'Result'
 }
+
+/** Whether the call's result says the user rejected it (the gate marks it so), rather than that it failed. */
+export function isRejected(result: { isError: boolean; details?: unknown } | undefined): boolean {
+  const details = result?.details
+  return result?.isError === true && typeof details === 'object' && details !== null && (details as { rejected?: unknown }).rejected === true
+}

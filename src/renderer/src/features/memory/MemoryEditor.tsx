@@ -21,10 +21,18 @@ export function MemoryEditor({ dark, fontSize, onOpenSession }: { dark: boolean;
 }
 
 function EditorForm({ draft, problems, fileProblems, dark, fontSize, onOpenSession }: { draft: Draft; problems: MemoryProblem[]; fileProblems: MemoryProblem[]; dark: boolean; fontSize: number; onOpenSession(sessionId: string, projectPath: string): void }) {
-  const { edit, save, select } = useMemory.getState()
+  const { edit: editDraft, save, select } = useMemory.getState()
   const [confirming, setConfirming] = useState<'delete' | 'rename' | null>(null)
-  const problemOf = (field: MemoryProblem['field']) => problems.find((problem) => problem.field === field)
   const isNew = draft.file === undefined
+  // A new memory's form does not greet the user with errors: a field's problem shows once it was
+  // edited (Create stays disabled until every field is right either way).
+  const [touched, setTouched] = useState<ReadonlySet<string>>(() => new Set())
+  const edit = (fields: Partial<Draft['fields']>) => {
+    setTouched((before) => new Set([...before, ...Object.keys(fields)]))
+    editDraft(fields)
+  }
+  const shown = isNew ? problems.filter((problem) => touched.has(problem.field)) : problems
+  const problemOf = (field: MemoryProblem['field']) => shown.find((problem) => problem.field === field)
   const types: string[] = MemoryType.options.includes(draft.fields.type as MemoryType) ? [...MemoryType.options] : [draft.fields.type, ...MemoryType.options]
 
   const submit = (event: FormEvent) => {
@@ -88,7 +96,7 @@ function EditorForm({ draft, problems, fileProblems, dark, fontSize, onOpenSessi
           </>
         )}
         <span className="status" role="status">
-          {problems.length > 0 ? `${problems.length} problem${problems.length === 1 ? '' : 's'} to fix before saving` : draft.dirty ? 'Unsaved changes' : ''}
+          {shown.length > 0 ? `${shown.length} problem${shown.length === 1 ? '' : 's'} to fix before saving` : draft.dirty ? 'Unsaved changes' : ''}
         </span>
         {draft.file && <span className="memory-editor__file">{draft.file}</span>}
       </div>

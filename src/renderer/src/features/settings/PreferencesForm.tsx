@@ -17,7 +17,7 @@ const MODES: Array<[NonNullable<Preferences['permissionMode']> | '', string]> = 
  * Edits stay a draft (taken from the stored preferences when the dialog opens) until Save.
  */
 export function PreferencesForm() {
-  const { preferences, error, notice, update } = useSettings()
+  const { preferences, endpoint, error, notice, update } = useSettings()
   const [draft, setDraft] = useState(preferences)
 
   const save = (event: FormEvent) => {
@@ -53,8 +53,15 @@ export function PreferencesForm() {
     <form onSubmit={save}>
       <fieldset className="settings__group">
         <legend>Model and connection</legend>
-        {text('baseUrl', 'Base URL', 'https://api.anthropic.com')}
-        {text('model', 'Model', 'default')}
+        {text('baseUrl', 'Base URL', endpoint?.baseUrl ?? 'https://api.anthropic.com')}
+        {text('model', 'Model', endpoint?.model ?? 'default')}
+        {endpoint && (
+          <p className="settings__hint" data-testid="endpoint-in-use">
+            In use: {endpoint.model} at {endpoint.baseUrl}
+            {endpoint.baseUrlFrom === 'environment' && ' (from ANTHROPIC_BASE_URL)'}
+            {endpoint.modelFrom === 'environment' && ' (model from ANTHROPIC_MODEL)'}
+          </p>
+        )}
         {text('fallbackModel', 'Fallback model', 'none')}
         <label className="settings__field">
           <span>Default permission mode</span>

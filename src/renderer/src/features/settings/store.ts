@@ -1,5 +1,5 @@
 import { create } from 'zustand'
-import type { Preferences } from '../../../../shared/ipc/contract'
+import type { Preferences, RequestOutput } from '../../../../shared/ipc/contract'
 import { api } from '../../api'
 
 /** What the settings dialog knows about the API key: only whether one is there. */
@@ -9,9 +9,14 @@ export interface KeyStatus {
   warning?: string
 }
 
+/** The model and endpoint new turns use, and where each comes from. */
+export type EndpointInUse = RequestOutput<'settings.endpoint'>
+
 export interface SettingsState {
   preferences: Preferences
   keyStatus: KeyStatus | null
+  /** What is in use now (the environment may point elsewhere than the preferences say); null until read. */
+  endpoint: EndpointInUse | null
   error: string | null
   /** A one-line confirmation after saving ("Saved."). */
   notice: string | null
@@ -26,17 +31,20 @@ export interface SettingsState {
 export const useSettings = create<SettingsState>()((set) => ({
   preferences: { theme: 'system', fontSize: 13 },
   keyStatus: null,
+  endpoint: null,
   error: null,
   notice: null,
 
   async load() {
-    const [prefs, status] = await Promise.all([
+    const [prefs, status, endpoint] = await Promise.all([
       api.invoke('settings.get', {}),
       api.invoke('settings.apiKeyStatus', {}),
+      api.invoke('settings.endpoint', {}),
     ])
     set({
       ...(prefs.ok && { preferences: prefs.value }),
       ...(status.ok && { keyStatus: status.value }),
+      ...(endpoint.ok && { endpoint: endpoint.value }),
       error: prefs.ok ? null : `Settings could not be read: ${prefs.error.message}`,
     })
   },
@@ -51,7 +59,8 @@ export const useSettings = create<SettingsState>()((set) => ({
       set({ error: `Not saved: ${result.error.message}`, notice: null })
       return false
     }
-    set({ preferences: result.value, error: null, notice: 'Saved.' })
+    const endpoint = await api.invoke('settings.endpoint', {})
+    set({ preferences: result.value, ...(endpoint.ok && { endpoint: endpoint.value }), error: null, notice: 'Saved.' })
     return true
   },
 

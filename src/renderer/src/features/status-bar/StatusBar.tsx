@@ -11,15 +11,17 @@ export interface StatusBarProps {
   /** Why the last mode switch failed, if it did. */
   modeProblem?: string
   setMode(mode: PermissionModeName): void | Promise<void>
-  /** What the agent is doing now (the in-progress task's active form), if anything. */
+  /** What the agent is doing now (the in-progress task's active form); shown only while a turn runs. */
   activity?: string
+  /** The model new turns use, shown before any reply has named one. */
+  configuredModel?: string
 }
 
 /**
  * Model, permission mode (Shift+Tab cycles it; plan mode stands out), what the agent is working on,
  * context used against the window, tokens, session cost and cache-read share.
  */
-export function StatusBar({ transcript, mode, modeProblem: problem, setMode, activity }: StatusBarProps) {
+export function StatusBar({ transcript, mode, modeProblem: problem, setMode, activity, configuredModel }: StatusBarProps) {
   const facts = statusFacts(transcript)
   const budget = budgetFacts(transcript)
 
@@ -48,7 +50,7 @@ export function StatusBar({ transcript, mode, modeProblem: problem, setMode, act
           {activity}…
         </span>
       )}
-      <span className="status-bar__model">{facts.model === undefined ? 'no model yet' : facts.model || 'model not named'}</span>
+      <span className="status-bar__model">{facts.model === undefined ? (configuredModel ?? 'model not known yet') : facts.model || 'model not named'}</span>
       <button
         type="button"
         className="status-bar__context"

@@ -2,6 +2,7 @@ import { useEffect, useRef, type ReactNode } from 'react'
 import type { TrustStatus } from '../../../../shared/ipc/contract'
 import { api } from '../../api'
 import { useFocusTrap } from '../../lib/focus-trap'
+import '../../lib/dialog.css'
 import { describeChanged, folderName } from './describe'
 import { useTrust } from './store'
 import './trust.css'
@@ -37,10 +38,10 @@ export function TrustDialog({ projectPath }: { projectPath: string | null }) {
 
   const trusted = shown.state === 'trusted'
   return (
-    <div className="viewer-backdrop" onClick={decline}>
+    <div className="dialog-backdrop" onClick={decline}>
       <div
         ref={dialog}
-        className="trust"
+        className="trust dialog-frame"
         role="dialog"
         aria-modal="true"
         aria-labelledby="trust-title"
@@ -53,7 +54,7 @@ export function TrustDialog({ projectPath }: { projectPath: string | null }) {
           }
         }}
       >
-        <header className="viewer__header">
+        <header className="dialog__header">
           <h2 id="trust-title" className="pane__title">
             Trust the files in {folderName(shown.projectPath)}?
           </h2>
