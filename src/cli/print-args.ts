@@ -1,9 +1,10 @@
 import { parseArgs } from 'node:util'
+import { canonicalMode, PERMISSION_MODE_SPELLINGS, type PermissionModeId } from '../shared/permission-modes'
 
 /** How headless mode prints its outcome. */
 export type OutputFormat = 'text' | 'json' | 'stream-json'
-/** Permission modes as Claude Code names them. */
-export type PermissionMode = 'default' | 'acceptEdits' | 'plan' | 'bypassPermissions' | 'dontAsk'
+/** Permission modes by Sous's internal names (`--permission-mode manual` is `default`). */
+export type PermissionMode = PermissionModeId
 
 /** The parsed command line of `sous -p`. */
 export interface PrintOptions {
@@ -30,7 +31,6 @@ export interface PrintOptions {
 }
 
 const FORMATS: readonly OutputFormat[] = ['text', 'json', 'stream-json']
-const MODES: readonly PermissionMode[] = ['default', 'acceptEdits', 'plan', 'bypassPermissions', 'dontAsk']
 
 /** Usage text for `sous -p --help`. */
 export const PRINT_USAGE = `Usage: sous -p [options] [prompt]
@@ -40,7 +40,8 @@ Runs one agent turn without a UI and prints the result. The prompt may also come
 Options:
   --cwd <dir>                     project folder (default: current directory)
   --output-format <format>        text (default) | json | stream-json
-  --permission-mode <mode>        default | acceptEdits | plan | bypassPermissions | dontAsk
+  --permission-mode <mode>        manual (default) | acceptEdits | plan | auto | bypassPermissions | dontAsk
+                                  (auto asks as manual does until its classifier exists)
   --allowedTools <rules...>       allow rules for this run, e.g. "Bash(npm test:*)" Edit
   --disallowedTools <rules...>    deny rules for this run
   --mcp-config <configs...>       MCP servers from JSON files or JSON strings
@@ -93,8 +94,8 @@ export function parsePrintArgs(argv: string[]): { ok: true; options: Omit<PrintO
   if (values.help) return { ok: 'help' }
   const outputFormat = (values['output-format'] ?? 'text') as OutputFormat
   if (!FORMATS.includes(outputFormat)) return { ok: false, error: `--output-format must be one of ${FORMATS.join(', ')}` }
-  const permissionMode = (values['permission-mode'] ?? 'default') as PermissionMode
-  if (!MODES.includes(permissionMode)) return { ok: false, error: `--permission-mode must be one of ${MODES.join(', ')}` }
+  const permissionMode = canonicalMode(values['permission-mode'] ?? 'default')
+  if (!permissionMode) return { ok: false, error: `--permission-mode must be one of ${PERMISSION_MODE_SPELLINGS.join(', ')}` }
   let maxTurns: number | undefined
   if (values['max-turns'] !== undefined) {
     maxTurns = Number(values['max-turns'])

@@ -4,6 +4,7 @@ import type { AgentEvent } from '../shared/protocol/agent-event'
 import { AppError } from '../shared/ipc/result'
 import type { SessionManager } from '../main/session/session-manager'
 import { SOUS_VERSION } from '../main/host/version'
+import { AUTO_MODE_FALLBACK_NOTICE } from '../shared/permission-modes'
 import { parsePrintArgs, PRINT_USAGE, type PrintOptions } from './print-args'
 import { failureLine, printText, proposedPlan, sandboxWarningLine, toPrintResult, verboseLine, type ProposedPlan } from './print-output'
 import type { PermissionDenial } from './print-permissions'
@@ -82,6 +83,8 @@ export async function runPrint(argv: string[], env: NodeJS.ProcessEnv, io: Print
   try {
     const { sessionId, projectPath } = await openSession(manager, options, cwd)
     // No one is here to review the folder's own configuration, so (as Claude Code's -p) it is obeyed.
+    // Auto mode has no classifier here: say once, whatever the format, that it asks (and so denies) as manual does.
+    if (options.permissionMode === 'auto') io.stderr.write(`sous: warning: ${AUTO_MODE_FALLBACK_NOTICE}; headless, what would ask is denied.\n`)
     if (options.verbose) io.stderr.write(`sous: headless mode treats ${projectPath} as trusted: its own .claude settings (hooks, allow rules, extra directories, sandbox settings) and .mcp.json servers apply without review.\n`)
     let plan: ProposedPlan | undefined
     const unsubscribe = hub.subscribe((channel, payload) => {

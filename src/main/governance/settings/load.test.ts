@@ -77,3 +77,36 @@ describe('loadSettings', () => {
     expect(d.behavior).toBe('ask')
   })
 })
+
+describe('permission mode names (Claude Code 2.1.328)', () => {
+  it('reads manual as default and accepts auto; disableAutoMode is read at either level', () => {
+    project = makeTempProject({ permissions: { defaultMode: 'manual', allow: ['Bash(a)'] } })
+    const opts = { projectTrust: 'assume' as const, managedPath: join(project.base, 'm.json'), sousHome: project.sousHome, home: project.home }
+    expect(loadSettings(project.root, opts)).toMatchObject({ settings: { defaultMode: 'default', disableAutoMode: false, broken: [] }, diagnostics: [] })
+    write(join(project.root, '.claude', 'settings.json'), { permissions: { defaultMode: 'auto', disableAutoMode: 'disable' } })
+    expect(loadSettings(project.root, opts).settings).toMatchObject({ defaultMode: 'auto', disableAutoMode: true })
+    write(join(project.root, '.claude', 'settings.json'), { disableAutoMode: 'disable' })
+    expect(loadSettings(project.root, opts).settings.disableAutoMode).toBe(true)
+  })
+
+  it('an unknown mode is one warning on that key with its line; the rest of the file still applies', () => {
+    project = makeTempProject()
+    const file = join(project.root, '.claude', 'settings.json')
+    write(file, '{\n  "permissions": {\n    "allow": ["Bash(npm test)"],\n    "defaultMode": "yolo"\n  }\n}\n')
+    const { settings, diagnostics } = loadSettings(project.root, { projectTrust: 'assume', managedPath: join(project.base, 'm.json'), sousHome: project.sousHome, home: project.home })
+    expect(settings.broken).toEqual([])
+    expect(settings.defaultMode).toBeUndefined()
+    expect(settings.rules.allow.map((r) => r.origin.text)).toEqual(['Bash(npm test)'])
+    expect(diagnostics).toHaveLength(1)
+    expect(diagnostics[0]).toMatchObject({ level: 'warning', file, line: 4 })
+    expect(diagnostics[0]!.message).toContain(`${file}:4:`)
+    expect(diagnostics[0]!.message).toContain('"yolo" is not a permission mode')
+  })
+
+  it('an untrusted project cannot start in auto, as with the other loose modes', () => {
+    project = makeTempProject({ permissions: { defaultMode: 'auto' } })
+    const { settings } = loadSettings(project.root, { managedPath: join(project.base, 'm.json'), sousHome: project.sousHome, home: project.home })
+    expect(settings.defaultMode).toBeUndefined()
+    expect(settings.trust.ignored.join()).toContain('defaultMode auto')
+  })
+})

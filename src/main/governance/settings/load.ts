@@ -6,6 +6,7 @@ import { parseRule } from '../rules/parse'
 import { settingsFingerprint } from '../trust/project-config'
 import { isPartTrusted } from '../trust/trust'
 import { trustFilePath } from '../trust/trust-store'
+import { canonicalMode, PERMISSION_MODE_SPELLINGS } from '../../../shared/permission-modes'
 import type { PermissionMode, RuleBehavior, SettingsSourceName } from '../types'
 import { jsonErrorPosition, keyPathPosition } from './json-position'
 import { hookEventProblem } from '../hook-events'
@@ -47,7 +48,7 @@ interface Source {
 /** Sources written by the project itself, which a cloned repository controls. */
 const PROJECT_SOURCES = new Set<SettingsSourceName>(['local', 'project'])
 /** Default modes that loosen what is asked; a project needs trust to set them. */
-const LOOSE_MODES = new Set<string>(['acceptEdits', 'bypassPermissions'])
+const LOOSE_MODES = new Set<string>(['acceptEdits', 'auto', 'bypassPermissions'])
 
 /** Paths of the settings files of a project, highest precedence first. */
 export function settingsFilePaths(projectRoot: string, opts: LoadSettingsOptions = {}): Record<'managed' | 'local' | 'project' | 'user', string> {
@@ -78,6 +79,7 @@ export function loadSettings(projectRoot: string, opts: LoadSettingsOptions = {}
     hooks: [],
     disableAllHooks: false,
     disableBypassPermissions: false,
+    disableAutoMode: false,
     sandbox: { allowedDomains: [], deniedDomains: [], denyRead: [], allowWrite: [], denyWrite: [] },
     broken: [],
     // The trust file decides what the project's own files may do: protected like a settings file.
@@ -111,13 +113,17 @@ export function loadSettings(projectRoot: string, opts: LoadSettingsOptions = {}
       }
       for (const text of p?.[behavior] ?? []) addRule(merged, diagnostics, src, behavior, text)
     }
-    if (p?.defaultMode && restrictOnly && LOOSE_MODES.has(p.defaultMode)) ignore(`defaultMode ${p.defaultMode}`)
-    else if (p?.defaultMode && !merged.defaultMode) merged.defaultMode = p.defaultMode as PermissionMode
+    const mode = p?.defaultMode === undefined ? undefined : canonicalMode(p.defaultMode)
+    if (p?.defaultMode !== undefined && !mode) diagnostics.push(unknownModeProblem(src, p.defaultMode))
+    else if (mode && restrictOnly && LOOSE_MODES.has(mode)) ignore(`defaultMode ${p?.defaultMode}`)
+    else if (mode && !merged.defaultMode) merged.defaultMode = mode
     for (const dir of p?.additionalDirectories ?? []) {
       if (restrictOnly) ignore(`additional directory ${dir}`)
       else merged.additionalDirectories.push(resolve(src.sourceRoot, dir.replace(/^~(?=\/|$)/, home)))
     }
     if (p?.disableBypassPermissionsMode === 'disable' && src.name === 'managed') merged.disableBypassPermissions = true
+    // Turning auto mode off only restricts, so any file may do it.
+    if (p?.disableAutoMode === 'disable' || d.disableAutoMode === 'disable') merged.disableAutoMode = true
     if (d.disableAllHooks === true) merged.disableAllHooks = true
     if (!(managedHooksOnly && src.name !== 'managed')) {
       for (const [event, matchers] of Object.entries(d.hooks ?? {})) {
@@ -170,6 +176,19 @@ function untrustedNotice(ignored: string[]): SettingsDiagnostic {
     source: 'project',
     level: 'warning',
     message: `This project's own settings are not trusted, so Sous ignores what would loosen its permissions: ${shown}${more}. Deny and ask rules still apply. To use them, review the project's trust (command palette: "Review project trust…").`,
+  }
+}
+
+/** An unknown `defaultMode`: one warning on that key, with its line; the rest of the file applies. */
+function unknownModeProblem(src: Source, value: string): SettingsDiagnostic {
+  const at = src.text !== undefined ? keyPathPosition(src.text, ['permissions', 'defaultMode']) : undefined
+  const where = src.file ? `${src.file}${at ? `:${at.line}:${at.column}` : ''}: ` : ''
+  return {
+    source: src.name,
+    file: src.file,
+    level: 'warning',
+    message: `${where}permissions.defaultMode "${value}" is not a permission mode (${PERMISSION_MODE_SPELLINGS.join(', ')}); it is ignored and sessions start in manual mode`,
+    ...(at && { line: at.line, column: at.column }),
   }
 }
 

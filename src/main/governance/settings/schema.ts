@@ -1,5 +1,4 @@
 import { z } from 'zod'
-import { PERMISSION_MODES } from '../types'
 
 /**
  * The parts of a settings file governance reads. Unknown keys are kept (Claude Code's files carry
@@ -28,11 +27,15 @@ export const SettingsFileSchema = z.looseObject({
       allow: RuleList.optional(),
       deny: RuleList.optional(),
       ask: RuleList.optional(),
-      defaultMode: z.enum(PERMISSION_MODES as [string, ...string[]]).optional(),
+      // Any string: an unknown mode is one problem on this key (load.ts), not a broken file.
+      defaultMode: z.string().optional(),
       additionalDirectories: z.array(z.string()).optional(),
       disableBypassPermissionsMode: z.literal('disable').optional(),
+      disableAutoMode: z.literal('disable').optional(),
     })
     .optional(),
+  /** Claude Code also accepts it at the top level. */
+  disableAutoMode: z.literal('disable').optional(),
   hooks: z.record(z.string(), z.array(HookMatcherSchema)).optional(),
   disableAllHooks: z.boolean().optional(),
   allowManagedPermissionRulesOnly: z.boolean().optional(),

@@ -38,6 +38,8 @@ export interface MergedSettings {
   hooks: LoadedHook[]
   disableAllHooks: boolean
   disableBypassPermissions: boolean
+  /** `disableAutoMode: "disable"` in any file (top level or under `permissions`): `auto` is refused, sessions stay manual. */
+  disableAutoMode: boolean
   sandbox: {
     enabled?: boolean
     allowedDomains: string[]
