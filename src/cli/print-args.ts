@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util'
 import { canonicalMode, PERMISSION_MODE_SPELLINGS, type PermissionModeId } from '../shared/permission-modes'
 
 /** How headless mode prints its outcome. */
-export type OutputFormat = 'text' | 'json' | 'stream-json'
+export type OutputFormat = 'text' | 'json' | 'stream-json' | 'sous-events'
 /** Permission modes by Sous's internal names (`--permission-mode manual` is `default`). */
 export type PermissionMode = PermissionModeId
 
@@ -30,7 +30,7 @@ export interface PrintOptions {
   coordinator: boolean
 }
 
-const FORMATS: readonly OutputFormat[] = ['text', 'json', 'stream-json']
+const FORMATS: readonly OutputFormat[] = ['text', 'json', 'stream-json', 'sous-events']
 
 /** Usage text for `sous -p --help`. */
 export const PRINT_USAGE = `Usage: sous -p [options] [prompt]

@@ -92,7 +92,7 @@ export async function runPrint(argv: string[], env: NodeJS.ProcessEnv, io: Print
       plan = proposedPlan(payload as AgentEvent) ?? plan
       onEvent(io, options, payload as AgentEvent)
     })
-    if (options.outputFormat === 'stream-json') {
+    if (options.outputFormat === 'stream-json' || options.outputFormat === 'sous-events') {
       const mcpServers = runtime.mcp.peek(projectPath)?.states().map((state) => ({ name: state.name, status: state.status })) ?? []
       writeLine(io, { type: 'system', subtype: 'init', session_id: sessionId, cwd, model: config.value.model, permissionMode: options.permissionMode, mcp_servers: mcpServers })
     }
@@ -125,7 +125,7 @@ async function openSession(manager: SessionManager, options: PrintOptions, cwd: 
 
 function onEvent(io: PrintIO, options: PrintOptions, event: AgentEvent): void {
   if (event.type === 'sandbox_unavailable') io.stderr.write(`${sandboxWarningLine(event)}\n`)
-  if (options.outputFormat === 'stream-json') return writeLine(io, streamLine(event))
+  if (options.outputFormat === 'stream-json' || options.outputFormat === 'sous-events') return writeLine(io, streamLine(event))
   if (options.verbose && options.outputFormat === 'text') {
     const line = verboseLine(event)
     if (line) io.stderr.write(`${line}\n`)

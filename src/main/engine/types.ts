@@ -114,6 +114,11 @@ export interface QueryParams {
   /** Default 64000. */
   escalatedMaxTokens?: number
   thinkingBudget?: number
+  /**
+   * Claude Code's `promptCacheTtl`, read before every request: `1h` gives the request's cache
+   * breakpoints (system and messages) the one-hour lifetime; `5m` or undefined leaves the default.
+   */
+  promptCacheTtl?: () => '5m' | '1h' | undefined
   /** Session capabilities for tools (file-state cache, Bash state, PTY hook, small model). */
   toolContext?: Partial<Omit<ToolContext, 'cwd' | 'projectRoot' | 'projectDataDir' | 'sessionId' | 'agentId' | 'toolUseId' | 'signal' | 'progress'>>
   /** Usage of the session before this run, so `usage` events carry session totals. */

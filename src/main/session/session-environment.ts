@@ -2,7 +2,8 @@ import { DEFAULT_TURN_GUARD } from '../../shared/ipc/contract'
 import { PlanMode } from '../agents/plan-mode'
 import { projectDataDir } from '../base/paths'
 import { planProvider, recentFilesProvider, skillsProvider, tasksProvider } from '../compaction/restoration'
-import { compactionSettings, contextWindowFromEnv } from '../compaction/settings'
+import { compactionSettings } from '../compaction/settings'
+import { compactWindow } from './compact-window'
 import { ReminderQueue } from '../context/reminders'
 import { TASK_TOOLS, TaskReminders } from '../context/task-reminders'
 import type { QueryHooks } from '../engine/types'
@@ -90,7 +91,7 @@ export function openSessionEnvironment(parts: RuntimeParts, projectPath: string,
     // Subagents compact as the main agent does: the same window rules, the same task list; a fork's
     // conversation is the main agent's, so the plan comes back for it too.
     compaction: {
-      contextWindow: contextWindowFromEnv(options.env),
+      contextWindow: compactWindow(modelName, options.env, gate.currentSettings().behaviour.autoCompactWindow),
       tasks: tasks.access,
       planFile: () => plan.activePlanFile(),
     },
@@ -149,6 +150,7 @@ export function openSessionEnvironment(parts: RuntimeParts, projectPath: string,
     reminders: opening.reminders,
     maxTurns,
     askToContinue: !options.headless,
+    promptCacheTtl: () => gate.currentSettings().behaviour.promptCacheTtl,
     appendSystemPrompt: options.appendSystemPrompt,
     // A person will look before the first request (the context view) or type it: have the prompt
     // ready. `sous -p` sends its request at once and would only pay for the scheduling.
@@ -227,6 +229,7 @@ async function buildToolset(
   const shared = {
     askModel,
     tasks: tasks.access,
+    bashOutputMaxChars: () => gate.currentSettings().behaviour.bashOutputMaxChars,
     ...(onPtySpawn && { onPtySpawn: (terminal: PtyProcess, command: string) => onPtySpawn(sessionId, terminal, command) }),
   }
   const context = {
@@ -260,10 +263,14 @@ function contextSetup(
   session: { gate: PermissionGate; tasks: ReturnType<typeof createSessionTasks>; plan: PlanMode; extensions: ExtensionParts },
 ): SessionContextSetup {
   const { gate, tasks, plan, extensions } = session
-  const contextWindow = contextWindowFromEnv(parts.options.env)
+  const env = parts.options.env
   return {
-    // From the model the session uses now: `/model` may pick one with another window.
-    settings: (model) => compactionSettings({ model, ...(contextWindow !== undefined && { contextWindow }) }),
+    // From the model the session uses now (`/model` may pick one with another window) and the
+    // settings now (`autoCompactWindow`, re-read when a settings file changes).
+    settings: (model) => {
+      const contextWindow = compactWindow(model, env, gate.currentSettings().behaviour.autoCompactWindow)
+      return compactionSettings({ model, ...(contextWindow !== undefined && { contextWindow }) })
+    },
     restoration: [recentFilesProvider(opening.tools.fileState, (path) => gate.isReadDenied(path)), planProvider(() => plan.activePlanFile()), skillsProvider(), tasksProvider(tasks.access)],
     hooks: {
       preCompact: (trigger, instructions) => gate.preCompact(trigger, instructions),

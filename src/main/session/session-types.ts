@@ -39,6 +39,8 @@ export interface SessionEnvironment {
    */
   prepareOnOpen?: boolean
   maxTokens?: number
+  /** Claude Code's `promptCacheTtl` from the settings now (the main conversation's requests). */
+  promptCacheTtl?(): '5m' | '1h' | undefined
   /** Session-level hooks: UserPromptSubmit, SessionStart, SessionEnd (Claude Code's protocol). */
   lifecycle?: SessionLifecycle
   /** Frees what the owner set up for this session (approval queue, gate), after the tools. */

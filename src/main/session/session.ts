@@ -261,6 +261,7 @@ export class Session {
         hooks: this.env.hooks,
         context: this.context.manager,
         maxTokens: this.env.maxTokens,
+        ...(this.env.promptCacheTtl && { promptCacheTtl: this.env.promptCacheTtl }),
         usageSoFar: { usage: this.usage, costUsd: this.costUsd },
         reminders: this.reminders,
         ...(this.env.askToContinue && { onTurnLimit: () => this.waitForAnswer(signal) }),

@@ -3,7 +3,7 @@ import type { AnyTool, ToolContext } from '../../tools/types'
 import type { AgentLabel, ApprovalAsker } from '../approvals/queue'
 import type { HookRunner } from '../hooks/runner'
 import type { LoadSettingsOptions } from '../settings/load'
-import type { SettingsDiagnostic } from '../settings/types'
+import type { MergedSettings, SettingsDiagnostic } from '../settings/types'
 import type { PermissionDecision, PermissionMode } from '../types'
 import type { SessionHooks } from './gate-hooks'
 import type { GateNotice } from './gate-settings'
@@ -86,6 +86,8 @@ export interface PermissionGate extends SessionHooks {
   abortPending(): void
   setMode(mode: PermissionMode): void
   readonly mode: PermissionMode
+  /** The merged settings as the gate reads them now (re-read when a file changed). */
+  currentSettings(): MergedSettings
   /** Re-reads the settings files now; returns this load's diagnostics. */
   reloadSettings(): SettingsDiagnostic[]
   /** Denials so far, oldest first. */

@@ -110,3 +110,17 @@ describe('permission mode names (Claude Code 2.1.328)', () => {
     expect(settings.trust.ignored.join()).toContain('defaultMode auto')
   })
 })
+
+describe('Claude Code behaviour keys', () => {
+  it('bashOutputMaxChars is clamped to 4000–128000; autoCompactWindow and promptCacheTtl are read; bad values are warnings, the highest file wins', () => {
+    project = makeTempProject({ bashOutputMaxChars: 500_000, autoCompactWindow: 'auto', promptCacheTtl: '1h' })
+    const opts = { projectTrust: 'assume' as const, managedPath: join(project.base, 'm.json'), sousHome: project.sousHome, home: project.home }
+    write(join(project.root, '.claude', 'settings.local.json'), { autoCompactWindow: 150_000 })
+    expect(loadSettings(project.root, opts).settings.behaviour).toEqual({ bashOutputMaxChars: 128_000, autoCompactWindow: 150_000, promptCacheTtl: '1h' })
+    write(join(project.root, '.claude', 'settings.local.json'), { bashOutputMaxChars: 10, autoCompactWindow: 99_999, promptCacheTtl: 'forever' })
+    const { settings, diagnostics } = loadSettings(project.root, opts)
+    expect(settings.behaviour).toEqual({ bashOutputMaxChars: 4_000, promptCacheTtl: '1h' })
+    expect(settings.broken).toEqual([])
+    expect(diagnostics.map((d) => `${d.level} ${d.message.split(' ')[0]}`)).toEqual(['warning autoCompactWindow', 'warning promptCacheTtl'])
+  })
+})

@@ -10,6 +10,7 @@ import { canonicalMode, PERMISSION_MODE_SPELLINGS } from '../../../shared/permis
 import type { PermissionMode, RuleBehavior, SettingsSourceName } from '../types'
 import { jsonErrorPosition, keyPathPosition } from './json-position'
 import { hookEventProblem } from '../hook-events'
+import { readBehaviourKeys } from './behaviour-keys'
 import { SettingsFileSchema, type SettingsFile } from './schema'
 import type { LoadedSettings, MergedSettings, SettingsDiagnostic } from './types'
 
@@ -80,6 +81,7 @@ export function loadSettings(projectRoot: string, opts: LoadSettingsOptions = {}
     disableAllHooks: false,
     disableBypassPermissions: false,
     disableAutoMode: false,
+    behaviour: {},
     sandbox: { allowedDomains: [], deniedDomains: [], denyRead: [], allowWrite: [], denyWrite: [] },
     broken: [],
     // The trust file decides what the project's own files may do: protected like a settings file.
@@ -125,6 +127,7 @@ export function loadSettings(projectRoot: string, opts: LoadSettingsOptions = {}
     // Turning auto mode off only restricts, so any file may do it.
     if (p?.disableAutoMode === 'disable' || d.disableAutoMode === 'disable') merged.disableAutoMode = true
     if (d.disableAllHooks === true) merged.disableAllHooks = true
+    readBehaviourKeys(d, src, merged.behaviour, diagnostics)
     if (!(managedHooksOnly && src.name !== 'managed')) {
       for (const [event, matchers] of Object.entries(d.hooks ?? {})) {
         const problem = hookEventProblem(event)

@@ -1,5 +1,6 @@
 import type { ParsedRule } from '../rules/parse'
 import type { PermissionMode, RuleBehavior, RuleOrigin, SettingsSourceName } from '../types'
+import type { BehaviourSettings } from './behaviour-keys'
 import type { HookHandlerConfig } from './schema'
 
 /** A rule ready for matching: parsed form, where it came from, and the root its `/x` paths are relative to. */
@@ -40,6 +41,8 @@ export interface MergedSettings {
   disableBypassPermissions: boolean
   /** `disableAutoMode: "disable"` in any file (top level or under `permissions`): `auto` is refused, sessions stay manual. */
   disableAutoMode: boolean
+  /** Claude Code keys for behaviour outside permissions (`bashOutputMaxChars`, `autoCompactWindow`, `promptCacheTtl`). */
+  behaviour: BehaviourSettings
   sandbox: {
     enabled?: boolean
     allowedDomains: string[]

@@ -1,0 +1,47 @@
+import type { SettingsFile } from './schema'
+import type { SettingsDiagnostic } from './types'
+import type { SettingsSourceName } from '../types'
+
+/**
+ * Claude Code settings keys that change behaviour Sous has besides permissions (2.1.328). Each is
+ * read with Claude Code's own leniency: a bad value is one warning and is ignored, never a broken
+ * file; keys Sous does not know stay harmless.
+ */
+export interface BehaviourSettings {
+  /** Characters of a command's output the model gets inline (default 30,000; clamped to 4,000–128,000); the rest goes to a file. */
+  bashOutputMaxChars?: number
+  /** The window, in tokens (at least 100,000), auto-compaction works to instead of the model's. */
+  autoCompactWindow?: number
+  /** Prompt cache lifetime of the conversation's breakpoints. */
+  promptCacheTtl?: '5m' | '1h'
+}
+
+/** Claude Code's clamp of `bashOutputMaxChars`. */
+export const BASH_OUTPUT_MAX_CHARS = { min: 4_000, default: 30_000, max: 128_000 } as const
+/** Claude Code refuses a smaller `autoCompactWindow`. */
+export const MIN_AUTO_COMPACT_WINDOW = 100_000
+
+/**
+ * Folds one source's keys into `into`; sources come highest first, so a key already set stays.
+ * Contract: never throws; a wrong value is a warning in `diagnostics`.
+ */
+export function readBehaviourKeys(data: SettingsFile, source: { name: SettingsSourceName; file?: string }, into: BehaviourSettings, diagnostics: SettingsDiagnostic[]): void {
+  const warn = (key: string, value: unknown, expected: string): void => {
+    diagnostics.push({ source: source.name, file: source.file, level: 'warning', message: `${key} ${JSON.stringify(value)} is ignored: expected ${expected}` })
+  }
+  const chars = data['bashOutputMaxChars']
+  if (chars !== undefined && into.bashOutputMaxChars === undefined) {
+    if (typeof chars === 'number' && Number.isInteger(chars) && chars > 0) into.bashOutputMaxChars = Math.min(BASH_OUTPUT_MAX_CHARS.max, Math.max(BASH_OUTPUT_MAX_CHARS.min, chars))
+    else warn('bashOutputMaxChars', chars, 'a positive whole number of characters (4000–128000)')
+  }
+  const window = data['autoCompactWindow']
+  if (window !== undefined && window !== 'auto' && into.autoCompactWindow === undefined) {
+    if (typeof window === 'number' && Number.isInteger(window) && window >= MIN_AUTO_COMPACT_WINDOW) into.autoCompactWindow = window
+    else warn('autoCompactWindow', window, `"auto" or a number of tokens of at least ${MIN_AUTO_COMPACT_WINDOW}`)
+  }
+  const ttl = data['promptCacheTtl']
+  if (ttl !== undefined && into.promptCacheTtl === undefined) {
+    if (ttl === '5m' || ttl === '1h') into.promptCacheTtl = ttl
+    else warn('promptCacheTtl', ttl, '"5m" or "1h"')
+  }
+}
