@@ -1,4 +1,5 @@
 import { DEFAULT_MODEL } from '../services/model/config'
+import type { HookModelAsk } from '../governance/hooks/run-prompt'
 import type { ModelService } from '../services/model/types'
 import type { RuntimePreferences, SessionRuntimeOptions } from './runtime-options'
 
@@ -28,6 +29,17 @@ export class ModelCache {
   async askModel(preferences: RuntimePreferences = {}): Promise<(system: string, user: string, signal: AbortSignal) => Promise<string>> {
     const { createAskModel } = await import('../services/model/ask')
     return async (system, user, signal) => createAskModel(await this.get(preferences))(system, user, signal)
+  }
+
+  /**
+   * The request `prompt` hooks make: one side question to the hook's model (default the small,
+   * fast one), over the same configuration; the reply's text.
+   */
+  hookAsk(preferences: RuntimePreferences = {}): HookModelAsk {
+    return async ({ system, user, model, signal }) => {
+      const { askOnce, SMALL_FAST_MODEL } = await import('../services/model/ask')
+      return (await askOnce(await this.get(preferences), { model: model ?? SMALL_FAST_MODEL, system, user, maxTokens: 1024, signal })).text
+    }
   }
 
   private async build(key: string | undefined, preferences: RuntimePreferences): Promise<ModelService> {

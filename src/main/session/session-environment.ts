@@ -135,6 +135,8 @@ export function openSessionEnvironment(parts: RuntimeParts, projectPath: string,
       },
       sessionStart: (source) => gate.sessionStart(source),
       sessionEnd: (reason) => gate.sessionEnd(reason),
+      preModelSwitch: (change) => gate.preModelSwitch(change),
+      postModelSwitch: (change) => gate.postModelSwitch(change),
     },
     // Whether or not a turn ever ran (a session opened and closed unused has no toolset), so the
     // session's state is freed here rather than with the toolset.
@@ -185,7 +187,7 @@ function openGate(parts: RuntimeParts, opening: Opening): { gate: PermissionGate
     cliRules: options.cliRules,
     projectTrust: projectTrustOf(options),
     approvals: queue,
-    hooks: new HookRunner({ hooks: [], sessionId, transcriptPath: transcript, projectRoot: projectPath, log: hookLog, env: options.env, childEnv: options.childEnv }),
+    hooks: new HookRunner({ hooks: [], sessionId, transcriptPath: transcript, projectRoot: projectPath, log: hookLog, env: options.env, childEnv: options.childEnv, askModel: parts.models.hookAsk(opening.preferences) }),
     headless: options.headless,
     sandbox: opening.sandboxState,
     sessionId,

@@ -75,7 +75,7 @@ export class SessionManager implements SessionService {
 
   /** Switches a live session's model from its next request (`undefined`: back to the default). */
   async setModel(sessionId: string, model: string | undefined): Promise<{ model: string }> {
-    return { model: this.get(sessionId).setModel(model) }
+    return { model: await this.get(sessionId).switchModel(model) }
   }
 
   /** `/compact [instructions]` (see SessionService.compact). */

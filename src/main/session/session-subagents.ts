@@ -186,6 +186,7 @@ function openSubagentGate(
       env: options.env,
       childEnv: options.childEnv,
       inputFields: { agent_id: agent.id, agent_type: agent.type },
+      askModel: parts.models.hookAsk(),
     }),
     headless: options.headless,
     sandbox: () => parts.sandbox.acquire(session.projectPath, session.sessionId),

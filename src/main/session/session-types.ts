@@ -1,3 +1,4 @@
+import type { ModelSwitch } from '../governance/gate/gate-hooks'
 import type { PermissionModeName } from '../../shared/ipc/contract'
 import type { CompactionRecord } from '../../shared/protocol/compaction'
 import type { AgentEvent, Usage } from '../../shared/protocol/agent-event'
@@ -116,6 +117,10 @@ export interface SessionLifecycle {
   sessionStart?(source: 'startup' | 'resume'): Promise<{ additionalContext?: string }>
   /** When the session ends (closed, deleted, or the app quits). */
   sessionEnd?(reason: string): Promise<void>
+  /** Before `/model` switches: `blocked` keeps the model (PreModelSwitch hooks). */
+  preModelSwitch?(change: ModelSwitch): Promise<{ blocked?: string }>
+  /** After it switched (PostModelSwitch hooks). */
+  postModelSwitch?(change: ModelSwitch): Promise<void>
 }
 
 /** A session's tools and the capabilities they share (file-state cache, Bash state…). */

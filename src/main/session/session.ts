@@ -34,6 +34,7 @@ const VOLATILE = new Set<AgentEvent['type']>(['text_delta', 'thinking_delta', 't
 export class Session {
   private messages: Message[]
   private usage: Usage
+  private lastContextTokens = 0
   private costUsd: number
   private writer: TranscriptWriter | undefined
   private running: { controller: AbortController; done: Promise<QueryResult> } | undefined
@@ -128,6 +129,21 @@ export class Session {
   setModel(model: string | undefined): string {
     this.model = model === undefined ? undefined : resolveModelAlias(model)
     return this.model ?? this.env.modelName
+  }
+
+  /**
+   * `/model` with its hooks: PreModelSwitch may keep the model (an AppError CONFLICT with the
+   * hook's reason), PostModelSwitch hears the switch. Returns the model now used.
+   */
+  async switchModel(model: string | undefined): Promise<string> {
+    const from = this.model ?? this.env.modelName
+    const to = model === undefined ? this.env.modelName : resolveModelAlias(model)
+    const change = { from_model: from, to_model: to, requested_model: model ?? null, source: 'command' as const, context_tokens: this.lastContextTokens }
+    const pre = await this.env.lifecycle?.preModelSwitch?.(change)
+    if (pre?.blocked) throw new AppError('CONFLICT', `The model stays ${from}: ${pre.blocked}`)
+    const now = this.setModel(model)
+    await this.env.lifecycle?.postModelSwitch?.({ ...change, to_model: now })
+    return now
   }
 
   /**
@@ -377,6 +393,8 @@ export class Session {
   }
 
   private emit(event: AgentEvent): void {
+    // The main agent's latest request size: what a model switch's hooks hear as context_tokens.
+    if (event.type === 'context_status' && event.agentId === 'main') this.lastContextTokens = event.tokens
     this.env.hub.emit('agent.event', event)
     if (!VOLATILE.has(event.type)) this.transcript().appendEvent(event)
   }

@@ -31,7 +31,7 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
   const settings = () => {
     const current = watch.current()
     if (watch.version !== hooksVersion) {
-      options.hooks.setHooks(current.hooks, current.disableAllHooks)
+      options.hooks.setHooks(current.hooks, current.disableAllHooks, current.allowedHttpHookUrls)
       hooksVersion = watch.version
     }
     return current

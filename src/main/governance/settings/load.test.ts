@@ -36,6 +36,14 @@ describe('loadSettings', () => {
     expect(settings.hooks.map((h) => h.event)).toEqual(['PreCompct', 'Stop'])
   })
 
+  it('no false warning for the events Sous fires (SubagentStart/Stop, PreCompact/PostCompact, the model switch); DirectoryAdded says why it never runs', () => {
+    const hook = [{ hooks: [{ type: 'command', command: 'true' }] }]
+    const fired = ['SubagentStart', 'SubagentStop', 'PreCompact', 'PostCompact', 'PreModelSwitch', 'PostModelSwitch']
+    project = makeTempProject({ hooks: Object.fromEntries([...fired, 'DirectoryAdded'].map((event) => [event, hook])) })
+    const { diagnostics } = loadSettings(project.root, { projectTrust: 'assume', sousHome: project.sousHome, home: project.home, managedPath: join(project.base, 'm.json') })
+    expect(diagnostics.map((d) => d.message)).toEqual([expect.stringContaining('hooks.DirectoryAdded: Sous has no /add-dir')])
+  })
+
   it('fails closed on a JSON syntax error, with file, line and column', async () => {
     project = makeTempProject({ permissions: { allow: ['Bash(ls *)'] } })
     const local = join(project.root, '.claude', 'settings.local.json')

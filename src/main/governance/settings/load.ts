@@ -79,6 +79,7 @@ export function loadSettings(projectRoot: string, opts: LoadSettingsOptions = {}
     additionalDirectories: [],
     hooks: [],
     disableAllHooks: false,
+    allowedHttpHookUrls: [],
     disableBypassPermissions: false,
     disableAutoMode: false,
     behaviour: {},
@@ -127,6 +128,11 @@ export function loadSettings(projectRoot: string, opts: LoadSettingsOptions = {}
     // Turning auto mode off only restricts, so any file may do it.
     if (p?.disableAutoMode === 'disable' || d.disableAutoMode === 'disable') merged.disableAutoMode = true
     if (d.disableAllHooks === true) merged.disableAllHooks = true
+    // An allowlist lets hooks send data off the machine: a project's own files need trust for it.
+    for (const pattern of d.allowedHttpHookUrls ?? []) {
+      if (restrictOnly) ignore(`allowedHttpHookUrls ${pattern}`)
+      else merged.allowedHttpHookUrls.push(pattern)
+    }
     readBehaviourKeys(d, src, merged.behaviour, diagnostics)
     if (!(managedHooksOnly && src.name !== 'managed')) {
       for (const [event, matchers] of Object.entries(d.hooks ?? {})) {
@@ -134,7 +140,9 @@ export function loadSettings(projectRoot: string, opts: LoadSettingsOptions = {}
         if (problem) diagnostics.push({ source: src.name, file: src.file, level: 'warning', message: `hooks.${event}: ${problem}` })
         for (const m of matchers) {
           for (const handler of m.hooks) {
-            if (restrictOnly) ignore(`${event} hook ${handler.command ?? handler.type}`)
+            const unsupported = handlerProblem(handler.type)
+            if (unsupported) diagnostics.push({ source: src.name, file: src.file, level: 'warning', message: `hooks.${event}: ${unsupported}` })
+            if (restrictOnly) ignore(`${event} hook ${handler.command ?? handler.url ?? handler.type}`)
             else merged.hooks.push({ event, matcher: m.matcher, handler, source: src.name, file: src.file })
           }
         }
@@ -180,6 +188,13 @@ function untrustedNotice(ignored: string[]): SettingsDiagnostic {
     level: 'warning',
     message: `This project's own settings are not trusted, so Sous ignores what would loosen its permissions: ${shown}${more}. Deny and ask rules still apply. To use them, review the project's trust (command palette: "Review project trust…").`,
   }
+}
+
+/** Handler types Claude Code has that Sous does not run (the hook inspector lists them as such). */
+function handlerProblem(type: string): string | undefined {
+  if (type === 'command' || type === 'http' || type === 'prompt') return undefined
+  if (type === 'agent' || type === 'mcp_tool') return `${type} hooks are not run by Sous yet; the hook inspector lists them as not run.`
+  return `"${type}" is not a hook handler type (command, http, prompt, agent, mcp_tool); it never runs.`
 }
 
 /** An unknown `defaultMode`: one warning on that key, with its line; the rest of the file applies. */

@@ -14,6 +14,13 @@ export const HookHandlerSchema = z.looseObject({
   if: z.string().optional(),
   async: z.boolean().optional(),
   shell: z.string().optional(),
+  /** `http` handlers: where the input is POSTed, extra headers, and the variables their values may name. */
+  url: z.string().optional(),
+  headers: z.record(z.string(), z.string()).optional(),
+  allowedEnvVars: z.array(z.string()).optional(),
+  /** `prompt` (and `agent`) handlers: the question, with `$ARGUMENTS` for the input JSON, and the model. */
+  prompt: z.string().optional(),
+  model: z.string().optional(),
 })
 
 export const HookMatcherSchema = z.looseObject({
@@ -38,6 +45,8 @@ export const SettingsFileSchema = z.looseObject({
   disableAutoMode: z.literal('disable').optional(),
   hooks: z.record(z.string(), z.array(HookMatcherSchema)).optional(),
   disableAllHooks: z.boolean().optional(),
+  /** URL patterns (`*` wildcards) `http` hooks may reach besides the local machine; lists merge. */
+  allowedHttpHookUrls: z.array(z.string()).optional(),
   allowManagedPermissionRulesOnly: z.boolean().optional(),
   allowManagedHooksOnly: z.boolean().optional(),
   sandbox: z

@@ -38,6 +38,8 @@ export interface MergedSettings {
   additionalDirectories: string[]
   hooks: LoadedHook[]
   disableAllHooks: boolean
+  /** `allowedHttpHookUrls` of every file: the non-loopback URLs `http` hooks may POST to. */
+  allowedHttpHookUrls: string[]
   disableBypassPermissions: boolean
   /** `disableAutoMode: "disable"` in any file (top level or under `permissions`): `auto` is refused, sessions stay manual. */
   disableAutoMode: boolean
