@@ -28,6 +28,10 @@ export interface PrintOptions {
   strictMcpConfig: boolean
   /** `--coordinator`: the main agent directs workers; the run ends once they all reported. */
   coordinator: boolean
+  /** `--input-format stream-json`: stdin is Claude Code's JSON lines of user messages, one turn each. */
+  inputFormat: 'text' | 'stream-json'
+  /** `--include-partial-messages`: stream-json also prints the stream's events. */
+  includePartialMessages: boolean
 }
 
 const FORMATS: readonly OutputFormat[] = ['text', 'json', 'stream-json', 'sous-events']
@@ -39,7 +43,11 @@ Runs one agent turn without a UI and prints the result. The prompt may also come
 
 Options:
   --cwd <dir>                     project folder (default: current directory)
-  --output-format <format>        text (default) | json | stream-json
+  --output-format <format>        text (default) | json | stream-json (Claude Code's messages)
+                                  | sous-events (Sous's own events, one per line)
+  --input-format <format>         text (default) | stream-json (user messages as JSON lines on stdin,
+                                  one turn each)
+  --include-partial-messages      with stream-json: also the model's stream events
   --permission-mode <mode>        manual (default) | acceptEdits | plan | auto | bypassPermissions | dontAsk
                                   (auto asks as manual does until its classifier exists)
   --allowedTools <rules...>       allow rules for this run, e.g. "Bash(npm test:*)" Edit
@@ -84,6 +92,8 @@ export function parsePrintArgs(argv: string[]): { ok: true; options: Omit<PrintO
         'mcp-config': { type: 'string', multiple: true },
         'strict-mcp-config': { type: 'boolean' },
         coordinator: { type: 'boolean' },
+        'input-format': { type: 'string' },
+        'include-partial-messages': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     })
@@ -102,6 +112,10 @@ export function parsePrintArgs(argv: string[]): { ok: true; options: Omit<PrintO
     if (!Number.isInteger(maxTurns) || maxTurns < 1) return { ok: false, error: '--max-turns must be a positive integer' }
   }
   if (values.resume !== undefined && values.continue) return { ok: false, error: '--resume and --continue cannot be combined' }
+  const inputFormat = values['input-format'] ?? 'text'
+  if (inputFormat !== 'text' && inputFormat !== 'stream-json') return { ok: false, error: '--input-format must be text or stream-json' }
+  if (inputFormat === 'stream-json' && outputFormat !== 'stream-json') return { ok: false, error: '--input-format stream-json needs --output-format stream-json' }
+  if (values['include-partial-messages'] && outputFormat !== 'stream-json') return { ok: false, error: '--include-partial-messages needs --output-format stream-json' }
   if (values['strict-mcp-config'] && !values['mcp-config']?.length) return { ok: false, error: '--strict-mcp-config needs --mcp-config' }
   const options: Omit<PrintOptions, 'prompt'> & { prompt: string } = {
     prompt: parsed.positionals.join(' '),
@@ -115,6 +129,8 @@ export function parsePrintArgs(argv: string[]): { ok: true; options: Omit<PrintO
     mcpConfigs: values['mcp-config'] ?? [],
     strictMcpConfig: values['strict-mcp-config'] ?? false,
     coordinator: values.coordinator ?? false,
+    inputFormat,
+    includePartialMessages: values['include-partial-messages'] ?? false,
   }
   if (values.cwd !== undefined) options.cwd = values.cwd
   if (values.model !== undefined) options.model = values.model

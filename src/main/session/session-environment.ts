@@ -1,3 +1,4 @@
+import type { Message } from '../services/model/types'
 import { DEFAULT_TURN_GUARD } from '../../shared/ipc/contract'
 import { PlanMode } from '../agents/plan-mode'
 import { projectDataDir } from '../base/paths'
@@ -153,6 +154,7 @@ export function openSessionEnvironment(parts: RuntimeParts, projectPath: string,
     maxTurns,
     askToContinue: !options.headless,
     promptCacheTtl: () => gate.currentSettings().behaviour.promptCacheTtl,
+    ...(options.onMessage && { onMessage: (message: Message) => options.onMessage?.(sessionId, message) }),
     appendSystemPrompt: options.appendSystemPrompt,
     // A person will look before the first request (the context view) or type it: have the prompt
     // ready. `sous -p` sends its request at once and would only pay for the scheduling.

@@ -89,6 +89,11 @@ export class SessionManager implements SessionService {
   }
 
   /** The context view's figures for a live session. */
+  /** The tool names a live session's next request offers (`sous -p`'s stream-json init line). */
+  async toolNames(sessionId: string): Promise<string[]> {
+    return this.get(sessionId).toolNames()
+  }
+
   async inspectContext(sessionId: string): Promise<ContextBreakdown> {
     return this.get(sessionId).inspectContext()
   }

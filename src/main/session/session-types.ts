@@ -40,6 +40,8 @@ export interface SessionEnvironment {
    */
   prepareOnOpen?: boolean
   maxTokens?: number
+  /** Called with every message the session adds to its conversation. */
+  onMessage?(message: Message): void
   /** Claude Code's `promptCacheTtl` from the settings now (the main conversation's requests). */
   promptCacheTtl?(): '5m' | '1h' | undefined
   /** Session-level hooks: UserPromptSubmit, SessionStart, SessionEnd (Claude Code's protocol). */

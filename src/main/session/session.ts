@@ -213,6 +213,12 @@ export class Session {
     await this.context.systemPrompt().catch(() => undefined)
   }
 
+  /** The names of the tools the next request offers (loads the toolset, as the first turn would). */
+  async toolNames(): Promise<string[]> {
+    const toolset = await this.loadToolset()
+    return (toolset.currentTools?.() ?? toolset.tools).map((tool) => tool.name)
+  }
+
   /**
    * The session's tools, built on the first turn and kept. A build that failed (the Bash parser's
    * wasm would not load…) is not kept: this turn ends with the error, the next one tries again.
@@ -358,6 +364,7 @@ export class Session {
   private append(message: Message): void {
     this.messages = [...this.messages, message]
     this.transcript().appendMessage(message)
+    this.env.onMessage?.(message)
   }
 
   /** A compaction replaced the conversation: the transcript gets a boundary (its earlier lines stay). */
