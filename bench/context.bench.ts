@@ -19,6 +19,7 @@ import { createEventHub } from '../src/main/base/event-hub'
 import { compactionSettings } from '../src/main/compaction/settings'
 import type { Message } from '../src/main/services/model/types'
 import { SessionManager } from '../src/main/session/session-manager'
+import { bareParts } from '../test/support/sessions'
 import type { SessionEnvironment } from '../src/main/session/session-types'
 import { TranscriptWriter, transcriptPath } from '../src/main/store/transcript'
 import { startModelServer, textReply, toolUseReply, type ModelServer } from '../test/model-server'
@@ -75,7 +76,7 @@ async function longSession(server: ModelServer, home: string): Promise<void> {
   server.setScenario(script.steps, { loop: true })
   server.requests.length = 0
   const events: AgentEvent[] = []
-  const manager = new SessionManager({ home, environment: environment(server, home, async () => ({ tools: [grep, probe] }), events) })
+  const manager = new SessionManager({ home, open: bareParts(environment(server, home, async () => ({ tools: [grep, probe] }), events)) })
   try {
     const { sessionId } = await manager.create(project)
     const started = performance.now()
@@ -119,7 +120,7 @@ async function contextView(home: string): Promise<void> {
   }
   const probe = testTool('Probe', { safe: true, run: async () => ({ content: '' }) })
   const server = { url: 'http://127.0.0.1:9' } as ModelServer // never asked: inspecting sends nothing
-  const manager = new SessionManager({ home, environment: environment(server, home, async () => ({ tools: [probe] })) })
+  const manager = new SessionManager({ home, open: bareParts(environment(server, home, async () => ({ tools: [probe] }))) })
   try {
     await manager.resume(sessionId)
     const first = performance.now()

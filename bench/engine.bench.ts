@@ -14,6 +14,7 @@ import { createEventHub } from '../src/main/base/event-hub'
 import { scriptedModel, testTool } from '../test/support/engine'
 import type { ModelService, ModelStreamEvent } from '../src/main/services/model/types'
 import { SessionManager } from '../src/main/session/session-manager'
+import { bareParts } from '../test/support/sessions'
 
 const root = resolve(import.meta.dirname, '..')
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN
@@ -64,7 +65,7 @@ async function thirtyTurns(server: ModelServer, home: string): Promise<void> {
   const timed = new TimedModel(scriptedModel(server.url))
   const manager = new SessionManager({
     home,
-    environment: () => ({
+    open: bareParts(() => ({
       hub: createEventHub(),
       model: async () => timed,
       modelName: 'claude-sonnet-4-6',
@@ -72,7 +73,7 @@ async function thirtyTurns(server: ModelServer, home: string): Promise<void> {
       canUseTool: async () => ({ behavior: 'allow' }),
       maxTurns: 40,
       homeDir: home,
-    }),
+    })),
   })
   try {
     const { sessionId } = await manager.create(project)

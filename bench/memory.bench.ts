@@ -23,7 +23,7 @@ import { memoryFolders } from '../src/main/memory/locations'
 import { NodePtyService } from '../src/main/pty/node-pty-service'
 import { SMALL_FAST_MODEL } from '../src/main/services/model/ask'
 import { DEFAULT_MODEL } from '../src/main/services/model/config'
-import { createSessionRuntime } from '../src/main/session/runtime'
+import { createSessionRuntime } from '../src/main/runtime/runtime'
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN
 const percentile = (values: number[], share: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * share))] ?? NaN

@@ -82,10 +82,12 @@ test('the API key is set from Settings and cannot be read back through the contr
   )
   await expect(settings.getByLabel('API key', { exact: true })).toHaveValue('')
 
-  // Every settings channel, asked directly over the same WebSocket the app uses: none returns the key.
+  // Every settings channel, asked directly over the same WebSocket the app uses (opened with the
+  // page's socket key, as the app opens it): none returns the key.
   const answers = await app.evaluate(async () => {
     const { origin } = (globalThis as unknown as { location: { origin: string } }).location
-    const socket = new WebSocket(`${origin.replace(/^http/, 'ws')}/ws`)
+    const socketKey = (globalThis as unknown as { localStorage: { getItem(name: string): string | null } }).localStorage.getItem('sous.socketKey')
+    const socket = new WebSocket(`${origin.replace(/^http/, 'ws')}/ws`, ['sous.v1', `sous-key.${socketKey}`])
     await new Promise((resolve, reject) => {
       socket.onopen = resolve
       socket.onerror = reject

@@ -167,4 +167,17 @@ describe('the rank checker (tests for the test)', () => {
     }
     expect(() => readRankTable('# no table here')).toThrow(/ranks:begin/)
   })
+
+  it('ranks the composition root of the agent side above the conversation, and the process-wide services below it', () => {
+    const rankOf = (folder: string): number | undefined => table.find((row) => row.folder === folder)?.rank
+    const session = rankOf('src/main/session/') ?? 0
+    expect(rankOf('src/main/runtime/')).toBeGreaterThan(session)
+    expect(rankOf('src/main/runtime/')).toBeLessThan(rankOf('src/main/host/') ?? 0)
+    for (const service of ['src/main/governance/sandbox/shared/', 'src/main/extensions/runtime/']) expect(rankOf(service)).toBeLessThan(session)
+    const planted = check(
+      { 'src/main/session/session.ts': "import '../runtime/runtime'\n", 'src/main/runtime/runtime.ts': "import '../session/session'\n" },
+      table,
+    )
+    expect(planted).toContain('src/main/session/session.ts → ../runtime/runtime: src/main/session/ (rank 90) imports a higher rank, src/main/runtime/ (rank 95)')
+  })
 })

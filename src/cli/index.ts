@@ -1,3 +1,4 @@
+import { sealOwnCredentials } from '../main/base/own-credentials'
 import { SOUS_VERSION } from '../main/host/version'
 
 /**
@@ -16,13 +17,13 @@ Usage:
 `
 
 /** Runs the command line and returns the exit code. */
-async function main(argv: readonly string[]): Promise<number> {
+async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<number> {
   const [first] = argv
   if (first === 'serve') {
     const { runServe } = await import('./serve')
-    return runServe(argv.slice(1))
+    return runServe(argv.slice(1), env)
   }
-  if (argv.includes('-p') || argv.includes('--print')) return runPrintMode(argv)
+  if (argv.includes('-p') || argv.includes('--print')) return runPrintMode(argv, env)
   if (first === '--version' || first === '-v') {
     process.stdout.write(`${SOUS_VERSION}\n`)
     return 0
@@ -36,7 +37,7 @@ async function main(argv: readonly string[]): Promise<number> {
 }
 
 /** Headless mode (`sous -p`): one prompt through the same core, answer on stdout. */
-async function runPrintMode(argv: readonly string[]): Promise<number> {
+async function runPrintMode(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<number> {
   const [{ runPrint }, { readStdin }] = await Promise.all([import('./print'), import('./stdin')])
   const controller = new AbortController()
   process.once('SIGINT', () => controller.abort())
@@ -46,10 +47,13 @@ async function runPrintMode(argv: readonly string[]): Promise<number> {
     return runPrint([...argv], process.env, { stdout: process.stdout, stderr: process.stderr, stdinLines: createInterface({ input: process.stdin, crlfDelay: Infinity }), signal: controller.signal })
   }
   const stdin = process.stdin.isTTY ? undefined : await readStdin(process.stdin)
-  return runPrint([...argv], process.env, { stdout: process.stdout, stderr: process.stderr, stdin, signal: controller.signal })
+  return runPrint([...argv], env, { stdout: process.stdout, stderr: process.stderr, stdin, signal: controller.signal })
 }
 
-const code = await main(process.argv.slice(2))
+// First of all: the model credentials leave the process environment (and /proc/<pid>/environ);
+// from here on only `env`, this copy in memory, holds them (see base/own-credentials.ts).
+const { env } = sealOwnCredentials()
+const code = await main(process.argv.slice(2), env)
 // Exit explicitly: a lingering handle (a PTY being reaped, pooled HTTP connections) must not
 // keep a finished command alive. stdout/stderr to pipes and files are synchronous on POSIX.
 process.exit(code)

@@ -52,7 +52,7 @@ export async function runPrint(argv: string[], env: NodeJS.ProcessEnv, io: Print
 
   const [{ createEventHub }, { createSessionRuntime }, { sousHome }, { NodePtyService }, { readChildEnvPolicy }] = await Promise.all([
     import('../main/base/event-hub'),
-    import('../main/session/runtime'),
+    import('../main/runtime/runtime'),
     import('../main/base/paths'),
     import('../main/pty/node-pty-service'),
     import('../main/workspace/preferences'),

@@ -57,9 +57,10 @@ export function parseServeArgs(argv: readonly string[]): { ok: true; args: Serve
 /**
  * `sous serve`: starts the browser host, prints `Sous listening on <url>` as the first line on
  * stdout, and runs until SIGINT/SIGTERM, then closes connections and kills every terminal.
- * Returns the exit code.
+ * Returns the exit code. `env` is the environment the model credentials are read from (the CLI
+ * passes the copy it took before removing them from `process.env`).
  */
-export async function runServe(argv: readonly string[]): Promise<number> {
+export async function runServe(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const parsed = parseServeArgs(argv)
   if (!parsed.ok) {
     process.stderr.write(`sous serve: ${parsed.message}\n`)
@@ -80,8 +81,9 @@ export async function runServe(argv: readonly string[]): Promise<number> {
 
   const { core, dispose: shutdown } = createHostCore({
     transport: 'browser',
-    home: sousHome(),
-    keyStore: new MemoryKeyStore(),
+    home: sousHome(env),
+    env,
+    keyStore: new MemoryKeyStore(env),
     log: (message) => process.stderr.write(`[sous] ${message}\n`),
   })
 

@@ -116,6 +116,9 @@ describe('settings and session handlers', () => {
     expect(errorCode(await core.router.invoke('session.create', { projectPath: home }, app))).toBe('UNAVAILABLE')
     const calls: string[] = []
     let disposed = false
+    const unused = async (): Promise<never> => {
+      throw new AppError('UNAVAILABLE', 'not in this test')
+    }
     const sessions: SessionService = {
       create: async (projectPath) => (calls.push(`create ${projectPath}`), { sessionId: 's1' }),
       prompt: async (id, text) => void calls.push(`prompt ${id} ${text}`),
@@ -129,6 +132,14 @@ describe('settings and session handlers', () => {
       },
       rename: async () => undefined,
       delete: async () => undefined,
+      setModel: unused,
+      continueTurn: unused,
+      setMode: unused,
+      agentTree: unused,
+      agentHistory: unused,
+      stopAgentNode: unused,
+      compact: unused,
+      inspectContext: unused,
     }
     const withAgent = createCore({ sousHome: home, transport: 'electron', keyStore: new MemoryKeyStore({}), sessions })
     expect(await withAgent.router.invoke('session.create', { projectPath: home }, app)).toEqual({ ok: true, value: { sessionId: 's1' } })

@@ -20,7 +20,7 @@ import type { PtyService } from './pty/types'
 import type { KeyStore } from './secrets/key-store'
 import { MemoryService } from './memory/service'
 import type { SessionService } from './session/types'
-import type { ExtensionService } from './session/extension-service'
+import type { ExtensionService } from './extensions/runtime/extension-service'
 import { createAgentTerminals, type AgentTerminals } from './workspace/agent-terminals'
 import { readPreferencesSync } from './workspace/preferences'
 

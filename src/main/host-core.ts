@@ -3,7 +3,7 @@ import { createCore, type Core, type CoreOptions } from './core'
 import { NodePtyService } from './pty/node-pty-service'
 import type { KeyStore } from './secrets/key-store'
 import { SOUS_VERSION } from './host/version'
-import { createSessionRuntime, type SessionRuntime } from './session/runtime'
+import { createSessionRuntime, type SessionRuntime } from './runtime/runtime'
 import { createAgentTerminals } from './workspace/agent-terminals'
 import { readChildEnvPolicy, readPreferencesSync } from './workspace/preferences'
 import { TERMINAL_FLOW } from './workspace/terminal-flow'
@@ -13,6 +13,11 @@ export interface HostCoreOptions {
   transport: CoreOptions['transport']
   /** `$SOUS_HOME`. */
   home: string
+  /**
+   * The environment, credentials included: the entry point's copy taken before they left
+   * `process.env` (base/own-credentials.ts). Default `process.env`.
+   */
+  env?: NodeJS.ProcessEnv
   keyStore: KeyStore
   /** Where problems that must not stop the app go (a listener that threw, a corrupt file…). */
   log(message: string): void
@@ -39,12 +44,13 @@ export function createHostCore(options: HostCoreOptions): HostCore {
   const events = createEventHub((error) => options.log(`event listener failed: ${String(error)}`))
   // No child (Bash, hooks, terminals) gets Sous's credentials or the variables the user marked.
   const childEnv = () => readChildEnvPolicy(options.home)
-  const pty = new NodePtyService({ ...TERMINAL_FLOW, childEnv })
+  const env = options.env ?? process.env
+  const pty = new NodePtyService({ ...TERMINAL_FLOW, childEnv, env })
   // The Bash tool's PTYs show in the Agent terminal, and the user can type into them.
   const agentTerminals = createAgentTerminals(events)
   const runtime = createSessionRuntime({
     home: options.home,
-    env: process.env,
+    env,
     hub: events,
     pty,
     keyStore: options.keyStore,

@@ -6,6 +6,7 @@ import { menuTemplate } from './app/menu'
 import { folderFromArgv, OpenRequestQueue } from './app/open-requests'
 import { registerAppScheme, serveAppProtocol } from './app/protocol'
 import { createWindowOptions } from './app/window-options'
+import { sealOwnCredentials } from './base/own-credentials'
 import { sousHome } from './base/paths'
 import type { Core } from './core'
 import { createHostCore } from './host-core'
@@ -17,6 +18,10 @@ import { SafeStorageKeyStore } from './secrets/safe-storage-key-store'
  * The desktop entry: hardened shell + core + Electron transport. Everything testable lives in
  * `app/`, `host/` and the core; this file only wires Electron's objects to them.
  */
+
+// Before anything else: the model credentials leave the process environment and its start-up
+// block (/proc/<pid>/environ); only this copy in memory keeps them (see base/own-credentials.ts).
+const { env } = sealOwnCredentials()
 
 // electron-vite sets this in development only; a packaged app never loads from a server.
 const devUrl = app.isPackaged ? undefined : process.env.ELECTRON_RENDERER_URL
@@ -68,11 +73,12 @@ function start(): void {
   hardenSession(session.defaultSession, { csp, appOrigins })
   serveAppProtocol(session.defaultSession.protocol, rendererDir, csp)
 
-  const home = sousHome()
+  const home = sousHome(env)
   const host = createHostCore({
     transport: 'electron',
     home,
-    keyStore: new SafeStorageKeyStore(home, safeStorage),
+    env,
+    keyStore: new SafeStorageKeyStore(home, safeStorage, env),
     log: (message) => console.error(`[sous] ${message}`),
     pickFolder,
     appOrigins,

@@ -12,8 +12,8 @@ import type { AgentEvent } from '../../src/shared/protocol/agent-event'
 import { createEventHub, type EventHub } from '../../src/main/base/event-hub'
 import { NodePtyService } from '../../src/main/pty/node-pty-service'
 import type { Message, ToolResultBlock } from '../../src/main/services/model/types'
-import { createSessionRuntime, type SessionRuntime } from '../../src/main/session/runtime'
-import type { SessionRuntimeOptions } from '../../src/main/session/runtime-options'
+import { createSessionRuntime, type SessionRuntime } from '../../src/main/runtime/runtime'
+import type { SessionRuntimeOptions } from '../../src/main/runtime/options'
 import type { RecordedRequest, Step } from '../model-server'
 
 /** A script per conversation, keyed by a string its first user message contains. */

@@ -10,7 +10,7 @@ import { createEventHub, type EventHub } from '../base/event-hub'
 import { approvalHandlers } from '../host/handlers/approval'
 import { NodePtyService } from '../pty/node-pty-service'
 import type { Message, ToolResultBlock } from '../services/model/types'
-import { createSessionRuntime, type SessionRuntime } from '../session/runtime'
+import { createSessionRuntime, type SessionRuntime } from '../runtime/runtime'
 
 // Plan mode on the main side, as the desktop runs it: the real runtime and gate, the scripted model
 // server, and approvals answered through the contract's `approval.reply` handler.

@@ -3,7 +3,7 @@ import { resultText } from '../tools/result-text'
 import { runToolCall } from '../tools/run-tool'
 import type { AnyTool, ToolContext, ToolResult } from '../tools/types'
 import { preview } from './events'
-import type { CanUseTool, EventBody, PermissionDecision, QueryHooks } from './types'
+import type { CanUseTool, EventBody, QueryHooks, ToolPermission } from './types'
 
 /** What one call needs besides its block. */
 export interface RunToolDeps {
@@ -92,7 +92,7 @@ export async function processToolCall(block: ToolUseBlock, signal: AbortSignal, 
   let input = parsed.value
   const checked = await reported(deps, 'The permission check', () => deps.canUseTool(tool, input, block.id, { signal }))
   // A permission check that crashed fails closed: the call is denied, saying why.
-  const decision: PermissionDecision = checked.ok ? checked.value : { behavior: 'deny', message: `The permission check failed: ${checked.error}` }
+  const decision: ToolPermission = checked.ok ? checked.value : { behavior: 'deny', message: `The permission check failed: ${checked.error}` }
   if (decision.behavior === 'deny') {
     const message = decision.message
     return finish(

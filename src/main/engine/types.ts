@@ -5,10 +5,12 @@ import type { Message, ModelService, TextBlock } from '../services/model/types'
 import type { AnyTool, ToolContext, ToolResult } from '../tools/types'
 
 /**
- * The permission decision for one tool call. Governance plugs in here; the engine only obeys.
- * `updatedInput` replaces the model's input (e.g. a path the user corrected).
+ * The permission for one tool call, as `canUseTool` answers it: allow or deny, never "ask" (the
+ * asking happened inside; governance's own `PermissionDecision` is the pipeline's answer, which may
+ * be "ask"). Governance plugs in here; the engine only obeys. `updatedInput` replaces the model's
+ * input (e.g. a path the user corrected).
  */
-export type PermissionDecision =
+export type ToolPermission =
   | {
       behavior: 'allow'
       updatedInput?: unknown
@@ -31,7 +33,7 @@ export type PermissionDecision =
  * Asked once per tool call, after the input parsed and before it runs. May wait for a person;
  * `signal` aborts with the turn, and a pending question must then settle as a denial.
  */
-export type CanUseTool = (tool: AnyTool, input: unknown, toolUseId: string, opts?: { signal?: AbortSignal }) => Promise<PermissionDecision>
+export type CanUseTool = (tool: AnyTool, input: unknown, toolUseId: string, opts?: { signal?: AbortSignal }) => Promise<ToolPermission>
 
 /** One tool call as hooks see it. */
 export interface ToolCallInfo {

@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { BASELINE } from '../../../test/corpus/baseline'
 import { BOOKKEEPING } from '../../../test/corpus/bookkeeping'
+import { EVALUATING } from '../../../test/corpus/evaluating'
 import type { CorpusCase } from '../../../test/corpus/cases'
 import { GIT_FILES } from '../../../test/corpus/git-files'
 import { PLACES } from '../../../test/corpus/places'
@@ -28,7 +29,7 @@ const SETTINGS = {
   },
 }
 
-const CLASSES = [...BASELINE, ...READ_ONLY, ...GIT_FILES, ...PLACES, ...SEARCHING, ...WRAPPERS, ...BOOKKEEPING]
+const CLASSES = [...BASELINE, ...READ_ONLY, ...GIT_FILES, ...PLACES, ...SEARCHING, ...WRAPPERS, ...BOOKKEEPING, ...EVALUATING]
 
 let project: TempProject
 let settings: MergedSettings

@@ -1,4 +1,4 @@
-import { randomBytes, timingSafeEqual } from 'node:crypto'
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
 import { isIP } from 'node:net'
 
 /** A fresh access token for one run of `sous serve`: 32 random bytes, hex. */
@@ -15,11 +15,27 @@ export function tokenMatches(presented: string | undefined, expected: string): b
 }
 
 /**
- * The cookie that carries the token after the first page load. Named per port because cookies
- * are not isolated by port: two `sous serve` runs on one machine must not overwrite each other.
+ * The name of the page cookie: per port, so two `sous serve` runs on one machine do not overwrite
+ * each other. The port in the name is for that only — a browser sends every cookie of a host to
+ * *every* port of it, so the name isolates nothing (see {@link proof}).
  */
-export function tokenCookieName(port: number): string {
-  return `sous_token_${port}`
+export function pageCookieName(port: number): string {
+  return `sous_page_${port}`
+}
+
+/** What a derived credential is for: the page cookie, or the WebSocket's key. */
+export type ProofPurpose = 'page' | 'socket'
+
+/**
+ * A credential derived from the run's token for one purpose and one origin:
+ * HMAC-SHA256(token, purpose + "\n" + origin), hex. Neither reveals the token, and a value made
+ * for one purpose or origin (scheme, host and port) is worth nothing for another. The page cookie
+ * holds the `page` value: cookies ignore ports, so any other server on the same host that the
+ * browser visits receives it, and all it opens is the renderer's static files (public code). The
+ * WebSocket needs the `socket` value, which never is a cookie (see ws.ts).
+ */
+export function proof(token: string, purpose: ProofPurpose, origin: string): string {
+  return createHmac('sha256', token).update(`${purpose}\n${origin}`).digest('hex')
 }
 
 /** Reads one cookie from a `Cookie` header. */
@@ -32,9 +48,14 @@ export function readCookie(header: string | undefined, name: string): string | u
   return undefined
 }
 
-/** The `Set-Cookie` value for the token: HttpOnly, SameSite=Strict, whole site. */
-export function tokenCookie(port: number, token: string): string {
-  return `${tokenCookieName(port)}=${token}; HttpOnly; SameSite=Strict; Path=/`
+/**
+ * The `Set-Cookie` value for the page cookie: HttpOnly (no script reads it), SameSite=Strict, the
+ * whole site, a session cookie. Not `__Host-`: that prefix demands `Secure`, which needs https
+ * (Chromium makes an exception for `localhost` only, not for 127.0.0.1), and it would not help:
+ * `__Host-` pins the host, never the port.
+ */
+export function pageCookie(port: number, value: string): string {
+  return `${pageCookieName(port)}=${value}; HttpOnly; SameSite=Strict; Path=/`
 }
 
 /** Whether a bind address stays on this machine (`127.0.0.0/8`, `::1`, `localhost`). */

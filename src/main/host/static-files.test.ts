@@ -51,8 +51,8 @@ describe('auth helpers', () => {
   })
 
   it('reads cookies', () => {
-    expect(readCookie('a=1; sous_token_80=xyz; b=2', 'sous_token_80')).toBe('xyz')
-    expect(readCookie('sous_token_800=xyz', 'sous_token_80')).toBeUndefined()
+    expect(readCookie('a=1; sous_page_80=xyz; b=2', 'sous_page_80')).toBe('xyz')
+    expect(readCookie('sous_page_800=xyz', 'sous_page_80')).toBeUndefined()
   })
 
   it('tells loopback from remote hosts', () => {

@@ -1,11 +1,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { readStaticFile } from './static-files'
-import type { BrowserAccess } from './ws-access'
+import { SOCKET_KEY_FRAGMENT, type BrowserAccess } from './ws-access'
+
+const UNAUTHORIZED = 'Sous needs its access token: open the exact URL `sous serve` printed.'
 
 /**
  * The browser host's plain HTTP side: the built renderer's files, behind the access checks. The
- * token arrives once in the URL and is traded for an HttpOnly cookie and a redirect that drops it
- * from the address bar and history.
+ * token arrives once in the URL and is traded for the page cookie (derived from it, see auth.ts)
+ * and a redirect that drops it from the address bar and history; the redirect's fragment hands
+ * the page its socket key (a fragment never goes to any server, nor into a Referer).
  */
 export async function serveHttp(request: IncomingMessage, response: ServerResponse, access: BrowserAccess, rendererDir: string): Promise<void> {
   setCommonHeaders(response, access.csp)
@@ -14,15 +17,20 @@ export async function serveHttp(request: IncomingMessage, response: ServerRespon
     response.setHeader('Allow', 'GET, HEAD')
     return send(response, 405, 'Method not allowed.')
   }
+  const site = access.siteAllowed(request, 'http')
+  if (!site.ok) return send(response, 403, site.reason)
   const url = requestUrl(request)
   if (!url) return send(response, 400, 'Bad request.')
-  if (!access.tokenPresented(request, url)) return send(response, 401, 'Sous needs its access token: open the exact URL `sous serve` printed.')
   if (url.searchParams.has('token')) {
+    if (!access.tokenInUrl(url)) return send(response, 401, UNAUTHORIZED)
+    const origin = access.selfOrigin(request)
     url.searchParams.delete('token')
-    response.setHeader('Set-Cookie', access.cookie)
-    response.setHeader('Location', `${url.pathname}${url.search}`)
+    response.setHeader('Set-Cookie', access.pageCookieFor(origin))
+    response.setHeader('Cache-Control', 'no-store')
+    response.setHeader('Location', `${url.pathname}${url.search}#${SOCKET_KEY_FRAGMENT}=${access.socketKeyFor(origin)}`)
     return send(response, 303, '')
   }
+  if (!access.pageCookiePresented(request)) return send(response, 401, UNAUTHORIZED)
   const file = await readStaticFile(rendererDir, url.pathname)
   if (!file) return send(response, 404, 'Not found.')
   response.statusCode = 200

@@ -7,6 +7,7 @@ import { WebSocket } from 'ws'
 import { requests, type RequestChannel } from '../../shared/ipc/contract'
 import { createCore, type Core } from '../core'
 import { MemoryKeyStore } from '../secrets/memory-key-store'
+import { proof } from './auth'
 import { startBrowserHost, WS_PATH, type BrowserHost } from './ws'
 
 const MALFORMED: unknown[] = [42, 'text', [], true, { unexpected: 1 }]
@@ -49,13 +50,17 @@ function get(path: string, headers: Record<string, string> = {}): Promise<{ stat
   })
 }
 
-const cookie = (): Record<string, string> => ({ Cookie: `sous_token_${host.port}=${host.token}` })
+const pageValue = () => proof(host.token, 'page', host.origin)
+const cookie = (): Record<string, string> => ({ Cookie: `sous_page_${host.port}=${pageValue()}` })
+const socketKey = () => proof(host.token, 'socket', host.origin)
 
-/** Opens a WebSocket; resolves with it once open, or with the HTTP status that refused it. */
-function connect(options: { token?: string | null; origin?: string } = {}): Promise<WebSocket | number> {
-  const headers: Record<string, string> = {}
-  if (options.token !== null) headers.Cookie = `sous_token_${host.port}=${options.token ?? host.token}`
-  const ws = new WebSocket(`ws://127.0.0.1:${host.port}${WS_PATH}`, { headers, origin: options.origin ?? host.origin })
+/**
+ * Opens a WebSocket as the page does (the socket key as a subprotocol; `key: null` offers none);
+ * resolves with it once open, or with the HTTP status that refused it.
+ */
+function connect(options: { key?: string | null; origin?: string; headers?: Record<string, string>; query?: string } = {}): Promise<WebSocket | number> {
+  const protocols = options.key === null ? ['sous.v1'] : ['sous.v1', `sous-key.${options.key ?? socketKey()}`]
+  const ws = new WebSocket(`ws://127.0.0.1:${host.port}${WS_PATH}${options.query ?? ''}`, protocols, { headers: options.headers ?? {}, origin: options.origin ?? host.origin })
   sockets.push(ws)
   return new Promise((resolve, reject) => {
     ws.once('open', () => resolve(ws))
@@ -87,15 +92,38 @@ describe('browser host over HTTP', () => {
   it('refuses requests without the right token (401)', async () => {
     expect((await get('/')).status).toBe(401)
     expect((await get('/?token=wrong')).status).toBe(401)
-    expect((await get('/', { Cookie: `sous_token_${host.port}=${'0'.repeat(64)}` })).status).toBe(401)
+    expect((await get('/', { Cookie: `sous_page_${host.port}=${'0'.repeat(64)}` })).status).toBe(401)
+    // The token itself is no cookie value, nor is another origin's page value.
+    expect((await get('/', { Cookie: `sous_page_${host.port}=${host.token}` })).status).toBe(401)
+    expect((await get('/', { Cookie: `sous_page_${host.port}=${proof(host.token, 'page', `http://localhost:${host.port}`)}` })).status).toBe(401)
     expect((await get('/assets/app.js')).status).toBe(401)
   })
 
-  it('trades the token in the URL for an HttpOnly SameSite=Strict cookie', async () => {
-    const res = await get(`/?token=${host.token}`)
+  it('trades the token in the URL for a derived HttpOnly SameSite=Strict cookie and the socket key in the fragment', async () => {
+    const res = await get(`/?token=${host.token}&project=x`)
     expect(res.status).toBe(303)
-    expect(res.headers.location).toBe('/')
-    expect(String(res.headers['set-cookie'])).toBe(`sous_token_${host.port}=${host.token}; HttpOnly; SameSite=Strict; Path=/`)
+    expect(res.headers.location).toBe(`/?project=x#sous-key=${socketKey()}`)
+    expect(res.headers['cache-control']).toBe('no-store')
+    const setCookie = String(res.headers['set-cookie'])
+    expect(setCookie).toBe(`sous_page_${host.port}=${pageValue()}; HttpOnly; SameSite=Strict; Path=/`)
+    expect(setCookie).not.toContain(host.token)
+    expect(setCookie).not.toContain(socketKey())
+    // Bound to the origin: the localhost spelling gets its own values.
+    const local = await get(`/?token=${host.token}`, { Host: `localhost:${host.port}` })
+    expect(String(local.headers['set-cookie'])).toContain(proof(host.token, 'page', `http://localhost:${host.port}`))
+    expect(local.headers.location).toBe(`/#sous-key=${proof(host.token, 'socket', `http://localhost:${host.port}`)}`)
+  })
+
+  it('checks Origin and Sec-Fetch-Site on every request: only its own origin, or a navigation the user made', async () => {
+    expect((await get('/', { ...cookie(), 'Sec-Fetch-Site': 'same-origin' })).status).toBe(200)
+    expect((await get(`/?token=${host.token}`, { 'Sec-Fetch-Site': 'none' })).status).toBe(303)
+    for (const site of ['same-site', 'cross-site']) {
+      expect((await get('/', { ...cookie(), 'Sec-Fetch-Site': site })).status, site).toBe(403)
+      expect((await get(`/?token=${host.token}`, { 'Sec-Fetch-Site': site })).status, site).toBe(403)
+    }
+    expect((await get('/assets/app.js', { ...cookie(), Origin: host.origin })).status).toBe(200)
+    expect((await get('/assets/app.js', { ...cookie(), Origin: `http://127.0.0.1:${host.port + 1}` })).status).toBe(403)
+    expect((await get('/assets/app.js', { ...cookie(), Origin: 'null' })).status).toBe(403)
   })
 
   it('serves the renderer with MIME types and a strict CSP', async () => {
@@ -123,7 +151,10 @@ describe('browser host over HTTP', () => {
 
   it('refuses a foreign Host header (DNS rebinding) and non-GET methods', async () => {
     expect((await get('/', { ...cookie(), Host: `evil.example:${host.port}` })).status).toBe(403)
-    expect((await get('/', { ...cookie(), Host: `localhost:${host.port}` })).status).toBe(200)
+    // The localhost spelling is ours too, with the page value made for its origin.
+    const local = `http://localhost:${host.port}`
+    expect((await get('/', { Cookie: `sous_page_${host.port}=${proof(host.token, 'page', local)}`, Host: `localhost:${host.port}` })).status).toBe(200)
+    expect((await get('/', { ...cookie(), Host: `localhost:${host.port}` })).status).toBe(401)
   })
 
   it('will not bind a non-loopback address without allowRemote', async () => {
@@ -132,11 +163,24 @@ describe('browser host over HTTP', () => {
 })
 
 describe('browser host over WebSocket', () => {
-  it('refuses an upgrade without the token (401) and from a foreign Origin (403)', async () => {
-    expect(await connect({ token: null })).toBe(401)
-    expect(await connect({ token: 'f'.repeat(64) })).toBe(401)
+  it('refuses an upgrade without the socket key (401) — the page cookie is never enough — and from a foreign Origin (403)', async () => {
+    expect(await connect({ key: null })).toBe(401)
+    expect(await connect({ key: 'f'.repeat(64) })).toBe(401)
+    expect(await connect({ key: null, headers: cookie() })).toBe(401)
+    expect(await connect({ key: pageValue(), headers: cookie() })).toBe(401)
+    expect(await connect({ key: null, headers: cookie(), query: `?token=${pageValue()}` })).toBe(401)
+    // Another origin's key does not open this one.
+    expect(await connect({ key: proof(host.token, 'socket', `http://localhost:${host.port}`) })).toBe(401)
     expect(await connect({ origin: 'https://evil.example' })).toBe(403)
     expect(await connect({ origin: `http://127.0.0.1:${host.port + 1}` })).toBe(403)
+    expect(await connect({ origin: `http://localhost:${host.port}` })).toBe(403) // not the Host it connected to
+    expect(await connect({ headers: { 'Sec-Fetch-Site': 'same-site' } })).toBe(403)
+  })
+
+  it('opens with the key, selects sous.v1 and never echoes the key', async () => {
+    const ws = await connect({ headers: { 'Sec-Fetch-Site': 'same-origin' } })
+    if (typeof ws === 'number') throw new Error(`refused: ${ws}`)
+    expect(ws.protocol).toBe('sous.v1')
   })
 
   it('accepts the token as a query parameter too, and answers requests', async () => {

@@ -7,7 +7,7 @@ import type { EventHub } from '../base/event-hub'
 import { coalesceDeltas } from './coalesce-deltas'
 import { checkBindHost, generateToken, hostPort } from './auth'
 import type { Router } from './router'
-import { BrowserAccess } from './ws-access'
+import { BrowserAccess, SOCKET_PROTOCOL } from './ws-access'
 import { parseFrame } from './ws-frames'
 import { requestUrl, send, serveHttp } from './ws-http'
 
@@ -47,11 +47,27 @@ export interface BrowserHost {
 /**
  * Serves the renderer and the contract over HTTP + WebSocket (`sous serve`).
  *
- * Security model: every HTTP request and WebSocket upgrade must carry the per-run token, either
- * as `?token=` (first page load; it is swapped for an HttpOnly SameSite=Strict cookie and a
- * redirect that drops it from the address bar) or as that cookie (401 otherwise). The upgrade's
- * `Origin` must be one we served (403 otherwise), and for a loopback bind the `Host` header too
- * (defeats DNS rebinding). Responses carry a strict CSP. Non-loopback binds need `allowRemote`.
+ * Security model. The run's token (printed in the URL) is the one secret; it is never put in a
+ * cookie, because a browser sends a host's cookies to every port of it — any other server on
+ * 127.0.0.1 the browser visits would receive it. Instead:
+ * - The first load, `/?token=T`, is answered with a 303 that drops the token from the address bar,
+ *   sets the **page cookie** `sous_page_<port>` = HMAC(T, "page", origin) (HttpOnly,
+ *   SameSite=Strict), and hands the page its **socket key** HMAC(T, "socket", origin) in the
+ *   redirect's fragment (`#sous-key=…`), which no browser sends to any server. The page moves the
+ *   key to its origin's localStorage — scheme, host *and port* scoped, so no other port's page
+ *   can read it — and removes the fragment (renderer `api/socket-key.ts`).
+ * - The page cookie opens only the renderer's static files (public code). That is all another
+ *   local server learns when the browser sends it the cookie.
+ * - The WebSocket — every channel, `pty.*` and the other state-changing ones included — opens only
+ *   with the socket key as a subprotocol (`sous-key.<hex>`, sent by the page to its own origin
+ *   and nowhere else; the server selects `sous.v1`, never echoes the key), or with the token
+ *   itself in the query for tools that hold it. So each connection that can change anything
+ *   carries a fresh proof the cookie cannot supply, and one that comes from another origin has
+ *   no key for ours (keys are per origin).
+ * - Every HTTP request and upgrade passes the per-origin `Origin`/`Sec-Fetch-Site` check
+ *   (request-site.ts): a page of another port is same-site with us, so only same-origin passes.
+ *   For a loopback bind the `Host` must be one of our names (defeats DNS rebinding).
+ * Responses carry a strict CSP. Non-loopback binds need `allowRemote`.
  */
 export async function startBrowserHost(options: BrowserHostOptions): Promise<BrowserHost> {
   const host = options.host ?? '127.0.0.1'
@@ -67,7 +83,9 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
       else response.destroy()
     })
   })
-  const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES })
+  // Selects our protocol when the page offers it (a browser fails a handshake that selects none
+  // of the offered ones); the `sous-key.` entry is never selected, so it is never echoed.
+  const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES, handleProtocols: (offered) => (offered.has(SOCKET_PROTOCOL) ? SOCKET_PROTOCOL : false) })
   server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     const origin = checkUpgrade(request, socket, access)
     if (origin) sockets.handleUpgrade(request, socket, head, (client) => serveClient(client, origin, options.core.router))
@@ -100,15 +118,15 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
   }
 }
 
-/** Refuses an upgrade that is not ours (path, Host, token, Origin); returns the Origin to accept. */
+/** Refuses an upgrade that is not ours (path, Host, Origin/Sec-Fetch-Site, proof); returns the Origin to accept. */
 function checkUpgrade(request: IncomingMessage, socket: Duplex, access: BrowserAccess): string | undefined {
   socket.on('error', () => socket.destroy())
   const url = requestUrl(request)
-  const origin = request.headers.origin
   if (!url || url.pathname !== WS_PATH) return refuse(socket, 404, 'Not Found')
   if (!access.hostAllowed(request)) return refuse(socket, 403, 'Forbidden')
-  if (!access.tokenPresented(request, url)) return refuse(socket, 401, 'Unauthorized')
-  if (!access.originAllowed(origin)) return refuse(socket, 403, 'Forbidden')
+  if (!access.siteAllowed(request, 'websocket').ok) return refuse(socket, 403, 'Forbidden')
+  const origin = access.selfOrigin(request)
+  if (!access.socketProofPresented(request, url, origin)) return refuse(socket, 401, 'Unauthorized')
   return origin
 }
 

@@ -176,14 +176,17 @@ export class MemoryService {
   /**
    * A write the extraction agent asked for: deduplicated against the folder (same name or file →
    * an update; nothing new → unchanged), relative dates made absolute in project memories, then
-   * written as an undoable change or held for approval, as the preferences say.
+   * written as an undoable change or held for approval, as the preferences say — except that a
+   * user-scope memory (new or edited) is always held for approval: it enters the system prompt of
+   * every project, and the model's answer alone chose that scope, so one turn in an untrusted
+   * repository must not be able to put text into all the others.
    */
   async agentWrite(projectPath: string, sessionId: string, write: AgentWrite, today: Date): Promise<AgentWriteOutcome> {
     const folder = await this.scopeFolder(projectPath, write.scope)
     const plan = planAgentWrite(await folder.list(), write, today)
     if (plan.kind !== 'write') return plan.kind === 'unchanged' ? { kind: 'unchanged', file: plan.file } : { kind: 'refused', reason: plan.reason }
     const { file, fields, base, previousBody } = plan
-    if (this.preferences().memoryWrites === 'approve') {
+    if (write.scope === 'user' || this.preferences().memoryWrites === 'approve') {
       const proposal: MemoryProposal = {
         id: randomUUID(),
         scope: write.scope,

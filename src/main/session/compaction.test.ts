@@ -11,7 +11,7 @@ import { createEventHub, type EventHub } from '../base/event-hub'
 import { grantTrust, trustStatus } from '../governance/trust/trust'
 import { NodePtyService } from '../pty/node-pty-service'
 import { loadTranscript, transcriptPath } from '../store/transcript'
-import { createSessionRuntime, type SessionRuntime } from './runtime'
+import { createSessionRuntime, type SessionRuntime } from '../runtime/runtime'
 
 // Compaction as a user meets it, through the runtime every host uses: `/compact` between and
 // during turns, the model's Compact tool, PreCompact/PostCompact hooks from the project's

@@ -9,6 +9,7 @@ import { scriptedModel, testTool, untilAborted } from '../../../test/support/eng
 import type { Message } from '../services/model/types'
 import { loadTranscript, TranscriptWriter, transcriptPath } from '../store/transcript'
 import { SessionManager } from './session-manager'
+import { bareParts } from '../../../test/support/sessions'
 import { useModelServer } from '../../../test/model-server/vitest'
 
 // One scripted Messages API server for this file (test/model-server), cleared before each test.
@@ -32,7 +33,7 @@ beforeEach(async () => {
   const model = scriptedModel(server.url)
   manager = new SessionManager({
     home,
-    environment: () => ({
+    open: bareParts(() => ({
       hub,
       model: async () => model,
       modelName: 'claude-sonnet-4-6',
@@ -40,7 +41,7 @@ beforeEach(async () => {
       canUseTool: async () => ({ behavior: 'allow' }),
       maxTurns: 10,
       homeDir: home,
-    }),
+    })),
   })
 })
 afterEach(async () => {
@@ -125,13 +126,13 @@ describe('SessionManager', () => {
     let builds = 0
     const flaky = new SessionManager({
       home,
-      environment: () => ({
+      open: bareParts(() => ({
         ...baseEnv(),
         toolset: async () => {
           if (++builds === 1) throw new Error('the Bash parser did not load')
           return { tools: [echo] }
         },
-      }),
+      })),
     })
     try {
       const { sessionId } = await flaky.create(project)
@@ -151,7 +152,7 @@ describe('SessionManager', () => {
     await manager.run(sessionId, 'first')
     // The first manager (think: another Sous process) lets go of the session first.
     await manager.dispose()
-    const other = new SessionManager({ home, environment: () => ({ ...baseEnv() }) })
+    const other = new SessionManager({ home, open: bareParts(() => ({ ...baseEnv() })) })
     try {
       const latest = await other.continueLatest(project)
       expect(latest.sessionId).toBe(sessionId)
@@ -167,7 +168,7 @@ describe('one writer per session', () => {
     server.setScenario([textReply('one'), textReply('two'), textReply('three')])
     const { sessionId } = await manager.create(project)
     await manager.run(sessionId, 'first')
-    const other = new SessionManager({ home, environment: () => ({ ...baseEnv() }) })
+    const other = new SessionManager({ home, open: bareParts(() => ({ ...baseEnv() })) })
     try {
       await expect(other.resume(sessionId)).rejects.toMatchObject({ code: 'CONFLICT', message: expect.stringContaining('another Sous process') })
       await expect(other.delete(sessionId)).rejects.toMatchObject({ code: 'CONFLICT' })

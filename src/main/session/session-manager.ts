@@ -12,42 +12,46 @@ import type { QueryResult } from '../engine/types'
 import { findTranscriptFile, listSessions, loadStoredTranscript, summarize, type SessionSummary } from '../store/session-index'
 import { lockTranscript } from '../store/session-lock'
 import { isSessionId, loadTranscript, transcriptPath, type LoadedTranscript } from '../store/transcript'
-import { Session, type SessionEnvironment } from './session'
+import type { Session } from './session'
+import { closeLiveSession, openLiveSession, type LiveSession, type SessionParts } from './live-session'
 import { compactionsOf, lastTotals, storedTasks } from './stored-state'
 import { combineTurns } from './turn-feed'
 import type { SessionHistory, SessionService } from './types'
 
-/** How the manager builds each session's environment. */
-export interface SessionManagerOptions {
+/** How the manager builds each session's parts. */
+export interface SessionManagerOptions<P extends SessionParts = SessionParts> {
   /** `$SOUS_HOME`. */
   home: string
-  /** Everything a session needs except its own paths. */
-  environment: (projectPath: string, sessionId: string) => Omit<SessionEnvironment, 'projectDataDir' | 'transcriptPath'>
+  /** Builds what one session is made of, before the session (see runtime/open-session.ts). */
+  open: (projectPath: string, sessionId: string) => P
 }
 
 /**
  * Owns every live session. Implements {@link SessionService}: sessions are created or resumed
  * from their transcripts, prompts run in the background, events go out on the hub. Each live
  * session holds its transcript's lock (see store/session-lock), so another Sous process cannot
- * open the same session and interleave its writes.
+ * open the same session and interleave its writes. One record per live session
+ * ({@link LiveSession}: its parts, the session, the lock), ended in one place.
  */
-export class SessionManager implements SessionService {
-  private readonly sessions = new Map<string, Session>()
-  private readonly modeSetters = new Map<string, (mode: PermissionModeName) => void>()
-  private readonly settlers = new Map<string, () => Promise<QueryResult[]>>()
+export class SessionManager<P extends SessionParts = SessionParts> implements SessionService {
+  private readonly live = new Map<string, LiveSession<P>>()
   private readonly turns = new Set<Promise<QueryResult>>()
-  private readonly locks = new Map<string, () => Promise<void>>()
   /** Resumes in flight, so two calls for one id in this process open it once. */
   private readonly opening = new Map<string, Promise<LoadedTranscript>>()
 
-  constructor(private readonly options: SessionManagerOptions) {}
+  constructor(private readonly options: SessionManagerOptions<P>) {}
 
   async create(projectPath: string): Promise<{ sessionId: string }> {
     const sessionId = randomUUID()
     const root = resolve(projectPath)
-    this.locks.set(sessionId, await lockTranscript(this.pathOf(root, sessionId), sessionId))
-    this.open(sessionId, root)
+    const unlock = await lockTranscript(this.pathOf(root, sessionId), sessionId)
+    this.open(sessionId, root, unlock)
     return { sessionId }
+  }
+
+  /** What was built for a live session (its gate, its task list…); undefined when it is not open here. */
+  parts(sessionId: string): P | undefined {
+    return this.live.get(sessionId)?.parts
   }
 
   async prompt(sessionId: string, text: string): Promise<void> {
@@ -57,7 +61,7 @@ export class SessionManager implements SessionService {
   }
 
   async abort(sessionId: string): Promise<void> {
-    await this.sessions.get(sessionId)?.abort()
+    await this.live.get(sessionId)?.session.abort()
   }
 
   /** Answers a turn waiting at its request guard: go on for another round of requests, or stop. */
@@ -67,8 +71,7 @@ export class SessionManager implements SessionService {
 
   /** Switches a live session's permission mode; it applies from the next tool call. */
   async setMode(sessionId: string, mode: PermissionModeName): Promise<void> {
-    this.get(sessionId)
-    const set = this.modeSetters.get(sessionId)
+    const set = this.record(sessionId).parts.setMode
     if (!set) throw new AppError('UNAVAILABLE', 'This session has no permission gate to switch.')
     set(mode)
   }
@@ -113,18 +116,19 @@ export class SessionManager implements SessionService {
    * workers; `sous -p --coordinator`): one result for all (see combineTurns). Aborting `signal` stops the wait.
    */
   async runSettled(sessionId: string, text: string, signal?: AbortSignal): Promise<QueryResult> {
-    const first = await this.get(sessionId).runTurn(text)
-    const settle = this.settlers.get(sessionId)
+    const { session, parts } = this.record(sessionId)
+    const first = await session.runTurn(text)
+    const settle = parts.settled
     if (first.reason !== 'completed' || !settle || signal?.aborted) return first
     const stopped = new Promise<'aborted'>((resolve) => signal?.addEventListener('abort', () => resolve('aborted'), { once: true }))
-    const later = await Promise.race([settle(), stopped])
+    const later = await Promise.race([settle.call(parts), stopped])
     if (later === 'aborted') return { ...first, reason: 'aborted', message: 'Stopped while the workers were still at work.' }
     return combineTurns(first, later)
   }
 
   /** Resolves once a live session's background work (memory recall and extraction) has settled. */
   async idle(sessionId: string): Promise<void> {
-    await this.sessions.get(sessionId)?.memoryIdle()
+    await this.live.get(sessionId)?.session.memoryIdle()
   }
 
   /** Stored sessions of a project (or of all projects), newest first. */
@@ -137,7 +141,7 @@ export class SessionManager implements SessionService {
    * another Sous process has it open.
    */
   async resume(sessionId: string): Promise<SessionSummary> {
-    if (this.sessions.has(sessionId)) {
+    if (this.live.has(sessionId)) {
       const found = await this.find(sessionId)
       if (!found) throw new AppError('NOT_FOUND', `No session ${sessionId}.`)
       return summarize(found)
@@ -186,34 +190,36 @@ export class SessionManager implements SessionService {
   }
 
   async rename(sessionId: string, title: string): Promise<void> {
-    const live = this.sessions.get(sessionId)
-    if (live) return live.rename(title)
+    const live = this.live.get(sessionId)
+    if (live) return live.session.rename(title)
     await this.resume(sessionId)
     this.get(sessionId).rename(title)
   }
 
   /** Stops the session if it runs and deletes its transcript (never one another process has open). */
   async delete(sessionId: string): Promise<void> {
-    const live = this.sessions.get(sessionId)
+    const live = this.live.get(sessionId)
     const found = await this.find(sessionId)
     if (!live && !found) throw new AppError('NOT_FOUND', `No session ${sessionId}.`)
-    const path = this.pathOf(live?.projectPath ?? found!.projectPath, sessionId)
-    if (!live) this.locks.set(sessionId, await lockTranscript(path, sessionId))
-    await live?.dispose()
-    this.sessions.delete(sessionId)
-    this.modeSetters.delete(sessionId)
-    this.settlers.delete(sessionId)
-    await rm(path, { force: true })
-    // Its subagents' sidechains (`<id>/agents/`) go with it.
-    await rm(path.replace(/\.jsonl$/, ''), { recursive: true, force: true })
-    await this.unlock(sessionId)
+    const path = this.pathOf(live?.session.projectPath ?? found!.projectPath, sessionId)
+    // A stored session is locked while its files go, so no other process opens it meanwhile.
+    const unlock = live ? undefined : await lockTranscript(path, sessionId)
+    try {
+      // The live session's lock is held until its files are gone.
+      if (live) await closeLiveSession({ ...live, unlock: async () => {} })
+      this.live.delete(sessionId)
+      await rm(path, { force: true })
+      // Its subagents' sidechains (`<id>/agents/`) go with it.
+      await rm(path.replace(/\.jsonl$/, ''), { recursive: true, force: true })
+    } finally {
+      await (live?.unlock ?? unlock)?.()
+    }
   }
 
   async dispose(): Promise<void> {
-    await Promise.all([...this.sessions.values()].map((session) => session.dispose()))
+    await Promise.all([...this.live.values()].map((live) => closeLiveSession(live)))
     await Promise.all(this.turns)
-    this.sessions.clear()
-    await Promise.all([...this.locks.keys()].map((sessionId) => this.unlock(sessionId)))
+    this.live.clear()
   }
 
   private async openStored(sessionId: string): Promise<LoadedTranscript> {
@@ -227,36 +233,28 @@ export class SessionManager implements SessionService {
       await release()
       throw new AppError('NOT_FOUND', `No session ${sessionId}.`)
     }
-    this.locks.set(sessionId, release)
-    const session = this.open(sessionId, found.projectPath, found)
+    const { session } = this.open(sessionId, found.projectPath, release, found)
     if (found.repaired) session.persistRepair()
     return found
   }
 
-  private async unlock(sessionId: string): Promise<void> {
-    const release = this.locks.get(sessionId)
-    this.locks.delete(sessionId)
-    await release?.()
+  /** Builds the session's parts, then the session over them, and keeps the record. */
+  private open(sessionId: string, projectPath: string, unlock: () => Promise<void>, stored?: LoadedTranscript): LiveSession<P> {
+    const paths = { projectDataDir: projectDataDir(this.options.home, projectPath), transcriptPath: this.pathOf(projectPath, sessionId) }
+    const seed = stored ? { messages: stored.messages, ...lastTotals(stored.events), persisted: true, compactions: compactionsOf(stored.events) } : undefined
+    const live = openLiveSession({ sessionId, projectPath }, this.options.open(projectPath, sessionId), paths, unlock, seed)
+    this.live.set(sessionId, live)
+    return live
   }
 
-  private open(sessionId: string, projectPath: string, stored?: LoadedTranscript): Session {
-    const env: SessionEnvironment = {
-      ...this.options.environment(projectPath, sessionId),
-      projectDataDir: projectDataDir(this.options.home, projectPath),
-      transcriptPath: this.pathOf(projectPath, sessionId),
-    }
-    const seed = stored ? { messages: stored.messages, ...lastTotals(stored.events), persisted: true, compactions: compactionsOf(stored.events) } : undefined
-    const session = new Session(sessionId, projectPath, env, seed)
-    if (env.setMode) this.modeSetters.set(sessionId, env.setMode)
-    if (env.settled) this.settlers.set(sessionId, env.settled)
-    this.sessions.set(sessionId, session)
-    return session
+  private record(sessionId: string): LiveSession<P> {
+    const live = this.live.get(sessionId)
+    if (!live) throw new AppError('NOT_FOUND', `No open session ${sessionId}.`)
+    return live
   }
 
   private get(sessionId: string): Session {
-    const session = this.sessions.get(sessionId)
-    if (!session) throw new AppError('NOT_FOUND', `No open session ${sessionId}.`)
-    return session
+    return this.record(sessionId).session
   }
 
   private pathOf(projectPath: string, sessionId: string): string {
@@ -265,7 +263,7 @@ export class SessionManager implements SessionService {
 
   /** Where a session is, and its live object when it is open here. */
   private async locate(sessionId: string): Promise<{ projectPath: string; live?: Session }> {
-    const live = this.sessions.get(sessionId)
+    const live = this.live.get(sessionId)?.session
     if (live) return { projectPath: live.projectPath, live }
     const file = isSessionId(sessionId) ? await findTranscriptFile(this.options.home, sessionId) : undefined
     const stored = file ? await loadTranscript(file) : undefined
@@ -276,7 +274,7 @@ export class SessionManager implements SessionService {
   /** Finds a stored session by id in any project. */
   private async find(sessionId: string): Promise<LoadedTranscript | undefined> {
     if (!isSessionId(sessionId)) return undefined
-    const live = this.sessions.get(sessionId)
+    const live = this.live.get(sessionId)?.session
     if (live) return loadTranscript(this.pathOf(live.projectPath, sessionId))
     const file = await findTranscriptFile(this.options.home, sessionId)
     return file ? loadStoredTranscript(file) : undefined

@@ -18,15 +18,17 @@ async function manager(setMode?: (mode: PermissionModeName) => void): Promise<Se
   const dir = home
   return new SessionManager({
     home: dir,
-    environment: () => ({
-      hub: createEventHub(),
-      // No turn runs in these tests, so the model is never asked for.
-      model: () => Promise.reject(new Error('not used')) as Promise<ModelService>,
-      modelName: 'claude-sonnet-4-6',
-      toolset: async () => ({ tools: [] }),
-      canUseTool: async () => ({ behavior: 'allow' }),
-      maxTurns: 1,
-      homeDir: dir,
+    open: () => ({
+      environment: {
+        hub: createEventHub(),
+        // No turn runs in these tests, so the model is never asked for.
+        model: () => Promise.reject(new Error('not used')) as Promise<ModelService>,
+        modelName: 'claude-sonnet-4-6',
+        toolset: async () => ({ tools: [] }),
+        canUseTool: async () => ({ behavior: 'allow' }),
+        maxTurns: 1,
+        homeDir: dir,
+      },
       ...(setMode ? { setMode } : {}),
     }),
   })

@@ -7,7 +7,7 @@ import { textReply } from '../../../test/model-server'
 import { useModelServer } from '../../../test/model-server/vitest'
 import { createEventHub } from '../base/event-hub'
 import { NodePtyService } from '../pty/node-pty-service'
-import { createSessionRuntime, type SessionRuntime } from './runtime'
+import { createSessionRuntime, type SessionRuntime } from '../runtime/runtime'
 
 // What a session sets up when it opens, and what the context view waits for (nothing slow),
 // through the runtime every host uses: real MCP servers, the scripted model server.

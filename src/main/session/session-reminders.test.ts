@@ -8,7 +8,7 @@ import type { PermissionMode } from '../governance/types'
 import { createEventHub } from '../base/event-hub'
 import { NodePtyService } from '../pty/node-pty-service'
 import type { Message } from '../services/model/types'
-import { createSessionRuntime, type SessionRuntime } from './runtime'
+import { createSessionRuntime, type SessionRuntime } from '../runtime/runtime'
 
 // The reminders a session sends by the request (plan mode, a neglected task list, a turn ended
 // with a task in progress), through the real runtime and the scripted model server: each arrives

@@ -1,5 +1,4 @@
 import type { ModelSwitch } from '../governance/gate/gate-hooks'
-import type { PermissionModeName } from '../../shared/ipc/contract'
 import type { CompactionRecord } from '../../shared/protocol/compaction'
 import type { AgentEvent, Usage } from '../../shared/protocol/agent-event'
 import type { TaskItem } from '../../shared/protocol/task'
@@ -21,8 +20,6 @@ export interface SessionEnvironment {
   /** The tools of this session (created once, on the first turn; disposed with the session). */
   toolset: () => Promise<Toolset>
   canUseTool: CanUseTool
-  /** Switches the permission mode of this session's gate (the status bar's Shift+Tab). */
-  setMode?(mode: PermissionModeName): void
   maxTurns: number
   projectDataDir: string
   transcriptPath: string
@@ -46,8 +43,6 @@ export interface SessionEnvironment {
   promptCacheTtl?(): '5m' | '1h' | undefined
   /** Session-level hooks: UserPromptSubmit, SessionStart, SessionEnd (Claude Code's protocol). */
   lifecycle?: SessionLifecycle
-  /** Frees what the owner set up for this session (approval queue, gate), after the tools. */
-  release?(): Promise<void> | void
   /**
    * Turns a typed prompt into what the model gets (`/name …` custom commands, skills, MCP prompts).
    * An `error` ends the turn before the model is asked. Must not throw.
@@ -66,11 +61,6 @@ export interface SessionEnvironment {
   basePrompt?: string
   /** The session's subagents: the tree stops them; they end before the session's tools. */
   agents?: SessionAgentsPort
-  /**
-   * Coordinator mode: resolves once every worker has reported and the turns the reports started
-   * have ended, with those turns' results (`sous -p --coordinator` waits for it).
-   */
-  settled?(): Promise<QueryResult[]>
   /** Called once with the session itself, so what the owner built can reach it (its transcript, its turns). */
   attach?(session: SessionHandle): void
   /** The session's task list as it is now, for the tree (tasks live on disk, not in transcripts). */

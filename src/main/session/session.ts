@@ -190,7 +190,7 @@ export class Session {
     return this.memory?.idle() ?? Promise.resolve()
   }
 
-  /** Stops the running turn and releases the tools (PTYs, background shells). */
+  /** Stops the running turn and releases the tools (PTYs, background shells); its owner then frees the parts (see live-session.ts). */
   async dispose(): Promise<void> {
     this.disposed = true
     await Promise.all([this.abort(), this.env.agents?.dispose()])
@@ -199,7 +199,6 @@ export class Session {
     const toolset = this.toolset
     this.toolset = undefined
     await (await toolset?.catch(() => undefined))?.dispose?.()
-    await this.env.release?.()
   }
 
   /**

@@ -8,6 +8,7 @@ import type { AgentEvent } from '../../shared/protocol/agent-event'
 import { createEventHub, type EventHub } from '../base/event-hub'
 import { scriptedModel, testTool } from '../../../test/support/engine'
 import { SessionManager } from './session-manager'
+import { bareParts } from '../../../test/support/sessions'
 
 // The desktop's request guard: at `maxTurns` a turn waits for the user instead of ending.
 const server = useModelServer()
@@ -26,7 +27,7 @@ beforeEach(async () => {
   const model = scriptedModel(server.url)
   manager = new SessionManager({
     home,
-    environment: () => ({ hub, model: async () => model, modelName: 'claude-sonnet-4-6', toolset: async () => ({ tools: [echo] }), canUseTool: async () => ({ behavior: 'allow' }), maxTurns: 2, askToContinue: true, homeDir: home }),
+    open: bareParts(() => ({ hub, model: async () => model, modelName: 'claude-sonnet-4-6', toolset: async () => ({ tools: [echo] }), canUseTool: async () => ({ behavior: 'allow' }), maxTurns: 2, askToContinue: true, homeDir: home })),
   })
 })
 afterEach(async () => {

@@ -37,24 +37,24 @@ export interface SessionService {
   /** Stops a session if it runs and deletes its transcript. */
   delete(sessionId: string): Promise<void>
   /** Switches the model of a session's next requests (`undefined`: back to the default); returns the model now used. */
-  setModel?(sessionId: string, model: string | undefined): Promise<{ model: string }>
+  setModel(sessionId: string, model: string | undefined): Promise<{ model: string }>
   /** Answers a turn waiting at its request guard: go on, or stop. Rejects with CONFLICT when none waits. */
-  continueTurn?(sessionId: string, proceed: boolean): Promise<void>
-  /** Switches a session's permission mode; absent where the session layer has no gate to switch. */
-  setMode?(sessionId: string, mode: PermissionModeName): Promise<void>
+  continueTurn(sessionId: string, proceed: boolean): Promise<void>
+  /** Switches a session's permission mode. Rejects with UNAVAILABLE when the session has no gate to switch. */
+  setMode(sessionId: string, mode: PermissionModeName): Promise<void>
   /** The tree of a session's agents, commands and tasks (live, or rebuilt from its transcripts). */
-  agentTree?(sessionId: string): Promise<AgentTree>
+  agentTree(sessionId: string): Promise<AgentTree>
   /** One agent's stored events (`main`: the session's own). */
-  agentHistory?(sessionId: string, agentId: string): Promise<AgentEvent[]>
+  agentHistory(sessionId: string, agentId: string): Promise<AgentEvent[]>
   /** Stops a node of a live session's tree and what is below it. */
-  stopAgentNode?(sessionId: string, nodeId: string): Promise<void>
+  stopAgentNode(sessionId: string, nodeId: string): Promise<void>
   /**
    * `/compact [instructions]`: summarizes the conversation now (its events stream as a turn), or,
-   * while a turn runs, before that turn's next request (`queued`). Absent where nothing compacts.
+   * while a turn runs, before that turn's next request (`queued`).
    */
-  compact?(sessionId: string, instructions?: string): Promise<{ queued: boolean }>
+  compact(sessionId: string, instructions?: string): Promise<{ queued: boolean }>
   /** What the session's next request holds, sized, and what compaction did and would do (the context view). */
-  inspectContext?(sessionId: string): Promise<ContextBreakdown>
+  inspectContext(sessionId: string): Promise<ContextBreakdown>
   /** Ends every session; nothing keeps running. */
   dispose(): Promise<void>
 }

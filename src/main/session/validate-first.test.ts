@@ -8,7 +8,7 @@ import type { EventPayload } from '../../shared/ipc/contract'
 import { createEventHub, type EventHub } from '../base/event-hub'
 import { NodePtyService } from '../pty/node-pty-service'
 import type { Message, ToolResultBlock } from '../services/model/types'
-import { createSessionRuntime, type SessionRuntime } from './runtime'
+import { createSessionRuntime, type SessionRuntime } from '../runtime/runtime'
 
 // Approval only for calls that can run: an Edit that cannot apply fails before anyone is asked,
 // and one that can is shown as its real diff.

@@ -45,9 +45,12 @@ export const ApprovalRequested = z.object({
 })
 export type ApprovalRequested = z.infer<typeof ApprovalRequested>
 
-/** How an approval ended. */
-export const ApprovalOutcome = z.enum(['allowed_once', 'allowed_session', 'allowed_always', 'rejected', 'aborted', 'headless'])
-export type ApprovalOutcome = z.infer<typeof ApprovalOutcome>
+/**
+ * How an approval ended, as `approval.resolved` tells it (the main side's `ApprovalOutcome`, in
+ * `governance/approvals/queue.ts`, is the answer the engine gets back).
+ */
+export const ApprovalResolution = z.enum(['allowed_once', 'allowed_session', 'allowed_always', 'rejected', 'aborted', 'headless'])
+export type ApprovalResolution = z.infer<typeof ApprovalResolution>
 
 /** `approval.*`: tool calls waiting for the user, and the answers. */
 export const approvalRequests = {
@@ -96,5 +99,5 @@ export const approvalEvents = {
   /** A tool call needs the user's approval. */
   'approval.requested': ApprovalRequested,
   /** An approval was answered, cancelled, or refused for lack of a UI. */
-  'approval.resolved': z.object({ id: Id, sessionId: z.string(), outcome: ApprovalOutcome, rules: z.array(z.string()).optional(), warning: z.string().optional() }),
+  'approval.resolved': z.object({ id: Id, sessionId: z.string(), outcome: ApprovalResolution, rules: z.array(z.string()).optional(), warning: z.string().optional() }),
 } as const

@@ -29,8 +29,13 @@ export const TerminalReason = z.enum([
 ])
 export type TerminalReason = z.infer<typeof TerminalReason>
 
-/** Where a tool call is in its life. */
-export const ToolState = z.enum(['pending', 'awaiting_approval', 'running', 'done', 'error'])
+/**
+ * Where a tool call is in its life. Waiting for the user is not a state of the call: the approval
+ * events (`approval.requested` / `approval.resolved`, and `approval.list` after a reconnect) say
+ * which call waits, and the renderer's pending approvals (`state/approvals.ts`) are the one place
+ * that knows it.
+ */
+export const ToolState = z.enum(['pending', 'running', 'done', 'error'])
 export type ToolState = z.infer<typeof ToolState>
 
 /** Token usage of one request or of a whole session. */

@@ -189,7 +189,7 @@ function onToolState(tree: AgentTree, event: Extract<AgentEvent, { type: 'tool_s
       toolUseId: event.toolUseId,
     })
   }
-  if (event.state === 'pending' || event.state === 'running' || event.state === 'awaiting_approval') {
+  if (event.state === 'pending' || event.state === 'running') {
     return update(out, event.agentId, (node) => {
       const activity = event.summary !== undefined ? event.summary : node.activityId === event.toolUseId ? node.activity : event.name
       return node.activityId === event.toolUseId && node.activity === activity ? node : { ...node, activity, activityId: event.toolUseId }

@@ -5,6 +5,7 @@ import type { WordValue } from './words'
 import type { AnalyzeOptions, BashAnalysis, BashCommand, BashRedirect } from './types'
 import { analyzePaths } from './path-facts'
 import { INTERPRETERS, SHELLS, unwrapCommand } from './commands'
+import { commandEvaluationProblem, evaluatingProblem } from './eval-sinks'
 
 /** Commands longer than this always ask (Claude Code's limit). */
 export const MAX_COMMAND_LENGTH = 10_000
@@ -98,6 +99,9 @@ function collect(source: string, problems: string[], nestedBase: boolean, depth:
           break
       }
       if (node.isMissing) problems.push('the command is incomplete')
+      // Wherever it sits (a test, a loop, a here-document, a substitution): see eval-sinks.ts.
+      const evaluating = evaluatingProblem(node)
+      if (evaluating) problems.push(evaluating)
       for (let i = node.childCount - 1; i >= 0; i--) {
         const child = node.child(i)
         if (child) stack.push({ node: child, nested: childNested })
@@ -246,6 +250,8 @@ function commandProblems(command: BashCommand, problems: string[]): void {
   const argv = command.argv.slice(start)
   const name = argv[0] ?? ''
   if (name === 'eval') problems.push('eval runs a string as code')
+  const evaluates = commandEvaluationProblem(command.words.slice(start))
+  if (evaluates) problems.push(evaluates)
   if (INTERPRETERS.has(name) && command.stdinFed) {
     const positional = argv.slice(1).filter((word) => !word.startsWith('-') || word === '-')
     if (positional.length === 0 || positional.includes('-')) problems.push(`${name} reads code from stdin (pipe, heredoc or herestring)`)

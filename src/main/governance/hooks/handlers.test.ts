@@ -8,7 +8,7 @@ import { makeTempProject, type TempProject } from '../../../../test/support/gove
 import { askOnce } from '../../services/model/ask'
 import { AnthropicModelService, resolveModelConfig } from '../../services/model'
 import { loadSettings } from '../settings/load'
-import { hooksOverview } from '../../session/hook-inspector'
+import { hooksOverview } from './inspector'
 import { HookLog } from './log'
 import { urlRefusal } from './run-http'
 import { HookRunner } from './runner'

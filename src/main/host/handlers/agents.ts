@@ -15,15 +15,14 @@ type AgentsChannels = 'agents.tree' | 'agents.history' | 'agents.stop' | 'agents
  * agent types a project offers. Without a session service the session channels answer UNAVAILABLE.
  */
 export function agentsHandlers(deps: { sessions?: SessionService; sousHome: string; userHome?: string }): Pick<Handlers, AgentsChannels> {
-  const service = <K extends 'agentTree' | 'agentHistory' | 'stopAgentNode'>(method: K): NonNullable<SessionService[K]> => {
-    const found = deps.sessions?.[method]
-    if (!found) throw new AppError('UNAVAILABLE', 'Agents are not available in this build.')
-    return found.bind(deps.sessions) as NonNullable<SessionService[K]>
+  const service = (): SessionService => {
+    if (!deps.sessions) throw new AppError('UNAVAILABLE', 'Agents are not available in this build.')
+    return deps.sessions
   }
   return {
-    'agents.tree': ({ sessionId }) => service('agentTree')(sessionId),
-    'agents.history': async ({ sessionId, agentId }) => ({ events: await service('agentHistory')(sessionId, agentId) }),
-    'agents.stop': ({ sessionId, nodeId }) => service('stopAgentNode')(sessionId, nodeId),
+    'agents.tree': ({ sessionId }) => service().agentTree(sessionId),
+    'agents.history': async ({ sessionId, agentId }) => ({ events: await service().agentHistory(sessionId, agentId) }),
+    'agents.stop': ({ sessionId, nodeId }) => service().stopAgentNode(sessionId, nodeId),
     'agents.definitions': async ({ projectPath }) => {
       const projectRoot = resolve(projectPath)
       const projectTrusted = isPartTrusted(projectRoot, deps.sousHome, 'extensions', readProjectConfig(projectRoot).fingerprints.extensions)

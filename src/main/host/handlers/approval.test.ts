@@ -8,7 +8,7 @@ import { createEventHub } from '../../base/event-hub'
 import { ApprovalQueue, type ApprovalOutcome } from '../../governance/approvals/queue'
 import { SessionGrants } from '../../governance/decide/session'
 import type { CallContext } from '../router'
-import { ApprovalQueues } from '../../session/approval-queues'
+import { ApprovalQueues } from '../../governance/approvals/registry'
 import { approvalHandlers } from './approval'
 
 let base: string

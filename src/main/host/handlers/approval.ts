@@ -3,7 +3,7 @@ import { AppError } from '../../../shared/ipc/result'
 import type { ApprovalReply } from '../../governance/approvals/queue'
 import { checkRule } from '../../governance/approvals/check-rule'
 import { parseRule } from '../../governance/rules/parse'
-import { approvalOnWire, type ApprovalRegistry } from '../../session/approval-queues'
+import { approvalOnWire, type ApprovalRegistry } from '../../governance/approvals/registry'
 import type { Handlers } from '../router'
 
 /** What the approval handlers need: every live session's queue (the session runtime's `approvals`). */

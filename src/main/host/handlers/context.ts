@@ -4,7 +4,7 @@ import type { Handlers } from '../router'
 
 /**
  * Handlers of the `context.*` channels: the context view's figures and `/compact`, delegated to
- * the {@link SessionService}. A build without sessions (or without compaction) answers UNAVAILABLE.
+ * the {@link SessionService}. A build without sessions answers UNAVAILABLE.
  */
 export function contextHandlers(deps: { sessions?: SessionService }): Pick<Handlers, 'context.inspect' | 'context.compact'> {
   const service = (): SessionService => {
@@ -12,15 +12,7 @@ export function contextHandlers(deps: { sessions?: SessionService }): Pick<Handl
     return deps.sessions
   }
   return {
-    'context.inspect': ({ sessionId }) => {
-      const sessions = service()
-      if (!sessions.inspectContext) throw new AppError('UNAVAILABLE', 'The context view is not available in this build.')
-      return sessions.inspectContext(sessionId)
-    },
-    'context.compact': ({ sessionId, instructions }) => {
-      const sessions = service()
-      if (!sessions.compact) throw new AppError('UNAVAILABLE', 'Compaction is not available in this build.')
-      return sessions.compact(sessionId, instructions)
-    },
+    'context.inspect': ({ sessionId }) => service().inspectContext(sessionId),
+    'context.compact': ({ sessionId, instructions }) => service().compact(sessionId, instructions),
   }
 }

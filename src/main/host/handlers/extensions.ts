@@ -1,5 +1,5 @@
 import { AppError } from '../../../shared/ipc/result'
-import type { ExtensionService } from '../../session/extension-service'
+import type { ExtensionService } from '../../extensions/runtime/extension-service'
 import type { Handlers } from '../router'
 
 /**

@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createEventHub } from '../../base/event-hub'
 import { SessionManager } from '../../session/session-manager'
+import { bareParts } from '../../../../test/support/sessions'
 import { TranscriptWriter, transcriptPath } from '../../store/transcript'
 import { createRouter, type Handlers } from '../router'
 import { sessionHandlers } from './session'
@@ -14,14 +15,14 @@ beforeEach(async () => {
   home = await mkdtemp(join(tmpdir(), 'sous-handlers-'))
   manager = new SessionManager({
     home,
-    environment: () => ({
+    open: bareParts(() => ({
       hub: createEventHub(),
       model: () => Promise.reject(new Error('no model in this test')),
       modelName: 'none',
       toolset: async () => ({ tools: [] }),
       canUseTool: async () => ({ behavior: 'deny', message: 'no' }),
       maxTurns: 1,
-    }),
+    })),
   })
 })
 afterEach(async () => {

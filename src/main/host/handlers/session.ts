@@ -30,21 +30,9 @@ export function sessionHandlers(deps: { sessions?: SessionService }): Pick<Handl
     'session.create': ({ projectPath }) => service().create(projectPath),
     'session.prompt': ({ sessionId, text }) => service().prompt(sessionId, text),
     'session.abort': ({ sessionId }) => service().abort(sessionId),
-    'session.continueTurn': ({ sessionId, proceed }) => {
-      const sessions = service()
-      if (!sessions.continueTurn) throw new AppError('UNAVAILABLE', 'Turns cannot be continued in this build.')
-      return sessions.continueTurn(sessionId, proceed)
-    },
-    'session.setMode': ({ sessionId, mode }) => {
-      const sessions = service()
-      if (!sessions.setMode) throw new AppError('UNAVAILABLE', 'Permission modes cannot be switched in this build.')
-      return sessions.setMode(sessionId, mode)
-    },
-    'session.setModel': ({ sessionId, model }) => {
-      const sessions = service()
-      if (!sessions.setModel) throw new AppError('UNAVAILABLE', 'The model cannot be switched in this build.')
-      return sessions.setModel(sessionId, model)
-    },
+    'session.continueTurn': ({ sessionId, proceed }) => service().continueTurn(sessionId, proceed),
+    'session.setMode': ({ sessionId, mode }) => service().setMode(sessionId, mode),
+    'session.setModel': ({ sessionId, model }) => service().setModel(sessionId, model),
     'session.list': ({ projectPath }) => service().list(projectPath),
     'session.resume': ({ sessionId }) => service().resume(sessionId),
     'session.continue': ({ projectPath }) => service().continueLatest(projectPath),

@@ -9,7 +9,7 @@ import type { AgentEvent } from '../../../shared/protocol/agent-event'
 import { createEventHub, type EventHub } from '../../base/event-hub'
 import { NodePtyService } from '../../pty/node-pty-service'
 import type { Message } from '../../services/model/types'
-import { createSessionRuntime, type SessionRuntime } from '../../session/runtime'
+import { createSessionRuntime, type SessionRuntime } from '../../runtime/runtime'
 import { createRouter, type Handlers, type Router } from '../router'
 import { taskHandlers } from './tasks'
 

@@ -1,7 +1,7 @@
 import { open } from 'node:fs/promises'
 import { AppError } from '../../../shared/ipc/result'
 import type { SessionService } from '../../session/types'
-import type { UserTaskEdits } from '../../session/user-task-edits'
+import type { UserTaskEdits } from '../../runtime/user-task-edits'
 import type { Handlers } from '../router'
 
 /** What the task panel's and the plan viewer's handlers need (the session runtime has both). */

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { textReply, toolUseReply } from '../../../../test/model-server'
 import type { Step } from '../../../../test/model-server/types'
 import { useModelServer } from '../../../../test/model-server/vitest'
+import { recallAnswered } from '../../../../test/support/memory'
 import { flattenPrompt } from '../../../../test/model-server/cache-sim'
 import type { AgentEvent } from '../../../shared/protocol/agent-event'
 import { createEventHub } from '../../base/event-hub'
@@ -12,8 +13,8 @@ import { NodePtyService } from '../../pty/node-pty-service'
 import { SMALL_FAST_MODEL } from '../../services/model/ask'
 import { DEFAULT_MODEL, MODEL_ALIASES } from '../../services/model/config'
 import type { Message } from '../../services/model/types'
-import { createSessionRuntime, type SessionRuntime } from '../../session/runtime'
-import type { RuntimePreferences } from '../../session/runtime-options'
+import { createSessionRuntime, type SessionRuntime } from '../../runtime/runtime'
+import type { RuntimePreferences } from '../../runtime/options'
 
 // Recall and extraction end to end: the session runtime every host uses, the real SDK against the
 // scripted Messages API server, real memory folders in temp homes. Recall (the small model) and
@@ -82,14 +83,7 @@ describe('recall', () => {
   it('attaches the picks to the first request that starts after they arrive, and records them', async () => {
     await seedMemory()
     // The turn's first reply is held until the recall answer is in, so "after they arrive" is certain.
-    const recallArrived = new Promise<void>((resolve) => {
-      const check = setInterval(() => {
-        if (events.some((event) => event.type === 'usage' && event.agentId === 'memory')) {
-          clearInterval(check)
-          resolve()
-        }
-      }, 5)
-    })
+    const recallArrived = recallAnswered(events)
     server.setScenario([
       recall(['project/feedback_use_pnpm.md']),
       async () => {

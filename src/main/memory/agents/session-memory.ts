@@ -189,17 +189,20 @@ export class SessionMemory implements SessionMemoryPort {
     if (this.controller.signal.aborted) return
     if (result.problem) this.notice('warning', `Memory extraction found nothing to save: ${result.problem}`)
     const saved: string[] = []
+    const proposed: string[] = []
     for (const write of result.writes) {
       const outcome = await service.agentWrite(this.host.projectPath, this.host.sessionId, write, today)
       const line = this.report(turnId, outcome, write.type)
-      if (line) saved.push(line)
+      if (line) (outcome.kind === 'proposed' ? proposed : saved).push(line)
     }
-    if (saved.length > 0) {
-      this.host.reminders.push(`After your last turn Sous saved these memories (the index in your system prompt does not list them yet):\n${saved.join('\n')}`, { source: 'memory-extraction' })
-    }
+    const news = [
+      ...(saved.length > 0 ? [`After your last turn Sous saved these memories (the index in your system prompt does not list them yet):\n${saved.join('\n')}`] : []),
+      ...(proposed.length > 0 ? [`These memories wait for the user's approval in the memory browser (/memory); they are not saved yet:\n${proposed.join('\n')}`] : []),
+    ]
+    if (news.length > 0) this.host.reminders.push(news.join('\n\n'), { source: 'memory-extraction' })
   }
 
-  /** Emits the outcome of one write; returns the reminder line for a memory that was written. */
+  /** Emits the outcome of one write; returns the reminder line for a memory that was written or proposed. */
   private report(turnId: string, outcome: AgentWriteOutcome, memoryType: string): string | undefined {
     if (outcome.kind === 'refused') {
       this.notice('warning', `A memory was not saved: ${outcome.reason}`)
@@ -210,7 +213,7 @@ export class SessionMemory implements SessionMemoryPort {
       const { proposal } = outcome
       const memory = { scope: proposal.scope, file: proposal.file, name: proposal.name, path: proposal.file }
       this.host.emit(this.event({ type: 'memory_write', turnId, memory, memoryType, change: 'proposed' }))
-      return undefined
+      return `- ${proposal.name} (${memoryType}, ${proposal.scope}, ${proposal.action === 'create' ? 'new' : `changes ${proposal.file}`})`
     }
     const { change } = outcome
     const path = join(change.dir, change.file)

@@ -13,13 +13,15 @@ export interface SocketLike {
   onerror: ((event: unknown) => void) | null
   onmessage: ((event: { data: unknown }) => void) | null
 }
-export type SocketFactory = (url: string) => SocketLike
+export type SocketFactory = (url: string, protocols?: string[]) => SocketLike
 
 /** Where the connection is; the shell shows a banner for anything but `open`. */
 export type ConnectionState = 'connecting' | 'open' | 'reconnecting' | 'closed'
 
 export interface WsClientOptions {
   url: string
+  /** Subprotocols to offer on every (re)connection: the browser host's socket key rides here. */
+  protocols?: string[]
   /** Defaults to the browser's WebSocket. */
   connect?: SocketFactory
   /** First reconnect delay; doubles up to `maxDelayMs` (with jitter), reset once connected. */
@@ -52,7 +54,7 @@ const OPEN = 1
  * the caller's call). The client then reconnects with exponential backoff until `close()`.
  */
 export function createWsClient(options: WsClientOptions): WsClient {
-  const connect = options.connect ?? ((url: string) => new WebSocket(url) as unknown as SocketLike)
+  const connect = options.connect ?? ((url: string, protocols?: string[]) => new WebSocket(url, protocols) as unknown as SocketLike)
   const initialDelay = options.initialDelayMs ?? 250
   const maxDelay = options.maxDelayMs ?? 5000
   const pending = new Map<number, Pending>()
@@ -75,7 +77,7 @@ export function createWsClient(options: WsClientOptions): WsClient {
   function open(): void {
     let current: SocketLike
     try {
-      current = connect(options.url)
+      current = connect(options.url, options.protocols)
     } catch {
       // A malformed URL or a blocked scheme: treat it like a dropped connection and retry.
       onClosed()

@@ -1,7 +1,5 @@
 import { useEffect, useMemo } from 'react'
 import { ApprovalPanel } from '../features/approvals/ApprovalPanel'
-import { useApprovals } from '../features/approvals/store'
-import { AwaitingApproval } from '../features/chat/approval-wait'
 import { Composer } from '../features/chat/Composer'
 import { Conversation } from '../features/chat/Conversation'
 import { isRunning } from '../features/chat/reducer'
@@ -9,6 +7,7 @@ import { SandboxBanner } from '../features/chat/SandboxBanner'
 import { useChat } from '../features/chat/store'
 import { StatusBar } from '../features/status-bar/StatusBar'
 import { useTasks } from '../features/tasks/store'
+import { useSessionOnScreen } from '../state/session'
 import { currentActivity } from '../features/tasks/task-list'
 import { openPlanFile } from './plan-glue'
 import { showView } from './show-view'
@@ -21,10 +20,9 @@ import '../features/chat/chat.css'
  * because it joins features (chat, approvals, status bar, tasks) that never import each other.
  */
 export function ChatPane({ projectPath }: { projectPath: string }) {
-  const { sessionId, transcript, sending, stopping, error, reset, send, stop, newConversation, mode, modeError, setMode, model, setModel, compact } = useChat()
+  const sessionId = useSessionOnScreen((state) => state.sessionId)
+  const { transcript, sending, stopping, error, reset, send, stop, newConversation, mode, modeError, setMode, model, setModel, compact } = useChat()
   const running = isRunning(transcript)
-  const queue = useApprovals((state) => state.queue)
-  const awaiting = useMemo(() => new Set(queue.map((request) => request.toolUseId)), [queue])
   const tasks = useTasks((state) => (sessionId ? state.lists[sessionId]?.tasks : undefined))
   const activity = useMemo(() => (tasks ? currentActivity(tasks) : undefined), [tasks])
 
@@ -39,9 +37,7 @@ export function ChatPane({ projectPath }: { projectPath: string }) {
         </span>
       </header>
       <SandboxBanner />
-      <AwaitingApproval.Provider value={awaiting}>
-        <Conversation transcript={transcript} />
-      </AwaitingApproval.Provider>
+      <Conversation transcript={transcript} />
       {error && (
         <p className="pane__error" role="alert">
           {error}

@@ -1,5 +1,5 @@
 import { ProjectBar } from '../features/projects/ProjectBar'
-import { openView } from '../lib/views'
+import { openView } from '../lib/open-dialog'
 
 /** The window's top bar: the project tabs, then the palette and settings. */
 export function TopBar({ onPalette }: { onPalette(): void }) {

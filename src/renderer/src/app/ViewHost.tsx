@@ -1,7 +1,7 @@
 import { Fragment } from 'react'
 import { Dialog, DialogHeader } from '../lib/Dialog'
 import { LazyBoundary } from '../lib/LazyBoundary'
-import { useViews } from '../lib/views'
+import { useOpenDialog } from '../lib/open-dialog'
 import type { ProjectContext, ShellContext, View } from './shell'
 
 /**
@@ -9,8 +9,8 @@ import type { ProjectContext, ShellContext, View } from './shell'
  * a lazy dialog shows nothing until its chunk has arrived, which is a moment on a local host).
  */
 export function ViewHost({ views, context }: { views: readonly View[]; context: ShellContext }) {
-  const open = useViews((state) => state.open)
-  const closeView = useViews((state) => state.closeView)
+  const open = useOpenDialog((state) => state.open)
+  const closeView = useOpenDialog((state) => state.closeView)
   const dialog = views.find((view) => view.placement === 'dialog' && view.id === open)
   const close = () => dialog && closeView(dialog.id)
   return (

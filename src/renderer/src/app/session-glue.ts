@@ -2,6 +2,7 @@ import { api } from '../api'
 import { fetchSessionHistory } from '../api/session-history'
 import { emptyTranscript, isRunning, reduce } from '../features/chat/reducer'
 import { useChat } from '../features/chat/store'
+import { sessionOnScreen, showSession } from '../state/session'
 import { historyToReplay } from './history-replay'
 
 /**
@@ -17,17 +18,17 @@ export async function openSessionInChat(projectPath: string, sessionId: string):
   const history = await fetchSessionHistory(sessionId)
   if (!history.ok) return `Could not load the session's history: ${history.error.message}`
   const transcript = historyToReplay(history.value.events).reduce(reduce, emptyTranscript)
-  useChat.setState({ projectPath, sessionId, transcript, sending: false, stopping: false, error: null })
+  showSession(projectPath, sessionId)
+  useChat.setState({ transcript, sending: false, stopping: false, error: null })
   return null
 }
 
 /** Starts over in the chat: the next prompt creates a new session. */
 export function newSessionInChat(projectPath: string): void {
-  const { sessionId, transcript } = useChat.getState()
-  if (sessionId && isRunning(transcript)) void api.invoke('session.abort', { sessionId })
+  const { sessionId } = sessionOnScreen()
+  if (sessionId && isRunning(useChat.getState().transcript)) void api.invoke('session.abort', { sessionId })
+  showSession(projectPath, null)
   useChat.setState({
-    projectPath,
-    sessionId: null,
     transcript: emptyTranscript,
     sending: false,
     stopping: false,

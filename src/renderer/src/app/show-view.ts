@@ -1,4 +1,4 @@
-import { openView } from '../lib/views'
+import { openView } from '../lib/open-dialog'
 import type { View } from './shell'
 import { viewCommands } from './view-commands'
 

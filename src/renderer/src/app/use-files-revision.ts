@@ -1,9 +1,9 @@
 import { useSyncExternalStore } from 'react'
-import { api } from '../api'
-import { useChat } from '../features/chat/store'
+import type { AgentEvent } from '../../../shared/protocol/agent-event'
+import { sessionOnScreen } from '../state/session'
 
 /**
- * A number that goes up whenever the agent of the chat's session may have changed files (a tool
+ * A number that goes up whenever the agent of the session on screen may have changed files (a tool
  * or a turn ended, in the main agent or a subagent), so the file tree, the session's changes and
  * the session list know to look again.
  *
@@ -21,13 +21,14 @@ function bump(): void {
   for (const listener of listeners) listener()
 }
 
-api.on('agent.event', (event) => {
-  if (scheduled || (event.type !== 'tool_end' && event.type !== 'turn_end') || event.sessionId !== useChat.getState().sessionId) return
+/** One `agent.event` (fed by `app/event-feed.ts`): a tool or turn of the session on screen ended. */
+export function noteFilesChange(event: AgentEvent): void {
+  if (scheduled || (event.type !== 'tool_end' && event.type !== 'turn_end') || event.sessionId !== sessionOnScreen().sessionId) return
   scheduled = true
   // A hidden window gets no frames; a timer keeps its lists current all the same.
   if (document.hidden) setTimeout(bump, 100)
   else requestAnimationFrame(bump)
-})
+}
 
 function subscribe(listener: () => void): () => void {
   listeners.add(listener)

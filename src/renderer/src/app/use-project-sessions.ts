@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react'
-import { useChat } from '../features/chat/store'
 import { useProjects } from '../features/projects/store'
+import { sessionOnScreen, useSessionOnScreen } from '../state/session'
 import { newSessionInChat, openSessionInChat } from './session-glue'
 
 /** Which session each open project shows, and the two ways to change it. */
@@ -23,8 +23,8 @@ export interface ProjectSessions {
  */
 export function useProjectSessions(currentPath: string | undefined): ProjectSessions {
   const open = useProjects((state) => state.open)
-  const chatProject = useChat((state) => state.projectPath)
-  const chatSession = useChat((state) => state.sessionId)
+  const chatProject = useSessionOnScreen((state) => state.projectPath)
+  const chatSession = useSessionOnScreen((state) => state.sessionId)
   const [byProject, setByProject] = useState<Record<string, string | null>>({})
   const [error, setError] = useState<string | null>(null)
 
@@ -38,7 +38,7 @@ export function useProjectSessions(currentPath: string | undefined): ProjectSess
   useEffect(() => {
     if (!currentPath) return
     const remembered = byProject[currentPath]
-    if (remembered && useChat.getState().sessionId !== remembered)
+    if (remembered && sessionOnScreen().sessionId !== remembered)
       void openSessionInChat(currentPath, remembered).then(setError)
     // Only on a project switch; `byProject` changes on every new session.
     // eslint-disable-next-line react-hooks/exhaustive-deps

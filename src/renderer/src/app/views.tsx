@@ -27,7 +27,7 @@ const preload = (view: { preload(): Promise<void> }) => void view.preload().catc
  * The view registry: every panel and dialog of the shell, in one place. Adding a feature's view is
  * one entry here; the sidebar, the dialog host and the command palette all read this list, so a
  * registered view is laid out and reachable by name without touching anything else. Open a dialog
- * from anywhere with `openView(id)` (`lib/views.ts`).
+ * from anywhere with `openView(id)` (`lib/open-dialog.ts`).
  */
 export const VIEWS: readonly View[] = [
   {

@@ -1,4 +1,6 @@
 import { memo, useEffect, useMemo, useState } from 'react'
+import { waitingByAgent } from '../../state/approval-queue'
+import { usePendingApprovals } from '../../state/approvals'
 import { canOpen, canStop, elapsed, sameRow, stateName, usageText, visibleRows, type TreeRow } from './rows'
 import { useAgentTree } from './store'
 import './agents.css'
@@ -11,7 +13,8 @@ import './agents.css'
  */
 export function AgentsPanel({ sessionId }: { sessionId: string | null }) {
   const tree = useAgentTree((state) => state.tree)
-  const waiting = useAgentTree((state) => state.waiting)
+  const pending = usePendingApprovals((state) => state.queue)
+  const waiting = useMemo(() => waitingByAgent(pending, sessionId), [pending, sessionId])
   const folded = useAgentTree((state) => state.folded)
   const error = useAgentTree((state) => state.error)
   const { show, clearError } = useAgentTree.getState()

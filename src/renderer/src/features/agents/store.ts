@@ -1,8 +1,8 @@
 import { create } from 'zustand'
 import type { AgentEvent } from '../../../../shared/protocol/agent-event'
 import { emptyTree, foldTree, type AgentTree } from '../../../../shared/protocol/agent-tree'
-import { api, connection } from '../../api'
-import { openView } from '../../lib/views'
+import { api } from '../../api'
+import { openView } from '../../lib/open-dialog'
 import { conversationOf, foldConversation, type ConversationEntry } from './conversation'
 
 /** The conversation opened from the tree (read-only). */
@@ -23,8 +23,6 @@ export interface OpenedAgent {
 export interface AgentTreeState {
   sessionId: string | null
   tree: AgentTree | null
-  /** Pending approvals by the node asking (`main` for the main agent). */
-  waiting: Record<string, number>
   /** Nodes whose children are hidden. */
   folded: ReadonlySet<string>
   error: string | null
@@ -40,36 +38,31 @@ export interface AgentTreeState {
   clearError(): void
 }
 
-/** Which approval (by id) waits on which node, for the session on screen. */
-const approvals = new Map<string, string>()
 /** Events that arrived while the tree was loading, folded in once it has. */
 let loading: { sessionId: string; events: AgentEvent[] } | null = null
 
 export const useAgentTree = create<AgentTreeState>()((set, get) => ({
   sessionId: null,
   tree: null,
-  waiting: {},
   folded: new Set(),
   error: null,
   opened: null,
 
   async show(sessionId) {
-    approvals.clear()
     if (!sessionId) {
       loading = null
-      return set({ sessionId: null, tree: null, waiting: {}, error: null })
+      return set({ sessionId: null, tree: null, error: null })
     }
     loading = { sessionId, events: [] }
-    set({ sessionId, tree: get().sessionId === sessionId ? get().tree : null, waiting: {}, error: null })
-    const [tree, pending] = await Promise.all([api.invoke('agents.tree', { sessionId }), api.invoke('approval.list', {})])
+    set({ sessionId, tree: get().sessionId === sessionId ? get().tree : null, error: null })
+    const tree = await api.invoke('agents.tree', { sessionId })
     if (get().sessionId !== sessionId) return
     const buffered = loading?.sessionId === sessionId ? loading.events : []
     loading = null
     // A session not written yet (its first prompt is on its way) has an empty tree.
     let next = tree.ok ? tree.value : emptyTree(sessionId)
     for (const event of buffered) next = foldTree(next, event)
-    if (pending.ok) for (const request of pending.value) if (request.sessionId === sessionId) approvals.set(request.id, request.agent?.id ?? 'main')
-    set({ tree: next, waiting: countWaiting(), error: tree.ok || tree.error.code === 'NOT_FOUND' ? null : `Could not load the agent tree: ${tree.error.message}` })
+    set({ tree: next, error: tree.ok || tree.error.code === 'NOT_FOUND' ? null : `Could not load the agent tree: ${tree.error.message}` })
   },
 
   toggle(nodeId) {
@@ -107,12 +100,6 @@ export const useAgentTree = create<AgentTreeState>()((set, get) => ({
   },
 }))
 
-function countWaiting(): Record<string, number> {
-  const counts: Record<string, number> = {}
-  for (const nodeId of approvals.values()) counts[nodeId] = (counts[nodeId] ?? 0) + 1
-  return counts
-}
-
 // Events are folded once a frame: eight agents streaming send many more events than frames.
 let queued: AgentEvent[] = []
 let scheduled = false
@@ -132,7 +119,8 @@ function flush(): void {
   if (tree !== state.tree || opened !== state.opened) useAgentTree.setState({ tree, opened })
 }
 
-api.on('agent.event', (event) => {
+/** One `agent.event` (fed by `app/event-feed.ts`): the tree's session's are folded once a frame. */
+export function receiveTreeEvent(event: AgentEvent): void {
   if (event.sessionId !== useAgentTree.getState().sessionId) return
   if (loading?.sessionId === event.sessionId) loading.events.push(event)
   queued.push(event)
@@ -141,20 +129,9 @@ api.on('agent.event', (event) => {
   // A hidden window gets no frames; a timer keeps its tree current all the same.
   if (document.hidden) setTimeout(flush, 100)
   else requestAnimationFrame(flush)
-})
+}
 
-api.on('approval.requested', (request) => {
-  if (request.sessionId !== useAgentTree.getState().sessionId) return
-  approvals.set(request.id, request.agent?.id ?? 'main')
-  useAgentTree.setState({ waiting: countWaiting() })
-})
-
-api.on('approval.resolved', ({ id }) => {
-  if (!approvals.delete(id)) return
-  useAgentTree.setState({ waiting: countWaiting() })
-})
-
-// Missed while the link was down: the host's tree is the truth after a reconnect.
-connection.onState((state) => {
-  if (state === 'open') void useAgentTree.getState().show(useAgentTree.getState().sessionId)
-})
+/** Reads the tree again from the host: the truth after a reconnect, when events were missed. */
+export function reloadTree(): Promise<void> {
+  return useAgentTree.getState().show(useAgentTree.getState().sessionId)
+}

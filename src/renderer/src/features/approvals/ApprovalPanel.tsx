@@ -3,12 +3,14 @@ import type { ApprovalRequested, RequestInput } from '../../../../shared/ipc/con
 import { lazyNamed } from '../../lib/lazy'
 import { LazyBoundary } from '../../lib/LazyBoundary'
 import { loadMonaco } from '../../lib/monaco'
+import { ofSession } from '../../state/approval-queue'
+import { usePendingApprovals } from '../../state/approvals'
 import { ApprovalChoices } from './ApprovalChoices'
 import { CommandApproval } from './CommandApproval'
 import { PlanApproval } from './PlanApproval'
-import { describeRequest, ofSession } from './queue'
+import { describeRequest } from './describe'
 import { shortcutAction } from './shortcuts'
-import { useApprovals } from './store'
+import { useApprovalAnswers } from './store'
 import './approvals.css'
 
 /** The diff review (with Monaco behind it) is its own chunk: nothing of it loads before first paint. */
@@ -20,10 +22,10 @@ const EditApproval = lazyNamed(() => import('./EditApproval'), 'EditApproval')
  * Ctrl+Alt+Y / Ctrl+Alt+N from anywhere. Nothing here ever moves focus by itself.
  */
 export function ApprovalPanel({ sessionId, onOpenPlan }: { sessionId: string | null; onOpenPlan?: (sessionId: string) => Promise<string | null> }) {
-  const queue = useApprovals((state) => state.queue)
-  const answering = useApprovals((state) => state.answering)
-  const errors = useApprovals((state) => state.errors)
-  const reply = useApprovals((state) => state.reply)
+  const queue = usePendingApprovals((state) => state.queue)
+  const answering = useApprovalAnswers((state) => state.answering)
+  const errors = useApprovalAnswers((state) => state.errors)
+  const reply = useApprovalAnswers((state) => state.reply)
   const pending = ofSession(queue, sessionId)
   const head = pending[0]
   const panel = useRef<HTMLElement>(null)

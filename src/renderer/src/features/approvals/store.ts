@@ -1,24 +1,24 @@
 import { create } from 'zustand'
 import type { ApprovalRequested, RequestInput } from '../../../../shared/ipc/contract'
-import { api, connection } from '../../api'
+import { api } from '../../api'
+import { removeApproval } from '../../state/approvals'
+import { describeRequest } from './describe'
 import { notifyIfAway } from './notify'
-import { addRequest, describeRequest, mergeList, removeRequest, type ApprovalQueueState } from './queue'
 
-/** Pending approvals of every session, kept in step with the host. */
-export interface ApprovalsState {
-  queue: ApprovalQueueState
+/**
+ * The answering side of approvals: which requests are being answered and why an answer failed.
+ * The pending requests themselves are a cross-feature fact and live in `state/approvals.ts`.
+ */
+export interface ApprovalAnswers {
   /** Ids being answered (buttons disabled meanwhile). */
   answering: ReadonlySet<string>
   /** Why the last answer failed, per request. */
   errors: Readonly<Record<string, string>>
   /** Sends the user's answer; false when the host refused it (the error is kept for the card). */
   reply(input: RequestInput<'approval.reply'>): Promise<boolean>
-  /** Re-reads the host's list (start-up, reconnect). */
-  refresh(): Promise<void>
 }
 
-export const useApprovals = create<ApprovalsState>()((set, get) => ({
-  queue: [],
+export const useApprovalAnswers = create<ApprovalAnswers>()((set, get) => ({
   answering: new Set(),
   errors: {},
 
@@ -30,34 +30,19 @@ export const useApprovals = create<ApprovalsState>()((set, get) => ({
     answering.delete(input.id)
     if (result.ok) {
       const { [input.id]: _dropped, ...errors } = get().errors
-      set({ answering, errors, queue: removeRequest(get().queue, input.id) })
+      set({ answering, errors })
+      removeApproval(input.id)
       return true
     }
     // CONFLICT: allowed once but the rule was not saved; the request is settled all the same.
     const settled = result.error.code === 'CONFLICT' || result.error.code === 'NOT_FOUND'
-    set({
-      answering,
-      errors: { ...get().errors, [input.id]: result.error.message },
-      ...(settled && { queue: removeRequest(get().queue, input.id) }),
-    })
+    set({ answering, errors: { ...get().errors, [input.id]: result.error.message } })
+    if (settled) removeApproval(input.id)
     return false
-  },
-
-  async refresh() {
-    const listed = await api.invoke('approval.list', {})
-    if (listed.ok) set({ queue: mergeList(get().queue, listed.value) })
   },
 }))
 
-function onRequested(request: ApprovalRequested): void {
-  useApprovals.setState({ queue: addRequest(useApprovals.getState().queue, request) })
+/** A new request: a system notification when the window is in the background (fed by the event feed). */
+export function notifyApproval(request: ApprovalRequested): void {
   notifyIfAway('Sous needs your approval', describeRequest(request), request.id)
 }
-
-api.on('approval.requested', onRequested)
-api.on('approval.resolved', ({ id }) => useApprovals.setState({ queue: removeRequest(useApprovals.getState().queue, id) }))
-void useApprovals.getState().refresh()
-// Events missed while the link was down: the host's list is the truth after a reconnect.
-connection.onState((state) => {
-  if (state === 'open') void useApprovals.getState().refresh()
-})

@@ -1,6 +1,6 @@
 import { useState } from 'react'
 import { api } from '../../api'
-import { openView } from '../../lib/views'
+import { openView } from '../../lib/open-dialog'
 import type { TurnMemory } from './reducer'
 
 /**

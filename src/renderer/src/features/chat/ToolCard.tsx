@@ -1,11 +1,14 @@
-import { memo, useContext } from 'react'
-import { AwaitingApproval } from './approval-wait'
+import { memo } from 'react'
+import { isWaiting } from '../../state/approval-queue'
+import { usePendingApprovals } from '../../state/approvals'
 import type { Block } from './reducer'
 import { fileChangeOf, resultLabel } from './tool-view'
 
 type ToolBlock = Extract<Block, { kind: 'tool' }>
+/** What the card shows: the call's own state, or that it waits for the user (from the pending approvals). */
+type CardState = ToolBlock['state'] | 'awaiting_approval'
 
-const STATE_LABEL: Record<ToolBlock['state'], string> = {
+const STATE_LABEL: Record<CardState, string> = {
   pending: 'Pending',
   awaiting_approval: 'Waiting for approval',
   running: 'Running',
@@ -15,8 +18,8 @@ const STATE_LABEL: Record<ToolBlock['state'], string> = {
 
 /** One tool call: name, what it was asked to do, where it is, and what came back. */
 export const ToolCard = memo(function ToolCard({ tool }: { tool: ToolBlock }) {
-  const waiting = useContext(AwaitingApproval).has(tool.toolUseId)
-  const state = waiting && (tool.state === 'pending' || tool.state === 'running') ? 'awaiting_approval' : tool.state
+  const waiting = usePendingApprovals((pending) => isWaiting(pending.queue, tool.toolUseId))
+  const state: CardState = waiting && (tool.state === 'pending' || tool.state === 'running') ? 'awaiting_approval' : tool.state
   const label = STATE_LABEL[state]
   // Summaries read "Edit /a/b.ts"; the card already names the tool.
   const detail = (tool.summary?.startsWith(`${tool.name} `) ? tool.summary.slice(tool.name.length + 1) : tool.summary) ?? describeInput(tool.input)

@@ -2,12 +2,16 @@ import { create } from 'zustand'
 import type { PermissionModeName } from '../../../../shared/ipc/contract'
 import type { AgentEvent } from '../../../../shared/protocol/agent-event'
 import { api } from '../../api'
+import { sessionOnScreen, showSession, useSessionOnScreen } from '../../state/session'
 import { createFrameBatcher } from './frame-batcher'
 import { addPendingTurn, emptyTranscript, failTurn, isRunning, reduce, type Transcript } from './reducer'
 
+/**
+ * The conversation on screen. Which project and session it is lives in `state/session.ts` (the
+ * session on screen, which other features follow too); the chat writes it when it starts or
+ * leaves a session and reads it for every request.
+ */
 export interface ChatState {
-  projectPath: string | null
-  sessionId: string | null
   transcript: Transcript
   /** Between pressing Send and the engine accepting the prompt. */
   sending: boolean
@@ -43,8 +47,6 @@ export interface ChatState {
 let localKey = 0
 
 export const useChat = create<ChatState>()((set, get) => ({
-  projectPath: null,
-  sessionId: null,
   transcript: emptyTranscript,
   sending: false,
   stopping: false,
@@ -56,7 +58,7 @@ export const useChat = create<ChatState>()((set, get) => ({
 
   async setModel(model) {
     set({ model: model ?? null })
-    const { sessionId } = get()
+    const { sessionId } = sessionOnScreen()
     if (!sessionId) return model ? `${model} will answer from your next message.` : 'The default model will answer from your next message.'
     const result = await api.invoke('session.setModel', { sessionId, ...(model && { model }) })
     if (!result.ok) return `The model was not switched: ${result.error.message}`
@@ -68,51 +70,54 @@ export const useChat = create<ChatState>()((set, get) => ({
   },
 
   async continueTurn(proceed) {
-    const { sessionId } = get()
+    const { sessionId } = sessionOnScreen()
     if (!sessionId) return
     const result = await api.invoke('session.continueTurn', { sessionId, proceed })
-    if (!result.ok && get().sessionId === sessionId) set({ error: `Could not answer: ${result.error.message}` })
+    if (!result.ok && sessionOnScreen().sessionId === sessionId) set({ error: `Could not answer: ${result.error.message}` })
   },
 
   async setMode(mode) {
     set({ mode, modeError: null })
-    const { sessionId } = get()
+    const { sessionId } = sessionOnScreen()
     if (!sessionId) return
     const result = await api.invoke('session.setMode', { sessionId, mode })
     if (!result.ok && get().mode === mode) set({ modeError: result.error.message })
   },
 
   reset(projectPath) {
-    const { sessionId, transcript, projectPath: previous } = get()
+    const { sessionId, projectPath: previous } = sessionOnScreen()
     if (previous === projectPath) return
-    if (sessionId && isRunning(transcript)) void api.invoke('session.abort', { sessionId })
+    if (sessionId && isRunning(get().transcript)) void api.invoke('session.abort', { sessionId })
     batcher.clear()
-    set({ projectPath, sessionId: null, transcript: emptyTranscript, sending: false, stopping: false, error: null, mode: 'default', modeError: null, model: null, sandbox: null })
+    showSession(projectPath, null)
+    set({ transcript: emptyTranscript, sending: false, stopping: false, error: null, mode: 'default', modeError: null, model: null, sandbox: null })
   },
 
   newConversation() {
-    const { sessionId, transcript } = get()
-    if (sessionId && isRunning(transcript)) void api.invoke('session.abort', { sessionId })
+    const { sessionId, projectPath } = sessionOnScreen()
+    if (sessionId && isRunning(get().transcript)) void api.invoke('session.abort', { sessionId })
     batcher.clear()
-    set({ sessionId: null, transcript: emptyTranscript, sending: false, stopping: false, error: null, sandbox: null })
+    showSession(projectPath, null)
+    set({ transcript: emptyTranscript, sending: false, stopping: false, error: null, sandbox: null })
   },
 
   async send(text) {
     const prompt = text.trim()
-    const { projectPath, sending, transcript } = get()
+    const { projectPath } = sessionOnScreen()
+    const { sending, transcript } = get()
     if (!prompt || !projectPath || sending || isRunning(transcript)) return false
     set({ sending: true, error: null })
 
-    let sessionId = get().sessionId
+    let sessionId = sessionOnScreen().sessionId
     if (!sessionId) {
       const created = await api.invoke('session.create', { projectPath })
-      if (get().projectPath !== projectPath) return false // The project changed meanwhile.
+      if (sessionOnScreen().projectPath !== projectPath) return false // The project changed meanwhile.
       if (!created.ok) {
         set({ sending: false, error: `Could not start a conversation: ${created.error.message}` })
         return false
       }
       sessionId = created.value.sessionId
-      set({ sessionId })
+      showSession(projectPath, sessionId)
       // A mode picked before the session existed must hold from its very first tool call, and a
       // model picked with /model from its first request.
       if (get().mode !== 'default') await get().setMode(get().mode)
@@ -123,7 +128,7 @@ export const useChat = create<ChatState>()((set, get) => ({
     const key = `local-${++localKey}`
     set({ transcript: addPendingTurn(get().transcript, key, prompt) })
     const accepted = await api.invoke('session.prompt', { sessionId, text: prompt })
-    if (get().sessionId !== sessionId) return false
+    if (sessionOnScreen().sessionId !== sessionId) return false
     batcher.flush()
     if (!accepted.ok) {
       set({ sending: false, transcript: failTurn(get().transcript, key, accepted.error.message) })
@@ -134,20 +139,21 @@ export const useChat = create<ChatState>()((set, get) => ({
   },
 
   async compact(instructions) {
-    const { sessionId } = get()
+    const { sessionId } = sessionOnScreen()
     if (!sessionId) {
       set({ error: 'Nothing to compact yet: start a conversation first.' })
       return
     }
     const trimmed = instructions.trim()
     const result = await api.invoke('context.compact', { sessionId, ...(trimmed && { instructions: trimmed }) })
-    if (get().sessionId !== sessionId) return
+    if (sessionOnScreen().sessionId !== sessionId) return
     if (!result.ok) set({ error: `Could not compact: ${result.error.message}` })
     else if (result.value.queued) set({ error: null })
   },
 
   async stop() {
-    const { sessionId, transcript } = get()
+    const { sessionId } = sessionOnScreen()
+    const { transcript } = get()
     if (!sessionId || !isRunning(transcript)) return
     set({ stopping: true })
     const result = await api.invoke('session.abort', { sessionId })
@@ -180,15 +186,17 @@ const batcher = createFrameBatcher<AgentEvent>((events) => {
 })
 
 // A session opened from elsewhere (the sessions sidebar) gets the mode the status bar shows.
-useChat.subscribe((state, previous) => {
-  if (state.sessionId && state.sessionId !== previous.sessionId && state.mode !== 'default') {
-    const { sessionId, mode } = state
+useSessionOnScreen.subscribe((screen, previous) => {
+  const { mode } = useChat.getState()
+  if (screen.sessionId && screen.sessionId !== previous.sessionId && mode !== 'default') {
+    const { sessionId } = screen
     void api.invoke('session.setMode', { sessionId, mode }).then((result) => {
-      if (!result.ok && useChat.getState().sessionId === sessionId) useChat.setState({ modeError: result.error.message })
+      if (!result.ok && sessionOnScreen().sessionId === sessionId) useChat.setState({ modeError: result.error.message })
     })
   }
 })
 
-api.on('agent.event', (event) => {
-  if (event.sessionId === useChat.getState().sessionId) batcher.push(event)
-})
+/** One `agent.event` (fed by `app/event-feed.ts`): the session on screen's are folded once a frame. */
+export function receiveChatEvent(event: AgentEvent): void {
+  if (event.sessionId === sessionOnScreen().sessionId) batcher.push(event)
+}

@@ -1,5 +1,6 @@
 import { create } from 'zustand'
 import type { ContextBreakdown } from '../../../../shared/ipc/context'
+import type { AgentEvent } from '../../../../shared/protocol/agent-event'
 import { api } from '../../api'
 
 /** The context view's state: the figures of one session, and `/compact` from the view. */
@@ -49,11 +50,12 @@ export const useContextView = create<ContextState>()((set, get) => ({
 
 // While the view is open, the figures follow the session: a compaction, a new request, a turn's end.
 let reload: ReturnType<typeof setTimeout> | undefined
-api.on('agent.event', (event) => {
+/** One `agent.event` (fed by `app/event-feed.ts`): the figures reload after what changes them. */
+export function receiveContextEvent(event: AgentEvent): void {
   const { sessionId } = useContextView.getState()
   if (!sessionId || event.sessionId !== sessionId || event.parentToolUseId) return
   if (event.type === 'compaction') useContextView.setState({ compacting: null })
   if (event.type !== 'compaction' && event.type !== 'turn_end' && event.type !== 'context_status') return
   clearTimeout(reload)
   reload = setTimeout(() => void useContextView.getState().load(sessionId), 150)
-})
+}

@@ -1,5 +1,5 @@
 import { create } from 'zustand'
-import type { ExtensionsOverview, HooksOverview, McpServerStatus } from '../../../../shared/ipc/contract'
+import type { EventPayload, ExtensionsOverview, HooksOverview, McpServerStatus } from '../../../../shared/ipc/contract'
 import { api } from '../../api'
 
 /** How long a listing stays fresh for `/` completion before it is asked for again. */
@@ -86,15 +86,16 @@ function switched(server: McpServerStatus, enabled: boolean, tool: string | unde
   return { ...server, tools: server.tools.map((entry) => (entry.serverName === tool ? { ...entry, enabled } : entry)) }
 }
 
-// Servers change on their own (connecting, crashing, new tools): the view follows them live.
-api.on('mcp.status', ({ projectPath, servers }) => {
+/** `mcp.status` (fed by `app/event-feed.ts`): servers change on their own (connecting, crashing, new tools); the view follows them live. */
+export function receiveMcpStatus({ projectPath, servers }: EventPayload<'mcp.status'>): void {
   const { projectPath: shown, overview } = useExtensions.getState()
   if (projectPath !== shown || !overview) return
   useExtensions.setState({ overview: { ...overview, servers } })
-})
+}
 
-api.on('hooks.ran', ({ projectPath, run }) => {
+/** `hooks.ran` (fed by `app/event-feed.ts`): the hook inspector's log grows as hooks run. */
+export function receiveHookRun({ projectPath, run }: EventPayload<'hooks.ran'>): void {
   const { projectPath: shown, hooks } = useExtensions.getState()
   if (projectPath !== shown || !hooks) return
   useExtensions.setState({ hooks: { ...hooks, runs: [...hooks.runs, run].slice(-RUNS_KEPT) } })
-})
+}

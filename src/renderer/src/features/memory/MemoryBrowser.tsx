@@ -1,6 +1,6 @@
 import { useEffect } from 'react'
 import { Dialog, DialogHeader } from '../../lib/Dialog'
-import { openView } from '../../lib/views'
+import { openView } from '../../lib/open-dialog'
 import { IndexView } from './IndexView'
 import { MemoryEditor } from './MemoryEditor'
 import { MemoryList } from './MemoryList'

@@ -77,7 +77,6 @@ export interface MemoryState {
 
 const EMPTY_FIELDS: MemoryFields = { name: '', description: '', type: 'project', body: '' }
 
-let unsubscribe: (() => void) | undefined
 /**
  * The followed project's first list: a change announced while it is in flight waits for the
  * folders it brings (it was dropped, and an agent write showed without its highlight and Undo).
@@ -86,8 +85,6 @@ let firstList: Promise<void> = Promise.resolve()
 
 /** Starts following `projectPath` (the store's memories are another project's until it lists). */
 function follow(projectPath: string): Promise<void> {
-  unsubscribe?.()
-  unsubscribe = api.on('memory.changed', (change) => void onChange(change))
   useMemory.setState({ followed: projectPath, folders: [], memories: [], items: [], proposals: [], highlights: {} })
   firstList = useMemory.getState().refresh()
   return firstList
@@ -245,7 +242,9 @@ export const useMemory = create<MemoryState>()((set, get) => ({
   },
 }))
 
-async function onChange(change: MemoryChange): Promise<void> {
+/** `memory.changed` (fed by `app/event-feed.ts`): a change in a followed folder refreshes the list, marking the agent's writes. */
+export async function receiveMemoryChange(change: MemoryChange): Promise<void> {
+  if (!useMemory.getState().followed) return
   await firstList.catch(() => undefined) // a failed list says so itself; the change is then not ours to show
   const state = useMemory.getState()
   if (!state.folders.some((folder) => folder.dir === change.dir)) return

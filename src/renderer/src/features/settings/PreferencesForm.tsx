@@ -83,7 +83,7 @@ export function PreferencesForm() {
         <label className="settings__field">
           <span>Memories the agent writes</span>
           <select className="field" value={draft.memoryWrites ?? 'undoable'} onChange={(event) => setDraft({ ...draft, memoryWrites: event.target.value as Preferences['memoryWrites'] })}>
-            <option value="undoable">Save at once; show them, with undo</option>
+            <option value="undoable">Save project memories at once, with undo (user memories, which every project sees, always wait for approval)</option>
             <option value="approve">Wait for my approval in the memory browser</option>
           </select>
         </label>

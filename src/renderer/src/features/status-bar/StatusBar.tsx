@@ -1,6 +1,6 @@
 import { useEffect } from 'react'
 import type { PermissionModeName } from '../../../../shared/ipc/contract'
-import { openView } from '../../lib/views'
+import { openView } from '../../lib/open-dialog'
 import { compactCount, highMark, lowMark, modeLabel, nextMode, statusFacts, type UsageHistory } from './status'
 import './status-bar.css'
 

@@ -1,5 +1,6 @@
 import { create } from 'zustand'
 import type { RequestInput } from '../../../../shared/ipc/contract'
+import type { AgentEvent } from '../../../../shared/protocol/agent-event'
 import { api } from '../../api'
 import { applyTaskUpdate, emptyTaskList, loadFailed, loadFinished, loadStarted, type TaskListView } from './task-list'
 
@@ -64,6 +65,7 @@ export const useTasks = create<TasksState>()((set, get) => {
   }
 })
 
-api.on('agent.event', (event) => {
+/** One `agent.event` (fed by `app/event-feed.ts`): a task list changed, in any session the panel has shown. */
+export function receiveTaskEvent(event: AgentEvent): void {
   if (event.type === 'task_update') useTasks.setState((state) => ({ lists: { ...state.lists, [event.sessionId]: applyTaskUpdate(state.lists[event.sessionId] ?? emptyTaskList, event) } }))
-})
+}

@@ -1,0 +1,270 @@
+import type { Message } from '../services/model/types'
+import { DEFAULT_TURN_GUARD } from '../../shared/ipc/contract'
+import { PlanMode } from '../agents/plan-mode'
+import { projectDataDir } from '../base/paths'
+import { planProvider, recentFilesProvider, skillsProvider, tasksProvider } from '../compaction/restoration'
+import { compactionSettings } from '../compaction/settings'
+import { compactWindow } from './compact-window'
+import { ReminderQueue } from '../context/reminders'
+import { TASK_TOOLS, TaskReminders } from '../context/task-reminders'
+import type { QueryHooks } from '../engine/types'
+import { createPermissionGate, type PermissionGate } from '../governance/gate/gate'
+import { ApprovalQueue } from '../governance/approvals/queue'
+import { SessionGrants } from '../governance/decide/session'
+import { HookRunner } from '../governance/hooks/runner'
+import { plansDir } from '../store/plan-files'
+import { transcriptPath } from '../store/transcript'
+import { resultText } from '../tools/result-text'
+import { taskNotification } from '../tools/shell/task-notification'
+import { createToolSession } from '../tools/tool-session'
+import { projectTrustOf } from './options'
+import type { RuntimeParts } from './shared'
+import type { SessionParts } from '../session/live-session'
+import type { PermissionModeName } from '../../shared/ipc/contract'
+import type { UserTaskEdits } from './user-task-edits'
+import { openExtensions } from './open-extensions'
+import type { ExtensionParts } from './extension-parts'
+import type { SessionContextSetup } from '../session/session-context'
+import { PromptReminders } from './prompt-reminders'
+import { createSessionSubagents } from './subagents'
+import { sessionMemory } from './memory'
+import { createSessionTasks, sharedTaskListName } from './tasks'
+import { buildToolset, type Opening } from './toolset'
+
+
+/** What the runtime builds for one session, before the session: its environment, gate and task list. */
+export interface RuntimeSessionParts extends SessionParts {
+  /** The session's permission gate, for the status bar and mode switches. */
+  gate: PermissionGate
+  /** The session's task list as the task panel changes it. */
+  userTasks: UserTaskEdits
+  setMode(mode: PermissionModeName): void
+  release(): Promise<void>
+}
+
+/**
+ * Everything one session needs from its runtime, built bottom-up before the session: a permission
+ * gate (with its approval queue), the model, the toolset (built on the first turn), the hooks around
+ * the loop and the session, and what frees it all.
+ */
+export function openSession(parts: RuntimeParts, projectPath: string, sessionId: string): RuntimeSessionParts {
+  const { options, models } = parts
+  const opening: Opening = {
+    projectPath,
+    sessionId,
+    tools: createToolSession({ cwd: projectPath }),
+    preferences: options.preferences?.() ?? {},
+    sandboxState: () => parts.sandbox.acquire(projectPath, sessionId),
+    reminders: new ReminderQueue(),
+  }
+  // A background command that ends is announced on the model's next request, without polling.
+  opening.tools.shell.background.onFinish((shell) =>
+    opening.reminders.push(taskNotification(shell), { source: 'background-task', stillRelevant: () => !shell.endReported }),
+  )
+  const { gate, queue, grants, close: closeGate } = openGate(parts, opening)
+  const tasks = createSessionTasks({
+    projectDataDir: projectDataDir(options.home, projectPath),
+    sessionId,
+    sharedName: sharedTaskListName(options.taskList, options.env),
+    hub: options.hub,
+    // What the user changed in the task panel reaches the model with its next request.
+    remind: (text) => opening.reminders.push(text, { source: 'task panel' }),
+  })
+  const transcript = transcriptPath(options.home, projectPath, sessionId)
+  const modelName = models.modelName(opening.preferences)
+  // Headless runs have no limit unless one is given (--max-turns), as in Claude Code; the desktop
+  // keeps a generous guard that asks whether to go on (a subagent at the guard ends its run).
+  const maxTurns = options.maxTurns ?? (options.headless ? Infinity : (opening.preferences.turnGuard ?? DEFAULT_TURN_GUARD))
+  const subagents = createSessionSubagents(parts, {
+    projectPath,
+    sessionId,
+    transcriptPath: transcript,
+    projectDataDir: projectDataDir(options.home, projectPath),
+    tools: opening.tools,
+    preferences: opening.preferences,
+    gate,
+    queue,
+    model: () => models.get(opening.preferences),
+    modelName,
+    maxTurns,
+    reminders: opening.reminders,
+    // Subagents compact as the main agent does: the same window rules, the same task list; a fork's
+    // conversation is the main agent's, so the plan comes back for it too.
+    compaction: {
+      contextWindow: compactWindow(modelName, options.env, gate.currentSettings().behaviour.autoCompactWindow),
+      tasks: tasks.access,
+      planFile: () => plan.activePlanFile(),
+    },
+  })
+  const extensions = openExtensions(parts, opening, gate, queue)
+  const plan = new PlanMode({
+    sessionId,
+    plansDir: plansDir(parts.userHome, options.env),
+    headless: options.headless,
+    approvals: queue,
+    gate,
+    onModeChange: (mode, previous) => options.hub.emit('agent.event', { type: 'mode_change', sessionId, agentId: 'main', mode, previous }),
+  })
+  const taskReminders = new TaskReminders({ tasks: () => tasks.access.store.listNow().tasks, owner: tasks.access.ownerOf('main') })
+  // Reminders by the request: plan mode (at entry, then every few requests) and a neglected task list.
+  opening.reminders.addSource({ source: 'plan mode', due: () => [plan.nextReminder() ?? ''] })
+  opening.reminders.addSource({ source: 'tasks', due: () => taskReminders.due() })
+  // Reminders with the user's prompt: files changed since read, a permission mode the user switched.
+  const news = new PromptReminders({ projectRoot: projectPath, fileState: opening.tools.fileState, sink: opening.reminders, mode: () => gate.mode })
+  const environment: SessionParts['environment'] = {
+    hub: options.hub,
+    model: () => models.get(opening.preferences),
+    modelName,
+    context: contextSetup(parts, opening, { gate, tasks, plan, extensions }),
+    toolset: () => buildToolset(parts, opening, { gate, tasks, plan, extensions, subagents }),
+    canUseTool: (tool, input, toolUseId, callOptions) => gate.canUseTool(tool, input, toolUseId, callOptions),
+    hooks: loopHooks(gate, taskReminders),
+    ...extensions.environment,
+    lifecycle: {
+      promptSubmit: async (prompt) => {
+        const submitted = await gate.userPromptSubmit(prompt)
+        if (!submitted.blocked) await news.beforePrompt()
+        return submitted
+      },
+      sessionStart: (source) => gate.sessionStart(source),
+      sessionEnd: (reason) => gate.sessionEnd(reason),
+      preModelSwitch: (change) => gate.preModelSwitch(change),
+      postModelSwitch: (change) => gate.postModelSwitch(change),
+    },
+    memory: sessionMemory(parts, { grants, model: () => models.get(opening.preferences) }),
+    reminders: opening.reminders,
+    maxTurns,
+    askToContinue: !options.headless,
+    promptCacheTtl: () => gate.currentSettings().behaviour.promptCacheTtl,
+    ...(options.onMessage && { onMessage: (message: Message) => options.onMessage?.(sessionId, message) }),
+    appendSystemPrompt: options.appendSystemPrompt,
+    // A person will look before the first request (the context view) or type it: have the prompt
+    // ready. `sous -p` sends its request at once and would only pay for the scheduling.
+    prepareOnOpen: !options.headless,
+    homeDir: parts.userHome,
+    agents: subagents.agents,
+    attach: (session) => subagents.attach(session),
+    taskSnapshot: async () => ({ listId: tasks.access.listId, tasks: (await tasks.access.store.list()).tasks }),
+    ...(subagents.basePrompt !== undefined && { basePrompt: subagents.basePrompt }),
+  }
+  return {
+    environment,
+    gate,
+    userTasks: tasks.user,
+    setMode: (mode) => {
+      const previous = gate.mode
+      plan.setMode(mode)
+      // Plan mode tells its own start and end (its reminder source); other switches are told here.
+      if (mode !== previous && mode !== 'plan' && previous !== 'plan') news.modeChanged(mode)
+    },
+    ...(subagents.coordinator && { settled: () => subagents.settled() }),
+    // Whether or not a turn ever ran (a session opened and closed unused has no toolset), so the
+    // session's state is freed here rather than with the toolset.
+    async release() {
+      await subagents.agents.dispose()
+      closeGate()
+      tasks.dispose()
+      await opening.tools.dispose()
+      await extensions.release()
+    },
+  }
+}
+
+/**
+ * The session's approval queue (shown in the UI, unless headless; asked by the sandbox's network
+ * check) and its permission gate. `close` cancels what is pending and unregisters both.
+ */
+function openGate(parts: RuntimeParts, opening: Opening): { gate: PermissionGate; queue: ApprovalQueue; grants: SessionGrants; close(): void } {
+  const { options, approvals, network, hookLog, userHome } = parts
+  const { projectPath, sessionId, tools } = opening
+  const grants = new SessionGrants(projectPath)
+  const queue = new ApprovalQueue({ projectRoot: projectPath, sousHome: options.home, sessionGrants: grants, headless: options.headless })
+  network.register(sessionId, queue)
+  const forgetQueue = approvals.add(sessionId, queue)
+  const transcript = transcriptPath(options.home, projectPath, sessionId)
+  const gate = createPermissionGate({
+    projectRoot: projectPath,
+    cwd: () => tools.shell.cwd,
+    sousHome: options.home,
+    home: userHome,
+    mode: opening.preferences.permissionMode ?? options.permissionMode,
+    cliRules: options.cliRules,
+    projectTrust: projectTrustOf(options),
+    approvals: queue,
+    hooks: new HookRunner({ hooks: [], sessionId, transcriptPath: transcript, projectRoot: projectPath, log: hookLog, env: options.env, childEnv: options.childEnv, askModel: parts.models.hookAsk(opening.preferences) }),
+    headless: options.headless,
+    sandbox: opening.sandboxState,
+    sessionId,
+    transcriptPath: transcript,
+    onDenial: options.onDenial,
+    onNotice: (notice) => options.hub.emit('agent.event', { type: 'notice', sessionId, agentId: 'main', level: notice.level, message: notice.message }),
+    onSandboxUnavailable: ({ reason, unconfined }) => options.hub.emit('agent.event', { type: 'sandbox_unavailable', sessionId, agentId: 'main', reason, unconfined }),
+    toolContext: () => ({ fileState: tools.fileState, shell: tools.shell, isReadDenied: (path: string) => gate.isReadDenied(path) }),
+  })
+  return {
+    gate,
+    queue,
+    grants,
+    close() {
+      gate.abortPending()
+      network.forget(sessionId)
+      forgetQueue()
+    },
+  }
+}
+
+
+/**
+ * The session's compaction: thresholds from the model's window (or `SOUS_CONTEXT_WINDOW`), what a
+ * summary restores (the files the agent read most recently, the session's plan, loaded skills,
+ * open tasks), and the gate's PreCompact, PostCompact and SessionStart (`compact`) hooks; and the
+ * system prompt's extra sections (the skill catalog).
+ */
+function contextSetup(
+  parts: RuntimeParts,
+  opening: Opening,
+  session: { gate: PermissionGate; tasks: ReturnType<typeof createSessionTasks>; plan: PlanMode; extensions: ExtensionParts },
+): SessionContextSetup {
+  const { gate, tasks, plan, extensions } = session
+  const env = parts.options.env
+  return {
+    // From the model the session uses now (`/model` may pick one with another window) and the
+    // settings now (`autoCompactWindow`, re-read when a settings file changes).
+    settings: (model) => {
+      const contextWindow = compactWindow(model, env, gate.currentSettings().behaviour.autoCompactWindow)
+      return compactionSettings({ model, ...(contextWindow !== undefined && { contextWindow }) })
+    },
+    restoration: [recentFilesProvider(opening.tools.fileState, (path) => gate.isReadDenied(path)), planProvider(() => plan.activePlanFile()), skillsProvider(), tasksProvider(tasks.access)],
+    hooks: {
+      preCompact: (trigger, instructions) => gate.preCompact(trigger, instructions),
+      postCompact: (trigger, summary) => gate.postCompact(trigger, summary),
+      sessionStart: () => gate.sessionStart('compact'),
+    },
+    // The skill catalog, read once with the rest of the system prompt.
+    sections: () => extensions.promptSections(),
+  }
+}
+
+/**
+ * The gate's Stop and PostToolUse hooks, as the loop calls them. What the hooks after a call say
+ * reaches the model with its next request; `continue: false` ends the turn. The task reminders
+ * learn here when the model used a task tool and when it ended a turn.
+ */
+function loopHooks(gate: PermissionGate, taskReminders: TaskReminders): QueryHooks {
+  return {
+    onStop: (info) => {
+      taskReminders.turnEnded()
+      return gate.stop(info)
+    },
+    // Claude Code fires PostToolUseFailure instead of PostToolUse when the call failed.
+    postToolUse: async (call, result) => {
+      if (TASK_TOOLS.has(call.tool.name)) taskReminders.touched()
+      const event = result.isError ? 'PostToolUseFailure' : 'PostToolUse'
+      const outcome = result.isError
+        ? await gate.postToolUseFailure(call.tool, call.input, resultText(result.content), call.toolUseId)
+        : await gate.postToolUse(call.tool, call.input, result, call.toolUseId)
+      const context = outcome.additionalContext && `${event} hook feedback on the ${call.tool.name} call ${call.toolUseId}:\n${outcome.additionalContext}`
+      return { ...(context && { additionalContext: context }), ...(outcome.stopReason !== undefined && { stopReason: outcome.stopReason }) }
+    },
+  }
+}

@@ -1,0 +1,209 @@
+import type { PermissionModeName } from '../../shared/ipc/contract'
+import { loadAgentCatalog } from '../agents/agent-files'
+import coordinatorPrompt from '../agents/coordinator.prompt'
+import type { ReminderSink } from '../context/reminders'
+import { BUILT_IN_AGENTS, describeTools, type AgentCatalog } from '../agents/definitions'
+import { SessionAgents } from '../agents/session-agents'
+import type { SubagentCompaction } from '../agents/subagent-context'
+import type { ApprovalQueue } from '../governance/approvals/queue'
+import { SessionGrants } from '../governance/decide/session'
+import { createPermissionGate, type PermissionGate } from '../governance/gate/gate'
+import { HookRunner } from '../governance/hooks/runner'
+import { readProjectConfig } from '../governance/trust/project-config'
+import { isPartTrusted } from '../governance/trust/trust'
+import type { QueryResult } from '../engine/types'
+import type { ModelService } from '../services/model/types'
+import { createAgentTool } from '../tools/agent'
+import type { FileStateCache } from '../tools/file-state'
+import type { ShellState } from '../tools/shell/shell-state'
+import { sendMessageTool } from '../tools/send-message'
+import type { AnyTool, SubagentGrants, ToolContext } from '../tools/types'
+import { projectTrustOf } from './options'
+import type { SessionHandle } from '../session/session'
+import type { RuntimeParts } from './shared'
+import { TurnFeed } from '../session/turn-feed'
+
+/** What the main agent may use in coordinator mode. */
+const COORDINATOR_TOOLS = new Set(['Agent', 'SendMessage', 'TaskStop'])
+
+/** One session's subagents as the session environment wires them. */
+export interface SessionSubagents {
+  agents: SessionAgents
+  /** Coordinator mode: the main agent directs workers only. */
+  coordinator: boolean
+  /** The main agent's instructions in coordinator mode. */
+  basePrompt?: string
+  /**
+   * The main agent's tools from the core tools: plus Agent (its description lists this session's
+   * agent types, read now) and SendMessage; in coordinator mode only Agent, SendMessage and TaskStop.
+   * `shared` is what every agent's tools share (task list, small model, Agent terminal feed).
+   */
+  mainTools(core: AnyTool[], shared: Partial<ToolContext>): Promise<AnyTool[]>
+  /**
+   * The same for a later list of the session's tools (MCP servers come and go): Agent and
+   * SendMessage added, the coordinator's filter applied. The same array back for the same list.
+   */
+  withAgentTools(list: AnyTool[]): AnyTool[]
+  attach(session: SessionHandle): void
+  /**
+   * Resolves once the coordinator's workers have all reported and their turns ended, with the
+   * results of the turns their reports started since the last call.
+   */
+  settled(): Promise<QueryResult[]>
+}
+
+/** What the wiring needs of the session being opened. */
+export interface SubagentSession {
+  projectPath: string
+  sessionId: string
+  transcriptPath: string
+  projectDataDir: string
+  tools: { shell: ShellState; fileState: FileStateCache }
+  preferences: { coordinator?: boolean }
+  gate: PermissionGate
+  queue: ApprovalQueue
+  model(): Promise<ModelService>
+  modelName: string
+  maxTurns: number
+  /** The session's reminder queue: a finished background agent is announced through it. */
+  reminders: ReminderSink
+  /** How subagents compact their conversations. */
+  compaction?: SubagentCompaction
+}
+
+/**
+ * Builds the session's {@link SessionAgents}: each subagent gets a permission gate of its own over
+ * the session's settings and hooks (fresh session grants; its asks go to the session's approval
+ * queue naming it; its hooks' input carries `agent_id` and `agent_type`). A finished background
+ * agent is announced to the main agent with its next request — in coordinator mode, as a user
+ * message that starts a turn of its own once the session is idle.
+ */
+export function createSessionSubagents(parts: RuntimeParts, session: SubagentSession): SessionSubagents {
+  const { options } = parts
+  const coordinator = options.coordinator ?? session.preferences.coordinator === true
+  let handle: SessionHandle | undefined
+  let catalog: AgentCatalog = { agents: [...BUILT_IN_AGENTS], problems: [] }
+  let tools: AnyTool[] = []
+  let agentTool: AnyTool | undefined
+  let decorated: { from: AnyTool[]; tools: AnyTool[] } | undefined
+  let shared: Partial<ToolContext> = {}
+  const feed = new TurnFeed(() => handle)
+  const agents = new SessionAgents({
+    sessionId: session.sessionId,
+    projectRoot: session.projectPath,
+    projectDataDir: session.projectDataDir,
+    transcriptPath: session.transcriptPath,
+    userHome: parts.userHome,
+    env: options.env,
+    catalog: () => catalog,
+    model: session.model,
+    maxTurns: session.maxTurns,
+    main: { model: () => session.modelName, mode: () => session.gate.mode, tools: () => tools, shell: session.tools.shell, fileState: session.tools.fileState },
+    openGate: (agent, mode, state) => openSubagentGate(parts, session, agent, mode, state),
+    sharedContext: () => shared,
+    emit: (event) => options.hub.emit('agent.event', event),
+    emitMain: (event) => (handle ? handle.emit(event) : options.hub.emit('agent.event', event)),
+    notifyMain: (text, stillRelevant) => {
+      // A coordinator hears from its workers as user messages; otherwise the note rides on the
+      // main agent's next request (the session's reminder queue), unless it learned the end first.
+      if (coordinator) feed.push(text)
+      else session.reminders.push(text, { source: 'background-agent', stillRelevant })
+    },
+    ...(options.agentForegroundLimitMs !== undefined && { foregroundLimitMs: options.agentForegroundLimitMs }),
+    coordinator,
+    ...(session.compaction && { compaction: session.compaction }),
+  })
+  return {
+    agents,
+    coordinator,
+    ...(coordinator && { basePrompt: coordinatorPrompt }),
+    async mainTools(core, context) {
+      shared = context
+      catalog = await loadAgentCatalog({ projectRoot: session.projectPath, userHome: parts.userHome, projectTrusted: projectAgentsTrusted(parts, session.projectPath) })
+      agentTool = createAgentTool(
+        catalog.agents.map((agent) => ({ name: agent.name, description: agent.description, tools: describeTools(agent) })),
+        { fork: !coordinator },
+      )
+      return this.withAgentTools(core)
+    },
+    withAgentTools(list) {
+      if (decorated?.from === list) return decorated.tools
+      const all = agentTool ? [...list, agentTool, sendMessageTool] : [...list]
+      // Subagents choose from the whole list; the coordinator itself keeps only its three.
+      tools = all
+      decorated = { from: list, tools: coordinator ? all.filter((tool) => COORDINATOR_TOOLS.has(tool.name)) : all }
+      return decorated.tools
+    },
+    attach(session) {
+      handle = session
+    },
+    async settled() {
+      // A report's turn may start new workers, and a worker may end while a report's turn runs.
+      for (;;) {
+        await feed.drained()
+        await handle?.whenIdle()
+        if (!agents.busy && feed.pending === 0) return feed.takeResults()
+        await agents.whenIdle()
+      }
+    },
+  }
+}
+
+/** Whether the project's own agent files may be used: headless runs assume trust, as Claude Code's `-p`. */
+function projectAgentsTrusted(parts: RuntimeParts, projectPath: string): boolean {
+  if (projectTrustOf(parts.options) === 'assume') return true
+  return isPartTrusted(projectPath, parts.options.home, 'extensions', readProjectConfig(projectPath).fingerprints.extensions)
+}
+
+/** A subagent's gate: the session's settings, hooks and sandbox; its own mode, grants and Bash state. */
+function openSubagentGate(
+  parts: RuntimeParts,
+  session: SubagentSession,
+  agent: { id: string; type: string; description: string },
+  mode: PermissionModeName,
+  state: { shell: SubagentSession['tools']['shell']; fileState: SubagentSession['tools']['fileState']; parentToolUseId?: string; grants?: SubagentGrants },
+): PermissionGate {
+  const { options, hookLog, userHome } = parts
+  const grants = new SessionGrants(session.projectPath)
+  // Its own grants (a forked skill's allowed-tools), never cleared by a prompt: they last as long as it does.
+  const grantErrors = state.grants ? grants.addForTurn(state.grants.rules, state.grants.file) : []
+  const gate: PermissionGate = createPermissionGate({
+    projectRoot: session.projectPath,
+    cwd: () => state.shell.cwd,
+    sousHome: options.home,
+    home: userHome,
+    mode,
+    cliRules: options.cliRules,
+    projectTrust: projectTrustOf(options),
+    approvals: { sessionGrants: grants, request: (request) => session.queue.request({ ...request, grants }) },
+    agent,
+    hooks: new HookRunner({
+      hooks: [],
+      sessionId: session.sessionId,
+      transcriptPath: session.transcriptPath,
+      projectRoot: session.projectPath,
+      log: hookLog,
+      env: options.env,
+      childEnv: options.childEnv,
+      inputFields: { agent_id: agent.id, agent_type: agent.type },
+      askModel: parts.models.hookAsk(),
+    }),
+    headless: options.headless,
+    sandbox: () => parts.sandbox.acquire(session.projectPath, session.sessionId),
+    sessionId: session.sessionId,
+    transcriptPath: session.transcriptPath,
+    onDenial: options.onDenial,
+    onNotice: (notice) =>
+      options.hub.emit('agent.event', {
+        type: 'notice',
+        sessionId: session.sessionId,
+        agentId: agent.id,
+        ...(state.parentToolUseId !== undefined && { parentToolUseId: state.parentToolUseId }),
+        level: notice.level,
+        message: notice.message,
+      }),
+    toolContext: () => ({ fileState: state.fileState, shell: state.shell, isReadDenied: (path: string) => gate.isReadDenied(path) }),
+  })
+  for (const error of grantErrors) options.hub.emit('agent.event', { type: 'notice', sessionId: session.sessionId, agentId: agent.id, ...(state.parentToolUseId !== undefined && { parentToolUseId: state.parentToolUseId }), level: 'warning', message: `${state.grants!.file}: allowed-tools: ${error}` })
+  return gate
+}

@@ -1,0 +1,68 @@
+import type { PlanMode } from '../agents/plan-mode'
+import type { ReminderQueue } from '../context/reminders'
+import type { PermissionGate } from '../governance/gate/gate'
+import { createBashClassifier } from '../governance/gate/bash-preview'
+import type { PtyProcess } from '../pty/types'
+import type { Toolset } from '../session/session'
+import type { BashSandboxState } from '../tools/bash-sandbox'
+import { createCoreTools } from '../tools/registry'
+import type { ToolSession } from '../tools/tool-session'
+import type { ExtensionParts } from './extension-parts'
+import type { RuntimePreferences } from './options'
+import type { RuntimeParts } from './shared'
+import type { SessionSubagents } from './subagents'
+import type { createSessionTasks } from './tasks'
+
+/** One session being opened: where it works and what it owns. */
+export interface Opening {
+  projectPath: string
+  sessionId: string
+  tools: ToolSession
+  preferences: RuntimePreferences
+  /** Started on the first Bash call, not with the session: most turns never need it. */
+  sandboxState(): Promise<BashSandboxState | undefined>
+  /** News for the model (hook context, finished background commands), sent with its next request. */
+  reminders: ReminderQueue
+}
+
+/** The core tools with the syntax-tree Bash classifier, the sandbox and the small model WebFetch asks, then the extensions' tools. */
+export async function buildToolset(
+  parts: RuntimeParts,
+  opening: Opening,
+  session: { gate: PermissionGate; tasks: ReturnType<typeof createSessionTasks>; plan: PlanMode; extensions: ExtensionParts; subagents: SessionSubagents },
+): Promise<Toolset> {
+  const { options } = parts
+  const { tools, sessionId } = opening
+  const { gate, tasks, plan, extensions, subagents } = session
+  // Said on the first turn, when someone is listening (the CLI subscribes after the session opens).
+  if (tasks.warning) options.hub.emit('agent.event', { type: 'notice', sessionId, agentId: 'main', level: 'warning', message: tasks.warning })
+  const [classifier, askModel] = await Promise.all([
+    createBashClassifier({ projectRoot: opening.projectPath, cwd: () => tools.shell.cwd, home: parts.userHome }),
+    parts.models.askModel(opening.preferences),
+  ])
+  const onPtySpawn = options.onPtySpawn
+  // What every agent's tools share; each agent adds its own file state, Bash state and gate's checks.
+  const shared = {
+    askModel,
+    tasks: tasks.access,
+    bashOutputMaxChars: () => gate.currentSettings().behaviour.bashOutputMaxChars,
+    ...(onPtySpawn && { onPtySpawn: (terminal: PtyProcess, command: string) => onPtySpawn(sessionId, terminal, command) }),
+  }
+  const context = {
+    ...shared,
+    fileState: tools.fileState,
+    shell: tools.shell,
+    isReadDenied: (path: string) => gate.isReadDenied(path),
+    planMode: plan,
+    agents: subagents.agents,
+  }
+  const core = createCoreTools({ pty: options.pty, classify: classifier.classify, inspect: classifier.inspect, sandbox: opening.sandboxState })
+  const withExtensions = extensions.toolset(core, () => context)
+  // Subagents get the MCP tools too (judged by their own gates); skills stay the main agent's.
+  const forAgents = { ...shared, ...(withExtensions.context.mcp && { mcp: withExtensions.context.mcp }) }
+  return {
+    tools: await subagents.mainTools(withExtensions.tools, forAgents),
+    currentTools: () => subagents.withAgentTools(withExtensions.currentTools()),
+    context: { ...context, ...withExtensions.context },
+  }
+}

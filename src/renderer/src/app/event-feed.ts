@@ -1,0 +1,50 @@
+import { api, connection } from '../api'
+import { receiveTreeEvent, reloadTree } from '../features/agents/store'
+import { notifyApproval } from '../features/approvals/store'
+import { receiveChatEvent } from '../features/chat/store'
+import { receiveContextEvent } from '../features/context/store'
+import { receiveHookRun, receiveMcpStatus } from '../features/extensions/store'
+import { receiveMemoryChange } from '../features/memory/store'
+import { receiveTaskEvent } from '../features/tasks/store'
+import { addApproval, refreshApprovals, removeApproval } from '../state/approvals'
+import { noteFilesChange } from './use-files-revision'
+
+/**
+ * The one owner of the renderer's always-on event subscriptions: every event the host pushes
+ * reaches the shared state (`state/`) and the features' stores from here, so no module subscribes
+ * as a side effect of being imported, and the list of who hears what is this one page.
+ *
+ * Each consumer has a listener of its own (not one listener calling all of them): the api's
+ * listener registry reports a listener that throws and still runs the others, and one feature's
+ * bug must not starve the rest. Subscriptions that live and die with one mounted thing stay with
+ * it — a terminal's PTY output (`features/terminal/wire-*.ts`), the trust dialog's re-check, the
+ * Agent terminal's history hand-off (`api/session-history.ts`), the desktop's "open this folder"
+ * request (`App.tsx`).
+ *
+ * Returns a function that ends every subscription (for tests; the window never stops it).
+ */
+export function startEventFeed(): () => void {
+  const stops = [
+    api.on('agent.event', receiveChatEvent),
+    api.on('agent.event', receiveTreeEvent),
+    api.on('agent.event', receiveTaskEvent),
+    api.on('agent.event', receiveContextEvent),
+    api.on('agent.event', noteFilesChange),
+    api.on('approval.requested', addApproval),
+    api.on('approval.requested', notifyApproval),
+    api.on('approval.resolved', ({ id }) => removeApproval(id)),
+    api.on('mcp.status', receiveMcpStatus),
+    api.on('hooks.ran', receiveHookRun),
+    api.on('memory.changed', (change) => void receiveMemoryChange(change)),
+    // Events missed while the link was down: the host's lists are the truth after a reconnect.
+    connection.onState((state) => {
+      if (state !== 'open') return
+      void refreshApprovals()
+      void reloadTree()
+    }),
+  ]
+  void refreshApprovals()
+  return () => {
+    for (const stop of stops) stop()
+  }
+}
