@@ -1,20 +1,13 @@
-import type { SettingsFile } from './schema'
-import type { SettingsDiagnostic } from './types'
-import type { SettingsSourceName } from '../types'
-
 /**
  * Claude Code settings keys that change behaviour Sous has besides permissions (2.1.328). Each is
  * read with Claude Code's own leniency: a bad value is one warning and is ignored, never a broken
  * file; keys Sous does not know stay harmless.
  */
-export interface BehaviourSettings {
-  /** Characters of a command's output the model gets inline (default 30,000; clamped to 4,000–128,000); the rest goes to a file. */
-  bashOutputMaxChars?: number
-  /** The window, in tokens (at least 100,000), auto-compaction works to instead of the model's. */
-  autoCompactWindow?: number
-  /** Prompt cache lifetime of the conversation's breakpoints. */
-  promptCacheTtl?: '5m' | '1h'
-}
+import type { SettingsFile } from './schema'
+import type { BehaviourSettings, SettingsDiagnostic } from './types'
+import type { SettingsSourceName } from '../types'
+
+export type { BehaviourSettings }
 
 /** Claude Code's clamp of `bashOutputMaxChars`. */
 export const BASH_OUTPUT_MAX_CHARS = { min: 4_000, default: 30_000, max: 128_000 } as const

@@ -1,7 +1,16 @@
 import type { ParsedRule } from '../rules/parse'
 import type { PermissionMode, RuleBehavior, RuleOrigin, SettingsSourceName } from '../types'
-import type { BehaviourSettings } from './behaviour-keys'
 import type { HookHandlerConfig } from './schema'
+
+/** Claude Code keys for behaviour besides permissions (read by behaviour-keys.ts). */
+export interface BehaviourSettings {
+  /** Characters of a command's output the model gets inline (default 30,000; clamped to 4,000–128,000); the rest goes to a file. */
+  bashOutputMaxChars?: number
+  /** The window, in tokens (at least 100,000), auto-compaction works to instead of the model's. */
+  autoCompactWindow?: number
+  /** Prompt cache lifetime of the conversation's breakpoints. */
+  promptCacheTtl?: '5m' | '1h'
+}
 
 /** A rule ready for matching: parsed form, where it came from, and the root its `/x` paths are relative to. */
 export interface LoadedRule {
