@@ -64,7 +64,7 @@ async function withRuntime<T>(run: (context: { runtime: ReturnType<typeof create
   // Each event stamped when the hub delivers it (the events carry no clock of their own).
   hub.subscribe((channel, payload) => channel === 'agent.event' && events.push(Object.assign({}, payload as AgentEvent, { benchAt: performance.now() })))
   const pty = new NodePtyService({ killGraceMs: 300 })
-  const runtime = createSessionRuntime({ home: join(base, 'home'), env: { ANTHROPIC_API_KEY: 'bench', ANTHROPIC_BASE_URL: server.url, HOME: join(base, 'user') }, hub, pty, permissionMode: 'default', headless: true, userHome: join(base, 'user') })
+  const runtime = createSessionRuntime({ home: join(base, 'home'), env: { ANTHROPIC_API_KEY: 'bench', ANTHROPIC_BASE_URL: server.url, HOME: join(base, 'user') }, hub, pty, permissionMode: 'default', answerer: 'unattended', userHome: join(base, 'user') })
   try {
     return await run({ runtime, project, events, serverRequests: () => server.requests, setScenario: (steps) => server.setScenario(steps, { loop: true }) })
   } finally {

@@ -90,7 +90,7 @@ async function firstTokens(server: ModelServer, base: string): Promise<{ none: S
   hub.subscribe((channel, payload) => channel === 'agent.event' && events.push({ at: performance.now(), event: payload as AgentEvent }))
   const pty = new NodePtyService()
   // Headless: no extraction after the turn (it would run into the next measurement); recall is on.
-  const runtime = createSessionRuntime({ home: join(home, 'sous'), env: { ANTHROPIC_API_KEY: 'bench', ANTHROPIC_BASE_URL: server.url }, hub, pty, permissionMode: 'default', headless: true, userHome: home, sandbox: false })
+  const runtime = createSessionRuntime({ home: join(home, 'sous'), env: { ANTHROPIC_API_KEY: 'bench', ANTHROPIC_BASE_URL: server.url }, hub, pty, permissionMode: 'default', answerer: 'unattended', userHome: home, sandbox: false })
   const samples = { none: { request: [], token: [], recalled: 0 } as Samples, thousand: { request: [], token: [], recalled: 0 } as Samples }
   try {
     for (let turn = 0; turn < 2 * (TURNS + WARM_UP); turn++) {

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util'
 import { canonicalMode, PERMISSION_MODE_SPELLINGS, type PermissionModeId } from '../shared/permission-modes'
+import { EFFORT_LEVELS, type EffortLevel } from '../main/services/model/capabilities'
 
 /** How headless mode prints its outcome. */
 export type OutputFormat = 'text' | 'json' | 'stream-json' | 'sous-events'
@@ -32,6 +33,12 @@ export interface PrintOptions {
   inputFormat: 'text' | 'stream-json'
   /** `--include-partial-messages`: stream-json also prints the stream's events. */
   includePartialMessages: boolean
+  /** `--max-budget-usd` (Claude Code's flag): the run's spending cap in dollars. */
+  maxBudgetUsd?: number
+  /** `--max-tokens-budget`: the run's cap in tokens (input, cache reads and writes, output). */
+  maxTokensBudget?: number
+  /** `--effort`: `output_config.effort` for models that take it. */
+  effort?: EffortLevel
 }
 
 const FORMATS: readonly OutputFormat[] = ['text', 'json', 'stream-json', 'sous-events']
@@ -56,6 +63,10 @@ Options:
   --strict-mcp-config             use only the --mcp-config servers
   --model <name>                  model id (default: ANTHROPIC_MODEL or the built-in default)
   --max-turns <n>                 limit on model requests (default: no limit)
+  --max-budget-usd <amount>       stop before spending more than this many dollars
+                                  (exit 1, terminal_reason "budget_exceeded")
+  --max-tokens-budget <n>         stop before using more than this many tokens
+  --effort <level>                low | medium | high | xhigh | max (models that take it)
   -r, --resume <session-id>       continue a stored session
   -c, --continue                  continue the latest session of this folder
   --append-system-prompt <text>   extra instructions for this run
@@ -94,6 +105,9 @@ export function parsePrintArgs(argv: string[]): { ok: true; options: Omit<PrintO
         coordinator: { type: 'boolean' },
         'input-format': { type: 'string' },
         'include-partial-messages': { type: 'boolean' },
+        'max-budget-usd': { type: 'string' },
+        'max-tokens-budget': { type: 'string' },
+        effort: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     })
@@ -111,6 +125,12 @@ export function parsePrintArgs(argv: string[]): { ok: true; options: Omit<PrintO
     maxTurns = Number(values['max-turns'])
     if (!Number.isInteger(maxTurns) || maxTurns < 1) return { ok: false, error: '--max-turns must be a positive integer' }
   }
+  const maxBudgetUsd = values['max-budget-usd'] === undefined ? undefined : Number(values['max-budget-usd'])
+  if (maxBudgetUsd !== undefined && !(Number.isFinite(maxBudgetUsd) && maxBudgetUsd > 0)) return { ok: false, error: '--max-budget-usd must be a positive number' }
+  const maxTokensBudget = values['max-tokens-budget'] === undefined ? undefined : Number(values['max-tokens-budget'])
+  if (maxTokensBudget !== undefined && !(Number.isInteger(maxTokensBudget) && maxTokensBudget > 0)) return { ok: false, error: '--max-tokens-budget must be a positive integer' }
+  const effort = values.effort as EffortLevel | undefined
+  if (effort !== undefined && !EFFORT_LEVELS.includes(effort)) return { ok: false, error: `--effort must be one of ${EFFORT_LEVELS.join(', ')}` }
   if (values.resume !== undefined && values.continue) return { ok: false, error: '--resume and --continue cannot be combined' }
   const inputFormat = values['input-format'] ?? 'text'
   if (inputFormat !== 'text' && inputFormat !== 'stream-json') return { ok: false, error: '--input-format must be text or stream-json' }
@@ -132,6 +152,9 @@ export function parsePrintArgs(argv: string[]): { ok: true; options: Omit<PrintO
     inputFormat,
     includePartialMessages: values['include-partial-messages'] ?? false,
   }
+  if (maxBudgetUsd !== undefined) options.maxBudgetUsd = maxBudgetUsd
+  if (maxTokensBudget !== undefined) options.maxTokensBudget = maxTokensBudget
+  if (effort !== undefined) options.effort = effort
   if (values.cwd !== undefined) options.cwd = values.cwd
   if (values.model !== undefined) options.model = values.model
   if (values.resume !== undefined) options.resume = values.resume

@@ -42,7 +42,7 @@ describe('sous -p with Claude Code 2.1.328 settings keys', () => {
     expect(run.code).toBe(0)
     const status = run.stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line) as { type: string; window?: number }).find((event) => event.type === 'context_status')
     expect(status?.window).toBe(120_000)
-    await settings({ autoCompactWindow: 5, promptCacheTtl: '3d', permissions: { allow: ['Bash(true)'] } })
+    await settings({ autoCompactWindow: -5, promptCacheTtl: '3d', permissions: { allow: ['Bash(true)'] } })
     server.setScenario([toolUseReply('Bash', { command: 'true' }, { id: 'toolu_true' }), textReply('Hi.')])
     const bad = await headless.sous(['--output-format', 'json', 'Hi'])
     expect((JSON.parse(bad.stdout) as { permission_denials: unknown[] }).permission_denials).toEqual([])

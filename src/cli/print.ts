@@ -73,7 +73,7 @@ export async function runPrint(argv: string[], env: NodeJS.ProcessEnv, io: Print
     pty,
     permissionMode: options.permissionMode,
     // Nobody can answer a question here: an ask is a denial, reported in the result.
-    headless: true,
+    answerer: 'unattended',
     cliRules: { allowedTools: options.allowedTools, disallowedTools: options.disallowedTools },
     model: config.value.model,
     maxTurns: options.maxTurns,
@@ -86,6 +86,10 @@ export async function runPrint(argv: string[], env: NodeJS.ProcessEnv, io: Print
     mcpConfigs: options.mcpConfigs.map((config) => (config.trimStart().startsWith('{') ? config : resolve(config))),
     strictMcpConfig: options.strictMcpConfig,
     ...(options.coordinator && { coordinator: true }),
+    ...((options.maxBudgetUsd !== undefined || options.maxTokensBudget !== undefined) && {
+      budget: { ...(options.maxBudgetUsd !== undefined && { sessionUsd: options.maxBudgetUsd }), ...(options.maxTokensBudget !== undefined && { sessionTokens: options.maxTokensBudget }) },
+    }),
+    ...(options.effort && { effort: options.effort }),
     onDenial: (denial) => denials.push({ tool_name: denial.toolName, tool_use_id: denial.toolUseId, tool_input: denial.input }),
     ...(options.outputFormat === 'stream-json' && { onMessage: (sessionId: string, message: Message) => sessionId === streamSession && claudeStream?.onMessage(message) }),
   })
@@ -170,6 +174,8 @@ async function runStreamInput(o: { io: PrintIO; options: PrintOptions; manager: 
 
 function onEvent(io: PrintIO, options: PrintOptions, event: AgentEvent): void {
   if (event.type === 'sandbox_unavailable') io.stderr.write(`${sandboxWarningLine(event)}\n`)
+  // A refused budget or loop-brake setting, and a cap's 80 % warning, are said whatever the format.
+  if (event.type === 'notice' && event.topic === 'budget' && !(options.verbose && options.outputFormat === 'text')) io.stderr.write(`sous: warning: ${event.message}\n`)
   if (options.outputFormat === 'sous-events') return writeLine(io, streamLine(event))
   if (options.verbose && options.outputFormat === 'text') {
     const line = verboseLine(event)

@@ -55,7 +55,7 @@ export function createHostCore(options: HostCoreOptions): HostCore {
     pty,
     keyStore: options.keyStore,
     permissionMode: 'default',
-    headless: false,
+    answerer: 'interactive',
     onPtySpawn: agentTerminals.attach,
     preferences: () => readPreferencesSync(options.home),
     childEnv,

@@ -92,7 +92,7 @@ export function useAgentWorld(serverUrl: () => string, options: Partial<SessionR
       hub: world.hub,
       pty,
       permissionMode: 'default',
-      headless: false,
+      answerer: 'interactive',
       userHome: world.userHome,
       // These tests script every request; memory's side requests have their own tests (memory/agents).
       preferences: () => ({ autoMemory: false }),

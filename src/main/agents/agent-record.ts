@@ -1,9 +1,11 @@
 import type { PermissionModeName } from '../../shared/ipc/contract'
 import type { AgentEndStatus, Usage } from '../../shared/protocol/agent-event'
 import type { ContextManager } from '../compaction/manager'
+import type { NestedInstructions } from '../context/nested-instructions'
 import { zeroUsage } from '../engine/usage'
 import type { PermissionGate } from '../governance/gate/gate'
 import type { Message, TextBlock } from '../services/model/types'
+import type { ReasoningPreference } from '../services/model/capabilities'
 import type { FileStateCache } from '../tools/file-state'
 import type { ShellState } from '../tools/shell/shell-state'
 import type { AnyTool, SubagentGrants } from '../tools/types'
@@ -29,7 +31,8 @@ export interface AgentMake {
   maxTurns: number
   /** Omitted when it uses the loop's default. */
   maxTokens?: number
-  thinkingBudget?: number
+  /** Thinking and effort; omitted when it uses the session's preference. */
+  reasoning?: ReasoningPreference
   /** What it has read (a copy of its parent's when it started), so Edit and Write work on files it saw. */
   fileState: FileStateCache
   /** Allow rules it holds for its life, on top of the session's rules (a forked skill's `allowed-tools`). */
@@ -70,6 +73,8 @@ export class AgentRecord {
   parts: RunParts | undefined
   /** Its context management, kept across its runs (its token count, compactions, circuit breaker). */
   context: ContextManager | undefined
+  /** The subfolder CLAUDE.md files it loaded by touching files below them (its own: it has its own conversation). */
+  nested: NestedInstructions | undefined
   private unchain: (() => void) | undefined
 
   constructor(

@@ -43,7 +43,7 @@ beforeEach(() => {
     pty,
     preferences: () => ({ autoMemory: false }),
     permissionMode: 'default',
-    headless: false,
+    answerer: 'interactive',
     userHome,
     sandbox: false,
   })
@@ -168,7 +168,7 @@ describe('plan mode', () => {
       hub,
       pty,
       permissionMode: 'plan',
-      headless: true,
+      answerer: 'unattended',
       userHome,
       sandbox: false,
     })

@@ -1,5 +1,5 @@
 import type { PermissionModeName } from '../../shared/ipc/contract'
-import type { ApprovalQueue } from '../governance/approvals/queue'
+import type { ApprovalAsker } from '../governance/approvals/queue'
 import { existsSync } from 'node:fs'
 import { planFilePath, writePlanFile } from '../store/plan-files'
 import type { PlanModeControl, PlanOutcome } from '../tools/types'
@@ -13,9 +13,8 @@ export interface PlanModeOptions {
   sessionId: string
   /** Where plan files go (`store/plan-files`'s `plansDir`). */
   plansDir: string
-  /** Nobody to ask: entering is refused (unless bypassing), and a plan is saved for later review. */
-  headless: boolean
-  approvals: ApprovalQueue
+  /** The session's answerer; unattended, entering is refused (unless bypassing) and a plan is saved for later review. */
+  approvals: ApprovalAsker
   /** The session's permission gate, which owns the mode. */
   gate: { readonly mode: PermissionModeName; setMode(mode: PermissionModeName): void }
   /** Announces a mode change the agent caused (entering plan mode, an approved plan). */
@@ -88,7 +87,7 @@ export class PlanMode implements PlanModeControl {
     if (mode === 'plan') return { entered: true }
     if (mode === 'dontAsk') return { entered: false, reason: "Entering plan mode needs the user's consent, and dontAsk mode asks nothing." }
     if (mode !== 'bypassPermissions') {
-      if (this.o.headless) {
+      if (!this.o.approvals.attended) {
         return { entered: false, reason: 'No one can approve entering plan mode in a headless run. To plan without changing anything, start the run with --permission-mode plan.' }
       }
       const outcome = await this.o.approvals.request({
@@ -109,7 +108,7 @@ export class PlanMode implements PlanModeControl {
 
   async propose(plan: string, toolUseId: string, signal: AbortSignal): Promise<PlanOutcome> {
     const saved = await this.save(plan)
-    if (this.o.headless) return { outcome: 'unattended', ...saved }
+    if (!this.o.approvals.attended) return { outcome: 'unattended', ...saved }
     const outcome = await this.o.approvals.request({
       sessionId: this.o.sessionId,
       toolUseId,

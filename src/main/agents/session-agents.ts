@@ -6,7 +6,11 @@ import type { PermissionModeName } from '../../shared/ipc/contract'
 import type { AgentEvent } from '../../shared/protocol/agent-event'
 import { shellNodeId } from '../../shared/protocol/agent-tree'
 import type { ContextManager } from '../compaction/manager'
+import { InstructionBudget } from '../context/instruction-files'
+import { NestedInstructions } from '../context/nested-instructions'
+import type { RequestGuard } from '../engine/guard'
 import type { QueryHooks } from '../engine/types'
+import type { ReasoningPreference } from '../services/model/capabilities'
 import type { AgentLabel } from '../governance/approvals/queue'
 import type { PermissionGate } from '../governance/gate/gate'
 import { resultText } from '../tools/result-text'
@@ -70,6 +74,10 @@ export interface SessionAgentsOptions {
   foregroundLimitMs?: number
   /** Coordinator mode: every agent the main agent starts runs in the background. */
   coordinator?: boolean
+  /** Thinking and effort for subagents (the session's preference; a fork copies its parent's request instead). */
+  reasoning?: ReasoningPreference
+  /** The session's budget guard and loop brake for one subagent's run (its spend counts toward the session's caps). */
+  guard?(agent: { agentId: string; parentToolUseId?: string }): RequestGuard
   /** Subagents' compaction (thresholds, the task list, the plan); without it their conversations are sent whole. */
   compaction?: SubagentCompaction
   now?(): number
@@ -268,10 +276,11 @@ export class SessionAgents implements SubagentControl {
         projectRoot: this.o.projectRoot,
         projectDataDir: this.o.projectDataDir,
         canUseTool: (tool, input, toolUseId, options) => parts!.gate.canUseTool(tool, input, toolUseId, options),
-        hooks: loopHooks(record, parts, () => lastText),
+        hooks: loopHooks(record, parts, () => lastText, this.nestedOf(record)),
         ...(context && { context }),
         ...(make.maxTokens !== undefined && { maxTokens: make.maxTokens }),
-        ...(make.thinkingBudget !== undefined && { thinkingBudget: make.thinkingBudget }),
+        ...((make.reasoning ?? this.o.reasoning) && { reasoning: make.reasoning ?? this.o.reasoning }),
+        ...(this.o.guard && { guard: this.o.guard({ agentId: make.id, ...(make.parentToolUseId !== undefined && { parentToolUseId: make.parentToolUseId }) }) }),
         toolContext: {
           ...this.o.sharedContext(),
           fileState: make.fileState,
@@ -295,9 +304,17 @@ export class SessionAgents implements SubagentControl {
   }
 
   /** The agent's context management, made on its first run and kept for the next ones (undefined when the session gives none). */
+  /** The agent's subfolder instructions (made on its first run, kept across runs like its context). */
+  private nestedOf(record: AgentRecord): NestedInstructions {
+    record.nested ??= new NestedInstructions(this.o.projectRoot, new InstructionBudget())
+    return record.nested
+  }
+
   private contextOf(record: AgentRecord): ContextManager | undefined {
     if (!this.o.compaction) return undefined
+    const nested = this.nestedOf(record)
     record.context ??= subagentContext(this.o.compaction, {
+      nested: () => nested.loaded(),
       model: record.make.model,
       fork: record.make.fork,
       fileState: record.make.fileState,
@@ -391,14 +408,19 @@ export class SessionAgents implements SubagentControl {
   }
 }
 
-/** The loop's hooks for a subagent: SubagentStop instead of Stop, PostToolUse(-Failure) as for the main agent. */
-function loopHooks(record: AgentRecord, parts: RunParts, lastText: () => string): QueryHooks {
+/**
+ * The loop's hooks for a subagent: SubagentStop instead of Stop, PostToolUse(-Failure) as for the
+ * main agent, and its first touch below a folder with its own CLAUDE.md loading that file.
+ */
+function loopHooks(record: AgentRecord, parts: RunParts, lastText: () => string, nested: NestedInstructions): QueryHooks {
   const { gate, sidechain } = parts
   return {
     onStop: () => gate.subagentStop({ id: record.id, type: record.make.type, transcriptPath: sidechain.path }, { lastAssistantMessage: lastText() }),
     postToolUse: async (call, result) => {
       if (result.isError) await gate.postToolUseFailure(call.tool, call.input, resultText(result.content), call.toolUseId)
       else await gate.postToolUse(call.tool, call.input, result, call.toolUseId)
+      const loaded = result.isError ? undefined : nested.onToolCall(call.tool.name, call.input, parts.shell.cwd)
+      return loaded ? { additionalContext: loaded } : undefined
     },
   }
 }

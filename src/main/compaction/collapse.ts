@@ -1,5 +1,6 @@
 import type { AssistantBlock, Message, UserBlock } from '../services/model/types'
-import { assistantCutAtOrAfter, markerBlock, resultContentText, toolNamesById, withMarker } from './conversation'
+import { assistantCutAtOrAfter, markerBlock, recoveryHint, resultContentText, toolNamesById, withMarker } from './conversation'
+import { REFETCHABLE_TOOLS } from './micro'
 import { estimateTextTokens } from './tokens'
 
 /** How the marker of dropped rounds starts. */
@@ -38,10 +39,24 @@ export class CollapseProjection {
   private droppedThrough = 0
   private readonly stubs = new WeakMap<Message, Message>()
 
+  /** `transcriptPath`: named in stubs and markers, so the model knows where to look things up. */
+  constructor(private readonly transcriptPath?: string) {}
+
   /** The working list was replaced (a summary, a snip): start over. */
   reset(): void {
     this.stubbedThrough = 0
     this.droppedThrough = 0
+  }
+
+  /** Where the watermarks are now, for {@link rewind}. */
+  mark(): { stubbed: number; dropped: number } {
+    return { stubbed: this.stubbedThrough, dropped: this.droppedThrough }
+  }
+
+  /** Puts the watermarks back where {@link mark} found them (a collapse that would not have helped). */
+  rewind(mark: { stubbed: number; dropped: number }): void {
+    this.stubbedThrough = mark.stubbed
+    this.droppedThrough = mark.dropped
   }
 
   /** Whether any collapse is in force. */
@@ -86,7 +101,7 @@ export class CollapseProjection {
     const head = messages[0]!
     const out: Message[] = []
     if (this.droppedThrough > 1 && head.role === 'user') {
-      out.push(withMarker(head, COLLAPSE_MARKER, markerBlock(COLLAPSE_MARKER, `${this.droppedThrough - 1} earlier messages are left out of this request to fit the context window; the session transcript keeps them.]`)))
+      out.push(withMarker(head, COLLAPSE_MARKER, markerBlock(COLLAPSE_MARKER, `${this.droppedThrough - 1} earlier messages are left out of this request to fit the context window. ${recoveryHint(this.transcriptPath)}]`)))
     } else {
       out.push(this.stubbedThrough > 0 ? this.stub(head, new Map()) : head)
     }
@@ -109,7 +124,8 @@ export class CollapseProjection {
         if (block.type !== 'tool_result') return block
         const text = resultContentText(block.content)
         const tool = names.get(block.tool_use_id) ?? 'tool'
-        return { ...block, content: `[collapsed: ${tool} result, about ${estimateTextTokens(text).toLocaleString('en-US')} tokens; the session transcript keeps it]` }
+        const back = REFETCHABLE_TOOLS.has(tool) ? `call ${tool} again if you need it` : `the session transcript${this.transcriptPath ? ` (${this.transcriptPath})` : ''} keeps it under tool_use_id ${block.tool_use_id}`
+        return { ...block, content: `[collapsed: ${tool} result, about ${estimateTextTokens(text).toLocaleString('en-US')} tokens; ${back}]` }
       })
       stubbed = { role: 'user', content }
     } else {

@@ -145,7 +145,8 @@ describe('micro-compact and snip', () => {
     for (let index = 0; index < 8; index++) await writeFile(join(project, `f${index}.txt`), `${'content line\n'.repeat(200)}`)
     const reads = Array.from({ length: 8 }, (_, index) => toolUseReply('Read', { file_path: join(project, `f${index}.txt`) }))
     server.setScenario([...reads, textReply('Read them all.')])
-    const context = new ContextManager({ settings: settings({ microAt: 6_000, keepRecentResults: 2, autoCompactAt: 1e9 }) })
+    // The pressure mark (half the window in use) moved down to where this small run gets.
+    const context = new ContextManager({ settings: settings({ pressureAt: 6_000, microAt: 6_000, microTo: 3_000, keepRecentResults: 2, autoCompactAt: 1e9 }) })
     const { events, result } = await runQuery(baseParams(scriptedModel(server.url), { tools: [readTool], toolContext: { fileState: new FileStateCache() }, context }))
     expect(result.reason).toBe('completed')
     const micro = ofType(events, 'compaction').filter((event) => event.layer === 'micro')
@@ -168,7 +169,8 @@ describe('micro-compact and snip', () => {
     for (let index = 0; index < 6; index++) await writeFile(join(project, `f${index}.txt`), `${'content line\n'.repeat(200)}`)
     const run = async (microMinSavings: number) => {
       server.setScenario([...Array.from({ length: 6 }, (_, index) => toolUseReply('Read', { file_path: join(project, `f${index}.txt`) })), textReply('Read them all.')])
-      const context = new ContextManager({ settings: settings({ microAt: 2_000, keepRecentResults: 2, autoCompactAt: 1e9, microMinSavings }) })
+      // No low-water mark: every clearing takes all it can.
+      const context = new ContextManager({ settings: settings({ pressureAt: 2_000, microAt: 2_000, microTo: 0, keepRecentResults: 2, autoCompactAt: 1e9, microMinSavings }) })
       const { events, result } = await runQuery(baseParams(scriptedModel(server.url), { tools: [readTool], toolContext: { fileState: new FileStateCache() }, context }))
       expect(result.reason).toBe('completed')
       return ofType(events, 'compaction').filter((event) => event.layer === 'micro')
@@ -182,10 +184,10 @@ describe('micro-compact and snip', () => {
     expect(server.requests.length - requestsBefore).toBe(7)
   })
 
-  it('clears old results after the session was idle past the cache lifetime, whatever the size', async () => {
+  it('clears old results after the session was idle past the cache lifetime, whatever the size (past the pressure mark)', async () => {
     for (let index = 0; index < 4; index++) await writeFile(join(project, `f${index}.txt`), 'a line of text\n'.repeat(100))
     let now = 1_000_000
-    const context = new ContextManager({ settings: settings({ keepRecentResults: 1, autoCompactAt: 1e9 }), now: () => now })
+    const context = new ContextManager({ settings: settings({ pressureAt: 1_000, keepRecentResults: 1, autoCompactAt: 1e9 }), now: () => now })
     server.setScenario([...Array.from({ length: 4 }, (_, index) => toolUseReply('Read', { file_path: join(project, `f${index}.txt`) })), textReply('ok'), textReply('ok again')])
     const params = baseParams(scriptedModel(server.url), { tools: [readTool], toolContext: { fileState: new FileStateCache() }, context })
     const first = await runQuery(params)
@@ -200,7 +202,7 @@ describe('micro-compact and snip', () => {
   it('snips the middle past the message limit, keeping the first prompt and the newest rounds', async () => {
     server.setScenario([...probes(12), textReply('ok')])
     const small = testTool('Probe', { safe: true, run: async () => ({ content: 'tiny' }) })
-    const context = new ContextManager({ settings: settings({ snipAbove: 16, snipTo: 8, autoCompactAt: 1e9 }) })
+    const context = new ContextManager({ settings: settings({ pressureAt: 500, snipAbove: 16, snipTo: 8, autoCompactAt: 1e9 }) })
     const { events, result } = await runQuery(baseParams(scriptedModel(server.url), { tools: [small], context }))
     expect(result.reason).toBe('completed')
     const snips = ofType(events, 'compaction').filter((event) => event.layer === 'snip')

@@ -88,6 +88,16 @@ export function mergeConsecutiveUsers(messages: readonly Message[]): Message[] {
   return merged ?? (messages as Message[])
 }
 
+/**
+ * How the model gets back what a layer cut: the transcript keeps every message. Said in every
+ * marker and stub, so "the history is gone" never reads as "start over".
+ */
+export function recoveryHint(transcriptPath?: string): string {
+  return transcriptPath
+    ? `The full history stays in the session transcript, ${transcriptPath} (one JSON object per line): Grep or Read it to look up what you need.`
+    : 'The full history stays in the session transcript.'
+}
+
 /** "Read ×3, Bash ×2": counts of names, most frequent first. */
 export function countNames(names: readonly string[]): string {
   const counts = new Map<string, number>()

@@ -116,7 +116,9 @@ function messageItems(messages: readonly Message[], scale: (tokens: number) => n
 function preview(input: InspectInput, total: number): CompactionPreview[] {
   const settings = input.manager.settings
   const messages = input.messages
-  const micro = microCompact(messages, { keepRecent: settings.keepRecentResults, minChars: settings.minClearChars })
+  const micro = microCompact(messages, { keepRecent: settings.keepRecentResults, minChars: settings.minClearChars, saveAtLeast: Math.max(settings.microMinSavings, total - settings.microTo) })
+  const pressure = total >= settings.pressureAt
+  const percent = (tokens: number) => `${Math.round((tokens / settings.contextWindow) * 100)} %`
   const clearable = micro?.cleared ?? []
   const clearableTokens = clearable.reduce((sum, entry) => sum + entry.tokens, 0)
   const off = input.manager.breakerOpen
@@ -125,17 +127,17 @@ function preview(input: InspectInput, total: number): CompactionPreview[] {
       layer: 'snip',
       at: settings.snipAbove,
       unit: 'messages',
-      due: messages.length > settings.snipAbove,
-      summary: `Past ${settings.snipAbove} messages, the middle of the conversation is removed, down to about ${settings.snipTo} (the first prompt and the newest messages stay).`,
+      due: messages.length > settings.snipAbove && pressure,
+      summary: `Past ${settings.snipAbove} messages and ${percent(settings.pressureAt)} of the window, the middle of the conversation is removed, down to about ${settings.snipTo} (the first prompt and the newest messages stay; below ${percent(settings.pressureAt)} nothing is removed).`,
       items: [],
     },
     {
       layer: 'micro',
       at: settings.microAt,
       unit: 'tokens',
-      due: total >= settings.microAt && clearableTokens >= settings.microMinSavings,
+      due: pressure && total >= settings.microAt && clearableTokens >= settings.microMinSavings,
       summary: clearable.length
-        ? `Would clear ${clearable.length} old results of re-fetchable tools (about ${clearableTokens.toLocaleString('en-US')} tokens), keeping the newest ${settings.keepRecentResults}; by size once it saves at least ${settings.microMinSavings.toLocaleString('en-US')} tokens, or after ${Math.round(settings.idleMs / 60_000)} idle minutes.`
+        ? `Would clear ${clearable.length} old results of re-fetchable tools (about ${clearableTokens.toLocaleString('en-US')} tokens), oldest first down to ${percent(settings.microTo)} of the window and keeping the newest ${settings.keepRecentResults}; in bulk from ${percent(settings.microAt)} once it saves at least ${settings.microMinSavings.toLocaleString('en-US')} tokens (or, past ${percent(settings.pressureAt)}, after ${Math.round(settings.idleMs / 60_000)} idle minutes).`
         : `Nothing to clear yet: only the newest ${settings.keepRecentResults} results of re-fetchable tools, short results and other tools' results are there.`,
       items: clearable.length ? [countNames(clearable.map((entry) => entry.tool))] : [],
     },
@@ -144,7 +146,7 @@ function preview(input: InspectInput, total: number): CompactionPreview[] {
       at: settings.collapseAt,
       unit: 'tokens',
       due: total >= settings.collapseAt,
-      summary: `From 90 % of the window older tool results are sent as stubs, and from 95 % old rounds are left out of the request; the session keeps every message.`,
+      summary: `From ${percent(settings.collapseAt)} of the window older tool results are sent as stubs (down to ${percent(settings.collapseTarget)}), before any summary; only when no summary can be had, from ${percent(settings.hardCollapseAt)} old rounds are left out of the request. The session keeps every message.`,
       items: [],
     },
     {

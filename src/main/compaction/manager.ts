@@ -12,7 +12,7 @@ import type { RestorationProvider } from './restoration'
 import type { CompactionSettings } from './settings'
 import { snip } from './snip'
 import { summarizeConversation } from './summarize'
-import { fixedTokens, messageTokens, TokenLedger } from './tokens'
+import { fixedTokens, messagesTokens, messageTokens, TokenLedger } from './tokens'
 import type { CompactionHooks, CompactionNews, Prepared, RequestShape } from './types'
 
 /** What a session gives its context manager. */
@@ -42,24 +42,25 @@ interface Requested {
 
 /**
  * The context of one session: its token count and every compaction layer, cheapest first,
- * before every request (see {@link prepare}). Earlier messages are rewritten only when a layer
- * crosses its threshold, so between compactions the request prefix stays byte-identical and the
+ * before every request (see {@link prepare}). Nothing earlier is dropped or rewritten below
+ * `pressureAt` (half the window), and above it only when a layer crosses its threshold, so between compactions the request prefix stays byte-identical and the
  * prompt cache keeps paying off:
  *
  * 1. the result budget (per message, in the tool layer, when results arrive);
- * 2. snip — past `snipAbove` messages, the middle goes (head and tail stay);
- * 3. micro-compact — from `microAt` tokens when it saves at least `microMinSavings`, or after
- *    `idleMs` without a request (the cache has expired anyway), old results of re-fetchable tools
- *    become placeholders;
- * 4. collapse — from 90 % of the window, a projection of what is sent (the session keeps everything);
- * 5. auto-compact — from `autoCompactAt`, a summary replaces the conversation, then restoration;
- *    after `maxFailures` failures in a row it stops for the session (collapse still guards);
+ * 2. snip — past `snipAbove` messages and `pressureAt` tokens, the middle goes (head and tail stay);
+ * 3. micro-compact — from `microAt` tokens, in bulk down to `microTo`, when it saves at least
+ *    `microMinSavings` (or after `idleMs` without a request: the cache has expired anyway), old
+ *    results of re-fetchable tools become placeholders;
+ * 4. collapse — from `collapseAt`, a projection of what is sent (the session keeps everything);
+ * 5. auto-compact — from `autoCompactAt` (judged on what collapse would send), a summary replaces
+ *    the conversation, then restoration; after `maxFailures` failures in a row it stops for the
+ *    session (collapse, now also leaving out whole rounds past `hardCollapseAt`, still guards);
  * 6. reactive — when the API still says the prompt is too long ({@link overflow});
  * 7. manual — `/compact [instructions]` ({@link compactNow}) or the model's request ({@link request}).
  */
 export class ContextManager {
   readonly ledger = new TokenLedger()
-  private readonly collapse = new CollapseProjection()
+  private readonly collapse: CollapseProjection
   private readonly records: CompactionRecord[]
   private failures = 0
   private breakerAnnounced = false
@@ -71,6 +72,7 @@ export class ContextManager {
 
   constructor(private readonly options: ContextManagerOptions) {
     this.records = [...(options.history ?? [])]
+    this.collapse = new CollapseProjection(options.transcriptPath)
     this.now = options.now ?? Date.now
   }
 
@@ -108,31 +110,52 @@ export class ContextManager {
     this.fixed = fixedTokens(request.system, request.tools)
     const settings = this.settings
     let working = messages
-    const snipped = this.timed(() => snip(working, settings.snipAbove, settings.snipTo))
-    if (snipped.value) {
-      working = yield* this.replace('snip', 'auto', working, snipped.value.messages, snipped.ms, `removed ${snipped.value.removed} messages from the middle`)
+    // Below the pressure mark nothing earlier is dropped or rewritten, whatever the message count.
+    if (working.length > settings.snipAbove && this.count(working) >= settings.pressureAt) {
+      const snipped = this.timed(() => snip(working, settings.snipAbove, settings.snipTo, this.options.transcriptPath))
+      if (snipped.value) working = yield* this.replace('snip', 'auto', working, snipped.value.messages, snipped.ms, `removed ${snipped.value.removed} messages from the middle`)
     }
-    const idle = this.lastRequestAt !== undefined && this.now() - this.lastRequestAt >= settings.idleMs
-    if (this.count(working) >= settings.microAt || idle) {
-      const micro = this.timed(() => microCompact(working, { keepRecent: settings.keepRecentResults, minChars: settings.minClearChars }))
-      const tokens = micro.value?.cleared.reduce((sum, entry) => sum + entry.tokens, 0) ?? 0
-      if (micro.value && (idle || tokens >= settings.microMinSavings)) {
-        const why = idle ? 'the session was idle and its prompt cache had expired' : 'the conversation reached the micro-compaction threshold'
-        const detail = `cleared ${micro.value.cleared.length} old results (${countNames(micro.value.cleared.map((entry) => entry.tool))}; about ${tokens.toLocaleString('en-US')} tokens): ${why}`
-        working = yield* this.replace('micro', 'auto', working, micro.value.messages, micro.ms, detail)
-      }
-    }
+    working = yield* this.microCompact(working)
+    // Collapse (stubs only) gets its chance before a summary is written; the summary judges the
+    // request as collapse would send it.
+    let send = yield* this.guard(working, !this.breakerOpen)
     const requested = this.requested
     this.requested = undefined
+    const stubsOnly = !this.breakerOpen
+    let summarized = false
     if (requested) {
+      summarized = true
       working = yield* this.summarize('manual', requested.trigger, working, request, requested.instructions)
-    } else if (this.count(working) >= settings.autoCompactAt && !this.breakerOpen) {
+    } else if (this.sentTokens(working, send) >= settings.autoCompactAt && !this.breakerOpen) {
+      summarized = true
       working = yield* this.summarize('auto', 'auto', working, request)
     }
-    const send = yield* this.guard(working)
+    // A summary replaced the conversation (collapse starts over on it), or none could be had
+    // (the last resort may leave whole rounds out).
+    if (summarized && stubsOnly) send = yield* this.guard(working, false)
     this.lastRequestAt = this.now()
-    yield { type: 'context_status', tokens: this.count(this.projected ? send : working), window: settings.contextWindow, autoCompactAt: settings.autoCompactAt }
+    yield { type: 'context_status', tokens: this.sentTokens(working, this.projected ? send : working), window: settings.contextWindow, autoCompactAt: settings.autoCompactAt }
     return { messages: working, send }
+  }
+
+  /**
+   * Micro-compaction in bulk: from the high-water mark (`microAt`, never below `pressureAt`) the
+   * oldest re-fetchable results are cleared until the conversation is down to the low-water mark
+   * (`microTo`), and only when that saves at least `microMinSavings` — so a clearing, and the
+   * cache write of the tail it costs, comes once in many turns. After an idle spell (the cache
+   * has expired) any saving counts, still only past the pressure mark.
+   */
+  private *microCompact(working: Message[]): Generator<CompactionNews, Message[]> {
+    const settings = this.settings
+    const tokens = this.count(working)
+    const idle = this.lastRequestAt !== undefined && this.now() - this.lastRequestAt >= settings.idleMs
+    if (tokens < settings.pressureAt || (tokens < settings.microAt && !idle)) return working
+    const micro = this.timed(() => microCompact(working, { keepRecent: settings.keepRecentResults, minChars: settings.minClearChars, saveAtLeast: Math.max(settings.microMinSavings, tokens - settings.microTo) }))
+    const saved = micro.value?.cleared.reduce((sum, entry) => sum + entry.tokens, 0) ?? 0
+    if (!micro.value || (!idle && saved < settings.microMinSavings)) return working
+    const why = idle ? 'the session was idle and its prompt cache had expired' : 'the conversation reached the micro-compaction threshold'
+    const detail = `cleared ${micro.value.cleared.length} old results (${countNames(micro.value.cleared.map((entry) => entry.tool))}; about ${saved.toLocaleString('en-US')} tokens): ${why}`
+    return yield* this.replace('micro', 'auto', working, micro.value.messages, micro.ms, detail)
   }
 
   /**
@@ -154,13 +177,13 @@ export class ContextManager {
     // No summary: send a hard collapse of what we have. Our count was wrong (the API refused what
     // we thought fitted), so aim at half of it as well as at 60 % of the window.
     const started = performance.now()
-    const fallback = new CollapseProjection()
-    const { send } = fallback.project(messages, Math.max(before, this.settings.hardCollapseAt), (candidate) => this.count(candidate), {
+    const fallback = new CollapseProjection(this.options.transcriptPath)
+    const { send } = fallback.project(messages, Math.max(before, this.settings.hardCollapseAt), (candidate) => this.sentTokens(messages, candidate), {
       collapseAt: 0,
       hardCollapseAt: 0,
       target: Math.floor(Math.min(this.settings.contextWindow * 0.6, before * 0.5)),
     })
-    const after = this.count(send)
+    const after = this.sentTokens(messages, send)
     if (send === messages || after >= before) return undefined
     this.projected = true
     yield this.record('collapse', 'auto', 'done', { before, after, messagesBefore: messages.length, messagesAfter: send.length, harnessMs: performance.now() - started, detail: 'the request was still too long; older rounds were left out of it (the transcript keeps them)' })
@@ -191,8 +214,13 @@ export class ContextManager {
     else this.ledger.observe(usage, sentLength, estimated)
   }
 
-  /** The read-time guard: the collapse projection of what is sent (the working list itself when none is needed). */
-  private *guard(working: Message[]): Generator<CompactionNews, Message[]> {
+  /**
+   * The read-time guard: the collapse projection of what is sent (the working list itself when
+   * none is needed). `stubsOnly` before a summary: whole rounds are not left out yet, and stubs
+   * that would not bring the request under the summary's point are not made at all (the summary
+   * replaces everything anyway, and each stub costs a cache write).
+   */
+  private *guard(working: Message[], stubsOnly: boolean): Generator<CompactionNews, Message[]> {
     const settings = this.settings
     const tokens = this.count(working)
     if (tokens < settings.collapseAt && !this.collapse.active) {
@@ -200,17 +228,35 @@ export class ContextManager {
       return mergeConsecutiveUsers(working)
     }
     const started = performance.now()
-    const projection = this.collapse.project(working, tokens, (candidate) => this.count(candidate), {
+    const mark = this.collapse.mark()
+    const projection = this.collapse.project(working, tokens, (candidate) => this.sentTokens(working, candidate), {
       collapseAt: settings.collapseAt,
-      hardCollapseAt: settings.hardCollapseAt,
-      target: Math.floor(settings.contextWindow * 0.8),
+      hardCollapseAt: stubsOnly ? Infinity : settings.hardCollapseAt,
+      target: settings.collapseTarget,
     })
+    const after = this.sentTokens(working, projection.send)
+    if (stubsOnly && projection.advanced && after >= settings.autoCompactAt && !this.breakerOpen) {
+      this.collapse.rewind(mark)
+      const send = this.collapse.project(working, tokens, (candidate) => this.sentTokens(working, candidate), { collapseAt: Infinity, hardCollapseAt: Infinity, target: 0 }).send
+      this.projected = send !== working
+      return mergeConsecutiveUsers(send)
+    }
     this.projected = projection.send !== working
     if (projection.advanced) {
-      const after = this.count(projection.send)
       yield this.record('collapse', 'auto', 'done', { before: tokens, after, messagesBefore: working.length, messagesAfter: projection.send.length, harnessMs: performance.now() - started, detail: projection.detail })
     }
     return mergeConsecutiveUsers(projection.send)
+  }
+
+  /**
+   * Tokens of `send`, a projection of `working`: the count of the working list (anchored on the
+   * API's figure) less what the projection took out. Counting the projection on its own would
+   * reuse the anchor of a list of the same length and miss what the stubs saved.
+   */
+  private sentTokens(working: readonly Message[], send: readonly Message[]): number {
+    const tokens = this.count(working)
+    if (send === working) return tokens
+    return Math.max(0, tokens - this.ledger.calibrated(messagesTokens(working) - messagesTokens(send)))
   }
 
   /** A summarizing layer (auto, reactive, manual); returns the conversation to go on with. */
@@ -275,7 +321,7 @@ export class ContextManager {
     const room = settings.contextWindow - settings.summaryMaxTokens - Math.floor(settings.contextWindow * 0.05)
     const tokens = this.count(messages)
     if (tokens <= room && layer !== 'reactive') return mergeConsecutiveUsers(messages)
-    const projection = new CollapseProjection().project(messages, Math.max(tokens, settings.hardCollapseAt), (candidate) => this.count(candidate), {
+    const projection = new CollapseProjection(this.options.transcriptPath).project(messages, Math.max(tokens, settings.hardCollapseAt), (candidate) => this.sentTokens(messages, candidate), {
       collapseAt: 0,
       hardCollapseAt: layer === 'reactive' ? 0 : Infinity,
       target: Math.min(room, layer === 'reactive' ? Math.floor(settings.contextWindow * 0.6) : room),

@@ -21,11 +21,13 @@ export interface MicroCompacted {
 
 /**
  * Micro-compact: older results of re-fetchable tools become a one-line placeholder; the newest
- * `keepRecent` re-fetchable results, short results, and every other tool's results stay as they
- * are. The tool_result block itself stays (its id and error flag too), so every tool_use keeps its
- * tool_result. Returns `undefined` when there is nothing to clear.
+ * `keepRecent` re-fetchable results (and every result of the newest round), short results, and
+ * every other tool's results stay as they are. The tool_result block itself stays (its id and error flag too), so every tool_use keeps its
+ * tool_result. Oldest first, and with `saveAtLeast` only until that many tokens are cleared (the
+ * low-water mark): what stays is the newest part, so the next clearing is many turns away.
+ * Returns `undefined` when there is nothing to clear.
  */
-export function microCompact(messages: readonly Message[], options: { keepRecent: number; minChars: number; refetchable?: ReadonlySet<string> }): MicroCompacted | undefined {
+export function microCompact(messages: readonly Message[], options: { keepRecent: number; minChars: number; refetchable?: ReadonlySet<string>; saveAtLeast?: number }): MicroCompacted | undefined {
   const refetchable = options.refetchable ?? REFETCHABLE_TOOLS
   const names = toolNamesById(messages)
   const positions: Array<{ message: number; block: number; tool: string }> = []
@@ -36,10 +38,14 @@ export function microCompact(messages: readonly Message[], options: { keepRecent
       if (tool && refetchable.has(tool)) positions.push({ message: index, block: at, tool })
     })
   })
-  const older = positions.slice(0, Math.max(0, positions.length - options.keepRecent))
+  // The newest round's results always stay (the model has not answered them yet).
+  const newest = positions.at(-1)?.message
+  const older = positions.slice(0, Math.max(0, positions.length - options.keepRecent)).filter((position) => position.message !== newest)
   const cleared: MicroCompacted['cleared'] = []
   const changed = new Map<number, UserBlock[]>()
+  let saved = 0
   for (const position of older) {
+    if (options.saveAtLeast !== undefined && saved >= options.saveAtLeast) break
     const message = messages[position.message] as Extract<Message, { role: 'user' }>
     const block = (message.content as UserBlock[])[position.block] as ToolResultBlock
     const text = resultContentText(block.content)
@@ -49,6 +55,7 @@ export function microCompact(messages: readonly Message[], options: { keepRecent
     blocks[position.block] = { ...block, content: `${CLEARED_PREFIX} to save context (${position.tool}, about ${tokens.toLocaleString('en-US')} tokens). Call ${position.tool} again if you need it.]` }
     changed.set(position.message, blocks)
     cleared.push({ tool: position.tool, tokens })
+    saved += tokens
   }
   if (cleared.length === 0) return undefined
   return { messages: messages.map((message, index) => (changed.has(index) ? { role: 'user', content: changed.get(index)! } : message)), cleared }

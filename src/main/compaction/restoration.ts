@@ -8,14 +8,15 @@ import { estimateTextTokens } from './tokens'
 
 /**
  * What comes back after a summarizing compaction, so the model does not have to rediscover it:
- * the files it read most recently, the active plan, the skills it loaded, the open tasks. Each
+ * the files it read most recently, the active plan, the skills it loaded, the open tasks, and what
+ * reached it as reminders (subfolder instructions, MCP servers' instructions, recalled memories). Each
  * comes from a small provider; a part the session does not have contributes nothing, and a
  * provider that fails is skipped (compaction never fails because of restoration).
  */
 
 /** One restored piece, sent as a text block after the summary. */
 export interface RestoredPart {
-  kind: 'file' | 'plan' | 'skill' | 'tasks'
+  kind: 'file' | 'plan' | 'skill' | 'tasks' | 'instructions' | 'mcp' | 'memory'
   /** What it is, for the context view and logs (a path, a skill name). */
   label: string
   text: string
@@ -115,6 +116,20 @@ export function tasksProvider(tasks: TaskListAccess, maxLines = 100): Restoratio
       const lines = open.slice(0, maxLines).map((task) => `#${task.id} [${task.status}] ${task.subject}${task.owner ? ` (owner: ${task.owner})` : ''}`)
       const more = open.length > maxLines ? `\n… and ${open.length - maxLines} more (TaskList shows them all)` : ''
       return [{ kind: 'tasks', label: tasks.listId, text: `Open tasks in the task list "${tasks.listId}":\n${lines.join('\n')}${more}` }]
+    },
+  }
+}
+
+/**
+ * What reached the model as reminders and would be lost with the messages that carried them
+ * (subfolder CLAUDE.md files, MCP servers' instructions, recalled memories): `parts` says what
+ * the session holds now; each is cut at `maxTokens`.
+ */
+export function remindedProvider(name: string, kind: RestoredPart['kind'], parts: () => Array<{ label: string; text: string }> | Promise<Array<{ label: string; text: string }>>, maxTokens = 10_000): RestorationProvider {
+  return {
+    name,
+    async restore() {
+      return (await parts()).filter((part) => part.text.trim() !== '').map((part) => ({ kind, label: part.label, text: cut(part.text, maxTokens * 4) }))
     },
   }
 }

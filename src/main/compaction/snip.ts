@@ -1,5 +1,5 @@
 import type { Message } from '../services/model/types'
-import { assistantCutAtOrAfter, markerBlock, withMarker } from './conversation'
+import { assistantCutAtOrAfter, markerBlock, recoveryHint, withMarker } from './conversation'
 
 /** How a snip marker starts, so a later snip replaces it instead of adding a second one. */
 export const SNIP_MARKER = '[Snipped:'
@@ -17,8 +17,9 @@ export interface Snipped {
  * marker on the head tells the model what happened. The tail starts at an assistant message at a
  * safe cut, so no tool_use is separated from its tool_result and roles still alternate. Runs only
  * past the threshold and cuts well below it, so between snips the request prefix stays the same.
+ * The manager calls it only under token pressure (`pressureAt`): a count alone never cuts.
  */
-export function snip(messages: readonly Message[], above: number, to: number): Snipped | undefined {
+export function snip(messages: readonly Message[], above: number, to: number, transcriptPath?: string): Snipped | undefined {
   if (messages.length <= above) return undefined
   const head = messages[0]
   if (!head || head.role !== 'user') return undefined
@@ -27,7 +28,7 @@ export function snip(messages: readonly Message[], above: number, to: number): S
   const removed = start - 1 + previouslyRemoved(head)
   const marker = markerBlock(
     SNIP_MARKER,
-    `${removed} earlier messages of this conversation were removed to keep it within the context window. The first request is kept above and the newest messages follow; the full history stays in the session transcript.]`,
+    `${removed} earlier messages of this conversation were removed to keep it within the context window. The first request is kept above and the newest messages follow. ${recoveryHint(transcriptPath)}]`,
   )
   return { messages: [withMarker(head, SNIP_MARKER, marker), ...messages.slice(start)], removed: start - 1 }
 }

@@ -118,6 +118,14 @@ function endsMidTurn(messages: readonly Message[]): boolean {
 function describeRestored(parts: readonly RestoredPart[]): string {
   const counts = new Map<string, number>()
   for (const part of parts) counts.set(part.kind, (counts.get(part.kind) ?? 0) + 1)
-  const names: Record<RestoredPart['kind'], [string, string]> = { file: ['file', 'files'], plan: ['plan', 'plans'], skill: ['skill', 'skills'], tasks: ['task list', 'task lists'] }
+  const names: Record<RestoredPart['kind'], [string, string]> = {
+    file: ['file', 'files'],
+    plan: ['plan', 'plans'],
+    skill: ['skill', 'skills'],
+    tasks: ['task list', 'task lists'],
+    instructions: ['subfolder instruction file', 'subfolder instruction files'],
+    mcp: ['MCP server’s instructions', 'MCP servers’ instructions'],
+    memory: ['recalled memory', 'recalled memories'],
+  }
   return [...counts.entries()].map(([kind, count]) => `${count} ${names[kind as RestoredPart['kind']][count === 1 ? 0 : 1]}`).join(', ')
 }

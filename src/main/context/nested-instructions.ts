@@ -1,5 +1,5 @@
 import { realpathSync } from 'node:fs'
-import { dirname, join, relative, resolve, sep } from 'node:path'
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path'
 import { renderInstructionFile } from './claude-md'
 import { inside, readInstructionFile, type InstructionBudget, type InstructionFile } from './instruction-files'
 
@@ -8,11 +8,15 @@ import { inside, readInstructionFile, type InstructionBudget, type InstructionFi
  * below them (reads, edits or writes it): for every folder from the project root down to the
  * file's folder, its `CLAUDE.md` and `CLAUDE.local.md`, with their imports, each once per session.
  * They reach the model as a system reminder with the next request, so the system prompt (and its
- * cache) never changes mid-session. Files outside the project bring nothing.
+ * cache) never changes mid-session; after a compaction they come back with the summary
+ * ({@link loaded}). Files outside the project bring nothing. One per agent: a subagent has its
+ * own conversation, so it loads what it touches itself.
  */
 export class NestedInstructions {
   private readonly visited = new Set<string>()
   private readonly root: string
+  /** Every file loaded so far, in order: what comes back after a compaction. */
+  private readonly loadedFiles: InstructionFile[] = []
 
   constructor(
     private readonly projectRoot: string,
@@ -37,8 +41,43 @@ export class NestedInstructions {
         found.push(...reading.files)
       }
     }
+    this.loadedFiles.push(...found)
     return found
   }
+
+  /**
+   * A tool call that touches the project: Read, Edit, Write and NotebookEdit by their file, Glob
+   * and Grep by the folder they search (their `path`; none: the working folder). Returns the
+   * reminder for the files this first touch loads, or `undefined`. Never throws.
+   */
+  onToolCall(tool: string, input: unknown, cwd: string): string | undefined {
+    const target = touchedPath(tool, input)
+    if (target === undefined) return undefined
+    try {
+      const absolute = isAbsolute(target.path) ? target.path : resolve(cwd, target.path)
+      // A searched folder counts as touching a file inside it.
+      const file = target.folder ? join(absolute, '.touch') : absolute
+      const found = this.onFileTouched(file)
+      return found.length > 0 ? nestedInstructionsReminder(found, file, this.projectRoot) : undefined
+    } catch {
+      return undefined
+    }
+  }
+
+  /** The files loaded so far, each rendered (for restoration after a compaction). */
+  loaded(): Array<{ label: string; text: string }> {
+    return this.loadedFiles.map((file) => ({ label: file.path, text: `Instructions from a subfolder of the project, loaded earlier in this session (they still apply to work there):\n\n${renderInstructionFile(file)}` }))
+  }
+}
+
+/** The path a tool call touches, and whether it is a folder (a search) rather than a file. */
+function touchedPath(tool: string, input: unknown): { path: string; folder: boolean } | undefined {
+  if (typeof input !== 'object' || input === null) return undefined
+  const fields = input as Record<string, unknown>
+  if (tool === 'Read' || tool === 'Edit' || tool === 'Write' || tool === 'MultiEdit') return typeof fields['file_path'] === 'string' ? { path: fields['file_path'], folder: false } : undefined
+  if (tool === 'NotebookEdit') return typeof fields['notebook_path'] === 'string' ? { path: fields['notebook_path'], folder: false } : undefined
+  if (tool === 'Glob' || tool === 'Grep') return { path: typeof fields['path'] === 'string' ? fields['path'] : '.', folder: true }
+  return undefined
 }
 
 /** The reminder that carries subfolder instructions to the model. */

@@ -4,7 +4,7 @@ import type { SessionGrants } from '../governance/decide/session'
 import type { PermissionDecision } from '../governance/types'
 import type { McpServers } from '../services/mcp'
 import { DEFAULT_MCP_OUTPUT_TOKENS } from '../tools/mcp/mcp-result'
-import { McpToolPool } from '../tools/mcp/mcp-pool'
+import { MAX_INSTRUCTIONS, McpToolPool } from '../tools/mcp/mcp-pool'
 import { skillTool } from '../tools/skill'
 import type { AnyTool, SkillLoader, ToolContext } from '../tools/types'
 import type { McpRegistry } from '../services/mcp/registry'
@@ -27,7 +27,7 @@ export interface ExtensionPartsOptions {
   /** The session's reminder queue: what the model should hear about servers (joined, failed, tools changed). */
   reminders: ReminderSink
   /**
-   * Start the project's MCP servers only when `startServers` is called (headless runs call it once
+   * Start the project's MCP servers only when `startServers` is called (unattended runs call it once
    * the first model request is out: spawning ten servers costs the main thread tens of
    * milliseconds, which the first request must not pay). Otherwise they start at once.
    */
@@ -41,6 +41,8 @@ export interface ExtensionParts {
   environment: Required<Pick<SessionEnvironment, 'expandPrompt'>>
   /** The skill catalog as a system prompt section (none when there are no skills). */
   promptSections(): Promise<PromptSection[]>
+  /** The `instructions` of every connected MCP server that gave some (what comes back after a compaction). */
+  mcpInstructions(): Array<{ label: string; text: string }>
   /** Starts the MCP servers if they were deferred (idempotent). */
   startServers(): void
   release(): Promise<void>
@@ -98,6 +100,11 @@ export function createExtensionParts(o: ExtensionPartsOptions): ExtensionParts {
       const text = await extensions.systemPromptSection()
       return text ? [{ name: 'Skills', text }] : []
     },
+    mcpInstructions: () =>
+      servers.all().flatMap((connection) => {
+        const instructions = connection.current === 'connected' ? connection.snapshot().instructions?.trim() : undefined
+        return instructions ? [{ label: connection.name, text: `MCP server "${connection.name}" is connected. Its instructions:\n${instructions.slice(0, MAX_INSTRUCTIONS)}` }] : []
+      }),
     startServers: () => servers.start(),
     async release() {
       unsubscribe()

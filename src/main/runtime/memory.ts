@@ -2,6 +2,7 @@ import type { SessionGrants } from '../governance/decide/session'
 import { SessionMemory, type SessionMemoryHost, type SessionMemoryPort } from '../memory/agents/session-memory'
 import { SMALL_FAST_MODEL } from '../services/model/ask'
 import type { ModelService } from '../services/model/types'
+import { unattended } from './options'
 import type { RuntimeParts } from './shared'
 
 /**
@@ -19,7 +20,7 @@ export function sessionMemory(
       // An empty field in Settings means the default.
       recallModel: () => parts.memory.preferences().recallModel?.trim() || SMALL_FAST_MODEL,
       // `sous -p` reads memory; writing it is left to interactive sessions.
-      extract: !parts.options.headless,
+      extract: !unattended(parts.options),
       // Memories are read on demand (the index says where); reading them never asks.
       allowRead: (folders) => {
         for (const folder of folders) session.grants.add(`Read(/${escapeGlob(folder)}/**)`)

@@ -1,9 +1,9 @@
 import { projectDataDir } from '../base/paths'
 import type { PermissionGate } from '../governance/gate/gate'
-import type { ApprovalQueue } from '../governance/approvals/queue'
+import type { ApprovalAsker } from '../governance/approvals/queue'
 import type { ReminderSink } from '../context/reminders'
 import type { McpRegistry } from '../services/mcp/registry'
-import type { ProjectTrust, SessionRuntimeOptions } from './options'
+import { unattended, type ProjectTrust, type SessionRuntimeOptions } from './options'
 import { createExtensionParts, type ExtensionParts } from './extension-parts'
 
 /** What opening a session's extensions takes from its runtime. */
@@ -23,10 +23,10 @@ export interface ExtensionsSession {
 
 /**
  * The session's MCP tools, skills and custom commands. Desktop sessions start the project's servers
- * now; headless runs once the answer to the session's first model request begins (its first event
+ * now; unattended runs once the answer to the session's first model request begins (its first event
  * after `request_start`), so spawning them never delays writing that request.
  */
-export function openExtensions(parts: ExtensionsRuntime, opening: ExtensionsSession, gate: PermissionGate, queue: ApprovalQueue): ExtensionParts {
+export function openExtensions(parts: ExtensionsRuntime, opening: ExtensionsSession, gate: PermissionGate, queue: ApprovalAsker): ExtensionParts {
   const { options } = parts
   const { projectPath, sessionId } = opening
   const extensions = createExtensionParts({
@@ -41,9 +41,9 @@ export function openExtensions(parts: ExtensionsRuntime, opening: ExtensionsSess
     grants: queue.sessionGrants,
     notice: (level, message) => options.hub.emit('agent.event', { type: 'notice', sessionId, agentId: 'main', level, message }),
     reminders: opening.reminders,
-    deferServerStart: options.headless,
+    deferServerStart: unattended(options),
   })
-  if (!options.headless) return extensions
+  if (!unattended(options)) return extensions
   let requested = false
   const stopWatching = options.hub.subscribe((channel, payload) => {
     const event = payload as { type?: string; sessionId?: string }

@@ -1,15 +1,18 @@
-import type { Message } from '../services/model/types'
+// Longer than 300 lines because one session's wiring (gate, tasks, plan mode, subagents,
+// compaction, the budget guard) reads in one place; each part is built in its own file.
 import { DEFAULT_TURN_GUARD } from '../../shared/ipc/contract'
 import { PlanMode } from '../agents/plan-mode'
 import { projectDataDir } from '../base/paths'
-import { planProvider, recentFilesProvider, skillsProvider, tasksProvider } from '../compaction/restoration'
-import { compactionSettings } from '../compaction/settings'
-import { compactWindow } from './compact-window'
+import { contextWindowFromEnv } from '../compaction/settings'
+import { InstructionBudget } from '../context/instruction-files'
+import { NestedInstructions } from '../context/nested-instructions'
+import type { Message } from '../services/model/types'
 import { ReminderQueue } from '../context/reminders'
 import { TASK_TOOLS, TaskReminders } from '../context/task-reminders'
-import type { QueryHooks } from '../engine/types'
+import type { QueryHooks, ToolCallInfo } from '../engine/types'
 import { createPermissionGate, type PermissionGate } from '../governance/gate/gate'
-import { ApprovalQueue } from '../governance/approvals/queue'
+import type { ApprovalAsker } from '../governance/approvals/queue'
+import { chooseAnswerer } from '../governance/approvals/answerer'
 import { SessionGrants } from '../governance/decide/session'
 import { HookRunner } from '../governance/hooks/runner'
 import { plansDir } from '../store/plan-files'
@@ -17,19 +20,20 @@ import { transcriptPath } from '../store/transcript'
 import { resultText } from '../tools/result-text'
 import { taskNotification } from '../tools/shell/task-notification'
 import { createToolSession } from '../tools/tool-session'
-import { projectTrustOf } from './options'
+import { projectTrustOf, unattended } from './options'
 import type { RuntimeParts } from './shared'
 import type { SessionParts } from '../session/live-session'
 import type { PermissionModeName } from '../../shared/ipc/contract'
 import type { UserTaskEdits } from './user-task-edits'
 import { openExtensions } from './open-extensions'
-import type { ExtensionParts } from './extension-parts'
-import type { SessionContextSetup } from '../session/session-context'
+import { contextSetup } from './context-setup'
 import { PromptReminders } from './prompt-reminders'
 import { createSessionSubagents } from './subagents'
 import { sessionMemory } from './memory'
 import { createSessionTasks, sharedTaskListName } from './tasks'
 import { buildToolset, type Opening } from './toolset'
+import { maxOutputFromEnv } from '../services/model/capabilities'
+import { guardSetup, subagentGuard } from './guard'
 
 
 /** What the runtime builds for one session, before the session: its environment, gate and task list. */
@@ -56,6 +60,7 @@ export function openSession(parts: RuntimeParts, projectPath: string, sessionId:
     preferences: options.preferences?.() ?? {},
     sandboxState: () => parts.sandbox.acquire(projectPath, sessionId),
     reminders: new ReminderQueue(),
+    nested: new NestedInstructions(projectPath, new InstructionBudget(), parts.userHome),
   }
   // A background command that ends is announced on the model's next request, without polling.
   opening.tools.shell.background.onFinish((shell) =>
@@ -72,9 +77,13 @@ export function openSession(parts: RuntimeParts, projectPath: string, sessionId:
   })
   const transcript = transcriptPath(options.home, projectPath, sessionId)
   const modelName = models.modelName(opening.preferences)
+  const { guard, reasoning } = guardSetup(parts, projectPath)
+  // Every request of the session — the main agent's, subagents', memory's, compaction's — goes
+  // through the spend meter, so all of it counts toward the session's and the project's caps.
+  const model = () => models.get(opening.preferences).then((service) => guard.meter.wrap(service))
   // Headless runs have no limit unless one is given (--max-turns), as in Claude Code; the desktop
   // keeps a generous guard that asks whether to go on (a subagent at the guard ends its run).
-  const maxTurns = options.maxTurns ?? (options.headless ? Infinity : (opening.preferences.turnGuard ?? DEFAULT_TURN_GUARD))
+  const maxTurns = options.maxTurns ?? (unattended(options) ? Infinity : (opening.preferences.turnGuard ?? DEFAULT_TURN_GUARD))
   const subagents = createSessionSubagents(parts, {
     projectPath,
     sessionId,
@@ -84,23 +93,25 @@ export function openSession(parts: RuntimeParts, projectPath: string, sessionId:
     preferences: opening.preferences,
     gate,
     queue,
-    model: () => models.get(opening.preferences),
+    model,
     modelName,
     maxTurns,
     reminders: opening.reminders,
     // Subagents compact as the main agent does: the same window rules, the same task list; a fork's
     // conversation is the main agent's, so the plan comes back for it too.
     compaction: {
-      contextWindow: compactWindow(modelName, options.env, gate.currentSettings().behaviour.autoCompactWindow),
+      contextWindow: contextWindowFromEnv(options.env),
+      autoCompactWindow: () => gate.settingsNow().autoCompactWindow,
       tasks: tasks.access,
       planFile: () => plan.activePlanFile(),
     },
+    reasoning,
+    guard: subagentGuard(guard, sessionId, (event) => options.hub.emit('agent.event', event)),
   })
   const extensions = openExtensions(parts, opening, gate, queue)
   const plan = new PlanMode({
     sessionId,
     plansDir: plansDir(parts.userHome, options.env),
-    headless: options.headless,
     approvals: queue,
     gate,
     onModeChange: (mode, previous) => options.hub.emit('agent.event', { type: 'mode_change', sessionId, agentId: 'main', mode, previous }),
@@ -113,12 +124,12 @@ export function openSession(parts: RuntimeParts, projectPath: string, sessionId:
   const news = new PromptReminders({ projectRoot: projectPath, fileState: opening.tools.fileState, sink: opening.reminders, mode: () => gate.mode })
   const environment: SessionParts['environment'] = {
     hub: options.hub,
-    model: () => models.get(opening.preferences),
+    model,
     modelName,
-    context: contextSetup(parts, opening, { gate, tasks, plan, extensions }),
+    context: contextSetup({ env: parts.options.env, fileState: opening.tools.fileState, nested: opening.nested, gate, tasks: tasks.access, plan, extensions }),
     toolset: () => buildToolset(parts, opening, { gate, tasks, plan, extensions, subagents }),
     canUseTool: (tool, input, toolUseId, callOptions) => gate.canUseTool(tool, input, toolUseId, callOptions),
-    hooks: loopHooks(gate, taskReminders),
+    hooks: loopHooks(gate, taskReminders, (call) => opening.nested.onToolCall(call.tool.name, call.input, opening.tools.shell.cwd)),
     ...extensions.environment,
     lifecycle: {
       promptSubmit: async (prompt) => {
@@ -131,16 +142,19 @@ export function openSession(parts: RuntimeParts, projectPath: string, sessionId:
       preModelSwitch: (change) => gate.preModelSwitch(change),
       postModelSwitch: (change) => gate.postModelSwitch(change),
     },
-    memory: sessionMemory(parts, { grants, model: () => models.get(opening.preferences) }),
+    memory: sessionMemory(parts, { grants, model }),
+    guard,
+    reasoning,
+    ...(maxOutputFromEnv(options.env) !== undefined && { maxTokens: maxOutputFromEnv(options.env) }),
     reminders: opening.reminders,
     maxTurns,
-    askToContinue: !options.headless,
-    promptCacheTtl: () => gate.currentSettings().behaviour.promptCacheTtl,
+    askToContinue: !unattended(options),
+    promptCacheTtl: () => gate.settingsNow().behaviour.promptCacheTtl,
     ...(options.onMessage && { onMessage: (message: Message) => options.onMessage?.(sessionId, message) }),
     appendSystemPrompt: options.appendSystemPrompt,
     // A person will look before the first request (the context view) or type it: have the prompt
     // ready. `sous -p` sends its request at once and would only pay for the scheduling.
-    prepareOnOpen: !options.headless,
+    prepareOnOpen: !unattended(options),
     homeDir: parts.userHome,
     agents: subagents.agents,
     attach: (session) => subagents.attach(session),
@@ -171,16 +185,19 @@ export function openSession(parts: RuntimeParts, projectPath: string, sessionId:
 }
 
 /**
- * The session's approval queue (shown in the UI, unless headless; asked by the sandbox's network
- * check) and its permission gate. `close` cancels what is pending and unregisters both.
+ * The session's answerer, chosen once here (its approval queue, shown in the UI; or the unattended
+ * answerer), which the sandbox's network check asks too, and its permission gate. `close` cancels
+ * what is pending and unregisters both.
  */
-function openGate(parts: RuntimeParts, opening: Opening): { gate: PermissionGate; queue: ApprovalQueue; grants: SessionGrants; close(): void } {
+function openGate(parts: RuntimeParts, opening: Opening): { gate: PermissionGate; queue: ApprovalAsker; grants: SessionGrants; close(): void } {
   const { options, approvals, network, hookLog, userHome } = parts
   const { projectPath, sessionId, tools } = opening
   const grants = new SessionGrants(projectPath)
-  const queue = new ApprovalQueue({ projectRoot: projectPath, sousHome: options.home, sessionGrants: grants, headless: options.headless })
+  const answerer = chooseAnswerer(options.answerer, { projectRoot: projectPath, sousHome: options.home, sessionGrants: grants })
+  const queue = answerer.asker
   network.register(sessionId, queue)
-  const forgetQueue = approvals.add(sessionId, queue)
+  // Only a queue someone answers goes to the UI.
+  const forgetQueue = answerer.kind === 'interactive' ? approvals.add(sessionId, answerer.asker) : () => {}
   const transcript = transcriptPath(options.home, projectPath, sessionId)
   const gate = createPermissionGate({
     projectRoot: projectPath,
@@ -192,7 +209,6 @@ function openGate(parts: RuntimeParts, opening: Opening): { gate: PermissionGate
     projectTrust: projectTrustOf(options),
     approvals: queue,
     hooks: new HookRunner({ hooks: [], sessionId, transcriptPath: transcript, projectRoot: projectPath, log: hookLog, env: options.env, childEnv: options.childEnv, askModel: parts.models.hookAsk(opening.preferences) }),
-    headless: options.headless,
     sandbox: opening.sandboxState,
     sessionId,
     transcriptPath: transcript,
@@ -215,42 +231,11 @@ function openGate(parts: RuntimeParts, opening: Opening): { gate: PermissionGate
 
 
 /**
- * The session's compaction: thresholds from the model's window (or `SOUS_CONTEXT_WINDOW`), what a
- * summary restores (the files the agent read most recently, the session's plan, loaded skills,
- * open tasks), and the gate's PreCompact, PostCompact and SessionStart (`compact`) hooks; and the
- * system prompt's extra sections (the skill catalog).
- */
-function contextSetup(
-  parts: RuntimeParts,
-  opening: Opening,
-  session: { gate: PermissionGate; tasks: ReturnType<typeof createSessionTasks>; plan: PlanMode; extensions: ExtensionParts },
-): SessionContextSetup {
-  const { gate, tasks, plan, extensions } = session
-  const env = parts.options.env
-  return {
-    // From the model the session uses now (`/model` may pick one with another window) and the
-    // settings now (`autoCompactWindow`, re-read when a settings file changes).
-    settings: (model) => {
-      const contextWindow = compactWindow(model, env, gate.currentSettings().behaviour.autoCompactWindow)
-      return compactionSettings({ model, ...(contextWindow !== undefined && { contextWindow }) })
-    },
-    restoration: [recentFilesProvider(opening.tools.fileState, (path) => gate.isReadDenied(path)), planProvider(() => plan.activePlanFile()), skillsProvider(), tasksProvider(tasks.access)],
-    hooks: {
-      preCompact: (trigger, instructions) => gate.preCompact(trigger, instructions),
-      postCompact: (trigger, summary) => gate.postCompact(trigger, summary),
-      sessionStart: () => gate.sessionStart('compact'),
-    },
-    // The skill catalog, read once with the rest of the system prompt.
-    sections: () => extensions.promptSections(),
-  }
-}
-
-/**
  * The gate's Stop and PostToolUse hooks, as the loop calls them. What the hooks after a call say
  * reaches the model with its next request; `continue: false` ends the turn. The task reminders
  * learn here when the model used a task tool and when it ended a turn.
  */
-function loopHooks(gate: PermissionGate, taskReminders: TaskReminders): QueryHooks {
+function loopHooks(gate: PermissionGate, taskReminders: TaskReminders, touched: (call: ToolCallInfo) => string | undefined): QueryHooks {
   return {
     onStop: (info) => {
       taskReminders.turnEnded()
@@ -263,7 +248,9 @@ function loopHooks(gate: PermissionGate, taskReminders: TaskReminders): QueryHoo
       const outcome = result.isError
         ? await gate.postToolUseFailure(call.tool, call.input, resultText(result.content), call.toolUseId)
         : await gate.postToolUse(call.tool, call.input, result, call.toolUseId)
-      const context = outcome.additionalContext && `${event} hook feedback on the ${call.tool.name} call ${call.toolUseId}:\n${outcome.additionalContext}`
+      const feedback = outcome.additionalContext && `${event} hook feedback on the ${call.tool.name} call ${call.toolUseId}:\n${outcome.additionalContext}`
+      // The first touch below a folder with its own CLAUDE.md loads it (as the hook's news does, with the next request).
+      const context = [feedback, result.isError ? undefined : touched(call)].filter(Boolean).join('\n\n')
       return { ...(context && { additionalContext: context }), ...(outcome.stopReason !== undefined && { stopReason: outcome.stopReason }) }
     },
   }

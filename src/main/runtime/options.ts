@@ -1,5 +1,7 @@
 import type { Message } from '../services/model/types'
 import type { LoadSettingsOptions } from '../governance/settings/load'
+import type { EffortLevel } from '../services/model/capabilities'
+import type { BudgetCaps } from '../session/guard-settings'
 import type { GateDenial } from '../governance/gate/gate'
 import type { PermissionMode } from '../governance/types'
 import type { ChildEnvPolicy } from '../base/child-env'
@@ -8,6 +10,7 @@ import type { PtyProcess, PtyService } from '../pty/types'
 import type { McpServerState } from '../services/mcp'
 import type { KeyStore } from '../secrets/key-store'
 import type { MemoryService } from '../memory/service'
+import type { AnswererKind } from '../governance/approvals/answerer'
 
 /** What {@link createSessionRuntime} needs from its host (desktop, browser host or `sous -p`). */
 export interface SessionRuntimeOptions {
@@ -22,19 +25,23 @@ export interface SessionRuntimeOptions {
   keyStore?: KeyStore
   /** The starting permission mode of new sessions. */
   permissionMode: PermissionMode
-  /** Nobody to ask: every ask becomes a denial (reported through `onDenial`). */
-  headless: boolean
+  /**
+   * Who answers the sessions' asks (see governance/approvals/answerer): `interactive`, a person
+   * through the approval queue a UI shows; `unattended`, nobody (`sous -p`): every ask becomes a
+   * denial (reported through `onDenial`), and the host has no UI to keep informed.
+   */
+  answerer: AnswererKind
   /**
    * Whether a project's own configuration (hooks, allow rules…, `.mcp.json` servers, the
    * `allowed-tools` of its skills and commands) waits for the user's trust (governance/trust):
-   * `check` (the default with a UI) or `assume` (the default headless, as Claude Code's `-p`).
+   * `check` (the default with a UI) or `assume` (the default unattended, as Claude Code's `-p`).
    */
   projectTrust?: 'check' | 'assume'
   /** `--allowedTools` / `--disallowedTools`. */
   cliRules?: LoadSettingsOptions['cli']
   /** Model override (`--model`); otherwise `ANTHROPIC_MODEL` or the default. */
   model?: string
-  /** Model requests per turn; default: none headless, the `turnGuard` preference (asking to go on) with a UI. */
+  /** Model requests per turn; default: none unattended, the `turnGuard` preference (asking to go on) with a UI. */
   maxTurns?: number
   appendSystemPrompt?: string
   /** Run Bash inside the OS sandbox when the settings allow and it works (default true). */
@@ -69,6 +76,10 @@ export interface SessionRuntimeOptions {
    * Agent, SendMessage and TaskStop; its workers report back as user messages. Wins over the preference.
    */
   coordinator?: boolean
+  /** Spending caps from the command line (`--max-budget-usd`, `--max-tokens-budget`); they win over the settings. */
+  budget?: BudgetCaps
+  /** `--effort`: wins over the `effortLevel` setting. */
+  effort?: EffortLevel
   /** A foreground subagent still running after this long goes on in the background (default two minutes; tests). */
   agentForegroundLimitMs?: number
   /** Sous's version, as MCP servers are told it. */
@@ -93,8 +104,13 @@ export interface ProjectTrust {
 }
 
 /** Whether the project's own settings need the user's trust in this runtime (see {@link SessionRuntimeOptions.projectTrust}). */
-export function projectTrustOf(o: Pick<SessionRuntimeOptions, 'projectTrust' | 'headless'>): 'check' | 'assume' {
-  return o.projectTrust ?? (o.headless ? 'assume' : 'check')
+export function projectTrustOf(o: Pick<SessionRuntimeOptions, 'projectTrust' | 'answerer'>): 'check' | 'assume' {
+  return o.projectTrust ?? (unattended(o) ? 'assume' : 'check')
+}
+
+/** Whether nobody is there: no one answers asks, and no UI follows servers, hooks or approvals. */
+export function unattended(o: Pick<SessionRuntimeOptions, 'answerer'>): boolean {
+  return o.answerer === 'unattended'
 }
 
 /** What Settings may change for new sessions. */

@@ -9,7 +9,7 @@ import { toHookRun } from '../governance/hooks/inspector'
 import { McpRegistry } from '../services/mcp/registry'
 import { ModelCache } from '../services/model/cache'
 import { NetworkAsks } from '../governance/sandbox/shared/network-asks'
-import { projectTrustOf, type ProjectTrust, type SessionRuntimeOptions } from './options'
+import { projectTrustOf, unattended, type ProjectTrust, type SessionRuntimeOptions } from './options'
 import type { RuntimeParts } from './shared'
 import { openSession, type RuntimeSessionParts } from './open-session'
 import { SessionManager } from '../session/session-manager'
@@ -48,9 +48,11 @@ export interface SessionRuntime {
  * `sous serve` and `sous -p` behave the same.
  */
 export function createSessionRuntime(options: SessionRuntimeOptions): SessionRuntime {
-  const network = new NetworkAsks(options.headless)
+  const network = new NetworkAsks()
   const userHome = options.userHome ?? homedir()
   const trust = projectTrust(options)
+  // Claude Code's -p loads project servers without asking; the desktop asks once per server.
+  const projectApproval: 'all' | 'ask' = unattended(options) ? 'all' : 'ask'
   const mcp = new McpRegistry({
     sousHome: options.home,
     userHome,
@@ -59,18 +61,18 @@ export function createSessionRuntime(options: SessionRuntimeOptions): SessionRun
     ...(options.mcpConfigs && { cliConfigs: options.mcpConfigs }),
     ...(options.strictMcpConfig && { strict: true }),
     trusted: trust.mcp,
-    // Claude Code's -p loads project servers without asking; the desktop asks once per server.
-    projectApproval: options.headless ? 'all' : 'ask',
+    projectApproval,
     ...(options.version && { clientVersion: options.version }),
     onChange: (projectPath, states) => {
-      // The desktop's Extensions view follows servers live; headless output has no such channel.
-      if (!options.headless) options.hub.emit('mcp.status', { projectPath, servers: states.map(toServerStatus) })
+      // The desktop's Extensions view follows servers live; unattended output has no such channel.
+      if (!unattended(options)) options.hub.emit('mcp.status', { projectPath, servers: states.map(toServerStatus) })
       options.onMcpChange?.(projectPath, states)
     },
   })
   const parts: RuntimeParts = {
     options,
-    approvals: new ApprovalQueues(options.headless ? undefined : options.hub),
+    // Only interactive sessions add their queues (see open-session.ts).
+    approvals: new ApprovalQueues(options.hub),
     hookLog: new HookLog(),
     network,
     sandbox: new SharedSandbox({ ...options, projectTrust: projectTrustOf(options) }, network),
@@ -87,12 +89,12 @@ export function createSessionRuntime(options: SessionRuntimeOptions): SessionRun
     env: options.env,
     ...(options.childEnv && { childEnv: options.childEnv }),
     trusted: trust.mcp,
-    headless: options.headless,
+    projectApproval,
     hookLog: parts.hookLog,
     projectTrust: projectTrustOf(options),
   })
-  // The hook inspector follows runs live; headless output has no such channel.
-  const stopHookEvents = options.headless
+  // The hook inspector follows runs live; unattended output has no such channel.
+  const stopHookEvents = unattended(options)
     ? undefined
     : parts.hookLog.subscribe((entry) => {
         if (entry.projectRoot) options.hub.emit('hooks.ran', { projectPath: entry.projectRoot, run: toHookRun(entry) })

@@ -5,7 +5,7 @@ import type { ReminderSink } from '../context/reminders'
 import { BUILT_IN_AGENTS, describeTools, type AgentCatalog } from '../agents/definitions'
 import { SessionAgents } from '../agents/session-agents'
 import type { SubagentCompaction } from '../agents/subagent-context'
-import type { ApprovalQueue } from '../governance/approvals/queue'
+import type { ApprovalAsker } from '../governance/approvals/queue'
 import { SessionGrants } from '../governance/decide/session'
 import { createPermissionGate, type PermissionGate } from '../governance/gate/gate'
 import { HookRunner } from '../governance/hooks/runner'
@@ -22,6 +22,8 @@ import { projectTrustOf } from './options'
 import type { SessionHandle } from '../session/session'
 import type { RuntimeParts } from './shared'
 import { TurnFeed } from '../session/turn-feed'
+import type { RequestGuard } from '../engine/guard'
+import type { ReasoningPreference } from '../services/model/capabilities'
 
 /** What the main agent may use in coordinator mode. */
 const COORDINATOR_TOOLS = new Set(['Agent', 'SendMessage', 'TaskStop'])
@@ -61,7 +63,7 @@ export interface SubagentSession {
   tools: { shell: ShellState; fileState: FileStateCache }
   preferences: { coordinator?: boolean }
   gate: PermissionGate
-  queue: ApprovalQueue
+  queue: ApprovalAsker
   model(): Promise<ModelService>
   modelName: string
   maxTurns: number
@@ -69,6 +71,10 @@ export interface SubagentSession {
   reminders: ReminderSink
   /** How subagents compact their conversations. */
   compaction?: SubagentCompaction
+  /** Thinking and effort (the session's preference). */
+  reasoning?: ReasoningPreference
+  /** The session's guard for one subagent's run. */
+  guard?(agent: { agentId: string; parentToolUseId?: string }): RequestGuard
 }
 
 /**
@@ -98,6 +104,8 @@ export function createSessionSubagents(parts: RuntimeParts, session: SubagentSes
     catalog: () => catalog,
     model: session.model,
     maxTurns: session.maxTurns,
+    ...(session.reasoning && { reasoning: session.reasoning }),
+    ...(session.guard && { guard: session.guard }),
     main: { model: () => session.modelName, mode: () => session.gate.mode, tools: () => tools, shell: session.tools.shell, fileState: session.tools.fileState },
     openGate: (agent, mode, state) => openSubagentGate(parts, session, agent, mode, state),
     sharedContext: () => shared,
@@ -149,7 +157,7 @@ export function createSessionSubagents(parts: RuntimeParts, session: SubagentSes
   }
 }
 
-/** Whether the project's own agent files may be used: headless runs assume trust, as Claude Code's `-p`. */
+/** Whether the project's own agent files may be used: unattended runs assume trust, as Claude Code's `-p`. */
 function projectAgentsTrusted(parts: RuntimeParts, projectPath: string): boolean {
   if (projectTrustOf(parts.options) === 'assume') return true
   return isPartTrusted(projectPath, parts.options.home, 'extensions', readProjectConfig(projectPath).fingerprints.extensions)
@@ -175,7 +183,7 @@ function openSubagentGate(
     mode,
     cliRules: options.cliRules,
     projectTrust: projectTrustOf(options),
-    approvals: { sessionGrants: grants, request: (request) => session.queue.request({ ...request, grants }) },
+    approvals: { attended: session.queue.attended, sessionGrants: grants, request: (request) => session.queue.request({ ...request, grants }) },
     agent,
     hooks: new HookRunner({
       hooks: [],
@@ -188,7 +196,6 @@ function openSubagentGate(
       inputFields: { agent_id: agent.id, agent_type: agent.type },
       askModel: parts.models.hookAsk(),
     }),
-    headless: options.headless,
     sandbox: () => parts.sandbox.acquire(session.projectPath, session.sessionId),
     sessionId: session.sessionId,
     transcriptPath: session.transcriptPath,

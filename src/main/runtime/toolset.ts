@@ -1,4 +1,5 @@
 import type { PlanMode } from '../agents/plan-mode'
+import type { NestedInstructions } from '../context/nested-instructions'
 import type { ReminderQueue } from '../context/reminders'
 import type { PermissionGate } from '../governance/gate/gate'
 import { createBashClassifier } from '../governance/gate/bash-preview'
@@ -23,6 +24,8 @@ export interface Opening {
   sandboxState(): Promise<BashSandboxState | undefined>
   /** News for the model (hook context, finished background commands), sent with its next request. */
   reminders: ReminderQueue
+  /** Subfolder CLAUDE.md files, loaded on the main agent's first touch below them. */
+  nested: NestedInstructions
 }
 
 /** The core tools with the syntax-tree Bash classifier, the sandbox and the small model WebFetch asks, then the extensions' tools. */
@@ -45,7 +48,7 @@ export async function buildToolset(
   const shared = {
     askModel,
     tasks: tasks.access,
-    bashOutputMaxChars: () => gate.currentSettings().behaviour.bashOutputMaxChars,
+    bashOutputMaxChars: () => gate.settingsNow().behaviour.bashOutputMaxChars,
     ...(onPtySpawn && { onPtySpawn: (terminal: PtyProcess, command: string) => onPtySpawn(sessionId, terminal, command) }),
   }
   const context = {

@@ -33,7 +33,7 @@ function startRuntime(): SessionRuntime {
     hub,
     pty,
     permissionMode: 'default',
-    headless: false,
+    answerer: 'interactive',
     userHome: join(base, 'user'),
     // These tests script every request; memory's side requests have their own tests (memory/agents).
     preferences: () => ({ autoMemory: false }),

@@ -10,7 +10,7 @@ import { useAgentWorld } from '../../../test/support/agents'
 // next one, and the model is told (a system reminder) — through the real runtime and model SDK.
 const server = useModelServer()
 
-const world = useAgentWorld(() => server.url, { headless: true })
+const world = useAgentWorld(() => server.url, { answerer: 'unattended' })
 const notices = (): string[] => world.events.flatMap((event) => (event.type === 'notice' ? [event.message] : []))
 
 describe('MCP servers joining a running session', () => {

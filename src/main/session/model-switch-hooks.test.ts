@@ -9,7 +9,7 @@ import type { AppError } from '../../shared/ipc/result'
 // PreModelSwitch / PostModelSwitch (Claude Code 2.1.328) around `/model`, with real hook scripts,
 // through the runtime as `sous -p` builds it and the real SDK against the scripted server.
 const server = useModelServer()
-const world = useAgentWorld(() => server.url, { headless: true })
+const world = useAgentWorld(() => server.url, { answerer: 'unattended' })
 
 function hooks(config: Record<string, string>): void {
   mkdirSync(join(world.project, '.claude'), { recursive: true })

@@ -9,7 +9,7 @@ import type { AppError } from '../../shared/ipc/result'
 const server = useModelServer()
 
 // The runtime as `sous -p` runs it (headless: nobody to ask).
-const world = useAgentWorld(() => server.url, { headless: true })
+const world = useAgentWorld(() => server.url, { answerer: 'unattended' })
 
 describe('switching a session\'s model', () => {
   it('names the chosen model in the next requests, and goes back to the default when asked', async () => {

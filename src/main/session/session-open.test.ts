@@ -25,7 +25,7 @@ function start(headless: boolean, mcpConfigs?: string[]): SessionRuntime {
     hub: createEventHub(),
     pty,
     permissionMode: 'default',
-    headless,
+    answerer: headless ? 'unattended' : 'interactive',
     userHome: join(base, 'home'),
     preferences: () => ({ autoMemory: false }),
     ...(mcpConfigs && { mcpConfigs }),

@@ -37,7 +37,7 @@ beforeEach(() => {
     queue?.resolve(request.id, { kind: 'allow_once' })
   })
   pty = new NodePtyService({ killGraceMs: 300 })
-  runtime = createSessionRuntime({ home: join(base, 'sous-home'), env: { ANTHROPIC_API_KEY: 'test', ANTHROPIC_BASE_URL: server.url, HOME: join(base, 'home') }, hub, pty, permissionMode: 'default', headless: false, userHome: join(base, 'home'), preferences: () => ({ autoMemory: false }) })
+  runtime = createSessionRuntime({ home: join(base, 'sous-home'), env: { ANTHROPIC_API_KEY: 'test', ANTHROPIC_BASE_URL: server.url, HOME: join(base, 'home') }, hub, pty, permissionMode: 'default', answerer: 'interactive', userHome: join(base, 'home'), preferences: () => ({ autoMemory: false }) })
 })
 afterEach(async () => {
   await runtime.dispose()

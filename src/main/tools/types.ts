@@ -3,6 +3,7 @@ import type { PermissionModeName } from '../../shared/ipc/contract'
 import type { PtyProcess } from '../pty/types'
 import type { McpServers } from '../services/mcp'
 import type { AssistantBlock, ImageBlock, Message, TextBlock, ToolSchema } from '../services/model/types'
+import type { EffortLevel, ThinkingConfig } from '../services/model/capabilities'
 import type { TaskStore } from '../store/tasks/task-store'
 import type { FileStateCache } from './file-state'
 import type { ShellState } from './shell/shell-state'
@@ -126,7 +127,8 @@ export interface CallOrigin {
   reply: AssistantBlock[]
   model: string
   maxTokens: number
-  thinkingBudget?: number
+  thinking?: ThinkingConfig
+  effort?: EffortLevel
   /** Prompt tokens the API counted for that request (input, cache reads and writes), when it said. */
   promptTokens?: number
 }

@@ -9,7 +9,7 @@ import { grantTrust, trustStatus } from '../../governance/trust/trust'
 import { NodePtyService } from '../../pty/node-pty-service'
 import { createSessionRuntime, type SessionRuntime } from '../../runtime/runtime'
 
-// The runtime as the desktop builds it (headless: false): real MCP servers, the Extensions
+// The runtime as the desktop builds it (answerer: 'interactive'): real MCP servers, the Extensions
 // overview, approval of a project server, restart after a crash, and `mcp.status` events.
 let base: string
 let project: string
@@ -34,7 +34,7 @@ beforeEach(async () => {
     hub,
     pty,
     permissionMode: 'default',
-    headless: false,
+    answerer: 'interactive',
     userHome: join(base, 'home'),
   })
 })

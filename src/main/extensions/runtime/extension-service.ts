@@ -36,7 +36,8 @@ export interface ExtensionServiceOptions {
   childEnv?(): ChildEnvPolicy
   /** Whether a project's `.mcp.json`, as read (`null`: none), may start servers (see McpRegistry). */
   trusted(projectPath: string, mcpJsonText: string | null): boolean
-  headless: boolean
+  /** `all` when nobody is there to approve project servers (unattended runs, as Claude Code's `-p`); `ask` otherwise (see McpRegistry). */
+  projectApproval: 'all' | 'ask'
   /** Every session's hook runs. */
   hookLog: HookLog
   /** Whether a project's own settings wait for the trust step (`check`) or are obeyed (`assume`). */
@@ -140,7 +141,7 @@ export class RuntimeExtensionService implements ExtensionService {
       env: this.options.env,
       ...(this.options.childEnv && { childEnv: this.options.childEnv() }),
       trusted: (mcpJsonText) => this.options.trusted(root, mcpJsonText),
-      projectApproval: this.options.headless ? 'all' : 'ask',
+      projectApproval: this.options.projectApproval,
     })
   }
 }

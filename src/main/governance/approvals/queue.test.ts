@@ -7,6 +7,7 @@ import { SessionGrants } from '../decide/session'
 import { loadSettings } from '../settings/load'
 import { makeTempProject, type TempProject } from '../../../../test/support/governance'
 import { ApprovalQueue } from './queue'
+import { UnattendedAnswerer } from './answerer'
 import { suggestRules } from './suggest'
 
 let project: TempProject
@@ -17,11 +18,17 @@ afterEach(() => project?.cleanup())
 
 const explanation = { kind: 'default', detail: 'needs approval' } as const
 
-function setup(headless = false) {
+function setup() {
   project = makeTempProject()
   const grants = new SessionGrants(project.root)
-  const queue = new ApprovalQueue({ projectRoot: project.root, sousHome: project.sousHome, sessionGrants: grants, headless })
+  const queue = new ApprovalQueue({ projectRoot: project.root, sousHome: project.sousHome, sessionGrants: grants })
   return { queue, grants }
+}
+
+/** The answerer a session gets when nobody can answer (see answerer.ts). */
+function unattended() {
+  project = makeTempProject()
+  return { queue: new UnattendedAnswerer(new SessionGrants(project.root)) }
 }
 
 describe('ApprovalQueue', () => {
@@ -96,7 +103,7 @@ describe('ApprovalQueue', () => {
   })
 
   it('headless: an ask resolves to deny and is recorded', async () => {
-    const { queue } = setup(true)
+    const { queue } = unattended()
     const out = await queue.request({ toolName: 'Bash', input: { command: 'npm i' }, explanation })
     expect(out).toMatchObject({ behavior: 'deny', reason: 'headless' })
     expect(queue.denials()).toEqual([expect.objectContaining({ toolName: 'Bash', input: { command: 'npm i' } })])

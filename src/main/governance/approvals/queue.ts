@@ -4,7 +4,6 @@ import type { ToolPreview } from '../../tools/types'
 import type { SessionGrants } from '../decide/session'
 import { keepSettingsTrust } from '../trust/trust'
 import type { DecisionPreview, Explanation } from '../types'
-import { describeExplanation } from '../types'
 import type { ApprovedEdit } from './edit-approval'
 import { addRulesToSettingsFile } from './settings-writer'
 import { MAX_SUGGESTED_RULES } from './suggest'
@@ -34,6 +33,8 @@ export interface AgentLabel {
 
 /** Where a session's calls ask: its approval queue, or a subagent's view of it (see agents/). */
 export interface ApprovalAsker {
+  /** Whether a person answers (the approval queue a UI shows); false for the unattended answerer (see answerer.ts). */
+  readonly attended: boolean
   request(req: Omit<ApprovalRequest, 'id' | 'suggestions'> & { suggestions?: string[]; signal?: AbortSignal; grants?: SessionGrants }): Promise<ApprovalOutcome>
   /** The grants decide() consults for the asking agent. */
   readonly sessionGrants: SessionGrants
@@ -72,7 +73,7 @@ export type ApprovalOutcome =
       feedback?: string
     }
 
-/** A denial recorded in headless mode (reported at the end of `sous -p`). */
+/** An ask the unattended answerer denied (see answerer.ts). */
 export interface PermissionDenial {
   toolName: string
   input: unknown
@@ -86,8 +87,6 @@ export interface ApprovalQueueOptions {
   /** `$SOUS_HOME`: "always allow" with destination `user` writes `<sousHome>/settings.json`. */
   sousHome: string
   sessionGrants: SessionGrants
-  /** No UI: every ask resolves to deny and is recorded. */
-  headless?: boolean
 }
 
 interface Pending {
@@ -98,14 +97,14 @@ interface Pending {
 }
 
 /**
- * Pending approval requests the UI resolves. Contract: every promise returned by {@link request}
+ * The interactive answerer: pending approval requests the UI resolves. Contract: every promise returned by {@link request}
  * settles exactly once — by the user's reply, by the signal's abort, or by {@link dispose}.
  */
 export class ApprovalQueue implements ApprovalAsker {
+  readonly attended = true
   private readonly pendingById = new Map<string, Pending>()
   private readonly listeners = new Set<(pending: ApprovalRequest[]) => void>()
   private readonly settledListeners = new Set<(request: ApprovalRequest, outcome: ApprovalOutcome) => void>()
-  private readonly denialLog: PermissionDenial[] = []
 
   constructor(private readonly opts: ApprovalQueueOptions) {}
 
@@ -116,11 +115,6 @@ export class ApprovalQueue implements ApprovalAsker {
   request(req: Omit<ApprovalRequest, 'id' | 'suggestions'> & { suggestions?: string[]; signal?: AbortSignal; grants?: SessionGrants }): Promise<ApprovalOutcome> {
     const { signal, grants = this.opts.sessionGrants, ...rest } = req
     const request: ApprovalRequest = { ...rest, id: randomUUID(), suggestions: (rest.suggestions ?? []).slice(0, MAX_SUGGESTED_RULES) }
-    if (this.opts.headless) {
-      const message = `Permission to use ${req.toolName} was denied: no one can approve it in headless mode (${describeExplanation(req.explanation)}).`
-      this.denialLog.push({ toolName: req.toolName, input: req.input, explanation: req.explanation, message })
-      return Promise.resolve({ behavior: 'deny', reason: 'headless', message })
-    }
     if (signal?.aborted) return Promise.resolve(aborted(req.toolName))
     return new Promise<ApprovalOutcome>((resolve) => {
       const onAbort = (): void => this.settle(request.id, aborted(req.toolName))
@@ -142,11 +136,6 @@ export class ApprovalQueue implements ApprovalAsker {
   /** Requests waiting for an answer, oldest first. */
   pending(): ApprovalRequest[] {
     return [...this.pendingById.values()].map((p) => p.request)
-  }
-
-  /** Headless denials so far. */
-  denials(): PermissionDenial[] {
-    return [...this.denialLog]
   }
 
   /** Called with the pending list whenever it changes; returns an unsubscribe function. */

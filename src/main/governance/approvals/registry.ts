@@ -16,7 +16,8 @@ export interface ApprovalRegistry {
 
 /**
  * The live sessions' approval queues. `add` also forwards the queue's requests to the UI
- * (`approval.requested` / `approval.resolved` on the hub), unless there is no UI (headless).
+ * (`approval.requested` / `approval.resolved` on the hub) when it has a hub. Only interactive sessions
+ * add theirs: an unattended session has no queue (see answerer.ts).
  */
 export class ApprovalQueues implements ApprovalRegistry {
   private readonly bySession = new Map<string, ApprovalQueue>()

@@ -12,6 +12,7 @@ import { createToolContext, createToolSession, type ToolSession } from '../../to
 import type { AnyTool, ToolResult } from '../../tools/types'
 import { writeTool } from '../../tools/write'
 import { ApprovalQueue, type ApprovalRequest } from '../approvals/queue'
+import { UnattendedAnswerer } from '../approvals/answerer'
 import { createBashClassifier } from './bash-preview'
 import { SessionGrants } from '../decide/session'
 import { createPermissionGate, type GateDenial, type PermissionGate } from './gate'
@@ -72,9 +73,8 @@ function makeGate(mode: PermissionMode, headless = false): { gate: PermissionGat
     home,
     managedPath: join(base, 'managed-settings.json'),
     mode,
-    approvals: queue,
+    approvals: headless ? new UnattendedAnswerer(queue.sessionGrants) : queue,
     hooks: new HookRunner({ hooks: [], sessionId: 's1', projectRoot: project }),
-    headless,
     sessionId: 's1',
     onDenial: (denial) => denials.push(denial),
   })

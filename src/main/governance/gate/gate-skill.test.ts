@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { skillTool } from '../../tools/skill'
 import { ApprovalQueue } from '../approvals/queue'
+import { UnattendedAnswerer } from '../approvals/answerer'
 import { SessionGrants } from '../decide/session'
 import { HookRunner } from '../hooks/runner'
 import { createPermissionGate } from './gate'
@@ -34,9 +35,8 @@ function gateWith(permissions: Record<string, string[]>, headless = true) {
     managedPath: join(base, 'managed.json'),
     mode: 'default',
     projectTrust: 'assume',
-    approvals: queue,
+    approvals: headless ? new UnattendedAnswerer(queue.sessionGrants) : queue,
     hooks: new HookRunner({ hooks: [], sessionId: 's1', projectRoot: project }),
-    headless,
     sessionId: 's1',
   })
 }

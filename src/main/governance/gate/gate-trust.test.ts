@@ -39,7 +39,6 @@ function gate(notices: GateNotice[] = []) {
     mode: 'default',
     approvals: queue,
     hooks: new HookRunner({ hooks: [], sessionId: 's1', projectRoot: project }),
-    headless: false,
     sessionId: 's1',
     onNotice: (n) => notices.push(n),
   })

@@ -14,6 +14,7 @@ import { readTool } from '../../tools/read'
 import { writeTool } from '../../tools/write'
 import { projectDataDir, toolResultsDir } from '../../base/paths'
 import { ApprovalQueue, type ApprovalRequest } from '../approvals/queue'
+import { UnattendedAnswerer } from '../approvals/answerer'
 import { createBashClassifier } from './bash-preview'
 import { SessionGrants } from '../decide/session'
 import { createPermissionGate, type GateDenial, type PermissionGateOptions } from './gate'
@@ -62,7 +63,8 @@ function hookScript(name: string, body: string): string {
   return file
 }
 
-function makeGate(extra: Partial<PermissionGateOptions> = {}) {
+/** `headless`: the gate asks the unattended answerer instead of the queue. */
+function makeGate({ headless = false, ...extra }: Partial<PermissionGateOptions> & { headless?: boolean } = {}) {
   const denials: GateDenial[] = []
   const notices: GateNotice[] = []
   const queue = new ApprovalQueue({ projectRoot: project, sousHome, sessionGrants: new SessionGrants(project) })
@@ -76,9 +78,8 @@ function makeGate(extra: Partial<PermissionGateOptions> = {}) {
     mode: 'default',
     // These tests are about the gate; the trust step has its own (gate-trust.test.ts).
     projectTrust: 'assume',
-    approvals: queue,
+    approvals: headless ? new UnattendedAnswerer(queue.sessionGrants) : queue,
     hooks,
-    headless: false,
     sessionId: 's1',
     onDenial: (d) => denials.push(d),
     onNotice: (n) => notices.push(n),

@@ -102,7 +102,7 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
     get mode() {
       return mode
     },
-    currentSettings: () => settings(),
+    settingsNow: () => settings(),
     reloadSettings() {
       const { diagnostics } = watch.reload()
       settings()

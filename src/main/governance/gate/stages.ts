@@ -8,6 +8,7 @@ import type { MergedSettings } from '../settings/types'
 import { describeExplanation, type DecisionPreview, type Explanation, type PermissionDecision, type PermissionMode } from '../types'
 import type { GateDecision, GateDenial, PermissionGateOptions } from './types'
 import type { GateNotice } from './gate-settings'
+import { nobodyCanAnswer } from '../approvals/answerer'
 
 /**
  * The stages a tool call passes through in the permission gate, in order:
@@ -140,11 +141,11 @@ export async function permissionRequestHooks(gate: GateSession, call: GateCall):
   return allowCall(call, parsed?.data)
 }
 
-/** Headless (`sous -p`): an ask is a denial that says how to allow the call. */
+/** Unattended (`sous -p`): an ask is a denial that says how to allow the call. */
 export function noOneToAsk(gate: GateSession, call: GateCall): GateDecision | undefined {
-  if (!gate.options.headless) return undefined
+  if (gate.options.approvals.attended) return undefined
   const why = call.ask ? describeExplanation(call.ask.explanation) : 'no rule allows it'
-  return gate.refuse(call, 'headless', `${call.tool.name} needs approval (${why}), and no one can approve it in headless mode. Allow it with --allowedTools or a permission rule.`)
+  return gate.refuse(call, 'headless', nobodyCanAnswer(call.tool.name, why))
 }
 
 /**

@@ -37,14 +37,15 @@ export interface PermissionGateOptions {
   /** Managed policy file and home directory overrides (tests). */
   managedPath?: string
   home?: string
-  /** Where asks go: the session's queue, or a subagent's view of it (fresh grants, the agent named). */
+  /**
+   * Where asks go: the session's answerer (its queue, or the unattended answerer: then every ask
+   * becomes a denial reported through `onDenial`), or a subagent's view of it (fresh grants, the agent named).
+   */
   approvals: ApprovalAsker
   /** The subagent this gate serves (absent: the session's main agent); its asks name it. */
   agent?: AgentLabel
   /** Its hook list is replaced whenever the settings are re-read. */
   hooks: HookRunner
-  /** No one to ask: every ask becomes a denial reported through `onDenial`. */
-  headless: boolean
   /** The sandbox as probed at start-up (or how to start it); absent when none is configured. */
   sandbox?: BashSandboxSource
   sessionId: string
@@ -86,8 +87,8 @@ export interface PermissionGate extends SessionHooks {
   abortPending(): void
   setMode(mode: PermissionMode): void
   readonly mode: PermissionMode
-  /** The merged settings as the gate reads them now (re-read when a file changed). */
-  currentSettings(): MergedSettings
+  /** The merged settings as they are now (re-read when a file changed). */
+  settingsNow(): MergedSettings
   /** Re-reads the settings files now; returns this load's diagnostics. */
   reloadSettings(): SettingsDiagnostic[]
   /** Denials so far, oldest first. */

@@ -38,7 +38,7 @@ beforeEach(async () => {
     hub,
     pty,
     permissionMode: 'default',
-    headless: false,
+    answerer: 'interactive',
     userHome: join(base, 'home'),
     // These tests script every request; memory's side requests have their own tests (memory/agents).
     preferences: () => ({ autoMemory: false }),

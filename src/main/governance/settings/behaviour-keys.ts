@@ -11,8 +11,6 @@ export type { BehaviourSettings }
 
 /** Claude Code's clamp of `bashOutputMaxChars`. */
 export const BASH_OUTPUT_MAX_CHARS = { min: 4_000, default: 30_000, max: 128_000 } as const
-/** Claude Code refuses a smaller `autoCompactWindow`. */
-export const MIN_AUTO_COMPACT_WINDOW = 100_000
 
 /**
  * Folds one source's keys into `into`; sources come highest first, so a key already set stays.
@@ -26,11 +24,6 @@ export function readBehaviourKeys(data: SettingsFile, source: { name: SettingsSo
   if (chars !== undefined && into.bashOutputMaxChars === undefined) {
     if (typeof chars === 'number' && Number.isInteger(chars) && chars > 0) into.bashOutputMaxChars = Math.min(BASH_OUTPUT_MAX_CHARS.max, Math.max(BASH_OUTPUT_MAX_CHARS.min, chars))
     else warn('bashOutputMaxChars', chars, 'a positive whole number of characters (4000–128000)')
-  }
-  const window = data['autoCompactWindow']
-  if (window !== undefined && window !== 'auto' && into.autoCompactWindow === undefined) {
-    if (typeof window === 'number' && Number.isInteger(window) && window >= MIN_AUTO_COMPACT_WINDOW) into.autoCompactWindow = window
-    else warn('autoCompactWindow', window, `"auto" or a number of tokens of at least ${MIN_AUTO_COMPACT_WINDOW}`)
   }
   const ttl = data['promptCacheTtl']
   if (ttl !== undefined && into.promptCacheTtl === undefined) {

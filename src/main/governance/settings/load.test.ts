@@ -44,6 +44,26 @@ describe('loadSettings', () => {
     expect(diagnostics.map((d) => d.message)).toEqual([expect.stringContaining('hooks.DirectoryAdded: Sous has no /add-dir')])
   })
 
+  it('takes autoCompactWindow as a positive whole number, and refuses anything else with file and line, keeping the rest of the file', () => {
+    project = makeTempProject({ permissions: { allow: ['Bash(ls *)'] } })
+    const local = join(project.root, '.claude', 'settings.local.json')
+    write(local, '{\n  "permissions": { "allow": ["Bash(pwd)"] },\n  "autoCompactWindow": -5\n}\n')
+    write(join(project.sousHome, 'settings.json'), { autoCompactWindow: 120_000 })
+    const { settings, diagnostics } = loadSettings(project.root, { projectTrust: 'assume', sousHome: project.sousHome, home: project.home, managedPath: join(project.base, 'm.json') })
+    expect(diagnostics).toEqual([expect.objectContaining({ level: 'warning', file: local, line: 3, message: expect.stringContaining(`${local}:3:3: autoCompactWindow must be a positive whole number of tokens, not -5`) })])
+    // The bad value is left out (the next source's applies) and the file is not broken.
+    expect(settings.autoCompactWindow).toBe(120_000)
+    expect(settings.broken).toEqual([])
+    expect(settings.rules.allow.map((rule) => rule.origin.text)).toContain('Bash(pwd)')
+    for (const bad of ['200000', 0, 1.5]) {
+      write(local, { autoCompactWindow: bad })
+      write(join(project.sousHome, 'settings.json'), {})
+      const again = loadSettings(project.root, { projectTrust: 'assume', sousHome: project.sousHome, home: project.home, managedPath: join(project.base, 'm.json') })
+      expect(again.settings.autoCompactWindow).toBeUndefined()
+      expect(again.diagnostics).toHaveLength(1)
+    }
+  })
+
   it('fails closed on a JSON syntax error, with file, line and column', async () => {
     project = makeTempProject({ permissions: { allow: ['Bash(ls *)'] } })
     const local = join(project.root, '.claude', 'settings.local.json')
@@ -120,15 +140,15 @@ describe('permission mode names (Claude Code 2.1.328)', () => {
 })
 
 describe('Claude Code behaviour keys', () => {
-  it('bashOutputMaxChars is clamped to 4000–128000; autoCompactWindow and promptCacheTtl are read; bad values are warnings, the highest file wins', () => {
-    project = makeTempProject({ bashOutputMaxChars: 500_000, autoCompactWindow: 'auto', promptCacheTtl: '1h' })
+  it('bashOutputMaxChars is clamped to 4000–128000; promptCacheTtl is read; bad values are warnings, the highest file wins', () => {
+    project = makeTempProject({ bashOutputMaxChars: 500_000, promptCacheTtl: '1h' })
     const opts = { projectTrust: 'assume' as const, managedPath: join(project.base, 'm.json'), sousHome: project.sousHome, home: project.home }
-    write(join(project.root, '.claude', 'settings.local.json'), { autoCompactWindow: 150_000 })
-    expect(loadSettings(project.root, opts).settings.behaviour).toEqual({ bashOutputMaxChars: 128_000, autoCompactWindow: 150_000, promptCacheTtl: '1h' })
-    write(join(project.root, '.claude', 'settings.local.json'), { bashOutputMaxChars: 10, autoCompactWindow: 99_999, promptCacheTtl: 'forever' })
+    expect(loadSettings(project.root, opts).settings.behaviour).toEqual({ bashOutputMaxChars: 128_000, promptCacheTtl: '1h' })
+    write(join(project.root, '.claude', 'settings.local.json'), { bashOutputMaxChars: 10, promptCacheTtl: 'forever' })
     const { settings, diagnostics } = loadSettings(project.root, opts)
     expect(settings.behaviour).toEqual({ bashOutputMaxChars: 4_000, promptCacheTtl: '1h' })
     expect(settings.broken).toEqual([])
-    expect(diagnostics.map((d) => `${d.level} ${d.message.split(' ')[0]}`)).toEqual(['warning autoCompactWindow', 'warning promptCacheTtl'])
+    expect(diagnostics.map((d) => `${d.level} ${d.message.split(' ')[0]}`)).toEqual(['warning promptCacheTtl'])
   })
+
 })

@@ -148,6 +148,7 @@ export function loadSettings(projectRoot: string, opts: LoadSettingsOptions = {}
         }
       }
     }
+    readAutoCompactWindow(merged, diagnostics, src)
     const sb = d.sandbox
     if (sb) {
       if (restrictOnly && sb.enabled === false) ignore('sandbox.enabled false')
@@ -244,6 +245,29 @@ function readSource(name: SettingsSourceName, file: string, sourceRoot: string, 
   // Restrictions we can still read are kept: a broken file must never loosen anything.
   src.data = { permissions: { deny: stringList(raw, 'deny'), ask: stringList(raw, 'ask') } }
   return src
+}
+
+/**
+ * `autoCompactWindow` from one source, highest precedence first: a positive whole number of
+ * tokens, else a warning with file and line, and the value is left out (the default applies). A
+ * bad threshold must not fail the whole file closed: it loosens nothing.
+ */
+function readAutoCompactWindow(merged: MergedSettings, diagnostics: SettingsDiagnostic[], src: Source): void {
+  const value = (src.data as Record<string, unknown> | undefined)?.['autoCompactWindow']
+  if (value === undefined) return
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value > 0) {
+    merged.autoCompactWindow ??= value
+    return
+  }
+  const at = src.text !== undefined ? keyPathPosition(src.text, ['autoCompactWindow']) : undefined
+  const where = src.file ? `${src.file}${at ? `:${at.line}:${at.column}` : ''}: ` : ''
+  diagnostics.push({
+    source: src.name,
+    file: src.file,
+    level: 'warning',
+    message: `${where}autoCompactWindow must be a positive whole number of tokens, not ${JSON.stringify(value)}; compaction uses the model's window`,
+    ...(at && { line: at.line, column: at.column }),
+  })
 }
 
 function stringList(raw: unknown, key: 'deny' | 'ask'): string[] | undefined {

@@ -6,8 +6,6 @@ import type { HookHandlerConfig } from './schema'
 export interface BehaviourSettings {
   /** Characters of a command's output the model gets inline (default 30,000; clamped to 4,000–128,000); the rest goes to a file. */
   bashOutputMaxChars?: number
-  /** The window, in tokens (at least 100,000), auto-compaction works to instead of the model's. */
-  autoCompactWindow?: number
   /** Prompt cache lifetime of the conversation's breakpoints. */
   promptCacheTtl?: '5m' | '1h'
 }
@@ -52,7 +50,7 @@ export interface MergedSettings {
   disableBypassPermissions: boolean
   /** `disableAutoMode: "disable"` in any file (top level or under `permissions`): `auto` is refused, sessions stay manual. */
   disableAutoMode: boolean
-  /** Claude Code keys for behaviour outside permissions (`bashOutputMaxChars`, `autoCompactWindow`, `promptCacheTtl`). */
+  /** Claude Code keys for behaviour outside permissions (`bashOutputMaxChars`, `promptCacheTtl`; `autoCompactWindow` is its own key). */
   behaviour: BehaviourSettings
   sandbox: {
     enabled?: boolean
@@ -62,6 +60,12 @@ export interface MergedSettings {
     allowWrite: string[]
     denyWrite: string[]
   }
+  /**
+   * `autoCompactWindow` (Claude Code's key): compaction's thresholds are derived from this many
+   * tokens when it is smaller than the model's window. Only a positive whole number is taken; any
+   * other value is refused with its file and line, and the model's window applies.
+   */
+  autoCompactWindow?: number
   /** Files that could not be read: while any is listed, no call is allowed without asking. */
   broken: Array<{ file: string; message: string }>
   /** Files governance itself must protect (all sources' paths, the managed file, the trust file). */

@@ -38,7 +38,7 @@ beforeEach(async () => {
   hub.subscribe((channel, payload) => channel === 'agent.event' && events.push(payload as AgentEvent))
   pty = new NodePtyService({ killGraceMs: 300 })
   const env = { ANTHROPIC_API_KEY: 'test', ANTHROPIC_BASE_URL: server.url }
-  runtime = createSessionRuntime({ home: join(root, 'sous'), env, hub, pty, permissionMode: 'default', headless: false, userHome: join(root, 'home') })
+  runtime = createSessionRuntime({ home: join(root, 'sous'), env, hub, pty, permissionMode: 'default', answerer: 'interactive', userHome: join(root, 'home') })
 })
 afterEach(async () => {
   await runtime.dispose()

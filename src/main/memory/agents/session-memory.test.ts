@@ -1,12 +1,15 @@
+// Longer than 300 lines: recall, extraction and their restoration after a compaction share one
+// runtime set-up (temp homes, the scripted server's lanes), and read best side by side.
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { textReply, toolUseReply } from '../../../../test/model-server'
 import type { Step } from '../../../../test/model-server/types'
 import { useModelServer } from '../../../../test/model-server/vitest'
 import { recallAnswered } from '../../../../test/support/memory'
 import { flattenPrompt } from '../../../../test/model-server/cache-sim'
+import { summaryReply } from '../../../../test/support/compaction'
 import type { AgentEvent } from '../../../shared/protocol/agent-event'
 import { createEventHub } from '../../base/event-hub'
 import { NodePtyService } from '../../pty/node-pty-service'
@@ -56,7 +59,7 @@ beforeEach(async () => {
     hub,
     pty,
     permissionMode: 'default',
-    headless: false,
+    answerer: 'interactive',
     userHome: join(root, 'home'),
     preferences: () => preferences,
   })
@@ -79,20 +82,28 @@ async function seedMemory(): Promise<void> {
 const mainRequests = () => server.requests.filter((request) => request.model === DEFAULT_MODEL)
 const ofType = <T extends AgentEvent['type']>(type: T) => events.filter((event): event is Extract<AgentEvent, { type: T }> => event.type === type)
 
+/**
+ * A turn that recalls the pnpm memory: the recall lane's answer, then a Read whose reply is held
+ * until the recall answer is in (so "the first request after they arrive" is certain), "Done.",
+ * and an extraction that saves nothing.
+ */
+function turnWithRecall(): Step[] {
+  const recallArrived = recallAnswered(events)
+  return [
+    recall(['project/feedback_use_pnpm.md']),
+    async () => {
+      await recallArrived
+      return toolUseReply('Read', { file_path: join(project, 'README.md') })
+    },
+    main(textReply('Done.')),
+    answer([]),
+  ]
+}
+
 describe('recall', () => {
   it('attaches the picks to the first request that starts after they arrive, and records them', async () => {
     await seedMemory()
-    // The turn's first reply is held until the recall answer is in, so "after they arrive" is certain.
-    const recallArrived = recallAnswered(events)
-    server.setScenario([
-      recall(['project/feedback_use_pnpm.md']),
-      async () => {
-        await recallArrived
-        return toolUseReply('Read', { file_path: join(project, 'README.md') })
-      },
-      main(textReply('Done.')),
-      answer([]),
-    ])
+    server.setScenario(turnWithRecall())
     const { sessionId } = await runtime.sessions.create(project)
     const result = await runtime.sessions.run(sessionId, 'Install the dependencies')
     await runtime.sessions.idle(sessionId)
@@ -163,6 +174,32 @@ describe('recall', () => {
     expect(server.requests).toHaveLength(1)
     expect(JSON.stringify(server.requests[0]!.body['system'])).not.toContain('# Memory')
     expect(server.failures).toEqual([])
+  })
+})
+
+describe('after a compaction', () => {
+  it('the memories recalled in the session come back with the summary, and are not recalled twice', async () => {
+    await seedMemory()
+    server.setScenario([
+      ...turnWithRecall(),
+      main(summaryReply('We installed the dependencies.')),
+      main(textReply('Second.')),
+      answer([]),
+    ])
+    const { sessionId } = await runtime.sessions.create(project)
+    await runtime.sessions.run(sessionId, 'Install the dependencies')
+    await runtime.sessions.idle(sessionId)
+    await runtime.sessions.compact(sessionId)
+    await vi.waitFor(() => expect(ofType('turn_end')).toHaveLength(2), { timeout: 20_000 })
+    await runtime.sessions.run(sessionId, 'And the tests?')
+    await runtime.sessions.idle(sessionId)
+    expect(server.failures).toEqual([])
+    const first = JSON.stringify(mainRequests().find((request) => JSON.stringify(request.body['messages']).includes('And the tests?'))!.body['messages'])
+    expect(first).toContain('We installed the dependencies.')
+    expect(first).toContain('Memories recalled earlier in this session')
+    expect(first).toContain('npm rewrote the pnpm lockfile')
+    // Restored, it counts as shown: recall offers nothing new, so it asks nothing.
+    expect(server.requests.filter((request) => request.model === SMALL_FAST_MODEL)).toHaveLength(1)
   })
 })
 

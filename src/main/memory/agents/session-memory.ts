@@ -51,16 +51,27 @@ export interface SessionMemoryPort {
   promptSection(): Promise<string>
   startRecall(turnId: string, prompt: string): void
   turnEnded(turnId: string): void
+  /**
+   * After a compaction: the memories recalled in this session (newest last, at most
+   * {@link RESTORE_MEMORIES}) as they are now, to come back with the summary. Those left out may
+   * be recalled again (the "already shown" set keeps only the ones restored).
+   */
+  recalled(): Promise<Array<{ label: string; text: string }>>
   afterTurn(turnId: string, prefix: ConversationPrefix): void
   /** Resolves once no recall or extraction is running (tests, the headless CLI). */
   idle(): Promise<void>
   dispose(): Promise<void>
 }
 
+/** At most this many recalled memories come back after a compaction. */
+export const RESTORE_MEMORIES = 10
+
 export class SessionMemory implements SessionMemoryPort {
   private section: Promise<string> | undefined
   private liveTurn: string | undefined
   private readonly surfaced = new Set<string>()
+  /** What recall attached in this session, by path (the newest last). */
+  private readonly attached = new Map<string, RecallCandidate>()
   /** Recalls pushed but not yet sent, by turn. */
   private readonly undelivered = new Map<string, { memories: MemoryMention[]; model: string }>()
   private readonly tasks = new Set<Promise<void>>()
@@ -106,6 +117,18 @@ export class SessionMemory implements SessionMemoryPort {
       this.undelivered.delete(turnId)
       this.host.emit(this.event({ type: 'memory_recall', turnId, memories: late.memories, attached: false, model: late.model }))
     }
+  }
+
+  async recalled(): Promise<Array<{ label: string; text: string }>> {
+    const picks = [...this.attached.values()].slice(-RESTORE_MEMORIES)
+    this.surfaced.clear()
+    if (picks.length === 0) return []
+    const { user, project } = await this.options.service.locate(this.host.projectPath)
+    // As they are now: a memory edited since comes back edited, one deleted does not come back.
+    const current = await Promise.all(picks.map(async (pick) => ({ ...pick, record: await readRecord(pick.scope === 'user' ? user : project, pick.record.file) })))
+    const kept = current.filter((pick): pick is RecallCandidate => pick.record !== undefined && pick.record.problems.length === 0)
+    for (const pick of kept) this.surfaced.add(surfacedKey(pick.record))
+    return kept.length > 0 ? [{ label: kept.map((pick) => pick.id).join(', '), text: recallReminder(kept).replace('Memories recalled for this request', 'Memories recalled earlier in this session') }] : []
   }
 
   afterTurn(turnId: string, prefix: ConversationPrefix): void {
@@ -157,7 +180,11 @@ export class SessionMemory implements SessionMemoryPort {
   private delivered(turnId: string, picks: readonly RecallCandidate[], model: string): boolean {
     if (this.liveTurn !== turnId || !this.undelivered.has(turnId)) return false
     this.undelivered.delete(turnId)
-    for (const pick of picks) this.surfaced.add(surfacedKey(pick.record))
+    for (const pick of picks) {
+      this.surfaced.add(surfacedKey(pick.record))
+      this.attached.delete(pick.record.path)
+      this.attached.set(pick.record.path, pick)
+    }
     this.host.emit(this.event({ type: 'memory_recall', turnId, memories: picks.map(mention), attached: true, model }))
     void this.options.service.recordRecall(this.host.projectPath, this.host.sessionId, picks.map((pick) => pick.record.path))
     return true

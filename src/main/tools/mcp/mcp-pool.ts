@@ -6,7 +6,7 @@ import { readMcpResourceTool } from './read-mcp-resource'
 import { waitForMcpServersTool } from './wait-for-mcp-servers'
 
 /** How much of a server's `instructions` the model is given when it joins. */
-const MAX_INSTRUCTIONS = 2000
+export const MAX_INSTRUCTIONS = 2000
 
 /**
  * The MCP part of a session's tools, rebuilt from the servers' live state each time it is read

@@ -47,7 +47,7 @@ beforeEach(() => {
     pty,
     preferences: () => ({ autoMemory: false }),
     permissionMode: 'default',
-    headless: false,
+    answerer: 'interactive',
     userHome: join(base, 'home'),
   })
 })

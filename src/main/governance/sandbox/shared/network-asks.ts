@@ -1,4 +1,5 @@
-import type { ApprovalQueue } from '../../approvals/queue'
+import { nobodyCanAnswer } from '../../approvals/answerer'
+import type { ApprovalAsker } from '../../approvals/queue'
 
 /** A sandboxed command that is running, and how to widen what it may reach. */
 interface RunningCommand {
@@ -22,18 +23,16 @@ export const UNATTRIBUTED = 'commands of several sessions are running, so Sous a
  * session is asked. When several have, the connection is refused at once with
  * {@link UNATTRIBUTED}; the proxy records that refusal under the command's id ({@link refused}),
  * and that command's session is asked; once allowed, its commands get the host (a retry passes).
- * Headless, or with no session to ask, the host is refused.
+ * When no session's answerer is a person (unattended runs), or no session is there to ask, the host is refused.
  */
 export class NetworkAsks {
-  private readonly queues = new Map<string, ApprovalQueue>()
+  private readonly queues = new Map<string, ApprovalAsker>()
   private readonly granted = new Map<string, Set<string>>()
   private readonly running = new Map<string, RunningCommand>()
   /** Follow-up asks in flight, by session and host, so a burst of refusals asks once. */
   private readonly following = new Set<string>()
 
-  constructor(private readonly headless: boolean) {}
-
-  register(sessionId: string, queue: ApprovalQueue): void {
+  register(sessionId: string, queue: ApprovalAsker): void {
     this.queues.set(sessionId, queue)
   }
 
@@ -59,7 +58,9 @@ export class NetworkAsks {
 
   /** The library's ask callback: a host no rule and no command's allowance decided. */
   async ask(host: string, port: number | undefined): Promise<boolean | { allow: false; reason: string }> {
-    if (this.headless) return { allow: false, reason: 'no one can allow a new host in headless mode; add it to sandbox.network.allowedDomains' }
+    if (this.queues.size > 0 && ![...this.queues.values()].some((queue) => queue.attended)) {
+      return { allow: false, reason: nobodyCanAnswer(`A connection to ${host}`, "it is not among the sandbox's allowed domains", 'Add it to sandbox.network.allowedDomains.') }
+    }
     // A command whose session allowed this host has it in its own list: the request is not theirs.
     const sessions = new Set([...this.running.values()].filter((c) => !this.granted.get(c.sessionId)?.has(host)).map((c) => c.sessionId))
     if (sessions.size === 0) return { allow: false, reason: 'no running command of a session asked for it' }

@@ -31,7 +31,7 @@ beforeAll(async () => {
   mkdirSync(join(second, '.claude'))
   writeFileSync(join(second, '.claude', 'settings.json'), JSON.stringify({ sandbox: { filesystem: { allowWrite: [join(base, 'second-cache')] } } }))
   expect(grantTrust(second, sousHome, trustStatus(second, sousHome).fingerprint).ok).toBe(true)
-  sandbox = new SharedSandbox({ home: sousHome, userHome: join(base, 'home'), projectTrust: 'check' }, new NetworkAsks(false))
+  sandbox = new SharedSandbox({ home: sousHome, userHome: join(base, 'home'), projectTrust: 'check' }, new NetworkAsks())
   const [a, b] = await Promise.all([sandbox.acquire(first, 's1'), sandbox.acquire(second, 's2')])
   // Where the OS sandbox works at all, the second project must get one too (not "serving another project").
   if (a?.available) ports = { first: a.sandbox, second: b?.available ? b.sandbox : failed(b) }

@@ -1,0 +1,42 @@
+import { rm } from 'node:fs/promises'
+import { describe, expect, it } from 'vitest'
+import { useModelServer } from '../../../test/model-server/vitest'
+import { useAgentWorld } from '../../../test/support/agents'
+import { billOf, fortyFileProject, fortyFilesScript, FILES, resentReadShare, rewrites } from '../../../test/support/forty-files'
+
+// Issue 23's forty-file task (forty 45 KB files read one a turn) through the session runtime
+// every host uses, the real Read tool and the real SDK, against the scripted server's
+// prompt-cache simulation on a 200k window: clearing comes rarely and in bulk, and what a request
+// sends again is read from the cache rather than written again.
+const server = useModelServer({ contextWindow: 200_000 })
+const world = useAgentWorld(() => server.url, { answerer: 'unattended' })
+
+describe('the forty-file task', () => {
+  it('clears in bulk, a few times in forty turns, and reads what it sends again from the cache', async () => {
+    const { project, files } = await fortyFileProject()
+    try {
+      const script = fortyFilesScript(files)
+      server.setScenario([script.step], { loop: true })
+      const { sessionId } = await world.runtime.sessions.create(project)
+      const result = await world.runtime.sessions.run(sessionId, `Read the ${FILES} files one at a time.`)
+      expect(result.reason).toBe('completed')
+      expect(server.failures).toEqual([])
+      expect(server.overflows).toEqual([])
+
+      const compactions = world.events.flatMap((event) => (event.type === 'compaction' ? [event] : []))
+      const micro = compactions.filter((event) => event.layer === 'micro')
+      // Bulk: each clearing takes many results at once, so forty turns see only a few of them.
+      expect(micro.length).toBeGreaterThanOrEqual(2)
+      expect(rewrites(server.requests)).toBeLessThanOrEqual(8)
+      for (const event of micro) expect(Number(/cleared (\d+) old results/.exec(event.detail)?.[1])).toBeGreaterThanOrEqual(4)
+      expect(compactions.every((event) => event.layer === 'micro')).toBe(true)
+      // What is sent again is read, not written again: a clearing leaves almost nothing after it to re-write.
+      expect(resentReadShare(server.requests)).toBeGreaterThanOrEqual(0.85)
+      const bill = billOf(server.requests, script.outputs)
+      // Every file is written to the cache once (~12.9k tokens each); little else is.
+      expect(bill.cacheWrite).toBeLessThan(FILES * 13_500)
+    } finally {
+      await rm(project, { recursive: true, force: true })
+    }
+  }, 60_000)
+})
