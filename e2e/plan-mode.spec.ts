@@ -35,7 +35,7 @@ test('the agent asks to plan; the user edits the plan and approves it with auto-
   await openByPath(app, projectDir)
   const chat = app.getByRole('region', { name: 'Chat' })
   const mode = app.getByLabel('Status', { exact: true }).getByTestId('permission-mode')
-  await expect(mode).toHaveText('Ask before changes')
+  await expect(mode).toHaveText('Manual')
   await chat.getByRole('textbox', { name: 'Message' }).fill('Rename the heading, but plan first')
   await chat.getByRole('textbox', { name: 'Message' }).press('Enter')
 
@@ -110,7 +110,7 @@ test('keep planning sends the feedback; the next plan approved to ask for each e
   await expect(mode).toHaveText('Plan mode (read-only)')
   await approvals.getByRole('button', { name: 'Approve, ask for each edit' }).click()
   await expect(chat.getByLabel('Assistant').last()).toContainText('Starting with the test.')
-  await expect(mode).toHaveText('Ask before changes')
+  await expect(mode).toHaveText('Manual')
 
   const record = await modelServer.recorded()
   expect(record.failures).toEqual([])

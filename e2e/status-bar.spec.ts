@@ -14,7 +14,7 @@ test('Shift+Tab switches to plan mode, which the status bar shows and the gate e
   const chat = app.getByRole('region', { name: 'Chat' })
   const status = app.getByLabel('Status', { exact: true })
   const mode = status.getByTestId('permission-mode')
-  await expect(mode).toHaveText('Ask before changes')
+  await expect(mode).toHaveText('Manual')
   const input = chat.getByRole('textbox', { name: 'Message' })
   await input.click()
   await input.press('Shift+Tab')

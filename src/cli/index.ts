@@ -50,6 +50,11 @@ async function runPrintMode(argv: readonly string[], env: NodeJS.ProcessEnv): Pr
   const [{ runPrint }, { readStdin }] = await Promise.all([import('./print'), import('./stdin')])
   const controller = new AbortController()
   process.once('SIGINT', () => controller.abort())
+  // stream-json input is read line by line while stdin stays open: a program can send a turn, read its result, send the next.
+  if (argv.includes('stream-json') && argv.some((arg, i) => arg === '--input-format' || argv[i - 1] === '--input-format')) {
+    const { createInterface } = await import('node:readline')
+    return runPrint([...argv], process.env, { stdout: process.stdout, stderr: process.stderr, stdinLines: createInterface({ input: process.stdin, crlfDelay: Infinity }), signal: controller.signal })
+  }
   const stdin = process.stdin.isTTY ? undefined : await readStdin(process.stdin)
   return runPrint([...argv], env, { stdout: process.stdout, stderr: process.stderr, stdin, signal: controller.signal })
 }

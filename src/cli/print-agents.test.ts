@@ -16,7 +16,7 @@ const headless = useHeadless(server)
 const sous = (args: string[]) => headless.sous(args)
 
 describe('subagents through sous -p', () => {
-  it('run headless; stream-json marks their events with the Agent call they belong to', async () => {
+  it('run headless; sous-events marks their events with the Agent call they belong to', async () => {
     server.setScenario(
       [
         routeByPrompt({
@@ -26,7 +26,7 @@ describe('subagents through sous -p', () => {
       ],
       { loop: true },
     )
-    const { code, stdout, stderr } = await sous(['--output-format', 'stream-json', 'Ask a helper.'])
+    const { code, stdout, stderr } = await sous(['--output-format', 'sous-events', 'Ask a helper.'])
     expect(stderr).toBe('')
     expect(code).toBe(0)
     const lines = stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>)

@@ -1,10 +1,11 @@
 import { parseArgs } from 'node:util'
+import { canonicalMode, PERMISSION_MODE_SPELLINGS, type PermissionModeId } from '../shared/permission-modes'
 import { EFFORT_LEVELS, type EffortLevel } from '../main/services/model/capabilities'
 
 /** How headless mode prints its outcome. */
-export type OutputFormat = 'text' | 'json' | 'stream-json'
-/** Permission modes as Claude Code names them. */
-export type PermissionMode = 'default' | 'acceptEdits' | 'plan' | 'bypassPermissions' | 'dontAsk'
+export type OutputFormat = 'text' | 'json' | 'stream-json' | 'sous-events'
+/** Permission modes by Sous's internal names (`--permission-mode manual` is `default`). */
+export type PermissionMode = PermissionModeId
 
 /** The parsed command line of `sous -p`. */
 export interface PrintOptions {
@@ -32,6 +33,10 @@ export interface PrintOptions {
   strictMcpConfig: boolean
   /** `--coordinator`: the main agent directs workers; the run ends once they all reported. */
   coordinator: boolean
+  /** `--input-format stream-json`: stdin is Claude Code's JSON lines of user messages, one turn each. */
+  inputFormat: 'text' | 'stream-json'
+  /** `--include-partial-messages`: stream-json also prints the stream's events. */
+  includePartialMessages: boolean
   /** `--max-budget-usd` (Claude Code's flag): the run's spending cap in dollars. */
   maxBudgetUsd?: number
   /** `--max-tokens-budget`: the run's cap in tokens (input, cache reads and writes, output). */
@@ -40,8 +45,7 @@ export interface PrintOptions {
   effort?: EffortLevel
 }
 
-const FORMATS: readonly OutputFormat[] = ['text', 'json', 'stream-json']
-const MODES: readonly PermissionMode[] = ['default', 'acceptEdits', 'plan', 'bypassPermissions', 'dontAsk']
+const FORMATS: readonly OutputFormat[] = ['text', 'json', 'stream-json', 'sous-events']
 
 /** Usage text for `sous -p --help`. */
 export const PRINT_USAGE = `Usage: sous -p [options] [prompt]
@@ -50,8 +54,13 @@ Runs one agent turn without a UI and prints the result. The prompt may also come
 
 Options:
   --cwd <dir>                     project folder (default: current directory)
-  --output-format <format>        text (default) | json | stream-json
-  --permission-mode <mode>        default | acceptEdits | plan | bypassPermissions | dontAsk
+  --output-format <format>        text (default) | json | stream-json (Claude Code's messages)
+                                  | sous-events (Sous's own events, one per line)
+  --input-format <format>         text (default) | stream-json (user messages as JSON lines on stdin,
+                                  one turn each)
+  --include-partial-messages      with stream-json: also the model's stream events
+  --permission-mode <mode>        manual (default) | acceptEdits | plan | auto | bypassPermissions | dontAsk
+                                  (auto asks as manual does until its classifier exists)
   --allowedTools <rules...>       allow rules for this run, e.g. "Bash(npm test:*)" Edit
   --disallowedTools <rules...>    deny rules for this run
   --mcp-config <configs...>       MCP servers from JSON files or JSON strings
@@ -102,6 +111,8 @@ export function parsePrintArgs(argv: string[]): { ok: true; options: Omit<PrintO
         'mcp-config': { type: 'string', multiple: true },
         'strict-mcp-config': { type: 'boolean' },
         coordinator: { type: 'boolean' },
+        'input-format': { type: 'string' },
+        'include-partial-messages': { type: 'boolean' },
         'max-budget-usd': { type: 'string' },
         'max-tokens-budget': { type: 'string' },
         effort: { type: 'string' },
@@ -115,8 +126,8 @@ export function parsePrintArgs(argv: string[]): { ok: true; options: Omit<PrintO
   if (values.help) return { ok: 'help' }
   const outputFormat = (values['output-format'] ?? 'text') as OutputFormat
   if (!FORMATS.includes(outputFormat)) return { ok: false, error: `--output-format must be one of ${FORMATS.join(', ')}` }
-  const permissionMode = (values['permission-mode'] ?? 'default') as PermissionMode
-  if (!MODES.includes(permissionMode)) return { ok: false, error: `--permission-mode must be one of ${MODES.join(', ')}` }
+  const permissionMode = canonicalMode(values['permission-mode'] ?? 'default')
+  if (!permissionMode) return { ok: false, error: `--permission-mode must be one of ${PERMISSION_MODE_SPELLINGS.join(', ')}` }
   let maxTurns: number | undefined
   if (values['max-turns'] !== undefined) {
     maxTurns = Number(values['max-turns'])
@@ -131,6 +142,10 @@ export function parsePrintArgs(argv: string[]): { ok: true; options: Omit<PrintO
   if (values.resume !== undefined && values.continue) return { ok: false, error: '--resume and --continue cannot be combined' }
   if (values['fork-session'] && values.resume === undefined) return { ok: false, error: '--fork-session needs --resume <session-id>' }
   if (values.at !== undefined && !values['fork-session']) return { ok: false, error: '--at needs --fork-session (to rewind the session itself, use sous rewind)' }
+  const inputFormat = values['input-format'] ?? 'text'
+  if (inputFormat !== 'text' && inputFormat !== 'stream-json') return { ok: false, error: '--input-format must be text or stream-json' }
+  if (inputFormat === 'stream-json' && outputFormat !== 'stream-json') return { ok: false, error: '--input-format stream-json needs --output-format stream-json' }
+  if (values['include-partial-messages'] && outputFormat !== 'stream-json') return { ok: false, error: '--include-partial-messages needs --output-format stream-json' }
   if (values['strict-mcp-config'] && !values['mcp-config']?.length) return { ok: false, error: '--strict-mcp-config needs --mcp-config' }
   const options: Omit<PrintOptions, 'prompt'> & { prompt: string } = {
     prompt: parsed.positionals.join(' '),
@@ -145,6 +160,8 @@ export function parsePrintArgs(argv: string[]): { ok: true; options: Omit<PrintO
     mcpConfigs: values['mcp-config'] ?? [],
     strictMcpConfig: values['strict-mcp-config'] ?? false,
     coordinator: values.coordinator ?? false,
+    inputFormat,
+    includePartialMessages: values['include-partial-messages'] ?? false,
   }
   if (maxBudgetUsd !== undefined) options.maxBudgetUsd = maxBudgetUsd
   if (maxTokensBudget !== undefined) options.maxTokensBudget = maxTokensBudget

@@ -39,7 +39,7 @@ describe('sous -p with skills', () => {
       toolUseReply('Skill', { skill: 'greet', args: 'Ada' }, { id: 'toolu_again' }),
       textReply('Greeted.'),
     ])
-    const { code, stdout } = await sous(['--output-format', 'stream-json', 'Greet Ada'])
+    const { code, stdout } = await sous(['--output-format', 'sous-events', 'Greet Ada'])
     expect(code).toBe(0)
     expect(server.failures).toEqual([])
     const system = systemOf(0)

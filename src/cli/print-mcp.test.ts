@@ -154,7 +154,7 @@ describe('sous -p with MCP servers', () => {
       toolUseReply('ReadMcpResourceTool', { server: 'broken', uri: 'x://y' }, { id: 'toolu_broken' }),
       textReply('Read it.'),
     ])
-    const { code, stdout } = await sous(['--output-format', 'stream-json', 'Resources'])
+    const { code, stdout } = await sous(['--output-format', 'sous-events', 'Resources'])
     expect(code).toBe(0)
     expect(resultText(results(1)[0]!)).toMatch(/broken: failed \(the server process exited with code 9 before it finished starting: fixture: refusing to start\)/)
     expect(JSON.parse(resultText(results(2)[0]!))).toEqual([{ uri: 'fixture://readme', name: 'readme', description: 'The fixture readme.', mimeType: 'text/plain', server: 'fixture' }])

@@ -19,8 +19,8 @@ export interface PrintResult {
     cache_read_input_tokens: number
   }
   permission_denials: PermissionDenial[]
-  /** Why the run ended (Sous's terminal reason). */
-  terminal_reason: QueryResult['reason']
+  /** Why the run ended (Sous's terminal reason); `invalid_input` for a stream-json input line that is not a user message. */
+  terminal_reason: QueryResult['reason'] | 'invalid_input'
   /** One line on why it failed, when it did. */
   error?: string
   /** The plan the agent proposed with ExitPlanMode (`--permission-mode plan`), as Markdown. */
@@ -112,4 +112,22 @@ export function sandboxWarningLine(event: Extract<AgentEvent, { type: 'sandbox_u
     ? 'bypassPermissions runs commands without it (unconfined)'
     : 'commands that change files need approval, which -p cannot give (allow them with --allowedTools, or use --permission-mode bypassPermissions to run them unconfined)'
   return `sous: warning: the OS sandbox is unavailable (${reason}); ${consequence}. On Linux it needs bubblewrap and socat (e.g. apt install bubblewrap socat).`
+}
+
+/** The result line for a `--input-format stream-json` line that is not a user message (no turn ran). */
+export function inputErrorResult(sessionId: string, error: string): PrintResult {
+  return {
+    type: 'result',
+    subtype: 'error_during_execution',
+    is_error: true,
+    duration_ms: 0,
+    num_turns: 0,
+    result: '',
+    session_id: sessionId,
+    total_cost_usd: 0,
+    usage: { input_tokens: 0, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
+    permission_denials: [],
+    terminal_reason: 'invalid_input',
+    error,
+  }
 }

@@ -57,7 +57,7 @@ describe('sous -p in plan mode', () => {
 
     server.requests.length = 0
     server.setScenario([toolUseReply('EnterPlanMode', {}), toolUseReply('Write', { file_path: join(headless.project, 'x.txt'), content: 'x' }), textReply('ok')])
-    const { stdout } = await sous(['--permission-mode', 'bypassPermissions', '--output-format', 'stream-json', 'start'])
+    const { stdout } = await sous(['--permission-mode', 'bypassPermissions', '--output-format', 'sous-events', 'start'])
     expect(resultOf(0).text).toMatch(/^Entered plan mode\./)
     expect(resultOf(1)).toMatchObject({ isError: true, text: expect.stringMatching(/Plan mode is active/) })
     const events = stdout.trim().split('\n').map((line) => JSON.parse(line) as AgentEvent)

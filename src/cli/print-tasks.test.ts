@@ -39,7 +39,7 @@ describe('task tools through sous -p', () => {
       toolUseReply('TaskUpdate', { taskId: '2', bogus: true }),
       textReply('The parser is done; its tests are next.'),
     ])
-    const { code, stdout } = await sous(['--output-format', 'stream-json', 'Plan and do the parser work'])
+    const { code, stdout } = await sous(['--output-format', 'sous-events', 'Plan and do the parser work'])
     expect(code).toBe(0)
     expect(server.failures).toEqual([])
     expect(resultOf(0)).toEqual({ text: 'Task #1 created successfully: Write the parser', isError: false })

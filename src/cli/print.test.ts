@@ -130,9 +130,9 @@ describe('sous -p', () => {
     expect(JSON.parse(stdout)).toMatchObject({ subtype: 'error_max_turns' })
   })
 
-  it('streams one JSON event per line', async () => {
+  it('sous-events streams one of Sous\'s events per line', async () => {
     server.setScenario([textReply('streamed')])
-    const { code, stdout } = await sous(['--output-format', 'stream-json', 'hi'])
+    const { code, stdout } = await sous(['--output-format', 'sous-events', 'hi'])
     expect(code).toBe(0)
     const lines = stdout.trim().split('\n').map((line) => JSON.parse(line) as { type: string })
     expect(lines[0]).toMatchObject({ type: 'system', subtype: 'init' })

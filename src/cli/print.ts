@@ -4,8 +4,12 @@ import type { AgentEvent } from '../shared/protocol/agent-event'
 import { AppError } from '../shared/ipc/result'
 import type { SessionManager } from '../main/session/session-manager'
 import { SOUS_VERSION } from '../main/host/version'
+import { AUTO_MODE_FALLBACK_NOTICE } from '../shared/permission-modes'
 import { parsePrintArgs, PRINT_USAGE, type PrintOptions } from './print-args'
-import { failureLine, printText, proposedPlan, sandboxWarningLine, toPrintResult, verboseLine, type ProposedPlan } from './print-output'
+import { failureLine, inputErrorResult, printText, proposedPlan, sandboxWarningLine, toPrintResult, verboseLine, type ProposedPlan } from './print-output'
+import { userTurnOf } from './print-input'
+import { ClaudeStream } from './print-stream'
+import type { Message } from '../main/services/model/types'
 import type { PermissionDenial } from './print-permissions'
 
 /** Where headless mode reads and writes; the real process by default, buffers in tests. */
@@ -16,6 +20,8 @@ export interface PrintIO {
   stdin?: string
   /** Aborting it stops the run (SIGINT). */
   signal?: AbortSignal
+  /** `--input-format stream-json`: stdin as lines while it is still open (multi-turn input); else `stdin` is split. */
+  stdinLines?: AsyncIterable<string>
 }
 
 /**
@@ -33,8 +39,10 @@ export async function runPrint(argv: string[], env: NodeJS.ProcessEnv, io: Print
     return 0
   }
   if (!parsed.ok) return usageError(io, parsed.error)
-  const options: PrintOptions = { ...parsed.options, prompt: [parsed.options.prompt, io.stdin ?? ''].map((part) => part.trim()).filter(Boolean).join('\n\n') }
-  if (!options.prompt) return usageError(io, 'no prompt: pass it as an argument or on stdin')
+  const streamInput = parsed.options.inputFormat === 'stream-json'
+  // With stream-json input the turns come from stdin's lines; a prompt argument is the first turn.
+  const options: PrintOptions = { ...parsed.options, prompt: [parsed.options.prompt, streamInput ? '' : (io.stdin ?? '')].map((part) => part.trim()).filter(Boolean).join('\n\n') }
+  if (!options.prompt && !streamInput) return usageError(io, 'no prompt: pass it as an argument or on stdin')
   const cwd = resolve(options.cwd ?? process.cwd())
   if (!(await stat(cwd).catch(() => undefined))?.isDirectory()) return fail(io, `sous: --cwd is not a folder: ${cwd}`)
 
@@ -50,6 +58,8 @@ export async function runPrint(argv: string[], env: NodeJS.ProcessEnv, io: Print
     import('../main/workspace/preferences'),
   ])
   const denials: PermissionDenial[] = []
+  let claudeStream: ClaudeStream | undefined
+  let streamSession: string | undefined
   const hub = createEventHub()
   const home = sousHome(env)
   // No child (Bash, hooks) gets the key this run talks to the model with, or what the user marked.
@@ -81,34 +91,47 @@ export async function runPrint(argv: string[], env: NodeJS.ProcessEnv, io: Print
     }),
     ...(options.effort && { effort: options.effort }),
     onDenial: (denial) => denials.push({ tool_name: denial.toolName, tool_use_id: denial.toolUseId, tool_input: denial.input }),
+    ...(options.outputFormat === 'stream-json' && { onMessage: (sessionId: string, message: Message) => sessionId === streamSession && claudeStream?.onMessage(message) }),
   })
   const manager = runtime.sessions
   try {
     const { sessionId, projectPath } = await openSession(manager, options, cwd, home)
     // No one is here to review the folder's own configuration, so (as Claude Code's -p) it is obeyed.
+    // Auto mode has no classifier here: say once, whatever the format, that it asks (and so denies) as manual does.
+    if (options.permissionMode === 'auto') io.stderr.write(`sous: warning: ${AUTO_MODE_FALLBACK_NOTICE}; headless, what would ask is denied.\n`)
     if (options.verbose) io.stderr.write(`sous: headless mode treats ${projectPath} as trusted: its own .claude settings (hooks, allow rules, extra directories, sandbox settings) and .mcp.json servers apply without review.\n`)
     let plan: ProposedPlan | undefined
     const unsubscribe = hub.subscribe((channel, payload) => {
       if (channel !== 'agent.event') return
       plan = proposedPlan(payload as AgentEvent) ?? plan
+      if (claudeStream && (payload as AgentEvent).sessionId === sessionId) claudeStream.onEvent(payload as AgentEvent)
       onEvent(io, options, payload as AgentEvent)
     })
-    if (options.outputFormat === 'stream-json') {
-      const mcpServers = runtime.mcp.peek(projectPath)?.states().map((state) => ({ name: state.name, status: state.status })) ?? []
+    const mcpServers = runtime.mcp.peek(projectPath)?.states().map((state) => ({ name: state.name, status: state.status })) ?? []
+    if (options.outputFormat === 'sous-events') {
       writeLine(io, { type: 'system', subtype: 'init', session_id: sessionId, cwd, model: config.value.model, permissionMode: options.permissionMode, mcp_servers: mcpServers })
+    }
+    if (options.outputFormat === 'stream-json') {
+      streamSession = sessionId
+      claudeStream = new ClaudeStream((line) => writeLine(io, line), { sessionId, partial: options.includePartialMessages })
+      claudeStream.init({ sessionId, cwd, model: config.value.model, permissionMode: options.permissionMode, tools: await manager.toolNames(sessionId), mcpServers, version: SOUS_VERSION })
     }
     const stop = () => void manager.abort(sessionId)
     io.signal?.addEventListener('abort', stop, { once: true })
-    // A coordinator's answer comes once its workers have reported (each report is a turn of its own).
-    const run = options.coordinator ? await manager.runSettled(sessionId, options.prompt, io.signal) : await manager.run(sessionId, options.prompt)
-    io.signal?.removeEventListener('abort', stop)
-    unsubscribe()
-    const result = toPrintResult(run, sessionId, denials, performance.now() - started, plan)
-    if (options.outputFormat === 'text') io.stdout.write(printText(run.resultText, plan))
-    else writeLine(io, result, options.outputFormat === 'json' ? 2 : undefined)
-    if (run.reason === 'completed') return 0
-    io.stderr.write(`${failureLine(run)}\n`)
-    return run.reason === 'aborted' ? 130 : 1
+    try {
+      if (streamInput) return await runStreamInput({ io, options, manager, sessionId, denials, started })
+      // A coordinator's answer comes once its workers have reported (each report is a turn of its own).
+      const run = options.coordinator ? await manager.runSettled(sessionId, options.prompt, io.signal) : await manager.run(sessionId, options.prompt)
+      const result = toPrintResult(run, sessionId, denials, performance.now() - started, plan)
+      if (options.outputFormat === 'text') io.stdout.write(printText(run.resultText, plan))
+      else writeLine(io, result, options.outputFormat === 'json' ? 2 : undefined)
+      if (run.reason === 'completed') return 0
+      io.stderr.write(`${failureLine(run)}\n`)
+      return run.reason === 'aborted' ? 130 : 1
+    } finally {
+      io.signal?.removeEventListener('abort', stop)
+      unsubscribe()
+    }
   } catch (error) {
     if (error instanceof AppError) return fail(io, `sous: ${error.message}`)
     throw error
@@ -128,11 +151,36 @@ async function openSession(manager: SessionManager, options: PrintOptions, cwd: 
   return { ...(await manager.create(cwd)), projectPath: cwd }
 }
 
+/** `--input-format stream-json`: each line a user message, each a turn with its own result line. */
+async function runStreamInput(o: { io: PrintIO; options: PrintOptions; manager: SessionManager; sessionId: string; denials: PermissionDenial[]; started: number }): Promise<number> {
+  const { io, options, manager, sessionId } = o
+  let failed = false
+  let number = 0
+  const turn = async (text: string): Promise<void> => {
+    const run = await manager.run(sessionId, text)
+    writeLine(io, toPrintResult(run, sessionId, o.denials, performance.now() - o.started))
+    if (run.reason !== 'completed') failed = true
+  }
+  if (options.prompt) await turn(options.prompt)
+  for await (const line of o.io.stdinLines ?? (io.stdin ?? '').split('\n')) {
+    number++
+    if (line.trim() === '' || io.signal?.aborted) continue
+    const read = userTurnOf(line)
+    if (!read.ok) {
+      failed = true
+      writeLine(io, inputErrorResult(sessionId, `stdin line ${number}: ${read.error}`))
+      continue
+    }
+    await turn(read.text)
+  }
+  return io.signal?.aborted ? 130 : failed ? 1 : 0
+}
+
 function onEvent(io: PrintIO, options: PrintOptions, event: AgentEvent): void {
   if (event.type === 'sandbox_unavailable') io.stderr.write(`${sandboxWarningLine(event)}\n`)
   // A refused budget or loop-brake setting, and a cap's 80 % warning, are said whatever the format.
   if (event.type === 'notice' && event.topic === 'budget' && !(options.verbose && options.outputFormat === 'text')) io.stderr.write(`sous: warning: ${event.message}\n`)
-  if (options.outputFormat === 'stream-json') return writeLine(io, streamLine(event))
+  if (options.outputFormat === 'sous-events') return writeLine(io, streamLine(event))
   if (options.verbose && options.outputFormat === 'text') {
     const line = verboseLine(event)
     if (line) io.stderr.write(`${line}\n`)

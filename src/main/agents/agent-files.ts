@@ -1,6 +1,6 @@
 import { lstat, readdir, readFile, realpath } from 'node:fs/promises'
 import { join, sep } from 'node:path'
-import { PermissionModeName } from '../../shared/ipc/contract'
+import { canonicalMode, PERMISSION_MODE_SPELLINGS } from '../../shared/permission-modes'
 import { listField, loadYaml, parseFrontmatter, stringField, type YamlParse } from '../extensions/frontmatter'
 import { BUILT_IN_AGENTS, FORK_AGENT_TYPE, type AgentCatalog, type AgentDefinition, type AgentFileProblem, type AgentSource } from './definitions'
 
@@ -139,9 +139,9 @@ export function parseAgentFile(text: string, yaml: YamlParse, file: string, sour
   else if (model.value?.trim()) agent.model = model.value.trim()
   const mode = stringField(data, 'permissionMode')
   if (mode.value !== undefined) {
-    const known = PermissionModeName.safeParse(mode.value.trim())
-    if (known.success) agent.permissionMode = known.data
-    else warn(`"permissionMode" ignored: "${mode.value}" is not one of ${PermissionModeName.options.join(', ')}`)
+    const known = canonicalMode(mode.value)
+    if (known) agent.permissionMode = known
+    else warn(`"permissionMode" ignored: "${mode.value}" is not one of ${PERMISSION_MODE_SPELLINGS.join(', ')}`)
   }
   const maxTurns = data['maxTurns']
   if (maxTurns !== undefined) {

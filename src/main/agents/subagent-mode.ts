@@ -1,7 +1,7 @@
 import type { PermissionModeName } from '../../shared/ipc/contract'
 
 /** From strictest to loosest: a subagent may be stricter than its parent, never looser. */
-const LOOSENESS: readonly PermissionModeName[] = ['plan', 'dontAsk', 'default', 'acceptEdits', 'bypassPermissions']
+const LOOSENESS: readonly PermissionModeName[] = ['plan', 'dontAsk', 'default', 'auto', 'acceptEdits', 'bypassPermissions']
 
 /**
  * The mode a subagent's calls are judged in: the mode its type asks for when that is no looser

@@ -1,4 +1,4 @@
-import type { AssistantBlock, CacheControl, Message, UserBlock } from '../services/model/types'
+import type { AssistantBlock, CacheControl, Message, TextBlock, UserBlock } from '../services/model/types'
 
 const EPHEMERAL: CacheControl = { type: 'ephemeral' }
 
@@ -58,4 +58,18 @@ function mark(messages: Message[], index: number): void {
       return
     }
   }
+}
+
+/**
+ * The same blocks or messages with every cache breakpoint given `ttl` (Claude Code's
+ * `promptCacheTtl`), on copies; blocks without one are passed through. Applied to a whole request
+ * at once, so no longer-lived breakpoint ever follows a shorter one (which the API refuses).
+ */
+export function withCacheTtl<T extends TextBlock | Message>(items: readonly T[], ttl: '5m' | '1h'): T[] {
+  const stamp = <B extends { cache_control?: CacheControl }>(block: B): B => (block.cache_control ? { ...block, cache_control: { ...block.cache_control, ttl } } : block)
+  return items.map((item) => {
+    if (!('role' in item)) return stamp(item as { cache_control?: CacheControl }) as T
+    if (typeof item.content === 'string') return item
+    return { ...item, content: (item.content as Array<{ cache_control?: CacheControl }>).map(stamp) } as T
+  })
 }

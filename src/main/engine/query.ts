@@ -1,7 +1,7 @@
 import type { AgentEvent, Usage } from '../../shared/protocol/agent-event'
 import { toolResultsDir } from '../base/paths'
 import { abortableSleep } from '../base/sleep'
-import { withMessageBreakpoints } from '../context/cache-breakpoints'
+import { withCacheTtl, withMessageBreakpoints } from '../context/cache-breakpoints'
 import type { RequestShape } from '../compaction/types'
 import { ReminderQueue, withReminders } from '../context/reminders'
 import type { AssistantBlock, Message, ModelRequest, ToolSchema } from '../services/model/types'
@@ -152,12 +152,13 @@ async function* prepareRequest(loop: LoopState, params: QueryParams, tools: Tool
     send = prepared.send
   }
   loop.lastSent = { length: loop.messages.length, messages: send }
+  const ttl = params.promptCacheTtl?.()
   // The model's own ceiling on every request (or the override), so no reply is cut and generated again.
   const reasoning = requestReasoning(loop.modelName, params.reasoning, params.maxTokens)
   const request: ModelRequest = {
     model: loop.modelName,
-    system: params.system,
-    messages: withMessageBreakpoints(send),
+    system: ttl === '1h' ? withCacheTtl(params.system, ttl) : params.system,
+    messages: ttl === '1h' ? withCacheTtl(withMessageBreakpoints(send), ttl) : withMessageBreakpoints(send),
     tools,
     maxTokens: reasoning.maxTokens,
     signal: params.signal,

@@ -120,6 +120,11 @@ export interface QueryParams {
    * so a long reply is never cut and generated again. `CLAUDE_CODE_MAX_OUTPUT_TOKENS` arrives here.
    */
   maxTokens?: number
+  /**
+   * Claude Code's `promptCacheTtl`, read before every request: `1h` gives the request's cache
+   * breakpoints (system and messages) the one-hour lifetime; `5m` or undefined leaves the default.
+   */
+  promptCacheTtl?: () => '5m' | '1h' | undefined
   /** Thinking and effort as the user wants them; each request sends what its model supports. */
   reasoning?: ReasoningPreference
   /**

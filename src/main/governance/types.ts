@@ -4,10 +4,15 @@
  * which rule, file, mode or protected path decided.
  */
 
-/** Claude Code's permission modes (`auto` is not supported: it needs a classifier). */
-export type PermissionMode = 'default' | 'acceptEdits' | 'plan' | 'bypassPermissions' | 'dontAsk'
+import { PERMISSION_MODE_NAMES, type PermissionModeId } from '../../shared/permission-modes'
 
-export const PERMISSION_MODES: readonly PermissionMode[] = ['default', 'acceptEdits', 'plan', 'bypassPermissions', 'dontAsk']
+/**
+ * Claude Code's permission modes, by Sous's internal names (`manual` is read as `default`, see
+ * shared/permission-modes). `auto` is accepted; until its classifier exists it asks as `default` does.
+ */
+export type PermissionMode = PermissionModeId
+
+export const PERMISSION_MODES: readonly PermissionMode[] = PERMISSION_MODE_NAMES
 
 /** Where settings (and so rules) come from, highest precedence first. */
 export type SettingsSourceName = 'managed' | 'cli' | 'local' | 'project' | 'user' | 'session'

@@ -6,6 +6,7 @@ import { projectDataDir } from '../base/paths'
 import { contextWindowFromEnv } from '../compaction/settings'
 import { InstructionBudget } from '../context/instruction-files'
 import { NestedInstructions } from '../context/nested-instructions'
+import type { Message } from '../services/model/types'
 import { ReminderQueue } from '../context/reminders'
 import { TASK_TOOLS, TaskReminders } from '../context/task-reminders'
 import type { QueryHooks, ToolCallInfo } from '../engine/types'
@@ -141,6 +142,8 @@ export function openSession(parts: RuntimeParts, projectPath: string, sessionId:
       },
       sessionStart: (source) => gate.sessionStart(source),
       sessionEnd: (reason) => gate.sessionEnd(reason),
+      preModelSwitch: (change) => gate.preModelSwitch(change),
+      postModelSwitch: (change) => gate.postModelSwitch(change),
     },
     memory: sessionMemory(parts, { grants, model }),
     guard,
@@ -149,6 +152,8 @@ export function openSession(parts: RuntimeParts, projectPath: string, sessionId:
     reminders: opening.reminders,
     maxTurns,
     askToContinue: !unattended(options),
+    promptCacheTtl: () => gate.settingsNow().behaviour.promptCacheTtl,
+    ...(options.onMessage && { onMessage: (message: Message) => options.onMessage?.(sessionId, message) }),
     appendSystemPrompt: options.appendSystemPrompt,
     // A person will look before the first request (the context view) or type it: have the prompt
     // ready. `sous -p` sends its request at once and would only pay for the scheduling.
@@ -208,7 +213,7 @@ function openGate(parts: RuntimeParts, opening: Opening): { gate: PermissionGate
     cliRules: options.cliRules,
     projectTrust: projectTrustOf(options),
     approvals: queue,
-    hooks: new HookRunner({ hooks: [], sessionId, transcriptPath: transcript, projectRoot: projectPath, log: hookLog, env: options.env, childEnv: options.childEnv }),
+    hooks: new HookRunner({ hooks: [], sessionId, transcriptPath: transcript, projectRoot: projectPath, log: hookLog, env: options.env, childEnv: options.childEnv, askModel: parts.models.hookAsk(opening.preferences) }),
     sandbox: opening.sandboxState,
     sessionId,
     transcriptPath: transcript,

@@ -1,3 +1,4 @@
+import type { Message } from '../services/model/types'
 import type { LoadSettingsOptions } from '../governance/settings/load'
 import type { EffortLevel } from '../services/model/capabilities'
 import type { BudgetCaps } from '../session/guard-settings'
@@ -46,6 +47,8 @@ export interface SessionRuntimeOptions {
   /** Run Bash inside the OS sandbox when the settings allow and it works (default true). */
   sandbox?: boolean
   onDenial?(denial: GateDenial): void
+  /** Every message a session's main agent adds to its conversation (the prompt, replies, tool results), as it is added: `sous -p --output-format stream-json`. */
+  onMessage?(sessionId: string, message: Message): void
   /** Where the user's `~` is (tests). */
   userHome?: string
   /**

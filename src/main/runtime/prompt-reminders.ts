@@ -19,8 +19,10 @@ export interface PromptRemindersOptions {
 
 /** What the model is told about each permission mode when the user switches to it. */
 const MODE_TEXT: Record<PermissionModeName, string> = {
-  default: 'default: edits, commands and other tools that change things ask the user first',
+  default: 'manual (default): edits, commands and other tools that change things ask the user first',
   acceptEdits: 'acceptEdits: file edits in the project are accepted without asking; commands still ask',
+  // Until the classifier exists, auto asks as manual does; the model is told what really happens.
+  auto: 'auto: this build has no auto-mode classifier, so edits, commands and other tools that change things ask the user first, as in manual mode',
   plan: 'plan: research and plan only; do not edit files or run commands that change anything until the user approves a plan',
   bypassPermissions: 'bypassPermissions: tools run without asking (deny rules still apply)',
   dontAsk: 'dontAsk: tools that would ask are refused instead; work with what is allowed',

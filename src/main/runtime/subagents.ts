@@ -194,6 +194,7 @@ function openSubagentGate(
       env: options.env,
       childEnv: options.childEnv,
       inputFields: { agent_id: agent.id, agent_type: agent.type },
+      askModel: parts.models.hookAsk(),
     }),
     sandbox: () => parts.sandbox.acquire(session.projectPath, session.sessionId),
     sessionId: session.sessionId,

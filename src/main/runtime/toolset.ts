@@ -51,6 +51,7 @@ export async function buildToolset(
     tasks: tasks.access,
     // Every agent's mutating calls are checkpointed by the session's one recorder.
     checkpoints,
+    bashOutputMaxChars: () => gate.settingsNow().behaviour.bashOutputMaxChars,
     ...(onPtySpawn && { onPtySpawn: (terminal: PtyProcess, command: string) => onPtySpawn(sessionId, terminal, command) }),
   }
   const context = {

@@ -89,7 +89,7 @@ export class SessionManager<P extends SessionParts = SessionParts> implements Se
 
   /** Switches a live session's model from its next request (`undefined`: back to the default). */
   async setModel(sessionId: string, model: string | undefined): Promise<{ model: string }> {
-    return { model: this.get(sessionId).setModel(model) }
+    return { model: await this.get(sessionId).switchModel(model) }
   }
 
   /** `/compact [instructions]` (see SessionService.compact). */
@@ -103,6 +103,11 @@ export class SessionManager<P extends SessionParts = SessionParts> implements Se
   }
 
   /** The context view's figures for a live session. */
+  /** The tool names a live session's next request offers (`sous -p`'s stream-json init line). */
+  async toolNames(sessionId: string): Promise<string[]> {
+    return this.get(sessionId).toolNames()
+  }
+
   async inspectContext(sessionId: string): Promise<ContextBreakdown> {
     return this.get(sessionId).inspectContext()
   }

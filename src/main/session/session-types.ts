@@ -1,3 +1,4 @@
+import type { ModelSwitch } from '../governance/gate/gate-hooks'
 import type { CompactionRecord } from '../../shared/protocol/compaction'
 import type { AgentEvent, Usage } from '../../shared/protocol/agent-event'
 import type { TaskItem } from '../../shared/protocol/task'
@@ -40,6 +41,10 @@ export interface SessionEnvironment {
   prepareOnOpen?: boolean
   /** Output limit of every request (`CLAUDE_CODE_MAX_OUTPUT_TOKENS`); default each model's ceiling. */
   maxTokens?: number
+  /** Called with every message the session adds to its conversation. */
+  onMessage?(message: Message): void
+  /** Claude Code's `promptCacheTtl` from the settings now (the main conversation's requests). */
+  promptCacheTtl?(): '5m' | '1h' | undefined
   /** Thinking and effort (settings, flags, `/think`), for the main agent and its subagents. */
   reasoning?: ReasoningPreference
   /** The budget guard and loop brake: the meter every request of the session goes through, and what was refused in the settings. */
@@ -120,6 +125,10 @@ export interface SessionLifecycle {
   sessionStart?(source: 'startup' | 'resume'): Promise<{ additionalContext?: string }>
   /** When the session ends (closed, deleted, or the app quits). */
   sessionEnd?(reason: string): Promise<void>
+  /** Before `/model` switches: `blocked` keeps the model (PreModelSwitch hooks). */
+  preModelSwitch?(change: ModelSwitch): Promise<{ blocked?: string }>
+  /** After it switched (PostModelSwitch hooks). */
+  postModelSwitch?(change: ModelSwitch): Promise<void>
 }
 
 /** A session's tools and the capabilities they share (file-state cache, Bash state…). */

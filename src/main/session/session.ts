@@ -35,6 +35,7 @@ export type { PromptExpansion, SessionAgentsPort, SessionEnvironment, SessionHan
 export class Session {
   private messages: Message[]
   private usage: Usage
+  private lastContextTokens = 0
   private costUsd: number
   private readonly transcript: TranscriptFile
   private running: { controller: AbortController; done: Promise<QueryResult> } | undefined
@@ -141,6 +142,21 @@ export class Session {
   }
 
   /**
+   * `/model` with its hooks: PreModelSwitch may keep the model (an AppError CONFLICT with the
+   * hook's reason), PostModelSwitch hears the switch. Returns the model now used.
+   */
+  async switchModel(model: string | undefined): Promise<string> {
+    const from = this.model ?? this.env.modelName
+    const to = model === undefined ? this.env.modelName : resolveModelAlias(model)
+    const change = { from_model: from, to_model: to, requested_model: model ?? null, source: 'command' as const, context_tokens: this.lastContextTokens }
+    const pre = await this.env.lifecycle?.preModelSwitch?.(change)
+    if (pre?.blocked) throw new AppError('CONFLICT', `The model stays ${from}: ${pre.blocked}`)
+    const now = this.setModel(model)
+    await this.env.lifecycle?.postModelSwitch?.({ ...change, to_model: now })
+    return now
+  }
+
+  /**
    * `/compact [instructions]`: between turns the conversation is summarized now (its events go out
    * as a turn of their own); while a turn runs, before that turn's next request (`queued`).
    */
@@ -216,6 +232,12 @@ export class Session {
     await this.context.systemPrompt().catch(() => undefined)
   }
 
+  /** The names of the tools the next request offers (loads the toolset, as the first turn would). */
+  async toolNames(): Promise<string[]> {
+    const toolset = await this.loadToolset()
+    return (toolset.currentTools?.() ?? toolset.tools).map((tool) => tool.name)
+  }
+
   /**
    * The session's tools, built on the first turn and kept. A build that failed (the Bash parser's
    * wasm would not load…) is not kept: this turn ends with the error, the next one tries again.
@@ -284,6 +306,7 @@ export class Session {
         ...(this.env.guard && {
           guard: mainGuard({ sessionId: this.id, setup: this.env.guard, emit: (event) => this.emit(event), ...(this.env.askToContinue && { desk: this.pauses }), signal, requestCompaction: () => this.context.manager.request('manual', ''), lastPrompt: this.lastPrompt, said: this.said }),
         }),
+        ...(this.env.promptCacheTtl && { promptCacheTtl: this.env.promptCacheTtl }),
         usageSoFar: { usage: this.usage, costUsd: this.costUsd },
         reminders: this.reminders,
         ...(this.env.askToContinue && { onTurnLimit: () => this.waitForAnswer(signal) }),
@@ -362,6 +385,7 @@ export class Session {
   private append(message: Message): void {
     this.messages = [...this.messages, message]
     this.transcript.appendMessage(message)
+    this.env.onMessage?.(message)
   }
 
   /** A compaction replaced the conversation: the transcript gets a boundary (its earlier lines stay). */
@@ -397,6 +421,8 @@ export class Session {
   }
 
   private emit(event: AgentEvent): void {
+    // The main agent's latest request size: what a model switch's hooks hear as context_tokens.
+    if (event.type === 'context_status' && event.agentId === 'main') this.lastContextTokens = event.tokens
     this.env.hub.emit('agent.event', event)
     if (keptInTranscript(event)) this.transcript.appendEvent(event)
   }

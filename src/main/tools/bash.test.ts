@@ -78,9 +78,25 @@ describe('Bash', () => {
     const result = await runToolCall(bash, { command: 'seq 1 100000' }, world.ctx())
     const out = textOf(result)
     expect(out.startsWith('1\n2\n3\n')).toBe(true)
-    expect(out.endsWith('99999\n100000')).toBe(true)
+    expect(out).toContain('99999\n100000\n\n[The whole output')
     expect(out).toMatch(/\[[\d,]+ characters cut from the middle of the output\]/)
     expect(out.length).toBeLessThan(31_000)
+  })
+
+  it('bashOutputMaxChars sets what comes inline; the whole output is saved to a file the result names', async () => {
+    const result = await runToolCall(bash, { command: 'seq 1 100000' }, world.ctx({ bashOutputMaxChars: () => 4_000 }))
+    const out = textOf(result)
+    expect(out.length).toBeLessThan(4_300)
+    const file = /saved in (\S+);/.exec(out)?.[1]
+    expect(file).toBe((result.details as { outputFile?: string }).outputFile)
+    const { readFileSync } = await import('node:fs')
+    const saved = readFileSync(file!, 'utf8')
+    expect(saved.split('\n').slice(0, 3)).toEqual(['1', '2', '3'])
+    expect(saved.trimEnd().split('\n')).toHaveLength(100_000)
+    // Output that fits is inline only, with no file.
+    const small = await runToolCall(bash, { command: 'seq 1 10' }, world.ctx({ bashOutputMaxChars: () => 4_000 }))
+    expect(textOf(small)).toBe('1\n2\n3\n4\n5\n6\n7\n8\n9\n10')
+    expect((small.details as { outputFile?: string }).outputFile).toBeUndefined()
   })
 
   it('times out, kills the process group, and says so', async () => {

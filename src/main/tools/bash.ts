@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto'
+import { join } from 'node:path'
 import { safeGitEnvironment } from '../base/git-safety'
 import { z } from 'zod'
 import type { PtyService } from '../pty/types'
@@ -6,7 +7,9 @@ import description from './bash.prompt'
 import { reportViolations, resolveSandbox, violationLines, type BashSandboxDetails, type BashSandboxSource, type BashSandboxState, type ViolationReport } from './bash-sandbox'
 import { defineTool, errorResult } from './define-tool'
 import { CommandRun, WRAPPER } from './shell/command-run'
-import { HeadTailBuffer } from './shell/output'
+import { HeadTailBuffer, MAX_OUTPUT_CHARS } from './shell/output'
+import { SpillFile } from './shell/spill-file'
+import { toolResultsDir } from '../base/paths'
 import type { ToolContext, ToolPreview, ToolResult } from './types'
 
 export const DEFAULT_TIMEOUT_MS = 120_000
@@ -140,16 +143,24 @@ async function runForeground(pty: PtyService, args: BashInput, ctx: ToolContext,
   const timeoutMs = args.timeout ?? DEFAULT_TIMEOUT_MS
   const run = new CommandRun(pty, { command: args.command, cwd, timeoutMs, signal: ctx.signal, ...(sb.script ? { script: sb.script } : {}), ...(env ? { env } : {}) })
   ctx.onPtySpawn?.(run.proc, args.command)
-  const output = new HeadTailBuffer()
-  run.onOutput((raw) => output.push(raw))
+  const maxChars = ctx.bashOutputMaxChars?.() ?? MAX_OUTPUT_CHARS
+  const output = new HeadTailBuffer(4 * maxChars)
+  const spill = new SpillFile(join(toolResultsDir(ctx.projectDataDir, ctx.sessionId), `${ctx.toolUseId.replace(/[^A-Za-z0-9_-]/g, '_')}.bash.txt`), maxChars)
+  run.onOutput((raw) => {
+    output.push(raw)
+    spill.push(raw)
+  })
   const end = await run.done.finally(() => sb.cleanup?.())
   if (end.cwd && ctx.shell) ctx.shell.cwd = end.cwd
-  const rendered = output.render()
+  const full = await spill.finish()
+  const inline = output.render(maxChars)
+  // Only output that really was cut names the file (terminal codes can make raw output look longer).
+  const rendered = full && inline.includes('characters cut from the middle of the output') ? `${inline}\n\n[The whole output (${output.total.toLocaleString('en-US')} characters as the terminal sent them) is saved in ${full}; Read it for what was cut.]` : inline
   const report = await violationsOf(sb, { failed: end.exitCode !== 0 && !end.timedOut && !end.aborted, output: rendered })
   const violations = report.lines
   const sandbox = sb.details ? { sandbox: { ...sb.details, ...(violations.length ? { violations } : {}) } } : {}
   const text = rendered + violationBlock(report)
-  const details = { ptyId: run.proc.id, command: args.command, exitCode: end.exitCode, cwd: ctx.shell?.cwd ?? cwd, timedOut: end.timedOut, outputChars: output.total, ...sandbox }
+  const details = { ptyId: run.proc.id, command: args.command, exitCode: end.exitCode, cwd: ctx.shell?.cwd ?? cwd, timedOut: end.timedOut, outputChars: output.total, ...(full && { outputFile: full }), ...sandbox }
   if (end.timedOut) return errorResult(`${text}\n\nCommand timed out after ${timeoutMs} ms and was killed (with its process group).`.trim(), details)
   if (end.aborted) return errorResult(`${text}\n\nCommand was aborted by the user.`.trim(), details)
   if (end.exitCode !== 0) {

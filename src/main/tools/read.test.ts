@@ -34,6 +34,22 @@ describe('Read', () => {
     expect(String(past.content)).toContain('past its end')
   })
 
+  it('allow_large (Claude Code 2.1.328) reads past the default line limit and the usual size cap, up to its own', async () => {
+    const file = join(world.project, 'big.txt')
+    // 3000 lines of ~60 characters: over 2000 lines and over the 100,000-character cap.
+    writeFileSync(file, Array.from({ length: 3000 }, (_, i) => `line ${i + 1} ${'x'.repeat(50)}`).join('\n'))
+    const usual = await runToolCall(readTool, { file_path: file, limit: 3000 }, world.ctx())
+    expect(usual.isError).toBe(true)
+    expect(String(usual.content)).toContain('allow_large')
+    const large = await runToolCall(readTool, { file_path: file, allow_large: true }, world.ctx())
+    expect(large.isError).toBeFalsy()
+    expect(String(large.content).split('\n')).toHaveLength(3000)
+    writeFileSync(file, Array.from({ length: 9000 }, () => 'y'.repeat(60)).join('\n'))
+    const tooLarge = await runToolCall(readTool, { file_path: file, allow_large: true }, world.ctx())
+    expect(tooLarge.isError).toBe(true)
+    expect(String(tooLarge.content)).toContain('Even with allow_large')
+  })
+
   it('cuts lines over 2000 characters', async () => {
     const file = join(world.project, 'wide.txt')
     writeFileSync(file, 'x'.repeat(5000))

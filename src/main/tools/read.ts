@@ -11,6 +11,11 @@ export const DEFAULT_LINE_LIMIT = 2000
 export const MAX_LINE_CHARS = 2000
 /** A read bigger than this asks for offset/limit instead (about 25k tokens). */
 export const MAX_READ_CHARS = 100_000
+/**
+ * With `allow_large` (Claude Code 2.1.328): no default line limit and this cap instead of
+ * {@link MAX_READ_CHARS} (about 100k tokens, half of a 200k window), so one read cannot fill the context.
+ */
+export const MAX_LARGE_READ_CHARS = 400_000
 /** The API's limit for one base64 image is 5 MB. */
 const MAX_IMAGE_BYTES = 3_750_000
 
@@ -26,6 +31,10 @@ const input = z.strictObject({
   file_path: z.string().describe('The absolute path to the file to read'),
   offset: z.number().int().nonnegative().optional().describe('The line number to start reading from. Only provide if the file is too large to read at once'),
   limit: z.number().int().positive().optional().describe('The number of lines to read. Only provide if the file is too large to read at once.'),
+  allow_large: z
+    .boolean()
+    .optional()
+    .describe('Set to true to read a text file, or a line range of one, that is over the usual size limits, up to what still fits in your context. Only use this when you genuinely need all of it or the user asked for the whole file; otherwise read it in parts with offset and limit, or search it.'),
 })
 
 /** Read: numbered lines, images as image blocks; records what it saw for Edit/Write. */
@@ -79,13 +88,14 @@ async function readFileForModel(args: z.output<typeof input>, ctx: ToolContext):
   if (start >= all.length) {
     return { content: `<system-reminder>Warning: the file has ${all.length} lines, so offset ${args.offset} is past its end.</system-reminder>`, details: { filePath, lines: all.length } }
   }
-  const slice = all.slice(start, start + (args.limit ?? DEFAULT_LINE_LIMIT))
+  const large = args.allow_large === true
+  const slice = all.slice(start, args.limit !== undefined ? start + args.limit : large ? undefined : start + DEFAULT_LINE_LIMIT)
   const rows = slice.map((line) => (line.length > MAX_LINE_CHARS ? `${line.slice(0, MAX_LINE_CHARS)}... [line truncated]` : line))
   const numbered = numberLines(rows, start + 1)
-  if (numbered.length > MAX_READ_CHARS) {
-    return errorResult(
-      `File content (${numbered.length} characters for ${rows.length} lines) exceeds the maximum of ${MAX_READ_CHARS} characters per read. Use offset and limit to read it in parts, or Grep for what you need.`,
-    )
+  const maxChars = large ? MAX_LARGE_READ_CHARS : MAX_READ_CHARS
+  if (numbered.length > maxChars) {
+    const hint = large ? 'Even with allow_large, that is more than fits; read it in parts with offset and limit' : 'Use offset and limit to read it in parts (or allow_large: true if you truly need all of it)'
+    return errorResult(`File content (${numbered.length} characters for ${rows.length} lines) exceeds the maximum of ${maxChars} characters per read. ${hint}, or Grep for what you need.`)
   }
   const end = start + slice.length
   const more = end < all.length ? `\n\n<system-reminder>Showing lines ${start + 1}-${end} of ${all.length}. Use offset and limit to read more.</system-reminder>` : ''

@@ -102,6 +102,11 @@ export interface ToolContext {
    * "Agent" terminal (and the user can type into it when a command waits for input).
    */
   onPtySpawn?(proc: PtyProcess, command: string): void
+  /**
+   * `bashOutputMaxChars` from the settings now (Claude Code 2.1.328): how much of a command's output
+   * the model gets inline; undefined for the default.
+   */
+  bashOutputMaxChars?(): number | undefined
   /** Asks a small, fast model (WebFetch uses it to answer a prompt over a page). */
   askModel?(system: string, user: string, signal: AbortSignal): Promise<string>
   /** The session's MCP servers (ListMcpResourcesTool, ReadMcpResourceTool, WaitForMcpServers). */

@@ -24,6 +24,9 @@ describe('WebFetch', () => {
       } else if (req.url === '/away') {
         res.writeHead(302, { location: 'https://example.org/elsewhere' })
         res.end()
+      } else if (req.url === '/long') {
+        res.writeHead(200, { 'content-type': 'text/plain' })
+        res.end(`${'a'.repeat(100_000)}${'b'.repeat(30_000)}`)
       } else if (req.url === '/huge') {
         res.writeHead(200, { 'content-type': 'text/plain' })
         const chunk = Buffer.alloc(1024 * 1024, 'a')
@@ -42,6 +45,19 @@ describe('WebFetch', () => {
     world = makeTestWorld()
   })
   afterEach(() => world.cleanup())
+
+  it('offset (Claude Code 2.1.328) reads on through a page too long for one call', async () => {
+    const first = String((await runToolCall(webFetchTool, { url: `${base}/long`, prompt: 'all' }, world.ctx())).content)
+    expect(first).toContain('call WebFetch again with offset: 100000')
+    expect(first).not.toContain('bbbb')
+    const rest = String((await runToolCall(webFetchTool, { url: `${base}/long`, prompt: 'all', offset: 100_000 }, world.ctx())).content)
+    expect(rest).toContain('[Page text from character 100000 of 130000]')
+    expect(rest).toContain('b'.repeat(30_000))
+    expect(rest).not.toContain('aaaa')
+    expect(rest).not.toContain('Content truncated')
+    const past = await runToolCall(webFetchTool, { url: `${base}/long`, prompt: 'all', offset: 200_000 }, world.ctx())
+    expect(past.isError).toBe(true)
+  })
 
   it('converts HTML to Markdown (no model: returns it)', async () => {
     const result = await runToolCall(webFetchTool, { url: `${base}/page`, prompt: 'What is the title?' }, world.ctx())

@@ -14,6 +14,12 @@ const MAX_REDIRECTS = 10
 const input = z.strictObject({
   url: z.string().describe('The URL to fetch content from'),
   prompt: z.string().describe('The prompt to run on the fetched content'),
+  offset: z
+    .number()
+    .int()
+    .nonnegative()
+    .optional()
+    .describe('Character position in the page text to start reading from. Use it to read on through a page too long for one call, with the value the previous result gave.'),
 })
 
 /** The HTML → Markdown converter, loaded on first use: most sessions never fetch a page. */
@@ -52,7 +58,7 @@ export const webFetchTool = defineTool({
         details: { url: url.href, redirect: page.location, status: page.status },
       }
     }
-    return answer(args.prompt, page, ctx)
+    return answer(args.prompt, page, ctx, args.offset ?? 0)
   },
 })
 
@@ -127,12 +133,12 @@ async function readCapped(response: Response): Promise<Buffer | undefined> {
   return Buffer.concat(chunks)
 }
 
-async function answer(prompt: string, page: Extract<Page, { kind: 'page' }>, ctx: ToolContext): Promise<ToolResult> {
+async function answer(prompt: string, page: Extract<Page, { kind: 'page' }>, ctx: ToolContext, offset: number): Promise<ToolResult> {
   const isHtml = /html/i.test(page.contentType) || /^\s*<(!doctype|html)/i.test(page.body)
   const markdown = isHtml ? (await turndown()).turndown(page.body) : page.body
-  const cut = markdown.length > MAX_MARKDOWN_CHARS
-  const content = cut ? `${markdown.slice(0, MAX_MARKDOWN_CHARS)}\n\n[Content truncated: ${markdown.length - MAX_MARKDOWN_CHARS} more characters]` : markdown
-  const details = { url: page.url, status: page.status, bytes: page.bytes, contentType: page.contentType, markdownChars: markdown.length }
+  if (offset > 0 && offset >= markdown.length) return errorResult(`offset ${offset} is past the end of the page text (${markdown.length} characters).`)
+  const content = pageWindow(markdown, offset)
+  const details = { url: page.url, status: page.status, bytes: page.bytes, contentType: page.contentType, markdownChars: markdown.length, ...(offset > 0 && { offset }) }
   if (!ctx.askModel) return { content: `Content of ${page.url} (no model was available to apply the prompt):\n\n${content}`, details }
   const system = 'You answer a question about a web page using only its content, concisely. Quote code and exact wording where it matters. If the page does not answer the question, say so.'
   const user = `Web page content (${page.url}):\n---\n${content}\n---\n\n${prompt}`
@@ -142,6 +148,18 @@ async function answer(prompt: string, page: Extract<Page, { kind: 'page' }>, ctx
   } catch (error) {
     return { content: `The small model could not process the page (${causeOf(error)}); here is its content:\n\n${content}`, details }
   }
+}
+
+/**
+ * The part of the page text from `offset`, at most {@link MAX_MARKDOWN_CHARS}; a cut names the
+ * offset to read on from (Claude Code 2.1.328's `offset`).
+ */
+export function pageWindow(markdown: string, offset: number): string {
+  const end = offset + MAX_MARKDOWN_CHARS
+  const part = markdown.slice(offset, end)
+  const lead = offset > 0 ? `[Page text from character ${offset} of ${markdown.length}]\n\n` : ''
+  if (end >= markdown.length) return lead + part
+  return `${lead}${part}\n\n[Content truncated: ${markdown.length - end} more characters. To read on, call WebFetch again with offset: ${end}]`
 }
 
 function stripWww(hostname: string): string {

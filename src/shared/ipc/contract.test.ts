@@ -34,3 +34,12 @@ describe('the contract, merged from one file per domain', () => {
     for (const name of [...Object.keys(requests), ...Object.keys(events)]) expect(name).toMatch(/^[a-z][A-Za-z]*\.[a-z][A-Za-z]*$/)
   })
 })
+
+describe('permission mode names in the contract', () => {
+  it('session.setMode and the preferences read manual as default and accept auto; anything else is refused', () => {
+    const input = sessionRequests['session.setMode'].input
+    expect(input.parse({ sessionId: 's1', mode: 'manual' })).toEqual({ sessionId: 's1', mode: 'default' })
+    expect(input.parse({ sessionId: 's1', mode: 'auto' })).toEqual({ sessionId: 's1', mode: 'auto' })
+    expect(input.safeParse({ sessionId: 's1', mode: 'yolo' }).success).toBe(false)
+  })
+})

@@ -1,11 +1,14 @@
 import { z } from 'zod'
 import { AgentEvent, PauseChoice } from '../protocol/agent-event'
 import { AbsPath, Id } from './common'
+import { canonicalMode, PERMISSION_MODE_NAMES } from '../permission-modes'
 
-/** Permission modes, as in Claude Code's settings (`defaultMode`). */
-export const PermissionModeName = z.enum(['default', 'acceptEdits', 'plan', 'bypassPermissions', 'dontAsk'])
+/** Permission modes, as in Claude Code's settings (`defaultMode`); `default` is the one Claude Code now calls `manual`. */
+export const PermissionModeName = z.enum(PERMISSION_MODE_NAMES)
 export type PermissionModeName = z.infer<typeof PermissionModeName>
 
+/** A mode as a caller may name it: `manual` is read as `default` (Claude Code's name since 2.1.200). */
+export const PermissionModeInput = z.preprocess((value) => (typeof value === 'string' ? (canonicalMode(value) ?? value) : value), PermissionModeName)
 /** `output_config.effort` levels (the API's, as Claude Code's `effortLevel` setting names them). */
 export const EffortLevel = z.enum(['low', 'medium', 'high', 'xhigh', 'max'])
 export type EffortLevel = z.infer<typeof EffortLevel>
@@ -69,7 +72,7 @@ export const sessionRequests = {
     output: z.object({ thinking: z.boolean(), effort: EffortLevel.optional() }),
   },
   /** Switches a session's permission mode (Shift+Tab in the UI); applies from the next tool call. */
-  'session.setMode': { input: z.object({ sessionId: Id, mode: PermissionModeName }).strict(), output: z.void() },
+  'session.setMode': { input: z.object({ sessionId: Id, mode: PermissionModeInput }).strict(), output: z.void() },
   /** Stored sessions, newest first: of one project, or of all when `projectPath` is omitted. */
   'session.list': { input: z.object({ projectPath: AbsPath.optional() }).strict(), output: z.array(SessionSummary) },
   /** Brings a stored session back so it can take prompts (a transcript cut mid-turn is repaired). */

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { AbsPath, Empty } from './common'
-import { PermissionModeName } from './session'
+import { PermissionModeInput } from './session'
 
 /** Model requests a desktop turn makes before it asks whether to go on (headless has no limit). */
 export const DEFAULT_TURN_GUARD = 200
@@ -10,7 +10,7 @@ export const Preferences = z.object({
   baseUrl: z.string().max(2000).optional(),
   model: z.string().max(200).optional(),
   fallbackModel: z.string().max(200).optional(),
-  permissionMode: PermissionModeName.optional(),
+  permissionMode: PermissionModeInput.optional(),
   /** Coordinator mode for new sessions: the main agent only directs workers (Agent, SendMessage, TaskStop). */
   coordinator: z.boolean().optional(),
   /** Model requests a desktop turn makes before it asks whether to go on (default {@link DEFAULT_TURN_GUARD}). */

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { PERMISSION_MODE_NAMES } from '../permission-modes'
 import { CompactionLayer, CompactionRecord, CompactionTrigger } from './compaction'
 import { TaskItem } from './task'
 
@@ -167,8 +168,8 @@ export const AgentEvent = z.discriminatedUnion('type', [
   z.object({
     ...base,
     type: z.literal('mode_change'),
-    mode: z.enum(['default', 'acceptEdits', 'plan', 'bypassPermissions', 'dontAsk']),
-    previous: z.enum(['default', 'acceptEdits', 'plan', 'bypassPermissions', 'dontAsk']),
+    mode: z.enum(PERMISSION_MODE_NAMES),
+    previous: z.enum(PERMISSION_MODE_NAMES),
   }),
   /**
    * A subagent started (or, sent a message after it ended, started again): `agentId` is the

@@ -24,7 +24,7 @@ export async function decide(call: DecideInput): Promise<PermissionDecision> {
   const roots = [call.projectRoot, ...call.settings.additionalDirectories]
   const subject = await subjectOf(call.tool.name, record, { cwd: call.cwd, projectRoot: call.projectRoot, home, additionalDirectories: call.settings.additionalDirectories })
   const rules = { ...call.settings.rules, allow: [...call.settings.rules.allow, ...(call.sessionGrants?.rules() ?? [])] }
-  const mode: PermissionMode = call.mode === 'bypassPermissions' && call.settings.disableBypassPermissions ? 'default' : call.mode
+  const mode = effectiveMode(call.mode, call.settings.disableBypassPermissions)
   const gitConcern = subject.kind === 'bash' ? await gitRepositoryConcern(subject.analysis, call.cwd) : undefined
   const links = subject.kind === 'bash' ? linkReach(subject.analysis, roots) : undefined
   const ctx: DecideContext = { ...call, mode, record, subject, roots, home, rules, ...(gitConcern ? { gitConcern } : {}), ...(links ? { links } : {}) }
@@ -33,6 +33,15 @@ export async function decide(call: DecideInput): Promise<PermissionDecision> {
     return { behavior: 'deny', message: `Permission to use ${call.tool.name} was not granted in advance (dontAsk mode): ${describeExplanation(decision.explanation)}`, explanation: decision.explanation }
   }
   return decision
+}
+
+/**
+ * The mode the rules are read in. A disabled bypass is manual. `auto` is manual too: no
+ * classifier is built in yet, and auto must never allow more than manual would.
+ */
+function effectiveMode(mode: PermissionMode, bypassDisabled: boolean): PermissionMode {
+  if (mode === 'auto') return 'default'
+  return mode === 'bypassPermissions' && bypassDisabled ? 'default' : mode
 }
 
 function decideInner(ctx: DecideContext): PermissionDecision {

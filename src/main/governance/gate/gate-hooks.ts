@@ -34,6 +34,21 @@ export interface SessionHooks {
   preCompact(trigger: 'manual' | 'auto', customInstructions: string): Promise<{ blocked?: string }>
   /** After one, with the summary the model will read. */
   postCompact(trigger: 'manual' | 'auto', summary: string): Promise<void>
+  /** Before `/model` switches (Claude Code 2.1.328): exit 2 or `decision: block` keeps the model; so does a hook that times out. */
+  preModelSwitch(change: ModelSwitch): Promise<{ blocked?: string }>
+  /** After the switch. */
+  postModelSwitch(change: ModelSwitch): Promise<void>
+}
+
+/** A model switch as the PreModelSwitch / PostModelSwitch input names it. */
+export interface ModelSwitch {
+  from_model: string
+  to_model: string
+  /** What was asked for (an alias, an id), or null for "back to the default". */
+  requested_model: string | null
+  source: 'command' | 'picker' | 'sdk'
+  /** Tokens the next request re-sends (0 before the first reply). */
+  context_tokens: number
 }
 
 interface Deps {
@@ -116,6 +131,16 @@ export function createSessionHooks(deps: Deps): SessionHooks {
     },
     async postCompact(trigger, summary) {
       await fire('PostCompact', { trigger, compact_summary: summary })
+    },
+    async preModelSwitch(change) {
+      const aggregate = await fire('PreModelSwitch', { ...change })
+      if (aggregate?.blocked) return { blocked: aggregate.blockReason ?? 'A PreModelSwitch hook kept the model.' }
+      // Claude Code keeps the model when a PreModelSwitch hook did not answer in time.
+      const late = aggregate?.errors.find((error) => /timed out/.test(error))
+      return late ? { blocked: `a PreModelSwitch hook did not answer in time (${late})` } : {}
+    },
+    async postModelSwitch(change) {
+      await fire('PostModelSwitch', { ...change })
     },
   }
 }

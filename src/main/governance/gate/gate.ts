@@ -1,5 +1,6 @@
 import { homedir } from 'node:os'
 import { resolve } from 'node:path'
+import { AUTO_MODE_FALLBACK_NOTICE } from '../../../shared/permission-modes'
 import type { AnyTool } from '../../tools/types'
 import { readRefused } from '../decide/match'
 import { realPathOf } from '../paths/real-path'
@@ -30,7 +31,7 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
   const settings = () => {
     const current = watch.current()
     if (watch.version !== hooksVersion) {
-      options.hooks.setHooks(current.hooks, current.disableAllHooks)
+      options.hooks.setHooks(current.hooks, current.disableAllHooks, current.allowedHttpHookUrls)
       hooksVersion = watch.version
     }
     return current
@@ -59,7 +60,17 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
     },
   }
 
+  let autoTold = false
+  /** Once per gate, the first time a call is judged in auto mode: say that it asks as manual does. */
+  const tellAutoFallback = (): void => {
+    if (mode !== 'auto' || autoTold) return
+    autoTold = true
+    const off = settings().disableAutoMode
+    notice({ level: 'warning', message: off ? 'auto mode is turned off by disableAutoMode in the settings; asking as in manual mode' : AUTO_MODE_FALLBACK_NOTICE })
+  }
+
   async function canUseTool(tool: AnyTool, input: unknown, toolUseId: string, callOptions: { signal?: AbortSignal } = {}): Promise<GateDecision> {
+    tellAutoFallback()
     const call: GateCall = { tool, input, replaced: false, toolUseId, cwd: cwd(), mode, settings: settings(), signal: callOptions.signal }
     return (
       (await preToolUseHooks(session, call)) ??

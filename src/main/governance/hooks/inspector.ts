@@ -1,6 +1,8 @@
 import { relative, resolve } from 'node:path'
 import type { HookInfo, HookRunInfo, HooksOverview } from '../../../shared/ipc/contract'
 import type { HookLog, HookLogEntry } from './log'
+import { hookEventProblem } from '../hook-events'
+import { handlerText, notRunBySous } from './runner'
 import { loadSettings } from '../settings/load'
 import { readProjectConfig } from '../trust/project-config'
 
@@ -28,15 +30,19 @@ export function hooksOverview(projectPath: string, options: HookInspectorOptions
   const root = resolve(projectPath)
   const { settings, diagnostics } = loadSettings(root, { sousHome: options.sousHome, home: options.userHome, projectTrust: options.projectTrust })
   const off = settings.disableAllHooks ? 'disableAllHooks is set in a settings file' : undefined
-  const hooks: HookInfo[] = settings.hooks.map((hook) => ({
-    event: hook.event,
-    ...(hook.matcher && { matcher: hook.matcher }),
-    command: [hook.handler.command ?? `(${hook.handler.type} hook)`, ...(hook.handler.args ?? [])].join(' '),
-    source: hook.source,
-    ...(hook.file && { file: hook.file }),
-    applies: off === undefined,
-    ...(off && { reason: off }),
-  }))
+  const hooks: HookInfo[] = settings.hooks.map((hook) => {
+    // A handler Sous cannot run says so, whatever else holds; an event Sous never fires too.
+    const reason = notRunBySous(hook.handler) ?? neverFired(hook.event) ?? off
+    return {
+      event: hook.event,
+      ...(hook.matcher && { matcher: hook.matcher }),
+      command: handlerText(hook.handler),
+      source: hook.source,
+      ...(hook.file && { file: hook.file }),
+      applies: reason === undefined,
+      ...(reason && { reason }),
+    }
+  })
   if (settings.trust.state === 'untrusted') {
     for (const hook of readProjectConfig(root).summary.hooks) {
       hooks.push({
@@ -78,8 +84,12 @@ export function toHookRun(entry: HookLogEntry): HookRunInfo {
   }
 }
 
+function neverFired(event: string): string | undefined {
+  return hookEventProblem(event)
+}
+
 /** Claude Code's order of events, so the inspector lists them as a session meets them. */
-const EVENT_ORDER = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PermissionRequest', 'PostToolUse', 'PostToolUseFailure', 'Notification', 'SubagentStart', 'SubagentStop', 'PreCompact', 'Stop', 'SessionEnd']
+const EVENT_ORDER = ['SessionStart', 'UserPromptSubmit', 'PreModelSwitch', 'PostModelSwitch', 'PreToolUse', 'PermissionRequest', 'PostToolUse', 'PostToolUseFailure', 'Notification', 'SubagentStart', 'SubagentStop', 'PreCompact', 'PostCompact', 'Stop', 'SessionEnd']
 
 function eventOrder(event: string): number {
   const index = EVENT_ORDER.indexOf(event)

@@ -1,15 +1,14 @@
-/** Hook events Sous can fire (Claude Code's names). */
-export const HOOK_EVENTS = [
-  'PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'PermissionRequest', 'UserPromptSubmit', 'Notification', 'Stop', 'SubagentStart',
-  'SubagentStop', 'PreCompact', 'PostCompact', 'SessionStart', 'SessionEnd',
-] as const
+import { SOUS_HOOK_EVENTS } from '../hook-events'
+
+/** Hook events Sous can fire (Claude Code's names); the list lives with the settings' check of names. */
+export const HOOK_EVENTS = SOUS_HOOK_EVENTS
 export type HookEvent = (typeof HOOK_EVENTS)[number]
 
 /** Events whose matcher is ignored (Claude Code: they have none). */
 export const EVENTS_WITHOUT_MATCHER = new Set<HookEvent>(['UserPromptSubmit', 'Stop', 'Notification', 'SessionEnd'])
 
 /** Events where exit code 2 blocks the action. */
-export const BLOCKING_EVENTS = new Set<HookEvent>(['PreToolUse', 'UserPromptSubmit', 'Stop', 'SubagentStop', 'PreCompact', 'PermissionRequest'])
+export const BLOCKING_EVENTS = new Set<HookEvent>(['PreToolUse', 'UserPromptSubmit', 'Stop', 'SubagentStop', 'PreCompact', 'PermissionRequest', 'PreModelSwitch'])
 
 /** One hook process's run. */
 export interface HookRun {

@@ -36,6 +36,14 @@ describe('loadSettings', () => {
     expect(settings.hooks.map((h) => h.event)).toEqual(['PreCompct', 'Stop'])
   })
 
+  it('no false warning for the events Sous fires (SubagentStart/Stop, PreCompact/PostCompact, the model switch); DirectoryAdded says why it never runs', () => {
+    const hook = [{ hooks: [{ type: 'command', command: 'true' }] }]
+    const fired = ['SubagentStart', 'SubagentStop', 'PreCompact', 'PostCompact', 'PreModelSwitch', 'PostModelSwitch']
+    project = makeTempProject({ hooks: Object.fromEntries([...fired, 'DirectoryAdded'].map((event) => [event, hook])) })
+    const { diagnostics } = loadSettings(project.root, { projectTrust: 'assume', sousHome: project.sousHome, home: project.home, managedPath: join(project.base, 'm.json') })
+    expect(diagnostics.map((d) => d.message)).toEqual([expect.stringContaining('hooks.DirectoryAdded: Sous has no /add-dir')])
+  })
+
   it('takes autoCompactWindow as a positive whole number, and refuses anything else with file and line, keeping the rest of the file', () => {
     project = makeTempProject({ permissions: { allow: ['Bash(ls *)'] } })
     const local = join(project.root, '.claude', 'settings.local.json')
@@ -96,4 +104,51 @@ describe('loadSettings', () => {
     const d = await decide({ tool: { name: 'Bash', isReadOnly: () => false }, input: { command: 'npm i' }, mode: 'bypassPermissions', settings, cwd: project.root, projectRoot: project.root })
     expect(d.behavior).toBe('ask')
   })
+})
+
+describe('permission mode names (Claude Code 2.1.328)', () => {
+  it('reads manual as default and accepts auto; disableAutoMode is read at either level', () => {
+    project = makeTempProject({ permissions: { defaultMode: 'manual', allow: ['Bash(a)'] } })
+    const opts = { projectTrust: 'assume' as const, managedPath: join(project.base, 'm.json'), sousHome: project.sousHome, home: project.home }
+    expect(loadSettings(project.root, opts)).toMatchObject({ settings: { defaultMode: 'default', disableAutoMode: false, broken: [] }, diagnostics: [] })
+    write(join(project.root, '.claude', 'settings.json'), { permissions: { defaultMode: 'auto', disableAutoMode: 'disable' } })
+    expect(loadSettings(project.root, opts).settings).toMatchObject({ defaultMode: 'auto', disableAutoMode: true })
+    write(join(project.root, '.claude', 'settings.json'), { disableAutoMode: 'disable' })
+    expect(loadSettings(project.root, opts).settings.disableAutoMode).toBe(true)
+  })
+
+  it('an unknown mode is one warning on that key with its line; the rest of the file still applies', () => {
+    project = makeTempProject()
+    const file = join(project.root, '.claude', 'settings.json')
+    write(file, '{\n  "permissions": {\n    "allow": ["Bash(npm test)"],\n    "defaultMode": "yolo"\n  }\n}\n')
+    const { settings, diagnostics } = loadSettings(project.root, { projectTrust: 'assume', managedPath: join(project.base, 'm.json'), sousHome: project.sousHome, home: project.home })
+    expect(settings.broken).toEqual([])
+    expect(settings.defaultMode).toBeUndefined()
+    expect(settings.rules.allow.map((r) => r.origin.text)).toEqual(['Bash(npm test)'])
+    expect(diagnostics).toHaveLength(1)
+    expect(diagnostics[0]).toMatchObject({ level: 'warning', file, line: 4 })
+    expect(diagnostics[0]!.message).toContain(`${file}:4:`)
+    expect(diagnostics[0]!.message).toContain('"yolo" is not a permission mode')
+  })
+
+  it('an untrusted project cannot start in auto, as with the other loose modes', () => {
+    project = makeTempProject({ permissions: { defaultMode: 'auto' } })
+    const { settings } = loadSettings(project.root, { managedPath: join(project.base, 'm.json'), sousHome: project.sousHome, home: project.home })
+    expect(settings.defaultMode).toBeUndefined()
+    expect(settings.trust.ignored.join()).toContain('defaultMode auto')
+  })
+})
+
+describe('Claude Code behaviour keys', () => {
+  it('bashOutputMaxChars is clamped to 4000–128000; promptCacheTtl is read; bad values are warnings, the highest file wins', () => {
+    project = makeTempProject({ bashOutputMaxChars: 500_000, promptCacheTtl: '1h' })
+    const opts = { projectTrust: 'assume' as const, managedPath: join(project.base, 'm.json'), sousHome: project.sousHome, home: project.home }
+    expect(loadSettings(project.root, opts).settings.behaviour).toEqual({ bashOutputMaxChars: 128_000, promptCacheTtl: '1h' })
+    write(join(project.root, '.claude', 'settings.local.json'), { bashOutputMaxChars: 10, promptCacheTtl: 'forever' })
+    const { settings, diagnostics } = loadSettings(project.root, opts)
+    expect(settings.behaviour).toEqual({ bashOutputMaxChars: 4_000, promptCacheTtl: '1h' })
+    expect(settings.broken).toEqual([])
+    expect(diagnostics.map((d) => `${d.level} ${d.message.split(' ')[0]}`)).toEqual(['warning promptCacheTtl'])
+  })
+
 })

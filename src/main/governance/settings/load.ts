@@ -7,9 +7,11 @@ import { hookScriptPaths } from '../trust/hook-scripts'
 import { settingsFingerprint } from '../trust/project-config'
 import { isPartTrusted } from '../trust/trust'
 import { trustFilePath } from '../trust/trust-store'
+import { canonicalMode, PERMISSION_MODE_SPELLINGS } from '../../../shared/permission-modes'
 import type { PermissionMode, RuleBehavior, SettingsSourceName } from '../types'
 import { jsonErrorPosition, keyPathPosition } from './json-position'
 import { hookEventProblem } from '../hook-events'
+import { readBehaviourKeys } from './behaviour-keys'
 import { SettingsFileSchema, type SettingsFile } from './schema'
 import type { LoadedSettings, MergedSettings, SettingsDiagnostic } from './types'
 
@@ -48,7 +50,7 @@ interface Source {
 /** Sources written by the project itself, which a cloned repository controls. */
 const PROJECT_SOURCES = new Set<SettingsSourceName>(['local', 'project'])
 /** Default modes that loosen what is asked; a project needs trust to set them. */
-const LOOSE_MODES = new Set<string>(['acceptEdits', 'bypassPermissions'])
+const LOOSE_MODES = new Set<string>(['acceptEdits', 'auto', 'bypassPermissions'])
 
 /** Paths of the settings files of a project, highest precedence first. */
 export function settingsFilePaths(projectRoot: string, opts: LoadSettingsOptions = {}): Record<'managed' | 'local' | 'project' | 'user', string> {
@@ -78,7 +80,10 @@ export function loadSettings(projectRoot: string, opts: LoadSettingsOptions = {}
     additionalDirectories: [],
     hooks: [],
     disableAllHooks: false,
+    allowedHttpHookUrls: [],
     disableBypassPermissions: false,
+    disableAutoMode: false,
+    behaviour: {},
     sandbox: { allowedDomains: [], deniedDomains: [], denyRead: [], allowRead: [], allowWrite: [], denyWrite: [] },
     broken: [],
     // The trust file decides what the project's own files may do: protected like a settings file.
@@ -113,22 +118,34 @@ export function loadSettings(projectRoot: string, opts: LoadSettingsOptions = {}
       }
       for (const text of p?.[behavior] ?? []) addRule(merged, diagnostics, src, behavior, text)
     }
-    if (p?.defaultMode && restrictOnly && LOOSE_MODES.has(p.defaultMode)) ignore(`defaultMode ${p.defaultMode}`)
-    else if (p?.defaultMode && !merged.defaultMode) merged.defaultMode = p.defaultMode as PermissionMode
+    const mode = p?.defaultMode === undefined ? undefined : canonicalMode(p.defaultMode)
+    if (p?.defaultMode !== undefined && !mode) diagnostics.push(unknownModeProblem(src, p.defaultMode))
+    else if (mode && restrictOnly && LOOSE_MODES.has(mode)) ignore(`defaultMode ${p?.defaultMode}`)
+    else if (mode && !merged.defaultMode) merged.defaultMode = mode
     for (const dir of p?.additionalDirectories ?? []) {
       if (restrictOnly) ignore(`additional directory ${dir}`)
       else merged.additionalDirectories.push(resolve(src.sourceRoot, dir.replace(/^~(?=\/|$)/, home)))
     }
     if (p?.disableBypassPermissionsMode === 'disable' && src.name === 'managed') merged.disableBypassPermissions = true
+    // Turning auto mode off only restricts, so any file may do it.
+    if (p?.disableAutoMode === 'disable' || d.disableAutoMode === 'disable') merged.disableAutoMode = true
     if (d.disableAllHooks === true) merged.disableAllHooks = true
     if (typeof d.fileCheckpointingEnabled === 'boolean' && merged.fileCheckpointingEnabled === undefined) merged.fileCheckpointingEnabled = d.fileCheckpointingEnabled
+    // An allowlist lets hooks send data off the machine: a project's own files need trust for it.
+    for (const pattern of d.allowedHttpHookUrls ?? []) {
+      if (restrictOnly) ignore(`allowedHttpHookUrls ${pattern}`)
+      else merged.allowedHttpHookUrls.push(pattern)
+    }
+    readBehaviourKeys(d, src, merged.behaviour, diagnostics)
     if (!(managedHooksOnly && src.name !== 'managed')) {
       for (const [event, matchers] of Object.entries(d.hooks ?? {})) {
         const problem = hookEventProblem(event)
         if (problem) diagnostics.push({ source: src.name, file: src.file, level: 'warning', message: `hooks.${event}: ${problem}` })
         for (const m of matchers) {
           for (const handler of m.hooks) {
-            if (restrictOnly) ignore(`${event} hook ${handler.command ?? handler.type}`)
+            const unsupported = handlerProblem(handler.type)
+            if (unsupported) diagnostics.push({ source: src.name, file: src.file, level: 'warning', message: `hooks.${event}: ${unsupported}` })
+            if (restrictOnly) ignore(`${event} hook ${handler.command ?? handler.url ?? handler.type}`)
             else merged.hooks.push({ event, matcher: m.matcher, handler, source: src.name, file: src.file })
           }
         }
@@ -187,6 +204,26 @@ function untrustedNotice(ignored: string[]): SettingsDiagnostic {
     source: 'project',
     level: 'warning',
     message: `This project's own settings are not trusted, so Sous ignores what would loosen its permissions: ${shown}${more}. Deny and ask rules still apply. To use them, review the project's trust (command palette: "Review project trust…").`,
+  }
+}
+
+/** Handler types Claude Code has that Sous does not run (the hook inspector lists them as such). */
+function handlerProblem(type: string): string | undefined {
+  if (type === 'command' || type === 'http' || type === 'prompt') return undefined
+  if (type === 'agent' || type === 'mcp_tool') return `${type} hooks are not run by Sous yet; the hook inspector lists them as not run.`
+  return `"${type}" is not a hook handler type (command, http, prompt, agent, mcp_tool); it never runs.`
+}
+
+/** An unknown `defaultMode`: one warning on that key, with its line; the rest of the file applies. */
+function unknownModeProblem(src: Source, value: string): SettingsDiagnostic {
+  const at = src.text !== undefined ? keyPathPosition(src.text, ['permissions', 'defaultMode']) : undefined
+  const where = src.file ? `${src.file}${at ? `:${at.line}:${at.column}` : ''}: ` : ''
+  return {
+    source: src.name,
+    file: src.file,
+    level: 'warning',
+    message: `${where}permissions.defaultMode "${value}" is not a permission mode (${PERMISSION_MODE_SPELLINGS.join(', ')}); it is ignored and sessions start in manual mode`,
+    ...(at && { line: at.line, column: at.column }),
   }
 }
 

@@ -1,5 +1,4 @@
 import { z } from 'zod'
-import { PERMISSION_MODES } from '../types'
 
 /**
  * The parts of a settings file governance reads. Unknown keys are kept (Claude Code's files carry
@@ -15,6 +14,13 @@ export const HookHandlerSchema = z.looseObject({
   if: z.string().optional(),
   async: z.boolean().optional(),
   shell: z.string().optional(),
+  /** `http` handlers: where the input is POSTed, extra headers, and the variables their values may name. */
+  url: z.string().optional(),
+  headers: z.record(z.string(), z.string()).optional(),
+  allowedEnvVars: z.array(z.string()).optional(),
+  /** `prompt` (and `agent`) handlers: the question, with `$ARGUMENTS` for the input JSON, and the model. */
+  prompt: z.string().optional(),
+  model: z.string().optional(),
 })
 
 export const HookMatcherSchema = z.looseObject({
@@ -28,14 +34,20 @@ export const SettingsFileSchema = z.looseObject({
       allow: RuleList.optional(),
       deny: RuleList.optional(),
       ask: RuleList.optional(),
-      defaultMode: z.enum(PERMISSION_MODES as [string, ...string[]]).optional(),
+      // Any string: an unknown mode is one problem on this key (load.ts), not a broken file.
+      defaultMode: z.string().optional(),
       additionalDirectories: z.array(z.string()).optional(),
       disableBypassPermissionsMode: z.literal('disable').optional(),
+      disableAutoMode: z.literal('disable').optional(),
     })
     .optional(),
+  /** Claude Code also accepts it at the top level. */
+  disableAutoMode: z.literal('disable').optional(),
   hooks: z.record(z.string(), z.array(HookMatcherSchema)).optional(),
   disableAllHooks: z.boolean().optional(),
   fileCheckpointingEnabled: z.boolean().optional(),
+  /** URL patterns (`*` wildcards) `http` hooks may reach besides the local machine; lists merge. */
+  allowedHttpHookUrls: z.array(z.string()).optional(),
   allowManagedPermissionRulesOnly: z.boolean().optional(),
   allowManagedHooksOnly: z.boolean().optional(),
   sandbox: z

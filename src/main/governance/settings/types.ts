@@ -2,6 +2,14 @@ import type { ParsedRule } from '../rules/parse'
 import type { PermissionMode, RuleBehavior, RuleOrigin, SettingsSourceName } from '../types'
 import type { HookHandlerConfig } from './schema'
 
+/** Claude Code keys for behaviour besides permissions (read by behaviour-keys.ts). */
+export interface BehaviourSettings {
+  /** Characters of a command's output the model gets inline (default 30,000; clamped to 4,000–128,000); the rest goes to a file. */
+  bashOutputMaxChars?: number
+  /** Prompt cache lifetime of the conversation's breakpoints. */
+  promptCacheTtl?: '5m' | '1h'
+}
+
 /** A rule ready for matching: parsed form, where it came from, and the root its `/x` paths are relative to. */
 export interface LoadedRule {
   parsed: ParsedRule
@@ -39,7 +47,13 @@ export interface MergedSettings {
   disableAllHooks: boolean
   /** Claude Code's `fileCheckpointingEnabled`: false turns checkpoints off (the highest source that sets it decides). */
   fileCheckpointingEnabled?: boolean
+  /** `allowedHttpHookUrls` of every file: the non-loopback URLs `http` hooks may POST to. */
+  allowedHttpHookUrls: string[]
   disableBypassPermissions: boolean
+  /** `disableAutoMode: "disable"` in any file (top level or under `permissions`): `auto` is refused, sessions stay manual. */
+  disableAutoMode: boolean
+  /** Claude Code keys for behaviour outside permissions (`bashOutputMaxChars`, `promptCacheTtl`; `autoCompactWindow` is its own key). */
+  behaviour: BehaviourSettings
   sandbox: {
     enabled?: boolean
     allowedDomains: string[]

@@ -101,7 +101,7 @@ function summarizeSettings(data: Record<string, unknown>, file: string, out: Tru
   const permissions = objectOf(data.permissions)
   for (const rule of stringsOf(permissions.allow)) out.allowRules.push({ rule, file })
   for (const path of stringsOf(permissions.additionalDirectories)) out.additionalDirectories.push({ path, file })
-  if (typeof permissions.defaultMode === 'string' && permissions.defaultMode !== 'default' && permissions.defaultMode !== 'plan')
+  if (typeof permissions.defaultMode === 'string' && permissions.defaultMode !== 'default' && permissions.defaultMode !== 'manual' && permissions.defaultMode !== 'plan')
     out.loosening.push({ setting: 'permissions.defaultMode', value: permissions.defaultMode, file })
   for (const [event, matchers] of Object.entries(objectOf(data.hooks))) {
     for (const entry of Array.isArray(matchers) ? matchers : []) {

@@ -46,6 +46,17 @@ export class ModelCache {
     return async (system, user, signal) => createAskModel(await this.get(preferences))(system, user, signal)
   }
 
+  /**
+   * The request `prompt` hooks make (governance's HookModelAsk): one side question to the hook's
+   * model (default the small, fast one), over the same configuration; the reply's text.
+   */
+  hookAsk(preferences: ModelPreferences = {}): (request: { system: string; user: string; model?: string; signal: AbortSignal }) => Promise<string> {
+    return async ({ system, user, model, signal }) => {
+      const { askOnce, SMALL_FAST_MODEL } = await import('./ask')
+      return (await askOnce(await this.get(preferences), { model: model ?? SMALL_FAST_MODEL, system, user, maxTokens: 1024, signal })).text
+    }
+  }
+
   private async build(key: string | undefined, preferences: ModelPreferences): Promise<ModelService> {
     const { AnthropicModelService, resolveModelConfig } = await import('./index')
     const env = { ...this.options.env, ...(key ? { ANTHROPIC_API_KEY: key } : {}) }

@@ -4,7 +4,7 @@ import { TurnGuardField } from './TurnGuardField'
 import { useSettings } from './store'
 
 const MODES: Array<[NonNullable<Preferences['permissionMode']> | '', string]> = [
-  ['', 'Default (ask before changes)'],
+  ['', 'Manual (ask before changes)'],
   ['acceptEdits', 'Accept edits'],
   ['plan', 'Plan (read-only)'],
   ['dontAsk', "Don't ask (deny what is not allowed)"],

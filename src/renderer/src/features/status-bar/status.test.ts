@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { compactCount, contextWindowOf, highMark, lowMark, nextMode, statusFacts, type UsageHistory } from './status'
+import { compactCount, contextWindowOf, highMark, lowMark, modeLabel, nextMode, statusFacts, type UsageHistory } from './status'
 
 const usage = (input: number, cacheRead: number, output: number) => ({ inputTokens: input, outputTokens: output, cacheReadTokens: cacheRead, cacheWriteTokens: 0 })
 
@@ -20,6 +20,9 @@ describe('status facts', () => {
     expect(contextWindowOf('claude-sonnet-4-5[1m]')).toBe(1_000_000)
     expect(['default', 'acceptEdits', 'plan'].map((m) => nextMode(m as 'default'))).toEqual(['acceptEdits', 'plan', 'default'])
     expect(nextMode('bypassPermissions')).toBe('default')
+    // auto (asks as manual until its classifier exists) leaves the cycle back to Manual; default is shown as Claude Code names it now.
+    expect(nextMode('auto')).toBe('default')
+    expect([modeLabel('default'), modeLabel('auto')]).toEqual(['Manual', 'Auto (asks as Manual: no classifier yet)'])
     expect([999, 1234, 45_678, 2_500_000].map(compactCount)).toEqual(['999', '1.2k', '46k', '2.5M'])
   })
 

@@ -81,7 +81,11 @@ export function statusFacts(transcript: UsageHistory): StatusFacts {
     : { contextUsed: 0, contextWindow: contextWindowOf(undefined), totalTokens: 0, costUsd: 0 }
 }
 
-/** The modes Shift+Tab cycles through, as in Claude Code (bypass and dontAsk are set in settings only). */
+/**
+ * The modes Shift+Tab cycles through, as in Claude Code (bypass and dontAsk are set in settings
+ * only). `auto` joins the cycle once it has its classifier; until then it asks as Manual does, so a
+ * stop on it would only look different.
+ */
 export const CYCLED_MODES: readonly PermissionModeName[] = ['default', 'acceptEdits', 'plan']
 
 /** The mode after `mode` in the Shift+Tab cycle (a mode outside the cycle goes back to default). */
@@ -94,11 +98,14 @@ export function nextMode(mode: PermissionModeName): PermissionModeName {
 export function modeLabel(mode: PermissionModeName): string {
   switch (mode) {
     case 'default':
-      return 'Ask before changes'
+      // Claude Code's name for this mode since 2.1.200.
+      return 'Manual'
     case 'acceptEdits':
       return 'Accept edits'
     case 'plan':
       return 'Plan mode (read-only)'
+    case 'auto':
+      return 'Auto (asks as Manual: no classifier yet)'
     case 'bypassPermissions':
       return 'Bypass permissions'
     case 'dontAsk':
