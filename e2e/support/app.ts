@@ -1,4 +1,4 @@
-import { expect, type Page } from '@playwright/test'
+import { expect, type Locator, type Page } from '@playwright/test'
 import { basename } from 'node:path'
 import { pathToFileURL } from 'node:url'
 
@@ -43,4 +43,13 @@ export async function openTrusted(page: Page, dir: string): Promise<void> {
   const dialog = page.getByRole('dialog', { name: `Trust the files in ${basename(dir)}?` })
   await dialog.getByRole('button', { name: 'Trust this project' }).click()
   await expect(dialog).toBeHidden()
+}
+
+/** Types `text` into the chat's message box and sends it; returns the chat region. */
+export async function sendMessage(page: Page, text: string): Promise<Locator> {
+  const chat = page.getByRole('region', { name: 'Chat' })
+  const input = chat.getByRole('textbox', { name: 'Message' })
+  await input.fill(text)
+  await input.press('Enter')
+  return chat
 }

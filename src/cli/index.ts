@@ -12,6 +12,10 @@ Usage:
   sous serve [--port N] [--host 127.0.0.1] [--allow-remote]
                           Serve the app to a browser (loopback only by default).
   sous -p, --print "…"    Run one prompt headless and print the answer.
+  sous checkpoints <session-id> [--json]
+                          List a session's checkpoints.
+  sous rewind <session-id> --to <checkpoint-id> [--code|--conversation|--both] [--force] [--json]
+                          Restore a checkpoint (exit 3 when conflicts were kept).
   sous --help             Show this help.
   sous --version          Show the version.
 `
@@ -22,6 +26,11 @@ async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<nu
   if (first === 'serve') {
     const { runServe } = await import('./serve')
     return runServe(argv.slice(1), env)
+  }
+  if (first === 'checkpoints' || first === 'rewind') {
+    const { runCheckpoints, runRewind } = await import('./checkpoints')
+    const io = { stdout: process.stdout, stderr: process.stderr }
+    return first === 'checkpoints' ? runCheckpoints(argv.slice(1), env, io) : runRewind(argv.slice(1), env, io)
   }
   if (argv.includes('-p') || argv.includes('--print')) return runPrintMode(argv, env)
   if (first === '--version' || first === '-v') {

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util'
+import { EFFORT_LEVELS, type EffortLevel } from '../main/services/model/capabilities'
 
 /** How headless mode prints its outcome. */
 export type OutputFormat = 'text' | 'json' | 'stream-json'
@@ -15,6 +16,10 @@ export interface PrintOptions {
   /** Model requests allowed; none given means no limit (as in Claude Code's print mode). */
   maxTurns?: number
   resume?: string
+  /** `--fork-session`: continue the resumed session in a new one (the original stays as it was). */
+  forkSession: boolean
+  /** `--at <checkpoint-id>`: the fork starts from that checkpoint's conversation. */
+  at?: string
   continue: boolean
   verbose: boolean
   appendSystemPrompt?: string
@@ -27,6 +32,12 @@ export interface PrintOptions {
   strictMcpConfig: boolean
   /** `--coordinator`: the main agent directs workers; the run ends once they all reported. */
   coordinator: boolean
+  /** `--max-budget-usd` (Claude Code's flag): the run's spending cap in dollars. */
+  maxBudgetUsd?: number
+  /** `--max-tokens-budget`: the run's cap in tokens (input, cache reads and writes, output). */
+  maxTokensBudget?: number
+  /** `--effort`: `output_config.effort` for models that take it. */
+  effort?: EffortLevel
 }
 
 const FORMATS: readonly OutputFormat[] = ['text', 'json', 'stream-json']
@@ -47,8 +58,14 @@ Options:
   --strict-mcp-config             use only the --mcp-config servers
   --model <name>                  model id (default: ANTHROPIC_MODEL or the built-in default)
   --max-turns <n>                 limit on model requests (default: no limit)
+  --max-budget-usd <amount>       stop before spending more than this many dollars
+                                  (exit 1, terminal_reason "budget_exceeded")
+  --max-tokens-budget <n>         stop before using more than this many tokens
+  --effort <level>                low | medium | high | xhigh | max (models that take it)
   -r, --resume <session-id>       continue a stored session
   -c, --continue                  continue the latest session of this folder
+  --fork-session                  with --resume: continue in a new session (the original is kept)
+  --at <checkpoint-id>            with --fork-session: start from that checkpoint's conversation
   --append-system-prompt <text>   extra instructions for this run
   --coordinator                   coordinator mode: the agent directs workers and the run ends
                                   once every worker has reported and the agent answered
@@ -76,6 +93,8 @@ export function parsePrintArgs(argv: string[]): { ok: true; options: Omit<PrintO
         'max-turns': { type: 'string' },
         resume: { type: 'string', short: 'r' },
         continue: { type: 'boolean', short: 'c' },
+        'fork-session': { type: 'boolean' },
+        at: { type: 'string' },
         verbose: { type: 'boolean' },
         'append-system-prompt': { type: 'string' },
         allowedTools: { type: 'string', multiple: true },
@@ -83,6 +102,9 @@ export function parsePrintArgs(argv: string[]): { ok: true; options: Omit<PrintO
         'mcp-config': { type: 'string', multiple: true },
         'strict-mcp-config': { type: 'boolean' },
         coordinator: { type: 'boolean' },
+        'max-budget-usd': { type: 'string' },
+        'max-tokens-budget': { type: 'string' },
+        effort: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     })
@@ -100,7 +122,15 @@ export function parsePrintArgs(argv: string[]): { ok: true; options: Omit<PrintO
     maxTurns = Number(values['max-turns'])
     if (!Number.isInteger(maxTurns) || maxTurns < 1) return { ok: false, error: '--max-turns must be a positive integer' }
   }
+  const maxBudgetUsd = values['max-budget-usd'] === undefined ? undefined : Number(values['max-budget-usd'])
+  if (maxBudgetUsd !== undefined && !(Number.isFinite(maxBudgetUsd) && maxBudgetUsd > 0)) return { ok: false, error: '--max-budget-usd must be a positive number' }
+  const maxTokensBudget = values['max-tokens-budget'] === undefined ? undefined : Number(values['max-tokens-budget'])
+  if (maxTokensBudget !== undefined && !(Number.isInteger(maxTokensBudget) && maxTokensBudget > 0)) return { ok: false, error: '--max-tokens-budget must be a positive integer' }
+  const effort = values.effort as EffortLevel | undefined
+  if (effort !== undefined && !EFFORT_LEVELS.includes(effort)) return { ok: false, error: `--effort must be one of ${EFFORT_LEVELS.join(', ')}` }
   if (values.resume !== undefined && values.continue) return { ok: false, error: '--resume and --continue cannot be combined' }
+  if (values['fork-session'] && values.resume === undefined) return { ok: false, error: '--fork-session needs --resume <session-id>' }
+  if (values.at !== undefined && !values['fork-session']) return { ok: false, error: '--at needs --fork-session (to rewind the session itself, use sous rewind)' }
   if (values['strict-mcp-config'] && !values['mcp-config']?.length) return { ok: false, error: '--strict-mcp-config needs --mcp-config' }
   const options: Omit<PrintOptions, 'prompt'> & { prompt: string } = {
     prompt: parsed.positionals.join(' '),
@@ -108,6 +138,7 @@ export function parsePrintArgs(argv: string[]): { ok: true; options: Omit<PrintO
     permissionMode,
     ...(maxTurns !== undefined && { maxTurns }),
     continue: values.continue ?? false,
+    forkSession: values['fork-session'] ?? false,
     verbose: values.verbose ?? false,
     allowedTools: splitRules(values.allowedTools),
     disallowedTools: splitRules(values.disallowedTools),
@@ -115,9 +146,13 @@ export function parsePrintArgs(argv: string[]): { ok: true; options: Omit<PrintO
     strictMcpConfig: values['strict-mcp-config'] ?? false,
     coordinator: values.coordinator ?? false,
   }
+  if (maxBudgetUsd !== undefined) options.maxBudgetUsd = maxBudgetUsd
+  if (maxTokensBudget !== undefined) options.maxTokensBudget = maxTokensBudget
+  if (effort !== undefined) options.effort = effort
   if (values.cwd !== undefined) options.cwd = values.cwd
   if (values.model !== undefined) options.model = values.model
   if (values.resume !== undefined) options.resume = values.resume
+  if (values.at !== undefined) options.at = values.at
   if (values['append-system-prompt'] !== undefined) options.appendSystemPrompt = values['append-system-prompt']
   return { ok: true, options }
 }

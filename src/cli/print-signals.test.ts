@@ -76,7 +76,8 @@ describe('sous -p keeps every signal', () => {
 
   it('has no default limit on model requests', async () => {
     await writeFile(join(headless.project, 'a.txt'), 'a\n')
-    const reads = Array.from({ length: 105 }, () => toolUseReply('Read', { file_path: join(headless.project, 'a.txt') }))
+    // A different line each time, so the loop brake (five identical calls in a row) stays out of it.
+    const reads = Array.from({ length: 105 }, (_, index) => toolUseReply('Read', { file_path: join(headless.project, 'a.txt'), offset: index + 1 }))
     server.setScenario([...reads, textReply('Read it 105 times.')])
     const { code, stdout } = await sous(['--output-format', 'json', 'Read it many times'])
     expect(code).toBe(0)

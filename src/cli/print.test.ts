@@ -112,7 +112,8 @@ describe('sous -p', () => {
   it('runs a 30-turn session', async () => {
     const file = join(headless.project, 'data.txt')
     await writeFile(file, 'x'.repeat(1000))
-    server.setScenario([...Array.from({ length: 30 }, () => toolUseReply('Read', { file_path: file })), textReply('All done.')])
+    // A different slice each time, so the loop brake (five identical calls in a row) stays out of it.
+    server.setScenario([...Array.from({ length: 30 }, (_, index) => toolUseReply('Read', { file_path: file, limit: index + 1 })), textReply('All done.')])
     const { code, stdout } = await sous(['--output-format', 'json', '--max-turns', '40', 'Read it 30 times'])
     expect(code).toBe(0)
     const result = JSON.parse(stdout) as { num_turns: number; usage: { cache_read_input_tokens: number } }

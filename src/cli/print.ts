@@ -76,11 +76,15 @@ export async function runPrint(argv: string[], env: NodeJS.ProcessEnv, io: Print
     mcpConfigs: options.mcpConfigs.map((config) => (config.trimStart().startsWith('{') ? config : resolve(config))),
     strictMcpConfig: options.strictMcpConfig,
     ...(options.coordinator && { coordinator: true }),
+    ...((options.maxBudgetUsd !== undefined || options.maxTokensBudget !== undefined) && {
+      budget: { ...(options.maxBudgetUsd !== undefined && { sessionUsd: options.maxBudgetUsd }), ...(options.maxTokensBudget !== undefined && { sessionTokens: options.maxTokensBudget }) },
+    }),
+    ...(options.effort && { effort: options.effort }),
     onDenial: (denial) => denials.push({ tool_name: denial.toolName, tool_use_id: denial.toolUseId, tool_input: denial.input }),
   })
   const manager = runtime.sessions
   try {
-    const { sessionId, projectPath } = await openSession(manager, options, cwd)
+    const { sessionId, projectPath } = await openSession(manager, options, cwd, home)
     // No one is here to review the folder's own configuration, so (as Claude Code's -p) it is obeyed.
     if (options.verbose) io.stderr.write(`sous: headless mode treats ${projectPath} as trusted: its own .claude settings (hooks, allow rules, extra directories, sandbox settings) and .mcp.json servers apply without review.\n`)
     let plan: ProposedPlan | undefined
@@ -114,7 +118,11 @@ export async function runPrint(argv: string[], env: NodeJS.ProcessEnv, io: Print
   }
 }
 
-async function openSession(manager: SessionManager, options: PrintOptions, cwd: string): Promise<{ sessionId: string; projectPath: string }> {
+async function openSession(manager: SessionManager, options: PrintOptions, cwd: string, home: string): Promise<{ sessionId: string; projectPath: string }> {
+  if (options.resume && options.forkSession) {
+    const { forkSession } = await import('./fork')
+    return manager.resume(await forkSession(home, options.resume, options.at, cwd))
+  }
   if (options.resume) return manager.resume(options.resume)
   if (options.continue) return manager.continueLatest(cwd)
   return { ...(await manager.create(cwd)), projectPath: cwd }
@@ -122,6 +130,8 @@ async function openSession(manager: SessionManager, options: PrintOptions, cwd: 
 
 function onEvent(io: PrintIO, options: PrintOptions, event: AgentEvent): void {
   if (event.type === 'sandbox_unavailable') io.stderr.write(`${sandboxWarningLine(event)}\n`)
+  // A refused budget or loop-brake setting, and a cap's 80 % warning, are said whatever the format.
+  if (event.type === 'notice' && event.topic === 'budget' && !(options.verbose && options.outputFormat === 'text')) io.stderr.write(`sous: warning: ${event.message}\n`)
   if (options.outputFormat === 'stream-json') return writeLine(io, streamLine(event))
   if (options.verbose && options.outputFormat === 'text') {
     const line = verboseLine(event)

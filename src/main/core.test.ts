@@ -134,6 +134,8 @@ describe('settings and session handlers', () => {
       delete: async () => undefined,
       setModel: unused,
       continueTurn: unused,
+      resumePause: unused,
+      setReasoning: unused,
       setMode: unused,
       agentTree: unused,
       agentHistory: unused,

@@ -94,7 +94,13 @@ export function prepareFork(call: AgentCall, origin: CallOrigin, context: Prepar
     maxTokens: origin.maxTokens,
     fileState: caller.fileState.clone(),
   }
-  if (origin.thinkingBudget !== undefined) make.thinkingBudget = origin.thinkingBudget
+  // The same thinking and effort as that request, so the fork's first request matches it byte for byte.
+  make.reasoning = {
+    thinking: origin.thinking !== undefined,
+    ...(origin.thinking?.type === 'enabled' && { thinkingBudget: origin.thinking.budget_tokens }),
+    ...(origin.thinking?.display && { display: origin.thinking.display }),
+    ...(origin.effort && { effort: origin.effort }),
+  }
   const counted = origin.promptTokens !== undefined ? { promptTokens: origin.promptTokens, messages: origin.messages, system: origin.system, tools: origin.tools } : undefined
   return { make, messages: forkMessages(origin, call.prompt), cwd: caller.cwd, ...(counted && { counted }) }
 }

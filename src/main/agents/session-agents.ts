@@ -8,7 +8,9 @@ import { shellNodeId } from '../../shared/protocol/agent-tree'
 import type { ContextManager } from '../compaction/manager'
 import { InstructionBudget } from '../context/instruction-files'
 import { NestedInstructions } from '../context/nested-instructions'
+import type { RequestGuard } from '../engine/guard'
 import type { QueryHooks } from '../engine/types'
+import type { ReasoningPreference } from '../services/model/capabilities'
 import type { AgentLabel } from '../governance/approvals/queue'
 import type { PermissionGate } from '../governance/gate/gate'
 import { resultText } from '../tools/result-text'
@@ -72,6 +74,10 @@ export interface SessionAgentsOptions {
   foregroundLimitMs?: number
   /** Coordinator mode: every agent the main agent starts runs in the background. */
   coordinator?: boolean
+  /** Thinking and effort for subagents (the session's preference; a fork copies its parent's request instead). */
+  reasoning?: ReasoningPreference
+  /** The session's budget guard and loop brake for one subagent's run (its spend counts toward the session's caps). */
+  guard?(agent: { agentId: string; parentToolUseId?: string }): RequestGuard
   /** Subagents' compaction (thresholds, the task list, the plan); without it their conversations are sent whole. */
   compaction?: SubagentCompaction
   now?(): number
@@ -273,7 +279,8 @@ export class SessionAgents implements SubagentControl {
         hooks: loopHooks(record, parts, () => lastText, this.nestedOf(record)),
         ...(context && { context }),
         ...(make.maxTokens !== undefined && { maxTokens: make.maxTokens }),
-        ...(make.thinkingBudget !== undefined && { thinkingBudget: make.thinkingBudget }),
+        ...((make.reasoning ?? this.o.reasoning) && { reasoning: make.reasoning ?? this.o.reasoning }),
+        ...(this.o.guard && { guard: this.o.guard({ agentId: make.id, ...(make.parentToolUseId !== undefined && { parentToolUseId: make.parentToolUseId }) }) }),
         toolContext: {
           ...this.o.sharedContext(),
           fileState: make.fileState,

@@ -8,6 +8,7 @@ import type { CallOrigin } from '../tools/types'
  */
 export function callOrigin(request: ModelRequest, sent: readonly Message[]): Omit<CallOrigin, 'reply'> {
   const origin: Omit<CallOrigin, 'reply'> = { system: request.system, tools: request.tools, messages: [...sent], model: request.model, maxTokens: request.maxTokens }
-  if (request.thinkingBudget !== undefined) origin.thinkingBudget = request.thinkingBudget
+  if (request.thinking) origin.thinking = request.thinking
+  if (request.effort) origin.effort = request.effort
   return origin
 }

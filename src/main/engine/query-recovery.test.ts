@@ -7,7 +7,7 @@ import { compactionSettings } from '../compaction/settings'
 import type { Message } from '../services/model/types'
 import { CONTINUATION_NUDGE } from './transitions/max-tokens'
 
-// The loop's recovery transitions (stream_retry, max_tokens_escalate/recovery, reactive_compact_retry,
+// The loop's recovery transitions (stream_retry, max_tokens_recovery, reactive_compact_retry,
 // stop_hook_blocking) with the real SDK against the scripted server.
 const server = useModelServer()
 
@@ -74,14 +74,14 @@ describe('query: recovery transitions', () => {
     expect(server.requests).toHaveLength(4)
   })
 
-  it('on max_tokens raises the limit once, then nudges three times, then stops', async () => {
+  it('asks for the model ceiling at once; a reply cut there is kept and nudged three times, never generated again', async () => {
     const cut = (text: string) => textReply(text, { stopReason: 'max_tokens' })
-    server.setScenario([cut('first'), cut('part one'), cut('part two'), cut('part three'), cut('part four')])
+    server.setScenario([cut('part one'), cut('part two'), cut('part three'), cut('part four')])
     const { result } = await runQuery(baseParams(scriptedModel(server.url)))
     expect(result.reason).toBe('max_tokens')
-    expect(server.requests.map((request) => request.body['max_tokens'])).toEqual([8192, 64000, 64000, 64000, 64000])
-    expect(sentMessages(1)).toEqual(sentMessages(0))
-    const last = sentMessages(4)
+    // claude-sonnet-4-6's own ceiling on every request, the first included: nothing is thrown away.
+    expect(server.requests.map((request) => request.body['max_tokens'])).toEqual([64000, 64000, 64000, 64000])
+    const last = sentMessages(3)
     expect(last.filter((message) => message.role === 'assistant').map((message) => (message.content as Array<{ text: string }>)[0]!.text)).toEqual([
       'part one',
       'part two',
@@ -89,6 +89,26 @@ describe('query: recovery transitions', () => {
     ])
     expect(JSON.stringify(last.at(-1))).toContain(CONTINUATION_NUDGE)
     expect(result.messages.filter((message) => message.role === 'assistant')).toHaveLength(4)
+  })
+
+  it('CLAUDE_CODE_MAX_OUTPUT_TOKENS (the maxTokens override) replaces the ceiling', async () => {
+    server.setScenario([textReply('short')])
+    await runQuery(baseParams(scriptedModel(server.url), { maxTokens: 12_000 }))
+    expect(server.requests[0]!.body['max_tokens']).toBe(12_000)
+  })
+
+  it('a model whose ceiling is lower than asked is sent again once with the ceiling the API names', async () => {
+    server.setScenario([
+      { error: { status: 400, type: 'invalid_request_error', message: 'max_tokens: 64000 > 32000, which is the maximum allowed number of output tokens for claude-sonnet-4-6' } },
+      textReply('fits'),
+      textReply('again'),
+    ])
+    const model = scriptedModel(server.url)
+    const { result } = await runQuery(baseParams(model))
+    expect(result.resultText).toBe('fits')
+    await runQuery(baseParams(model))
+    // The service keeps the ceiling it learned: the next request asks for it straight away.
+    expect(server.requests.map((request) => request.body['max_tokens'])).toEqual([64000, 32000, 32000])
   })
 
   it('never runs a tool_use cut by max_tokens', async () => {

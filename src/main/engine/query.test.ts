@@ -191,14 +191,32 @@ describe('query', () => {
     expect(String(results[1]!.content)).toContain('not executed')
   })
 
-  it('sends thinking blocks back unmodified with their signatures', async () => {
-    server.setScenario([
-      { reply: { content: [{ type: 'thinking', thinking: 'Let me check.', signature: 'sig-123' }, { type: 'tool_use', id: 'toolu_t', name: 'Echo', input: { value: 'v' } }] } },
-      thinkingReply('Done thinking.', 'Answer.', { signature: 'sig-456' }),
-    ])
-    await runQuery(baseParams(scriptedModel(server.url), { tools: [echo], thinkingBudget: 1024 }))
+  it('asks for adaptive thinking by default and sends thinking blocks back intact, redacted ones included', async () => {
+    const reply = [
+      { type: 'thinking' as const, thinking: 'Let me check.', signature: 'sig-123' },
+      { type: 'redacted_thinking' as const, data: 'EncryptedOpaque==' },
+      { type: 'tool_use' as const, id: 'toolu_t', name: 'Echo', input: { value: 'v' } },
+    ]
+    server.setScenario([{ reply: { content: reply } }, thinkingReply('Done thinking.', 'Answer.', { signature: 'sig-456' })])
+    const { result } = await runQuery(baseParams(scriptedModel(server.url), { tools: [echo], reasoning: { display: 'summarized', effort: 'high' } }))
+    expect(server.requests[0]!.body['thinking']).toEqual({ type: 'adaptive', display: 'summarized' })
+    expect(server.requests[0]!.body['output_config']).toEqual({ effort: 'high' })
+    // The next request carries the assistant message exactly as it came: every block, in order, signatures intact.
     const assistant = sentMessages(1)[1]!
-    expect(assistant.content[0]).toEqual({ type: 'thinking', thinking: 'Let me check.', signature: 'sig-123' })
+    expect(assistant).toEqual({ role: 'assistant', content: reply })
+    // The conversation keeps them too (the transcript gets what the loop appends).
+    expect(result.messages[1]).toEqual({ role: 'assistant', content: reply })
+  })
+
+  it('gives a model that needs a budget Claude Code’s 31999, and no thinking nor effort when turned off', async () => {
+    server.setScenario([textReply('one'), textReply('two')])
+    await runQuery(baseParams(scriptedModel(server.url), { modelName: 'claude-sonnet-4-5', reasoning: { effort: 'low' } }))
+    expect(server.requests[0]!.body['thinking']).toEqual({ type: 'enabled', budget_tokens: 31999 })
+    expect(server.requests[0]!.body['max_tokens']).toBe(64000)
+    // Sonnet 4.5 takes no effort field.
+    expect(server.requests[0]!.body['output_config']).toBeUndefined()
+    await runQuery(baseParams(scriptedModel(server.url), { reasoning: { thinking: false } }))
+    expect(server.requests[1]!.body['thinking']).toBeUndefined()
   })
 
   it('forwards a switch to the fallback model', async () => {

@@ -11,6 +11,8 @@ import { stamp } from './events'
 import { budgetResults } from './result-budget'
 import { streamReply, type ReplyOutcome } from './stream-reply'
 import { ToolView, toolSchemas } from './tool-view'
+import { requestReasoning } from '../services/model/capabilities'
+import type { GuardVerdict } from './guard'
 import { maxTokensStep } from './transitions/max-tokens'
 import { compactAfterOverflow, tooLong } from './transitions/prompt-too-long'
 import { stopHookRound } from './transitions/stop-hook'
@@ -22,7 +24,7 @@ import type { EventBody, QueryParams, QueryResult } from './types'
 /**
  * The agent loop: stream a reply → run its tool calls → append → repeat, until the model stops
  * asking for tools or a terminal reason ends the run. Every step returns a {@link Transition}: why
- * the loop goes on (`next_turn`, `stream_retry`, `max_tokens_escalate`…) or why it ends. Recovery
+ * the loop goes on (`next_turn`, `stream_retry`, `max_tokens_recovery`…) or why it ends. Recovery
  * paths live in `transitions/`.
  *
  * Contract: yields AgentEvents and always ends with exactly one `turn_end`; never throws for model
@@ -43,12 +45,29 @@ export async function* query(params: QueryParams): AsyncGenerator<AgentEvent, Qu
     }
     loop.tools = tools.refresh()
     const request = yield* stamped(prepareRequest(loop, params, tools.schemas), params)
+    const verdict = await askGuard(params, request)
+    if (verdict.kind === 'stop') {
+      transition = { kind: 'end', reason: verdict.reason, message: verdict.message }
+      break
+    }
+    if (verdict.kind === 'again') {
+      transition = proceed('guard_retry')
+      continue
+    }
     const outcome = yield* stamped(streamReply(params.model, request, tools.deps, callOrigin(request, loop.lastSent?.messages ?? loop.messages)), params)
     transition = outcome.kind === 'error' ? yield* onError(loop, params, outcome) : yield* onMessage(loop, params, outcome)
     if (transition.kind === 'end') break
   }
   yield stamp({ type: 'turn_end', reason: transition.reason, message: transition.message }, params)
   return loop.result(transition)
+}
+
+/** The guard's verdict on a request about to go out; a guard that throws lets it go. */
+async function askGuard(params: QueryParams, request: ModelRequest): Promise<GuardVerdict> {
+  if (!params.guard) return { kind: 'go' }
+  const verdict = await params.guard.beforeRequest(request).catch((): GuardVerdict => ({ kind: 'go' }))
+  if (params.signal.aborted) return { kind: 'go' } // the stream sees the abort and ends the run as aborted
+  return verdict
 }
 
 /** How a run ended. */
@@ -62,7 +81,6 @@ class LoopState {
   turns = 0
   /** Requests allowed before asking (or stopping); grows by `maxTurns` each time the user says go on. */
   turnLimit: number
-  maxTokens: number
   /** The model to ask; an inline skill's `model` or the fallback model (once the service switched) for the rest of the run. */
   modelName: string
   continuations = 0
@@ -82,7 +100,6 @@ class LoopState {
     this.turnLimit = params.maxTurns
     this.messages = [...params.messages]
     this.tools = params.tools
-    this.maxTokens = params.maxTokens ?? 8192
     this.modelName = params.modelName
   }
 
@@ -135,15 +152,18 @@ async function* prepareRequest(loop: LoopState, params: QueryParams, tools: Tool
     send = prepared.send
   }
   loop.lastSent = { length: loop.messages.length, messages: send }
+  // The model's own ceiling on every request (or the override), so no reply is cut and generated again.
+  const reasoning = requestReasoning(loop.modelName, params.reasoning, params.maxTokens)
   const request: ModelRequest = {
     model: loop.modelName,
     system: params.system,
     messages: withMessageBreakpoints(send),
     tools,
-    maxTokens: loop.maxTokens,
+    maxTokens: reasoning.maxTokens,
     signal: params.signal,
   }
-  if (params.thinkingBudget !== undefined) request.thinkingBudget = params.thinkingBudget
+  if (reasoning.thinking) request.thinking = reasoning.thinking
+  if (reasoning.effort) request.effort = reasoning.effort
   return request
 }
 
@@ -186,6 +206,7 @@ async function* onMessage(
   if (reply.fallbackModel) loop.modelName = reply.fallbackModel
   if (loop.lastSent) params.context?.observe(reply.usage, loop.lastSent.length, loop.lastSent.messages)
   yield* account(loop, params, reply)
+  params.guard?.afterReply({ model: reply.model, content: reply.content, usage: reply.usage, costUsd: reply.costUsd })
   if (reply.stopReason === 'max_tokens' && !params.signal.aborted) return yield* onMaxTokens(loop, params, reply)
   loop.continuations = 0
   if (reply.content.length > 0) loop.append({ role: 'assistant', content: reply.content })
@@ -231,16 +252,8 @@ async function* onMaxTokens(
   params: QueryParams,
   reply: Extract<ReplyOutcome, { kind: 'message' }>,
 ): AsyncGenerator<AgentEvent, Transition> {
-  const step = maxTokensStep(reply.content, {
-    maxTokens: loop.maxTokens,
-    escalatedMaxTokens: params.escalatedMaxTokens ?? 64_000,
-    continuations: loop.continuations,
-  })
+  const step = maxTokensStep(reply.content, { continuations: loop.continuations })
   yield* stamped(reply.executor.discard('the reply was cut off at the output token limit'), params)
-  if (step.kind === 'escalate') {
-    loop.maxTokens = step.maxTokens
-    return proceed('max_tokens_escalate')
-  }
   for (const message of step.append) loop.append(message)
   yield stamp({ type: 'assistant_message', text: textOf(reply.content), stopReason: 'max_tokens' }, params)
   if (step.kind === 'stop') return finish('max_tokens', 'The reply kept exceeding the output token limit.')

@@ -114,6 +114,10 @@ export async function processToolCall(block: ToolUseBlock, signal: AbortSignal, 
     input = reparsed.value
   }
   if (signal.aborted) return finish(notExecuted('the turn was interrupted'))
+  const checkpointed = mayChange(runner, input) ? ctx.checkpoints : undefined
+  const checkpointNote = await checkpointed?.before({ toolUseId: block.id, name: runner.name, agentId: ctx.agentId, summary: summaryOf(runner, input) }).catch(() => undefined)
+  // Said once, on this call's card; the user chose to run the call, so it runs.
+  if (checkpointNote) deps.emit({ type: 'tool_progress', toolUseId: block.id, text: checkpointNote })
   deps.emit({ type: 'tool_state', toolUseId: block.id, name: block.name, state: 'running' })
   let result: ToolResult
   try {
@@ -121,6 +125,7 @@ export async function processToolCall(block: ToolUseBlock, signal: AbortSignal, 
   } catch (error) {
     result = { content: `Error: ${block.name} failed: ${error instanceof Error ? error.message : String(error)}`, isError: true }
   }
+  await checkpointed?.after(block.id).catch(() => undefined)
   if (decision.userNote && result.isError !== true) result = withNote(result, decision.userNote)
   const postToolUse = deps.hooks?.postToolUse
   const after = postToolUse ? await reported(deps, 'The PostToolUse hook', () => postToolUse({ tool: runner, input, toolUseId: block.id }, result)) : undefined
@@ -138,6 +143,23 @@ async function validateCall(tool: AnyTool, input: unknown, ctx: ToolContext): Pr
     return (await tool.validate?.(input, ctx)) || undefined
   } catch (error) {
     return `Error: ${tool.name} could not check its input: ${error instanceof Error ? error.message : String(error)}`
+  }
+}
+
+/** Fail closed: a call may change the workspace unless its tool says it is read-only or bookkeeping. */
+function mayChange(tool: AnyTool, input: unknown): boolean {
+  try {
+    return !(tool.isReadOnly(input) || tool.isBookkeeping(input))
+  } catch {
+    return true
+  }
+}
+
+function summaryOf(tool: AnyTool, input: unknown): string {
+  try {
+    return tool.summarize(input)
+  } catch {
+    return tool.name
   }
 }
 

@@ -1,7 +1,9 @@
 import type { AgentEvent, TerminalReason, Usage } from '../../shared/protocol/agent-event'
 import type { CompactionNews, Prepared, RequestShape } from '../compaction/types'
 import type { ReminderQueue } from '../context/reminders'
+import type { ReasoningPreference } from '../services/model/capabilities'
 import type { Message, ModelService, TextBlock } from '../services/model/types'
+import type { RequestGuard } from './guard'
 import type { AnyTool, ToolContext, ToolResult } from '../tools/types'
 
 /**
@@ -111,11 +113,18 @@ export interface QueryParams {
   context?: ContextControl
   /** Called synchronously for every message the loop appends (persist it here). */
   onMessage?: (message: Message) => void
-  /** Output limit of the first attempt (default 8192); raised once to {@link QueryParams.escalatedMaxTokens}. */
+  /**
+   * Output limit of every request; default the model's own ceiling (services/model/capabilities.ts),
+   * so a long reply is never cut and generated again. `CLAUDE_CODE_MAX_OUTPUT_TOKENS` arrives here.
+   */
   maxTokens?: number
-  /** Default 64000. */
-  escalatedMaxTokens?: number
-  thinkingBudget?: number
+  /** Thinking and effort as the user wants them; each request sends what its model supports. */
+  reasoning?: ReasoningPreference
+  /**
+   * Asked before every request (re-issues included) and told of every reply: the budget guard
+   * and the loop brake (see engine/guard.ts). A verdict other than `go` ends the run with its reason.
+   */
+  guard?: RequestGuard
   /** Session capabilities for tools (file-state cache, Bash state, PTY hook, small model). */
   toolContext?: Partial<Omit<ToolContext, 'cwd' | 'projectRoot' | 'projectDataDir' | 'sessionId' | 'agentId' | 'toolUseId' | 'signal' | 'progress'>>
   /** Usage of the session before this run, so `usage` events carry session totals. */

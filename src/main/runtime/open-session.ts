@@ -1,3 +1,5 @@
+// Longer than 300 lines because one session's wiring (gate, tasks, plan mode, subagents,
+// compaction, the budget guard) reads in one place; each part is built in its own file.
 import { DEFAULT_TURN_GUARD } from '../../shared/ipc/contract'
 import { PlanMode } from '../agents/plan-mode'
 import { projectDataDir } from '../base/paths'
@@ -29,6 +31,9 @@ import { createSessionSubagents } from './subagents'
 import { sessionMemory } from './memory'
 import { createSessionTasks, sharedTaskListName } from './tasks'
 import { buildToolset, type Opening } from './toolset'
+import { createSessionCheckpoints } from './checkpoints'
+import { maxOutputFromEnv } from '../services/model/capabilities'
+import { guardSetup, subagentGuard } from './guard'
 
 
 /** What the runtime builds for one session, before the session: its environment, gate and task list. */
@@ -62,6 +67,7 @@ export function openSession(parts: RuntimeParts, projectPath: string, sessionId:
     opening.reminders.push(taskNotification(shell), { source: 'background-task', stillRelevant: () => !shell.endReported }),
   )
   const { gate, queue, grants, close: closeGate } = openGate(parts, opening)
+  const checkpoints = createSessionCheckpoints(parts, { projectPath, sessionId, gate })
   const tasks = createSessionTasks({
     projectDataDir: projectDataDir(options.home, projectPath),
     sessionId,
@@ -72,6 +78,10 @@ export function openSession(parts: RuntimeParts, projectPath: string, sessionId:
   })
   const transcript = transcriptPath(options.home, projectPath, sessionId)
   const modelName = models.modelName(opening.preferences)
+  const { guard, reasoning } = guardSetup(parts, projectPath)
+  // Every request of the session — the main agent's, subagents', memory's, compaction's — goes
+  // through the spend meter, so all of it counts toward the session's and the project's caps.
+  const model = () => models.get(opening.preferences).then((service) => guard.meter.wrap(service))
   // Headless runs have no limit unless one is given (--max-turns), as in Claude Code; the desktop
   // keeps a generous guard that asks whether to go on (a subagent at the guard ends its run).
   const maxTurns = options.maxTurns ?? (unattended(options) ? Infinity : (opening.preferences.turnGuard ?? DEFAULT_TURN_GUARD))
@@ -84,7 +94,7 @@ export function openSession(parts: RuntimeParts, projectPath: string, sessionId:
     preferences: opening.preferences,
     gate,
     queue,
-    model: () => models.get(opening.preferences),
+    model,
     modelName,
     maxTurns,
     reminders: opening.reminders,
@@ -96,6 +106,8 @@ export function openSession(parts: RuntimeParts, projectPath: string, sessionId:
       tasks: tasks.access,
       planFile: () => plan.activePlanFile(),
     },
+    reasoning,
+    guard: subagentGuard(guard, sessionId, (event) => options.hub.emit('agent.event', event)),
   })
   const extensions = openExtensions(parts, opening, gate, queue)
   const plan = new PlanMode({
@@ -113,23 +125,27 @@ export function openSession(parts: RuntimeParts, projectPath: string, sessionId:
   const news = new PromptReminders({ projectRoot: projectPath, fileState: opening.tools.fileState, sink: opening.reminders, mode: () => gate.mode })
   const environment: SessionParts['environment'] = {
     hub: options.hub,
-    model: () => models.get(opening.preferences),
+    model,
     modelName,
     context: contextSetup({ env: parts.options.env, fileState: opening.tools.fileState, nested: opening.nested, gate, tasks: tasks.access, plan, extensions }),
-    toolset: () => buildToolset(parts, opening, { gate, tasks, plan, extensions, subagents }),
+    toolset: () => buildToolset(parts, opening, { gate, tasks, plan, extensions, subagents, checkpoints }),
     canUseTool: (tool, input, toolUseId, callOptions) => gate.canUseTool(tool, input, toolUseId, callOptions),
     hooks: loopHooks(gate, taskReminders, (call) => opening.nested.onToolCall(call.tool.name, call.input, opening.tools.shell.cwd)),
     ...extensions.environment,
     lifecycle: {
       promptSubmit: async (prompt) => {
         const submitted = await gate.userPromptSubmit(prompt)
+        if (!submitted.blocked && submitted.stopReason === undefined) checkpoints.prompt(prompt)
         if (!submitted.blocked) await news.beforePrompt()
         return submitted
       },
       sessionStart: (source) => gate.sessionStart(source),
       sessionEnd: (reason) => gate.sessionEnd(reason),
     },
-    memory: sessionMemory(parts, { grants, model: () => models.get(opening.preferences) }),
+    memory: sessionMemory(parts, { grants, model }),
+    guard,
+    reasoning,
+    ...(maxOutputFromEnv(options.env) !== undefined && { maxTokens: maxOutputFromEnv(options.env) }),
     reminders: opening.reminders,
     maxTurns,
     askToContinue: !unattended(options),
@@ -158,6 +174,8 @@ export function openSession(parts: RuntimeParts, projectPath: string, sessionId:
     // session's state is freed here rather than with the toolset.
     async release() {
       await subagents.agents.dispose()
+      // The last call's after-state is what a later rewind compares with: let it land.
+      await checkpoints.settled()
       closeGate()
       tasks.dispose()
       await opening.tools.dispose()

@@ -1,4 +1,6 @@
 import type { LoadSettingsOptions } from '../governance/settings/load'
+import type { EffortLevel } from '../services/model/capabilities'
+import type { BudgetCaps } from '../session/guard-settings'
 import type { GateDenial } from '../governance/gate/gate'
 import type { PermissionMode } from '../governance/types'
 import type { ChildEnvPolicy } from '../base/child-env'
@@ -71,6 +73,10 @@ export interface SessionRuntimeOptions {
    * Agent, SendMessage and TaskStop; its workers report back as user messages. Wins over the preference.
    */
   coordinator?: boolean
+  /** Spending caps from the command line (`--max-budget-usd`, `--max-tokens-budget`); they win over the settings. */
+  budget?: BudgetCaps
+  /** `--effort`: wins over the `effortLevel` setting. */
+  effort?: EffortLevel
   /** A foreground subagent still running after this long goes on in the background (default two minutes; tests). */
   agentForegroundLimitMs?: number
   /** Sous's version, as MCP servers are told it. */

@@ -22,6 +22,8 @@ import { projectTrustOf } from './options'
 import type { SessionHandle } from '../session/session'
 import type { RuntimeParts } from './shared'
 import { TurnFeed } from '../session/turn-feed'
+import type { RequestGuard } from '../engine/guard'
+import type { ReasoningPreference } from '../services/model/capabilities'
 
 /** What the main agent may use in coordinator mode. */
 const COORDINATOR_TOOLS = new Set(['Agent', 'SendMessage', 'TaskStop'])
@@ -69,6 +71,10 @@ export interface SubagentSession {
   reminders: ReminderSink
   /** How subagents compact their conversations. */
   compaction?: SubagentCompaction
+  /** Thinking and effort (the session's preference). */
+  reasoning?: ReasoningPreference
+  /** The session's guard for one subagent's run. */
+  guard?(agent: { agentId: string; parentToolUseId?: string }): RequestGuard
 }
 
 /**
@@ -98,6 +104,8 @@ export function createSessionSubagents(parts: RuntimeParts, session: SubagentSes
     catalog: () => catalog,
     model: session.model,
     maxTurns: session.maxTurns,
+    ...(session.reasoning && { reasoning: session.reasoning }),
+    ...(session.guard && { guard: session.guard }),
     main: { model: () => session.modelName, mode: () => session.gate.mode, tools: () => tools, shell: session.tools.shell, fileState: session.tools.fileState },
     openGate: (agent, mode, state) => openSubagentGate(parts, session, agent, mode, state),
     sharedContext: () => shared,

@@ -13,6 +13,7 @@ import type { RuntimePreferences } from './options'
 import type { RuntimeParts } from './shared'
 import type { SessionSubagents } from './subagents'
 import type { createSessionTasks } from './tasks'
+import type { CheckpointRecorder } from '../checkpoints/recorder'
 
 /** One session being opened: where it works and what it owns. */
 export interface Opening {
@@ -32,11 +33,11 @@ export interface Opening {
 export async function buildToolset(
   parts: RuntimeParts,
   opening: Opening,
-  session: { gate: PermissionGate; tasks: ReturnType<typeof createSessionTasks>; plan: PlanMode; extensions: ExtensionParts; subagents: SessionSubagents },
+  session: { gate: PermissionGate; tasks: ReturnType<typeof createSessionTasks>; plan: PlanMode; extensions: ExtensionParts; subagents: SessionSubagents; checkpoints: CheckpointRecorder },
 ): Promise<Toolset> {
   const { options } = parts
   const { tools, sessionId } = opening
-  const { gate, tasks, plan, extensions, subagents } = session
+  const { gate, tasks, plan, extensions, subagents, checkpoints } = session
   // Said on the first turn, when someone is listening (the CLI subscribes after the session opens).
   if (tasks.warning) options.hub.emit('agent.event', { type: 'notice', sessionId, agentId: 'main', level: 'warning', message: tasks.warning })
   const [classifier, askModel] = await Promise.all([
@@ -48,6 +49,8 @@ export async function buildToolset(
   const shared = {
     askModel,
     tasks: tasks.access,
+    // Every agent's mutating calls are checkpointed by the session's one recorder.
+    checkpoints,
     ...(onPtySpawn && { onPtySpawn: (terminal: PtyProcess, command: string) => onPtySpawn(sessionId, terminal, command) }),
   }
   const context = {

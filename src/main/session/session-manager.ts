@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto'
 import { rm } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import type { PermissionModeName } from '../../shared/ipc/contract'
-import type { AgentEvent } from '../../shared/protocol/agent-event'
+import type { AgentEvent, PauseChoice } from '../../shared/protocol/agent-event'
+import type { EffortLevel } from '../../shared/ipc/session'
 import type { AgentTree } from '../../shared/protocol/agent-tree'
 import { storedAgentEvents, storedAgentTree } from '../agents/stored-tree'
 import type { ContextBreakdown } from '../../shared/ipc/context'
@@ -67,6 +68,16 @@ export class SessionManager<P extends SessionParts = SessionParts> implements Se
   /** Answers a turn waiting at its request guard: go on for another round of requests, or stop. */
   async continueTurn(sessionId: string, proceed: boolean): Promise<void> {
     if (!this.get(sessionId).answerTurnLimit(proceed)) throw new AppError('CONFLICT', 'No turn of this session is waiting to go on.')
+  }
+
+  /** Answers a run paused by the budget guard or the loop brake. */
+  async resumePause(sessionId: string, pauseId: string, choice: PauseChoice, raiseTo?: number): Promise<void> {
+    if (!this.get(sessionId).answerPause(pauseId, { choice, ...(raiseTo !== undefined && { raiseTo }) })) throw new AppError('CONFLICT', 'No run of this session is paused with that id.')
+  }
+
+  /** `/think`: thinking and effort for a live session's next requests. */
+  async setReasoning(sessionId: string, change: { thinking?: boolean; effort?: EffortLevel }): Promise<{ thinking: boolean; effort?: EffortLevel }> {
+    return this.get(sessionId).setReasoning(change)
   }
 
   /** Switches a live session's permission mode; it applies from the next tool call. */

@@ -69,7 +69,8 @@ function expectNothingRewritten(): void {
   }
 }
 
-const reads = (count: number) => Array.from({ length: count }, (_, index) => toolUseReply('Read', { file_path: join(project, 'notes.txt') }, { id: `toolu_read_${index}` }))
+// Each read asks for another line, so the loop brake (five identical calls in a row) stays out of it.
+const reads = (count: number) => Array.from({ length: count }, (_, index) => toolUseReply('Read', { file_path: join(project, 'notes.txt'), offset: index + 1 }, { id: `toolu_read_${index}` }))
 
 describe('session reminders', () => {
   it('plan mode: told in full with the first request, briefly every 5 requests, and its end when the user switches it off', async () => {

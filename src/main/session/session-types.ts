@@ -7,7 +7,10 @@ import type { CanUseTool, QueryHooks, QueryParams, QueryResult } from '../engine
 import type { SessionMemoryHost, SessionMemoryPort } from '../memory/agents/session-memory'
 import type { Message, ModelService } from '../services/model/types'
 import type { AnyTool, SkillFork } from '../tools/types'
+import type { ReasoningPreference } from '../services/model/capabilities'
+import type { LoopBrakeSettings } from './guard-settings'
 import type { SessionContextSetup } from './session-context'
+import type { SpendMeter } from './spend-meter'
 
 /** The shapes a Session is built from: what its owner gives it, and what it starts from. */
 
@@ -35,7 +38,12 @@ export interface SessionEnvironment {
    * first request follows at once). See {@link Session.whenPrepared}.
    */
   prepareOnOpen?: boolean
+  /** Output limit of every request (`CLAUDE_CODE_MAX_OUTPUT_TOKENS`); default each model's ceiling. */
   maxTokens?: number
+  /** Thinking and effort (settings, flags, `/think`), for the main agent and its subagents. */
+  reasoning?: ReasoningPreference
+  /** The budget guard and loop brake: the meter every request of the session goes through, and what was refused in the settings. */
+  guard?: SessionGuardSetup
   /** Session-level hooks: UserPromptSubmit, SessionStart, SessionEnd (Claude Code's protocol). */
   lifecycle?: SessionLifecycle
   /**
@@ -60,6 +68,14 @@ export interface SessionEnvironment {
   attach?(session: SessionHandle): void
   /** The session's task list as it is now, for the tree (tasks live on disk, not in transcripts). */
   taskSnapshot?(): Promise<{ listId: string; tasks: TaskItem[] } | undefined>
+}
+
+/** What the session's guard is built from (see run-guard.ts). */
+export interface SessionGuardSetup {
+  meter: SpendMeter
+  loopBrake: LoopBrakeSettings
+  /** Settings values refused at load (`file:line:column: …`), said once, on the first turn. */
+  problems: string[]
 }
 
 /** The session's subagents, as the session and the tree's handlers reach them (see agents/session-agents). */

@@ -12,6 +12,7 @@ import { resolveModelAlias } from '../services/model/config'
 import type { Message } from '../services/model/types'
 import { TranscriptWriter } from '../store/transcript'
 import { compactionTurn } from './compaction-turn'
+import { changeReasoning, mainGuard, SessionPauseDesk, type EffortLevel, type PauseAnswer, type ReasoningPreference } from './session-guard'
 import { forkedSkillTurn } from './forked-skill-turn'
 import { promptHookContext } from './prompt-hooks'
 import { SessionContext } from './session-context'
@@ -25,12 +26,13 @@ export type { PromptExpansion, SessionAgentsPort, SessionEnvironment, SessionHan
 const VOLATILE = new Set<AgentEvent['type']>(['text_delta', 'thinking_delta', 'tool_progress', 'context_status'])
 
 /**
+ * Longer than 300 lines because a turn's flow reads in one place: prompt hooks, the loop, the
+ * request guard, the budget guard's pauses, compaction between turns, forked skills typed as
+ * commands and memory around the turn. What a session is given is in session-types.ts, its system
+ * prompt and compaction in session-context.ts, its guard's wiring in session-guard.ts.
+ *
  * One conversation in one project: its messages, its transcript and at most one running turn.
  * Events go out on the hub's `agent.event` channel and, except deltas, into the transcript.
- *
- * Longer than 300 lines because a turn's flow reads in one place: prompt hooks, the loop, the
- * request guard, compaction between turns, forked skills typed as commands and memory around the turn. What a session is given is
- * in session-types.ts, its system prompt and compaction in session-context.ts.
  */
 export class Session {
   private messages: Message[]
@@ -49,6 +51,14 @@ export class Session {
   private readonly reminders: ReminderQueue
   private readonly memory: SessionMemoryPort | undefined
   private limitAnswer: ((proceed: boolean) => void) | undefined
+  /** Runs paused by the budget guard or the loop brake wait here for the user. */
+  private readonly pauses = new SessionPauseDesk()
+  /** The main agent's last prompt size, for the guard's forecast of the next request. */
+  private readonly lastPrompt = { tokens: 0 }
+  /** Thinking and effort (the environment's preference object, changed in place by `/think`). */
+  private readonly reasoning: ReasoningPreference
+  /** What was said once a session (the guard's settings problems). */
+  private readonly said = { problems: false }
   /** The set-up started when the session opened (`prepareOnOpen`), if any. */
   private readonly preparing: Promise<void> | undefined
   private disposed = false
@@ -63,6 +73,7 @@ export class Session {
     this.usage = seed?.usage ?? zeroUsage()
     this.costUsd = seed?.costUsd ?? 0
     this.resumed = seed !== undefined
+    this.reasoning = env.reasoning ?? {}
     this.reminders = env.reminders ?? new ReminderQueue()
     this.memory = env.memory?.({
       sessionId: id,
@@ -160,6 +171,16 @@ export class Session {
     if (!answer) return false
     answer(proceed)
     return true
+  }
+
+  /** `/think`: thinking and effort for this session's next requests (and its subagents'); answers what is in force. */
+  setReasoning(change: { thinking?: boolean; effort?: EffortLevel }): { thinking: boolean; effort?: EffortLevel } {
+    return changeReasoning(this.reasoning, change)
+  }
+
+  /** Answers a run paused by the budget guard or the loop brake; false when no such pause waits. */
+  answerPause(pauseId: string, answer: PauseAnswer): boolean {
+    return this.pauses.answer(pauseId, answer)
   }
 
   /** Stops the running turn and waits for it to wind down. */
@@ -260,7 +281,11 @@ export class Session {
         canUseTool: this.env.canUseTool,
         hooks: this.env.hooks,
         context: this.context.manager,
-        maxTokens: this.env.maxTokens,
+        ...(this.env.maxTokens !== undefined && { maxTokens: this.env.maxTokens }),
+        reasoning: this.reasoning,
+        ...(this.env.guard && {
+          guard: mainGuard({ sessionId: this.id, setup: this.env.guard, emit: (event) => this.emit(event), ...(this.env.askToContinue && { desk: this.pauses }), signal, requestCompaction: () => this.context.manager.request('manual', ''), lastPrompt: this.lastPrompt, said: this.said }),
+        }),
         usageSoFar: { usage: this.usage, costUsd: this.costUsd },
         reminders: this.reminders,
         ...(this.env.askToContinue && { onTurnLimit: () => this.waitForAnswer(signal) }),
@@ -272,7 +297,8 @@ export class Session {
           this.memory?.turnEnded(turnId)
           const result = this.finish(next.value)
           if (result.reason === 'completed') {
-            const prefix = { system: system.blocks, tools: toolset.tools, toolContext: toolset.context, model, modelName, sessionId: this.id, cwd: this.projectPath, projectRoot: this.projectPath, projectDataDir: this.env.projectDataDir }
+            const prefix = { system: system.blocks, tools: toolset.tools, toolContext: toolset.context, model, modelName, sessionId: this.id, cwd: this.projectPath, projectRoot: this.projectPath, projectDataDir: this.env.projectDataDir, reasoning: { ...this.reasoning }, ...(this.env.maxTokens !== undefined && { maxTokens: this.env.maxTokens }) }
+            // The same thinking and limits as the turn's requests: a change of thinking would miss the cached prefix.
             this.memory?.afterTurn(turnId, { ...prefix, messages: result.messages })
           }
           return result

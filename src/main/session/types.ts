@@ -1,4 +1,5 @@
-import type { AgentEvent } from '../../shared/protocol/agent-event'
+import type { AgentEvent, PauseChoice } from '../../shared/protocol/agent-event'
+import type { EffortLevel } from '../../shared/ipc/session'
 import type { AgentTree } from '../../shared/protocol/agent-tree'
 import type { ContextBreakdown } from '../../shared/ipc/context'
 import type { PermissionModeName } from '../../shared/ipc/contract'
@@ -40,6 +41,10 @@ export interface SessionService {
   setModel(sessionId: string, model: string | undefined): Promise<{ model: string }>
   /** Answers a turn waiting at its request guard: go on, or stop. Rejects with CONFLICT when none waits. */
   continueTurn(sessionId: string, proceed: boolean): Promise<void>
+  /** Answers a run paused by the budget guard or the loop brake. Rejects with CONFLICT when no such pause waits. */
+  resumePause(sessionId: string, pauseId: string, choice: PauseChoice, raiseTo?: number): Promise<void>
+  /** `/think`: thinking and effort for the session's next requests; answers what is in force. */
+  setReasoning(sessionId: string, change: { thinking?: boolean; effort?: EffortLevel }): Promise<{ thinking: boolean; effort?: EffortLevel }>
   /** Switches a session's permission mode. Rejects with UNAVAILABLE when the session has no gate to switch. */
   setMode(sessionId: string, mode: PermissionModeName): Promise<void>
   /** The tree of a session's agents, commands and tasks (live, or rebuilt from its transcripts). */

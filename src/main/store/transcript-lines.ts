@@ -32,10 +32,10 @@ export type TranscriptEntry =
   | { type: 'event'; at: string; event: AgentEvent }
   | { type: 'title'; at: string; title: string }
   /**
-   * The conversation was replaced (a compaction's boundary, or a repair on resume); later messages
+   * The conversation was replaced (a compaction's boundary, a repair on resume, a rewind to a checkpoint); later messages
    * append to these. Every earlier line stays in the file: the full history is never lost.
    */
-  | { type: 'messages_replaced'; at: string; why: 'compaction' | 'repair'; messages: Message[]; compaction?: CompactionRecord }
+  | { type: 'messages_replaced'; at: string; why: 'compaction' | 'repair' | 'rewind'; messages: Message[]; compaction?: CompactionRecord }
 
 /** A line read back: the entry (maybe repaired), or why it was skipped. */
 export type LineReading = { entry: TranscriptEntry; repaired: boolean } | { problem: string }
@@ -72,7 +72,7 @@ export function readLine(line: string): LineReading {
       return title.success ? { entry: { type: 'title', ...title.data }, repaired: false } : { problem: 'a title of the wrong shape' }
     }
     case 'messages_replaced': {
-      const head = z.object({ at: Stamp, why: z.enum(['compaction', 'repair']), messages: z.array(z.unknown()) }).safeParse(raw)
+      const head = z.object({ at: Stamp, why: z.enum(['compaction', 'repair', 'rewind']), messages: z.array(z.unknown()) }).safeParse(raw)
       if (!head.success) return { problem: 'a replaced conversation of the wrong shape' }
       const messages = head.data.messages.map(readMessage)
       if (messages.some((message) => !message)) return { problem: 'a replaced conversation with a message of the wrong shape' }

@@ -69,7 +69,7 @@ export class TranscriptWriter {
     this.append({ type: 'title', at: now(), title })
   }
 
-  replaceMessages(messages: Message[], why: 'compaction' | 'repair', compaction?: CompactionRecord): void {
+  replaceMessages(messages: Message[], why: 'compaction' | 'repair' | 'rewind', compaction?: CompactionRecord): void {
     this.append({ type: 'messages_replaced', at: now(), why, messages, ...(compaction && { compaction }) })
   }
 

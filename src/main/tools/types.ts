@@ -3,6 +3,7 @@ import type { PermissionModeName } from '../../shared/ipc/contract'
 import type { PtyProcess } from '../pty/types'
 import type { McpServers } from '../services/mcp'
 import type { AssistantBlock, ImageBlock, Message, TextBlock, ToolSchema } from '../services/model/types'
+import type { EffortLevel, ThinkingConfig } from '../services/model/capabilities'
 import type { TaskStore } from '../store/tasks/task-store'
 import type { FileStateCache } from './file-state'
 import type { ShellState } from './shell/shell-state'
@@ -52,6 +53,28 @@ export type ToolPreview =
   | { kind: 'plan'; plan: string; filePath?: string }
 
 /** Capabilities and identity a call runs with. Extend additively. */
+/** A call about to run, as checkpoints name it. */
+export interface CheckpointedCall {
+  toolUseId: string
+  name: string
+  agentId: string
+  /** The tool card's line ("Bash: sed -i …"). */
+  summary: string
+}
+
+/**
+ * Checkpoints around the calls that may change the workspace (see checkpoints/recorder.ts). The
+ * engine calls `before` for every call that is neither read-only nor bookkeeping, right before it
+ * runs, and `after` once it ran, awaiting both: the tree a call left must be recorded before
+ * anyone else can change it unnoticed (the model's next request lets the user's edits in).
+ * Contract: neither rejects; a string `before` resolves with is a note for the call's card (the
+ * checkpoint failed; the call runs anyway).
+ */
+export interface CallCheckpoints {
+  before(call: CheckpointedCall): Promise<string | undefined>
+  after(toolUseId: string): Promise<void>
+}
+
 export interface ToolContext {
   /** Working directory for relative paths (the Bash tool keeps its own, persisted, cwd). */
   cwd: string
@@ -91,6 +114,8 @@ export interface ToolContext {
    * what they return; without it they return everything they find.
    */
   isReadDenied?(absolutePath: string): boolean
+  /** The session's checkpoints, shared with its subagents (off when `fileCheckpointingEnabled` is false). */
+  checkpoints?: CallCheckpoints
   /** The session's task list (shared with its subagents; see store/tasks). */
   tasks?: TaskListAccess
   /** Plan mode: entering it and proposing a plan both go through the user (see agents/plan-mode). */
@@ -121,7 +146,8 @@ export interface CallOrigin {
   reply: AssistantBlock[]
   model: string
   maxTokens: number
-  thinkingBudget?: number
+  thinking?: ThinkingConfig
+  effort?: EffortLevel
   /** Prompt tokens the API counted for that request (input, cache reads and writes), when it said. */
   promptTokens?: number
 }

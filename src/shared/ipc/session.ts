@@ -1,10 +1,14 @@
 import { z } from 'zod'
-import { AgentEvent } from '../protocol/agent-event'
+import { AgentEvent, PauseChoice } from '../protocol/agent-event'
 import { AbsPath, Id } from './common'
 
 /** Permission modes, as in Claude Code's settings (`defaultMode`). */
 export const PermissionModeName = z.enum(['default', 'acceptEdits', 'plan', 'bypassPermissions', 'dontAsk'])
 export type PermissionModeName = z.infer<typeof PermissionModeName>
+
+/** `output_config.effort` levels (the API's, as Claude Code's `effortLevel` setting names them). */
+export const EffortLevel = z.enum(['low', 'medium', 'high', 'xhigh', 'max'])
+export type EffortLevel = z.infer<typeof EffortLevel>
 
 /** One stored conversation, as the session list shows it. */
 export const SessionSummary = z.object({
@@ -48,6 +52,22 @@ export const sessionRequests = {
   },
   /** Answers a running turn that reached its request guard (`turn_limit`): go on, or stop it. */
   'session.continueTurn': { input: z.object({ sessionId: Id, proceed: z.boolean() }).strict(), output: z.void() },
+  /**
+   * Answers a run paused by the budget guard or the loop brake (`session_pause`): `continue`,
+   * `raise` (the cap that stopped it becomes `raiseTo`), `compact`, or `stop`.
+   */
+  'session.resumePause': {
+    input: z.object({ sessionId: Id, pauseId: z.string().min(1).max(100), choice: PauseChoice, raiseTo: z.number().positive().finite().optional() }).strict(),
+    output: z.void(),
+  },
+  /**
+   * `/think`: thinking on or off for the session's next requests, and the effort level
+   * (`output_config.effort`, sent to models that take it). Answers what is now in force.
+   */
+  'session.setReasoning': {
+    input: z.object({ sessionId: Id, thinking: z.boolean().optional(), effort: EffortLevel.optional() }).strict(),
+    output: z.object({ thinking: z.boolean(), effort: EffortLevel.optional() }),
+  },
   /** Switches a session's permission mode (Shift+Tab in the UI); applies from the next tool call. */
   'session.setMode': { input: z.object({ sessionId: Id, mode: PermissionModeName }).strict(), output: z.void() },
   /** Stored sessions, newest first: of one project, or of all when `projectPath` is omitted. */

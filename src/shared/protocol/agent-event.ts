@@ -25,6 +25,10 @@ export const TerminalReason = z.enum([
   'hook_stopped',
   /** A `/name` command could not be expanded (an injected command failed or was not allowed). */
   'command_failed',
+  /** A spending cap (dollars or tokens, session or project) was reached or the next request would cross it. */
+  'budget_exceeded',
+  /** The loop brake saw the agent repeat itself (the same call N times, or K requests with nothing new). */
+  'loop_detected',
 ])
 export type TerminalReason = z.infer<typeof TerminalReason>
 
@@ -52,6 +56,21 @@ export type MemoryMention = z.infer<typeof MemoryMention>
 /** How a subagent's run ended: it finished, it failed (an API error, the turn limit…), or it was stopped. */
 export const AgentEndStatus = z.enum(['completed', 'failed', 'stopped'])
 export type AgentEndStatus = z.infer<typeof AgentEndStatus>
+
+/** One spending cap and what has been spent against it. */
+export const BudgetLine = z.object({
+  /** `sessionUsd`, `projectUsd`, `sessionTokens`, `projectTokens` (the settings keys under `budget`). */
+  key: z.enum(['sessionUsd', 'projectUsd', 'sessionTokens', 'projectTokens']),
+  spent: z.number(),
+  cap: z.number(),
+})
+export type BudgetLine = z.infer<typeof BudgetLine>
+
+/** Why a session paused, and what the user may answer. */
+export const PauseReason = z.enum(['budget', 'loop'])
+export type PauseReason = z.infer<typeof PauseReason>
+export const PauseChoice = z.enum(['continue', 'raise', 'compact', 'stop'])
+export type PauseChoice = z.infer<typeof PauseChoice>
 
 export const AgentEvent = z.discriminatedUnion('type', [
   z.object({ ...base, type: z.literal('turn_start'), turnId: z.string(), prompt: z.string() }),
@@ -101,7 +120,14 @@ export const AgentEvent = z.discriminatedUnion('type', [
     delayMs: z.number(),
   }),
   z.object({ ...base, type: z.literal('model_fallback'), from: z.string(), to: z.string(), reason: z.string() }),
-  z.object({ ...base, type: z.literal('notice'), level: z.enum(['info', 'warning', 'error']), message: z.string() }),
+  z.object({
+    ...base,
+    type: z.literal('notice'),
+    level: z.enum(['info', 'warning', 'error']),
+    message: z.string(),
+    /** What the notice is about, when headless output must say it too (`budget`: a cap's warning or a refused guard setting). */
+    topic: z.enum(['budget']).optional(),
+  }),
   /**
    * Memories recall picked for a turn's prompt: `attached` when they went with one of the turn's
    * requests, false when the pick arrived after the turn's last request (then they were not sent).
@@ -188,6 +214,29 @@ export const AgentEvent = z.discriminatedUnion('type', [
     exitCode: z.number().nullable().optional(),
     at: z.number(),
   }),
+  /**
+   * The session's spend against its caps, before every request and after every reply:
+   * `spentUsd`/`spentTokens` of the session (subagents and side requests included), each cap with
+   * what was spent against it (`lines`), `forecastUsd`/`forecastTokens` of the next request
+   * (expected), and `level`: `warning` once spend plus forecast reaches 80 % of a cap, `exceeded` past it.
+   */
+  z.object({
+    ...base,
+    type: z.literal('budget_status'),
+    spentUsd: z.number(),
+    spentTokens: z.number(),
+    forecastUsd: z.number(),
+    forecastTokens: z.number(),
+    lines: z.array(BudgetLine),
+    level: z.enum(['ok', 'warning', 'exceeded']),
+  }),
+  /**
+   * The session paused before a request: `reason` says why (a cap the next request would cross, or
+   * the agent repeating itself) and `choices` what the user may answer (`session.resumePause`).
+   */
+  z.object({ ...base, type: z.literal('session_pause'), pauseId: z.string(), reason: PauseReason, message: z.string(), choices: z.array(PauseChoice) }),
+  /** A pause was answered (or ended with the turn). */
+  z.object({ ...base, type: z.literal('session_resume'), pauseId: z.string(), choice: PauseChoice }),
   /** A summarizing compaction started (it waits for the model); a `compaction` event follows. */
   z.object({ ...base, type: z.literal('compaction_start'), layer: CompactionLayer, trigger: CompactionTrigger, tokensBefore: z.number() }),
   /** A compaction ended (see CompactionRecord). */

@@ -5,8 +5,6 @@ export const MAX_CONTINUATIONS = 3
 
 /** What to do after a reply stopped at `max_tokens`. */
 export type MaxTokensStep =
-  /** Discard the reply and re-issue it once with the higher limit. */
-  | { kind: 'escalate'; maxTokens: number }
   /** Keep the partial reply and ask the model to go on. */
   | { kind: 'continue'; append: Message[] }
   /** Keep the partial reply and end the run with `max_tokens`. */
@@ -18,15 +16,13 @@ export const CONTINUATION_NUDGE =
   'Break the remaining work into smaller pieces.'
 
 /**
- * The max_tokens transition: raise the limit once silently, then up to {@link MAX_CONTINUATIONS}
- * continuation nudges, then stop. A cut-off reply never keeps its tool_use blocks (the last one
- * may be half written) nor unsigned thinking.
+ * The max_tokens transition, as Claude Code does it: every request already asks for the model's
+ * ceiling, so a reply cut there is kept (nothing is generated twice) and up to
+ * {@link MAX_CONTINUATIONS} continuation nudges ask the model to go on; then the run stops. A
+ * cut-off reply never keeps its tool_use blocks (the last one may be half written) nor unsigned
+ * thinking.
  */
-export function maxTokensStep(
-  content: AssistantBlock[],
-  state: { maxTokens: number; escalatedMaxTokens: number; continuations: number },
-): MaxTokensStep {
-  if (state.maxTokens < state.escalatedMaxTokens) return { kind: 'escalate', maxTokens: state.escalatedMaxTokens }
+export function maxTokensStep(content: AssistantBlock[], state: { continuations: number }): MaxTokensStep {
   const kept = keepPartial(content)
   if (state.continuations >= MAX_CONTINUATIONS) return { kind: 'stop', append: [kept] }
   return { kind: 'continue', append: [kept, { role: 'user', content: [{ type: 'text', text: CONTINUATION_NUDGE }] }] }

@@ -15,15 +15,15 @@ export type ContinueReason =
   | 'max_tokens_recovery'
   /** A Stop hook blocked the stop; its reason went back to the model. */
   | 'stop_hook_blocking'
-  /** The same request again, with the raised output limit. */
-  | 'max_tokens_escalate'
+  /** The request prepared again after the guard's pause (the user chose to compact). */
+  | 'guard_retry'
   /** The same request again, over the compacted conversation. */
   | 'reactive_compact_retry'
   /** The same request again, after the stream broke. */
   | 'stream_retry'
 
 /** Continuations that re-issue the previous request: they are not a new turn, so `maxTurns` does not stop them. */
-const REISSUES: ReadonlySet<ContinueReason> = new Set(['max_tokens_escalate', 'reactive_compact_retry', 'stream_retry'])
+const REISSUES: ReadonlySet<ContinueReason> = new Set(['guard_retry', 'reactive_compact_retry', 'stream_retry'])
 
 /** The loop goes on, for `reason`. */
 export const proceed = (reason: ContinueReason): Transition => ({ kind: 'continue', reason })

@@ -98,6 +98,7 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
       return diagnostics
     },
     denials: () => [...denials],
+    fileCheckpointingEnabled: () => settings().fileCheckpointingEnabled !== false,
     isReadDenied(absolutePath) {
       return readRefused(settings().rules, { path: resolve(absolutePath), real: realPathOf(absolutePath, '/') }, options.projectRoot, home)
     },

@@ -93,6 +93,8 @@ export interface PermissionGate extends SessionHooks {
   reloadSettings(): SettingsDiagnostic[]
   /** Denials so far, oldest first. */
   denials(): GateDenial[]
+  /** Whether checkpoints are on (`fileCheckpointingEnabled` in the current settings; default on). */
+  fileCheckpointingEnabled(): boolean
   /** True when the current rules keep this file from being read (Read deny or ask rules): searches leave it out. */
   isReadDenied(absolutePath: string): boolean
 }

@@ -119,6 +119,7 @@ export function loadSettings(projectRoot: string, opts: LoadSettingsOptions = {}
     }
     if (p?.disableBypassPermissionsMode === 'disable' && src.name === 'managed') merged.disableBypassPermissions = true
     if (d.disableAllHooks === true) merged.disableAllHooks = true
+    if (typeof d.fileCheckpointingEnabled === 'boolean' && merged.fileCheckpointingEnabled === undefined) merged.fileCheckpointingEnabled = d.fileCheckpointingEnabled
     if (!(managedHooksOnly && src.name !== 'managed')) {
       for (const [event, matchers] of Object.entries(d.hooks ?? {})) {
         const problem = hookEventProblem(event)

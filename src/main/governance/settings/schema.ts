@@ -35,6 +35,7 @@ export const SettingsFileSchema = z.looseObject({
     .optional(),
   hooks: z.record(z.string(), z.array(HookMatcherSchema)).optional(),
   disableAllHooks: z.boolean().optional(),
+  fileCheckpointingEnabled: z.boolean().optional(),
   allowManagedPermissionRulesOnly: z.boolean().optional(),
   allowManagedHooksOnly: z.boolean().optional(),
   sandbox: z

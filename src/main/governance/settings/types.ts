@@ -37,6 +37,8 @@ export interface MergedSettings {
   additionalDirectories: string[]
   hooks: LoadedHook[]
   disableAllHooks: boolean
+  /** Claude Code's `fileCheckpointingEnabled`: false turns checkpoints off (the highest source that sets it decides). */
+  fileCheckpointingEnabled?: boolean
   disableBypassPermissions: boolean
   sandbox: {
     enabled?: boolean

@@ -7,6 +7,8 @@ type SessionChannels =
   | 'session.prompt'
   | 'session.abort'
   | 'session.continueTurn'
+  | 'session.resumePause'
+  | 'session.setReasoning'
   | 'session.setMode'
   | 'session.setModel'
   | 'session.list'
@@ -31,6 +33,8 @@ export function sessionHandlers(deps: { sessions?: SessionService }): Pick<Handl
     'session.prompt': ({ sessionId, text }) => service().prompt(sessionId, text),
     'session.abort': ({ sessionId }) => service().abort(sessionId),
     'session.continueTurn': ({ sessionId, proceed }) => service().continueTurn(sessionId, proceed),
+    'session.resumePause': ({ sessionId, pauseId, choice, raiseTo }) => service().resumePause(sessionId, pauseId, choice, raiseTo),
+    'session.setReasoning': ({ sessionId, thinking, effort }) => service().setReasoning(sessionId, { ...(thinking !== undefined && { thinking }), ...(effort && { effort }) }),
     'session.setMode': ({ sessionId, mode }) => service().setMode(sessionId, mode),
     'session.setModel': ({ sessionId, model }) => service().setModel(sessionId, model),
     'session.list': ({ projectPath }) => service().list(projectPath),

@@ -4,11 +4,12 @@ import type { AgentEvent, MemoryMention, Usage } from '../../../shared/protocol/
 import type { ReminderSink } from '../../context/reminders'
 import type { EventBody } from '../../engine/types'
 import { askOnce } from '../../services/model/ask'
-import type { Message, ModelService } from '../../services/model/types'
+import type { ModelService } from '../../services/model/types'
 import type { MemoryRecord } from '../folder'
 import { parsePicks, recallCandidates, recallQuestion, recallReminder, RECALL_SYSTEM, surfacedKey, type RecallCandidate } from '../recall'
 import type { AgentWriteOutcome, MemoryService } from '../service'
 import { runExtraction, type ConversationPrefix } from './extraction'
+import { lastPromptIndex, userTexts } from './user-texts'
 
 /**
  * Memory around one session's turns. Nothing here is on the critical path of a turn:
@@ -270,27 +271,6 @@ export class SessionMemory implements SessionMemoryPort {
 
 function mention(candidate: RecallCandidate): MemoryMention {
   return { scope: candidate.scope, file: candidate.record.file, name: candidate.record.fields.name, path: candidate.record.path }
-}
-
-/** Where the newest prompt starts (the first extraction of a resumed session looks at its last turn only). */
-function lastPromptIndex(messages: readonly Message[]): number {
-  for (let index = messages.length - 1; index >= 0; index--) if (userTexts([messages[index]!]).length > 0) return index
-  return 0
-}
-
-/** What the user typed in these messages: text blocks of user messages, without system reminders. */
-export function userTexts(messages: readonly Message[]): string[] {
-  const texts: string[] = []
-  for (const message of messages) {
-    if (message.role !== 'user') continue
-    const blocks = typeof message.content === 'string' ? [{ type: 'text' as const, text: message.content }] : message.content
-    for (const block of blocks) {
-      if (block.type !== 'text') continue
-      const text = block.text.replace(/<system-reminder>[\s\S]*?<\/system-reminder>/g, '').trim()
-      if (text) texts.push(text)
-    }
-  }
-  return texts
 }
 
 async function readRecord(folder: { read(file: string): Promise<MemoryRecord | undefined> }, file: string): Promise<MemoryRecord | undefined> {

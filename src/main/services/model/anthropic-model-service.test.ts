@@ -107,7 +107,7 @@ describe('AnthropicModelService', () => {
         chunkSize: 6,
       },
     ])
-    const events = await collect(service().stream(request({ thinkingBudget: 4000, temperature: 0.2 })))
+    const events = await collect(service().stream(request({ thinking: { type: 'enabled', budget_tokens: 4000 }, temperature: 0.2 })))
     expect(ofType(events, 'thinking_delta').map((d) => d.text).join('')).toBe('First, consider the question.')
     const end = last(events)
     expect(end.type === 'message_end' && end.content).toEqual([

@@ -1,6 +1,7 @@
 import Anthropic from '@anthropic-ai/sdk'
 import { abortableSleep } from '../../base/sleep'
 import { StreamAccumulator } from './accumulate'
+import { ceilingFromError } from './capabilities'
 import { wireModel, type ModelConfig } from './config'
 import { backoffDelay, classifyError, type ClassifiedError } from './retry'
 import type { ModelRequest, ModelService, ModelStreamEvent } from './types'
@@ -27,6 +28,8 @@ export class AnthropicModelService implements ModelService {
   private readonly client: Anthropic
   private readonly random: () => number
   private readonly sleep: (ms: number, signal: AbortSignal) => Promise<void>
+  /** Output ceilings the API named for models our table over-estimated (see `ceilingFromError`). */
+  private readonly ceilings = new Map<string, number>()
 
   constructor(
     private readonly config: ModelConfig,
@@ -51,6 +54,7 @@ export class AnthropicModelService implements ModelService {
     }
     const policy = this.config.retry
     let model = request.model
+    let limitFixed = false
     let overloads = 0
     let backoffs = 0
     for (let attempt = 1; ; attempt++) {
@@ -64,7 +68,7 @@ export class AnthropicModelService implements ModelService {
       try {
         const wire = wireModel(model)
         const headers = wire.betas.length > 0 ? { 'anthropic-beta': wire.betas.join(',') } : undefined
-        const events = await this.client.messages.create(toParams(request, wire.id), { signal: request.signal, ...(headers && { headers }) })
+        const events = await this.client.messages.create(toParams(this.withinCeiling(request, model), wire.id), { signal: request.signal, ...(headers && { headers }) })
         for await (const event of events) {
           // Events already buffered by the SDK must not leak out after an abort.
           if (request.signal.aborted) break
@@ -92,6 +96,13 @@ export class AnthropicModelService implements ModelService {
         yield toErrorEvent(failure, true)
         return
       }
+      // A model whose ceiling is lower than we asked for: the API names it; ask again once with it.
+      const ceiling = failure.reason === 'invalid_request' ? ceilingFromError(failure.message) : undefined
+      if (ceiling !== undefined && !limitFixed && ceiling < this.withinCeiling(request, model).maxTokens) {
+        limitFixed = true
+        this.ceilings.set(model, ceiling)
+        continue
+      }
       const waitTooLong = failure.retryAfterMs !== undefined && failure.retryAfterMs > policy.maxRetryAfterMs
       if (!failure.retryable || attempt >= policy.maxAttempts || waitTooLong) {
         yield toErrorEvent(failure, false)
@@ -114,6 +125,22 @@ export class AnthropicModelService implements ModelService {
       await this.sleep(delayMs, request.signal)
     }
   }
+
+  private withinCeiling(request: ModelRequest, model: string): ModelRequest {
+    return clampToCeiling(request, this.ceilings.get(model))
+  }
+}
+
+/** The request with its output limit (and a thinking budget below it) kept under a ceiling the API named for `model`. */
+function clampToCeiling(request: ModelRequest, ceiling: number | undefined): ModelRequest {
+  if (ceiling === undefined || request.maxTokens <= ceiling) return request
+  const clamped: ModelRequest = { ...request, maxTokens: ceiling }
+  if (request.thinking?.type === 'enabled' && request.thinking.budget_tokens >= ceiling) {
+    const budget = ceiling - 1
+    if (budget >= 1024) clamped.thinking = { ...request.thinking, budget_tokens: budget }
+    else delete clamped.thinking
+  }
+  return clamped
 }
 
 /** Our request shape → SDK streaming params. Thinking, when on, forbids a custom temperature. */
@@ -128,8 +155,9 @@ export function toParams(request: ModelRequest, model: string): Anthropic.Messag
   if (request.system.length > 0) params.system = request.system as Anthropic.TextBlockParam[]
   if (request.tools.length > 0) params.tools = request.tools as Anthropic.Tool[]
   if (request.toolChoice === 'none' && request.tools.length > 0) params.tool_choice = { type: 'none' }
-  if (request.thinkingBudget !== undefined) {
-    params.thinking = { type: 'enabled', budget_tokens: request.thinkingBudget }
+  if (request.effort) params.output_config = { effort: request.effort }
+  if (request.thinking) {
+    params.thinking = request.thinking
   } else if (request.temperature !== undefined) {
     // SDK 1.14's param types no longer list temperature; the body is sent as given, so add it untyped.
     Object.assign(params, { temperature: request.temperature })

@@ -55,3 +55,24 @@ export function costOf(model: string, usage: Usage, split: CacheWriteSplit = { o
   const costUsd = micro / 1_000_000
   return note ? { costUsd, note } : { costUsd }
 }
+
+/** The shape of a request not sent yet, as a forecast sees it. */
+export interface RequestForecast {
+  /** Prompt tokens the previous request already sent (read back from the prompt cache). */
+  cachedTokens: number
+  /** Prompt tokens new since then (written to the cache). */
+  newTokens: number
+  /** Output tokens expected. */
+  outputTokens: number
+}
+
+/**
+ * The expected dollar cost of a request before it is sent: its cached prefix at the cache-read
+ * price, what is new at the 5-minute cache-write price (1.25× input, the dearer way to send it),
+ * and the expected output.
+ */
+export function forecastCostOf(model: string, forecast: RequestForecast): number {
+  const { price } = priceOf(model)
+  const micro = forecast.cachedTokens * price.input * 0.1 + forecast.newTokens * price.input * 1.25 + forecast.outputTokens * price.output
+  return micro / 1_000_000
+}

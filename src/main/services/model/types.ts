@@ -1,4 +1,5 @@
 import type { Usage } from '../../../shared/protocol/agent-event'
+import type { EffortLevel, ThinkingConfig } from './capabilities'
 
 /**
  * Our own shapes for the Messages API, so nothing above the model service imports the SDK.
@@ -45,8 +46,10 @@ export interface ModelRequest {
   messages: Message[]
   tools: ToolSchema[]
   maxTokens: number
-  /** Extended thinking budget; omitted means thinking off. */
-  thinkingBudget?: number
+  /** Extended thinking (see capabilities.ts `requestReasoning`); omitted means thinking off. */
+  thinking?: ThinkingConfig
+  /** `output_config.effort`; only for models that take it. */
+  effort?: EffortLevel
   temperature?: number
   /** `none`: the tools are sent (so the prompt cache still matches) but the model may not call them. */
   toolChoice?: 'auto' | 'none'

@@ -21,7 +21,7 @@ import '../features/chat/chat.css'
  */
 export function ChatPane({ projectPath }: { projectPath: string }) {
   const sessionId = useSessionOnScreen((state) => state.sessionId)
-  const { transcript, sending, stopping, error, reset, send, stop, newConversation, mode, modeError, setMode, model, setModel, compact } = useChat()
+  const { transcript, sending, stopping, error, reset, send, stop, newConversation, mode, modeError, setMode, model, setModel, compact, setReasoning } = useChat()
   const running = isRunning(transcript)
   const tasks = useTasks((state) => (sessionId ? state.lists[sessionId]?.tasks : undefined))
   const activity = useMemo(() => (tasks ? currentActivity(tasks) : undefined), [tasks])
@@ -51,6 +51,7 @@ export function ChatPane({ projectPath }: { projectPath: string }) {
           newConversation,
           setMode: (next) => void setMode(next),
           setModel,
+          setReasoning,
           showView: (id) => showView(VIEWS, id),
           // The one chosen for the next request, else the model of the latest reply.
           currentModel: () => model ?? transcript.turns.findLast((turn) => turn.usage)?.usage?.model,

@@ -19,6 +19,10 @@ function conversation({ views = ['settings', 'extensions', 'context', 'agents', 
       done.push(`model ${model ?? 'default'}`)
       return `${model ?? 'default'} answers`
     },
+    setReasoning: async (change) => {
+      done.push(`think ${JSON.stringify(change)}`)
+      return 'switched'
+    },
     currentModel: () => 'claude-sonnet-4-5',
     compact: (instructions) => void done.push(`compact ${instructions}`),
     commands: SLASH_COMMANDS,
@@ -40,7 +44,7 @@ afterEach(() => useExtensionsSection.setState({ section: 'mcp' }))
 describe('the slash-command registry', () => {
   it("has Claude Code's built-ins and the mode switches, unique lower-case names, each described", () => {
     const names = SLASH_COMMANDS.map((entry) => entry.name)
-    expect(names).toEqual(['clear', 'compact', 'model', 'permissions', 'memory', 'agents', 'mcp', 'hooks', 'context', 'plan', 'accept-edits', 'ask', 'tasks', 'todos', 'help'])
+    expect(names).toEqual(['clear', 'compact', 'model', 'think', 'permissions', 'memory', 'agents', 'mcp', 'hooks', 'context', 'plan', 'accept-edits', 'ask', 'tasks', 'todos', 'help'])
     expect(new Set(names).size).toBe(names.length)
     for (const entry of SLASH_COMMANDS) {
       expect(entry.name).toMatch(/^[a-z][a-z0-9-]*$/)
@@ -58,6 +62,16 @@ describe('the slash-command registry', () => {
     await new Promise((resolve) => setTimeout(resolve, 0))
     expect(done).toEqual(['new', 'plan', 'acceptEdits', 'default', 'compact keep the API notes', 'model opus', 'model default'])
     expect(said).toEqual(['opus answers', 'default answers'])
+  })
+
+  it('/think switches thinking or sets the effort, and says how without an argument', async () => {
+    const { chat, done, said } = conversation()
+    command('think').run(chat, 'off')
+    command('think').run(chat, 'xhigh')
+    command('think').run(chat, '')
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    expect(done).toEqual(['think {"thinking":false}', 'think {"effort":"xhigh"}'])
+    expect(said.some((line) => line.includes('/think on or /think off'))).toBe(true)
   })
 
   it('/model without arguments names the current model and how to switch', () => {

@@ -1,4 +1,5 @@
 import { useExtensionsSection, type Section } from '../features/extensions/section'
+import type { EffortLevel } from '../../../shared/ipc/contract'
 import type { SlashCommand, SlashContext } from '../lib/slash-commands'
 import { focusWhenShown } from './show-view'
 
@@ -27,6 +28,19 @@ async function model(chat: SlashContext, args: string): Promise<void> {
     )
   }
   chat.say(await chat.setModel(args === 'default' ? undefined : args))
+}
+
+const EFFORTS: readonly EffortLevel[] = ['low', 'medium', 'high', 'xhigh', 'max']
+
+/**
+ * `/think [on|off|<effort>]`: thinking on or off for the conversation's next requests, or the
+ * effort level (`output_config.effort`, for models that take it). Without an argument it says how.
+ */
+async function think(chat: SlashContext, args: string): Promise<void> {
+  const word = args.trim().toLowerCase()
+  if (word === 'on' || word === 'off') return chat.say(await chat.setReasoning({ thinking: word === 'on' }))
+  if ((EFFORTS as readonly string[]).includes(word)) return chat.say(await chat.setReasoning({ effort: word as EffortLevel }))
+  chat.say(`/think on or /think off switches extended thinking; /think ${EFFORTS.join('|')} sets the effort. The defaults come from Settings (alwaysThinkingEnabled, effortLevel).`)
 }
 
 /** `/help`: every command, built in and custom, with its arguments. */
@@ -60,6 +74,7 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
     run: (chat, args) => chat.compact(args),
   },
   { name: 'model', description: "Show or switch this conversation's model", takesArguments: true, argumentHint: '[model]', run: (chat, args) => void model(chat, args) },
+  { name: 'think', description: 'Turn extended thinking on or off, or set the effort level', takesArguments: true, argumentHint: '[on|off|low|medium|high|xhigh|max]', run: (chat, args) => void think(chat, args) },
   {
     name: 'permissions',
     description: 'Review and edit the permission rules (Settings)',

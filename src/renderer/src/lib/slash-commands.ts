@@ -1,5 +1,5 @@
 import { createContext, useContext } from 'react'
-import type { PermissionModeName } from '../../../shared/ipc/contract'
+import type { EffortLevel, PermissionModeName } from '../../../shared/ipc/contract'
 
 /** What the conversation a command was typed in offers it. */
 export interface SlashContext {
@@ -11,6 +11,8 @@ export interface SlashContext {
   say(text: string): void
   /** Switches the conversation's model (`undefined`: back to the default); resolves to what to tell the user. */
   setModel(model: string | undefined): Promise<string>
+  /** `/think`: thinking on or off and the effort level of the conversation's next requests; resolves to what to tell the user. */
+  setReasoning(change: { thinking?: boolean; effort?: EffortLevel }): Promise<string>
   /** The model the conversation uses now, when known. */
   currentModel(): string | undefined
   /** `/compact [instructions]`: summarize the conversation now (or before the running turn's next request). */

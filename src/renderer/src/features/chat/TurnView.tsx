@@ -3,6 +3,7 @@ import type { TerminalReason } from '../../../../shared/protocol/agent-event'
 import { Markdown } from '../../lib/markdown/Markdown'
 import { MemoryLine } from './MemoryLine'
 import { ToolCard } from './ToolCard'
+import { PauseCard } from './PauseCard'
 import { TurnLimitQuestion } from './TurnLimitQuestion'
 import { describeRecovery } from './recovery'
 import type { Turn } from './reducer'
@@ -16,6 +17,8 @@ const END_LABEL: Record<TerminalReason, string> = {
   model_error: 'The model request failed',
   hook_stopped: 'Stopped by a hook',
   command_failed: 'The command could not run',
+  budget_exceeded: 'Stopped at the spending cap',
+  loop_detected: 'Stopped: the agent was repeating itself',
 }
 
 /** The user's prompt and the agent's reply, as it streams. */
@@ -31,7 +34,7 @@ export const TurnView = memo(function TurnView({ turn, live }: { turn: Turn; liv
           if (block.kind === 'text') return <Markdown key={index} text={block.text} />
           if (block.kind === 'thinking') {
             return (
-              <details key={index} className="thinking">
+              <details key={index} className="thinking" aria-label="Thinking">
                 <summary>Thinking</summary>
                 <div className="thinking__text">{block.text}</div>
               </details>
@@ -41,6 +44,7 @@ export const TurnView = memo(function TurnView({ turn, live }: { turn: Turn; liv
         })}
         {live && replyEmpty && <p className="typing">Thinking…</p>}
         {turn.limitQuestion && !turn.end && <TurnLimitQuestion turns={turn.limitQuestion.turns} />}
+        {turn.pause && !turn.end && <PauseCard pause={turn.pause} />}
         {turn.notices.map((notice, index) => (
           <p key={`n${index}`} className={`notice notice--${notice.level}`}>
             {notice.message}

@@ -1,4 +1,4 @@
-import type { AgentEvent, MemoryMention, TerminalReason, ToolState, Usage } from '../../../../shared/protocol/agent-event'
+import type { AgentEvent, BudgetLine, MemoryMention, PauseChoice, PauseReason, TerminalReason, ToolState, Usage } from '../../../../shared/protocol/agent-event'
 import { compactionLine, layerName, tokenCount } from '../../../../shared/protocol/compaction'
 
 /** One piece of the assistant's side of a turn, in the order it arrived. */
@@ -40,6 +40,10 @@ export interface Turn {
   context?: { tokens: number; window: number; autoCompactAt: number }
   /** The turn reached its request guard and waits for the user to say go on or stop. */
   limitQuestion?: { turns: number }
+  /** The budget guard or the loop brake paused the turn: the card asks what to do. */
+  pause?: { pauseId: string; reason: PauseReason; message: string; choices: PauseChoice[] }
+  /** The session's spend against its caps and the next request's forecast, as last reported. */
+  budget?: { spentUsd: number; spentTokens: number; forecastUsd: number; forecastTokens: number; lines: BudgetLine[]; level: 'ok' | 'warning' | 'exceeded' }
 }
 
 /** What memory did around one turn. */
@@ -142,13 +146,21 @@ export function reduce(transcript: Transcript, event: AgentEvent): Transcript {
     case 'notice':
       return update((turn) => addNotice(turn, event.level, event.message))
     case 'turn_end':
-      return update(({ limitQuestion: _answered, ...turn }) => ({
+      return update(({ limitQuestion: _answered, pause: _ended, ...turn }) => ({
         ...turn,
         blocks: turn.blocks.map(settleTool),
         end: { reason: event.reason, ...(event.message !== undefined && { message: event.message }) },
       }))
     case 'turn_limit':
       return update((turn) => ({ ...turn, limitQuestion: { turns: event.turns } }))
+    case 'session_pause':
+      return update((turn) => ({ ...turn, pause: { pauseId: event.pauseId, reason: event.reason, message: event.message, choices: event.choices } }))
+    case 'session_resume':
+      return update(({ pause, ...turn }) => (pause && pause.pauseId !== event.pauseId ? { ...turn, pause } : turn))
+    case 'budget_status': {
+      const { spentUsd, spentTokens, forecastUsd, forecastTokens, lines, level } = event
+      return update((turn) => ({ ...turn, budget: { spentUsd, spentTokens, forecastUsd, forecastTokens, lines, level } }))
+    }
     case 'request_start':
       // The next request after the user said go on: the question is answered.
       return update(({ limitQuestion: _answered, ...turn }) => turn)

@@ -1,6 +1,6 @@
 import { create } from 'zustand'
-import type { PermissionModeName } from '../../../../shared/ipc/contract'
-import type { AgentEvent } from '../../../../shared/protocol/agent-event'
+import type { EffortLevel, PermissionModeName } from '../../../../shared/ipc/contract'
+import type { AgentEvent, PauseChoice } from '../../../../shared/protocol/agent-event'
 import { api } from '../../api'
 import { sessionOnScreen, showSession, useSessionOnScreen } from '../../state/session'
 import { createFrameBatcher } from './frame-batcher'
@@ -28,6 +28,10 @@ export interface ChatState {
   dismissSandbox(): void
   /** Answers the running turn's question at its request guard: go on, or stop. */
   continueTurn(proceed: boolean): Promise<void>
+  /** Answers a pause of the budget guard or the loop brake (raise the cap to `raiseTo`, compact, continue, stop). */
+  resumePause(pauseId: string, choice: PauseChoice, raiseTo?: number): Promise<void>
+  /** `/think`: thinking on or off, and the effort level; resolves to what to tell the user. */
+  setReasoning(change: { thinking?: boolean; effort?: EffortLevel }): Promise<string>
   setMode(mode: PermissionModeName): Promise<void>
   /** The model chosen with `/model` (null: the default); applied to sessions as they are created. */
   model: string | null
@@ -74,6 +78,22 @@ export const useChat = create<ChatState>()((set, get) => ({
     if (!sessionId) return
     const result = await api.invoke('session.continueTurn', { sessionId, proceed })
     if (!result.ok && sessionOnScreen().sessionId === sessionId) set({ error: `Could not answer: ${result.error.message}` })
+  },
+
+  async resumePause(pauseId, choice, raiseTo) {
+    const { sessionId } = sessionOnScreen()
+    if (!sessionId) return
+    const result = await api.invoke('session.resumePause', { sessionId, pauseId, choice, ...(raiseTo !== undefined && { raiseTo }) })
+    if (!result.ok && sessionOnScreen().sessionId === sessionId) set({ error: `Could not answer: ${result.error.message}` })
+  },
+
+  async setReasoning(change) {
+    const { sessionId } = sessionOnScreen()
+    if (!sessionId) return 'Start a conversation first; then /think switches its thinking.'
+    const result = await api.invoke('session.setReasoning', { sessionId, ...change })
+    if (!result.ok) return `Thinking was not switched: ${result.error.message}`
+    const { thinking, effort } = result.value
+    return `Thinking is ${thinking ? 'on' : 'off'}${effort ? `, effort ${effort}` : ''} from the next request.`
   },
 
   async setMode(mode) {

@@ -1,7 +1,7 @@
 import { useEffect } from 'react'
 import type { PermissionModeName } from '../../../../shared/ipc/contract'
 import { openView } from '../../lib/open-dialog'
-import { compactCount, highMark, lowMark, modeLabel, nextMode, statusFacts, type UsageHistory } from './status'
+import { budgetFacts, compactCount, highMark, lowMark, modeLabel, nextMode, statusFacts, type UsageHistory } from './status'
 import './status-bar.css'
 
 /** What the status bar shows and the one thing it changes (the mode); the shell wires it to the chat. */
@@ -21,6 +21,7 @@ export interface StatusBarProps {
  */
 export function StatusBar({ transcript, mode, modeProblem: problem, setMode, activity }: StatusBarProps) {
   const facts = statusFacts(transcript)
+  const budget = budgetFacts(transcript)
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
@@ -60,6 +61,12 @@ export function StatusBar({ transcript, mode, modeProblem: problem, setMode, act
       </button>
       <span>{compactCount(facts.totalTokens)} tokens</span>
       <span>${facts.costUsd.toFixed(facts.costUsd < 1 ? 3 : 2)}</span>
+      {budget && (
+        <span className={`status-bar__budget status-bar__budget--${budget.level}`} role="status" aria-label={budget.label} title={budget.label} data-testid="budget">
+          {budget.againstCap ?? ''}
+          {budget.againstCap ? ' · ' : ''}next {budget.next}
+        </span>
+      )}
       {facts.cacheReadShare !== undefined && <span title="Share of input read from the prompt cache">cache {Math.round(facts.cacheReadShare * 100)}%</span>}
     </footer>
   )

@@ -1,6 +1,6 @@
 import type { PermissionModeName } from '../../../../shared/ipc/contract'
 import { contextWindowOf } from '../../../../shared/context-window'
-import type { Usage } from '../../../../shared/protocol/agent-event'
+import type { BudgetLine, Usage } from '../../../../shared/protocol/agent-event'
 
 /** What the status bar reads of a conversation: each turn's latest usage (the chat's transcript fits). */
 export interface UsageHistory {
@@ -8,7 +8,36 @@ export interface UsageHistory {
     usage?: { request: Usage; total: Usage; costUsd: number; model: string }
     /** The session's own count (before each request, after compactions) and its window. */
     context?: { tokens: number; window: number; autoCompactAt: number }
+    /** The session's spend against its caps and the next request's forecast (budget guard). */
+    budget?: { spentUsd: number; spentTokens: number; forecastUsd: number; forecastTokens: number; lines: BudgetLine[]; level: 'ok' | 'warning' | 'exceeded' }
   }>
+}
+
+/** What the status bar says about spending: the tightest cap against its spend, and the next request's forecast. */
+export interface BudgetFacts {
+  /** Spend against the cap closest to being reached, as text (`$0.42 / $1.00`, `120k / 500k tokens`). */
+  againstCap?: string
+  /** The next request's expected cost (`~$0.03`). */
+  next: string
+  level: 'ok' | 'warning' | 'exceeded'
+  /** A sentence for assistive technology and the tooltip. */
+  label: string
+}
+
+/** The latest budget report of the conversation, for the status bar; undefined before any. */
+export function budgetFacts(transcript: UsageHistory): BudgetFacts | undefined {
+  const budget = transcript.turns.findLast((turn) => turn.budget)?.budget
+  if (!budget) return undefined
+  const next = `~${money(budget.forecastUsd)}`
+  const tightest = budget.lines.reduce<BudgetLine | undefined>((best, line) => (!best || line.spent / line.cap > best.spent / best.cap ? line : best), undefined)
+  if (!tightest) return { next, level: budget.level, label: `Next request about ${money(budget.forecastUsd)}; no spending cap set` }
+  const scope = tightest.key.startsWith('project') ? 'project' : 'session'
+  const againstCap = tightest.key.endsWith('Usd') ? `${money(tightest.spent)} / ${money(tightest.cap)}` : `${compactCount(tightest.spent)} / ${compactCount(tightest.cap)} tokens`
+  return { againstCap, next, level: budget.level, label: `Budget: ${againstCap} (${scope} cap). Next request about ${money(budget.forecastUsd)}` }
+}
+
+function money(usd: number): string {
+  return `$${usd.toFixed(usd < 1 ? 3 : 2)}`
 }
 
 /** What the status bar shows, derived from the conversation. */

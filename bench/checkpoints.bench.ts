@@ -1,0 +1,89 @@
+/**
+ * Checkpoints (issue 26): snapshot time on a 10,000-file repository with 20 files changed between
+ * snapshots (p50/p95; target p95 ≤ 100 ms), the full first snapshot, store growth per
+ * checkpoint, and restore time (plan + write) — in a git repository and in a folder outside git
+ * (the content store). Real git, real files in a temp folder, through the recorder the sessions
+ * use. Prints figures; asserts nothing. Figures swing with machine load: run it alone.
+ */
+import { execFileSync } from 'node:child_process'
+import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { CheckpointRecorder } from '../src/main/checkpoints/recorder'
+import { applyRestore } from '../src/main/checkpoints/restore-apply'
+import { planRestore } from '../src/main/checkpoints/restore-plan'
+import { ms, quantile } from './frames'
+
+const FILES = 10_000
+const CHANGED = 20
+const ROUNDS = Number(process.env["BENCH_ROUNDS"] ?? 40)
+
+async function bytesUnder(folder: string): Promise<number> {
+  let total = 0
+  for (const entry of await readdir(folder, { withFileTypes: true }).catch(() => [])) {
+    const path = join(folder, entry.name)
+    if (entry.isDirectory()) total += await bytesUnder(path)
+    else total += (await stat(path).catch(() => undefined))?.size ?? 0
+  }
+  return total
+}
+
+async function seed(project: string): Promise<void> {
+  for (let folder = 0; folder < 100; folder++) {
+    await mkdir(join(project, `pkg-${folder}`), { recursive: true })
+    for (let file = 0; file < FILES / 100; file++) await writeFile(join(project, `pkg-${folder}`, `file-${file}.ts`), `export const value${file} = ${folder * 1000 + file}\n`.repeat(20))
+  }
+}
+
+async function run(kind: 'git' | 'content'): Promise<void> {
+  const root = await mkdtemp(join(tmpdir(), 'sous-bench-checkpoints-'))
+  const project = join(root, 'project')
+  const home = join(root, 'home')
+  await mkdir(project)
+  await seed(project)
+  const gitEnv = { ...process.env, GIT_AUTHOR_NAME: 'b', GIT_AUTHOR_EMAIL: 'b@b', GIT_COMMITTER_NAME: 'b', GIT_COMMITTER_EMAIL: 'b@b' }
+  if (kind === 'git') {
+    execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: project })
+    execFileSync('git', ['add', '-A'], { cwd: project })
+    execFileSync('git', ['-c', 'gc.auto=0', 'commit', '-qm', 'seed'], { cwd: project, env: gitEnv })
+  }
+  const recorder = new CheckpointRecorder({ home, sessionId: 'bench', projectPath: project, env: process.env, transcriptPath: join(root, 'none.jsonl'), enabled: () => true, notice: () => undefined })
+  const store = kind === 'git' ? join(project, '.git', 'objects') : join(home, 'checkpoints')
+  let started = performance.now()
+  await recorder.before({ toolUseId: 'call-0', name: 'Bash', agentId: 'main', summary: 'first' })
+  const first = performance.now() - started
+  const times: number[] = []
+  const growth: number[] = []
+  for (let round = 1; round <= ROUNDS; round++) {
+    for (let change = 0; change < CHANGED; change++) {
+      const index = (round * 97 + change * 131) % FILES
+      await writeFile(join(project, `pkg-${Math.floor(index / 100)}`, `file-${index % 100}.ts`), `// round ${round}\n`.repeat(20))
+    }
+    const size = await bytesUnder(store)
+    started = performance.now()
+    await recorder.before({ toolUseId: `call-${round}`, name: 'Bash', agentId: 'main', summary: `round ${round}` })
+    times.push(performance.now() - started)
+    growth.push((await bytesUnder(store)) - size)
+  }
+  const checkpoints = await recorder.journal.read()
+  const missing = checkpoints.filter((checkpoint) => checkpoint.before.kind === 'missing')
+  started = performance.now()
+  const plan = await planRestore(recorder.workspace, checkpoints, 1)
+  if ('error' in plan) throw new Error(plan.error)
+  const planned = performance.now() - started
+  const applied = await applyRestore(recorder.workspace, plan, { force: true })
+  const restore = performance.now() - started
+  if ('error' in applied) throw new Error(applied.error)
+  const kib = (bytes: number | undefined) => (bytes === undefined ? 'n/a' : `${(bytes / 1024).toFixed(1)} KiB`)
+  console.log(`${kind === 'git' ? 'git repository' : 'outside git (content store)'}: ${FILES} files, ${CHANGED} changed per snapshot, ${ROUNDS} snapshots${missing.length ? ` (${missing.length} MISSING)` : ''}`)
+  console.log(`  first (full) snapshot      ${ms(first)}`)
+  console.log(`  snapshot p50 / p95 / max   ${ms(quantile(times, 0.5))} / ${ms(quantile(times, 0.95))} / ${ms(Math.max(...times))}   (target p95 ≤ 100 ms)`)
+  console.log(`  store growth / checkpoint  p50 ${kib(quantile(growth, 0.5))}, max ${kib(Math.max(...growth))}`)
+  console.log(`  restore ${applied.restored.length} files over ${ROUNDS - 1} checkpoints: plan ${ms(planned)}, plan + write ${ms(restore)}`)
+  await rm(root, { recursive: true, force: true })
+}
+
+export default async function bench(): Promise<void> {
+  await run('git')
+  await run('content')
+}

@@ -1,0 +1,183 @@
+import { createHash, randomBytes } from 'node:crypto'
+import { lstat, mkdir, readdir, readFile, readlink, rename, stat, writeFile } from 'node:fs/promises'
+import { dirname, join } from 'node:path'
+import { GitignoreMatcher } from '../base/gitignore'
+import { checkpointsDir, MAX_FILE_BYTES, MAX_FILES, MAX_SESSION_BYTES, type TreeEntries, type TreeEntry } from './types'
+
+/**
+ * Snapshots of a folder that is not a git repository (or one whose configuration git must not be
+ * trusted with): a content-addressed store under `$SOUS_HOME/checkpoints/`. A blob is named by
+ * the sha256 of its bytes (`blobs/ab/cdef…`), so checkpoints share what did not change; a
+ * manifest lists a checkpoint's files (`manifests/<sha256>.json`): the changes since the
+ * previous manifest, with a full listing every {@link FULL_EVERY} manifests so reading one never
+ * walks a long chain.
+ *
+ * Incremental: a file whose size, mtime, ctime and inode match the previous snapshot's is not
+ * read again. `.gitignore` files are honoured (the shared matcher) and `.git` folders never
+ * walked. Caps: {@link MAX_FILE_BYTES} per file (larger files are listed in `skipped` and left
+ * alone by restore), {@link MAX_SESSION_BYTES} of new content per session, {@link MAX_FILES}.
+ */
+export class ContentStore {
+  /** Bytes of new blobs this session wrote. */
+  private added = 0
+  /** Blob folders known to exist. */
+  private readonly folders = new Set<string>()
+  private previous: { manifest: string; entries: TreeEntries; stats: Map<string, StatKey>; depth: number } | undefined
+
+  constructor(private readonly home: string) {}
+
+  private blobPath(id: string): string {
+    return join(checkpointsDir(this.home), 'blobs', id.slice(0, 2), id.slice(2))
+  }
+
+  private manifestPath(id: string): string {
+    return join(checkpointsDir(this.home), 'manifests', `${id}.json`)
+  }
+
+  /** Records `root` and returns the manifest's id. Throws on failure (a cap, disk full, permissions). */
+  async snapshot(root: string): Promise<string> {
+    const entries: TreeEntries = new Map()
+    const stats = new Map<string, StatKey>()
+    const skipped: string[] = []
+    const matcher = new GitignoreMatcher(root)
+    const walk = async (folder: string): Promise<void> => {
+      const names = await readdir(join(root, folder), { withFileTypes: true })
+      const folders: string[] = []
+      // A folder's files are read side by side: the walk waits on the disk, not on each file in turn.
+      await Promise.all(
+        names.map(async (dirent) => {
+          const path = folder ? `${folder}/${dirent.name}` : dirent.name
+          if (dirent.name === '.git') return
+          const isDir = dirent.isDirectory()
+          if (await matcher.ignores(path, isDir)) return
+          if (isDir) return void folders.push(path)
+          if (stats.size + skipped.length >= MAX_FILES) throw new Error(`the folder has more than ${MAX_FILES} files`)
+          const entry = await this.capture(root, path, stats)
+          if (entry === 'too-large') skipped.push(path)
+          else if (entry) entries.set(path, entry)
+        }),
+      )
+      for (const path of folders.sort()) await walk(path)
+    }
+    await walk('')
+    return this.writeManifest(entries, stats, skipped)
+  }
+
+  /** One file's entry (its blob stored), `too-large` past the cap, undefined for what is neither file nor link. */
+  private async capture(root: string, path: string, stats: Map<string, StatKey>): Promise<TreeEntry | 'too-large' | undefined> {
+    const absolute = join(root, path)
+    const info = await lstat(absolute)
+    const key: StatKey = { size: info.size, mtimeMs: info.mtimeMs, ctimeMs: info.ctimeMs, ino: info.ino, mode: info.mode, id: '' }
+    const known = this.previous?.stats.get(path)
+    if (known && known.size === key.size && known.mtimeMs === key.mtimeMs && known.ctimeMs === key.ctimeMs && known.ino === key.ino && known.mode === key.mode) {
+      stats.set(path, known)
+      return this.previous!.entries.get(path) ?? 'too-large'
+    }
+    let bytes: Buffer
+    let mode: string
+    if (info.isSymbolicLink()) {
+      bytes = Buffer.from(await readlink(absolute))
+      mode = '120000'
+    } else if (info.isFile()) {
+      if (info.size > MAX_FILE_BYTES) {
+        stats.set(path, key)
+        return 'too-large'
+      }
+      bytes = await readFile(absolute)
+      mode = info.mode & 0o111 ? '100755' : '100644'
+    } else return undefined
+    const id = createHash('sha256').update(bytes).digest('hex')
+    await this.putBlob(id, bytes)
+    stats.set(path, { ...key, id })
+    return { mode, id }
+  }
+
+  private async putBlob(id: string, bytes: Buffer): Promise<void> {
+    const path = this.blobPath(id)
+    if (await stat(path).then(() => true, () => false)) return
+    if (this.added + bytes.length > MAX_SESSION_BYTES) throw new Error(`the session's checkpoints reached their cap of ${MAX_SESSION_BYTES / 1024 / 1024} MiB`)
+    if (!this.folders.has(dirname(path))) {
+      await mkdir(dirname(path), { recursive: true, mode: 0o700 })
+      this.folders.add(dirname(path))
+    }
+    const temporary = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`
+    await writeFile(temporary, bytes, { mode: 0o600 })
+    await rename(temporary, path)
+    this.added += bytes.length
+  }
+
+  private async writeManifest(entries: TreeEntries, stats: Map<string, StatKey>, skipped: string[]): Promise<string> {
+    const previous = this.previous
+    const full = !previous || previous.depth + 1 >= FULL_EVERY
+    const files: Record<string, [string, string] | null> = {}
+    // Sorted, so the same files always make the same manifest (and its id).
+    const sorted = [...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    if (full) for (const [path, entry] of sorted) files[path] = [entry.mode, entry.id]
+    else {
+      for (const [path, entry] of sorted) {
+        const before = previous.entries.get(path)
+        if (!before || before.mode !== entry.mode || before.id !== entry.id) files[path] = [entry.mode, entry.id]
+      }
+      for (const path of previous.entries.keys()) if (!entries.has(path)) files[path] = null
+    }
+    const body: Manifest = { ...(!full && { base: previous.manifest }), files, skipped: skipped.sort() }
+    const text = JSON.stringify(body)
+    const id = createHash('sha256').update(text).digest('hex')
+    const path = this.manifestPath(id)
+    await mkdir(dirname(path), { recursive: true, mode: 0o700 })
+    if (!(await stat(path).then(() => true, () => false))) await writeFile(path, text, { mode: 0o600 })
+    this.previous = { manifest: id, entries, stats, depth: full ? 0 : previous.depth + 1 }
+    return id
+  }
+
+  /** A manifest's files and the paths it skipped (over the cap). Throws when the manifest is missing or damaged. */
+  async entries(manifest: string): Promise<{ entries: TreeEntries; skipped: Set<string> }> {
+    const chain: Manifest[] = []
+    for (let id: string | undefined = manifest; id !== undefined; ) {
+      const text = await readFile(this.manifestPath(id), 'utf8').catch(() => undefined)
+      if (text === undefined) throw new Error(`manifest ${id.slice(0, 12)} is missing from the store`)
+      const body = JSON.parse(text) as Manifest
+      chain.unshift(body)
+      id = body.base
+    }
+    const entries: TreeEntries = new Map()
+    for (const body of chain) {
+      for (const [path, entry] of Object.entries(body.files)) {
+        if (entry) entries.set(path, { mode: entry[0], id: entry[1] })
+        else entries.delete(path)
+      }
+    }
+    return { entries, skipped: new Set(chain.at(-1)?.skipped ?? []) }
+  }
+
+  /** Blob contents by id; ids the store lacks are listed in `missing`. */
+  async blobs(ids: readonly string[]): Promise<{ contents: Map<string, Buffer>; missing: string[] }> {
+    const contents = new Map<string, Buffer>()
+    const missing: string[] = []
+    for (const id of ids) {
+      const bytes = await readFile(this.blobPath(id)).catch(() => undefined)
+      if (bytes === undefined || createHash('sha256').update(bytes).digest('hex') !== id) missing.push(id)
+      else contents.set(id, bytes)
+    }
+    return { contents, missing }
+  }
+}
+
+/** Manifests after which the next one lists every file again. */
+const FULL_EVERY = 32
+
+interface Manifest {
+  base?: string
+  /** path → [mode, blob id], or null for a file gone since the base. */
+  files: Record<string, [string, string] | null>
+  skipped: string[]
+}
+
+interface StatKey {
+  size: number
+  mtimeMs: number
+  ctimeMs: number
+  ino: number
+  mode: number
+  id: string
+}

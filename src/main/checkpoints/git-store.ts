@@ -1,0 +1,151 @@
+import { copyFile, lstat, mkdir, rm } from 'node:fs/promises'
+import { dirname, join } from 'node:path'
+import { unsafeKeys } from '../context/git-status'
+import { gitText, runGit, type GitCall } from './git'
+import { MAX_FILE_BYTES, type TreeEntries, type TreeState } from './types'
+
+/**
+ * Snapshots of a git working tree with git plumbing only: a private temporary index
+ * (`GIT_INDEX_FILE` under `$SOUS_HOME`), `add -A`, `write-tree`, `commit-tree` onto
+ * `refs/sous/checkpoints/<session>`. The user's index, HEAD, branches, stash and reflogs are
+ * never written: objects go into the object store, and the only ref written is ours (without a
+ * reflog). `.gitignore` is honoured as git honours it; a submodule is one gitlink entry.
+ *
+ * Incremental: the temporary index is kept between snapshots, so `add -A` re-reads only files
+ * whose stat data changed. The first snapshot starts from a copy of the user's index (its stat
+ * data spares re-hashing tracked files); an index git cannot use that way starts empty.
+ */
+export class GitStore {
+  private constructor(
+    /** The working tree's top folder. */
+    readonly root: string,
+    private readonly env: NodeJS.ProcessEnv,
+    private readonly userIndex: string,
+  ) {}
+
+  /** The store for `projectPath`'s repository; a reason when it is none or its configuration could run programs. */
+  static async open(projectPath: string, env: NodeJS.ProcessEnv): Promise<GitStore | { reason: string; notRepository?: boolean }> {
+    const call = { cwd: projectPath, env }
+    const inside = await runGit(['rev-parse', '--is-inside-work-tree'], call)
+    if (!inside.ok && inside.missing) return { reason: 'git is not installed', notRepository: true }
+    if (!inside.ok || inside.stdout.toString().trim() !== 'true') return { reason: 'not a git working tree', notRepository: true }
+    const config = await runGit(['config', '--list', '--show-scope', '--null'], call)
+    if (!config.ok) return { reason: `the repository's configuration could not be read (${config.error})` }
+    const unsafe = unsafeKeys(config.stdout.toString('utf8'))
+    if (unsafe.length > 0) return { reason: `the repository's own configuration sets ${unsafe.slice(0, 3).join(', ')}, which can make git run programs` }
+    const [root, userIndex] = (await gitText(['rev-parse', '--path-format=absolute', '--show-toplevel', '--git-path', 'index'], call)).split('\n')
+    if (!root || !userIndex) return { reason: 'git did not name the working tree' }
+    return new GitStore(root, env, userIndex)
+  }
+
+  private call(indexFile?: string, input?: string | Buffer): GitCall {
+    return { cwd: this.root, env: this.env, ...(indexFile !== undefined && { indexFile }), ...(input !== undefined && { input }) }
+  }
+
+  /** The commit HEAD names now (`null` on an unborn branch). */
+  async head(): Promise<string | null> {
+    const out = await runGit(['rev-parse', '-q', '--verify', 'HEAD^{commit}'], this.call())
+    return out.ok ? out.stdout.toString().trim() : null
+  }
+
+  /**
+   * Records the working tree as a commit on `ref` (its parent the ref's previous commit).
+   * `indexFile` is the session's private index, created on first use. Throws on failure.
+   */
+  async snapshot(indexFile: string, ref: string): Promise<Extract<TreeState, { kind: 'git' }>> {
+    await mkdir(dirname(indexFile), { recursive: true, mode: 0o700 })
+    const fresh = !(await lstat(indexFile).then(() => true, () => false))
+    if (fresh) await copyFile(this.userIndex, indexFile).catch(() => undefined)
+    try {
+      await this.addAll(indexFile)
+    } catch (error) {
+      // A copied index git cannot extend (a split index, an unknown extension): start from nothing.
+      if (!fresh) throw error
+      await rm(indexFile, { force: true })
+      await this.addAll(indexFile)
+    }
+    const [tree, head, last] = await Promise.all([gitText(['write-tree'], this.call(indexFile)), this.head(), this.last ?? this.readRef(ref)])
+    if (last && last.tree === tree) return { kind: 'git', root: this.root, commit: last.commit, tree, head }
+    let commit: string
+    try {
+      commit = await this.commitOnto(ref, tree, last?.commit)
+    } catch {
+      // Another process (a `sous rewind` of this session) moved the ref since we last read it.
+      commit = await this.commitOnto(ref, tree, (await this.readRef(ref))?.commit)
+    }
+    return { kind: 'git', root: this.root, commit, tree, head }
+  }
+
+  /** A commit of `tree` on top of `parent`, and `ref` moved to it only if it still names `parent`. */
+  private async commitOnto(ref: string, tree: string, parent: string | undefined): Promise<string> {
+    const commit = await gitText(['commit-tree', '--no-gpg-sign', tree, ...(parent ? ['-p', parent] : []), '-m', 'sous checkpoint'], this.call())
+    await gitText(['update-ref', '--no-deref', ref, commit, parent ?? ''], this.call())
+    this.last = { commit, tree }
+    return commit
+  }
+
+  /** The latest commit on our ref and its tree (kept, so a snapshot asks git once less). */
+  private last: { commit: string; tree: string } | undefined
+
+  private async readRef(ref: string): Promise<{ commit: string; tree: string } | undefined> {
+    const [commit, tree] = (await gitText(['for-each-ref', '--format=%(objectname) %(tree)', ref], this.call())).split(' ')
+    this.last = commit && tree ? { commit, tree } : undefined
+    return this.last
+  }
+
+  /** `add -A` into the private index, leaving out new files over the per-file cap. */
+  private async addAll(indexFile: string): Promise<void> {
+    const fresh = await gitText(['ls-files', '-z', '--others', '--exclude-standard'], this.call(indexFile))
+    const excluded: string[] = []
+    for (const path of fresh.split('\0').filter(Boolean)) {
+      const info = await lstat(join(this.root, path)).catch(() => undefined)
+      if (info?.isFile() && info.size > MAX_FILE_BYTES) excluded.push(`:(exclude,literal,top)${path}`)
+    }
+    await gitText(['add', '-A', '--ignore-errors', '--', ':/', ...excluded], this.call(indexFile))
+  }
+
+  /** Every entry of a tree, recursively (gitlinks as entries). */
+  async entries(tree: string): Promise<TreeEntries> {
+    const out = await runGit(['ls-tree', '-r', '-z', '--full-tree', tree], this.call())
+    if (!out.ok) throw new Error(`the checkpoint's tree ${tree.slice(0, 12)} cannot be read (${out.error})`)
+    const entries: TreeEntries = new Map()
+    for (const line of out.stdout.toString('utf8').split('\0')) {
+      if (!line) continue
+      const tab = line.indexOf('\t')
+      const [mode, , id] = line.slice(0, tab).split(' ')
+      entries.set(line.slice(tab + 1), { mode: mode!, id: id! })
+    }
+    return entries
+  }
+
+  /** Paths that differ between two trees (git compares subtrees by id, so this reads only what changed). */
+  async changedPaths(a: string, b: string): Promise<string[]> {
+    const out = await runGit(['diff-tree', '-r', '-z', '--no-renames', '--name-only', a, b], this.call())
+    if (!out.ok) throw new Error(`the trees ${a.slice(0, 12)} and ${b.slice(0, 12)} cannot be compared (${out.error})`)
+    return out.stdout.toString('utf8').split('\0').filter(Boolean)
+  }
+
+  /** The contents of blobs by id; ids git does not have are listed in `missing`. */
+  async blobs(ids: readonly string[]): Promise<{ contents: Map<string, Buffer>; missing: string[] }> {
+    const contents = new Map<string, Buffer>()
+    const missing: string[] = []
+    if (ids.length === 0) return { contents, missing }
+    const out = await runGit(['cat-file', '--batch'], this.call(undefined, `${ids.join('\n')}\n`))
+    if (!out.ok) throw new Error(`git cat-file: ${out.error}`)
+    const data = out.stdout
+    let at = 0
+    for (const id of ids) {
+      const end = data.indexOf(0x0a, at)
+      const header = data.subarray(at, end).toString('utf8').split(' ')
+      at = end + 1
+      if (header[1] === 'missing' || header.length < 3) {
+        missing.push(id)
+        continue
+      }
+      const size = Number(header[2])
+      contents.set(id, data.subarray(at, at + size))
+      at += size + 1
+    }
+    return { contents, missing }
+  }
+}

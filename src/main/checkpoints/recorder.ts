@@ -1,0 +1,120 @@
+import { randomBytes } from 'node:crypto'
+import { statSync } from 'node:fs'
+import type { CallCheckpoints, CheckpointedCall } from '../tools/types'
+import { Journal } from './journal'
+import type { CheckpointTrigger, TreeState } from './types'
+import { Workspace } from './workspace'
+
+/** Where one session's checkpoints come from and go. */
+export interface RecorderOptions {
+  home: string
+  sessionId: string
+  projectPath: string
+  env: NodeJS.ProcessEnv
+  /** The session's transcript: its size at a checkpoint is the conversation then. */
+  transcriptPath: string
+  /** `fileCheckpointingEnabled` (Claude Code's setting), read at every checkpoint; false turns them off. */
+  enabled(): boolean
+  /** Says a prompt's checkpoint failed (a call's failure goes on its tool card instead). */
+  notice(message: string): void
+}
+
+/**
+ * Takes a session's checkpoints: one at every user prompt and one before every mutating call
+ * (the main agent's and its subagents'), each followed by the tree the call left.
+ *
+ * Contract: snapshots run one at a time, in order, on one chain, so each sees the tree its
+ * moment left. A call's checkpoint is awaited before the call runs (it must see the tree before
+ * it), and so is the tree it left (the next request to the model lets others' edits in); a
+ * prompt's checkpoint is not awaited (no tool runs before the model answers, and the next
+ * checkpoint waits for it on the chain). A call is checkpointed at
+ * most once. A snapshot that fails never stops the call: the checkpoint is recorded as missing
+ * and the failure is said once, on that call's card. Never throws.
+ */
+export class CheckpointRecorder implements CallCheckpoints {
+  private chain: Promise<unknown> = Promise.resolve()
+  private readonly seen = new Set<string>()
+  private turn: number | undefined
+  readonly workspace: Workspace
+  readonly journal: Journal
+
+  constructor(private readonly o: RecorderOptions) {
+    this.workspace = new Workspace(o)
+    this.journal = Journal.of(o.home, o.sessionId)
+  }
+
+  /** A checkpoint at the user's prompt, before it joins the conversation. */
+  prompt(text: string): void {
+    if (!this.enabled()) return
+    const transcriptBytes = this.transcriptBytes()
+    void this.enqueue(async () => {
+      this.turn = (this.turn ?? (await this.lastTurn())) + 1
+      const state = await this.record({ kind: 'prompt', prompt: text.slice(0, 500) }, transcriptBytes)
+      if (state.kind === 'missing') this.o.notice(`No checkpoint was recorded at this prompt: ${state.reason}. Rewinding to it cannot restore code.`)
+    })
+  }
+
+  async before(call: CheckpointedCall): Promise<string | undefined> {
+    if (this.seen.has(call.toolUseId) || !this.enabled()) return undefined
+    this.seen.add(call.toolUseId)
+    const transcriptBytes = this.transcriptBytes()
+    const state = await this.enqueue(async () => {
+      this.turn ??= await this.lastTurn()
+      return this.record({ kind: 'tool', toolUseId: call.toolUseId, name: call.name, agentId: call.agentId, summary: call.summary.slice(0, 200) }, transcriptBytes)
+    })
+    if (state?.kind !== 'missing') return undefined
+    return `Checkpoint not recorded before this call: ${state.reason}. The call ran anyway; this checkpoint cannot restore code.`
+  }
+
+  async after(toolUseId: string): Promise<void> {
+    const id = this.ids.get(toolUseId)
+    if (id === undefined) return
+    await this.enqueue(async () => this.journal.append({ type: 'after', id, at: new Date().toISOString(), after: await this.workspace.snapshot() }))
+  }
+
+  /** Resolves once every snapshot asked for so far is recorded. */
+  async settled(): Promise<void> {
+    await this.chain
+  }
+
+  private readonly ids = new Map<string, string>()
+
+  private async record(trigger: CheckpointTrigger, transcriptBytes: number): Promise<TreeState> {
+    const before = await this.workspace.snapshot()
+    const id = `ck_${randomBytes(5).toString('hex')}`
+    if (trigger.kind === 'tool') this.ids.set(trigger.toolUseId, id)
+    const { sessionId, projectPath } = this.o
+    try {
+      this.journal.append({ type: 'checkpoint', id, sessionId, projectPath, turn: this.turn ?? 0, at: new Date().toISOString(), trigger, before, transcriptBytes })
+    } catch (error) {
+      return { kind: 'missing', reason: `the journal could not be written (${error instanceof Error ? error.message : String(error)})` }
+    }
+    return before
+  }
+
+  private enqueue<T>(step: () => Promise<T>): Promise<T | undefined> {
+    const run = this.chain.then(step).catch(() => undefined)
+    this.chain = run
+    return run
+  }
+
+  private enabled(): boolean {
+    try {
+      return this.o.enabled()
+    } catch {
+      return true
+    }
+  }
+
+  private transcriptBytes(): number {
+    try {
+      return statSync(this.o.transcriptPath).size
+    } catch {
+      return 0
+    }
+  }
+
+  private async lastTurn(): Promise<number> {
+    return (await this.journal.read()).reduce((most, checkpoint) => Math.max(most, checkpoint.turn), 0)
+  }
+}

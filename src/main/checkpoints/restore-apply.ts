@@ -1,0 +1,115 @@
+import { chmod, lstat, mkdir, readdir, rename, rmdir, symlink, unlink, writeFile } from 'node:fs/promises'
+import { dirname, join } from 'node:path'
+import type { RestorePlan } from './restore-plan'
+import type { Workspace } from './workspace'
+
+/** What a restore did. */
+export interface RestoreOutcome {
+  /** Paths written or deleted. */
+  restored: string[]
+  /** Conflicts left as they are (all of them, unless forced). */
+  kept: string[]
+  skipped: Array<{ path: string; why: string }>
+}
+
+/** What to restore of a plan. */
+export interface ApplyOptions {
+  /** Overwrite conflicts too. */
+  force?: boolean
+  /** Only these paths (the preview's selection); default every change. */
+  only?: ReadonlySet<string>
+}
+
+/**
+ * Writes a plan's changes. Every blob is read first: when one is missing from the store the
+ * restore refuses with which checkpoint cannot be restored, and nothing is written. A path that
+ * leads through a symlink, or into `.git`, is skipped (restore never follows a symlink out of the
+ * project); a symlink in the checkpoint is recreated as a link, never written through. Folders
+ * left empty by a deletion are removed, so the tree matches the checkpoint's.
+ */
+export async function applyRestore(workspace: Workspace, plan: RestorePlan, options: ApplyOptions = {}): Promise<RestoreOutcome | { error: string }> {
+  const conflicts = new Set(plan.conflicts)
+  const skipped = [...plan.skipped]
+  const kept: string[] = []
+  const chosen = plan.changes.filter((change) => {
+    if (options.only && !options.only.has(change.path)) return false
+    if (conflicts.has(change.path) && !options.force) {
+      kept.push(change.path)
+      return false
+    }
+    return true
+  })
+  const ids = [...new Set(chosen.flatMap((change) => (change.entry ? [change.entry.id] : [])))]
+  const { contents, missing } = await workspace.blobs(plan.store, ids)
+  if (missing.length > 0) {
+    const path = chosen.find((change) => change.entry && missing.includes(change.entry.id))?.path
+    return { error: `checkpoint ${plan.checkpoint.id} cannot be restored: the store has lost ${missing.length} of its files' contents (${path ?? missing[0]} among them); nothing was written` }
+  }
+  const restored: string[] = []
+  // Deletions first: a file (or a symlink) may give way to a folder of the same name, and back.
+  // Each path is checked when it is written, after the deletions: a symlink that replaced a
+  // folder is removed first, and the folder comes back real.
+  for (const change of chosen.filter((change) => !change.entry)) {
+    const why = await unsafePath(plan.root, change.path)
+    if (why) {
+      skipped.push({ path: change.path, why })
+      continue
+    }
+    await unlink(join(plan.root, change.path)).catch(ignoreMissing)
+    await removeEmptyParents(plan.root, change.path)
+    restored.push(change.path)
+  }
+  for (const change of chosen.filter((change) => change.entry)) {
+    const why = await unsafePath(plan.root, change.path)
+    if (why) {
+      skipped.push({ path: change.path, why })
+      continue
+    }
+    const entry = change.entry!
+    const absolute = join(plan.root, change.path)
+    await mkdir(dirname(absolute), { recursive: true })
+    const existing = await lstat(absolute).catch(() => undefined)
+    if (existing?.isDirectory()) {
+      skipped.push({ path: change.path, why: 'a folder is there now' })
+      continue
+    }
+    const bytes = contents.get(entry.id)!
+    const temporary = `${absolute}.sous-restore-${process.pid}`
+    if (entry.mode === '120000') await symlink(bytes.toString('utf8'), temporary)
+    else {
+      await writeFile(temporary, bytes)
+      await chmod(temporary, entry.mode === '100755' ? 0o755 : existing && !existing.isSymbolicLink() ? existing.mode & 0o777 & ~0o111 : 0o644)
+    }
+    // A rename replaces a symlink that is there now instead of writing through it.
+    await rename(temporary, absolute)
+    restored.push(change.path)
+  }
+  return { restored, kept, skipped }
+}
+
+/** Why writing `path` under `root` is not safe: a `.git` or odd component, or a parent that is a symlink. */
+async function unsafePath(root: string, path: string): Promise<string | undefined> {
+  const parts = path.split('/')
+  if (parts.some((part) => part === '' || part === '.' || part === '..')) return 'not a plain path'
+  if (parts.includes('.git')) return 'inside a .git folder'
+  for (let depth = 1; depth < parts.length; depth++) {
+    const info = await lstat(join(root, ...parts.slice(0, depth))).catch(() => undefined)
+    if (!info) return undefined
+    if (info.isSymbolicLink()) return `${parts.slice(0, depth).join('/')} is a symlink now; restore does not follow it`
+  }
+  return undefined
+}
+
+async function removeEmptyParents(root: string, path: string): Promise<void> {
+  const parts = path.split('/').slice(0, -1)
+  for (let depth = parts.length; depth > 0; depth--) {
+    const folder = join(root, ...parts.slice(0, depth))
+    const left = await readdir(folder).catch(() => undefined)
+    if (!left || left.length > 0) return
+    await rmdir(folder).catch(() => undefined)
+  }
+}
+
+function ignoreMissing(error: NodeJS.ErrnoException): void {
+  if (error.code !== 'ENOENT') throw error
+}
