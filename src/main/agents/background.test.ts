@@ -148,6 +148,10 @@ describe('stopping', () => {
       ],
       { loop: true },
     )
+    // The file's 400 ms foreground limit is for the test above: here, an agent slow to start on a
+    // busy machine would move to the background (cut from the parent's signal, by design) before the
+    // abort, and go on past it. These two must still be in the foreground when the parent stops.
+    await world.restart({ agentForegroundLimitMs: 60_000 })
     const { sessionId } = await world.runtime.sessions.create(world.project)
     const bothRunning = Promise.all([
       nextOn(world, 'agent.event', (event) => event.type === 'text_delta' && event.parentToolUseId === 'toolu_a'),
@@ -158,8 +162,12 @@ describe('stopping', () => {
     await world.runtime.sessions.abort(sessionId)
     const result = await turn
     expect(result.reason).toBe('aborted')
+    // The turn ended, so both agents had ended: each Agent call's result waits for its agent's end.
     const ends = world.events.filter((event) => event.type === 'agent_end')
     expect(ends.map((event) => event.type === 'agent_end' && event.status)).toEqual(['stopped', 'stopped'])
+    // …and before the parent's turn_end: nothing of theirs comes after the parent stopped.
+    const turnEnd = world.events.findIndex((event) => event.type === 'turn_end' && event.agentId === 'main')
+    expect(ends.every((end) => world.events.indexOf(end) < turnEnd)).toBe(true)
     expect(resultOf(result.messages, 'toolu_a')?.is_error).toBe(true)
     expect(resultOf(result.messages, 'toolu_b')?.is_error).toBe(true)
     // Nothing asked the model after the stop.

@@ -116,7 +116,7 @@ export class SessionAgents implements SubagentControl {
       this.records.set(record.id, record)
       if (prepared.counted) this.contextOf(record)?.adopt(prepared.counted)
       this.start(record, prepared.messages, prepared.messages.length, prepared.cwd, call.prompt, background ? undefined : ctx.signal)
-      return background ? backgroundResult(record, false) : await this.waitInForeground(record)
+      return background ? backgroundResult(record, false) : await this.waitInForeground(record, ctx.signal)
     } catch (error) {
       return errorResult(`The agent could not start: ${error instanceof Error ? error.message : String(error)}`)
     }
@@ -371,12 +371,23 @@ export class SessionAgents implements SubagentControl {
     else this.records.get(record.make.parentAgentId)?.inbox.push(notification)
   }
 
-  private async waitInForeground(record: AgentRecord): Promise<ToolResult> {
+  /**
+   * The Agent call's result: the agent's end, or, past the foreground limit, word that it went on in
+   * the background. When the turn is stopped (its controller is chained to `turnSignal`) it is the
+   * agent's `stopped` end, after its `agent_end`: the Agent tool settles on abort itself, so the
+   * parent's turn never ends before its foreground agents do.
+   */
+  private async waitInForeground(record: AgentRecord, turnSignal: AbortSignal): Promise<ToolResult> {
     let timer: NodeJS.Timeout | undefined
     const limit = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), this.o.foregroundLimitMs ?? FOREGROUND_LIMIT_MS)))
     const outcome = await Promise.race([record.done, limit])
     clearTimeout(timer)
     if (outcome) return finishedResult(record, outcome)
+    if (turnSignal.aborted) {
+      // Stopping with its parent: it ends rather than going on in the background.
+      await raceWithTimeout(record.done, STOP_WAIT_MS)
+      return record.outcome ? finishedResult(record, record.outcome) : errorResult(`Agent ${record.id} was stopped with the turn and did not end in time.`)
+    }
     record.background = true
     record.detach()
     const { make } = record

@@ -44,6 +44,8 @@ export function createAgentTool(types: readonly AgentTypeLine[], options: { fork
       if (!ctx.agents) return errorResult('Subagents are not available in this session.')
       return ctx.agents.run(args, ctx)
     },
+    // A stopped foreground agent's result comes after its agent_end: the turn never ends before it.
+    settlesOnAbort: true,
     // The agent's final text is what the model asked for; the subagent's own results were budgeted.
     maxResultChars: 100_000,
   })

@@ -22,6 +22,8 @@ export interface ToolSpec<S extends z.ZodType> {
   validate?(input: z.output<S>, ctx: ToolContext): Promise<string | undefined>
   execute(input: z.output<S>, ctx: ToolContext): Promise<ToolResult>
   maxResultChars?: number
+  /** Default false: see {@link Tool.settlesOnAbort}. */
+  settlesOnAbort?: boolean
 }
 
 /**
@@ -44,6 +46,7 @@ export function defineTool<S extends z.ZodType>(spec: ToolSpec<S>): Tool<z.outpu
     validate: spec.validate,
     execute: spec.execute,
     maxResultChars: spec.maxResultChars,
+    ...(spec.settlesOnAbort === true && { settlesOnAbort: true }),
   }
 }
 

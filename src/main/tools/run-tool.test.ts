@@ -59,4 +59,25 @@ describe('defineTool and runToolCall', () => {
     later.abort()
     expect(await running).toEqual({ content: ABORTED_MESSAGE, isError: true })
   })
+
+  it('waits for the own result of a tool that settles on abort (Agent: its agent has ended by then)', async () => {
+    const winding = defineTool({
+      name: 'Winding',
+      label: 'Winding',
+      description: 'Winds down on abort.',
+      input: z.strictObject({}),
+      summarize: () => 'winding',
+      settlesOnAbort: true,
+      execute: (_args, ctx) =>
+        new Promise((resolve) => {
+          const windDown = (): void => void setImmediate(() => resolve({ content: 'wound down', isError: true }))
+          if (ctx.signal.aborted) windDown()
+          else ctx.signal.addEventListener('abort', windDown, { once: true })
+        }),
+    })
+    const controller = new AbortController()
+    const running = runToolCall(winding, {}, world.ctx({ signal: controller.signal }))
+    controller.abort()
+    expect(await running).toEqual({ content: 'wound down', isError: true })
+  })
 })

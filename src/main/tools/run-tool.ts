@@ -11,7 +11,7 @@ export const ABORTED_MESSAGE = 'The user aborted this tool call.'
  * **Contract:** never throws and never rejects. Bad input comes back as an instructive
  * `InputValidationError` naming the fields; a throw becomes an error result with its message
  * (no stack); an abort resolves at once with {@link ABORTED_MESSAGE} even if the tool is slow to
- * notice. Permissions and hooks are the caller's business and run before this.
+ * notice — except for a tool marked `settlesOnAbort`: its own result is awaited. Permissions and hooks are the caller's business and run before this.
  */
 export async function runToolCall(tool: AnyTool, rawInput: unknown, ctx: ToolContext): Promise<ToolResult> {
   if (ctx.signal.aborted) return errorResult(ABORTED_MESSAGE)
@@ -19,11 +19,12 @@ export async function runToolCall(tool: AnyTool, rawInput: unknown, ctx: ToolCon
   if (!parsed.success) return errorResult(formatInputError(tool.name, parsed.error.issues))
   const input: unknown = parsed.data
   try {
-    return await untilAborted(ctx.signal, async () => {
+    const run = async (): Promise<ToolResult> => {
       const problem = await tool.validate?.(input, ctx)
       if (problem) return errorResult(problem)
       return await tool.execute(input, ctx)
-    })
+    }
+    return await (tool.settlesOnAbort === true ? run() : untilAborted(ctx.signal, run))
   } catch (error) {
     return errorResult(`Error: ${messageOf(error)}`)
   }

@@ -282,6 +282,13 @@ export interface Tool<Input = unknown> {
    * result-budget.ts). `Infinity` exempts the tool (Read: persisting a read would loop).
    */
   readonly maxResultChars?: number
+  /**
+   * The tool winds its work down itself when its signal aborts and then returns a result saying
+   * how it ended (Agent: the subagent's `stopped` result, after its `agent_end`). The call then
+   * waits for that result instead of answering at once that it was aborted, so nothing the call
+   * started outlives the turn; the executor's abort grace still bounds the wait.
+   */
+  readonly settlesOnAbort?: boolean
 }
 
 /** Any tool, whatever its input type. */
