@@ -1,26 +1,13 @@
-import { spawn } from 'node:child_process'
 import { homedir, tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { resolve } from 'node:path'
 import { SandboxManager, type SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime'
-import { childEnvironment } from '../../base/child-env'
 import { ripgrepCommand } from '../../base/ripgrep'
 import { gitWriteDenies } from './git-denies'
 import { GitControlGuard } from './git-guard'
+import { defaultDenyRead } from './credential-reads'
+import { PERMITTED_DEVICE_WRITES } from './device-writes'
 import { libraryCwdDenies, PlaceholderScope, projectProtection, protect } from './project-protection'
-
-/**
- * Files and folders a sandboxed command may not read by default: credentials (keys, tokens, the
- * package managers' and git's stored passwords, Claude Code's and Sous's own), and, under the Sous
- * home, every project's transcripts and data. `sandbox.filesystem.allowRead` re-opens any of them.
- */
-export function defaultDenyRead(home: string, sousHome?: string): string[] {
-  const inHome = [
-    '.ssh', '.aws', '.gnupg', '.config/gcloud', '.kube', '.docker', '.netrc', '.azure', '.config/gh', '.password-store',
-    '.claude.json', '.claude/.credentials.json', '.git-credentials', '.config/git/credentials', '.npmrc', '.yarnrc.yml', '.pypirc',
-    '.cargo/credentials', '.cargo/credentials.toml', '.gem/credentials', '.config/hub', '.terraform.d/credentials.tfrc.json',
-  ].map((p) => join(home, p))
-  return sousHome ? [...inHome, join(sousHome, 'credentials'), join(sousHome, 'projects')] : inHome
-}
+import { runCollected, type CollectedRun } from './run-collected'
 
 /** Options of {@link BashSandbox.start}. */
 export interface BashSandboxOptions {
@@ -59,16 +46,6 @@ export interface BashSandboxOptions {
   /** The ripgrep the library scans for protected paths with (default: the bundled one). */
   ripgrep?: string
 }
-
-/**
- * Devices bubblewrap's `--dev /dev` makes writable in every sandbox. The library's Linux monitor
- * reports every write *attempt* outside the writable set it knows, and it does not know these: bash
- * opens its terminal read-write at start-up (`check_dev_tty`), which under a PTY is the
- * `/dev/console` bwrap binds the terminal to, so every command "violated" the sandbox although
- * nothing was refused. The leading space anchors each pattern to the start of the reported path
- * (the library matches substrings of `deny <syscall> <path>`).
- */
-export const PERMITTED_DEVICE_WRITES = [' /dev/console', ' /dev/pts/', ' /dev/ptmx', ' /dev/tty', ' /dev/null', ' /dev/zero', ' /dev/full', ' /dev/random', ' /dev/urandom', ' /dev/shm/', ' /dev/fd/', ' /dev/std']
 
 export type SandboxStart = { ok: true; sandbox: BashSandbox } | { ok: false; reason: string }
 
@@ -297,7 +274,7 @@ export class BashSandbox {
    * Convenience runner (tests, probes): wraps, runs with bash, collects output, annotates stderr.
    * The Bash tool runs the wrapped string in its own PTY instead.
    */
-  async run(command: string, o: { cwd: string; timeoutMs?: number; commandId?: string }): Promise<{ exitCode: number | null; stdout: string; stderr: string }> {
+  async run(command: string, o: { cwd: string; timeoutMs?: number; commandId?: string }): Promise<CollectedRun> {
     const commandId = o.commandId ?? `${command}#${Math.random().toString(36).slice(2)}`
     let wrapped: string
     try {
@@ -305,28 +282,7 @@ export class BashSandbox {
     } catch (e) {
       return { exitCode: null, stdout: '', stderr: `sandbox could not wrap the command: ${(e as Error).message}` }
     }
-    const result = await new Promise<{ exitCode: number | null; stdout: string; stderr: string }>((done) => {
-      const child = spawn('/bin/bash', ['-c', wrapped], { cwd: o.cwd, env: childEnvironment(process.env), detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
-      let stdout = ''
-      let stderr = ''
-      const timer = setTimeout(() => {
-        try {
-          if (child.pid) process.kill(-child.pid, 'SIGKILL')
-        } catch {
-          // gone
-        }
-      }, o.timeoutMs ?? 120_000)
-      child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d))
-      child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d))
-      child.on('error', (e) => {
-        clearTimeout(timer)
-        done({ exitCode: null, stdout, stderr: `${stderr}${e.message}` })
-      })
-      child.on('close', (code) => {
-        clearTimeout(timer)
-        done({ exitCode: code, stdout, stderr })
-      })
-    })
+    const result = await runCollected(wrapped, o.cwd, o.timeoutMs ?? 120_000)
     this.cleanup(commandId)
     return { ...result, stderr: this.annotate(commandId, result.stderr) }
   }

@@ -7,12 +7,13 @@ import { hookScriptPaths } from '../trust/hook-scripts'
 import { settingsFingerprint } from '../trust/project-config'
 import { isPartTrusted } from '../trust/trust'
 import { trustFilePath } from '../trust/trust-store'
-import { canonicalMode, PERMISSION_MODE_SPELLINGS } from '../../../shared/permission-modes'
+import { canonicalMode } from '../../../shared/permission-modes'
 import type { PermissionMode, RuleBehavior, SettingsSourceName } from '../types'
 import { jsonErrorPosition, keyPathPosition } from './json-position'
 import { hookEventProblem } from '../hook-events'
 import { readBehaviourKeys } from './behaviour-keys'
-import { SettingsFileSchema, type SettingsFile } from './schema'
+import { handlerProblem, readAutoCompactWindow, unknownModeProblem, untrustedNotice, type Source } from './load-problems'
+import { SettingsFileSchema } from './schema'
 import type { LoadedSettings, MergedSettings, SettingsDiagnostic } from './types'
 
 /** Default location of the managed policy file. */
@@ -36,15 +37,6 @@ export interface LoadSettingsOptions {
    * `assume`: obeyed as they are (headless `sous -p`, as Claude Code does).
    */
   projectTrust?: 'check' | 'assume'
-}
-
-interface Source {
-  name: SettingsSourceName
-  file?: string
-  sourceRoot: string
-  data?: SettingsFile
-  /** The file's text as read (the project's files are fingerprinted for trust). */
-  text?: string
 }
 
 /** Sources written by the project itself, which a cloned repository controls. */
@@ -196,37 +188,6 @@ function isEmptyDirectory(path: string): boolean {
   }
 }
 
-/** One notice for everything an untrusted project asked for (stable text, so it is shown once). */
-function untrustedNotice(ignored: string[]): SettingsDiagnostic {
-  const shown = ignored.slice(0, 6).join('; ')
-  const more = ignored.length > 6 ? `; and ${ignored.length - 6} more` : ''
-  return {
-    source: 'project',
-    level: 'warning',
-    message: `This project's own settings are not trusted, so Sous ignores what would loosen its permissions: ${shown}${more}. Deny and ask rules still apply. To use them, review the project's trust (command palette: "Review project trust…").`,
-  }
-}
-
-/** Handler types Claude Code has that Sous does not run (the hook inspector lists them as such). */
-function handlerProblem(type: string): string | undefined {
-  if (type === 'command' || type === 'http' || type === 'prompt') return undefined
-  if (type === 'agent' || type === 'mcp_tool') return `${type} hooks are not run by Sous yet; the hook inspector lists them as not run.`
-  return `"${type}" is not a hook handler type (command, http, prompt, agent, mcp_tool); it never runs.`
-}
-
-/** An unknown `defaultMode`: one warning on that key, with its line; the rest of the file applies. */
-function unknownModeProblem(src: Source, value: string): SettingsDiagnostic {
-  const at = src.text !== undefined ? keyPathPosition(src.text, ['permissions', 'defaultMode']) : undefined
-  const where = src.file ? `${src.file}${at ? `:${at.line}:${at.column}` : ''}: ` : ''
-  return {
-    source: src.name,
-    file: src.file,
-    level: 'warning',
-    message: `${where}permissions.defaultMode "${value}" is not a permission mode (${PERMISSION_MODE_SPELLINGS.join(', ')}); it is ignored and sessions start in manual mode`,
-    ...(at && { line: at.line, column: at.column }),
-  }
-}
-
 function cliSource(cli: LoadSettingsOptions['cli'], root: string): Source {
   if (!cli) return { name: 'cli', sourceRoot: root }
   return {
@@ -262,29 +223,6 @@ function readSource(name: SettingsSourceName, file: string, sourceRoot: string, 
   // Restrictions we can still read are kept: a broken file must never loosen anything.
   src.data = { permissions: { deny: stringList(raw, 'deny'), ask: stringList(raw, 'ask') } }
   return src
-}
-
-/**
- * `autoCompactWindow` from one source, highest precedence first: a positive whole number of
- * tokens, else a warning with file and line, and the value is left out (the default applies). A
- * bad threshold must not fail the whole file closed: it loosens nothing.
- */
-function readAutoCompactWindow(merged: MergedSettings, diagnostics: SettingsDiagnostic[], src: Source): void {
-  const value = (src.data as Record<string, unknown> | undefined)?.['autoCompactWindow']
-  if (value === undefined) return
-  if (typeof value === 'number' && Number.isSafeInteger(value) && value > 0) {
-    merged.autoCompactWindow ??= value
-    return
-  }
-  const at = src.text !== undefined ? keyPathPosition(src.text, ['autoCompactWindow']) : undefined
-  const where = src.file ? `${src.file}${at ? `:${at.line}:${at.column}` : ''}: ` : ''
-  diagnostics.push({
-    source: src.name,
-    file: src.file,
-    level: 'warning',
-    message: `${where}autoCompactWindow must be a positive whole number of tokens, not ${JSON.stringify(value)}; compaction uses the model's window`,
-    ...(at && { line: at.line, column: at.column }),
-  })
 }
 
 function stringList(raw: unknown, key: 'deny' | 'ask'): string[] | undefined {
