@@ -24,7 +24,7 @@ test('a spending cap pauses the turn with a card; raising it goes on, and the re
   await expect(card).toBeVisible()
   await expect(card).toContainText('session spending cap')
   const status = app.getByLabel('Status', { exact: true })
-  await expect(status.getByRole('status', { name: /Budget: \$0\.000 \/ \$0\.000 \(session cap\)/ })).toBeVisible()
+  await expect(status.getByRole('note', { name: /Budget: \$0\.000 \/ \$0\.000 \(session cap\)/ })).toBeVisible()
   const raise = card.getByRole('button', { name: 'Raise the cap' })
   await expect(raise).toBeDisabled()
   await card.getByLabel('New cap').fill('100')

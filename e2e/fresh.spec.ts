@@ -10,7 +10,8 @@ import { openByPath } from './support/app'
  * is missing, the request guard that asks to go on, and the settings editor's hook warnings.
  */
 
-const read = (file: string) => ({ reply: { content: [{ type: 'tool_use', name: 'Read', input: { file_path: file } }] } })
+// Each read starts at another line: twelve identical calls in a row would stop at the loop brake first.
+const read = (file: string, offset: number) => ({ reply: { content: [{ type: 'tool_use', name: 'Read', input: { file_path: file, offset } }] } })
 
 test('a turn at its request guard asks to go on, and goes on', async ({ app, projectDir, modelServer, sousHome }) => {
   const settingsFile = join(sousHome, 'settings.json')
@@ -19,7 +20,7 @@ test('a turn at its request guard asks to go on, and goes on', async ({ app, pro
   await writeFile(settingsFile, JSON.stringify({ ...stored, sous: { theme: 'system', fontSize: 13, ...stored['sous'], turnGuard: 10 } }))
   try {
     const readme = join(projectDir, 'README.md')
-    await modelServer.setScenario([...Array.from({ length: 12 }, () => read(readme)), { reply: { content: [{ type: 'text', text: 'Read it twelve times.' }] } }])
+    await modelServer.setScenario([...Array.from({ length: 12 }, (_, index) => read(readme, index + 1)), { reply: { content: [{ type: 'text', text: 'Read it twelve times.' }] } }])
     await openByPath(app, projectDir)
     // The server keeps every request of this worker: count from here.
     const before = (await modelServer.recorded()).requests.length
@@ -78,11 +79,11 @@ test('the project settings editor lists hook events Sous does not fire', async (
   await openByPath(app, projectDir)
   await app.getByRole('button', { name: 'Settings' }).click()
   const settings = app.getByRole('dialog', { name: 'Settings' })
-  const text = JSON.stringify({ hooks: { PostToolUse: [], PreCompact: [], PreTooluse: [] } }, null, 2)
+  const text = JSON.stringify({ hooks: { PostToolUse: [], TeammateIdle: [], PreTooluse: [] } }, null, 2)
   await settings.getByRole('textbox', { name: '.claude/settings.json' }).fill(text)
   await settings.getByRole('button', { name: 'Save .claude/settings.json' }).click()
   const warnings = settings.getByRole('list', { name: 'Settings warnings' })
   await expect(warnings.getByRole('listitem')).toHaveCount(2)
-  await expect(warnings).toContainText('Sous does not fire the PreCompact hook event yet')
+  await expect(warnings).toContainText('Sous does not fire the TeammateIdle hook event yet')
   await expect(warnings).toContainText('"PreTooluse" is not a hook event (did you mean PreToolUse?)')
 })

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { hookScriptPaths } from './hook-scripts'
 
 const root = mkdtempSync(join(tmpdir(), 'sous-hook-scripts-'))
-for (const path of ['.claude/hooks/a.sh', 'scripts/b.py', 'bin/tool', 'conf/rules.json']) {
+for (const path of ['.claude/hooks/a.sh', 'scripts/b.py', 'bin/tool', 'conf/rules.json', 'out/started.marker', 'notes.txt']) {
   mkdirSync(join(root, path, '..'), { recursive: true })
   writeFileSync(join(root, path), 'x')
 }
@@ -35,6 +35,13 @@ describe('hookScriptPaths', () => {
   ])('finds nothing that is not a project file in %s', (command) => {
     expect(scripts(command)).toEqual([])
   })
+
+  it.for(['touch out/started.marker', 'date > notes.txt', 'echo done | tee -a notes.txt', 'cp notes.txt out/started.marker'])(
+    'does not count a file %s only writes or reads as data: a hook that creates its marker keeps its trust',
+    (command) => {
+      expect(scripts(command)).toEqual([])
+    },
+  )
 
   it('reads the exec form (command and args) too', () => {
     expect(scripts('python3', ['scripts/b.py', '--x'])).toEqual(['scripts/b.py'])

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
-import { lstatSync, readFileSync, readlinkSync, realpathSync } from 'node:fs'
-import { extname, isAbsolute, relative, resolve, sep } from 'node:path'
+import { accessSync, constants, lstatSync, readFileSync, readlinkSync, realpathSync } from 'node:fs'
+import { basename, extname, isAbsolute, relative, resolve, sep } from 'node:path'
 import { existsHere } from '../paths/real-path'
 
 /**
@@ -11,7 +11,8 @@ import { existsHere } from '../paths/real-path'
  *
  * The command is split into words as a shell would (quotes, escapes, operators), the project
  * folder variables are put in, and every word (or the part after `NAME=` / `--opt=`) that names a
- * file inside the project counts, whatever program runs it. A word that names no file counts when
+ * file inside the project counts when it is something that runs: a script path or extension, an
+ * executable, or the word after an interpreter (a marker or log the hook writes is data, not code). A word that names no file counts when
  * it looks like a script path (`./x`, `.claude/…`, the project variable, a script's extension): a
  * script that does not exist yet is what a command could create. Words only known when the hook
  * runs (other variables, substitutions, globs) cannot be followed; that is why the whole of
@@ -22,6 +23,8 @@ import { existsHere } from '../paths/real-path'
 const PROJECT_VARIABLES = ['CLAUDE_PROJECT_DIR', 'SOUS_PROJECT_DIR']
 /** Extensions that make a word a script path even before the file exists. */
 const SCRIPT_EXTENSIONS = new Set(['.sh', '.bash', '.zsh', '.fish', '.py', '.js', '.mjs', '.cjs', '.ts', '.mts', '.rb', '.pl', '.php', '.ps1', '.lua', '.tcl'])
+/** Programs whose next word is the script they run (`python3 tools/lint`, `bash scripts/check`). */
+const INTERPRETERS = new Set(['sh', 'bash', 'zsh', 'dash', 'fish', 'python', 'python3', 'node', 'deno', 'bun', 'tsx', 'ruby', 'perl', 'php', 'lua', 'pwsh', 'source', '.'])
 /** More files than this in one hook command are not followed (a command is not a file list). */
 const MAX_SCRIPTS = 32
 /** Scripts larger than this are fingerprinted by size and change time. */
@@ -38,16 +41,21 @@ export function hookScriptPaths(hook: HookCommand, projectRoot: string): string[
   const root = resolve(projectRoot)
   if (typeof hook.command !== 'string') return []
   const args = Array.isArray(hook.args) ? hook.args.filter((arg): arg is string => typeof arg === 'string') : []
-  const words = [...shellWords(hook.command, root), ...args.map((arg) => ({ text: withProjectDir(arg, root), literal: true, fromVariable: arg !== withProjectDir(arg, root) }))]
+  const words: Word[] = [...shellWords(hook.command, root), ...args.map((arg) => ({ text: withProjectDir(arg, root), literal: true, fromVariable: arg !== withProjectDir(arg, root) }))]
   const found = new Set<string>()
-  for (const word of words) {
-    if (!word.literal || found.size >= MAX_SCRIPTS) continue
-    for (const candidate of candidates(word.text)) {
+  words.forEach((word, index) => {
+    if (!word.literal || found.size >= MAX_SCRIPTS) return
+    const afterInterpreter = index > 0 && INTERPRETERS.has(basename(words[index - 1]!.text))
+    candidates(word.text).forEach((candidate, position) => {
       const path = resolve(root, candidate)
-      if (!isInside(path, root)) continue
-      if (isFile(path) || (!existsHere(path) && looksLikeScript(candidate, word.fromVariable))) found.add(path)
-    }
-  }
+      if (!isInside(path, root)) return
+      // Whether a word counts must not change when the hook itself creates the file it names (a
+      // marker, a log): an existing file counts as something that runs or configures what runs
+      // (`NAME=file`, `--opt=file`), never as a plain argument.
+      const script = position > 0 || looksLikeScript(candidate, word.fromVariable) || SCRIPT_EXTENSIONS.has(extname(candidate).toLowerCase())
+      if (isFile(path) ? script || word.runs === true || afterInterpreter || isExecutable(path) : !existsHere(path) && looksLikeScript(candidate, word.fromVariable)) found.add(path)
+    })
+  })
   return [...found]
 }
 
@@ -93,6 +101,8 @@ interface Word {
   literal: boolean
   /** It began with the project variable. */
   fromVariable: boolean
+  /** It is the first word of a simple command: the program that runs. */
+  runs?: boolean
 }
 
 /**
@@ -106,8 +116,12 @@ export function shellWords(command: string, projectRoot: string): Word[] {
   let literal = true
   let started = false
   let fromVariable = false
+  let atCommand = true
   const end = (): void => {
-    if (started) words.push({ text, literal, fromVariable })
+    if (started) {
+      words.push({ text, literal, fromVariable, runs: atCommand })
+      atCommand = false
+    }
     text = ''
     literal = true
     started = false
@@ -148,6 +162,7 @@ export function shellWords(command: string, projectRoot: string): Word[] {
       i = j
     } else if (/\s/.test(c) || ';&|()<>'.includes(c)) {
       end()
+      if (';&|('.includes(c)) atCommand = true
     } else {
       const variable = c === '$' ? projectVariableAt(command, i) : 0
       if (variable) {
@@ -196,6 +211,15 @@ function looksLikeScript(word: string, fromVariable: boolean): boolean {
 function isInside(path: string, root: string): boolean {
   const rel = relative(root, path)
   return rel !== '' && rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel)
+}
+
+function isExecutable(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK)
+    return true
+  } catch {
+    return false
+  }
 }
 
 function isFile(path: string): boolean {

@@ -64,7 +64,8 @@ export function StatusBar({ transcript, mode, modeProblem: problem, setMode, act
       <span>{compactCount(facts.totalTokens)} tokens</span>
       <span>${facts.costUsd.toFixed(facts.costUsd < 1 ? 3 : 2)}</span>
       {budget && (
-        <span className={`status-bar__budget status-bar__budget--${budget.level}`} role="status" aria-label={budget.label} title={budget.label} data-testid="budget">
+        // Not a live region: the forecast changes with every request, and the 80 % warning is said in the chat.
+        <span className={`status-bar__budget status-bar__budget--${budget.level}`} role="note" aria-label={budget.label} title={budget.label} data-testid="budget">
           {budget.againstCap ?? ''}
           {budget.againstCap ? ' · ' : ''}next {budget.next}
         </span>
