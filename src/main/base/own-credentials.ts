@@ -13,7 +13,7 @@ import { OWN_CREDENTIALS } from './child-env'
  * memory; the block is on the writable stack, so no FOLL_FORCE is involved). Measured
  * (`npm run bench secrets`): about 1 ms cold, against about 40 ms for the second Node start-up a
  * re-exec with the key on a pipe would add — and a re-exec leaves a parent whose own environ still
- * holds the key. See docs/architecture.md, "The model key and /proc/<pid>/environ".
+ * holds the key. See docs/design/session-runtime.md, "The model key and /proc/<pid>/environ".
  */
 
 /** How sealing went (for diagnostics and tests). */
