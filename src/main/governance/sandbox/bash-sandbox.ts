@@ -180,8 +180,10 @@ export class BashSandbox {
     const writable = this.writableRoots()
     const home = this.protection.home ?? homedir()
     const denies = [
-      // The library's own mandatory denies are relative to process.cwd(), not the project; named first, an absent one gets no file placeholder.
-      ...libraryCwdDenies(writable, placeholders),
+      // The library's own mandatory denies are relative to process.cwd(), not the project; named first, an absent one gets no file
+      // placeholder. Only when that directory is this project: a folder made elsewhere (a shared temp dir) would be seen, bound and
+      // then removed under another Sous process's command.
+      ...libraryCwdDenies([this.projectRoot], placeholders),
       ...projectProtection(this.projectRoot, { home, writableRoots: writable, hookScripts: this.protection.hookScripts, placeholders }),
       // A settings file that is not there yet cannot be created either (headless, the project's own is obeyed without a trust check);
       // the settings loader reads the empty folder standing in for it as no file.

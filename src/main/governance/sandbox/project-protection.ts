@@ -103,6 +103,18 @@ export class PlaceholderScope {
     return true
   }
 
+  /**
+   * Keeps a placeholder another command made alive while this one starts: the library scans its
+   * working directory for protected names itself, finds the folder and binds it, and bubblewrap
+   * fails when the other command's end removed it in between.
+   */
+  share(path: string): void {
+    const entry = HELD.get(path)
+    if (!entry) return
+    entry.count++
+    this.held.push(path)
+  }
+
   /** The command ended (or never started): its share of each folder is given back. */
   release(): void {
     for (const path of this.held.splice(0)) {
@@ -174,7 +186,11 @@ export function projectProtection(root: string, o: ProtectionOptions): string[] 
  * so an absent one gets a placeholder folder (the library then finds it there and binds it).
  */
 export function libraryCwdDenies(writableRoots: string[], placeholders?: PlaceholderScope, cwd: string | undefined = workingDirectory()): string[] {
-  if (cwd === undefined || !writableRoots.some((dir) => isInside(cwd, dir))) return []
+  if (cwd === undefined) return []
+  if (!writableRoots.some((dir) => isInside(cwd, dir))) {
+    for (const name of LIBRARY_CWD_NAMES) placeholders?.share(join(cwd, name))
+    return []
+  }
   return LIBRARY_CWD_NAMES.flatMap((name) => protect(join(cwd, name), true, placeholders))
 }
 
