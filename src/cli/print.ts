@@ -9,6 +9,8 @@ import { parsePrintArgs, PRINT_USAGE, type PrintOptions } from './print-args'
 import { failureLine, inputErrorResult, printText, proposedPlan, sandboxWarningLine, toPrintResult, verboseLine, type ProposedPlan } from './print-output'
 import { userTurnOf } from './print-input'
 import { ClaudeStream } from './print-stream'
+import { cappedLine, runWithBackground } from './print-background'
+import type { QueryResult } from '../main/engine/types'
 import type { Message } from '../main/services/model/types'
 import type { PermissionDenial } from './print-permissions'
 
@@ -121,13 +123,37 @@ export async function runPrint(argv: string[], env: NodeJS.ProcessEnv, io: Print
     try {
       if (streamInput) return await runStreamInput({ io, options, manager, sessionId, denials, started })
       // A coordinator's answer comes once its workers have reported (each report is a turn of its own).
-      const run = options.coordinator ? await manager.runSettled(sessionId, options.prompt, io.signal) : await manager.run(sessionId, options.prompt)
-      const result = toPrintResult(run, sessionId, denials, performance.now() - started, plan)
-      if (options.outputFormat === 'text') io.stdout.write(printText(run.resultText, plan))
-      else writeLine(io, result, options.outputFormat === 'json' ? 2 : undefined)
-      if (run.reason === 'completed') return 0
-      io.stderr.write(`${failureLine(run)}\n`)
-      return run.reason === 'aborted' ? 130 : 1
+      if (options.coordinator) {
+        const run = await manager.runSettled(sessionId, options.prompt, io.signal)
+        if (options.outputFormat === 'text') io.stdout.write(printText(run.resultText, plan))
+        else writeLine(io, toPrintResult(run, sessionId, denials, performance.now() - started, plan), options.outputFormat === 'json' ? 2 : undefined)
+        return exitCode(io, run)
+      }
+      // Otherwise the run stays up for the agent's background work, each end a notification turn.
+      let turns = 0
+      const { combined, capped } = await runWithBackground({
+        manager,
+        sessionId,
+        prompt: options.prompt,
+        maxWaitS: options.maxBackgroundWait,
+        ...(io.signal && { signal: io.signal }),
+        // Claude Code prints each turn's text, a blank line between; stream-json a result line per turn.
+        onTurn: (turn) => {
+          if (options.outputFormat === 'text') io.stdout.write(`${turns > 0 ? '\n' : ''}${turns > 0 ? printText(turn.resultText, undefined) : printText(turn.resultText, plan)}`)
+          if (options.outputFormat === 'stream-json') writeLine(io, toPrintResult(turn, sessionId, denials, performance.now() - started, turns > 0 ? undefined : plan))
+          turns++
+        },
+        onEnd: (end) => claudeStream?.taskNotification(end.notice),
+      })
+      const result = toPrintResult(combined, sessionId, denials, performance.now() - started, plan)
+      if (capped) {
+        Object.assign(result, { subtype: 'error_during_execution', is_error: true, terminal_reason: 'background_wait_exceeded', error: `sous: ${cappedLine(capped)}` })
+        if (options.outputFormat !== 'text') writeLine(io, result, options.outputFormat === 'json' ? 2 : undefined)
+        io.stderr.write(`sous: ${cappedLine(capped)}\n`)
+        return 1
+      }
+      if (options.outputFormat === 'json' || options.outputFormat === 'sous-events') writeLine(io, result, options.outputFormat === 'json' ? 2 : undefined)
+      return exitCode(io, combined)
     } finally {
       io.signal?.removeEventListener('abort', stop)
       unsubscribe()
@@ -197,6 +223,13 @@ export function streamLine(event: AgentEvent): AgentEvent & { parent_tool_use_id
 
 function writeLine(io: PrintIO, value: unknown, indent?: number): void {
   io.stdout.write(`${JSON.stringify(value, null, indent)}\n`)
+}
+
+/** 0 for a completed run; else its reason on stderr, and 130 (stopped) or 1. */
+function exitCode(io: PrintIO, run: QueryResult): number {
+  if (run.reason === 'completed') return 0
+  io.stderr.write(`${failureLine(run)}\n`)
+  return run.reason === 'aborted' ? 130 : 1
 }
 
 function usageError(io: PrintIO, message: string): number {

@@ -18,7 +18,10 @@ import { HookRunner } from '../governance/hooks/runner'
 import { plansDir } from '../store/plan-files'
 import { transcriptPath } from '../store/transcript'
 import { resultText } from '../tools/result-text'
-import { taskNotification } from '../tools/shell/task-notification'
+import { shellNotice } from '../tools/shell/task-notification'
+import type { SessionAgents } from '../agents/session-agents'
+import { BackgroundNews } from './background-news'
+import { mainBackgroundWork } from './background-work'
 import { createToolSession } from '../tools/tool-session'
 import { projectTrustOf, unattended } from './options'
 import type { RuntimeParts } from './shared'
@@ -43,6 +46,8 @@ export interface RuntimeSessionParts extends SessionParts {
   gate: PermissionGate
   /** The session's task list as the task panel changes it. */
   userTasks: UserTaskEdits
+  /** The ends of the main agent's background work, and (unattended) the turns they start. */
+  background: BackgroundNews
   setMode(mode: PermissionModeName): void
   release(): Promise<void>
 }
@@ -63,10 +68,11 @@ export function openSession(parts: RuntimeParts, projectPath: string, sessionId:
     reminders: new ReminderQueue(),
     nested: new NestedInstructions(projectPath, new InstructionBudget(), parts.userHome),
   }
-  // A background command that ends is announced on the model's next request, without polling.
-  opening.tools.shell.background.onFinish((shell) =>
-    opening.reminders.push(taskNotification(shell), { source: 'background-task', stillRelevant: () => !shell.endReported }),
-  )
+  // Background work that ends is announced without polling: on the model's next request, or
+  // (unattended) as a turn of its own once the session is idle, so `sous -p` can wait for it.
+  let agents: SessionAgents | undefined
+  const background = new BackgroundNews({ reminders: opening.reminders, turns: unattended(options), work: mainBackgroundWork(opening.tools.shell, () => agents) })
+  opening.tools.shell.background.onFinish((shell) => background.push({ notice: shellNotice(shell), stillRelevant: () => !shell.endReported }))
   const { gate, queue, grants, close: closeGate } = openGate(parts, opening)
   const checkpoints = createSessionCheckpoints(parts, { projectPath, sessionId, gate })
   const tasks = createSessionTasks({
@@ -99,6 +105,7 @@ export function openSession(parts: RuntimeParts, projectPath: string, sessionId:
     modelName,
     maxTurns,
     reminders: opening.reminders,
+    notify: (end) => background.push(end),
     // Subagents compact as the main agent does: the same window rules, the same task list; a fork's
     // conversation is the main agent's, so the plan comes back for it too.
     compaction: {
@@ -110,6 +117,7 @@ export function openSession(parts: RuntimeParts, projectPath: string, sessionId:
     reasoning,
     guard: subagentGuard(guard, sessionId, (event) => options.hub.emit('agent.event', event)),
   })
+  agents = subagents.agents
   const extensions = openExtensions(parts, opening, gate, queue)
   const plan = new PlanMode({
     sessionId,
@@ -160,7 +168,10 @@ export function openSession(parts: RuntimeParts, projectPath: string, sessionId:
     prepareOnOpen: !unattended(options),
     homeDir: parts.userHome,
     agents: subagents.agents,
-    attach: (session) => subagents.attach(session),
+    attach: (session) => {
+      subagents.attach(session)
+      background.attach(session)
+    },
     taskSnapshot: async () => ({ listId: tasks.access.listId, tasks: (await tasks.access.store.list()).tasks }),
     ...(subagents.basePrompt !== undefined && { basePrompt: subagents.basePrompt }),
   }
@@ -168,6 +179,7 @@ export function openSession(parts: RuntimeParts, projectPath: string, sessionId:
     environment,
     gate,
     userTasks: tasks.user,
+    background,
     setMode: (mode) => {
       const previous = gate.mode
       plan.setMode(mode)

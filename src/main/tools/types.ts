@@ -165,6 +165,8 @@ export interface AgentCall {
   /** The Agent tool's aliases (`sonnet`, `opus`, `haiku`), or a model id (a forked skill's `model`). */
   model?: string
   run_in_background?: boolean
+  /** Reasoning effort for the agent's requests (Claude Code 2.1.328); ignored for a fork. */
+  effort?: EffortLevel
 }
 
 /** The session's subagents as tools reach them. Contract: none of these throws; failures are error results. */
