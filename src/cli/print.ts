@@ -10,6 +10,7 @@ import { failureLine, inputErrorResult, printText, proposedPlan, sandboxWarningL
 import { userTurnOf } from './print-input'
 import { ClaudeStream } from './print-stream'
 import { cappedLine, runWithBackground } from './print-background'
+import { waitForMcpServers } from './print-mcp-wait'
 import type { QueryResult } from '../main/engine/types'
 import type { Message } from '../main/services/model/types'
 import type { PermissionDenial } from './print-permissions'
@@ -109,6 +110,8 @@ export async function runPrint(argv: string[], env: NodeJS.ProcessEnv, io: Print
       if (claudeStream && (payload as AgentEvent).sessionId === sessionId) claudeStream.onEvent(payload as AgentEvent)
       onEvent(io, options, payload as AgentEvent)
     })
+    // The first request is offered the servers' tools (each server bounded by MCP_TIMEOUT).
+    await waitForMcpServers(runtime.mcp.peek(projectPath), env, io)
     const mcpServers = runtime.mcp.peek(projectPath)?.states().map((state) => ({ name: state.name, status: state.status })) ?? []
     if (options.outputFormat === 'sous-events') {
       writeLine(io, { type: 'system', subtype: 'init', session_id: sessionId, cwd, model: config.value.model, permissionMode: options.permissionMode, mcp_servers: mcpServers })

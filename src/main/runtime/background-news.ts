@@ -111,6 +111,8 @@ export class BackgroundNews {
       await this.handle?.whenIdle()
       this.flush()
       if (this.feed.pending === 0 && this.pending.length === 0 && !this.feed.busy && this.running().length === 0) return this.feed.takeResults()
+      // Each round yields to the event loop, so no round of promises that settle at once can starve timers (a cap on the wait).
+      await new Promise((resolve) => setImmediate(resolve))
       if (this.feed.pending > 0 || this.pending.length > 0 || this.feed.busy) continue
       const woken = new Promise<void>((resolve) => (this.wake = resolve))
       await Promise.race([this.o.work.anyEnded(), woken])

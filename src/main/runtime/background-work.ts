@@ -14,7 +14,11 @@ export function mainBackgroundWork(shell: ShellState, agents: () => SessionAgent
       ...(agents()?.running() ?? []).map((agent) => `agent "${agent.description}" (${agent.id})`),
       ...commands().map((command) => `command "${command.description?.trim() || command.command}" (${command.id})`),
     ],
-    anyEnded: () => Promise.race([agents()?.whenIdle() ?? Promise.resolve(), ...commands().map((command) => command.settled)]),
+    anyEnded: () => {
+      // Only what runs: an idle agent set would resolve at once and spin the caller's loop.
+      const running = [...((agents()?.running().length ?? 0) > 0 ? [agents()!.whenIdle()] : []), ...commands().map((command) => command.settled)]
+      return running.length > 0 ? Promise.race(running) : Promise.resolve()
+    },
     async stopAll() {
       await Promise.all([agents()?.stopAll(), ...commands().map((command) => shell.background.stop(command.id))])
     },

@@ -21,6 +21,7 @@ import { resultText } from '../tools/result-text'
 import { shellNotice } from '../tools/shell/task-notification'
 import type { SessionAgents } from '../agents/session-agents'
 import { BackgroundNews } from './background-news'
+import { connectingReminder } from './mcp-connecting'
 import { mainBackgroundWork } from './background-work'
 import { createToolSession } from '../tools/tool-session'
 import { projectTrustOf, unattended } from './options'
@@ -145,7 +146,12 @@ export function openSession(parts: RuntimeParts, projectPath: string, sessionId:
       promptSubmit: async (prompt) => {
         const submitted = await gate.userPromptSubmit(prompt)
         if (!submitted.blocked && submitted.stopReason === undefined) checkpoints.prompt(prompt)
-        if (!submitted.blocked) await news.beforePrompt()
+        if (!submitted.blocked) {
+          await news.beforePrompt()
+          // Servers still on their way are named, with how to wait for them.
+          const connecting = connectingReminder(parts.mcp.peek(projectPath)?.states() ?? [])
+          if (connecting) opening.reminders.push(connecting, { source: 'mcp' })
+        }
         return submitted
       },
       sessionStart: (source) => gate.sessionStart(source),
