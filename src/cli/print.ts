@@ -104,11 +104,17 @@ export async function runPrint(argv: string[], env: NodeJS.ProcessEnv, io: Print
     if (options.permissionMode === 'auto') io.stderr.write(`sous: warning: ${AUTO_MODE_FALLBACK_NOTICE}; headless, what would ask is denied.\n`)
     if (options.verbose) io.stderr.write(`sous: headless mode treats ${projectPath} as trusted: its own .claude settings (hooks, allow rules, extra directories, sandbox settings) and .mcp.json servers apply without review.\n`)
     let plan: ProposedPlan | undefined
+    // Events during the wait for MCP servers (their notices) come after the init line, which names the servers' state.
+    let held: AgentEvent[] | undefined = []
+    const handle = (event: AgentEvent): void => {
+      plan = proposedPlan(event) ?? plan
+      if (claudeStream && event.sessionId === sessionId) claudeStream.onEvent(event)
+      onEvent(io, options, event)
+    }
     const unsubscribe = hub.subscribe((channel, payload) => {
       if (channel !== 'agent.event') return
-      plan = proposedPlan(payload as AgentEvent) ?? plan
-      if (claudeStream && (payload as AgentEvent).sessionId === sessionId) claudeStream.onEvent(payload as AgentEvent)
-      onEvent(io, options, payload as AgentEvent)
+      if (held) held.push(payload as AgentEvent)
+      else handle(payload as AgentEvent)
     })
     // The first request is offered the servers' tools (each server bounded by MCP_TIMEOUT).
     await waitForMcpServers(runtime.mcp.peek(projectPath), env, io)
@@ -121,6 +127,8 @@ export async function runPrint(argv: string[], env: NodeJS.ProcessEnv, io: Print
       claudeStream = new ClaudeStream((line) => writeLine(io, line), { sessionId, partial: options.includePartialMessages })
       claudeStream.init({ sessionId, cwd, model: config.value.model, permissionMode: options.permissionMode, tools: await manager.toolNames(sessionId), mcpServers, version: SOUS_VERSION })
     }
+    for (const event of held.splice(0)) handle(event)
+    held = undefined
     const stop = () => void manager.abort(sessionId)
     io.signal?.addEventListener('abort', stop, { once: true })
     try {
