@@ -7,20 +7,20 @@ import type { BackgroundWork } from './background-news'
  * background once the turn that started it has ended) and its background commands. A subagent's
  * own commands and agents end with it, so they need no watching here.
  */
-export function mainBackgroundWork(shell: ShellState, agents: () => SessionAgents | undefined): BackgroundWork {
+export function mainBackgroundWork(shell: ShellState, agents: () => SessionAgents): BackgroundWork {
   const commands = () => shell.background.list().filter((command) => command.status === 'running')
   return {
     running: () => [
-      ...(agents()?.running() ?? []).map((agent) => `agent "${agent.description}" (${agent.id})`),
+      ...agents().running().map((agent) => `agent "${agent.description}" (${agent.id})`),
       ...commands().map((command) => `command "${command.description?.trim() || command.command}" (${command.id})`),
     ],
     anyEnded: () => {
       // Only what runs: an idle agent set would resolve at once and spin the caller's loop.
-      const running = [...((agents()?.running().length ?? 0) > 0 ? [agents()!.whenIdle()] : []), ...commands().map((command) => command.settled)]
+      const running = [...(agents().busy ? [agents().whenIdle()] : []), ...commands().map((command) => command.settled)]
       return running.length > 0 ? Promise.race(running) : Promise.resolve()
     },
     async stopAll() {
-      await Promise.all([agents()?.stopAll(), ...commands().map((command) => shell.background.stop(command.id))])
+      await Promise.all([agents().stopAll(), ...commands().map((command) => shell.background.stop(command.id))])
     },
   }
 }

@@ -19,7 +19,6 @@ import { plansDir } from '../store/plan-files'
 import { transcriptPath } from '../store/transcript'
 import { resultText } from '../tools/result-text'
 import { shellNotice } from '../tools/shell/task-notification'
-import type { SessionAgents } from '../agents/session-agents'
 import { BackgroundNews } from './background-news'
 import { connectingReminder } from './mcp-connecting'
 import { mainBackgroundWork } from './background-work'
@@ -71,8 +70,8 @@ export function openSession(parts: RuntimeParts, projectPath: string, sessionId:
   }
   // Background work that ends is announced without polling: on the model's next request, or
   // (unattended) as a turn of its own once the session is idle, so `sous -p` can wait for it.
-  let agents: SessionAgents | undefined
-  const background = new BackgroundNews({ reminders: opening.reminders, turns: unattended(options), work: mainBackgroundWork(opening.tools.shell, () => agents) })
+  // Read only once work runs: by then the subagents below exist.
+  const background = new BackgroundNews({ reminders: opening.reminders, turns: unattended(options), work: mainBackgroundWork(opening.tools.shell, () => subagents.agents) })
   opening.tools.shell.background.onFinish((shell) => background.push({ notice: shellNotice(shell), stillRelevant: () => !shell.endReported }))
   const { gate, queue, grants, close: closeGate } = openGate(parts, opening)
   const checkpoints = createSessionCheckpoints(parts, { projectPath, sessionId, gate })
@@ -118,7 +117,6 @@ export function openSession(parts: RuntimeParts, projectPath: string, sessionId:
     reasoning,
     guard: subagentGuard(guard, sessionId, (event) => options.hub.emit('agent.event', event)),
   })
-  agents = subagents.agents
   const extensions = openExtensions(parts, opening, gate, queue)
   const plan = new PlanMode({
     sessionId,
