@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -97,6 +98,9 @@ describe('sous -p with background work', () => {
     const notice = lines.find((line) => line['type'] === 'system' && line['subtype'] === 'task_notification')
     expect(notice).toMatchObject({ task_id: 'bash_1', tool_use_id: 'toolu_shell', status: 'completed', summary: 'Background command "Print two lines" completed (exit code 0)', session_id: sessionId })
     expect(launchText).toContain(notice!['output_file'] as string)
+    // Claude Code 2.1.328's fields (recorded for an agent's end; a command's has no usage), but its run id.
+    const recorded = (JSON.parse(readFileSync(join(import.meta.dirname, '../../test/fixtures/claude-code-2.1.328-stream-json.shape.json'), 'utf8')) as { shape: Record<string, Record<string, string>> }).shape['system:task_notification']!
+    expect(Object.keys(notice!).sort()).toEqual(Object.keys(recorded).filter((key) => key !== 'run_id' && key !== 'usage').sort())
     const after = server.requests.find((request) => lastResults(request).some((block) => block.tool_use_id === 'toolu_read_after'))!
     const read = resultText(lastResults(after)[0]!)
     expect(read).toMatch(/BG-LINE-1\n\s*\d+\tBG-LINE-2/)
