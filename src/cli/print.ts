@@ -150,7 +150,7 @@ export async function runPrint(argv: string[], env: NodeJS.ProcessEnv, io: Print
         ...(io.signal && { signal: io.signal }),
         // Claude Code prints each turn's text, a blank line between; stream-json a result line per turn.
         onTurn: (turn) => {
-          if (options.outputFormat === 'text') io.stdout.write(`${turns > 0 ? '\n' : ''}${turns > 0 ? printText(turn.resultText, undefined) : printText(turn.resultText, plan)}`)
+          if (options.outputFormat === 'text') io.stdout.write(`${turns > 0 ? '\n' : ''}${printText(turn.resultText, turns > 0 ? undefined : plan)}`)
           if (options.outputFormat === 'stream-json') writeLine(io, toPrintResult(turn, sessionId, denials, performance.now() - started, turns > 0 ? undefined : plan))
           turns++
         },
