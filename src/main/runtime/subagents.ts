@@ -5,6 +5,7 @@ import type { ReminderSink } from '../context/reminders'
 import { BUILT_IN_AGENTS, describeTools, type AgentCatalog } from '../agents/definitions'
 import { SessionAgents } from '../agents/session-agents'
 import type { SubagentCompaction } from '../agents/subagent-context'
+import type { DenialLog } from '../governance/approvals/denials'
 import type { ApprovalAsker } from '../governance/approvals/queue'
 import { SessionGrants } from '../governance/decide/session'
 import { createPermissionGate, type PermissionGate } from '../governance/gate/gate'
@@ -64,6 +65,8 @@ export interface SubagentSession {
   preferences: { coordinator?: boolean }
   gate: PermissionGate
   queue: ApprovalAsker
+  /** The session's denial log: each subagent's gate records there too. */
+  denials: DenialLog
   model(): Promise<ModelService>
   modelName: string
   maxTurns: number
@@ -199,7 +202,7 @@ function openSubagentGate(
     sandbox: () => parts.sandbox.acquire(session.projectPath, session.sessionId),
     sessionId: session.sessionId,
     transcriptPath: session.transcriptPath,
-    onDenial: options.onDenial,
+    denials: session.denials,
     onNotice: (notice) =>
       options.hub.emit('agent.event', {
         type: 'notice',
