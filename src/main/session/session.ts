@@ -31,6 +31,7 @@ export type { PromptExpansion, SessionAgentsPort, SessionEnvironment, SessionHan
  *
  * One conversation in one project: its messages, its transcript and at most one running turn.
  * Events go out on the hub's `agent.event` channel and, except deltas, into the transcript.
+ * Every turn opens and closes in {@link Session.turn}, whatever runs inside it.
  */
 export class Session {
   private messages: Message[]
@@ -346,7 +347,13 @@ export class Session {
     this.emit({ ...identity, type: 'turn_start', turnId: turn.id, prompt })
     const result = await body(turn).catch((error: unknown) => emptyResult('model_error', this.messages, { message: `Internal error: ${error instanceof Error ? error.message : String(error)}` }))
     this.emit(turnEnd(result, identity))
-    for (const work of after) work()
+    for (const work of after) {
+      try {
+        work()
+      } catch {
+        // What follows a turn (memory's ports never throw by contract) must not undo a turn that ended.
+      }
+    }
     return result
   }
 
