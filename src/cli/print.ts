@@ -13,7 +13,7 @@ import { cappedLine, runWithBackground } from './print-background'
 import { waitForMcpServers } from './print-mcp-wait'
 import type { QueryResult } from '../main/engine/types'
 import type { Message } from '../main/services/model/types'
-import type { PermissionDenial } from './print-permissions'
+import { permissionDenials, type PermissionDenial } from './print-permissions'
 
 /** Where headless mode reads and writes; the real process by default, buffers in tests. */
 export interface PrintIO {
@@ -60,7 +60,6 @@ export async function runPrint(argv: string[], env: NodeJS.ProcessEnv, io: Print
     import('../main/pty/node-pty-service'),
     import('../main/workspace/preferences'),
   ])
-  const denials: PermissionDenial[] = []
   let claudeStream: ClaudeStream | undefined
   let streamSession: string | undefined
   const hub = createEventHub()
@@ -93,7 +92,6 @@ export async function runPrint(argv: string[], env: NodeJS.ProcessEnv, io: Print
       budget: { ...(options.maxBudgetUsd !== undefined && { sessionUsd: options.maxBudgetUsd }), ...(options.maxTokensBudget !== undefined && { sessionTokens: options.maxTokensBudget }) },
     }),
     ...(options.effort && { effort: options.effort }),
-    onDenial: (denial) => denials.push({ tool_name: denial.toolName, tool_use_id: denial.toolUseId, tool_input: denial.input }),
     ...(options.outputFormat === 'stream-json' && { onMessage: (sessionId: string, message: Message) => sessionId === streamSession && claudeStream?.onMessage(message) }),
   })
   const manager = runtime.sessions
@@ -129,6 +127,8 @@ export async function runPrint(argv: string[], env: NodeJS.ProcessEnv, io: Print
     }
     for (const event of held.splice(0)) handle(event)
     held = undefined
+    // The session's one denial log (its gates' and answerer's refusals), read when a result is written.
+    const denials = (): PermissionDenial[] => permissionDenials(manager.parts(sessionId)?.denials.entries ?? [])
     const stop = () => void manager.abort(sessionId)
     io.signal?.addEventListener('abort', stop, { once: true })
     try {
@@ -137,7 +137,7 @@ export async function runPrint(argv: string[], env: NodeJS.ProcessEnv, io: Print
       if (options.coordinator) {
         const run = await manager.runSettled(sessionId, options.prompt, io.signal)
         if (options.outputFormat === 'text') io.stdout.write(printText(run.resultText, plan))
-        else writeLine(io, toPrintResult(run, sessionId, denials, performance.now() - started, plan), options.outputFormat === 'json' ? 2 : undefined)
+        else writeLine(io, toPrintResult(run, sessionId, denials(), performance.now() - started, plan), options.outputFormat === 'json' ? 2 : undefined)
         return exitCode(io, run)
       }
       // Otherwise the run stays up for the agent's background work, each end a notification turn.
@@ -151,12 +151,12 @@ export async function runPrint(argv: string[], env: NodeJS.ProcessEnv, io: Print
         // Claude Code prints each turn's text, a blank line between; stream-json a result line per turn.
         onTurn: (turn) => {
           if (options.outputFormat === 'text') io.stdout.write(`${turns > 0 ? '\n' : ''}${printText(turn.resultText, turns > 0 ? undefined : plan)}`)
-          if (options.outputFormat === 'stream-json') writeLine(io, toPrintResult(turn, sessionId, denials, performance.now() - started, turns > 0 ? undefined : plan))
+          if (options.outputFormat === 'stream-json') writeLine(io, toPrintResult(turn, sessionId, denials(), performance.now() - started, turns > 0 ? undefined : plan))
           turns++
         },
         onEnd: (end) => claudeStream?.taskNotification(end.notice),
       })
-      const result = toPrintResult(combined, sessionId, denials, performance.now() - started, plan)
+      const result = toPrintResult(combined, sessionId, denials(), performance.now() - started, plan)
       if (capped) {
         Object.assign(result, { subtype: 'error_during_execution', is_error: true, terminal_reason: 'background_wait_exceeded', error: `sous: ${cappedLine(capped)}` })
         if (options.outputFormat !== 'text') writeLine(io, result, options.outputFormat === 'json' ? 2 : undefined)
@@ -189,13 +189,13 @@ async function openSession(manager: SessionManager, options: PrintOptions, cwd: 
 }
 
 /** `--input-format stream-json`: each line a user message, each a turn with its own result line. */
-async function runStreamInput(o: { io: PrintIO; options: PrintOptions; manager: SessionManager; sessionId: string; denials: PermissionDenial[]; started: number }): Promise<number> {
+async function runStreamInput(o: { io: PrintIO; options: PrintOptions; manager: SessionManager; sessionId: string; denials(): PermissionDenial[]; started: number }): Promise<number> {
   const { io, options, manager, sessionId } = o
   let failed = false
   let number = 0
   const turn = async (text: string): Promise<void> => {
     const run = await manager.run(sessionId, text)
-    writeLine(io, toPrintResult(run, sessionId, o.denials, performance.now() - o.started))
+    writeLine(io, toPrintResult(run, sessionId, o.denials(), performance.now() - o.started))
     if (run.reason !== 'completed') failed = true
   }
   if (options.prompt) await turn(options.prompt)
