@@ -116,6 +116,7 @@ async function runClaudeCode(binary: string, project: string, files: readonly st
       console.log(`  Claude Code: could not run ${binary} (exit ${code}): ${stderr.trim().slice(0, 300)}`)
       return undefined
     }
+    if (process.env['SOUS_BENCH_VERBOSE']) for (const request of server.requests) console.log(`    CC #${request.index} ${request.model} ${(request.body['messages'] as unknown[]).length} messages: ${JSON.stringify(request.simulatedUsage)}`)
     return billOf(server.requests, script.outputs)
   } finally {
     await server.close()
