@@ -211,7 +211,7 @@ async function* onMessage(
   if (reply.stopReason === 'max_tokens' && !params.signal.aborted) return yield* onMaxTokens(loop, params, reply)
   loop.continuations = 0
   if (reply.content.length > 0) loop.append({ role: 'assistant', content: reply.content })
-  yield stamp({ type: 'assistant_message', text: textOf(reply.content), stopReason: reply.stopReason }, params)
+  yield stamp(assistantMessage(reply.content, reply.stopReason), params)
   const calls = reply.content.filter((block) => block.type === 'tool_use')
   if (calls.length === 0) {
     reply.executor.release()
@@ -256,7 +256,7 @@ async function* onMaxTokens(
   const step = maxTokensStep(reply.content, { continuations: loop.continuations })
   yield* stamped(reply.executor.discard('the reply was cut off at the output token limit'), params)
   for (const message of step.append) loop.append(message)
-  yield stamp({ type: 'assistant_message', text: textOf(reply.content), stopReason: 'max_tokens' }, params)
+  yield stamp(assistantMessage(reply.content, 'max_tokens'), params)
   if (step.kind === 'stop') return finish('max_tokens', 'The reply kept exceeding the output token limit.')
   loop.continuations++
   return proceed('max_tokens_recovery')
@@ -280,6 +280,12 @@ async function* stamped<R>(inner: AsyncGenerator<EventBody, R>, params: QueryPar
     if (next.done) return next.value
     yield stamp(next.value, params)
   }
+}
+
+/** The event of a finished reply: its text, and its thinking text when there is some (a replay shows that folded, as live). */
+function assistantMessage(content: AssistantBlock[], stopReason: string | null): EventBody {
+  const thinking = content.flatMap((block) => (block.type === 'thinking' && block.thinking ? [block.thinking] : [])).join('\n\n')
+  return { type: 'assistant_message', text: textOf(content), stopReason, ...(thinking && { thinking }) }
 }
 
 function textOf(content: AssistantBlock[]): string {
