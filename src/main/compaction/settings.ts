@@ -44,7 +44,12 @@ export interface CompactionSettings {
   microAt: number
   /** …clearing the oldest re-fetchable results until it is down to this many (the low-water mark). */
   microTo: number
-  /** A session idle this long has lost its prompt cache: past `pressureAt`, a clearing of any size is free then. */
+  /**
+   * A session idle this long has lost its prompt cache: past `pressureAt`, a clearing of any size
+   * is free then. The cache's lifetime: 5 minutes, or an hour with `promptCacheTtl: "1h"` (the
+   * requests' breakpoints then live an hour, and clearing after 5 idle minutes would throw away
+   * a cache that is still there).
+   */
   idleMs: number
   /** Micro-compact keeps this many of the newest re-fetchable results as they are. */
   keepRecentResults: number
@@ -68,6 +73,9 @@ export interface CompactionSettings {
   restoreTokensPerFile: number
 }
 
+/** Claude Code's `promptCacheTtl`: how long the prompt cache of the session's requests lives. */
+export type PromptCacheTtl = '5m' | '1h'
+
 /** Tokens kept free under the auto-compact threshold, so a reply and a round of results still fit. */
 export const AUTO_COMPACT_BUFFER = 13_000
 /** The summary's output limit (Claude Code measured the 99.99th percentile of summaries at ~17.4k). */
@@ -75,10 +83,11 @@ export const SUMMARY_MAX_TOKENS = 20_000
 
 /**
  * The settings for a model. `contextWindow` overrides the model's window (`SOUS_CONTEXT_WINDOW`);
- * `maxOutputTokens` is the largest output limit the session may ask for. Overrides (tests,
+ * `maxOutputTokens` is the largest output limit the session may ask for; `promptCacheTtl` the
+ * lifetime of its prompt cache (the idle spell after which it is gone). Overrides (tests,
  * benchmarks) replace single figures; the manager still never rewrites below `pressureAt`.
  */
-export function compactionSettings(options: { model?: string; contextWindow?: number; maxOutputTokens?: number; overrides?: Partial<CompactionSettings> } = {}): CompactionSettings {
+export function compactionSettings(options: { model?: string; contextWindow?: number; maxOutputTokens?: number; promptCacheTtl?: PromptCacheTtl; overrides?: Partial<CompactionSettings> } = {}): CompactionSettings {
   const contextWindow = options.overrides?.contextWindow ?? options.contextWindow ?? contextWindowOf(options.model)
   const reservedOutput = Math.min(options.maxOutputTokens ?? 64_000, SUMMARY_MAX_TOKENS)
   const share = (fraction: number) => Math.floor(contextWindow * fraction)
@@ -107,7 +116,7 @@ export function compactionSettings(options: { model?: string; contextWindow?: nu
     // and little that stays sits after the first cleared result (each clearing pays a cache
     // write of everything after it: results kept there are written again).
     microTo: share(0.1),
-    idleMs: 5 * 60_000,
+    idleMs: options.promptCacheTtl === '1h' ? 60 * 60_000 : 5 * 60_000,
     // The newest result, which the model has not answered yet (and the whole newest round, see
     // micro.ts); the older ones it has seen and can fetch again. Measured on the forty-file task
     // (bench/long-context.bench.ts): keeping 1, 2 or 3 costs $2.41, $2.82, $3.37 (Claude Code $3.32).
