@@ -7,6 +7,7 @@ import type { Message, TextBlock, ToolSchema } from '../services/model/types'
 import { CollapseProjection } from './collapse'
 import { countNames, mergeConsecutiveUsers } from './conversation'
 import { microCompact } from './micro'
+import { projectStreak } from './streak'
 import { compactionRecord, roundMs, type CompactionFigures } from './record'
 import type { RestorationProvider } from './restoration'
 import type { CompactionSettings } from './settings'
@@ -68,6 +69,8 @@ export class ContextManager {
   private lastRequestAt: number | undefined
   private fixed = 0
   private projected = false
+  /** The streak projection's word on the request being prepared: keep its newest round out of the cache. */
+  private deferNewest = false
   private readonly now: () => number
 
   constructor(private readonly options: ContextManagerOptions) {
@@ -118,7 +121,7 @@ export class ContextManager {
     working = yield* this.microCompact(working)
     // Collapse (stubs only) gets its chance before a summary is written; the summary judges the
     // request as collapse would send it.
-    let send = yield* this.guard(working, !this.breakerOpen)
+    let send = this.streak(yield* this.guard(working, !this.breakerOpen))
     const requested = this.requested
     this.requested = undefined
     const stubsOnly = !this.breakerOpen
@@ -132,10 +135,23 @@ export class ContextManager {
     }
     // A summary replaced the conversation (collapse starts over on it), or none could be had
     // (the last resort may leave whole rounds out).
-    if (summarized && stubsOnly) send = yield* this.guard(working, false)
+    if (summarized) send = this.streak(stubsOnly ? yield* this.guard(working, false) : send)
     this.lastRequestAt = this.now()
     yield { type: 'context_status', tokens: this.sentTokens(working, this.projected ? send : working), window: settings.contextWindow, autoCompactAt: settings.autoCompactAt }
-    return { messages: working, send }
+    return { messages: working, send, ...(this.deferNewest && { deferNewest: true }) }
+  }
+
+  /**
+   * The streak projection (streak.ts) on what is about to be sent: in a run of rounds that each
+   * bring a large re-read-able result, only the newest is sent whole. Remembers whether the
+   * request should leave its newest round out of the cache.
+   */
+  private streak(send: Message[]): Message[] {
+    const projection = projectStreak(send, { largeTokens: this.settings.largeResultTokens })
+    this.deferNewest = projection.deferNewest
+    if (projection.stubbed === 0) return send
+    this.projected = true
+    return projection.send
   }
 
   /**

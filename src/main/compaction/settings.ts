@@ -53,6 +53,11 @@ export interface CompactionSettings {
   idleMs: number
   /** Micro-compact keeps this many of the newest re-fetchable results as they are. */
   keepRecentResults: number
+  /**
+   * A result of a re-read-able tool this big (tokens) is large: of two consecutive rounds with
+   * large results only the newer is sent whole, whatever the pressure (streak.ts).
+   */
+  largeResultTokens: number
   /** Results shorter than this are never cleared (a placeholder would save nothing). */
   minClearChars: number
   /**
@@ -121,6 +126,8 @@ export function compactionSettings(options: { model?: string; contextWindow?: nu
     // micro.ts); the older ones it has seen and can fetch again. Measured on the forty-file task
     // (bench/long-context.bench.ts): keeping 1, 2 or 3 costs $2.41, $2.82, $3.37 (Claude Code $3.32).
     keepRecentResults: 1,
+    // A 40 KB file and up (the forty-file task's 45 KB files are ~12.6k tokens); a twentieth of a small window.
+    largeResultTokens: Math.min(10_000, share(0.05)),
     minClearChars: 400,
     microMinSavings: Math.min(20_000, share(0.1)),
     summaryMaxTokens: Math.min(SUMMARY_MAX_TOKENS, share(0.25)),

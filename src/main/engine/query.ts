@@ -145,11 +145,13 @@ async function* beforeRequest(loop: LoopState, params: QueryParams, previous: Tr
  */
 async function* prepareRequest(loop: LoopState, params: QueryParams, tools: ToolSchema[]): AsyncGenerator<EventBody, ModelRequest> {
   let send = loop.pendingSend ?? loop.messages
+  let deferNewest = false
   if (loop.pendingSend) loop.pendingSend = undefined
   else if (params.context) {
     const prepared = yield* params.context.prepare(loop.messages, shapeOf(loop, params, tools))
     loop.messages = prepared.messages
     send = prepared.send
+    deferNewest = prepared.deferNewest === true
   }
   loop.lastSent = { length: loop.messages.length, messages: send }
   const ttl = params.promptCacheTtl?.()
@@ -158,7 +160,7 @@ async function* prepareRequest(loop: LoopState, params: QueryParams, tools: Tool
   const request: ModelRequest = {
     model: loop.modelName,
     system: ttl === '1h' ? withCacheTtl(params.system, ttl) : params.system,
-    messages: ttl === '1h' ? withCacheTtl(withMessageBreakpoints(send), ttl) : withMessageBreakpoints(send),
+    messages: ttl === '1h' ? withCacheTtl(withMessageBreakpoints(send, { deferNewest }), ttl) : withMessageBreakpoints(send, { deferNewest }),
     tools,
     maxTokens: reasoning.maxTokens,
     signal: params.signal,
