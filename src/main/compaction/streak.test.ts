@@ -87,6 +87,15 @@ describe('the streak projection', () => {
     expect(server.requests[3]!.simulatedUsage.cache_read_input_tokens).toBeGreaterThan(10_000)
   })
 
+  it('keeps every part of one file read in parts', async () => {
+    const file = await largeFile('long.ts')
+    server.setScenario([toolUseReply('Read', { file_path: file, offset: 1, limit: 400 }), toolUseReply('Read', { file_path: file, offset: 401, limit: 400 }), textReply('Read both halves.')])
+    const context = new ContextManager({ settings: compactionSettings({ contextWindow: WINDOW, overrides: { largeResultTokens: 5_000 } }) })
+    const { result } = await runQuery(baseParams(scriptedModel(server.url), { tools: [readTool], toolContext: { fileState: new FileStateCache() }, context }))
+    expect(result.reason).toBe('completed')
+    expect(results(messagesOf(server.requests[2]!)).map((entry) => entry.whole)).toEqual([true, true])
+  })
+
   it('never stubs small results, nor results of tools that are not re-read-able', () => {
     const round = (id: string, name: string, content: string): Message[] => [
       { role: 'assistant', content: [{ type: 'tool_use', id, name, input: {} }] },

@@ -1,5 +1,5 @@
 import type { Message, ToolResultBlock, UserBlock } from '../services/model/types'
-import { hasToolResults, resultContentText, toolNamesById } from './conversation'
+import { hasToolResults, resultContentText } from './conversation'
 import { CLEARED_PREFIX, clearedResult, clearedTokens } from './micro'
 import { estimateTextTokens } from './tokens'
 
@@ -34,43 +34,69 @@ export interface StreakProjection {
  * `largeTokens`) re-read on every later request costs 0.1× input each time; a scan of many such
  * files would carry them all to the pressure mark and pay for reading them again and again. The
  * model has answered the older round (it asked for the next file); a single large read followed
- * by edits, or small results, are never stubbed here.
+ * by edits, the parts of one file read one after the other, and small results are never stubbed
+ * here.
  */
 export function projectStreak(messages: Message[], options: { largeTokens: number; tools?: ReadonlySet<string> }): StreakProjection {
   const tools = options.tools ?? STREAK_TOOLS
-  const names = toolNamesById(messages)
+  const calls = callsById(messages)
   /** The large results of a round (a placeholder micro-compaction left of a large one counts, as `cleared`). */
-  const largeAt = (index: number): Array<{ at: number; cleared: boolean }> => {
+  const largeAt = (index: number): Array<{ at: number; cleared: boolean; tool: string; target: string }> => {
     const message = messages[index]
     if (!message || !hasToolResults(message)) return []
     return (message.content as UserBlock[]).flatMap((block, at) => {
       if (block.type !== 'tool_result') return []
-      const tool = names.get(block.tool_use_id)
-      if (!tool || !tools.has(tool)) return []
+      const call = calls.get(block.tool_use_id)
+      if (!call || !tools.has(call.name)) return []
       const text = resultContentText(block.content)
       const cleared = text.startsWith(CLEARED_PREFIX)
       const tokens = cleared ? (clearedTokens(text) ?? 0) : estimateTextTokens(text)
-      return tokens >= options.largeTokens ? [{ at, cleared }] : []
+      return tokens >= options.largeTokens ? [{ at, cleared, tool: call.name, target: call.target }] : []
     })
+  }
+  /**
+   * Whether the round at `index + 2` supersedes the one at `index`: both bring large results, and
+   * the newer is not another part of a file the older one read (a file read in parts is read
+   * to be seen whole).
+   */
+  const superseded = (index: number): boolean => {
+    const older = largeAt(index)
+    const newer = largeAt(index + 2)
+    if (older.length === 0 || newer.length === 0) return false
+    const parts = new Set(older.flatMap((result) => (result.tool === 'Read' ? [result.target] : [])))
+    return !newer.some((result) => result.tool === 'Read' && parts.has(result.target))
   }
   const changed = new Map<number, UserBlock[]>()
   let stubbed = 0
-  // From the newest round back: a round is stubbed when the round right after it (two messages on) is large too.
-  for (let index = messages.length - 1; index >= 0; index--) {
-    if (!hasToolResults(messages[index]!)) continue
+  for (let index = 0; index < messages.length; index++) {
+    if (!superseded(index)) continue
     const large = largeAt(index).filter((result) => !result.cleared)
-    if (large.length > 0 && largeAt(index + 2).length > 0) {
-      const blocks = [...(messages[index]!.content as UserBlock[])]
-      for (const { at } of large) {
-        const block = blocks[at] as ToolResultBlock
-        blocks[at] = { ...block, content: clearedResult(block, names.get(block.tool_use_id)!).content }
-        stubbed++
-      }
-      changed.set(index, blocks)
+    if (large.length === 0) continue
+    const blocks = [...(messages[index]!.content as UserBlock[])]
+    for (const { at, tool } of large) {
+      blocks[at] = { ...(blocks[at] as ToolResultBlock), content: clearedResult(blocks[at] as ToolResultBlock, tool).content }
+      stubbed++
     }
+    changed.set(index, blocks)
   }
+  // The newest round is kept out of the cache when it superseded the one before (the pattern
+  // goes on: the next round will supersede it in turn).
   const last = messages.length - 1
-  const deferNewest = last >= 2 && largeAt(last).length > 0 && largeAt(last - 2).length > 0
+  const deferNewest = last >= 2 && superseded(last - 2)
   if (changed.size === 0) return { send: messages, stubbed, deferNewest }
   return { send: messages.map((message, index) => (changed.has(index) ? { role: 'user', content: changed.get(index)! } : message)), stubbed, deferNewest }
+}
+
+/** Each tool call's name and what it is about (a Read's file), by tool_use id. */
+function callsById(messages: readonly Message[]): Map<string, { name: string; target: string }> {
+  const calls = new Map<string, { name: string; target: string }>()
+  for (const message of messages) {
+    if (message.role !== 'assistant') continue
+    for (const block of message.content) {
+      if (block.type !== 'tool_use') continue
+      const path = typeof block.input === 'object' && block.input !== null ? (block.input as { file_path?: unknown }).file_path : undefined
+      calls.set(block.id, { name: block.name, target: typeof path === 'string' ? path : '' })
+    }
+  }
+  return calls
 }
