@@ -7,7 +7,7 @@ import { ReminderQueue, withReminders } from '../context/reminders'
 import type { AssistantBlock, Message, ModelRequest, ToolSchema } from '../services/model/types'
 import type { AnyTool } from '../tools/types'
 import { callOrigin } from './call-origin'
-import { stamp } from './events'
+import { assistantMessage, stamp } from './events'
 import { budgetResults } from './result-budget'
 import { streamReply, type ReplyOutcome } from './stream-reply'
 import { ToolView, toolSchemas } from './tool-view'
@@ -282,12 +282,6 @@ async function* stamped<R>(inner: AsyncGenerator<EventBody, R>, params: QueryPar
     if (next.done) return next.value
     yield stamp(next.value, params)
   }
-}
-
-/** The event of a finished reply: its text, and its thinking text when there is some (a replay shows that folded, as live). */
-function assistantMessage(content: AssistantBlock[], stopReason: string | null): EventBody {
-  const thinking = content.flatMap((block) => (block.type === 'thinking' && block.thinking ? [block.thinking] : [])).join('\n\n')
-  return { type: 'assistant_message', text: textOf(content), stopReason, ...(thinking && { thinking }) }
 }
 
 function textOf(content: AssistantBlock[]): string {
