@@ -2,8 +2,10 @@
  * Issue 23's forty-file task: read forty 45 KB files one a turn, through the real session runtime
  * (engine, tools, compaction, the real SDK) against the scripted server with its prompt-cache
  * simulation, on a 200k window. Prints the simulated bill at list prices (input 3, cache write
- * 3.75, cache read 0.30, output 15 USD per million tokens), the cache-read share of input tokens
- * (target ≥ 0.85) and how many requests rewrote an earlier message (bulk clearing: few).
+ * 3.75, cache read 0.30, output 15 USD per million tokens) and what it is made of, the cache-read
+ * share of input tokens (issue 23 asks ≥ 0.85), how many requests rewrote an earlier message the
+ * cache held (bulk clearing: few), and the least any strategy with a 0.85 share could pay for
+ * this task (why that share and a 0.6× bill exclude each other: docs/design/context-and-compaction.md).
  *
  * With `SOUS_BENCH_CLAUDE=<path to the claude binary>` (Claude Code 2.1.328:
  * `npm install @anthropic-ai/claude-code@2.1.328`), the same task is run through Claude Code
