@@ -71,6 +71,8 @@ export class ContextManager {
   private projected = false
   /** The streak projection's word on the request being prepared: keep its newest round out of the cache. */
   private deferNewest = false
+  /** Whether the session has been under token pressure (see {@link underPressure}). */
+  private pressured = false
   private readonly now: () => number
 
   constructor(private readonly options: ContextManagerOptions) {
@@ -147,11 +149,28 @@ export class ContextManager {
    * request should leave its newest round out of the cache.
    */
   private streak(send: Message[]): Message[] {
+    // Only under token pressure (issue 23, point 1): a session that never reached the pressure
+    // mark sends every result as it came; one that did (a clearing or summary already ran, or it
+    // is there now) sheds superseded large reads instead of re-reading them until the next bulk clearing.
+    this.deferNewest = false
+    if (!this.underPressure(send)) return send
     const projection = projectStreak(send, { largeTokens: this.settings.largeResultTokens })
     this.deferNewest = projection.deferNewest
     if (projection.stubbed === 0) return send
     this.projected = true
     return projection.send
+  }
+
+  /**
+   * Whether the session is under token pressure: the request is at the pressure mark, or an
+   * earlier layer already had to make room (snip, micro-compaction or a summary that was done).
+   * Once there, a long session stays there: its history keeps growing past what it sends.
+   */
+  private underPressure(send: readonly Message[]): boolean {
+    if (this.pressured) return true
+    const madeRoom = this.records.some((record) => record.status === 'done' && record.layer !== 'collapse')
+    this.pressured = madeRoom || this.count(send) >= this.settings.pressureAt
+    return this.pressured
   }
 
   /**

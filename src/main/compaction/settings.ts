@@ -7,7 +7,7 @@ import { contextWindowOf } from '../../shared/context-window'
  *
  * | layer | from | what it costs |
  * |---|---|---|
- * | streak projection (streak.ts) | any size: two rounds in a row with results ≥ `largeResultTokens` | the newest large result goes once as plain input, never cached; older ones are stubs |
+ * | streak projection (streak.ts) | once under pressure (`pressureAt` reached, or a layer already made room): two rounds in a row with results ≥ `largeResultTokens` | the newest large result goes once as plain input, never cached; older ones are stubs |
  * | snip, micro-compaction | `pressureAt` = 50 % (100k), micro down to `microTo` = 10 % | rewrites earlier messages: one cache write of what follows |
  * | collapse (stubs) | `collapseAt`, halfway to the summary (133.5k), down to `collapseTarget` = 50 % (100k) | a projection of what is sent; the same write |
  * | auto-compact (summary) | `autoCompactAt` = window − reserved output − 13k (167k) | a summary request; lossy |
@@ -21,8 +21,8 @@ import { contextWindowOf } from '../../shared/context-window'
  *   little every turn would rewrite the whole tail every turn (issue 23: 62 % cache reads).
  * - The cheap projections come before the summary (Claude Code's order): collapse starts below
  *   `autoCompactAt` and auto-compaction judges the request as collapse would send it.
- * - The bill, not the cache-read share, is what is optimised (issue 23's forty-file task: $1.68,
- *   0.51× Claude Code's $3.32, share 0.42). A share of 0.85 costs at least 4.7 USD per million
+ * - The bill, not the cache-read share, is what is optimised (issue 23's forty-file task: $1.79,
+ *   0.54× Claude Code's $3.32, share 0.52). A share of 0.85 costs at least 4.7 USD per million
  *   new tokens whatever the strategy (each new token paid once, 5.67 reads for each): $2.42 there,
  *   0.73× Claude Code's bill; see docs/design/context-and-compaction.md.
  */
@@ -60,7 +60,7 @@ export interface CompactionSettings {
   keepRecentResults: number
   /**
    * A result of a re-read-able tool this big (tokens) is large: of two consecutive rounds with
-   * large results only the newer is sent whole, whatever the pressure (streak.ts).
+   * large results only the newer is sent whole, once the session is under token pressure (streak.ts).
    */
   largeResultTokens: number
   /** Results shorter than this are never cleared (a placeholder would save nothing). */

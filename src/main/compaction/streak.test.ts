@@ -14,8 +14,9 @@ import { compactionSettings } from './settings'
 import { projectStreak } from './streak'
 
 // The streak projection through the real loop, Read tool and SDK against the scripted server on
-// a 200k window: in a scan of large files only the newest is sent whole and it is kept out of the
-// cache; a large read followed by other work, and small results, are sent as they are.
+// a 200k window: under token pressure, in a scan of large files only the newest is sent whole and
+// it is kept out of the cache; below the pressure mark, after a large read followed by other work,
+// and for small results, everything is sent as it is.
 const WINDOW = 200_000
 const server = useModelServer({ contextWindow: WINDOW })
 
@@ -51,13 +52,24 @@ function marks(messages: Message[]): string[] {
 const small = testTool('Note', { safe: true, run: async (input) => ({ content: `noted ${input.value}` }) })
 
 describe('the streak projection', () => {
-  it('sends only the newest of a scan of large files whole, after the last breakpoint', async () => {
+  it('sends every file whole below the pressure mark', async () => {
     const files = await Promise.all(['a.ts', 'b.ts', 'c.ts', 'd.ts'].map(largeFile))
     server.setScenario([...files.map((file, index) => toolUseReply('Read', { file_path: file }, { id: `toolu_${index}` })), textReply('Read all four.')])
     const context = new ContextManager({ settings: compactionSettings({ contextWindow: WINDOW }) })
+    const { result } = await runQuery(baseParams(scriptedModel(server.url), { tools: [readTool], toolContext: { fileState: new FileStateCache() }, context }))
+    expect(result.reason).toBe('completed')
+    for (const request of server.requests) expect(results(messagesOf(request)).every((entry) => entry.whole)).toBe(true)
+    expect(server.requests[4]!.simulatedUsage.cache_read_input_tokens).toBeGreaterThan(30_000)
+  })
+
+  it('under token pressure sends only the newest of a scan of large files whole, after the last breakpoint', async () => {
+    const files = await Promise.all(['a.ts', 'b.ts', 'c.ts', 'd.ts'].map(largeFile))
+    server.setScenario([...files.map((file, index) => toolUseReply('Read', { file_path: file }, { id: `toolu_${index}` })), textReply('Read all four.')])
+    // The pressure mark just above one file: the second file's request is under pressure (micro-compaction's own mark stays at 100k).
+    const context = new ContextManager({ settings: compactionSettings({ contextWindow: WINDOW, overrides: { pressureAt: 20_000 } }) })
     const { events, result } = await runQuery(baseParams(scriptedModel(server.url), { tools: [readTool], toolContext: { fileState: new FileStateCache() }, context }))
     expect(result.reason).toBe('completed')
-    // Far below the pressure mark: no layer rewrote the session's conversation, which keeps every file.
+    // No layer rewrote the session's conversation, which keeps every file.
     expect(ofType(events, 'compaction')).toEqual([])
     expect(results(result.messages).every((entry) => entry.whole)).toBe(true)
     const sent = server.requests.map((request) => messagesOf(request))
@@ -90,7 +102,7 @@ describe('the streak projection', () => {
   it('keeps every part of one file read in parts', async () => {
     const file = await largeFile('long.ts')
     server.setScenario([toolUseReply('Read', { file_path: file, offset: 1, limit: 400 }), toolUseReply('Read', { file_path: file, offset: 401, limit: 400 }), textReply('Read both halves.')])
-    const context = new ContextManager({ settings: compactionSettings({ contextWindow: WINDOW, overrides: { largeResultTokens: 5_000 } }) })
+    const context = new ContextManager({ settings: compactionSettings({ contextWindow: WINDOW, overrides: { largeResultTokens: 5_000, pressureAt: 5_000 } }) })
     const { result } = await runQuery(baseParams(scriptedModel(server.url), { tools: [readTool], toolContext: { fileState: new FileStateCache() }, context }))
     expect(result.reason).toBe('completed')
     expect(results(messagesOf(server.requests[2]!)).map((entry) => entry.whole)).toEqual([true, true])

@@ -30,9 +30,11 @@ export interface StreakProjection {
  * you need it"). Stateless — decided on the whole conversation each request, so a stub once sent
  * is sent the same way from then on — and a projection: the session keeps every message.
  *
- * Why below the pressure mark, where no other layer touches history: a large result (≥
- * `largeTokens`) re-read on every later request costs 0.1× input each time; a scan of many such
- * files would carry them all to the pressure mark and pay for reading them again and again. The
+ * The manager applies it only once the session is under token pressure (below the mark nothing
+ * earlier is touched): past it, a large result (≥ `largeTokens`) re-read on every later request
+ * costs 0.1× input each time, and a scan of many such files would climb back to the mark and pay
+ * for a bulk clearing again and again; stubbing what the next large read superseded keeps the
+ * request small with one rewrite, when pressure is first reached. The
  * model has answered the older round (it asked for the next file); a single large read followed
  * by edits, the parts of one file read one after the other, and small results are never stubbed
  * here.
