@@ -19,7 +19,7 @@ import type { FileStateCache } from '../tools/file-state'
 import { ShellState } from '../tools/shell/shell-state'
 import type { AgentCall, AnyTool, SubagentControl, SubagentGrants, ToolContext, ToolResult } from '../tools/types'
 import type { Message, ModelService } from '../services/model/types'
-import { AgentRecord, type RunParts } from './agent-record'
+import { AgentRecord, type AgentMake, type RunParts } from './agent-record'
 import { agentNotice, backgroundResult, finishedResult, outputResult } from './agent-results'
 import { taskNotificationText, type TaskNotice } from '../context/task-notification'
 import { FORK_AGENT_TYPE, type AgentCatalog } from './definitions'
@@ -116,8 +116,6 @@ export class SessionAgents implements SubagentControl {
       const prepared = await this.prepare(call, ctx, caller, background)
       if ('error' in prepared) return errorResult(prepared.error)
       const make = { ...prepared.make, id: newAgentId(), parentAgentId: ctx.agentId, parentToolUseId: ctx.toolUseId, depth: (caller?.make.depth ?? 0) + 1, ...(options.grants && { grants: options.grants }) }
-      // A fork runs at its parent's effort (its request copies the parent's); others may be given one.
-      if (call.effort && !make.fork) make.reasoning = { ...(make.reasoning ?? this.o.reasoning), effort: call.effort }
       const record = new AgentRecord(make, background)
       this.records.set(record.id, record)
       if (prepared.counted) this.contextOf(record)?.adopt(prepared.counted)
@@ -291,7 +289,7 @@ export class SessionAgents implements SubagentControl {
         hooks: loopHooks(record, parts, () => lastText, this.nestedOf(record)),
         ...(context && { context }),
         ...(make.maxTokens !== undefined && { maxTokens: make.maxTokens }),
-        ...((make.reasoning ?? this.o.reasoning) && { reasoning: make.reasoning ?? this.o.reasoning }),
+        ...(reasoningOf(make, this.o.reasoning) && { reasoning: reasoningOf(make, this.o.reasoning) }),
         ...(this.o.guard && { guard: this.o.guard({ agentId: make.id, ...(make.parentToolUseId !== undefined && { parentToolUseId: make.parentToolUseId }) }) }),
         toolContext: {
           ...this.o.sharedContext(),
@@ -474,4 +472,10 @@ async function raceWithTimeout(promise: Promise<unknown>, ms: number, signal?: A
   ])
   clearTimeout(timer)
   if (onAbort) signal?.removeEventListener('abort', onAbort)
+}
+
+/** A subagent's thinking and effort: its own (a fork's copy), else the session's, with the Agent call's `effort` on top. */
+function reasoningOf(make: AgentMake, session: ReasoningPreference | undefined): ReasoningPreference | undefined {
+  const base = make.reasoning ?? session
+  return make.effort ? { ...base, effort: make.effort } : base
 }

@@ -164,9 +164,9 @@ export interface AgentCall {
   subagent_type?: string
   /** The Agent tool's aliases (`sonnet`, `opus`, `haiku`), or a model id (a forked skill's `model`). */
   model?: string
-  run_in_background?: boolean
-  /** Reasoning effort for the agent's requests (Claude Code 2.1.328); ignored for a fork. */
+  /** `output_config.effort` for the agent's requests (Claude Code's Agent `effort`); ignored for a fork. */
   effort?: EffortLevel
+  run_in_background?: boolean
 }
 
 /** The session's subagents as tools reach them. Contract: none of these throws; failures are error results. */
