@@ -10,6 +10,7 @@ import {
   sessionBanner,
 } from './agent-format'
 import { pastCommands } from './history'
+import { replayWrites, useAgentReplay } from './replay-feed'
 import type { XtermKit } from './xterm-setup'
 
 /**
@@ -94,7 +95,14 @@ export function wireAgent(
       shown += past.length
     })
   }
+  // A session replay writes the commands that had ended by its position (see replay-feed.ts).
+  const offReplay = useAgentReplay.subscribe((now, before) => {
+    const { reset, text } = replayWrites(before.commands, now.commands, now.title)
+    if (reset) term.reset()
+    if (text) term.write(text)
+  })
   const dispose = () => {
+    offReplay()
     marker.dispose()
     offStart()
     offData()
