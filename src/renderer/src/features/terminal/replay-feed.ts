@@ -7,10 +7,15 @@ import { asTerminalText, commandFooter, commandHeader, sessionBanner } from './a
  * replay's position (null: no replay, the terminal is live). The shell sets it as the replay
  * moves (`app/use-replay.ts`); the Agent terminal writes what changed ({@link replayWrites}).
  */
-export const useAgentReplay = create<{ commands: readonly PastCommand[] | null; title: string }>()(() => ({ commands: null, title: '' }))
+export interface ReplayFeed {
+  commands: readonly PastCommand[] | null
+  title: string
+}
+
+export const useAgentReplay = create<ReplayFeed>()(() => ({ commands: null, title: '' }))
 
 /** Sets (or, with null, ends) the replay the Agent terminal shows. */
-export function showAgentReplay(commands: readonly PastCommand[] | null, title = 'Replay'): void {
+export function showAgentReplay(commands: readonly PastCommand[] | null, title = 'the session as recorded'): void {
   const now = useAgentReplay.getState()
   if (now.commands === commands || (now.commands === null && commands === null)) return
   useAgentReplay.setState({ commands, title })

@@ -22,7 +22,10 @@ export interface TimelineStripProps {
 export function TimelineStrip({ timeline, landedBefore, onActivate }: TimelineStripProps) {
   const { marks, lanes } = timeline
   const [active, setActive] = useState<string | null>(null)
-  const [shown, setShown] = useState<string | null>(null)
+  // The tip follows the pointer first, else the focus.
+  const [hovered, setHovered] = useState<string | null>(null)
+  const [focused, setFocused] = useState<string | null>(null)
+  const shown = hovered ?? focused
   const scroller = useRef<HTMLDivElement>(null)
   const buttons = useRef(new Map<string, HTMLButtonElement>())
   const byLane = useMemo(() => groupByLane(lanes, marks), [lanes, marks])
@@ -40,7 +43,8 @@ export function TimelineStrip({ timeline, landedBefore, onActivate }: TimelineSt
   const move = (mark: Mark | undefined) => {
     if (!mark) return
     setActive(mark.id)
-    setShown(mark.id)
+    // The keys moved on: the tip is about the focused mark now, not the one under a resting pointer.
+    setHovered(null)
     buttons.current.get(mark.id)?.focus()
   }
 
@@ -53,7 +57,10 @@ export function TimelineStrip({ timeline, landedBefore, onActivate }: TimelineSt
     else if (event.key === 'Home') next = marks[0]
     else if (event.key === 'End') next = marks.at(-1)
     else if (event.key === 'ArrowDown' || event.key === 'ArrowUp') next = nearestInLane(byLane, lanes, current, event.key === 'ArrowDown' ? 1 : -1)
-    else if (event.key === 'Escape') return setShown(null)
+    else if (event.key === 'Escape') {
+      setHovered(null)
+      return setFocused(null)
+    }
     else return
     event.preventDefault()
     move(next)
@@ -86,8 +93,11 @@ export function TimelineStrip({ timeline, landedBefore, onActivate }: TimelineSt
                     if (element) buttons.current.set(mark.id, element)
                     else buttons.current.delete(mark.id)
                   }}
-                  onShow={(show) => setShown(show ? mark.id : null)}
-                  onFocusMark={() => setActive(mark.id)}
+                  onHover={(on) => setHovered(on ? mark.id : null)}
+                  onFocusMark={(on) => {
+                    if (on) setActive(mark.id)
+                    setFocused(on ? mark.id : null)
+                  }}
                   onActivate={onActivate}
                 />
               ))}
@@ -113,12 +123,12 @@ interface MarkButtonProps {
   pending: boolean
   described: boolean
   register(element: HTMLButtonElement | null): void
-  onShow(show: boolean): void
-  onFocusMark(): void
+  onHover(on: boolean): void
+  onFocusMark(on: boolean): void
   onActivate(mark: Mark): void
 }
 
-const MarkButton = memo(function MarkButton({ mark, tabbable, pending, described, register, onShow, onFocusMark, onActivate }: MarkButtonProps) {
+const MarkButton = memo(function MarkButton({ mark, tabbable, pending, described, register, onHover, onFocusMark, onActivate }: MarkButtonProps) {
   return (
     <button
       type="button"
@@ -129,13 +139,10 @@ const MarkButton = memo(function MarkButton({ mark, tabbable, pending, described
       aria-label={markName(mark)}
       aria-describedby={described ? 'timeline-mark-files' : undefined}
       data-mark-kind={mark.kind}
-      onMouseEnter={() => onShow(true)}
-      onMouseLeave={() => onShow(false)}
-      onFocus={() => {
-        onFocusMark()
-        onShow(true)
-      }}
-      onBlur={() => onShow(false)}
+      onMouseEnter={() => onHover(true)}
+      onMouseLeave={() => onHover(false)}
+      onFocus={() => onFocusMark(true)}
+      onBlur={() => onFocusMark(false)}
       onClick={() => onActivate(mark)}
     />
   )

@@ -60,6 +60,8 @@ describe('the timeline model', () => {
     expect(filesLine(mark('tool:call-edit'))).toBe('Files changed: /p/src/parser.ts')
     expect(filesLine(mark('tool:call-write'))).toBe('Files changed: /p/test/parser.test.ts')
     expect(filesLine(mark('turn:t1'))).toBe('No files changed')
+    const read = foldTimeline(timeline, [ev({ ...main, type: 'tool_state', toolUseId: 'call-read', name: 'Read', state: 'running', input: { file_path: '/p/a.ts' } }), ev({ ...main, type: 'tool_end', toolUseId: 'call-read', name: 'Read', isError: false, content: '1 a', details: { filePath: '/p/a.ts' } })])
+    expect(filesLine(read.marks.at(-1)!)).toBe('No files changed')
   })
 
   it('records where in the inputs each mark began (a replay lands it there)', () => {

@@ -169,7 +169,8 @@ class Draft {
         this.tool(event.toolUseId, lane, event.name, undefined)
         this.update(`tool:${event.toolUseId}`, (mark) => {
           const file = (event.details as { filePath?: unknown } | undefined)?.filePath
-          const files = typeof file === 'string' && !event.isError && !mark.files.includes(file) ? [...mark.files, file] : mark.files
+          // Read names its file in its details too: only an edit tool's file changed.
+          const files = mark.kind === 'file' && typeof file === 'string' && !event.isError && !mark.files.includes(file) ? [...mark.files, file] : mark.files
           return { ...mark, files, state: event.isError ? 'error' : 'done' }
         })
         return
@@ -338,9 +339,10 @@ export function filesLine(mark: Mark): string {
 
 /** "Bash: npm test", "Edit src/a.ts", "Grep export": the tool and its one telling field. */
 function describeCall(name: string, input: unknown, summary: string | undefined): string {
-  if (summary) return oneLine(summary.startsWith(`${name} `) || summary.startsWith(`${name}:`) ? summary : `${name} ${summary}`)
   const record = (typeof input === 'object' && input !== null ? input : {}) as Record<string, unknown>
+  // A command is named by itself, not by the description the model gave it.
   if (name === 'Bash' && typeof record['command'] === 'string') return `Bash: ${oneLine(record['command'])}`
+  if (summary) return oneLine(summary.startsWith(`${name} `) || summary.startsWith(`${name}:`) ? summary : `${name} ${summary}`)
   for (const key of ['file_path', 'notebook_path', 'path', 'pattern', 'url', 'description']) {
     if (typeof record[key] === 'string') return `${name} ${oneLine(record[key])}`
   }
