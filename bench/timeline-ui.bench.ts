@@ -7,7 +7,8 @@
  * Measured in the page over that second prompt: frame times (rAF deltas), long tasks, the
  * renderer main thread's CPU; then the same over a replay of the whole session played at 20×.
  * Needs a build (`npm run bench` builds first). Prints figures; asserts nothing. Frame figures
- * swing with machine load: run it alone.
+ * swing with machine load: run it alone. `SOUS_BENCH_PROFILE=<prefix>` also writes the renderer's CPU
+ * profile of each part.
  */
 import type { Page } from '@playwright/test'
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
@@ -165,10 +166,18 @@ async function measured(page: Page, name: string, prepare: () => Promise<() => P
   const cdp = await page.context().newCDPSession(page)
   await cdp.send('Performance.enable')
   const cpuBefore = await mainThread(cdp)
+  // SOUS_BENCH_PROFILE=<prefix>: the renderer's CPU profile of each part, <prefix>-<part>.cpuprofile, for DevTools.
+  const profile = process.env.SOUS_BENCH_PROFILE
+  if (profile) {
+    await cdp.send('Profiler.enable')
+    await cdp.send('Profiler.setSamplingInterval', { interval: 200 })
+    await cdp.send('Profiler.start')
+  }
   const started = Date.now()
   await run()
   const seconds = (Date.now() - started) / 1000
   const cpuAfter = await mainThread(cdp)
+  if (profile) await writeFile(`${profile}-${name.replace(/\W+/g, '-')}.cpuprofile`, JSON.stringify((await cdp.send('Profiler.stop')).profile))
   await cdp.detach()
   const { frames, longTasks } = await stopWatching(page)
   const p95 = quantile(frames, 0.95)

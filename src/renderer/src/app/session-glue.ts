@@ -5,7 +5,7 @@ import { useChat } from '../features/chat/store'
 import { sessionOnScreen, showSession } from '../state/session'
 import { loadRecording } from '../features/timeline/recording'
 import { clearTimeline, showStoredTimeline } from '../features/timeline/store'
-import { historyToReplay } from './history-replay'
+import { historyToReplay } from '../lib/history-replay'
 
 /**
  * The shell's glue between the sessions sidebar and the chat (features never import each other):

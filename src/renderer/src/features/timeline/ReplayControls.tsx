@@ -42,16 +42,13 @@ export function ReplayControls({ canReplay }: { canReplay: boolean }) {
       <button type="button" className="button button--small" aria-label="Step forward" disabled={atEnd} onClick={() => stepReplay(1)}>
         ▶︎❘
       </button>
-      <label className="timeline__speed">
-        <span className="visually-hidden">Replay speed</span>
-        <select aria-label="Replay speed" value={replay.speed} onChange={(event) => setReplaySpeed(Number(event.target.value))}>
-          {SPEEDS.map((speed) => (
-            <option key={speed} value={speed}>
-              {speed}×
-            </option>
-          ))}
-        </select>
-      </label>
+      <select aria-label="Replay speed" value={replay.speed} onChange={(event) => setReplaySpeed(Number(event.target.value))}>
+        {SPEEDS.map((speed) => (
+          <option key={speed} value={speed}>
+            {speed}×
+          </option>
+        ))}
+      </select>
       <input
         type="range"
         aria-label="Replay position"

@@ -1,6 +1,11 @@
-import type { ApprovalRequested, ApprovalResolution, HookRunInfo } from '../../../../shared/ipc/contract'
+import type { HookRunInfo } from '../../../../shared/ipc/contract'
 import type { AgentEvent } from '../../../../shared/protocol/agent-event'
 import { layerName } from '../../../../shared/protocol/compaction'
+import { describeCall, filesOf, mergeFiles, oneLine, outcomeWord, toolUseIdOf } from './describe'
+import { MAIN_LANE, type Lane, type Mark, type MarkKind, type Timeline, type TimelineInput } from './types'
+
+export { filesLine, markName } from './describe'
+export * from './types'
 
 /**
  * The session timeline as data: every turn, tool call, file change, terminal command, hook firing,
@@ -11,84 +16,9 @@ import { layerName } from '../../../../shared/protocol/compaction'
  * so a view that memoizes them re-renders only what moved.
  */
 
-/** What a mark stands for (a tool call is `file` when it edits files, `command` when it runs one). */
-export type MarkKind = 'turn' | 'tool' | 'file' | 'command' | 'hook' | 'compaction' | 'approval'
-
-/** One step of the session. */
-export interface Mark {
-  /** Unique in the timeline: `turn:<id>`, `tool:<toolUseId>`, `hook:<n>`, `compaction:<n>`, `approval:<id>`. */
-  id: string
-  /** Position on the shared axis (0, 1, 2… in the order the marks began). */
-  seq: number
-  /** The lane: `main` or a subagent's id. */
-  lane: string
-  kind: MarkKind
-  /** What it is, in one line ("Bash: npm test"); {@link markName} adds how it went. */
-  label: string
-  /** How it ended, when the state alone does not say (an approval's answer, a hook's exit code). */
-  note?: string
-  state: 'running' | 'done' | 'error'
-  /** The card in the conversation it leads to: a turn, or a tool call of the main agent. */
-  target: { turnId?: string; toolUseId?: string }
-  /** Files changed at this step (as far as the events say: the edit tools name theirs). */
-  files: string[]
-  /** How many inputs had been folded when the mark began (a replay lands it there). */
-  at: number
-}
-
-/** A row of the strip. */
-export interface Lane {
-  /** `main` or the subagent's id. */
-  id: string
-  label: string
-  /** The lane whose call started it (none for `main`). */
-  parent?: string
-  /** The Agent call in the main conversation the lane hangs under (its card is where a click leads). */
-  anchor?: string
-  state: 'running' | 'done' | 'error'
-}
-
-/** Everything a timeline is folded from. */
-export type TimelineInput =
-  | { kind: 'event'; event: AgentEvent }
-  | { kind: 'hook'; run: HookRunInfo }
-  | { kind: 'approval'; request: ApprovalRequested }
-  | { kind: 'approval_resolved'; id: string; outcome: ApprovalResolution }
-
-export interface Timeline {
-  sessionId: string
-  lanes: Lane[]
-  marks: Mark[]
-  /** Inputs folded so far. */
-  folded: number
-  /** Where each mark is in `marks`, by id. */
-  index: ReadonlyMap<string, number>
-  /** Where each lane is in `lanes`, by id. */
-  laneIndex: ReadonlyMap<string, number>
-  /** Turns of the main agent seen so far (for their names). */
-  turns: number
-}
-
-/** The main agent's lane id. */
-export const MAIN_LANE = 'main'
-
-/** A timeline with only the main lane. */
-export function emptyTimeline(sessionId: string): Timeline {
-  return {
-    sessionId,
-    lanes: [{ id: MAIN_LANE, label: 'Main agent', state: 'done' }],
-    marks: [],
-    folded: 0,
-    index: new Map(),
-    laneIndex: new Map([[MAIN_LANE, 0]]),
-    turns: 0,
-  }
-}
-
 /** Tools that change files and name them in their input. */
 const EDIT_TOOLS = new Set(['Edit', 'MultiEdit', 'Write', 'NotebookEdit'])
 const COMMAND_TOOLS = new Set(['Bash', 'BashOutput'])
-const LABEL_CHARS = 80
 
 /**
  * Folds a batch of inputs into the timeline. Pure: returns a new timeline (sharing every mark and
@@ -323,67 +253,4 @@ class Draft {
 
 function sameMark(a: Mark, b: Mark): boolean {
   return a.label === b.label && a.state === b.state && a.kind === b.kind && a.files === b.files && a.note === b.note
-}
-
-/** A mark's accessible name: what it is and, unless it simply finished, how it stands. */
-export function markName(mark: Mark): string {
-  const how = mark.note ?? (mark.state === 'running' ? 'running' : mark.state === 'error' ? 'failed' : undefined)
-  return how ? `${mark.label} — ${how}` : mark.label
-}
-
-/** "Files changed: a.ts, b.ts", or that the events name none. */
-export function filesLine(mark: Mark): string {
-  if (mark.files.length > 0) return `Files changed: ${mark.files.join(', ')}`
-  return mark.kind === 'command' ? 'Files changed: not named by the command (see the checkpoints)' : 'No files changed'
-}
-
-/** "Bash: npm test", "Edit src/a.ts", "Grep export": the tool and its one telling field. */
-function describeCall(name: string, input: unknown, summary: string | undefined): string {
-  const record = (typeof input === 'object' && input !== null ? input : {}) as Record<string, unknown>
-  // A command is named by itself, not by the description the model gave it.
-  if (name === 'Bash' && typeof record['command'] === 'string') return `Bash: ${oneLine(record['command'])}`
-  if (summary) return oneLine(summary.startsWith(`${name} `) || summary.startsWith(`${name}:`) ? summary : `${name} ${summary}`)
-  for (const key of ['file_path', 'notebook_path', 'path', 'pattern', 'url', 'description']) {
-    if (typeof record[key] === 'string') return `${name} ${oneLine(record[key])}`
-  }
-  return name
-}
-
-/** The files an edit tool's input names. */
-function filesOf(input: unknown): string[] {
-  const record = (typeof input === 'object' && input !== null ? input : {}) as Record<string, unknown>
-  return ['file_path', 'notebook_path'].flatMap((key) => (typeof record[key] === 'string' ? [record[key]] : []))
-}
-
-function mergeFiles(known: string[], more: string[]): string[] {
-  const fresh = more.filter((file) => !known.includes(file))
-  return fresh.length ? [...known, ...fresh] : known
-}
-
-/** A hook's stdin names the call it is about (`tool_use_id`) for the tool events. */
-function toolUseIdOf(input: string): string | undefined {
-  const match = /"tool_use_id"\s*:\s*"([^"]+)"/.exec(input)
-  return match?.[1]
-}
-
-function outcomeWord(outcome: ApprovalResolution): string {
-  switch (outcome) {
-    case 'allowed_once':
-      return 'allowed once'
-    case 'allowed_session':
-      return 'allowed for the session'
-    case 'allowed_always':
-      return 'always allowed'
-    case 'rejected':
-      return 'rejected'
-    case 'aborted':
-      return 'cancelled'
-    case 'headless':
-      return 'refused (no one to ask)'
-  }
-}
-
-function oneLine(text: string): string {
-  const line = text.replace(/\s+/g, ' ').trim()
-  return line.length > LABEL_CHARS ? `${line.slice(0, LABEL_CHARS - 1)}…` : line
 }

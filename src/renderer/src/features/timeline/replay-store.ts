@@ -1,15 +1,18 @@
 import { create } from 'zustand'
+import { timedReplay } from '../../lib/history-replay'
 import { sessionOnScreen } from '../../state/session'
 import type { Timeline } from './model'
 import { loadRecording } from './recording'
-import { delayBetween, SPEEDS, stepBack, stepForward, stepPositions, type Recording, type Speed } from './replay'
+import { playbackStop, SPEEDS, stepBack, stepForward, stepPositions, type Recording, type Speed } from './replay'
 import { timelineOf } from './store'
 
 /**
  * Replay of the session on screen, once it has finished: its recording (read from the
  * transcripts, never the model), where the replay stands, and playback. What is shown at a
  * position — the conversation, the Agent terminal — is joined in by the shell (`app/`), which
- * reads {@link ReplayState.recording} up to {@link ReplayState.position}.
+ * reads {@link ReplayState.recording} up to {@link ReplayState.position}: the recording is in the
+ * order the chat folds it (`lib/history-replay.ts`), so the conversation at a position is the chat
+ * reducer over that prefix.
  */
 export interface ReplayState {
   sessionId: string
@@ -55,7 +58,9 @@ export async function startReplay(): Promise<void> {
   stopTimer()
   useReplay.setState({ loading: true, problem: null })
   try {
-    const recording = await loadRecording(sessionId)
+    // In the order the chat draws (each reply's text before its calls), so a position is a prefix to fold.
+    const stored = await loadRecording(sessionId)
+    const recording = timedReplay(stored.events, stored.times)
     if (sessionOnScreen().sessionId !== sessionId) return useReplay.setState({ loading: false })
     useReplay.setState({ loading: false, replay: { sessionId, recording, steps: stepPositions(recording.events), position: 0, playing: false, speed: 1, timeline: timelineOf(sessionId, recording) } })
   } catch (error) {
@@ -110,13 +115,13 @@ function scheduleNext(): void {
   stopTimer()
   const replay = useReplay.getState().replay
   if (!replay?.playing) return
-  const next = stepForward(replay.steps, replay.position)
-  if (next <= replay.position) return change({ playing: false })
+  const stop = playbackStop(replay.steps, replay.recording.times, replay.position, replay.speed)
+  if (stop.position <= replay.position) return change({ playing: false })
   timer = setTimeout(() => {
     timer = undefined
     const now = useReplay.getState().replay
     if (!now?.playing || now.sessionId !== replay.sessionId) return
-    change({ position: next })
+    change({ position: stop.position })
     scheduleNext()
-  }, delayBetween(replay.recording.times, replay.position, next, replay.speed))
+  }, stop.wait)
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { AgentEvent } from '../../../../shared/protocol/agent-event'
-import { delayBetween, MAX_GAP_MS, mergeStreams, MIN_DELAY_MS, stepBack, stepForward, stepPositions } from './replay'
+import { delayBetween, MAX_GAP_MS, mergeStreams, MIN_DELAY_MS, playbackStop, stepBack, stepForward, stepPositions, TICK_MS } from './replay'
 
 const main = { sessionId: 's', agentId: 'main' }
 const sub = { sessionId: 's', agentId: 'a1', parentToolUseId: 'c1' }
@@ -53,5 +53,17 @@ describe('replay', () => {
     expect(delayBetween(times, 3, 4, 1)).toBe(MAX_GAP_MS)
     expect(delayBetween(times, 3, 4, 20)).toBe(MAX_GAP_MS / 20)
     expect(delayBetween(times, 1, 1, 1)).toBe(MIN_DELAY_MS)
+  })
+
+  it('plays steps recorded within one tick of each other together, and a slow step alone', () => {
+    // Steps at positions 1–6; events 1–4 come 10 ms apart, then a 1 s pause.
+    const steps = [1, 2, 3, 4, 5, 6]
+    const times = [0, 10, 20, 30, 1030, 1040]
+    expect(playbackStop(steps, times, 1, 1)).toEqual({ position: 4, wait: 30 })
+    expect(playbackStop(steps, times, 4, 1)).toEqual({ position: 5, wait: 1000 })
+    expect(playbackStop(steps, times, 4, 20)).toEqual({ position: 5, wait: 50 })
+    expect(playbackStop(steps, times, 1, 20)).toEqual({ position: 4, wait: MIN_DELAY_MS })
+    expect(playbackStop(steps, times, 6, 1)).toEqual({ position: 6, wait: MIN_DELAY_MS })
+    expect(TICK_MS).toBe(50)
   })
 })

@@ -16,8 +16,14 @@ export type Speed = (typeof SPEEDS)[number]
 
 /** The longest pause playback keeps at 1× (a user who went for coffee mid-session). */
 export const MAX_GAP_MS = 2000
-/** The shortest wait between two steps, so a 20× replay is still seen step by step. */
+/** The shortest wait between two steps. */
 export const MIN_DELAY_MS = 16
+/**
+ * The least playback moves at once: steps recorded closer together than this (after the speed)
+ * are shown together, so a burst of calls played at 20× is drawn a few times a second, not once
+ * per call (each draw lays out the whole conversation).
+ */
+export const TICK_MS = 50
 
 /** Whether applying this event is a step a person would see: a prompt, a reply, a call starting or ending… */
 function isStep(event: AgentEvent): boolean {
@@ -68,8 +74,32 @@ export function stepBack(steps: readonly number[], position: number): number {
  * less than {@link MIN_DELAY_MS}.
  */
 export function delayBetween(times: readonly number[], from: number, to: number, speed: number): number {
+  return Math.max(MIN_DELAY_MS, recordedGap(times, from, to) / speed)
+}
+
+/** The recorded time between two positions, a long pause counted as {@link MAX_GAP_MS}. */
+function recordedGap(times: readonly number[], from: number, to: number): number {
   const start = times[Math.max(0, from - 1)] ?? 0
   const end = times[Math.max(0, to - 1)] ?? start
-  const gap = Math.min(MAX_GAP_MS, Math.max(0, end - start))
-  return Math.max(MIN_DELAY_MS, gap / speed)
+  return Math.min(MAX_GAP_MS, Math.max(0, end - start))
+}
+
+/**
+ * Where playback goes next from `position` and how long it waits first: one step, or as many as
+ * were recorded within {@link TICK_MS} (at `speed`) of each other, shown together.
+ */
+export function playbackStop(steps: readonly number[], times: readonly number[], position: number, speed: number): { position: number; wait: number } {
+  let at = position
+  let wait = 0
+  for (;;) {
+    const next = stepForward(steps, at)
+    if (next <= at) break
+    const gap = recordedGap(times, at, next) / speed
+    // The first step always goes; a later one only when it would come within the same tick.
+    if (at !== position && wait + gap > TICK_MS) break
+    wait += gap
+    at = next
+    if (wait >= TICK_MS) break
+  }
+  return { position: at, wait: Math.max(MIN_DELAY_MS, Math.min(wait, MAX_GAP_MS)) }
 }
