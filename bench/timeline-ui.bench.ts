@@ -4,8 +4,10 @@
  * `sous serve` and the scripted model server. A first prompt fills the strip (a few hundred calls,
  * plus subagents that each get a lane); a second has the main agent start 4 workers at once, each
  * streaming text and running tools, with the strip on screen and following the newest mark.
- * Measured in the page over that second prompt: frame times (rAF deltas), long tasks, the
- * renderer main thread's CPU; then the same over a replay of the whole session played at 20×.
+ * Measured in the page over that prompt (sent once with the strip hidden, as a baseline of what
+ * the rest of the window costs on the machine then, and once with it shown): frame times (rAF
+ * deltas), long tasks, the renderer main thread's CPU; then the same over a replay of the whole
+ * session played at 20×.
  * Needs a build (`npm run bench` builds first). Prints figures; asserts nothing. Frame figures
  * swing with machine load: run it alone. `SOUS_BENCH_PROFILE=<prefix>` also writes the renderer's CPU
  * profile of each part.
@@ -88,15 +90,22 @@ export default async function bench(): Promise<void> {
     await openProject(page, serve.url, project)
     await prompt(page, `${FILL}: fill the strip.`, 'The strip is filled.')
     await page.waitForTimeout(1500)
-    await measured(page, 'streaming', async () => {
+    const streaming = async () => {
       const input = await page.getByRole('region', { name: 'Chat' }).getByRole('textbox', { name: 'Message' }).elementHandle()
       if (!input) throw new Error('no message box')
       await input.fill(`${STREAM}: run the workers.`)
+      const replies = await repliesNow(page)
       return async () => {
         await input.press('Enter')
-        await untilText(page, 'ALL-WORKERS-DONE')
+        await untilText(page, 'ALL-WORKERS-DONE', replies)
       }
-    })
+    }
+    // The same stream with the strip hidden first: what the rest of the window costs on this machine now.
+    await togglePalette(page)
+    await measured(page, 'streaming, strip hidden (baseline)', streaming)
+    await togglePalette(page)
+    await page.waitForTimeout(1500)
+    await measured(page, 'streaming', streaming)
     await page.waitForTimeout(1500)
     await page.getByRole('toolbar', { name: 'Replay' }).getByRole('button', { name: 'Replay session' }).click()
     await page.getByRole('combobox', { name: 'Replay speed' }).selectOption('20')
@@ -134,12 +143,24 @@ function lanes(page: Page): Promise<number> {
   return page.evaluate(`document.querySelectorAll('[role="toolbar"][aria-label="Session timeline"] [role="group"]').length`) as Promise<number>
 }
 
-/** Polled in the page on a timer until the last reply holds `value`. */
-async function untilText(page: Page, value: string): Promise<void> {
+/** The palette's "Show or hide the session timeline". */
+async function togglePalette(page: Page): Promise<void> {
+  await page.keyboard.press('Control+Shift+P')
+  const command = page.getByRole('dialog', { name: 'Command palette' }).getByRole('combobox', { name: 'Command' })
+  await command.fill('Show or hide the session timeline')
+  await command.press('Enter')
+}
+
+function repliesNow(page: Page): Promise<number> {
+  return page.evaluate(`document.querySelectorAll('[role="log"][aria-label="Conversation"] [aria-label="Assistant"]').length`) as Promise<number>
+}
+
+/** Polled in the page on a timer until a reply after the first `after` holds `value`. */
+async function untilText(page: Page, value: string, after = 0): Promise<void> {
   await page.evaluate(`new Promise((resolve) => {
     const check = () => {
       const replies = document.querySelectorAll('[role="log"][aria-label="Conversation"] [aria-label="Assistant"]')
-      if (replies[replies.length - 1]?.textContent?.includes(${JSON.stringify(value)})) resolve(undefined)
+      if (replies.length > ${after} && replies[replies.length - 1]?.textContent?.includes(${JSON.stringify(value)})) resolve(undefined)
       else setTimeout(check, 250)
     }
     check()

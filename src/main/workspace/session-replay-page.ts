@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto'
-import type { ReplayDocument } from './session-replay'
 
 /**
  * The exported replay's page: one HTML file with its styles and script inline and nothing
@@ -12,6 +11,34 @@ import type { ReplayDocument } from './session-replay'
  *   nothing else: no other script, no network, no frames — a second line of defence.
  * The only text put into markup directly, the `<title>`, is HTML-escaped.
  */
+
+/** One step of the exported replay. */
+export interface ReplayItem {
+  /** `main` or the subagent's id. */
+  lane: string
+  kind: 'prompt' | 'reply' | 'tool' | 'compaction' | 'agent' | 'end'
+  /** When it was recorded, ms since the epoch. */
+  at: number
+  /** One line: "You", "Bash: npm test", "Compacted…". */
+  title: string
+  /** The prompt, the reply, or what the tool gave back (cut). */
+  text?: string
+  /** An edit's unified diff. */
+  diff?: string
+  /** A Bash command of the main agent, for the page's Agent terminal. */
+  command?: { line: string; exitCode: number | null }
+  failed?: boolean
+}
+
+/** What the page is made from. */
+export interface ReplayDocument {
+  title: string
+  projectPath: string
+  sessionId: string
+  createdAt: string
+  lanes: Array<{ id: string; label: string }>
+  items: ReplayItem[]
+}
 
 const STYLE = `
 :root { color-scheme: light dark; --bg: light-dark(#f6f5f2, #141517); --surface: light-dark(#fbfaf8, #1b1c1e); --border: light-dark(#e2dfd8, #2e3034); --text: light-dark(#2b2a28, #e4e2dd); --muted: light-dark(#6f6b64, #9a968e); --accent: light-dark(#c2562f, #e07a52); --danger: light-dark(#b4432f, #e0806c); --focus: light-dark(#2f5f9e, #80a8e0); }

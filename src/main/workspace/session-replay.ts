@@ -5,7 +5,9 @@ import { mergeStreams, type Recording } from '../../shared/protocol/recording'
 import { loadSidechains } from '../agents/sidechain'
 import { findTranscriptFile, summarize } from '../store/session-index'
 import type { LoadedTranscript } from '../store/transcript'
-import { replayPage } from './session-replay-page'
+import { replayPage, type ReplayDocument, type ReplayItem } from './session-replay-page'
+
+export type { ReplayDocument, ReplayItem }
 
 /**
  * A stored session as one self-contained HTML page that replays it: the conversation step by
@@ -15,34 +17,6 @@ import { replayPage } from './session-replay-page'
  * `session-replay-page.ts`: every string from the transcript reaches it as JSON data that its
  * script puts into text nodes, never markup.
  */
-
-/** One step of the exported replay. */
-export interface ReplayItem {
-  /** `main` or the subagent's id. */
-  lane: string
-  kind: 'prompt' | 'reply' | 'tool' | 'compaction' | 'agent' | 'end'
-  /** When it was recorded, ms since the epoch. */
-  at: number
-  /** One line: "You", "Bash: npm test", "Compacted…". */
-  title: string
-  /** The prompt, the reply, or what the tool gave back (cut). */
-  text?: string
-  /** An edit's unified diff. */
-  diff?: string
-  /** A Bash command of the main agent, for the page's Agent terminal. */
-  command?: { line: string; exitCode: number | null }
-  failed?: boolean
-}
-
-/** What the page is made from. */
-export interface ReplayDocument {
-  title: string
-  projectPath: string
-  sessionId: string
-  createdAt: string
-  lanes: Array<{ id: string; label: string }>
-  items: ReplayItem[]
-}
 
 /** Most characters of one result or diff the page keeps. */
 const MAX_TEXT = 20_000
