@@ -13,13 +13,11 @@
  * profile of each part.
  */
 import type { Page } from '@playwright/test'
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { Message } from '../src/main/services/model/types'
-import { startModelServer, type RecordedRequest, type ReplyBlock, type Step } from '../test/model-server'
-import { mainThread, ms, quantile, startWatching, stopWatching } from './frames'
-import { BENCH_VIEWPORT, launchChromium, openProject, startServe } from './serve'
+import type { ReplyBlock } from '../test/model-server'
+import { promptAndWait, textBlock as text, toolCall as call, withScriptedBrowser, type BenchFolders, type ScriptsByMarker } from './by-marker'
+import { measureRun, ms, quantile } from './frames'
 
 const WORKERS = 4
 const FILL_CALLS = 240
@@ -32,10 +30,8 @@ const STREAM = 'STREAM-WORKERS'
 const WORKER = 'WORKER:'
 const HELPER = 'HELPER:'
 
-const text = (value: string): ReplyBlock => ({ type: 'text', text: value })
-const call = (name: string, input: unknown): ReplyBlock => ({ type: 'tool_use', name, input })
 
-function scripts(project: string): Record<string, Array<Exclude<Step, (request: RecordedRequest) => unknown>>> {
+function scripts(project: string): ScriptsByMarker {
   const file = (index: number) => join(project, 'src', `module-${index % FILES}.ts`)
   const tool = (round: number): ReplyBlock => (round % 2 === 0 ? call('Read', { file_path: file(round) }) : call('Grep', { pattern: 'export', path: join(project, 'src') }))
   const stream = { chunkSize: 4, delayMs: 30 }
@@ -56,39 +52,10 @@ function scripts(project: string): Record<string, Array<Exclude<Step, (request: 
   }
 }
 
-/** One step for every request: the reply its conversation's script has for its turn (as agents-ui.bench.ts). */
-function route(byMarker: ReturnType<typeof scripts>): Step {
-  const markers = Object.keys(byMarker)
-  return (request) => {
-    const messages = request.body['messages'] as Message[]
-    for (let index = messages.length - 1; index >= 0; index--) {
-      const message = messages[index]!
-      if (message.role !== 'user') continue
-      const content = JSON.stringify(message.content)
-      const marker = markers.find((candidate) => content.includes(candidate))
-      if (marker === undefined) continue
-      const turn = messages.slice(index).filter((later) => later.role === 'assistant').length
-      return byMarker[marker]![turn] ?? { reply: { content: [text('Nothing more.')] } }
-    }
-    return { reply: { content: [text('Noted.')] } }
-  }
-}
-
 export default async function bench(): Promise<void> {
-  const home = await mkdtemp(join(tmpdir(), 'sous-bench-timeline-'))
-  const project = join(home, 'project')
-  const userHome = join(home, 'user-home')
-  await mkdir(join(project, 'src'), { recursive: true })
-  await mkdir(userHome, { recursive: true })
-  for (let index = 0; index < FILES; index++) await writeFile(join(project, 'src', `module-${index}.ts`), `export const value${index} = ${index}\n`.repeat(40))
-  await writeFile(join(home, 'settings.json'), `${JSON.stringify({ sous: { autoMemory: false } })}\n`)
-  const server = await startModelServer({ scenario: [route(scripts(project))], loop: true })
-  const serve = await startServe({ sousHome: home, userHome, modelUrl: server.url })
-  const browser = await launchChromium()
-  try {
-    const page = await browser.newPage({ viewport: BENCH_VIEWPORT })
-    await openProject(page, serve.url, project)
-    await prompt(page, `${FILL}: fill the strip.`, 'The strip is filled.')
+  const prepare = async ({ home }: BenchFolders) => writeFile(join(home, 'settings.json'), `${JSON.stringify({ sous: { autoMemory: false } })}\n`)
+  await withScriptedBrowser({ prefix: 'sous-bench-timeline-', files: FILES, prepare, scripts }, async (page) => {
+    await promptAndWait(page, `${FILL}: fill the strip.`, 'The strip is filled.')
     await page.waitForTimeout(1500)
     const streaming = async () => {
       const input = await page.getByRole('region', { name: 'Chat' }).getByRole('textbox', { name: 'Message' }).elementHandle()
@@ -117,22 +84,9 @@ export default async function bench(): Promise<void> {
         await untilReplayEnd(page)
       }
     })
-  } finally {
-    await browser.close()
-    const exited = new Promise((resolve) => serve.child.once('exit', resolve))
-    serve.child.kill('SIGTERM')
-    await exited
-    await server.close()
-    await rm(home, { recursive: true, force: true })
-  }
+  })
 }
 
-async function prompt(page: Page, value: string, until: string): Promise<void> {
-  const chat = page.getByRole('region', { name: 'Chat' })
-  await chat.getByRole('textbox', { name: 'Message' }).fill(value)
-  await chat.getByRole('textbox', { name: 'Message' }).press('Enter')
-  await chat.getByRole('log', { name: 'Conversation' }).getByLabel('Assistant').last().getByText(until).waitFor({ timeout: 300_000 })
-}
 
 /** Marks on the strip (counted in the page: a locator's search by role would be work of the bench's own). */
 function marks(page: Page): Promise<number> {
@@ -183,29 +137,13 @@ async function untilReplayEnd(page: Page): Promise<void> {
 async function measured(page: Page, name: string, prepare: () => Promise<() => Promise<void>>): Promise<void> {
   const run = await prepare()
   const before = await marks(page)
-  await startWatching(page)
-  const cdp = await page.context().newCDPSession(page)
-  await cdp.send('Performance.enable')
-  const cpuBefore = await mainThread(cdp)
   // SOUS_BENCH_PROFILE=<prefix>: the renderer's CPU profile of each part, <prefix>-<part>.cpuprofile, for DevTools.
   const profile = process.env.SOUS_BENCH_PROFILE
-  if (profile) {
-    await cdp.send('Profiler.enable')
-    await cdp.send('Profiler.setSamplingInterval', { interval: 200 })
-    await cdp.send('Profiler.start')
-  }
-  const started = Date.now()
-  await run()
-  const seconds = (Date.now() - started) / 1000
-  const cpuAfter = await mainThread(cdp)
-  if (profile) await writeFile(`${profile}-${name.replace(/\W+/g, '-')}.cpuprofile`, JSON.stringify((await cdp.send('Profiler.stop')).profile))
-  await cdp.detach()
-  const { frames, longTasks } = await stopWatching(page)
+  const { frames, longTasks, seconds, cpu } = await measureRun(page, run, profile && `${profile}-${name.replace(/\W+/g, '-')}.cpuprofile`)
   const p95 = quantile(frames, 0.95)
   const longest = longTasks.length ? Math.max(...longTasks.map((task) => task.duration)) : 0
   console.log(`timeline in Chromium, ${name}: ${await marks(page)} marks on ${await lanes(page)} lanes (${before} before), ${seconds.toFixed(1)} s:`)
   console.log(`  frames ${frames.length}, p95 ${ms(p95)}, max ${ms(frames.length ? Math.max(...frames) : undefined)}; target p95 ≤ 17 ms: ${p95 === undefined ? 'n/a' : `${(p95 / 17).toFixed(2)}× it`}`)
   console.log(`  long tasks ${longTasks.length}, longest ${ms(longest)}; target none over 50 ms: ${(longest / 50).toFixed(2)}× it`)
-  const cpu = cpuAfter.thread - cpuBefore.thread
-  console.log(`  renderer main thread: ${cpu.toFixed(2)} s CPU (${((100 * cpu) / seconds).toFixed(0)} % of the run), script ${(cpuAfter.script - cpuBefore.script).toFixed(2)} s, style and layout ${(cpuAfter.layout - cpuBefore.layout).toFixed(2)} s`)
+  console.log(`  renderer main thread: ${cpu.thread.toFixed(2)} s CPU (${((100 * cpu.thread) / seconds).toFixed(0)} % of the run), script ${cpu.script.toFixed(2)} s, style and layout ${cpu.layout.toFixed(2)} s`)
 }
