@@ -4,8 +4,9 @@
  * `sous serve` and the scripted model server. A first prompt fills the strip (a few hundred calls,
  * plus subagents that each get a lane); a second has the main agent start 4 workers at once, each
  * streaming text and running tools, with the strip on screen and following the newest mark.
- * Measured in the page over that prompt (sent once with the strip hidden, as a baseline of what
- * the rest of the window costs on the machine then, and once with it shown): frame times (rAF
+ * Measured in the page over that prompt (sent with the strip hidden, as a baseline of what the
+ * rest of the window costs on the machine then, then with it shown, then hidden again — each
+ * stream makes the conversation longer, so the baseline is taken on both sides): frame times (rAF
  * deltas), long tasks, the renderer main thread's CPU; then the same over a replay of the whole
  * session played at 20×.
  * Needs a build (`npm run bench` builds first). Prints figures; asserts nothing. Frame figures
@@ -73,6 +74,11 @@ export default async function bench(): Promise<void> {
     await togglePalette(page)
     await page.waitForTimeout(1500)
     await measured(page, 'streaming', streaming)
+    // Hidden again, after it: each stream adds to the conversation, so a later run draws a longer one.
+    await togglePalette(page)
+    await page.waitForTimeout(1500)
+    await measured(page, 'streaming, strip hidden again (baseline after)', streaming)
+    await togglePalette(page)
     await page.waitForTimeout(1500)
     await page.getByRole('toolbar', { name: 'Replay' }).getByRole('button', { name: 'Replay session' }).click()
     await page.getByRole('combobox', { name: 'Replay speed' }).selectOption('20')

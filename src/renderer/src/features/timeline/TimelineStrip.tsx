@@ -1,4 +1,4 @@
-import { memo, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
+import { memo, useCallback, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
 import { filesLine, MAIN_LANE, markName, type Lane, type Mark, type Timeline } from './model'
 import './timeline.css'
 
@@ -28,7 +28,22 @@ export function TimelineStrip({ timeline, landedBefore, onActivate }: TimelineSt
   const shown = hovered ?? focused
   const scroller = useRef<HTMLDivElement>(null)
   const buttons = useRef(new Map<string, HTMLButtonElement>())
-  const byLane = useMemo(() => groupByLane(lanes, marks), [lanes, marks])
+  // Each lane's marks keep their array while none of them changed, so its row does not render again.
+  const previousGroups = useRef(new Map<string, Mark[]>())
+  const byLane = useMemo(() => {
+    const groups = stableGroups(groupByLane(lanes, marks), previousGroups.current)
+    previousGroups.current = groups
+    return groups
+  }, [lanes, marks])
+  const register = useCallback((id: string, element: HTMLButtonElement | null) => {
+    if (element) buttons.current.set(id, element)
+    else buttons.current.delete(id)
+  }, [])
+  const onHover = useCallback((id: string, on: boolean) => setHovered((now) => (on ? id : now === id ? null : now)), [])
+  const onFocusMark = useCallback((id: string, on: boolean) => {
+    if (on) setActive(id)
+    setFocused((now) => (on ? id : now === id ? null : now))
+  }, [])
   const activeId = active !== null && timeline.index.has(active) ? active : (marks.at(-1)?.id ?? null)
   const shownMark = shown !== null ? marks[timeline.index.get(shown) ?? -1] : undefined
   const width = Math.max(1, marks.length) * STEP
@@ -77,32 +92,24 @@ export function TimelineStrip({ timeline, landedBefore, onActivate }: TimelineSt
         }}
       >
         <div role="toolbar" aria-label="Session timeline" aria-orientation="horizontal" className="timeline__lanes" style={{ width }} onKeyDown={onKeyDown}>
-          {lanes.map((lane) => (
-            <div key={lane.id} role="group" aria-label={lane.id === MAIN_LANE ? 'Main agent' : `Subagent ${lane.label}`} className={`timeline__lane timeline__lane--${lane.state}`} data-lane={lane.id}>
-              <span className="timeline__lane-label" aria-hidden="true">
-                {lane.label}
-              </span>
-              {(byLane.get(lane.id) ?? []).map((mark) => (
-                <MarkButton
-                  key={mark.id}
-                  mark={mark}
-                  tabbable={mark.id === activeId}
-                  pending={landedBefore !== undefined && mark.at >= landedBefore}
-                  described={mark.id === shown}
-                  register={(element) => {
-                    if (element) buttons.current.set(mark.id, element)
-                    else buttons.current.delete(mark.id)
-                  }}
-                  onHover={(on) => setHovered(on ? mark.id : null)}
-                  onFocusMark={(on) => {
-                    if (on) setActive(mark.id)
-                    setFocused(on ? mark.id : null)
-                  }}
-                  onActivate={onActivate}
-                />
-              ))}
-            </div>
-          ))}
+          {lanes.map((lane) => {
+            const laneMarks = byLane.get(lane.id) ?? NONE
+            const mine = (id: string | null) => (id !== null && laneMarks.some((mark) => mark.id === id) ? id : null)
+            return (
+              <LaneRow
+                key={lane.id}
+                lane={lane}
+                marks={laneMarks}
+                tabbable={mine(activeId)}
+                described={mine(shown)}
+                landed={landedBefore === undefined ? laneMarks.length : laneMarks.filter((mark) => mark.at < landedBefore).length}
+                register={register}
+                onHover={onHover}
+                onFocusMark={onFocusMark}
+                onActivate={onActivate}
+              />
+            )
+          })}
         </div>
       </div>
       <div id="timeline-mark-files" role="tooltip" className="timeline__tip" hidden={!shownMark}>
@@ -117,36 +124,75 @@ export function TimelineStrip({ timeline, landedBefore, onActivate }: TimelineSt
   )
 }
 
-interface MarkButtonProps {
+const NONE: Mark[] = []
+
+interface RowCallbacks {
+  register(id: string, element: HTMLButtonElement | null): void
+  onHover(id: string, on: boolean): void
+  onFocusMark(id: string, on: boolean): void
+  onActivate(mark: Mark): void
+}
+
+interface LaneRowProps extends RowCallbacks {
+  lane: Lane
+  marks: readonly Mark[]
+  /** The strip's one tab stop, when it is in this lane. */
+  tabbable: string | null
+  /** The mark the tip is about, when it is in this lane. */
+  described: string | null
+  /** How many of the lane's marks have landed (in a replay; else all). */
+  landed: number
+}
+
+/** One lane: re-renders only when its marks, its share of the focus or tip, or its landed count change. */
+const LaneRow = memo(function LaneRow({ lane, marks, tabbable, described, landed, ...callbacks }: LaneRowProps) {
+  return (
+    <div role="group" aria-label={lane.id === MAIN_LANE ? 'Main agent' : `Subagent ${lane.label}`} className={`timeline__lane timeline__lane--${lane.state}`} data-lane={lane.id}>
+      <span className="timeline__lane-label" aria-hidden="true">
+        {lane.label}
+      </span>
+      {marks.map((mark, index) => (
+        <MarkButton key={mark.id} mark={mark} tabbable={mark.id === tabbable} pending={index >= landed} described={mark.id === described} {...callbacks} />
+      ))}
+    </div>
+  )
+})
+
+interface MarkButtonProps extends RowCallbacks {
   mark: Mark
   tabbable: boolean
   pending: boolean
   described: boolean
-  register(element: HTMLButtonElement | null): void
-  onHover(on: boolean): void
-  onFocusMark(on: boolean): void
-  onActivate(mark: Mark): void
 }
 
 const MarkButton = memo(function MarkButton({ mark, tabbable, pending, described, register, onHover, onFocusMark, onActivate }: MarkButtonProps) {
   return (
     <button
       type="button"
-      ref={register}
+      ref={(element) => register(mark.id, element)}
       className={`timeline__mark timeline__mark--${mark.kind} timeline__mark--${mark.state}${pending ? ' timeline__mark--pending' : ''}`}
       style={{ left: mark.seq * STEP }}
       tabIndex={tabbable ? 0 : -1}
       aria-label={markName(mark)}
       aria-describedby={described ? 'timeline-mark-files' : undefined}
       data-mark-kind={mark.kind}
-      onMouseEnter={() => onHover(true)}
-      onMouseLeave={() => onHover(false)}
-      onFocus={() => onFocusMark(true)}
-      onBlur={() => onFocusMark(false)}
+      onMouseEnter={() => onHover(mark.id, true)}
+      onMouseLeave={() => onHover(mark.id, false)}
+      onFocus={() => onFocusMark(mark.id, true)}
+      onBlur={() => onFocusMark(mark.id, false)}
       onClick={() => onActivate(mark)}
     />
   )
-}, (before, after) => before.mark === after.mark && before.tabbable === after.tabbable && before.pending === after.pending && before.described === after.described && before.onActivate === after.onActivate)
+})
+
+/** `groups`, with each lane's array replaced by the one before when it holds the same marks. */
+function stableGroups(groups: Map<string, Mark[]>, before: ReadonlyMap<string, Mark[]>): Map<string, Mark[]> {
+  for (const [lane, marks] of groups) {
+    const old = before.get(lane)
+    if (old && old.length === marks.length && old.every((mark, index) => mark === marks[index])) groups.set(lane, old)
+  }
+  return groups
+}
 
 function groupByLane(lanes: readonly Lane[], marks: readonly Mark[]): Map<string, Mark[]> {
   const groups = new Map<string, Mark[]>(lanes.map((lane) => [lane.id, []]))
