@@ -1,4 +1,4 @@
-import { memo, useCallback, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
+import { memo, useCallback, useMemo, useRef, useState, type KeyboardEvent } from 'react'
 import { filesLine, MAIN_LANE, markName, type Lane, type Mark, type Timeline } from './model'
 import './timeline.css'
 
@@ -26,7 +26,6 @@ export function TimelineStrip({ timeline, landedBefore, onActivate }: TimelineSt
   const [hovered, setHovered] = useState<string | null>(null)
   const [focused, setFocused] = useState<string | null>(null)
   const shown = hovered ?? focused
-  const scroller = useRef<HTMLDivElement>(null)
   const buttons = useRef(new Map<string, HTMLButtonElement>())
   // Each lane's marks keep their array while none of them changed, so its row does not render again.
   const previousGroups = useRef(new Map<string, Mark[]>())
@@ -47,13 +46,6 @@ export function TimelineStrip({ timeline, landedBefore, onActivate }: TimelineSt
   const activeId = active !== null && timeline.index.has(active) ? active : (marks.at(-1)?.id ?? null)
   const shownMark = shown !== null ? marks[timeline.index.get(shown) ?? -1] : undefined
   const width = Math.max(1, marks.length) * STEP
-
-  // Follow the newest mark while the reader has not scrolled back along the strip.
-  const following = useRef(true)
-  useLayoutEffect(() => {
-    const element = scroller.current
-    if (element && following.current && landedBefore === undefined) element.scrollLeft = element.scrollWidth
-  }, [marks.length, landedBefore])
 
   const move = (mark: Mark | undefined) => {
     if (!mark) return
@@ -83,14 +75,8 @@ export function TimelineStrip({ timeline, landedBefore, onActivate }: TimelineSt
 
   return (
     <div className="timeline">
-      <div
-        className="timeline__scroller"
-        ref={scroller}
-        onScroll={(event) => {
-          const element = event.currentTarget
-          following.current = element.scrollWidth - element.scrollLeft - element.clientWidth < STEP * 2
-        }}
-      >
+      {/* Laid out from its end (timeline.css), so it shows the newest marks as they come without a script reading its width. */}
+      <div className="timeline__scroller">
         <div role="toolbar" aria-label="Session timeline" aria-orientation="horizontal" className="timeline__lanes" style={{ width }} onKeyDown={onKeyDown}>
           {lanes.map((lane) => {
             const laneMarks = byLane.get(lane.id) ?? NONE
