@@ -53,7 +53,7 @@ button:focus-visible, select:focus-visible, .mark:focus-visible { outline: 2px s
 #position { flex: 1; min-width: 120px; }
 #strip { overflow-x: auto; padding: 0 16px 6px; border-bottom: 1px solid var(--border); }
 .lane { position: relative; height: 16px; border-bottom: 1px dashed var(--border); }
-.lane-label { position: sticky; left: 0; font-size: 10px; color: var(--muted); background: var(--bg); padding-right: 4px; }
+.lane-label { position: sticky; left: 0; z-index: 1; display: block; width: 114px; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; font-size: 10px; line-height: 16px; color: var(--muted); background: var(--bg); }
 .mark { position: absolute; top: 3px; width: 10px; height: 10px; padding: 0; border-radius: 2px; background: var(--muted); }
 .mark.prompt { background: var(--text); border-radius: 50%; } .mark.tool { background: var(--focus); } .mark.diff { background: var(--accent); }
 .mark.failed { box-shadow: 0 0 0 2px var(--danger); } .mark.later { opacity: 0.25; }
@@ -98,12 +98,12 @@ const SCRIPT = `
     rows[lane.id] = row;
     $('marks').appendChild(row);
   });
-  $('marks').style.width = Math.max(1, items.length) * 14 + 'px';
+  $('marks').style.width = 120 + Math.max(1, items.length) * 14 + 'px';
   items.forEach(function (item, index) {
     var mark = make('button', 'mark ' + item.kind + (item.diff ? ' diff' : '') + (item.failed ? ' failed' : ''));
     mark.type = 'button';
     mark.tabIndex = index === 0 ? 0 : -1;
-    mark.style.left = index * 14 + 'px';
+    mark.style.left = 120 + index * 14 + 'px';
     mark.setAttribute('aria-label', item.title);
     mark.title = item.title;
     mark.addEventListener('click', function () { pause(); show(index + 1); });

@@ -4,6 +4,8 @@ import './timeline.css'
 
 /** Width of one step on the axis, in px. */
 const STEP = 14
+/** Room for the lane's name before its first step, in px (the name stays in view: timeline.css). */
+const LABEL = 120
 
 export interface TimelineStripProps {
   timeline: Timeline
@@ -45,7 +47,7 @@ export function TimelineStrip({ timeline, landedBefore, onActivate }: TimelineSt
   }, [])
   const activeId = active !== null && timeline.index.has(active) ? active : (marks.at(-1)?.id ?? null)
   const shownMark = shown !== null ? marks[timeline.index.get(shown) ?? -1] : undefined
-  const width = Math.max(1, marks.length) * STEP
+  const width = LABEL + Math.max(1, marks.length) * STEP
 
   const move = (mark: Mark | undefined) => {
     if (!mark) return
@@ -157,7 +159,7 @@ const MarkButton = memo(function MarkButton({ mark, tabbable, pending, described
       type="button"
       ref={(element) => register(mark.id, element)}
       className={`timeline__mark timeline__mark--${mark.kind} timeline__mark--${mark.state}${pending ? ' timeline__mark--pending' : ''}`}
-      style={{ left: mark.seq * STEP }}
+      style={{ left: LABEL + mark.seq * STEP }}
       tabIndex={tabbable ? 0 : -1}
       aria-label={markName(mark)}
       aria-describedby={described ? 'timeline-mark-files' : undefined}
