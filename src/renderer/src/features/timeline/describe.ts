@@ -66,8 +66,6 @@ export function outcomeWord(outcome: ApprovalResolution): string {
       return 'rejected'
     case 'aborted':
       return 'cancelled'
-    case 'headless':
-      return 'refused (no one to ask)'
   }
 }
 
