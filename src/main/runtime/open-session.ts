@@ -1,5 +1,7 @@
 // Longer than 300 lines because one session's wiring (gate, tasks, plan mode, subagents,
 // compaction, the budget guard) reads in one place; each part is built in its own file.
+import { toolSearchMode } from '../engine/deferred-tools'
+import { contextWindowOf } from '../../shared/context-window'
 import { DEFAULT_TURN_GUARD } from '../../shared/ipc/contract'
 import { PlanMode } from '../agents/plan-mode'
 import { projectDataDir } from '../base/paths'
@@ -153,6 +155,7 @@ export function openSession(parts: RuntimeParts, projectPath: string, sessionId:
     maxTurns,
     askToContinue: !unattended(options),
     promptCacheTtl: () => gate.settingsNow().behaviour.promptCacheTtl,
+    toolSearch: (model: string) => ({ mode: toolSearchMode(options.env['ENABLE_TOOL_SEARCH']).mode, deferBuiltins: gate.settingsNow().behaviour.deferBuiltinTools === true, contextWindow: contextWindowOf(model) }),
     ...(options.onMessage && { onMessage: (message: Message) => options.onMessage?.(sessionId, message) }),
     appendSystemPrompt: options.appendSystemPrompt,
     // A person will look before the first request (the context view) or type it: have the prompt

@@ -2,7 +2,7 @@ import type { z } from 'zod'
 import type { PermissionModeName } from '../../shared/ipc/contract'
 import type { PtyProcess } from '../pty/types'
 import type { McpServers } from '../services/mcp'
-import type { AssistantBlock, ImageBlock, Message, TextBlock, ToolSchema } from '../services/model/types'
+import type { AssistantBlock, ImageBlock, Message, TextBlock, ToolReferenceBlock, ToolSchema } from '../services/model/types'
 import type { EffortLevel, ThinkingConfig } from '../services/model/capabilities'
 import type { TaskStore } from '../store/tasks/task-store'
 import type { FileStateCache } from './file-state'
@@ -16,7 +16,8 @@ import type { ShellState } from './shell/shell-state'
 
 /** What a tool hands back: `content` for the model, `details` for the UI. */
 export interface ToolResult {
-  content: string | Array<TextBlock | ImageBlock>
+  /** `tool_reference` blocks only from ToolSearch (the API expands them into the tools' definitions). */
+  content: string | Array<TextBlock | ImageBlock | ToolReferenceBlock>
   details?: unknown
   isError?: boolean
 }

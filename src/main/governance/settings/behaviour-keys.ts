@@ -30,4 +30,9 @@ export function readBehaviourKeys(data: SettingsFile, source: { name: SettingsSo
     if (ttl === '5m' || ttl === '1h') into.promptCacheTtl = ttl
     else warn('promptCacheTtl', ttl, '"5m" or "1h"')
   }
+  const defer = data['deferBuiltinTools']
+  if (defer !== undefined && into.deferBuiltinTools === undefined) {
+    if (typeof defer === 'boolean') into.deferBuiltinTools = defer
+    else warn('deferBuiltinTools', defer, 'true or false')
+  }
 }

@@ -8,6 +8,8 @@ export interface BehaviourSettings {
   bashOutputMaxChars?: number
   /** Prompt cache lifetime of the conversation's breakpoints. */
   promptCacheTtl?: '5m' | '1h'
+  /** Sous's `deferBuiltinTools`: rarely used built-in tools wait behind ToolSearch (engine/deferred-tools.ts). */
+  deferBuiltinTools?: boolean
 }
 
 /** A rule ready for matching: parsed form, where it came from, and the root its `/x` paths are relative to. */
