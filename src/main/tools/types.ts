@@ -6,6 +6,8 @@ import type { AssistantBlock, ImageBlock, Message, TextBlock, ToolReferenceBlock
 import type { EffortLevel, ThinkingConfig } from '../services/model/capabilities'
 import type { TaskStore } from '../store/tasks/task-store'
 import type { FileStateCache } from './file-state'
+import type { UserQuestion, UserQuestions } from './question-types'
+export type { QuestionOutcome, UserQuestion, UserQuestions } from './question-types'
 import type { ShellState } from './shell/shell-state'
 
 /**
@@ -16,7 +18,6 @@ import type { ShellState } from './shell/shell-state'
 
 /** What a tool hands back: `content` for the model, `details` for the UI. */
 export interface ToolResult {
-  /** `tool_reference` blocks only from ToolSearch (the API expands them into the tools' definitions). */
   content: string | Array<TextBlock | ImageBlock | ToolReferenceBlock>
   details?: unknown
   isError?: boolean
@@ -52,6 +53,7 @@ export type ToolPreview =
   | { kind: 'text'; text: string }
   /** A plan to approve (ExitPlanMode): the Markdown, editable before approving, and where it is saved. */
   | { kind: 'plan'; plan: string; filePath?: string }
+  | { kind: 'questions'; questions: UserQuestion[] }
 
 /** Capabilities and identity a call runs with. Extend additively. */
 /** A call about to run, as checkpoints name it. */
@@ -126,6 +128,7 @@ export interface ToolContext {
   tasks?: TaskListAccess
   /** Plan mode: entering it and proposing a plan both go through the user (see agents/plan-mode). */
   planMode?: PlanModeControl
+  questions?: UserQuestions // AskUserQuestion's line to the user (runtime/questions.ts)
   /**
    * The request this call came from and the whole reply that made it, once that reply is complete
    * (undefined when it was cut off or voided). A fork starts from it (see agents/fork).
