@@ -8,6 +8,7 @@ import type { Toolset } from '../session/session'
 import type { BashSandboxState } from '../tools/bash-sandbox'
 import { createCoreTools } from '../tools/registry'
 import { askUserQuestionTool } from '../tools/ask-user-question'
+import { webSearchTool } from '../tools/web-search'
 import type { ApprovalAsker } from '../governance/approvals/queue'
 import { questionsThrough } from './questions'
 import type { ToolSession } from '../tools/tool-session'
@@ -52,6 +53,7 @@ export async function buildToolset(
   // What every agent's tools share; each agent adds its own file state, Bash state and gate's checks.
   const shared = {
     askModel,
+    webSearch: parts.models.webSearch(opening.preferences),
     tasks: tasks.access,
     // Every agent's mutating calls are checkpointed by the session's one recorder.
     checkpoints,
@@ -69,7 +71,7 @@ export async function buildToolset(
   }
   const builtIn = createCoreTools({ pty: options.pty, classify: classifier.classify, inspect: classifier.inspect, sandbox: opening.sandboxState })
   // As in Claude Code, AskUserQuestion is offered only where someone answers (not in `sous -p`).
-  const core = questions.attended ? [...builtIn, askUserQuestionTool] : builtIn
+  const core = [...builtIn, webSearchTool, ...(questions.attended ? [askUserQuestionTool] : [])]
   const withExtensions = extensions.toolset(core, () => context)
   // Subagents get the MCP tools too (judged by their own gates); skills stay the main agent's.
   const forAgents = { ...shared, ...(withExtensions.context.mcp && { mcp: withExtensions.context.mcp }) }

@@ -21,3 +21,9 @@ export interface UserQuestions {
   readonly attended: boolean
   ask(questions: UserQuestion[], toolUseId: string, signal: AbortSignal): Promise<QuestionOutcome>
 }
+
+/** What a web search side request found (WebSearch's capability; services/model/web-search.ts). */
+export interface WebSearchResults {
+  results: Array<string | { tool_use_id: string; content: Array<{ title: string; url: string }> }>
+  searches: number
+}

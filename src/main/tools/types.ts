@@ -6,8 +6,8 @@ import type { AssistantBlock, ImageBlock, Message, TextBlock, ToolReferenceBlock
 import type { EffortLevel, ThinkingConfig } from '../services/model/capabilities'
 import type { TaskStore } from '../store/tasks/task-store'
 import type { FileStateCache } from './file-state'
-import type { UserQuestion, UserQuestions } from './question-types'
-export type { QuestionOutcome, UserQuestion, UserQuestions } from './question-types'
+import type { UserQuestion, UserQuestions, WebSearchResults } from './question-types'
+export type { QuestionOutcome, UserQuestion, UserQuestions, WebSearchResults } from './question-types'
 import type { ShellState } from './shell/shell-state'
 
 /**
@@ -55,7 +55,6 @@ export type ToolPreview =
   | { kind: 'plan'; plan: string; filePath?: string }
   | { kind: 'questions'; questions: UserQuestion[] }
 
-/** Capabilities and identity a call runs with. Extend additively. */
 /** A call about to run, as checkpoints name it. */
 export interface CheckpointedCall {
   toolUseId: string
@@ -128,7 +127,8 @@ export interface ToolContext {
   tasks?: TaskListAccess
   /** Plan mode: entering it and proposing a plan both go through the user (see agents/plan-mode). */
   planMode?: PlanModeControl
-  questions?: UserQuestions // AskUserQuestion's line to the user (runtime/questions.ts)
+  questions?: UserQuestions // AskUserQuestion's line to the user (runtime/questions.ts); WebSearch's side request:
+  webSearch?(query: { query: string; allowedDomains?: string[]; blockedDomains?: string[]; signal: AbortSignal }): Promise<WebSearchResults>
   /**
    * The request this call came from and the whole reply that made it, once that reply is complete
    * (undefined when it was cut off or voided). A fork starts from it (see agents/fork).

@@ -46,6 +46,14 @@ export class ModelCache {
     return async (system, user, signal) => createAskModel(await this.get(preferences))(system, user, signal)
   }
 
+  /** The WebSearch tool's side request (see web-search.ts), to the session's model over the same configuration. */
+  webSearch(preferences: ModelPreferences = {}): (query: { query: string; allowedDomains?: string[]; blockedDomains?: string[]; signal: AbortSignal }) => Promise<import('./web-search').WebSearchOutcome> {
+    return async (query) => {
+      const { searchWeb } = await import('./web-search')
+      return searchWeb(await this.get(preferences), { ...query, model: this.modelName(preferences) })
+    }
+  }
+
   /**
    * The request `prompt` hooks make (governance's HookModelAsk): one side question to the hook's
    * model (default the small, fast one), over the same configuration; the reply's text.
