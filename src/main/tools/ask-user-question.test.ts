@@ -8,6 +8,7 @@ import { baseParams, runQuery, scriptedModel } from '../../../test/support/engin
 import { events as eventSchemas, requests } from '../../shared/ipc/contract'
 import { createEventHub } from '../base/event-hub'
 import { chooseAnswerer } from '../governance/approvals/answerer'
+import { DenialLog } from '../governance/approvals/denials'
 import { ApprovalQueue } from '../governance/approvals/queue'
 import { ApprovalQueues } from '../governance/approvals/registry'
 import { SessionGrants } from '../governance/decide/session'
@@ -81,7 +82,7 @@ describe('AskUserQuestion', () => {
 
   it('refuses with Claude Code’s message when nobody can answer (the unattended answerer of sous -p)', async () => {
     server.setScenario([toolUseReply('AskUserQuestion', { questions }), textReply('ok')])
-    const unattended = chooseAnswerer('unattended', { projectRoot: base, sousHome: join(base, 'home'), sessionGrants: new SessionGrants(base) })
+    const unattended = chooseAnswerer('unattended', { projectRoot: base, sousHome: join(base, 'home'), sessionGrants: new SessionGrants(base) }, new DenialLog())
     await runQuery(baseParams(scriptedModel(server.url), { tools: [askUserQuestionTool], toolContext: { questions: questionsThrough(unattended.asker, 'session-test') } }))
     expect(resultOf(1)).toMatchObject({ is_error: true, content: NO_ONE_TO_ASK })
     expect(requested).toEqual([])
