@@ -71,7 +71,9 @@ export async function buildToolset(
   }
   const builtIn = createCoreTools({ pty: options.pty, classify: classifier.classify, inspect: classifier.inspect, sandbox: opening.sandboxState })
   // As in Claude Code, AskUserQuestion is offered only where someone answers (not in `sous -p`).
-  const core = [...builtIn, webSearchTool, ...(questions.attended ? [askUserQuestionTool] : [])]
+  // A bare deny rule (`WebSearch`, `AskUserQuestion`) removes the tool from what the model is offered, as in Claude Code.
+  const deniedOutright = (name: string) => gate.settingsNow().rules.deny.some((rule) => rule.parsed.kind === 'tool' && rule.parsed.tool === name)
+  const core = [...builtIn, webSearchTool, ...(questions.attended ? [askUserQuestionTool] : [])].filter((tool) => !(tool === webSearchTool || tool === askUserQuestionTool) || !deniedOutright(tool.name))
   const withExtensions = extensions.toolset(core, () => context)
   // Subagents get the MCP tools too (judged by their own gates); skills stay the main agent's.
   const forAgents = { ...shared, ...(withExtensions.context.mcp && { mcp: withExtensions.context.mcp }) }
