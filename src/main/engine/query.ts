@@ -80,8 +80,7 @@ class LoopState {
   messages: Message[]
   /** The tools the current request offered (for the result budget's per-tool limits). */
   tools: AnyTool[]
-  /** The tools as the current request sent them (deferred ones marked): what compaction's request reuses. */
-  schemas: ToolSchema[] = []
+  schemas: ToolSchema[] = [] // as the current request sent them (deferred ones marked), for compaction's request
   turns = 0
   /** Requests allowed before asking (or stopping); grows by `maxTurns` each time the user says go on. */
   turnLimit: number

@@ -1,5 +1,5 @@
 import type { ApprovalAsker } from '../governance/approvals/queue'
-import type { QuestionOutcome, UserQuestion, UserQuestions } from '../tools/types'
+import type { QuestionOutcome, UserQuestion, UserQuestions } from '../tools/question-types'
 
 /**
  * AskUserQuestion's line to the user: the session's answerer (its approval queue, shown as a

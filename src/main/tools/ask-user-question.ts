@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { defineTool } from './define-tool'
 import description from './ask-user-question.prompt'
-import type { QuestionOutcome, UserQuestion } from './types'
+import type { QuestionOutcome, UserQuestion } from './question-types'
 
 const option = z.strictObject({
   label: z.string().describe('The display text for this option that the user will see and select. Should be concise (1-5 words) and clearly describe the choice.'),

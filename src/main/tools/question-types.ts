@@ -27,3 +27,11 @@ export interface WebSearchResults {
   results: Array<string | { tool_use_id: string; content: Array<{ title: string; url: string }> }>
   searches: number
 }
+
+/** Tool context capabilities of this file's tools (ToolContext extends it). */
+export interface UserChannels {
+  /** AskUserQuestion's line to the user (runtime/questions.ts). */
+  questions?: UserQuestions
+  /** WebSearch's side request (services/model/web-search.ts). */
+  webSearch?(query: { query: string; allowedDomains?: string[]; blockedDomains?: string[]; signal: AbortSignal }): Promise<WebSearchResults>
+}

@@ -6,8 +6,7 @@ import type { AssistantBlock, ImageBlock, Message, TextBlock, ToolReferenceBlock
 import type { EffortLevel, ThinkingConfig } from '../services/model/capabilities'
 import type { TaskStore } from '../store/tasks/task-store'
 import type { FileStateCache } from './file-state'
-import type { UserQuestion, UserQuestions, WebSearchResults } from './question-types'
-export type { QuestionOutcome, UserQuestion, UserQuestions, WebSearchResults } from './question-types'
+import type { UserChannels, UserQuestion } from './question-types'
 import type { ShellState } from './shell/shell-state'
 
 /**
@@ -77,7 +76,7 @@ export interface CallCheckpoints {
   after(toolUseId: string): Promise<void>
 }
 
-export interface ToolContext {
+export interface ToolContext extends UserChannels {
   /** Working directory for relative paths (the Bash tool keeps its own, persisted, cwd). */
   cwd: string
   /** The project folder. */
@@ -127,8 +126,6 @@ export interface ToolContext {
   tasks?: TaskListAccess
   /** Plan mode: entering it and proposing a plan both go through the user (see agents/plan-mode). */
   planMode?: PlanModeControl
-  questions?: UserQuestions // AskUserQuestion's line to the user (runtime/questions.ts); WebSearch's side request:
-  webSearch?(query: { query: string; allowedDomains?: string[]; blockedDomains?: string[]; signal: AbortSignal }): Promise<WebSearchResults>
   /**
    * The request this call came from and the whole reply that made it, once that reply is complete
    * (undefined when it was cut off or voided). A fork starts from it (see agents/fork).

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { defineTool } from './define-tool'
 import description from './web-search.prompt'
-import type { WebSearchResults } from './types'
+import type { WebSearchResults } from './question-types'
 
 const input = z.strictObject({
   query: z.string().min(2).describe('The search query to use'),
