@@ -82,10 +82,18 @@ interface FlatBlock {
   breakpoint: boolean
 }
 
-/** Flattens tools, system and messages into cache-order blocks. */
+/**
+ * Flattens tools, system and messages into cache-order blocks. As the API does with tool search, a
+ * tool sent with `defer_loading: true` is not part of the prompt; a `tool_reference` block in a
+ * tool result stands for that tool's whole definition where it appears.
+ */
 export function flattenPrompt(body: Record<string, unknown>): FlatBlock[] {
   const out: FlatBlock[] = []
-  for (const tool of asArray(body['tools'])) out.push(flat('tool', tool))
+  const deferred = new Map<string, unknown>()
+  for (const tool of asArray(body['tools'])) {
+    if (isRecord(tool) && tool['defer_loading'] === true) deferred.set(String(tool['name']), tool)
+    else out.push(flat('tool', tool))
+  }
   const system = body['system']
   if (typeof system === 'string') out.push({ key: `system:${JSON.stringify(system)}`, breakpoint: false })
   else for (const block of asArray(system)) out.push(flat('system', block))
@@ -94,9 +102,16 @@ export function flattenPrompt(body: Record<string, unknown>): FlatBlock[] {
     const role = String(message['role'])
     const content = message['content']
     if (typeof content === 'string') out.push({ key: `${role}:${JSON.stringify(content)}`, breakpoint: false })
-    else for (const block of asArray(content)) out.push(flat(role, block))
+    else for (const block of asArray(content)) out.push(flat(role, expandReferences(block, deferred)))
   }
   return out
+}
+
+/** A tool_result whose tool_reference blocks are replaced by the definitions they name. */
+function expandReferences(block: unknown, deferred: Map<string, unknown>): unknown {
+  if (!isRecord(block) || block['type'] !== 'tool_result' || !Array.isArray(block['content'])) return block
+  const content = block['content'].map((part: unknown) => (isRecord(part) && part['type'] === 'tool_reference' ? { type: 'tool_definition', tool: deferred.get(String(part['tool_name'])) ?? null } : part))
+  return { ...block, content }
 }
 
 function flat(prefix: string, block: unknown): FlatBlock {

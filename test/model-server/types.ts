@@ -10,6 +10,10 @@ export type ReplyBlock =
   | { type: 'tool_use'; id?: string; name: string; input: unknown }
   | { type: 'thinking'; thinking: string; signature: string }
   | { type: 'redacted_thinking'; data: string }
+  /** A server tool's call (the API's web search), streamed like a tool_use; the API, not the client, runs it. */
+  | { type: 'server_tool_use'; id: string; name: string; input: unknown }
+  /** A server tool's result, sent whole in content_block_start (no deltas), as the API does. */
+  | { type: 'web_search_tool_result'; tool_use_id: string; content: unknown }
 
 /** Usage counters a step may force; anything omitted is simulated (chars/4, prompt caching). */
 export interface UsageSpec {

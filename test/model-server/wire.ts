@@ -68,6 +68,10 @@ function generatedText(block: ReplyBlock): string {
       return JSON.stringify(block.input ?? {})
     case 'redacted_thinking':
       return block.data
+    case 'server_tool_use':
+      return JSON.stringify(block.input ?? {})
+    case 'web_search_tool_result':
+      return ''
   }
 }
 
@@ -133,7 +137,8 @@ function blockStart(block: Record<string, unknown>): Record<string, unknown> {
     case 'text':
       return { type: 'text', text: '', citations: null }
     case 'tool_use':
-      return { type: 'tool_use', id: block['id'], name: block['name'], input: {} }
+    case 'server_tool_use':
+      return { type: block['type'], id: block['id'], name: block['name'], input: {} }
     case 'thinking':
       return { type: 'thinking', thinking: '', signature: '' }
     default:
@@ -145,7 +150,8 @@ function blockDeltas(block: Record<string, unknown>, chunking: ChunkOptions): Ar
   switch (block['type']) {
     case 'text':
       return chunkText(String(block['text']), chunking.chunkSize).map((text) => ({ type: 'text_delta', text }))
-    case 'tool_use': {
+    case 'tool_use':
+    case 'server_tool_use': {
       const json = JSON.stringify(block['input'] ?? {})
       const size = Math.max(1, Math.ceil(json.length / Math.max(1, chunking.jsonChunks)))
       return chunkText(json, size).map((partial_json) => ({ type: 'input_json_delta', partial_json }))

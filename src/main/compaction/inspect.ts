@@ -100,7 +100,7 @@ function messageItems(messages: readonly Message[], scale: (tokens: number) => n
       else if (block.type === 'tool_use') add('Tool calls', tokens)
       else if (block.type === 'thinking' || block.type === 'redacted_thinking') add('Thinking', tokens)
       else if (block.type === 'image') add('Images', 1_600)
-      else if (message.role === 'assistant') add('Assistant replies', tokens)
+      else if (message.role === 'assistant' || block.type !== 'text') add('Assistant replies', tokens)
       else if (block.text.startsWith(SUMMARY_START)) add('Compaction summary', tokens)
       else if (block.text.startsWith(RESTORED_PREFIX)) add('Restored after compaction', tokens)
       else if (block.text.startsWith('<system-reminder>')) add('System reminders', tokens)

@@ -50,7 +50,7 @@ function blockTokens(block: Exclude<Message['content'], string>[number]): number
   if (block.type === 'image') return IMAGE_TOKENS
   if (block.type === 'tool_result' && Array.isArray(block.content)) {
     let tokens = estimateTextTokens(block.tool_use_id) + 8
-    for (const part of block.content) tokens += part.type === 'image' ? IMAGE_TOKENS : estimateTextTokens(part.text) + 4
+    for (const part of block.content) tokens += part.type === 'image' ? IMAGE_TOKENS : part.type === 'text' ? estimateTextTokens(part.text) + 4 : estimateTextTokens(part.tool_name) + 4
     return tokens
   }
   const { cache_control: _ignored, ...rest } = block as typeof block & { cache_control?: unknown }

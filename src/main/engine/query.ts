@@ -45,7 +45,8 @@ export async function* query(params: QueryParams): AsyncGenerator<AgentEvent, Qu
       transition = end
       break
     }
-    loop.tools = tools.refresh()
+    loop.tools = tools.refresh(loop.messages)
+    loop.schemas = tools.schemas
     const request = yield* stamped(prepareRequest(loop, params, tools.schemas), params)
     const verdict = await askGuard(params, request)
     if (verdict.kind === 'stop') {
@@ -79,6 +80,7 @@ class LoopState {
   messages: Message[]
   /** The tools the current request offered (for the result budget's per-tool limits). */
   tools: AnyTool[]
+  schemas: ToolSchema[] = [] // as the current request sent them (deferred ones marked), for compaction's request
   turns = 0
   /** Requests allowed before asking (or stopping); grows by `maxTurns` each time the user says go on. */
   turnLimit: number
@@ -184,7 +186,7 @@ async function* onError(
   if (params.signal.aborted || error.reason === 'aborted') return aborted()
   if (error.reason === 'prompt_too_long') {
     const tried = loop.compactTried
-    const shorter = yield* stamped(compactAfterOverflow(loop.messages, params.context, tried, shapeOf(loop, params, toolSchemas(loop.tools))), params)
+    const shorter = yield* stamped(compactAfterOverflow(loop.messages, params.context, tried, shapeOf(loop, params, loop.schemas.length > 0 ? loop.schemas : toolSchemas(loop.tools))), params)
     if (!shorter) return finish('prompt_too_long', tooLong(error.message, tried || params.context !== undefined))
     loop.compactTried = true
     loop.messages = shorter.messages

@@ -8,6 +8,8 @@ import type { CanUseTool, EventBody, QueryHooks, ToolPermission } from './types'
 /** What one call needs besides its block. */
 export interface RunToolDeps {
   tools: ReadonlyMap<string, AnyTool>
+  /** True for a deferred tool no ToolSearch result has loaded yet (its schema is unknown to the model). */
+  notLoaded?: (name: string) => boolean
   canUseTool: CanUseTool
   hooks?: QueryHooks
   /** The tool context without the per-call fields. */
@@ -74,6 +76,9 @@ export async function processToolCall(block: ToolUseBlock, signal: AbortSignal, 
   if (!tool) {
     const names = [...deps.tools.keys()].join(', ')
     return finish({ content: `Error: no tool named ${block.name}. Available tools: ${names}.`, isError: true })
+  }
+  if (deps.notLoaded?.(block.name)) {
+    return finish({ content: `<tool_use_error>InputValidationError: ${block.name} is a deferred tool and its schema is not loaded yet. Call ToolSearch with query "select:${block.name}" first, then call ${block.name}.</tool_use_error>`, isError: true })
   }
   const parsed = parseInput(tool, block.input)
   if (!parsed.ok) {

@@ -1,5 +1,6 @@
 import type { ReminderQueue } from '../context/reminders'
-import type { ToolSchema } from '../services/model/types'
+import type { Message, ToolSchema } from '../services/model/types'
+import { loadedTools, offerTools } from './deferred-tools'
 import type { AnyTool } from '../tools/types'
 import type { RunToolDeps } from './tool-call'
 import type { QueryParams } from './types'
@@ -7,12 +8,17 @@ import type { QueryParams } from './types'
 /**
  * The tools of the next request. A session whose tools change while it runs (MCP servers joining,
  * `tools/list_changed`) passes `currentTools`; it is read before every request, and schemas and
- * lookups are rebuilt only when it returns a different array.
+ * lookups are rebuilt only when it returns a different array. With a tool search policy, some
+ * tools are deferred (see deferred-tools.ts): offered with `defer_loading`, runnable once a
+ * ToolSearch result in the conversation has loaded them.
  */
 export class ToolView {
   schemas: ToolSchema[]
   deps: Omit<RunToolDeps, 'emit'>
   private tools: AnyTool[]
+  private runnable: AnyTool[]
+  private deferred: ReadonlySet<string>
+  private loaded = new Set<string>()
 
   constructor(
     private readonly params: QueryParams,
@@ -21,19 +27,34 @@ export class ToolView {
     private readonly useModel: (model: string) => void,
   ) {
     this.tools = params.tools
-    this.schemas = toolSchemas(this.tools)
-    this.deps = toolDepsOf(params, this.tools, reminders, useModel)
+    const offered = offerTools(this.tools, params.toolSearch)
+    this.schemas = offered.schemas
+    this.runnable = offered.runnable
+    this.deferred = offered.deferred
+    this.deps = this.depsFor()
   }
 
   /** Reads the session's tools again before a request; returns the ones this request offers. */
-  refresh(): AnyTool[] {
+  refresh(messages: readonly Message[] = []): AnyTool[] {
     const next = this.params.currentTools?.() ?? this.params.tools
     if (next !== this.tools) {
       this.tools = next
-      this.schemas = toolSchemas(next)
-      this.deps = toolDepsOf(this.params, next, this.reminders, this.useModel)
+      const offered = offerTools(next, this.params.toolSearch)
+      this.schemas = offered.schemas
+      this.runnable = offered.runnable
+      this.deferred = offered.deferred
+      this.deps = this.depsFor()
     }
-    return this.tools
+    if (this.deferred.size > 0) {
+      this.loaded = loadedTools(messages)
+    }
+    return this.runnable
+  }
+
+  private depsFor(): Omit<RunToolDeps, 'emit'> {
+    const deps = toolDepsOf(this.params, this.runnable, this.reminders, this.useModel)
+    if (this.deferred.size > 0) deps.notLoaded = (name) => this.deferred.has(name) && !this.loaded.has(name)
+    return deps
   }
 }
 

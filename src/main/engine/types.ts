@@ -5,6 +5,7 @@ import type { ReasoningPreference } from '../services/model/capabilities'
 import type { Message, ModelService, TextBlock } from '../services/model/types'
 import type { RequestGuard } from './guard'
 import type { AnyTool, ToolContext, ToolResult } from '../tools/types'
+import type { ToolSearchPolicy } from './deferred-tools'
 
 /**
  * The permission for one tool call, as `canUseTool` answers it: allow or deny, never "ask" (the
@@ -91,6 +92,8 @@ export interface QueryParams {
    * the run goes on). Return the same array while nothing changed. Default: `tools`, fixed.
    */
   currentTools?: () => AnyTool[]
+  /** Which tools are deferred behind ToolSearch (see deferred-tools.ts); absent: none. */
+  toolSearch?: ToolSearchPolicy
   model: ModelService
   modelName: string
   /** Model requests allowed in this run (retries of one request do not count); `Infinity` for no limit. */

@@ -1,5 +1,7 @@
 // Longer than 300 lines because one session's wiring (gate, tasks, plan mode, subagents,
 // compaction, the budget guard) reads in one place; each part is built in its own file.
+import { toolSearchMode } from '../engine/deferred-tools'
+import { contextWindowOf } from '../../shared/context-window'
 import { DEFAULT_TURN_GUARD } from '../../shared/ipc/contract'
 import { PlanMode } from '../agents/plan-mode'
 import { projectDataDir } from '../base/paths'
@@ -140,7 +142,7 @@ export function openSession(parts: RuntimeParts, projectPath: string, sessionId:
     model,
     modelName,
     context: contextSetup({ env: parts.options.env, fileState: opening.tools.fileState, nested: opening.nested, gate, tasks: tasks.access, plan, extensions }),
-    toolset: () => buildToolset(parts, opening, { gate, tasks, plan, extensions, subagents, checkpoints }),
+    toolset: () => buildToolset(parts, opening, { gate, tasks, plan, extensions, subagents, checkpoints, approvals: queue }),
     canUseTool: (tool, input, toolUseId, callOptions) => gate.canUseTool(tool, input, toolUseId, callOptions),
     hooks: loopHooks(gate, taskReminders, (call) => opening.nested.onToolCall(call.tool.name, call.input, opening.tools.shell.cwd)),
     ...extensions.environment,
@@ -169,6 +171,7 @@ export function openSession(parts: RuntimeParts, projectPath: string, sessionId:
     maxTurns,
     askToContinue: !unattended(options),
     promptCacheTtl: () => gate.settingsNow().behaviour.promptCacheTtl,
+    toolSearch: (model: string) => ({ mode: toolSearchMode(options.env['ENABLE_TOOL_SEARCH']).mode, deferBuiltins: gate.settingsNow().behaviour.deferBuiltinTools === true, contextWindow: contextWindowOf(model) }),
     ...(options.onMessage && { onMessage: (message: Message) => options.onMessage?.(sessionId, message) }),
     appendSystemPrompt: options.appendSystemPrompt,
     // A person will look before the first request (the context view) or type it: have the prompt

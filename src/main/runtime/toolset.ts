@@ -7,6 +7,10 @@ import type { PtyProcess } from '../pty/types'
 import type { Toolset } from '../session/session'
 import type { BashSandboxState } from '../tools/bash-sandbox'
 import { createCoreTools } from '../tools/registry'
+import { askUserQuestionTool } from '../tools/ask-user-question'
+import { webSearchTool } from '../tools/web-search'
+import type { ApprovalAsker } from '../governance/approvals/queue'
+import { questionsThrough } from './questions'
 import type { ToolSession } from '../tools/tool-session'
 import type { ExtensionParts } from './extension-parts'
 import type { RuntimePreferences } from './options'
@@ -33,11 +37,12 @@ export interface Opening {
 export async function buildToolset(
   parts: RuntimeParts,
   opening: Opening,
-  session: { gate: PermissionGate; tasks: ReturnType<typeof createSessionTasks>; plan: PlanMode; extensions: ExtensionParts; subagents: SessionSubagents; checkpoints: CheckpointRecorder },
+  session: { gate: PermissionGate; tasks: ReturnType<typeof createSessionTasks>; plan: PlanMode; extensions: ExtensionParts; subagents: SessionSubagents; checkpoints: CheckpointRecorder; approvals: ApprovalAsker },
 ): Promise<Toolset> {
   const { options } = parts
   const { tools, sessionId } = opening
   const { gate, tasks, plan, extensions, subagents, checkpoints } = session
+  const questions = questionsThrough(session.approvals, sessionId)
   // Said on the first turn, when someone is listening (the CLI subscribes after the session opens).
   if (tasks.warning) options.hub.emit('agent.event', { type: 'notice', sessionId, agentId: 'main', level: 'warning', message: tasks.warning })
   const [classifier, askModel] = await Promise.all([
@@ -48,6 +53,7 @@ export async function buildToolset(
   // What every agent's tools share; each agent adds its own file state, Bash state and gate's checks.
   const shared = {
     askModel,
+    webSearch: parts.models.webSearch(opening.preferences),
     tasks: tasks.access,
     // Every agent's mutating calls are checkpointed by the session's one recorder.
     checkpoints,
@@ -60,9 +66,14 @@ export async function buildToolset(
     shell: tools.shell,
     isReadDenied: (path: string) => gate.isReadDenied(path),
     planMode: plan,
+    questions,
     agents: subagents.agents,
   }
-  const core = createCoreTools({ pty: options.pty, classify: classifier.classify, inspect: classifier.inspect, sandbox: opening.sandboxState })
+  const builtIn = createCoreTools({ pty: options.pty, classify: classifier.classify, inspect: classifier.inspect, sandbox: opening.sandboxState })
+  // As in Claude Code, AskUserQuestion is offered only where someone answers (not in `sous -p`).
+  // A bare deny rule (`WebSearch`, `AskUserQuestion`) removes the tool from what the model is offered, as in Claude Code.
+  const deniedOutright = (name: string) => gate.settingsNow().rules.deny.some((rule) => rule.parsed.kind === 'tool' && rule.parsed.tool === name)
+  const core = [...builtIn, webSearchTool, ...(questions.attended ? [askUserQuestionTool] : [])].filter((tool) => !(tool === webSearchTool || tool === askUserQuestionTool) || !deniedOutright(tool.name))
   const withExtensions = extensions.toolset(core, () => context)
   // Subagents get the MCP tools too (judged by their own gates); skills stay the main agent's.
   const forAgents = { ...shared, ...(withExtensions.context.mcp && { mcp: withExtensions.context.mcp }) }

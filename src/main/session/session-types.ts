@@ -1,3 +1,4 @@
+import type { ToolSearchPolicy } from '../engine/deferred-tools'
 import type { ModelSwitch } from '../governance/gate/gate-hooks'
 import type { CompactionRecord } from '../../shared/protocol/compaction'
 import type { AgentEvent, Usage } from '../../shared/protocol/agent-event'
@@ -41,6 +42,8 @@ export interface SessionEnvironment {
   prepareOnOpen?: boolean
   /** Output limit of every request (`CLAUDE_CODE_MAX_OUTPUT_TOKENS`); default each model's ceiling. */
   maxTokens?: number
+  /** Which tools a request to this model defers behind ToolSearch (`ENABLE_TOOL_SEARCH`, `deferBuiltinTools`). */
+  toolSearch?(modelName: string): ToolSearchPolicy
   /** Called with every message the session adds to its conversation. */
   onMessage?(message: Message): void
   /** Claude Code's `promptCacheTtl` from the settings now (the main conversation's requests). */

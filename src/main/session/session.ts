@@ -289,6 +289,7 @@ export class Session {
         system: system.blocks,
         tools: toolset.currentTools?.() ?? toolset.tools,
         ...(toolset.currentTools && { currentTools: toolset.currentTools }),
+        ...(this.env.toolSearch && { toolSearch: this.env.toolSearch(modelName) }),
         toolContext: { ...toolset.context, requestCompaction: (instructions?: string) => this.context.manager.request('auto', instructions) },
         model,
         modelName,
@@ -324,7 +325,7 @@ export class Session {
         }),
       )
       if (result.reason === 'completed') {
-        const prefix = { system: system.blocks, tools: toolset.tools, toolContext: toolset.context, model, modelName, sessionId: this.id, cwd: this.projectPath, projectRoot: this.projectPath, projectDataDir: this.env.projectDataDir, reasoning: { ...this.reasoning }, ...(this.env.maxTokens !== undefined && { maxTokens: this.env.maxTokens }) }
+        const prefix = { system: system.blocks, tools: toolset.currentTools?.() ?? toolset.tools, ...(this.env.toolSearch && { toolSearch: this.env.toolSearch(modelName) }), toolContext: toolset.context, model, modelName, sessionId: this.id, cwd: this.projectPath, projectRoot: this.projectPath, projectDataDir: this.env.projectDataDir, reasoning: { ...this.reasoning }, ...(this.env.maxTokens !== undefined && { maxTokens: this.env.maxTokens }) }
         // The same thinking and limits as the turn's requests: a change of thinking would miss the cached prefix.
         turn.afterEnd(() => this.memory?.afterTurn(turn.id, { ...prefix, messages: result.messages }))
       }

@@ -2,10 +2,11 @@ import type { z } from 'zod'
 import type { PermissionModeName } from '../../shared/ipc/contract'
 import type { PtyProcess } from '../pty/types'
 import type { McpServers } from '../services/mcp'
-import type { AssistantBlock, ImageBlock, Message, TextBlock, ToolSchema } from '../services/model/types'
+import type { AssistantBlock, ImageBlock, Message, TextBlock, ToolReferenceBlock, ToolSchema } from '../services/model/types'
 import type { EffortLevel, ThinkingConfig } from '../services/model/capabilities'
 import type { TaskStore } from '../store/tasks/task-store'
 import type { FileStateCache } from './file-state'
+import type { UserChannels, UserQuestion } from './question-types'
 import type { ShellState } from './shell/shell-state'
 
 /**
@@ -16,7 +17,7 @@ import type { ShellState } from './shell/shell-state'
 
 /** What a tool hands back: `content` for the model, `details` for the UI. */
 export interface ToolResult {
-  content: string | Array<TextBlock | ImageBlock>
+  content: string | Array<TextBlock | ImageBlock | ToolReferenceBlock>
   details?: unknown
   isError?: boolean
 }
@@ -51,8 +52,8 @@ export type ToolPreview =
   | { kind: 'text'; text: string }
   /** A plan to approve (ExitPlanMode): the Markdown, editable before approving, and where it is saved. */
   | { kind: 'plan'; plan: string; filePath?: string }
+  | { kind: 'questions'; questions: UserQuestion[] }
 
-/** Capabilities and identity a call runs with. Extend additively. */
 /** A call about to run, as checkpoints name it. */
 export interface CheckpointedCall {
   toolUseId: string
@@ -75,7 +76,7 @@ export interface CallCheckpoints {
   after(toolUseId: string): Promise<void>
 }
 
-export interface ToolContext {
+export interface ToolContext extends UserChannels {
   /** Working directory for relative paths (the Bash tool keeps its own, persisted, cwd). */
   cwd: string
   /** The project folder. */

@@ -25,6 +25,18 @@ export const ApprovalPreview = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('url'), url: z.string(), domain: z.string() }),
   /** ExitPlanMode: the plan (Markdown) the user approves, edits, or sends back with feedback. */
   z.object({ kind: z.literal('plan'), plan: z.string(), filePath: z.string().optional() }),
+  /** AskUserQuestion: 1–4 questions with 2–4 options each (Claude Code's shape), answered with `answers`. */
+  z.object({
+    kind: z.literal('questions'),
+    questions: z.array(
+      z.object({
+        question: z.string(),
+        header: z.string(),
+        options: z.array(z.object({ label: z.string(), description: z.string(), preview: z.string().optional() })),
+        multiSelect: z.boolean(),
+      }),
+    ),
+  }),
 ])
 export type ApprovalPreview = z.infer<typeof ApprovalPreview>
 
@@ -81,6 +93,11 @@ export const approvalRequests = {
         plan: z.string().max(1_000_000).optional(),
         /** The mode that follows an approved plan (with `allow_once`). */
         planMode: z.enum(['acceptEdits', 'default']).optional(),
+        /**
+         * AskUserQuestion's answers (with `allow_once`): question text → the chosen label, labels
+         * joined by ", " for a multi-select, or the user's own words ("Other").
+         */
+        answers: z.record(z.string().max(10_000), z.string().max(10_000)).optional(),
       })
       .strict(),
     output: z.void(),

@@ -48,7 +48,7 @@ export interface ApprovedPlan {
 
 /** The user's answer. `rules` default to the request's suggestions. */
 export type ApprovalReply =
-  | { kind: 'allow_once'; edit?: ApprovedEdit; plan?: ApprovedPlan }
+  | { kind: 'allow_once'; edit?: ApprovedEdit; plan?: ApprovedPlan; answers?: Record<string, string> }
   | { kind: 'allow_session'; rules?: string[] }
   | { kind: 'allow_always'; rules?: string[]; destination?: 'local' | 'user' }
   | { kind: 'reject'; message?: string }
@@ -67,6 +67,8 @@ export type QueueOutcome =
       edit?: ApprovedEdit
       /** The plan card's result (plan approvals only). */
       plan?: ApprovedPlan
+      /** The question card's answers, keyed by question text (AskUserQuestion only). */
+      answers?: Record<string, string>
     }
   | {
       behavior: 'deny'
@@ -167,7 +169,7 @@ export class ApprovalQueue implements ApprovalAsker {
     const rules = ('rules' in reply && reply.rules ? reply.rules : p.request.suggestions).slice(0, MAX_SUGGESTED_RULES)
     switch (reply.kind) {
       case 'allow_once':
-        this.settle(id, { behavior: 'allow', scope: 'once', rules: [], ...(reply.edit ? { edit: reply.edit } : {}), ...(reply.plan ? { plan: reply.plan } : {}) })
+        this.settle(id, { behavior: 'allow', scope: 'once', rules: [], ...(reply.edit ? { edit: reply.edit } : {}), ...(reply.plan ? { plan: reply.plan } : {}), ...(reply.answers ? { answers: reply.answers } : {}) })
         return undefined
       case 'allow_session': {
         const errors = rules.map((r) => p.grants.add(r)).filter((e): e is string => !!e)

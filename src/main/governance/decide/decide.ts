@@ -164,6 +164,8 @@ function allowOrDefault(ctx: DecideContext): PermissionDecision {
   }
   if (subject.kind === 'fetch') return { behavior: 'ask', explanation: { kind: 'default', detail: `fetching ${subject.host ?? subject.url} needs approval` } }
   if (name.startsWith('mcp__')) return { behavior: 'ask', explanation: { kind: 'default', detail: `MCP tool ${name} needs approval` } }
+  // Read-only (plan mode keeps it), yet it sends the query out: Claude Code asks before a search no rule allows.
+  if (name === 'WebSearch') return { behavior: 'ask', explanation: { kind: 'default', detail: 'a web search sends the query to the search provider' } }
   if (isReadOnly(ctx)) return { behavior: 'allow', explanation: { kind: 'default', detail: `${name} is read-only` } }
   if (isBookkeeping(ctx)) return { behavior: 'allow', explanation: { kind: 'default', detail: `${name} changes only Sous's own records` } }
   return { behavior: 'ask', explanation: { kind: 'default', detail: `${name} needs approval` } }

@@ -35,4 +35,9 @@ export function readBehaviourKeys(data: SettingsFile, source: { name: SettingsSo
     if (typeof background === 'boolean') into.agentsInBackground = background
     else warn('agentsInBackground', background, 'true or false')
   }
+  const defer = data['deferBuiltinTools']
+  if (defer !== undefined && into.deferBuiltinTools === undefined) {
+    if (typeof defer === 'boolean') into.deferBuiltinTools = defer
+    else warn('deferBuiltinTools', defer, 'true or false')
+  }
 }

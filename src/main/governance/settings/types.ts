@@ -13,6 +13,8 @@ export interface BehaviourSettings {
    * say `run_in_background` runs in the background. Default false (Sous waits for the agent).
    */
   agentsInBackground?: boolean
+  /** Sous's `deferBuiltinTools`: rarely used built-in tools wait behind ToolSearch (engine/deferred-tools.ts). */
+  deferBuiltinTools?: boolean
 }
 
 /** A rule ready for matching: parsed form, where it came from, and the root its `/x` paths are relative to. */

@@ -21,13 +21,18 @@ export function approvalHandlers(deps: ApprovalHandlerDeps): Pick<Handlers, 'app
       if (!request) throw new AppError('NOT_FOUND', `No pending approval ${id} (it may have been answered or cancelled).`)
       return checkRule(request, rule)
     },
-    'approval.reply': ({ id, decision, rule, destination, message, finalContent, hunks, plan, planMode }) => {
+    'approval.reply': ({ id, decision, rule, destination, message, finalContent, hunks, plan, planMode, answers }) => {
       const owner = [...deps.queues()].find((entry) => entry.queue.get(id) !== undefined)
       if (!owner) throw new AppError('NOT_FOUND', `No pending approval ${id} (it may have been answered or cancelled).`)
       const isPlan = owner.queue.get(id)?.preview?.kind === 'plan'
       if ((plan !== undefined || planMode !== undefined) && !isPlan) throw new AppError('INVALID_INPUT', 'plan and planMode answer a plan approval only.')
       if (isPlan && decision !== 'allow_once' && decision !== 'reject') {
         throw new AppError('INVALID_INPUT', 'A plan is approved once (allow_once) or sent back (reject); there is no rule to save.')
+      }
+      const isQuestions = owner.queue.get(id)?.preview?.kind === 'questions'
+      if (answers !== undefined && !isQuestions) throw new AppError('INVALID_INPUT', 'answers answer a question card (AskUserQuestion) only.')
+      if (isQuestions && (decision === 'allow_session' || decision === 'allow_always')) {
+        throw new AppError('INVALID_INPUT', 'Questions are answered (allow_once with answers) or declined (reject); there is no rule to save.')
       }
       if (rule !== undefined && (decision === 'allow_session' || decision === 'allow_always')) {
         const parsed = parseRule(rule)
@@ -41,7 +46,7 @@ export function approvalHandlers(deps: ApprovalHandlerDeps): Pick<Handlers, 'app
       const approvedPlan = isPlan ? { ...(plan !== undefined ? { text: plan } : {}), ...(planMode ? { mode: planMode } : {}) } : undefined
       const reply: ApprovalReply =
         decision === 'allow_once'
-          ? { kind: 'allow_once', ...(edit ? { edit } : {}), ...(approvedPlan ? { plan: approvedPlan } : {}) }
+          ? { kind: 'allow_once', ...(edit ? { edit } : {}), ...(approvedPlan ? { plan: approvedPlan } : {}), ...(answers ? { answers } : {}) }
           : decision === 'allow_session'
             ? { kind: 'allow_session', ...(rules ? { rules } : {}) }
             : decision === 'allow_always'

@@ -19,7 +19,7 @@ import { extractionInstruction, type ExtractionPromptInput } from './extraction.
  */
 
 /** The turn's request, as the extraction reuses it. */
-export type ConversationPrefix = Pick<QueryParams, 'system' | 'tools' | 'toolContext' | 'model' | 'modelName' | 'sessionId' | 'cwd' | 'projectRoot' | 'projectDataDir' | 'reasoning' | 'maxTokens'> & {
+export type ConversationPrefix = Pick<QueryParams, 'system' | 'tools' | 'toolContext' | 'model' | 'modelName' | 'sessionId' | 'cwd' | 'projectRoot' | 'projectDataDir' | 'reasoning' | 'maxTokens' | 'toolSearch'> & {
   /** The conversation after the turn (ending with the assistant's last reply). */
   messages: Message[]
 }

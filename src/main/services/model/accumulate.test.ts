@@ -37,12 +37,27 @@ describe('StreamAccumulator', () => {
   it('ignores unknown events and block kinds', () => {
     const acc = feed([
       start,
-      ev({ type: 'content_block_start', index: 0, content_block: { type: 'server_tool_use', id: 's', name: 'web_search', input: {} } }),
+      ev({ type: 'content_block_start', index: 0, content_block: { type: 'container_upload', file_id: 'f' } }),
       ev({ type: 'content_block_stop', index: 0 }),
       ev({ type: 'something_new' }),
       ev({ type: 'message_delta', delta: { stop_reason: 'end_turn' }, usage: { output_tokens: 2 } }),
       ev({ type: 'message_stop' }),
     ])
     expect(acc.finish()).toMatchObject({ type: 'message_end', content: [] })
+  })
+
+  it('keeps the web search server tool blocks whole, to be echoed back', () => {
+    const result = { type: 'web_search_tool_result', tool_use_id: 's', content: [{ type: 'web_search_result', title: 'T', url: 'https://example.com/', encrypted_content: 'x', page_age: null }] }
+    const acc = feed([
+      start,
+      ev({ type: 'content_block_start', index: 0, content_block: { type: 'server_tool_use', id: 's', name: 'web_search', input: {} } }),
+      ev({ type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: '{"query":"q"}' } }),
+      ev({ type: 'content_block_stop', index: 0 }),
+      ev({ type: 'content_block_start', index: 1, content_block: result }),
+      ev({ type: 'content_block_stop', index: 1 }),
+      ev({ type: 'message_delta', delta: { stop_reason: 'end_turn' }, usage: { output_tokens: 2 } }),
+      ev({ type: 'message_stop' }),
+    ])
+    expect(acc.finish()).toMatchObject({ type: 'message_end', content: [{ type: 'server_tool_use', id: 's', name: 'web_search', input: { query: 'q' } }, result] })
   })
 })

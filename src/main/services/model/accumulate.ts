@@ -8,12 +8,15 @@ type Pending =
   | { kind: 'thinking'; thinking: string; signature: string }
   | { kind: 'redacted_thinking'; data: string }
   | { kind: 'tool_use'; id: string; name: string; json: string }
+  | { kind: 'server_tool_use'; id: string; name: string; json: string }
+  | { kind: 'whole'; block: AssistantBlock }
 
 /**
  * Turns the raw SSE events of one reply into our {@link ModelStreamEvent}s and keeps the finished
  * blocks and usage. Tool inputs are parsed once, at content_block_stop, from the accumulated
- * partial_json; thinking signatures are kept byte for byte. Block kinds we do not model (server
- * tools, citations) are skipped, so `index` may have gaps but always matches the API's.
+ * partial_json; thinking signatures are kept byte for byte. The web search server tool's call and
+ * result are kept whole, to be echoed back; block kinds we do not model are skipped, so `index`
+ * may have gaps but always matches the API's.
  */
 export class StreamAccumulator {
   private readonly pending = new Map<number, Pending>()
@@ -84,12 +87,20 @@ export class StreamAccumulator {
         this.pending.set(index, { kind: 'tool_use', id: block.id, name: block.name, json: '' })
         this.contentStarted = true
         return [{ type: 'block_start', index, kind: 'tool_use', id: block.id, name: block.name }]
+      case 'server_tool_use':
+        this.pending.set(index, { kind: 'server_tool_use', id: block.id, name: block.name, json: '' })
+        this.contentStarted = true
+        return []
+      case 'web_search_tool_result':
+        this.pending.set(index, { kind: 'whole', block: block as unknown as AssistantBlock })
+        this.contentStarted = true
+        return []
       default:
         return []
     }
     this.contentStarted = true
-    const kind = this.pending.get(index)?.kind ?? 'text'
-    return [{ type: 'block_start', index, kind }]
+    const kind = this.pending.get(index)?.kind
+    return [{ type: 'block_start', index, kind: kind === 'thinking' || kind === 'redacted_thinking' ? kind : 'text' }]
   }
 
   private delta(index: number, delta: Anthropic.RawContentBlockDelta): ModelStreamEvent[] {
@@ -104,7 +115,7 @@ export class StreamAccumulator {
       return [{ type: 'thinking_delta', index, text: delta.thinking }]
     }
     if (delta.type === 'signature_delta' && block.kind === 'thinking') block.signature += delta.signature
-    if (delta.type === 'input_json_delta' && block.kind === 'tool_use') block.json += delta.partial_json
+    if (delta.type === 'input_json_delta' && (block.kind === 'tool_use' || block.kind === 'server_tool_use')) block.json += delta.partial_json
     return []
   }
 
@@ -125,6 +136,12 @@ export class StreamAccumulator {
         break
       case 'tool_use':
         finished = { type: 'tool_use', id: block.id, name: block.name, input: this.parseToolInput(block) }
+        break
+      case 'server_tool_use':
+        finished = { type: 'server_tool_use', id: block.id, name: block.name, input: this.parseToolInput(block) }
+        break
+      case 'whole':
+        finished = block.block
         break
     }
     this.done.set(index, finished)

@@ -67,7 +67,8 @@ export class AnthropicModelService implements ModelService {
       let failure: ClassifiedError
       try {
         const wire = wireModel(model)
-        const headers = wire.betas.length > 0 ? { 'anthropic-beta': wire.betas.join(',') } : undefined
+        const betas = [...wire.betas, ...requestBetas(request)]
+        const headers = betas.length > 0 ? { 'anthropic-beta': betas.join(',') } : undefined
         const events = await this.client.messages.create(toParams(this.withinCeiling(request, model), wire.id), { signal: request.signal, ...(headers && { headers }) })
         for await (const event of events) {
           // Events already buffered by the SDK must not leak out after an abort.
@@ -153,8 +154,10 @@ export function toParams(request: ModelRequest, model: string): Anthropic.Messag
     stream: true,
   }
   if (request.system.length > 0) params.system = request.system as Anthropic.TextBlockParam[]
-  if (request.tools.length > 0) params.tools = request.tools as Anthropic.Tool[]
+  const tools = [...request.tools, ...(request.serverTools ?? [])]
+  if (tools.length > 0) params.tools = tools as Anthropic.ToolUnion[]
   if (request.toolChoice === 'none' && request.tools.length > 0) params.tool_choice = { type: 'none' }
+  if (typeof request.toolChoice === 'object') params.tool_choice = request.toolChoice
   if (request.effort) params.output_config = { effort: request.effort }
   if (request.thinking) {
     params.thinking = request.thinking
@@ -164,6 +167,17 @@ export function toParams(request: ModelRequest, model: string): Anthropic.Messag
   }
   return params
 }
+
+/**
+ * The beta a request's own shape needs: deferred tools and `tool_reference` results are the tool
+ * search feature (`advanced-tool-use-2025-11-20`, the value Claude Code 2.1.328 sends for it).
+ */
+export function requestBetas(request: Pick<ModelRequest, 'tools'>): string[] {
+  return request.tools.some((tool) => tool.defer_loading) ? [TOOL_SEARCH_BETA] : []
+}
+
+/** The beta header value for deferred tools and tool_reference blocks. */
+export const TOOL_SEARCH_BETA = 'advanced-tool-use-2025-11-20'
 
 function toErrorEvent(failure: ClassifiedError, midStream: boolean): ModelStreamEvent {
   const event: ModelStreamEvent = { type: 'error', reason: failure.reason, message: failure.message, midStream }

@@ -1,5 +1,6 @@
 import { DEFAULT_MODEL } from './config'
 import type { ModelService } from './types'
+import type { WebSearchOutcome } from './web-search'
 
 /** What the cache needs from its host (the runtime's options fit it). */
 export interface ModelCacheOptions {
@@ -44,6 +45,14 @@ export class ModelCache {
   async askModel(preferences: ModelPreferences = {}): Promise<(system: string, user: string, signal: AbortSignal) => Promise<string>> {
     const { createAskModel } = await import('./ask')
     return async (system, user, signal) => createAskModel(await this.get(preferences))(system, user, signal)
+  }
+
+  /** The WebSearch tool's side request (see web-search.ts), to the session's model over the same configuration. */
+  webSearch(preferences: ModelPreferences = {}): (query: { query: string; allowedDomains?: string[]; blockedDomains?: string[]; signal: AbortSignal }) => Promise<WebSearchOutcome> {
+    return async (query) => {
+      const { searchWeb } = await import('./web-search')
+      return searchWeb(await this.get(preferences), { ...query, model: this.modelName(preferences) })
+    }
   }
 
   /**

@@ -17,15 +17,28 @@ export type ImageBlock = {
   cache_control?: CacheControl
 }
 export type ToolUseBlock = { type: 'tool_use'; id: string; name: string; input: unknown; cache_control?: CacheControl }
+/** A client-side tool search's answer: the API expands the named deferred tool's definition here. */
+export type ToolReferenceBlock = { type: 'tool_reference'; tool_name: string }
 export type ToolResultBlock = {
   type: 'tool_result'
   tool_use_id: string
-  content: string | Array<TextBlock | ImageBlock>
+  content: string | Array<TextBlock | ImageBlock | ToolReferenceBlock>
   is_error?: boolean
   cache_control?: CacheControl
 }
 
-export type AssistantBlock = TextBlock | ThinkingBlock | RedactedThinkingBlock | ToolUseBlock
+/**
+ * A server tool's call and result (the API's web search): kept as the API sent them and echoed back
+ * unchanged in later requests, never run by us.
+ */
+export type ServerToolUseBlock = { type: 'server_tool_use'; id: string; name: string; input: unknown }
+export type WebSearchResultBlock = {
+  type: 'web_search_tool_result'
+  tool_use_id: string
+  content: Array<{ type: 'web_search_result'; title: string; url: string; encrypted_content?: string; page_age?: string | null }> | { type: 'web_search_tool_result_error'; error_code: string }
+}
+
+export type AssistantBlock = TextBlock | ThinkingBlock | RedactedThinkingBlock | ToolUseBlock | ServerToolUseBlock | WebSearchResultBlock
 export type UserBlock = TextBlock | ImageBlock | ToolResultBlock
 
 export type Message =
@@ -38,6 +51,20 @@ export interface ToolSchema {
   description: string
   input_schema: Record<string, unknown>
   cache_control?: CacheControl
+  /**
+   * Deferred (tool search): the API leaves the definition out of the prompt until a
+   * `tool_reference` block in a tool result names it (see engine/deferred-tools.ts).
+   */
+  defer_loading?: true
+}
+
+/** The API's server-side web search tool (`web_search_20250305`), as a request offers it. */
+export interface WebSearchServerTool {
+  type: 'web_search_20250305'
+  name: 'web_search'
+  allowed_domains?: string[]
+  blocked_domains?: string[]
+  max_uses?: number
 }
 
 export interface ModelRequest {
@@ -45,6 +72,8 @@ export interface ModelRequest {
   system: TextBlock[]
   messages: Message[]
   tools: ToolSchema[]
+  /** Server tools the API runs itself (the web search side request), sent after `tools`. */
+  serverTools?: WebSearchServerTool[]
   maxTokens: number
   /** Extended thinking (see capabilities.ts `requestReasoning`); omitted means thinking off. */
   thinking?: ThinkingConfig
@@ -52,7 +81,7 @@ export interface ModelRequest {
   effort?: EffortLevel
   temperature?: number
   /** `none`: the tools are sent (so the prompt cache still matches) but the model may not call them. */
-  toolChoice?: 'auto' | 'none'
+  toolChoice?: 'auto' | 'none' | { type: 'tool'; name: string }
   signal: AbortSignal
 }
 

@@ -8,6 +8,7 @@ import { usePendingApprovals } from '../../state/approvals'
 import { ApprovalChoices } from './ApprovalChoices'
 import { CommandApproval } from './CommandApproval'
 import { PlanApproval } from './PlanApproval'
+import { QuestionCard } from './QuestionCard'
 import { describeRequest } from './describe'
 import { shortcutAction } from './shortcuts'
 import { useApprovalAnswers } from './store'
@@ -127,6 +128,8 @@ function ApprovalCard({ request, busy, error, onReply, onOpenPlan }: ApprovalCar
         <LazyBoundary what="the diff" fallback={<p className="approval__muted">Loading the diff…</p>}>
           <EditApproval id={request.id} filePath={preview.filePath} before={preview.before} after={preview.after} busy={busy} onReply={onReply} />
         </LazyBoundary>
+      ) : preview?.kind === 'questions' ? (
+        <QuestionCard id={request.id} questions={preview.questions} busy={busy} onReply={onReply} />
       ) : preview?.kind === 'plan' ? (
         <PlanApproval id={request.id} plan={preview.plan} busy={busy} onReply={onReply} {...(preview.filePath && { filePath: preview.filePath })} {...(onOpenPlan && { onOpenFile: onOpenPlan })} />
       ) : (
