@@ -35,6 +35,9 @@ import { buildToolset, type Opening } from './toolset'
 import { createSessionCheckpoints } from './checkpoints'
 import { maxOutputFromEnv } from '../services/model/capabilities'
 import { guardSetup, subagentGuard } from './guard'
+import { autoDecisionEvent, autoModeOptions } from './auto-mode'
+import { startingMode } from './starting-mode'
+import type { ModelService } from '../services/model/types'
 
 
 /** What the runtime builds for one session, before the session: its environment, gate and task list. */
@@ -67,7 +70,10 @@ export function openSession(parts: RuntimeParts, projectPath: string, sessionId:
   opening.tools.shell.background.onFinish((shell) =>
     opening.reminders.push(taskNotification(shell), { source: 'background-task', stillRelevant: () => !shell.endReported }),
   )
-  const { gate, queue, grants, close: closeGate } = openGate(parts, opening)
+  // The classifier's requests go through the session's metered model, which is built after the gate.
+  let metered: (() => Promise<ModelService>) | undefined
+  const classifierModel = (): Promise<ModelService> => (metered ? metered() : parts.models.get(opening.preferences))
+  const { gate, queue, grants, close: closeGate } = openGate(parts, opening, classifierModel)
   const checkpoints = createSessionCheckpoints(parts, { projectPath, sessionId, gate })
   const tasks = createSessionTasks({
     projectDataDir: projectDataDir(options.home, projectPath),
@@ -83,6 +89,7 @@ export function openSession(parts: RuntimeParts, projectPath: string, sessionId:
   // Every request of the session — the main agent's, subagents', memory's, compaction's — goes
   // through the spend meter, so all of it counts toward the session's and the project's caps.
   const model = () => models.get(opening.preferences).then((service) => guard.meter.wrap(service))
+  metered = model
   // Headless runs have no limit unless one is given (--max-turns), as in Claude Code; the desktop
   // keeps a generous guard that asks whether to go on (a subagent at the guard ends its run).
   const maxTurns = options.maxTurns ?? (unattended(options) ? Infinity : (opening.preferences.turnGuard ?? DEFAULT_TURN_GUARD))
@@ -174,6 +181,8 @@ export function openSession(parts: RuntimeParts, projectPath: string, sessionId:
       // Plan mode tells its own start and end (its reminder source); other switches are told here.
       if (mode !== previous && mode !== 'plan' && previous !== 'plan') news.modeChanged(mode)
     },
+    mode: () => gate.mode,
+    auto: { decisions: () => gate.autoDecisions(), askNextTime: (decisionId, scope) => gate.askNextTime(decisionId, scope) },
     ...(subagents.coordinator && { settled: () => subagents.settled() }),
     // Whether or not a turn ever ran (a session opened and closed unused has no toolset), so the
     // session's state is freed here rather than with the toolset.
@@ -194,7 +203,7 @@ export function openSession(parts: RuntimeParts, projectPath: string, sessionId:
  * answerer), which the sandbox's network check asks too, and its permission gate. `close` cancels
  * what is pending and unregisters both.
  */
-function openGate(parts: RuntimeParts, opening: Opening): { gate: PermissionGate; queue: ApprovalAsker; grants: SessionGrants; close(): void } {
+function openGate(parts: RuntimeParts, opening: Opening, classifierModel: () => Promise<ModelService>): { gate: PermissionGate; queue: ApprovalAsker; grants: SessionGrants; close(): void } {
   const { options, approvals, network, hookLog, userHome } = parts
   const { projectPath, sessionId, tools } = opening
   const grants = new SessionGrants(projectPath)
@@ -209,7 +218,7 @@ function openGate(parts: RuntimeParts, opening: Opening): { gate: PermissionGate
     cwd: () => tools.shell.cwd,
     sousHome: options.home,
     home: userHome,
-    mode: opening.preferences.permissionMode ?? options.permissionMode,
+    mode: options.permissionModeFlag ?? 'default',
     cliRules: options.cliRules,
     projectTrust: projectTrustOf(options),
     approvals: queue,
@@ -221,7 +230,11 @@ function openGate(parts: RuntimeParts, opening: Opening): { gate: PermissionGate
     onNotice: (notice) => options.hub.emit('agent.event', { type: 'notice', sessionId, agentId: 'main', level: notice.level, message: notice.message }),
     onSandboxUnavailable: ({ reason, unconfined }) => options.hub.emit('agent.event', { type: 'sandbox_unavailable', sessionId, agentId: 'main', reason, unconfined }),
     toolContext: () => ({ fileState: tools.fileState, shell: tools.shell, isReadDenied: (path: string) => gate.isReadDenied(path) }),
+    autoMode: autoModeOptions(parts, projectPath, classifierModel),
+    onAutoDecision: (decision) => options.hub.emit('agent.event', autoDecisionEvent(sessionId, decision)),
   })
+  // `--permission-mode` wins; else the settings' `defaultMode` (as far as its file may set it), else Settings' choice.
+  if (!options.permissionModeFlag) gate.setMode(startingMode(gate.settingsNow(), opening.preferences.permissionMode ?? options.permissionMode))
   return {
     gate,
     queue,

@@ -10,6 +10,7 @@ import type { ContextBreakdown } from '../../shared/ipc/context'
 import { AppError } from '../../shared/ipc/result'
 import { projectDataDir } from '../base/paths'
 import type { QueryResult } from '../engine/types'
+import type { AutoDecision } from '../governance/auto/decision-log'
 import { findTranscriptFile, listSessions, loadStoredTranscript, summarize, type SessionSummary } from '../store/session-index'
 import { lockTranscript } from '../store/session-lock'
 import { isSessionId, loadTranscript, transcriptPath, type LoadedTranscript } from '../store/transcript'
@@ -85,6 +86,24 @@ export class SessionManager<P extends SessionParts = SessionParts> implements Se
     const set = this.record(sessionId).parts.setMode
     if (!set) throw new AppError('UNAVAILABLE', 'This session has no permission gate to switch.')
     set(mode)
+  }
+
+  /** A live session's permission mode now (undefined where its parts have no gate). */
+  permissionMode(sessionId: string): PermissionModeName | undefined {
+    return this.record(sessionId).parts.mode?.()
+  }
+
+  /** Auto mode's decisions in a live session, oldest first. */
+  async autoDecisions(sessionId: string): Promise<AutoDecision[]> {
+    return this.record(sessionId).parts.auto?.decisions() ?? []
+  }
+
+  /** "Ask me next time" for one of a live session's auto-mode decisions. */
+  async askNextTime(sessionId: string, decisionId: string, scope: 'session' | 'project'): Promise<void> {
+    const auto = this.record(sessionId).parts.auto
+    if (!auto) throw new AppError('UNAVAILABLE', 'This session has no permission gate.')
+    const error = auto.askNextTime(decisionId, scope)
+    if (error) throw new AppError('INVALID_INPUT', error)
   }
 
   /** Switches a live session's model from its next request (`undefined`: back to the default). */

@@ -4,7 +4,7 @@ import type { AnyTool, ToolContext, ToolPreview } from '../../tools/types'
 import { suggestRules } from '../approvals/suggest'
 import { decide, type HookVerdict } from '../decide/decide'
 import type { HookAggregate } from '../hooks/types'
-import type { MergedSettings } from '../settings/types'
+import type { LoadedRule, MergedSettings } from '../settings/types'
 import { describeExplanation, type DecisionPreview, type Explanation, type PermissionDecision, type PermissionMode } from '../types'
 import type { GateDecision, GateDenial, PermissionGateOptions } from './types'
 import type { GateNotice } from './gate-settings'
@@ -33,6 +33,8 @@ export interface GateCall {
   hookVerdict?: HookVerdict
   /** The ask that {@link rulesAndMode} left for the later stages. */
   ask?: Extract<PermissionDecision, { behavior: 'ask' }>
+  /** Auto mode's "ask me next time" patterns (ask rules in auto mode only). */
+  autoAsk?: LoadedRule[]
 }
 
 /** What the stages share of the session's gate. */
@@ -105,7 +107,7 @@ export async function rulesAndMode(gate: GateSession, call: GateCall): Promise<G
  */
 export async function verdict(
   options: PermissionGateOptions,
-  call: Pick<GateCall, 'tool' | 'input' | 'mode' | 'settings' | 'cwd' | 'hookVerdict'>,
+  call: Pick<GateCall, 'tool' | 'input' | 'mode' | 'settings' | 'cwd' | 'hookVerdict' | 'autoAsk'>,
   onSandboxUnavailable?: (reason: string, bypass: boolean) => void,
 ): Promise<PermissionDecision> {
   const decided = await decide({
@@ -117,6 +119,7 @@ export async function verdict(
     projectRoot: options.projectRoot,
     sessionGrants: options.approvals.sessionGrants,
     hook: call.hookVerdict,
+    ...(call.autoAsk && { autoAsk: call.autoAsk }),
     // Results too large for the conversation are saved here, and the model is told to Read them.
     readableRoots: [toolResultsDir(projectDataDir(options.sousHome, options.projectRoot), options.sessionId)],
   })
@@ -200,7 +203,13 @@ function disablesSandbox(input: unknown): boolean {
  * user's explicit choice to run everything, which the gate announces once (`sandboxUnavailable`).
  */
 function outsideSandbox(decision: PermissionDecision, call: Pick<GateCall, 'tool' | 'input' | 'mode'>, sandbox: BashSandboxState | undefined): PermissionDecision {
-  if (call.tool.name !== 'Bash' || decision.behavior !== 'allow' || !sandbox || sandbox.available) return decision
+  if (call.tool.name !== 'Bash' || !sandbox || sandbox.available) return decision
+  // Auto mode's classifier may not send a command out unconfined: without a sandbox the ask is a floor.
+  if (decision.behavior === 'ask' && decision.classifiable && call.mode === 'auto') {
+    const { classifiable: _floor, ...ask } = decision
+    return { ...ask, explanation: { kind: 'sandbox', detail: `running outside the sandbox (${sandbox.reason}); ${describeExplanation(decision.explanation)}` } }
+  }
+  if (decision.behavior !== 'allow') return decision
   if (call.mode === 'bypassPermissions') return decision
   if (decision.explanation.kind !== 'mode' && decision.explanation.kind !== 'hook') return decision
   let readOnly = false

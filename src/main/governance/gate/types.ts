@@ -6,6 +6,8 @@ import type { LoadSettingsOptions } from '../settings/load'
 import type { MergedSettings, SettingsDiagnostic } from '../settings/types'
 import type { PermissionDecision, PermissionMode } from '../types'
 import type { SessionHooks } from './gate-hooks'
+import type { AutoModeOptions } from './auto-stage'
+import type { AutoDecision } from '../auto/decision-log'
 import type { GateNotice } from './gate-settings'
 
 /** What the engine gets back for one call (its own type, restated so governance does not import the engine). */
@@ -60,6 +62,10 @@ export interface PermissionGateOptions {
    * a mode switch changes what that means), so the user sees why commands ask or run unconfined.
    */
   onSandboxUnavailable?(status: SandboxUnavailable): void
+  /** Auto mode's classifier (absent: `auto` asks as manual does, and says so once). */
+  autoMode?: AutoModeOptions
+  /** Every decision auto mode's classifier took, as it is taken (the tool card's reason). */
+  onAutoDecision?(decision: AutoDecision): void
 }
 
 /** Why Bash runs without the OS sandbox, and what follows from it. */
@@ -97,4 +103,8 @@ export interface PermissionGate extends SessionHooks {
   fileCheckpointingEnabled(): boolean
   /** True when the current rules keep this file from being read (Read deny or ask rules): searches leave it out. */
   isReadDenied(absolutePath: string): boolean
+  /** Auto mode's decisions in this session, oldest first (the decision log). */
+  autoDecisions(): AutoDecision[]
+  /** "Ask me next time" for one logged decision; an error message, or undefined once it is in force. */
+  askNextTime(decisionId: string, scope: 'session' | 'project'): string | undefined
 }

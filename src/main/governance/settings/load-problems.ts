@@ -50,6 +50,23 @@ export function unknownModeProblem(src: Source, value: string): SettingsDiagnost
 }
 
 /**
+ * A repository's `defaultMode` of `bypassPermissions` or `auto`: never obeyed, trusted or not (as
+ * in Claude Code, only the user's own settings, managed policy or the command line may start a
+ * session there); one warning on that key.
+ */
+export function userOnlyModeProblem(src: Source, mode: string): SettingsDiagnostic {
+  const at = src.text !== undefined ? keyPathPosition(src.text, ['permissions', 'defaultMode']) : undefined
+  const where = src.file ? `${src.file}${at ? `:${at.line}:${at.column}` : ''}: ` : ''
+  return {
+    source: src.name,
+    file: src.file,
+    level: 'warning',
+    message: `${where}permissions.defaultMode "${mode}" is ignored: only your user settings, managed settings or --permission-mode may start a session in ${mode} (a repository's files are not yours)`,
+    ...(at && { line: at.line, column: at.column }),
+  }
+}
+
+/**
  * `autoCompactWindow` from one source, highest precedence first: a positive whole number of
  * tokens, else a warning with file and line, and the value is left out (the default applies). A
  * bad threshold must not fail the whole file closed: it loosens nothing.

@@ -1,0 +1,107 @@
+import { suggestRules } from '../approvals/suggest'
+import { AutoAskPatterns } from '../auto/ask-patterns'
+import { classify, type AutoVerdict, type ClassifierAsk } from '../auto/classifier'
+import { AutoDecisionLog, type AutoDecision } from '../auto/decision-log'
+import { describeExplanation } from '../types'
+import { allowCall, type GateCall, type GateSession } from './stages'
+import type { GateDecision } from './types'
+
+/** What a gate needs to run auto mode's classifier (absent: `auto` asks as manual, and says so). */
+export interface AutoModeOptions {
+  /** The side request (the session's model service). */
+  ask: ClassifierAsk
+  /** The model when neither `CLAUDE_CODE_AUTO_MODE_MODEL` nor `autoMode.model` names one: the session's small, fast model. */
+  defaultModel: string
+  /** `CLAUDE_CODE_AUTO_MODE_MODEL`, which wins over the settings (as in Claude Code). */
+  envModel?: string
+  /** Bound on one classifier request (default {@link AUTO_CLASSIFIER_TIMEOUT_MS}). */
+  timeoutMs?: number
+  /** Where the project's "ask me next time" patterns are kept (`auto-mode.json` in the project's data folder). */
+  patternsFile: string
+}
+
+/** Auto mode's part of one session's gate: the classifier stage, its decision log and "ask me next time". */
+export interface AutoMode {
+  /** Remembers a prompt the user sent: the classifier judges calls against the latest few. */
+  notePrompt(prompt: string): void
+  /**
+   * The stage after the rules: a classifiable ask in auto mode goes to the classifier; allow runs
+   * the call, ask goes on to the user (or the unattended refusal) with the classifier's reason.
+   */
+  judge(gate: GateSession, call: GateCall): Promise<GateDecision | undefined>
+  decisions(): AutoDecision[]
+  /** "Ask me next time" for a logged decision: its pattern asks in auto mode from now on. An error message, or undefined. */
+  askNextTime(decisionId: string, scope: 'session' | 'project'): string | undefined
+  /** The patterns in force, as ask rules decide() adds in auto mode. */
+  patterns: AutoAskPatterns
+}
+
+const PROMPTS_KEPT = 5
+
+/** Builds a gate's auto mode; `record` hears every decision (the tool card's event). */
+export function createAutoMode(o: { projectRoot: string; home: string; options?: AutoModeOptions; record?: (decision: AutoDecision) => void; notice(message: string): void }): AutoMode {
+  const prompts: string[] = []
+  const log = new AutoDecisionLog()
+  const patterns = new AutoAskPatterns(o.projectRoot, o.options?.patternsFile ?? '', o.notice)
+  return {
+    patterns,
+    notePrompt(prompt) {
+      prompts.push(prompt)
+      if (prompts.length > PROMPTS_KEPT) prompts.shift()
+    },
+    async judge(gate, call) {
+      const auto = o.options
+      const ask = call.ask
+      if (call.mode !== 'auto' || !auto || !ask?.classifiable || call.settings.disableAutoMode) return undefined
+      // A saved pattern that cannot be read fails closed: nothing goes through the classifier.
+      if (patterns.unreadable()) return undefined
+      const model = auto.envModel?.trim() || call.settings.autoMode.model || auto.defaultModel
+      const guidance = call.settings.autoMode
+      const verdict: AutoVerdict = await classify(
+        auto.ask,
+        { toolName: call.tool.name, input: call.input, why: describeExplanation(ask.explanation), cwd: call.cwd, projectRoot: o.projectRoot, prompts, guidance },
+        { model, ...(auto.timeoutMs !== undefined && { timeoutMs: auto.timeoutMs }), ...(call.signal && { signal: call.signal }) },
+      )
+      const pattern = suggestRules(call.tool.name, call.input, { cwd: call.cwd, projectRoot: o.projectRoot, home: o.home })[0] ?? call.tool.name
+      const decision = log.add({
+        toolUseId: call.toolUseId,
+        toolName: call.tool.name,
+        summary: summaryOf(call.tool.name, call.input),
+        pattern,
+        decision: verdict.decision,
+        reason: verdict.reason,
+        durationMs: verdict.durationMs,
+        model,
+        at: Date.now(),
+      })
+      o.record?.(decision)
+      if (verdict.decision === 'allow') return allowCall(call)
+      call.ask = { ...ask, explanation: { kind: 'mode', mode: 'auto', detail: `the classifier asked: ${verdict.reason} (${describeExplanation(ask.explanation)})` } }
+      return undefined
+    },
+    decisions: () => log.list(),
+    askNextTime(decisionId, scope) {
+      const decision = log.get(decisionId)
+      if (!decision) return `no auto-mode decision ${decisionId} in this session`
+      const error = patterns.add(decision.pattern, scope)
+      if (error) return error
+      log.markAskNextTime(decision.pattern, scope)
+      return undefined
+    },
+  }
+}
+
+/** The call in one line: its telling field, else its input as JSON (cut). */
+export function summaryOf(toolName: string, input: unknown): string {
+  const record = (input ?? {}) as Record<string, unknown>
+  for (const key of ['command', 'file_path', 'notebook_path', 'url', 'path', 'pattern']) {
+    if (typeof record[key] === 'string') return `${toolName} ${record[key] as string}`.slice(0, 300)
+  }
+  let json = ''
+  try {
+    json = JSON.stringify(input) ?? ''
+  } catch {
+    json = ''
+  }
+  return `${toolName} ${json.length > 200 ? `${json.slice(0, 199)}…` : json}`.trim()
+}
