@@ -1,6 +1,7 @@
 // Longer than 300 lines because one session's wiring (gate, tasks, plan mode, subagents,
 // compaction, the budget guard) reads in one place; each part is built in its own file.
 import { DEFAULT_TURN_GUARD } from '../../shared/ipc/contract'
+import { AppError } from '../../shared/ipc/result'
 import { PlanMode } from '../agents/plan-mode'
 import { projectDataDir } from '../base/paths'
 import { contextWindowFromEnv } from '../compaction/settings'
@@ -176,13 +177,14 @@ export function openSession(parts: RuntimeParts, projectPath: string, sessionId:
     gate,
     userTasks: tasks.user,
     setMode: (mode) => {
+      if (mode === 'auto' && gate.settingsNow().disableAutoMode) throw new AppError('UNAVAILABLE', 'Auto mode is turned off by disableAutoMode in the settings.')
       const previous = gate.mode
       plan.setMode(mode)
       // Plan mode tells its own start and end (its reminder source); other switches are told here.
       if (mode !== previous && mode !== 'plan' && previous !== 'plan') news.modeChanged(mode)
     },
     mode: () => gate.mode,
-    auto: { decisions: () => gate.autoDecisions(), askNextTime: (decisionId, scope) => gate.askNextTime(decisionId, scope) },
+    auto: { decisions: () => gate.autoDecisions(), askNextTime: (decisionId, scope) => gate.askNextTime(decisionId, scope), off: () => gate.settingsNow().disableAutoMode },
     ...(subagents.coordinator && { settled: () => subagents.settled() }),
     // Whether or not a turn ever ran (a session opened and closed unused has no toolset), so the
     // session's state is freed here rather than with the toolset.

@@ -18,6 +18,8 @@ export interface SessionParts {
   auto?: {
     decisions(): AutoDecision[]
     askNextTime(decisionId: string, scope: 'session' | 'project'): string | undefined
+    /** `disableAutoMode` is set: the mode cannot be switched to auto. */
+    off(): boolean
   }
   /**
    * Coordinator mode: resolves once every worker has reported and the turns the reports started

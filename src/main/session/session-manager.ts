@@ -1,3 +1,5 @@
+// Longer than 300 lines because the manager is the one SessionService: every request on a live or
+// stored session passes here as a short delegation to the session or its parts.
 import { randomUUID } from 'node:crypto'
 import { rm } from 'node:fs/promises'
 import { resolve } from 'node:path'
@@ -43,12 +45,13 @@ export class SessionManager<P extends SessionParts = SessionParts> implements Se
 
   constructor(private readonly options: SessionManagerOptions<P>) {}
 
-  async create(projectPath: string): Promise<{ sessionId: string }> {
+  async create(projectPath: string): Promise<{ sessionId: string; mode?: PermissionModeName; autoModeOff?: boolean }> {
     const sessionId = randomUUID()
     const root = resolve(projectPath)
     const unlock = await lockTranscript(this.pathOf(root, sessionId), sessionId)
-    this.open(sessionId, root, unlock)
-    return { sessionId }
+    const { parts } = this.open(sessionId, root, unlock)
+    const mode = parts.mode?.()
+    return { sessionId, ...(mode && { mode }), ...(parts.auto?.off() && { autoModeOff: true }) }
   }
 
   /** What was built for a live session (its gate, its task list…); undefined when it is not open here. */
@@ -89,20 +92,13 @@ export class SessionManager<P extends SessionParts = SessionParts> implements Se
   }
 
   /** A live session's permission mode now (undefined where its parts have no gate). */
-  permissionMode(sessionId: string): PermissionModeName | undefined {
-    return this.record(sessionId).parts.mode?.()
-  }
-
+  permissionMode = (sessionId: string): PermissionModeName | undefined => this.record(sessionId).parts.mode?.()
   /** Auto mode's decisions in a live session, oldest first. */
-  async autoDecisions(sessionId: string): Promise<AutoDecision[]> {
-    return this.record(sessionId).parts.auto?.decisions() ?? []
-  }
-
+  autoDecisions = async (sessionId: string): Promise<AutoDecision[]> => this.record(sessionId).parts.auto?.decisions() ?? []
   /** "Ask me next time" for one of a live session's auto-mode decisions. */
   async askNextTime(sessionId: string, decisionId: string, scope: 'session' | 'project'): Promise<void> {
     const auto = this.record(sessionId).parts.auto
-    if (!auto) throw new AppError('UNAVAILABLE', 'This session has no permission gate.')
-    const error = auto.askNextTime(decisionId, scope)
+    const error = auto ? auto.askNextTime(decisionId, scope) : 'This session has no permission gate.'
     if (error) throw new AppError('INVALID_INPUT', error)
   }
 

@@ -21,7 +21,7 @@ export interface SessionHistory {
  */
 export interface SessionService {
   /** Starts a new conversation in a project; returns its id. */
-  create(projectPath: string): Promise<{ sessionId: string }>
+  create(projectPath: string): Promise<{ sessionId: string; mode?: PermissionModeName; autoModeOff?: boolean }>
   /** Starts a turn. Resolves once the turn is accepted (not when it ends). */
   prompt(sessionId: string, text: string): Promise<void>
   /** Stops the running turn, if any. */

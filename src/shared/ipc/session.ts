@@ -53,7 +53,14 @@ export type AutoDecisionEntry = z.infer<typeof AutoDecisionEntry>
 
 export const sessionRequests = {
   /** Starts a new conversation in a project. */
-  'session.create': { input: z.object({ projectPath: AbsPath }).strict(), output: z.object({ sessionId: Id }) },
+  /**
+   * Starts a conversation. `mode` is the mode it starts in (the settings' `defaultMode` may name one);
+   * `autoModeOff` says `disableAutoMode` is set, so Shift+Tab leaves auto out.
+   */
+  'session.create': {
+    input: z.object({ projectPath: AbsPath }).strict(),
+    output: z.object({ sessionId: Id, mode: z.enum(PERMISSION_MODE_NAMES).optional(), autoModeOff: z.boolean().optional() }),
+  },
   /** Sends a prompt; the reply arrives as `agent.event`s. Resolves when the turn is accepted. */
   'session.prompt': {
     input: z.object({ sessionId: Id, text: z.string().min(1).max(1_000_000) }).strict(),

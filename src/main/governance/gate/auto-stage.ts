@@ -1,24 +1,12 @@
 import { suggestRules } from '../approvals/suggest'
 import { AutoAskPatterns } from '../auto/ask-patterns'
-import { classify, type AutoVerdict, type ClassifierAsk } from '../auto/classifier'
+import { classify, type AutoVerdict } from '../auto/classifier'
 import { AutoDecisionLog, type AutoDecision } from '../auto/decision-log'
 import { describeExplanation } from '../types'
 import { allowCall, type GateCall, type GateSession } from './stages'
-import type { GateDecision } from './types'
+import type { AutoModeOptions, GateDecision } from './types'
 
-/** What a gate needs to run auto mode's classifier (absent: `auto` asks as manual, and says so). */
-export interface AutoModeOptions {
-  /** The side request (the session's model service). */
-  ask: ClassifierAsk
-  /** The model when neither `CLAUDE_CODE_AUTO_MODE_MODEL` nor `autoMode.model` names one: the session's small, fast model. */
-  defaultModel: string
-  /** `CLAUDE_CODE_AUTO_MODE_MODEL`, which wins over the settings (as in Claude Code). */
-  envModel?: string
-  /** Bound on one classifier request (default {@link AUTO_CLASSIFIER_TIMEOUT_MS}). */
-  timeoutMs?: number
-  /** Where the project's "ask me next time" patterns are kept (`auto-mode.json` in the project's data folder). */
-  patternsFile: string
-}
+export type { AutoModeOptions } from './types'
 
 /** Auto mode's part of one session's gate: the classifier stage, its decision log and "ask me next time". */
 export interface AutoMode {

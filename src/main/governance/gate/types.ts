@@ -6,7 +6,7 @@ import type { LoadSettingsOptions } from '../settings/load'
 import type { MergedSettings, SettingsDiagnostic } from '../settings/types'
 import type { PermissionDecision, PermissionMode } from '../types'
 import type { SessionHooks } from './gate-hooks'
-import type { AutoModeOptions } from './auto-stage'
+import type { ClassifierAsk } from '../auto/classifier'
 import type { AutoDecision } from '../auto/decision-log'
 import type { GateNotice } from './gate-settings'
 
@@ -66,6 +66,20 @@ export interface PermissionGateOptions {
   autoMode?: AutoModeOptions
   /** Every decision auto mode's classifier took, as it is taken (the tool card's reason). */
   onAutoDecision?(decision: AutoDecision): void
+}
+
+/** What a gate needs to run auto mode's classifier (absent: `auto` asks as manual, and says so). */
+export interface AutoModeOptions {
+  /** The side request (the session's model service). */
+  ask: ClassifierAsk
+  /** The model when neither `CLAUDE_CODE_AUTO_MODE_MODEL` nor `autoMode.model` names one: the session's small, fast model. */
+  defaultModel: string
+  /** `CLAUDE_CODE_AUTO_MODE_MODEL`, which wins over the settings (as in Claude Code). */
+  envModel?: string
+  /** Bound on one classifier request (default `AUTO_CLASSIFIER_TIMEOUT_MS`). */
+  timeoutMs?: number
+  /** Where the project's "ask me next time" patterns are kept (`auto-mode.json` in the project's data folder). */
+  patternsFile: string
 }
 
 /** Why Bash runs without the OS sandbox, and what follows from it. */

@@ -22,7 +22,7 @@ import '../features/chat/chat.css'
  */
 export function ChatPane({ projectPath }: { projectPath: string }) {
   const sessionId = useSessionOnScreen((state) => state.sessionId)
-  const { transcript, sending, stopping, error, reset, send, stop, newConversation, mode, modeError, setMode, model, setModel, compact, setReasoning } = useChat()
+  const { transcript, sending, stopping, error, reset, send, stop, newConversation, mode, modeError, autoModeOff, setMode, model, setModel, compact, setReasoning } = useChat()
   const running = isRunning(transcript)
   const tasks = useTasks((state) => (sessionId ? state.lists[sessionId]?.tasks : undefined))
   const activity = useMemo(() => (tasks ? currentActivity(tasks) : undefined), [tasks])
@@ -80,6 +80,7 @@ export function ChatPane({ projectPath }: { projectPath: string }) {
         mode={mode}
         modeProblem={modeError ?? undefined}
         setMode={setMode}
+        autoModeOff={autoModeOff}
         // A task left in progress says nothing about now once the turn is over.
         {...(running && activity && { activity })}
         {...((model ?? configuredModel) && { configuredModel: model ?? configuredModel })}
