@@ -71,9 +71,8 @@ export function openSession(parts: RuntimeParts, projectPath: string, sessionId:
   opening.tools.shell.background.onFinish((shell) =>
     opening.reminders.push(taskNotification(shell), { source: 'background-task', stillRelevant: () => !shell.endReported }),
   )
-  // The classifier's requests go through the session's metered model, which is built after the gate.
-  let metered: (() => Promise<ModelService>) | undefined
-  const classifierModel = (): Promise<ModelService> => (metered ? metered() : parts.models.get(opening.preferences))
+  // The classifier's requests go through the session's metered model (defined below; first called at a tool call).
+  const classifierModel = (): Promise<ModelService> => model()
   const { gate, queue, grants, close: closeGate } = openGate(parts, opening, classifierModel)
   const checkpoints = createSessionCheckpoints(parts, { projectPath, sessionId, gate })
   const tasks = createSessionTasks({
@@ -90,7 +89,6 @@ export function openSession(parts: RuntimeParts, projectPath: string, sessionId:
   // Every request of the session — the main agent's, subagents', memory's, compaction's — goes
   // through the spend meter, so all of it counts toward the session's and the project's caps.
   const model = () => models.get(opening.preferences).then((service) => guard.meter.wrap(service))
-  metered = model
   // Headless runs have no limit unless one is given (--max-turns), as in Claude Code; the desktop
   // keeps a generous guard that asks whether to go on (a subagent at the guard ends its run).
   const maxTurns = options.maxTurns ?? (unattended(options) ? Infinity : (opening.preferences.turnGuard ?? DEFAULT_TURN_GUARD))
