@@ -79,6 +79,22 @@ describe('sous -p --permission-mode auto', () => {
     expect(toolResultText()).toContain('the classifier request failed')
   })
 
+  it("a subagent's calls are judged too, against the user's prompt, and named in sous-events", async () => {
+    server.setScenario([
+      toolUseReply('Agent', { description: 'Write the file', prompt: 'Create made.txt with the word made.', subagent_type: 'general-purpose', run_in_background: false }, { id: 'toolu_agent' }),
+      writeCall('made.txt'),
+      classifier('allow: the user asked for made.txt'),
+      textReply('Created it.'),
+      textReply('The helper created it.'),
+    ])
+    const { stdout } = await sous(['--permission-mode', 'auto', '--output-format', 'sous-events', 'Have a helper create made.txt'])
+    expect(existsSync(join(headless.project, 'made.txt'))).toBe(true)
+    const decision = stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>).find((event) => event['type'] === 'auto_decision')
+    expect(decision).toMatchObject({ decision: 'allow', toolUseId: 'toolu_write', parent_tool_use_id: 'toolu_agent' })
+    expect(decision?.['agentId']).not.toBe('main')
+    expect(JSON.stringify(classifierRequests()[0]?.body['messages'])).toContain('Have a helper create made.txt')
+  })
+
   it('CLAUDE_CODE_AUTO_MODE_MODEL picks the classifier model', async () => {
     server.setScenario([writeCall('made.txt'), { ...textReply('allow: asked for'), forModel: 'claude-opus-4-6' }, textReply('Written.')])
     const { stdout } = await sous(['--permission-mode', 'auto', '--output-format', 'json', 'Create made.txt'], { CLAUDE_CODE_AUTO_MODE_MODEL: 'claude-opus-4-6' })

@@ -1,7 +1,7 @@
 import { projectDataDir } from '../base/paths'
 import { autoAskFile } from '../governance/auto/ask-patterns'
 import type { AutoDecision } from '../governance/auto/decision-log'
-import type { AutoModeOptions } from '../governance/gate/auto-stage'
+import type { AutoModeOptions, AutoOrigin } from '../governance/gate/auto-stage'
 import { askOnce, SMALL_FAST_MODEL } from '../services/model/ask'
 import type { ModelService } from '../services/model/types'
 import type { RuntimeParts } from './shared'
@@ -23,12 +23,13 @@ export function autoModeOptions(parts: RuntimeParts, projectPath: string, model:
   }
 }
 
-/** The decision as the `auto_decision` event the tool card reads. */
-export function autoDecisionEvent(sessionId: string, decision: AutoDecision) {
+/** The decision as the `auto_decision` event the tool card reads (a subagent's names it and its Agent call). */
+export function autoDecisionEvent(sessionId: string, decision: AutoDecision, origin?: AutoOrigin) {
   return {
     type: 'auto_decision' as const,
     sessionId,
-    agentId: 'main',
+    agentId: origin?.agentId ?? 'main',
+    ...(origin?.parentToolUseId !== undefined && { parentToolUseId: origin.parentToolUseId }),
     toolUseId: decision.toolUseId,
     toolName: decision.toolName,
     decisionId: decision.id,

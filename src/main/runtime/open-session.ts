@@ -231,7 +231,7 @@ function openGate(parts: RuntimeParts, opening: Opening, classifierModel: () => 
     onSandboxUnavailable: ({ reason, unconfined }) => options.hub.emit('agent.event', { type: 'sandbox_unavailable', sessionId, agentId: 'main', reason, unconfined }),
     toolContext: () => ({ fileState: tools.fileState, shell: tools.shell, isReadDenied: (path: string) => gate.isReadDenied(path) }),
     autoMode: autoModeOptions(parts, projectPath, classifierModel),
-    onAutoDecision: (decision) => options.hub.emit('agent.event', autoDecisionEvent(sessionId, decision)),
+    onAutoDecision: (decision, origin) => options.hub.emit('agent.event', autoDecisionEvent(sessionId, decision, origin)),
   })
   // `--permission-mode` wins; else the settings' `defaultMode` (as far as its file may set it), else Settings' choice.
   if (!options.permissionModeFlag) gate.setMode(startingMode(gate.settingsNow(), opening.preferences.permissionMode ?? options.permissionMode))

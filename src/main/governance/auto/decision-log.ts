@@ -14,6 +14,8 @@ export interface AutoDecision {
   model: string
   /** Epoch ms. */
   at: number
+  /** The subagent that made the call (absent: the session's main agent). */
+  agentId?: string
   /** Set once the user chose "ask me next time" for this decision's pattern. */
   askNextTime?: 'session' | 'project'
 }

@@ -3,31 +3,19 @@ import { AutoAskPatterns } from '../auto/ask-patterns'
 import { classify, type AutoVerdict } from '../auto/classifier'
 import { AutoDecisionLog, type AutoDecision } from '../auto/decision-log'
 import { describeExplanation } from '../types'
-import { allowCall, type GateCall, type GateSession } from './stages'
-import type { AutoModeOptions, GateDecision } from './types'
+import { allowCall } from './stages'
+import type { AutoMode, AutoModeOptions, AutoOrigin } from './types'
 
-export type { AutoModeOptions } from './types'
-
-/** Auto mode's part of one session's gate: the classifier stage, its decision log and "ask me next time". */
-export interface AutoMode {
-  /** Remembers a prompt the user sent: the classifier judges calls against the latest few. */
-  notePrompt(prompt: string): void
-  /**
-   * The stage after the rules: a classifiable ask in auto mode goes to the classifier; allow runs
-   * the call, ask goes on to the user (or the unattended refusal) with the classifier's reason.
-   */
-  judge(gate: GateSession, call: GateCall): Promise<GateDecision | undefined>
-  decisions(): AutoDecision[]
-  /** "Ask me next time" for a logged decision: its pattern asks in auto mode from now on. An error message, or undefined. */
-  askNextTime(decisionId: string, scope: 'session' | 'project'): string | undefined
-  /** The patterns in force, as ask rules decide() adds in auto mode. */
-  patterns: AutoAskPatterns
-}
+export type { AutoMode, AutoModeOptions, AutoOrigin } from './types'
 
 const PROMPTS_KEPT = 5
 
-/** Builds a gate's auto mode; `record` hears every decision (the tool card's event). */
-export function createAutoMode(o: { projectRoot: string; home: string; options?: AutoModeOptions; record?: (decision: AutoDecision) => void; notice(message: string): void }): AutoMode {
+/**
+ * Builds a session's auto mode; `record` hears every decision (the tool card's event). A
+ * subagent's gate uses its session's (`PermissionGateOptions.autoModeShared`): one log, one set
+ * of patterns, and the user's prompts to judge against.
+ */
+export function createAutoMode(o: { projectRoot: string; home: string; options?: AutoModeOptions; record?: (decision: AutoDecision, origin?: AutoOrigin) => void; notice(message: string): void }): AutoMode {
   const prompts: string[] = []
   const log = new AutoDecisionLog()
   const patterns = new AutoAskPatterns(o.projectRoot, o.options?.patternsFile ?? '', o.notice)
@@ -37,7 +25,7 @@ export function createAutoMode(o: { projectRoot: string; home: string; options?:
       prompts.push(prompt)
       if (prompts.length > PROMPTS_KEPT) prompts.shift()
     },
-    async judge(gate, call) {
+    async judge(gate, call, origin) {
       const auto = o.options
       const ask = call.ask
       if (call.mode !== 'auto' || !auto || !ask?.classifiable || call.settings.disableAutoMode) return undefined
@@ -61,8 +49,9 @@ export function createAutoMode(o: { projectRoot: string; home: string; options?:
         durationMs: verdict.durationMs,
         model,
         at: Date.now(),
+        ...(origin && { agentId: origin.agentId }),
       })
-      o.record?.(decision)
+      o.record?.(decision, origin)
       if (verdict.decision === 'allow') return allowCall(call)
       call.ask = { ...ask, explanation: { kind: 'mode', mode: 'auto', detail: `the classifier asked: ${verdict.reason} (${describeExplanation(ask.explanation)})` } }
       return undefined

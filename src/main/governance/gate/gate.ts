@@ -61,7 +61,8 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
     },
   }
 
-  const auto = createAutoMode({
+  const shared = options.autoModeShared
+  const auto = shared?.auto ?? createAutoMode({
     projectRoot: options.projectRoot,
     home,
     ...(options.autoMode && { options: options.autoMode }),
@@ -73,7 +74,7 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
   const tellAutoFallback = (): void => {
     if (mode !== 'auto' || autoTold) return
     const off = settings().disableAutoMode
-    if (!off && options.autoMode) return
+    if (!off && (options.autoMode || shared)) return
     autoTold = true
     notice({ level: 'warning', message: off ? 'auto mode is turned off by disableAutoMode in the settings; asking as in manual mode' : AUTO_MODE_FALLBACK_NOTICE })
   }
@@ -84,7 +85,7 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
     return (
       (await preToolUseHooks(session, call)) ??
       (await rulesAndMode(session, call)) ??
-      (await auto.judge(session, call)) ??
+      (await auto.judge(session, call, shared?.origin)) ??
       (await permissionRequestHooks(session, call)) ??
       noOneToAsk(session, call) ??
       (await askTheUser(session, call))
@@ -128,6 +129,7 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
     },
     denials: () => [...denials],
     fileCheckpointingEnabled: () => settings().fileCheckpointingEnabled !== false,
+    autoMode: auto,
     autoDecisions: () => auto.decisions(),
     askNextTime: (decisionId, scope) => auto.askNextTime(decisionId, scope),
     isReadDenied(absolutePath) {

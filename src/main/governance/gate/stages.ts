@@ -2,12 +2,9 @@ import { projectDataDir, toolResultsDir } from '../../base/paths'
 import { resolveSandbox, type BashSandboxState } from '../../tools/bash-sandbox'
 import type { AnyTool, ToolContext, ToolPreview } from '../../tools/types'
 import { suggestRules } from '../approvals/suggest'
-import { decide, type HookVerdict } from '../decide/decide'
-import type { HookAggregate } from '../hooks/types'
-import type { LoadedRule, MergedSettings } from '../settings/types'
-import { describeExplanation, type DecisionPreview, type Explanation, type PermissionDecision, type PermissionMode } from '../types'
-import type { GateDecision, GateDenial, PermissionGateOptions } from './types'
-import type { GateNotice } from './gate-settings'
+import { decide } from '../decide/decide'
+import { describeExplanation, type DecisionPreview, type Explanation, type PermissionDecision } from '../types'
+import type { GateCall, GateDecision, GateSession, PermissionGateOptions } from './types'
 import { nobodyCanAnswer } from '../approvals/answerer'
 
 /**
@@ -17,40 +14,7 @@ import { nobodyCanAnswer } from '../approvals/answerer'
  * hand the call to the next stage; the last one always answers.
  */
 
-/** One tool call on its way through the stages. */
-export interface GateCall {
-  tool: AnyTool
-  /** The input as it stands: a PreToolUse hook may have replaced the model's. */
-  input: unknown
-  /** A hook replaced the input, so an allow must carry it to the engine. */
-  replaced: boolean
-  toolUseId: string
-  cwd: string
-  mode: PermissionMode
-  settings: MergedSettings
-  signal?: AbortSignal
-  /** PreToolUse hooks' combined verdict, which decide() weighs. */
-  hookVerdict?: HookVerdict
-  /** The ask that {@link rulesAndMode} left for the later stages. */
-  ask?: Extract<PermissionDecision, { behavior: 'ask' }>
-  /** Auto mode's "ask me next time" patterns (ask rules in auto mode only). */
-  autoAsk?: LoadedRule[]
-}
-
-/** What the stages share of the session's gate. */
-export interface GateSession {
-  options: PermissionGateOptions
-  home: string
-  /** Records a denial (for `sous -p` and the transcript) and answers with it. */
-  refuse(call: GateCall, reason: GateDenial['reason'], message: string): GateDecision
-  /** Hook failures and system messages, as notices. */
-  hookNotices(aggregate: HookAggregate): void
-  notice(notice: GateNotice): void
-  /** Aborted when the user stops the turn: pending approvals end with it. */
-  turnSignal(): AbortSignal
-  /** Says (once per session and meaning) that Bash runs without the OS sandbox. */
-  sandboxUnavailable(reason: string, unconfined: boolean): void
-}
+export type { GateCall, GateSession } from './types'
 
 /** Asks that no saved rule can ever silence: offering "always allow" for them would be a lie. */
 const NO_RULE_HELPS = new Set<Explanation['kind']>(['bash-analysis', 'protected-path', 'settings-error', 'reaches-denied'])
