@@ -104,13 +104,14 @@ describe('sous -p --permission-mode auto', () => {
 })
 
 describe('floors auto mode never lifts (the classifier is not even asked)', () => {
-  const floors: Array<{ name: string; settings?: unknown; call: () => ReturnType<typeof toolUseReply>; hook?: boolean }> = [
+  const floors: Array<{ name: string; settings?: unknown; call: () => ReturnType<typeof toolUseReply>; hook?: 'ask' | 'deny' }> = [
     { name: 'a deny rule', settings: { permissions: { deny: ['Write'] } }, call: () => writeCall('made.txt') },
     { name: 'an ask rule', settings: { permissions: { ask: ['Write'] } }, call: () => writeCall('made.txt') },
     { name: 'a protected path (the settings file)', call: () => toolUseReply('Write', { file_path: join(headless.project, '.claude', 'settings.json'), content: '{}' }, { id: 'toolu_write' }) },
     { name: 'a command that evaluates text (eval)', call: () => toolUseReply('Bash', { command: 'eval "$(cat script.txt)"' }, { id: 'toolu_write' }) },
     { name: 'a command leaving the sandbox', call: () => toolUseReply('Bash', { command: 'touch made.txt', dangerouslyDisableSandbox: true }, { id: 'toolu_write' }) },
-    { name: "a PreToolUse hook's ask", hook: true, call: () => writeCall('made.txt') },
+    { name: "a PreToolUse hook's ask", hook: 'ask', call: () => writeCall('made.txt') },
+    { name: "a PreToolUse hook's deny", hook: 'deny', call: () => writeCall('made.txt') },
     { name: 'a settings file that cannot be parsed', call: () => writeCall('made.txt') },
   ]
   for (const floor of floors) {
@@ -119,7 +120,7 @@ describe('floors auto mode never lifts (the classifier is not even asked)', () =
       if (floor.settings) await writeFile(join(headless.project, '.claude', 'settings.json'), JSON.stringify(floor.settings))
       if (floor.name.includes('cannot be parsed')) await writeFile(join(headless.project, '.claude', 'settings.local.json'), '{ "permissions": ')
       if (floor.hook) {
-        const hook = `node -e "process.stdout.write(JSON.stringify({hookSpecificOutput:{hookEventName:'PreToolUse',permissionDecision:'ask',permissionDecisionReason:'the hook wants a person'}}))"`
+        const hook = `node -e "process.stdout.write(JSON.stringify({hookSpecificOutput:{hookEventName:'PreToolUse',permissionDecision:'${floor.hook}',permissionDecisionReason:'the hook wants a person'}}))"`
         await writeFile(join(headless.project, '.claude', 'settings.json'), JSON.stringify({ hooks: { PreToolUse: [{ matcher: 'Write', hooks: [{ type: 'command', command: hook }] }] } }))
       }
       // Were the classifier asked, it would allow: the step stays unused (`loop` keeps the script from failing on it).
