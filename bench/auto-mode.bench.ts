@@ -19,6 +19,7 @@ import type { PermissionMode } from '../src/main/governance/types'
 import { SMALL_FAST_MODEL } from '../src/main/services/model/ask'
 import { ModelCache } from '../src/main/services/model/cache'
 import { writeTool } from '../src/main/tools/write'
+import { DenialLog } from '../src/main/governance/approvals/denials'
 
 const RUNS = 200
 
@@ -47,6 +48,7 @@ export default async function bench(): Promise<void> {
       approvals: new UnattendedAnswerer(new SessionGrants(project)),
       hooks: new HookRunner({ hooks: [], sessionId: 'b', projectRoot: project }),
       sessionId: 'b',
+      denials: new DenialLog(),
       autoMode: { ask: models.hookAsk(), defaultModel: SMALL_FAST_MODEL, patternsFile: autoAskFile(join(sousHome, 'data')) },
     })
   const time = async (mode: PermissionMode): Promise<number[]> => {

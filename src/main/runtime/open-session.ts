@@ -14,6 +14,7 @@ import type { QueryHooks, ToolCallInfo } from '../engine/types'
 import { createPermissionGate, type PermissionGate } from '../governance/gate/gate'
 import type { ApprovalAsker } from '../governance/approvals/queue'
 import { chooseAnswerer } from '../governance/approvals/answerer'
+import { DenialLog } from '../governance/approvals/denials'
 import { SessionGrants } from '../governance/decide/session'
 import { HookRunner } from '../governance/hooks/runner'
 import { plansDir } from '../store/plan-files'
@@ -45,6 +46,8 @@ import type { ModelService } from '../services/model/types'
 export interface RuntimeSessionParts extends SessionParts {
   /** The session's permission gate, for the status bar and mode switches. */
   gate: PermissionGate
+  /** The session's one denial log: what its gates and its unattended answerer refused (`sous -p`'s `permission_denials`). */
+  denials: DenialLog
   /** The session's task list as the task panel changes it. */
   userTasks: UserTaskEdits
   setMode(mode: PermissionModeName): void
@@ -73,7 +76,7 @@ export function openSession(parts: RuntimeParts, projectPath: string, sessionId:
   )
   // The classifier's requests go through the session's metered model (defined below; first called at a tool call).
   const classifierModel = (): Promise<ModelService> => model()
-  const { gate, queue, grants, close: closeGate } = openGate(parts, opening, classifierModel)
+  const { gate, queue, grants, denials, close: closeGate } = openGate(parts, opening, classifierModel)
   const checkpoints = createSessionCheckpoints(parts, { projectPath, sessionId, gate })
   const tasks = createSessionTasks({
     projectDataDir: projectDataDir(options.home, projectPath),
@@ -101,6 +104,7 @@ export function openSession(parts: RuntimeParts, projectPath: string, sessionId:
     preferences: opening.preferences,
     gate,
     queue,
+    denials,
     model,
     modelName,
     maxTurns,
@@ -173,6 +177,7 @@ export function openSession(parts: RuntimeParts, projectPath: string, sessionId:
   return {
     environment,
     gate,
+    denials,
     userTasks: tasks.user,
     setMode: (mode) => {
       if (mode === 'auto' && gate.settingsNow().disableAutoMode) throw new AppError('UNAVAILABLE', 'Auto mode is turned off by disableAutoMode in the settings.')
@@ -203,11 +208,12 @@ export function openSession(parts: RuntimeParts, projectPath: string, sessionId:
  * answerer), which the sandbox's network check asks too, and its permission gate. `close` cancels
  * what is pending and unregisters both.
  */
-function openGate(parts: RuntimeParts, opening: Opening, classifierModel: () => Promise<ModelService>): { gate: PermissionGate; queue: ApprovalAsker; grants: SessionGrants; close(): void } {
+function openGate(parts: RuntimeParts, opening: Opening, classifierModel: () => Promise<ModelService>): { gate: PermissionGate; queue: ApprovalAsker; grants: SessionGrants; denials: DenialLog; close(): void } {
   const { options, approvals, network, hookLog, userHome } = parts
   const { projectPath, sessionId, tools } = opening
   const grants = new SessionGrants(projectPath)
-  const answerer = chooseAnswerer(options.answerer, { projectRoot: projectPath, sousHome: options.home, sessionGrants: grants })
+  const denials = new DenialLog()
+  const answerer = chooseAnswerer(options.answerer, { projectRoot: projectPath, sousHome: options.home, sessionGrants: grants }, denials)
   const queue = answerer.asker
   network.register(sessionId, queue)
   // Only a queue someone answers goes to the UI.
@@ -226,7 +232,7 @@ function openGate(parts: RuntimeParts, opening: Opening, classifierModel: () => 
     sandbox: opening.sandboxState,
     sessionId,
     transcriptPath: transcript,
-    onDenial: options.onDenial,
+    denials,
     onNotice: (notice) => options.hub.emit('agent.event', { type: 'notice', sessionId, agentId: 'main', level: notice.level, message: notice.message }),
     onSandboxUnavailable: ({ reason, unconfined }) => options.hub.emit('agent.event', { type: 'sandbox_unavailable', sessionId, agentId: 'main', reason, unconfined }),
     toolContext: () => ({ fileState: tools.fileState, shell: tools.shell, isReadDenied: (path: string) => gate.isReadDenied(path) }),
@@ -239,6 +245,7 @@ function openGate(parts: RuntimeParts, opening: Opening, classifierModel: () => 
     gate,
     queue,
     grants,
+    denials,
     close() {
       gate.abortPending()
       network.forget(sessionId)

@@ -14,6 +14,7 @@ import { SessionGrants } from '../decide/session'
 import { HookRunner } from '../hooks/runner'
 import { createPermissionGate } from './gate'
 import { startingMode } from '../../runtime/starting-mode'
+import { DenialLog } from '../approvals/denials'
 
 // Auto mode at the gate with a person to ask: the classifier is the real SDK against the scripted
 // server (its lane for the small, fast model); the approval queue is the one the app shows.
@@ -48,6 +49,7 @@ function gate(decisions: AutoDecision[] = []) {
     approvals: queue,
     hooks: new HookRunner({ hooks: [], sessionId: 's1', projectRoot: project }),
     sessionId: 's1',
+    denials: new DenialLog(),
     autoMode: { ask: models.hookAsk(), defaultModel: SMALL_FAST_MODEL, patternsFile: autoAskFile(join(sousHome, 'data')) },
     onAutoDecision: (decision) => decisions.push(decision),
   })
