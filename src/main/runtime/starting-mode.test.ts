@@ -7,7 +7,8 @@ import { AppError } from '../../shared/ipc/result'
 import { createEventHub } from '../base/event-hub'
 import { grantTrust, trustStatus } from '../governance/trust/trust'
 import { NodePtyService } from '../pty/node-pty-service'
-import { createSessionRuntime, type SessionRuntime } from './runtime'
+import type { SessionRuntime } from './runtime'
+import { createTestRuntime } from '../../../test/support/agents'
 
 // The starting mode in the app's runtime (interactive, the trust step in force): the settings'
 // defaultMode, what a repository may set before and after trust, and disableAutoMode.
@@ -23,16 +24,7 @@ beforeEach(() => {
   mkdirSync(join(project, '.claude'), { recursive: true })
   mkdirSync(join(base, 'sous-home'))
   pty = new NodePtyService({ killGraceMs: 300 })
-  runtime = createSessionRuntime({
-    home: join(base, 'sous-home'),
-    env: { ANTHROPIC_API_KEY: 'test', ANTHROPIC_BASE_URL: server.url, HOME: join(base, 'home') },
-    hub: createEventHub(),
-    pty,
-    permissionMode: 'default',
-    answerer: 'interactive',
-    userHome: join(base, 'home'),
-    preferences: () => ({ autoMemory: false }),
-  })
+  runtime = createTestRuntime({ serverUrl: server.url, home: join(base, 'sous-home'), userHome: join(base, 'home'), hub: createEventHub(), pty })
 })
 afterEach(async () => {
   await runtime.dispose()
