@@ -13,6 +13,8 @@ export interface PrintOptions {
   cwd?: string
   outputFormat: OutputFormat
   permissionMode: PermissionMode
+  /** Whether `--permission-mode` was given (else the settings' `defaultMode` decides). */
+  permissionModeGiven: boolean
   model?: string
   /** Model requests allowed; none given means no limit (as in Claude Code's print mode). */
   maxTurns?: number
@@ -162,6 +164,7 @@ export function parsePrintArgs(argv: string[]): { ok: true; options: Omit<PrintO
     prompt: parsed.positionals.join(' '),
     outputFormat,
     permissionMode,
+    permissionModeGiven: values['permission-mode'] !== undefined,
     ...(maxTurns !== undefined && { maxTurns }),
     continue: values.continue ?? false,
     forkSession: values['fork-session'] ?? false,

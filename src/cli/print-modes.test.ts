@@ -5,9 +5,10 @@ import { describe, expect, it } from 'vitest'
 import { textReply, toolUseReply } from '../../test/model-server'
 import { useModelServer } from '../../test/model-server/vitest'
 import { useHeadless } from '../../test/support/headless'
+import { SMALL_FAST_MODEL } from '../main/services/model/ask'
 
-// Claude Code 2.1.328's mode names in `sous -p`: `manual` (the old `default`) and `auto`, which asks
-// as manual does until its classifier exists. Real tools and settings files, the scripted server.
+// Claude Code 2.1.328's mode names in `sous -p`: `manual` (the old `default`) and `auto` (its
+// classifier: print-auto.test.ts). Real tools and settings files, the scripted server.
 const server = useModelServer()
 const headless = useHeadless(server, { inheritPath: true })
 const sous = (args: string[]) => headless.sous(args)
@@ -24,13 +25,13 @@ describe('sous -p permission mode names', () => {
     expect(stderr).not.toContain('auto mode')
   })
 
-  it('--permission-mode auto never allows more than manual, and says so once', async () => {
-    server.setScenario(touchThenAnswer())
+  it('--permission-mode auto asks its classifier, and what it asks about is denied as in manual', async () => {
+    server.setScenario([toolUseReply('Bash', { command: 'touch made.txt' }, { id: 'toolu_touch' }), { ...textReply('ask: the user did not ask for a file'), forModel: SMALL_FAST_MODEL }, textReply('Tried.')])
     const { code, stdout, stderr } = await sous(['--permission-mode', 'auto', '--output-format', 'json', 'Touch'])
     expect(code).toBe(0)
     expect((JSON.parse(stdout) as { permission_denials: unknown[] }).permission_denials).toHaveLength(1)
     expect(existsSync(join(headless.project, 'made.txt'))).toBe(false)
-    expect(stderr.match(/auto mode's classifier is not available in this build; asking as in manual mode/g)).toHaveLength(1)
+    expect(stderr).not.toContain('no classifier')
   })
 
   it('a settings file with "defaultMode": "manual" or "auto" is not broken: its allow rules apply', async () => {

@@ -4,7 +4,6 @@ import type { AgentEvent } from '../shared/protocol/agent-event'
 import { AppError } from '../shared/ipc/result'
 import type { SessionManager } from '../main/session/session-manager'
 import { SOUS_VERSION } from '../main/host/version'
-import { AUTO_MODE_FALLBACK_NOTICE } from '../shared/permission-modes'
 import { parsePrintArgs, PRINT_USAGE, type PrintOptions } from './print-args'
 import { failureLine, inputErrorResult, printText, proposedPlan, sandboxWarningLine, toPrintResult, verboseLine, type ProposedPlan } from './print-output'
 import { userTurnOf } from './print-input'
@@ -74,6 +73,7 @@ export async function runPrint(argv: string[], env: NodeJS.ProcessEnv, io: Print
     hub,
     pty,
     permissionMode: options.permissionMode,
+    ...(options.permissionModeGiven && { permissionModeFlag: options.permissionMode }),
     // Nobody can answer a question here: an ask is a denial, reported in the result.
     answerer: 'unattended',
     cliRules: { allowedTools: options.allowedTools, disallowedTools: options.disallowedTools },
@@ -98,8 +98,7 @@ export async function runPrint(argv: string[], env: NodeJS.ProcessEnv, io: Print
   try {
     const { sessionId, projectPath } = await openSession(manager, options, cwd, home)
     // No one is here to review the folder's own configuration, so (as Claude Code's -p) it is obeyed.
-    // Auto mode has no classifier here: say once, whatever the format, that it asks (and so denies) as manual does.
-    if (options.permissionMode === 'auto') io.stderr.write(`sous: warning: ${AUTO_MODE_FALLBACK_NOTICE}; headless, what would ask is denied.\n`)
+    const permissionMode = manager.permissionMode(sessionId) ?? options.permissionMode
     if (options.verbose) io.stderr.write(`sous: headless mode treats ${projectPath} as trusted: its own .claude settings (hooks, allow rules, extra directories, sandbox settings) and .mcp.json servers apply without review.\n`)
     let plan: ProposedPlan | undefined
     // Events during the wait for MCP servers (their notices) come after the init line, which names the servers' state.
@@ -118,12 +117,12 @@ export async function runPrint(argv: string[], env: NodeJS.ProcessEnv, io: Print
     await waitForMcpServers(runtime.mcp.peek(projectPath), env, io)
     const mcpServers = runtime.mcp.peek(projectPath)?.states().map((state) => ({ name: state.name, status: state.status })) ?? []
     if (options.outputFormat === 'sous-events') {
-      writeLine(io, { type: 'system', subtype: 'init', session_id: sessionId, cwd, model: config.value.model, permissionMode: options.permissionMode, mcp_servers: mcpServers })
+      writeLine(io, { type: 'system', subtype: 'init', session_id: sessionId, cwd, model: config.value.model, permissionMode, mcp_servers: mcpServers })
     }
     if (options.outputFormat === 'stream-json') {
       streamSession = sessionId
       claudeStream = new ClaudeStream((line) => writeLine(io, line), { sessionId, partial: options.includePartialMessages })
-      claudeStream.init({ sessionId, cwd, model: config.value.model, permissionMode: options.permissionMode, tools: await manager.toolNames(sessionId), mcpServers, version: SOUS_VERSION })
+      claudeStream.init({ sessionId, cwd, model: config.value.model, permissionMode, tools: await manager.toolNames(sessionId), mcpServers, version: SOUS_VERSION })
     }
     for (const event of held.splice(0)) handle(event)
     held = undefined

@@ -137,6 +137,8 @@ describe('settings and session handlers', () => {
       resumePause: unused,
       setReasoning: unused,
       setMode: unused,
+      autoDecisions: unused,
+      askNextTime: unused,
       agentTree: unused,
       agentHistory: unused,
       stopAgentNode: unused,

@@ -8,6 +8,7 @@ import { memoryHandlers } from './host/handlers/memory'
 import { projectHandlers, type PickFolder } from './host/handlers/project'
 import { userTerminals } from './host/handlers/pty'
 import { sessionHandlers } from './host/handlers/session'
+import { autoModeHandlers } from './host/handlers/auto-mode'
 import { settingsHandlers } from './host/handlers/settings'
 import { taskHandlers, type TaskHandlerDeps } from './host/handlers/tasks'
 import { trustHandlers } from './host/handlers/trust'
@@ -90,6 +91,7 @@ export function createCore(options: CoreOptions): Core {
     ...terminals.handlers,
     ...settingsHandlers({ keyStore: options.keyStore }),
     ...sessionHandlers({ sessions: options.sessions }),
+    ...autoModeHandlers({ sessions: options.sessions }),
     ...contextHandlers({ sessions: options.sessions }),
     ...workspaceHandlers({ sousHome: options.sousHome }),
     ...approvalHandlers(options.approvals ?? { queues: () => [] }),

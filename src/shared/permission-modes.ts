@@ -5,7 +5,7 @@
  * an alias of it wherever a mode is named.
  */
 
-/** The modes Sous knows, internal names. `auto` asks as `default` does until its classifier exists. */
+/** The modes Sous knows, internal names. `auto` reads the rules as `default` and lets a classifier judge what they leave open. */
 export const PERMISSION_MODE_NAMES = ['default', 'acceptEdits', 'plan', 'auto', 'bypassPermissions', 'dontAsk'] as const
 export type PermissionModeId = (typeof PERMISSION_MODE_NAMES)[number]
 
@@ -22,5 +22,5 @@ export function canonicalMode(name: string): PermissionModeId | undefined {
   return PERMISSION_MODE_ALIASES[trimmed]
 }
 
-/** The notice a session in auto mode gets once: this build judges nothing by classifier, so it asks. */
-export const AUTO_MODE_FALLBACK_NOTICE = "auto mode's classifier is not available in this build; asking as in manual mode"
+/** The notice a session in auto mode gets once when it has no classifier to ask (a gate built without one): it asks. */
+export const AUTO_MODE_FALLBACK_NOTICE = "auto mode has no classifier in this session; asking as in manual mode"

@@ -8,7 +8,8 @@ import { PERMISSION_MODE_NAMES, type PermissionModeId } from '../../shared/permi
 
 /**
  * Claude Code's permission modes, by Sous's internal names (`manual` is read as `default`, see
- * shared/permission-modes). `auto` is accepted; until its classifier exists it asks as `default` does.
+ * shared/permission-modes). `auto` reads the rules as `default` does, and lets a classifier judge
+ * the asks no rule decides (governance/auto).
  */
 export type PermissionMode = PermissionModeId
 
@@ -54,7 +55,17 @@ export type DecisionPreview =
 export type PermissionDecision =
   | { behavior: 'allow'; updatedInput?: unknown; explanation: Explanation }
   | { behavior: 'deny'; message: string; explanation: Explanation }
-  | { behavior: 'ask'; explanation: Explanation; preview?: DecisionPreview; suggestions?: string[] }
+  | {
+      behavior: 'ask'
+      explanation: Explanation
+      preview?: DecisionPreview
+      suggestions?: string[]
+      /**
+       * Set only on the mode's own default ask (no rule, hook or review check decided): the one
+       * kind of ask auto mode's classifier may judge. Every other ask is a floor it cannot lift.
+       */
+      classifiable?: true
+    }
 
 /** Renders an explanation as one line for people (approval cards, logs, headless denials). */
 export function describeExplanation(e: Explanation): string {

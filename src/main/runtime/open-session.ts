@@ -3,6 +3,7 @@
 import { toolSearchMode } from '../engine/deferred-tools'
 import { contextWindowOf } from '../../shared/context-window'
 import { DEFAULT_TURN_GUARD } from '../../shared/ipc/contract'
+import { AppError } from '../../shared/ipc/result'
 import { PlanMode } from '../agents/plan-mode'
 import { projectDataDir } from '../base/paths'
 import { contextWindowFromEnv } from '../compaction/settings'
@@ -41,6 +42,9 @@ import { buildToolset, type Opening } from './toolset'
 import { createSessionCheckpoints } from './checkpoints'
 import { maxOutputFromEnv } from '../services/model/capabilities'
 import { guardSetup, subagentGuard } from './guard'
+import { autoDecisionEvent, autoModeOptions } from './auto-mode'
+import { startingMode } from './starting-mode'
+import type { ModelService } from '../services/model/types'
 
 
 /** What the runtime builds for one session, before the session: its environment, gate and task list. */
@@ -78,7 +82,9 @@ export function openSession(parts: RuntimeParts, projectPath: string, sessionId:
   // Read only once work runs: by then the subagents below exist.
   const background = new BackgroundNews({ reminders: opening.reminders, turns: unattended(options), work: mainBackgroundWork(opening.tools.shell, () => subagents.agents) })
   opening.tools.shell.background.onFinish((shell) => background.push({ notice: shellNotice(shell), stillRelevant: () => !shell.endReported }))
-  const { gate, queue, grants, denials, close: closeGate } = openGate(parts, opening)
+  // The classifier's requests go through the session's metered model (defined below; first called at a tool call).
+  const classifierModel = (): Promise<ModelService> => model()
+  const { gate, queue, grants, denials, close: closeGate } = openGate(parts, opening, classifierModel)
   const checkpoints = createSessionCheckpoints(parts, { projectPath, sessionId, gate })
   const tasks = createSessionTasks({
     projectDataDir: projectDataDir(options.home, projectPath),
@@ -193,11 +199,14 @@ export function openSession(parts: RuntimeParts, projectPath: string, sessionId:
     userTasks: tasks.user,
     background,
     setMode: (mode) => {
+      if (mode === 'auto' && gate.settingsNow().disableAutoMode) throw new AppError('UNAVAILABLE', 'Auto mode is turned off by disableAutoMode in the settings.')
       const previous = gate.mode
       plan.setMode(mode)
       // Plan mode tells its own start and end (its reminder source); other switches are told here.
       if (mode !== previous && mode !== 'plan' && previous !== 'plan') news.modeChanged(mode)
     },
+    mode: () => gate.mode,
+    auto: { decisions: () => gate.autoDecisions(), askNextTime: (decisionId, scope) => gate.askNextTime(decisionId, scope), off: () => gate.settingsNow().disableAutoMode },
     ...(subagents.coordinator && { settled: () => subagents.settled() }),
     // Whether or not a turn ever ran (a session opened and closed unused has no toolset), so the
     // session's state is freed here rather than with the toolset.
@@ -218,7 +227,7 @@ export function openSession(parts: RuntimeParts, projectPath: string, sessionId:
  * answerer), which the sandbox's network check asks too, and its permission gate. `close` cancels
  * what is pending and unregisters both.
  */
-function openGate(parts: RuntimeParts, opening: Opening): { gate: PermissionGate; queue: ApprovalAsker; grants: SessionGrants; denials: DenialLog; close(): void } {
+function openGate(parts: RuntimeParts, opening: Opening, classifierModel: () => Promise<ModelService>): { gate: PermissionGate; queue: ApprovalAsker; grants: SessionGrants; denials: DenialLog; close(): void } {
   const { options, approvals, network, hookLog, userHome } = parts
   const { projectPath, sessionId, tools } = opening
   const grants = new SessionGrants(projectPath)
@@ -234,7 +243,7 @@ function openGate(parts: RuntimeParts, opening: Opening): { gate: PermissionGate
     cwd: () => tools.shell.cwd,
     sousHome: options.home,
     home: userHome,
-    mode: opening.preferences.permissionMode ?? options.permissionMode,
+    mode: options.permissionModeFlag ?? 'default',
     cliRules: options.cliRules,
     projectTrust: projectTrustOf(options),
     approvals: queue,
@@ -246,7 +255,11 @@ function openGate(parts: RuntimeParts, opening: Opening): { gate: PermissionGate
     onNotice: (notice) => options.hub.emit('agent.event', { type: 'notice', sessionId, agentId: 'main', level: notice.level, message: notice.message }),
     onSandboxUnavailable: ({ reason, unconfined }) => options.hub.emit('agent.event', { type: 'sandbox_unavailable', sessionId, agentId: 'main', reason, unconfined }),
     toolContext: () => ({ fileState: tools.fileState, shell: tools.shell, isReadDenied: (path: string) => gate.isReadDenied(path) }),
+    autoMode: autoModeOptions(parts, projectPath, classifierModel),
+    onAutoDecision: (decision, origin) => options.hub.emit('agent.event', autoDecisionEvent(sessionId, decision, origin)),
   })
+  // `--permission-mode` wins; else the settings' `defaultMode` (as far as its file may set it), else Settings' choice.
+  if (!options.permissionModeFlag) gate.setMode(startingMode(gate.settingsNow(), opening.preferences.permissionMode ?? options.permissionMode))
   return {
     gate,
     queue,

@@ -22,8 +22,10 @@ export interface SessionRuntimeOptions {
   pty: PtyService
   /** Where a key entered in the app lives; `ANTHROPIC_API_KEY` is the fallback. */
   keyStore?: KeyStore
-  /** The starting permission mode of new sessions. */
+  /** The starting permission mode of new sessions when neither a flag nor the settings' `defaultMode` names one. */
   permissionMode: PermissionMode
+  /** `--permission-mode` as given: it wins over the settings' `defaultMode` and the app's choice. */
+  permissionModeFlag?: PermissionMode
   /**
    * Who answers the sessions' asks (see governance/approvals/answerer): `interactive`, a person
    * through the approval queue a UI shows; `unattended`, nobody (`sous -p`): every ask becomes a

@@ -198,6 +198,8 @@ function openSubagentGate(
         message: notice.message,
       }),
     toolContext: () => ({ fileState: state.fileState, shell: state.shell, isReadDenied: (path: string) => gate.isReadDenied(path) }),
+    // Auto mode: the session's classifier, log and patterns, judging against the user's prompts.
+    autoModeShared: { auto: session.gate.autoMode, origin: { agentId: agent.id, ...(state.parentToolUseId !== undefined && { parentToolUseId: state.parentToolUseId }) } },
   })
   for (const error of grantErrors) options.hub.emit('agent.event', { type: 'notice', sessionId: session.sessionId, agentId: agent.id, ...(state.parentToolUseId !== undefined && { parentToolUseId: state.parentToolUseId }), level: 'warning', message: `${state.grants!.file}: allowed-tools: ${error}` })
   return gate

@@ -1,5 +1,6 @@
 import type { PermissionModeName } from '../../shared/ipc/contract'
 import type { QueryResult } from '../engine/types'
+import type { AutoDecision } from '../governance/auto/decision-log'
 import { Session, type SessionEnvironment, type SessionSeed } from './session'
 
 /**
@@ -11,6 +12,15 @@ export interface SessionParts {
   environment: Omit<SessionEnvironment, 'projectDataDir' | 'transcriptPath'>
   /** Switches the permission mode of the session's gate; absent where the parts have no gate. */
   setMode?(mode: PermissionModeName): void
+  /** The gate's mode now (absent where the parts have no gate). */
+  mode?(): PermissionModeName
+  /** Auto mode's decision log and "ask me next time" (absent where the parts have no gate). */
+  auto?: {
+    decisions(): AutoDecision[]
+    askNextTime(decisionId: string, scope: 'session' | 'project'): string | undefined
+    /** `disableAutoMode` is set: the mode cannot be switched to auto. */
+    off(): boolean
+  }
   /**
    * Coordinator mode: resolves once every worker has reported and the turns the reports started
    * have ended, with those turns' results (`sous -p --coordinator` waits for it).

@@ -1,3 +1,5 @@
+// Longer than 300 lines because the manager is the one SessionService: every request on a live or
+// stored session passes here as a short delegation to the session or its parts.
 import { randomUUID } from 'node:crypto'
 import { rm } from 'node:fs/promises'
 import { resolve } from 'node:path'
@@ -10,6 +12,7 @@ import type { ContextBreakdown } from '../../shared/ipc/context'
 import { AppError } from '../../shared/ipc/result'
 import { projectDataDir } from '../base/paths'
 import type { QueryResult } from '../engine/types'
+import type { AutoDecision } from '../governance/auto/decision-log'
 import { findTranscriptFile, listSessions, loadStoredTranscript, summarize, type SessionSummary } from '../store/session-index'
 import { lockTranscript } from '../store/session-lock'
 import { isSessionId, loadTranscript, transcriptPath, type LoadedTranscript } from '../store/transcript'
@@ -42,12 +45,13 @@ export class SessionManager<P extends SessionParts = SessionParts> implements Se
 
   constructor(private readonly options: SessionManagerOptions<P>) {}
 
-  async create(projectPath: string): Promise<{ sessionId: string }> {
+  async create(projectPath: string): Promise<{ sessionId: string; mode?: PermissionModeName; autoModeOff?: boolean }> {
     const sessionId = randomUUID()
     const root = resolve(projectPath)
     const unlock = await lockTranscript(this.pathOf(root, sessionId), sessionId)
-    this.open(sessionId, root, unlock)
-    return { sessionId }
+    const { parts } = this.open(sessionId, root, unlock)
+    const mode = parts.mode?.()
+    return { sessionId, ...(mode && { mode }), ...(parts.auto?.off() && { autoModeOff: true }) }
   }
 
   /** What was built for a live session (its gate, its task list…); undefined when it is not open here. */
@@ -85,6 +89,17 @@ export class SessionManager<P extends SessionParts = SessionParts> implements Se
     const set = this.record(sessionId).parts.setMode
     if (!set) throw new AppError('UNAVAILABLE', 'This session has no permission gate to switch.')
     set(mode)
+  }
+
+  /** A live session's permission mode now (undefined where its parts have no gate). */
+  permissionMode = (sessionId: string): PermissionModeName | undefined => this.record(sessionId).parts.mode?.()
+  /** Auto mode's decisions in a live session, oldest first. */
+  autoDecisions = async (sessionId: string): Promise<AutoDecision[]> => this.record(sessionId).parts.auto?.decisions() ?? []
+  /** "Ask me next time" for one of a live session's auto-mode decisions. */
+  async askNextTime(sessionId: string, decisionId: string, scope: 'session' | 'project'): Promise<void> {
+    const auto = this.record(sessionId).parts.auto
+    const error = auto ? auto.askNextTime(decisionId, scope) : 'This session has no permission gate.'
+    if (error) throw new AppError('INVALID_INPUT', error)
   }
 
   /** Switches a live session's model from its next request (`undefined`: back to the default). */

@@ -1,3 +1,4 @@
+import type { AutoDecision } from '../governance/auto/decision-log'
 import type { AgentEvent, PauseChoice } from '../../shared/protocol/agent-event'
 import type { EffortLevel } from '../../shared/ipc/session'
 import type { AgentTree } from '../../shared/protocol/agent-tree'
@@ -28,7 +29,7 @@ export interface AgentHistory {
  */
 export interface SessionService {
   /** Starts a new conversation in a project; returns its id. */
-  create(projectPath: string): Promise<{ sessionId: string }>
+  create(projectPath: string): Promise<{ sessionId: string; mode?: PermissionModeName; autoModeOff?: boolean }>
   /** Starts a turn. Resolves once the turn is accepted (not when it ends). */
   prompt(sessionId: string, text: string): Promise<void>
   /** Stops the running turn, if any. */
@@ -53,6 +54,10 @@ export interface SessionService {
   resumePause(sessionId: string, pauseId: string, choice: PauseChoice, raiseTo?: number): Promise<void>
   /** `/think`: thinking and effort for the session's next requests; answers what is in force. */
   setReasoning(sessionId: string, change: { thinking?: boolean; effort?: EffortLevel }): Promise<{ thinking: boolean; effort?: EffortLevel }>
+  /** Auto mode's decisions in a live session, oldest first. */
+  autoDecisions(sessionId: string): Promise<AutoDecision[]>
+  /** "Ask me next time" for one auto-mode decision; rejects with INVALID_INPUT when it cannot. */
+  askNextTime(sessionId: string, decisionId: string, scope: 'session' | 'project'): Promise<void>
   /** Switches a session's permission mode. Rejects with UNAVAILABLE when the session has no gate to switch. */
   setMode(sessionId: string, mode: PermissionModeName): Promise<void>
   /** The tree of a session's agents, commands and tasks (live, or rebuilt from its transcripts). */

@@ -35,9 +35,32 @@ export const FileChange = z.object({ path: z.string(), created: z.boolean(), pat
 export type FileChange = z.infer<typeof FileChange>
 
 /** `session.*`: conversations with the agent, running and stored. */
+/** One decision of auto mode's classifier, as the decision log lists it. */
+export const AutoDecisionEntry = z.object({
+  id: z.string(),
+  toolUseId: z.string(),
+  toolName: z.string(),
+  summary: z.string(),
+  pattern: z.string(),
+  decision: z.enum(['allow', 'ask']),
+  reason: z.string(),
+  durationMs: z.number(),
+  model: z.string(),
+  at: z.number(),
+  askNextTime: z.enum(['session', 'project']).optional(),
+})
+export type AutoDecisionEntry = z.infer<typeof AutoDecisionEntry>
+
 export const sessionRequests = {
   /** Starts a new conversation in a project. */
-  'session.create': { input: z.object({ projectPath: AbsPath }).strict(), output: z.object({ sessionId: Id }) },
+  /**
+   * Starts a conversation. `mode` is the mode it starts in (the settings' `defaultMode` may name one);
+   * `autoModeOff` says `disableAutoMode` is set, so Shift+Tab leaves auto out.
+   */
+  'session.create': {
+    input: z.object({ projectPath: AbsPath }).strict(),
+    output: z.object({ sessionId: Id, mode: z.enum(PERMISSION_MODE_NAMES).optional(), autoModeOff: z.boolean().optional() }),
+  },
   /** Sends a prompt; the reply arrives as `agent.event`s. Resolves when the turn is accepted. */
   'session.prompt': {
     input: z.object({ sessionId: Id, text: z.string().min(1).max(1_000_000) }).strict(),
@@ -71,6 +94,13 @@ export const sessionRequests = {
     input: z.object({ sessionId: Id, thinking: z.boolean().optional(), effort: EffortLevel.optional() }).strict(),
     output: z.object({ thinking: z.boolean(), effort: EffortLevel.optional() }),
   },
+  /** Auto mode's decisions in a live session, oldest first: the decision log (an unknown session: NOT_FOUND). */
+  'session.autoDecisions': { input: z.object({ sessionId: Id }).strict(), output: z.array(AutoDecisionEntry) },
+  /**
+   * "Ask me next time" for one auto-mode decision: its pattern asks the user in auto mode from now
+   * on, for this session or (`project`) every session of the project. An unknown decision: INVALID_INPUT.
+   */
+  'session.askNextTime': { input: z.object({ sessionId: Id, decisionId: z.string().min(1).max(40), scope: z.enum(['session', 'project']) }).strict(), output: z.void() },
   /** Switches a session's permission mode (Shift+Tab in the UI); applies from the next tool call. */
   'session.setMode': { input: z.object({ sessionId: Id, mode: PermissionModeInput }).strict(), output: z.void() },
   /** Stored sessions, newest first: of one project, or of all when `projectPath` is omitted. */

@@ -179,6 +179,24 @@ export const AgentEvent = z.discriminatedUnion('type', [
     previous: z.enum(PERMISSION_MODE_NAMES),
   }),
   /**
+   * Auto mode's classifier judged a tool call no rule decided: `allow` ran it, `ask` sent it on to
+   * the user (or, unattended, refused it). The tool card shows the reason; `decisionId` names the
+   * entry in the session's decision log (`approval.autoDecisions`), `pattern` what "ask me next
+   * time" would save.
+   */
+  z.object({
+    ...base,
+    type: z.literal('auto_decision'),
+    toolUseId: z.string(),
+    toolName: z.string(),
+    decisionId: z.string(),
+    decision: z.enum(['allow', 'ask']),
+    reason: z.string(),
+    pattern: z.string(),
+    durationMs: z.number(),
+    model: z.string(),
+  }),
+  /**
    * A subagent started (or, sent a message after it ended, started again): `agentId` is the
    * subagent, `parentToolUseId` the Agent call that started it, `parentAgentId` the agent that
    * made that call. `at` is the wall-clock time in ms since the epoch.

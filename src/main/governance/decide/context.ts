@@ -24,6 +24,11 @@ export interface DecideInput {
   hook?: HookVerdict
   /** Folders beyond the project this session reads without asking (its own saved tool results). */
   readableRoots?: string[]
+  /**
+   * Auto mode's "ask me next time" patterns (session and project): in `auto` they are ask rules, so
+   * a call they cover asks the user and never reaches the classifier. Ignored in every other mode.
+   */
+  autoAsk?: LoadedRule[]
 }
 
 /** Shared state of one decision. */

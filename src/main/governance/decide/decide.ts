@@ -23,7 +23,8 @@ export async function decide(call: DecideInput): Promise<PermissionDecision> {
   const home = call.settings.home
   const roots = [call.projectRoot, ...call.settings.additionalDirectories]
   const subject = await subjectOf(call.tool.name, record, { cwd: call.cwd, projectRoot: call.projectRoot, home, additionalDirectories: call.settings.additionalDirectories })
-  const rules = { ...call.settings.rules, allow: [...call.settings.rules.allow, ...(call.sessionGrants?.rules() ?? [])] }
+  const autoAsk = call.mode === 'auto' ? (call.autoAsk ?? []) : []
+  const rules = { ...call.settings.rules, allow: [...call.settings.rules.allow, ...(call.sessionGrants?.rules() ?? [])], ask: [...call.settings.rules.ask, ...autoAsk] }
   const mode = effectiveMode(call.mode, call.settings.disableBypassPermissions)
   const gitConcern = subject.kind === 'bash' ? await gitRepositoryConcern(subject.analysis, call.cwd) : undefined
   const links = subject.kind === 'bash' ? linkReach(subject.analysis, roots) : undefined
@@ -36,8 +37,8 @@ export async function decide(call: DecideInput): Promise<PermissionDecision> {
 }
 
 /**
- * The mode the rules are read in. A disabled bypass is manual. `auto` is manual too: no
- * classifier is built in yet, and auto must never allow more than manual would.
+ * The mode the rules are read in. A disabled bypass is manual. `auto` is manual too: the rules
+ * decide as in manual, and only the mode's default ask (`classifiable`) goes to the classifier.
  */
 function effectiveMode(mode: PermissionMode, bypassDisabled: boolean): PermissionMode {
   if (mode === 'auto') return 'default'
@@ -67,7 +68,8 @@ function decideInner(ctx: DecideContext): PermissionDecision {
     const b = ctx.settings.broken[0] as { file: string; message: string }
     return { behavior: 'ask', explanation: { kind: 'settings-error', file: b.file, detail: `could not be parsed, so nothing is allowed without asking (${b.message})` }, preview }
   }
-  if (allowed.behavior === 'ask') return { ...allowed, preview }
+  // Only the mode's own default ask is left for auto mode's classifier: every ask above is a floor.
+  if (allowed.behavior === 'ask') return { ...allowed, preview, ...(ctx.settings.broken.length === 0 && { classifiable: true as const }) }
   return allowed
 }
 

@@ -7,6 +7,7 @@ import { realPathOf } from '../paths/real-path'
 import type { HookAggregate } from '../hooks/types'
 import { createSessionHooks } from './gate-hooks'
 import { SettingsWatch, type GateNotice } from './gate-settings'
+import { createAutoMode } from './auto-stage'
 import { askTheUser, noOneToAsk, permissionRequestHooks, preToolUseHooks, rulesAndMode, verdict, type GateCall, type GateSession } from './stages'
 import type { PermissionDecision } from '../types'
 import type { GateDecision, PermissionGate, PermissionGateOptions } from './types'
@@ -15,8 +16,8 @@ export type { GateDecision, PermissionGate, PermissionGateOptions } from './type
 
 /**
  * Builds the permission gate of a session. A call goes through the stages of `stages.ts` in order
- * (PreToolUse hooks → rules and mode → PermissionRequest hooks → headless refusal → the user); the
- * first stage that answers decides.
+ * (PreToolUse hooks → rules and mode → auto mode's classifier → PermissionRequest hooks → headless
+ * refusal → the user); the first stage that answers decides.
  */
 export function createPermissionGate(options: PermissionGateOptions): PermissionGate {
   let mode = options.mode
@@ -57,21 +58,31 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
     },
   }
 
+  const shared = options.autoModeShared
+  const auto = shared?.auto ?? createAutoMode({
+    projectRoot: options.projectRoot,
+    home,
+    ...(options.autoMode && { options: options.autoMode }),
+    ...(options.onAutoDecision && { record: options.onAutoDecision }),
+    notice: (message) => notice({ level: 'warning', message }),
+  })
   let autoTold = false
-  /** Once per gate, the first time a call is judged in auto mode: say that it asks as manual does. */
+  /** Once per gate, the first time a call is judged in auto mode without a classifier: say that it asks as manual does. */
   const tellAutoFallback = (): void => {
     if (mode !== 'auto' || autoTold) return
-    autoTold = true
     const off = settings().disableAutoMode
+    if (!off && (options.autoMode || shared)) return
+    autoTold = true
     notice({ level: 'warning', message: off ? 'auto mode is turned off by disableAutoMode in the settings; asking as in manual mode' : AUTO_MODE_FALLBACK_NOTICE })
   }
 
   async function canUseTool(tool: AnyTool, input: unknown, toolUseId: string, callOptions: { signal?: AbortSignal } = {}): Promise<GateDecision> {
     tellAutoFallback()
-    const call: GateCall = { tool, input, replaced: false, toolUseId, cwd: cwd(), mode, settings: settings(), signal: callOptions.signal }
+    const call: GateCall = { tool, input, replaced: false, toolUseId, cwd: cwd(), mode, settings: settings(), signal: callOptions.signal, ...(mode === 'auto' && { autoAsk: auto.patterns.rules() }) }
     return (
       (await preToolUseHooks(session, call)) ??
       (await rulesAndMode(session, call)) ??
+      (await auto.judge(session, call, shared?.origin)) ??
       (await permissionRequestHooks(session, call)) ??
       noOneToAsk(session, call) ??
       (await askTheUser(session, call))
@@ -80,14 +91,21 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
 
   async function check(tool: AnyTool, input: unknown): Promise<PermissionDecision> {
     try {
-      return await verdict(options, { tool, input, mode, settings: settings(), cwd: cwd() })
+      return await verdict(options, { tool, input, mode, settings: settings(), cwd: cwd(), ...(mode === 'auto' && { autoAsk: auto.patterns.rules() }) })
     } catch (error) {
       return { behavior: 'deny', message: `the permission check failed: ${(error as Error).message}`, explanation: { kind: 'default', detail: 'the permission check failed' } }
     }
   }
 
+  const hooks = createSessionHooks({ hooks: options.hooks, cwd, mode: () => mode, refresh: settings, notice })
   return {
-    ...createSessionHooks({ hooks: options.hooks, cwd, mode: () => mode, refresh: settings, notice }),
+    ...hooks,
+    async userPromptSubmit(prompt) {
+      const outcome = await hooks.userPromptSubmit(prompt)
+      // The classifier judges calls against what the user asked for: the prompts that went through.
+      if (!outcome.blocked) auto.notePrompt(prompt)
+      return outcome
+    },
     canUseTool,
     check,
     abortPending() {
@@ -107,6 +125,9 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
       return diagnostics
     },
     fileCheckpointingEnabled: () => settings().fileCheckpointingEnabled !== false,
+    autoMode: auto,
+    autoDecisions: () => auto.decisions(),
+    askNextTime: (decisionId, scope) => auto.askNextTime(decisionId, scope),
     isReadDenied(absolutePath) {
       return readRefused(settings().rules, { path: resolve(absolutePath), real: realPathOf(absolutePath, '/') }, options.projectRoot, home)
     },

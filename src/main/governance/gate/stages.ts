@@ -2,13 +2,9 @@ import { projectDataDir, toolResultsDir } from '../../base/paths'
 import { resolveSandbox, type BashSandboxState } from '../../tools/bash-sandbox'
 import type { AnyTool, ToolContext, ToolPreview } from '../../tools/types'
 import { suggestRules } from '../approvals/suggest'
-import { decide, type HookVerdict } from '../decide/decide'
-import type { HookAggregate } from '../hooks/types'
-import type { MergedSettings } from '../settings/types'
-import { describeExplanation, type DecisionPreview, type Explanation, type PermissionDecision, type PermissionMode } from '../types'
-import type { DenialReason } from '../approvals/denials'
-import type { GateDecision, PermissionGateOptions } from './types'
-import type { GateNotice } from './gate-settings'
+import { decide } from '../decide/decide'
+import { describeExplanation, type DecisionPreview, type Explanation, type PermissionDecision } from '../types'
+import type { GateCall, GateDecision, GateSession, PermissionGateOptions } from './types'
 import { nobodyCanAnswer } from '../approvals/answerer'
 
 /**
@@ -18,38 +14,7 @@ import { nobodyCanAnswer } from '../approvals/answerer'
  * hand the call to the next stage; the last one always answers.
  */
 
-/** One tool call on its way through the stages. */
-export interface GateCall {
-  tool: AnyTool
-  /** The input as it stands: a PreToolUse hook may have replaced the model's. */
-  input: unknown
-  /** A hook replaced the input, so an allow must carry it to the engine. */
-  replaced: boolean
-  toolUseId: string
-  cwd: string
-  mode: PermissionMode
-  settings: MergedSettings
-  signal?: AbortSignal
-  /** PreToolUse hooks' combined verdict, which decide() weighs. */
-  hookVerdict?: HookVerdict
-  /** The ask that {@link rulesAndMode} left for the later stages. */
-  ask?: Extract<PermissionDecision, { behavior: 'ask' }>
-}
-
-/** What the stages share of the session's gate. */
-export interface GateSession {
-  options: PermissionGateOptions
-  home: string
-  /** Records a denial in the session's denial log (for `sous -p`) and answers with it. */
-  refuse(call: GateCall, reason: DenialReason, message: string): GateDecision
-  /** Hook failures and system messages, as notices. */
-  hookNotices(aggregate: HookAggregate): void
-  notice(notice: GateNotice): void
-  /** Aborted when the user stops the turn: pending approvals end with it. */
-  turnSignal(): AbortSignal
-  /** Says (once per session and meaning) that Bash runs without the OS sandbox. */
-  sandboxUnavailable(reason: string, unconfined: boolean): void
-}
+export type { GateCall, GateSession } from './types'
 
 /** Asks that no saved rule can ever silence: offering "always allow" for them would be a lie. */
 const NO_RULE_HELPS = new Set<Explanation['kind']>(['bash-analysis', 'protected-path', 'settings-error', 'reaches-denied'])
@@ -106,7 +71,7 @@ export async function rulesAndMode(gate: GateSession, call: GateCall): Promise<G
  */
 export async function verdict(
   options: PermissionGateOptions,
-  call: Pick<GateCall, 'tool' | 'input' | 'mode' | 'settings' | 'cwd' | 'hookVerdict'>,
+  call: Pick<GateCall, 'tool' | 'input' | 'mode' | 'settings' | 'cwd' | 'hookVerdict' | 'autoAsk'>,
   onSandboxUnavailable?: (reason: string, bypass: boolean) => void,
 ): Promise<PermissionDecision> {
   const decided = await decide({
@@ -118,6 +83,7 @@ export async function verdict(
     projectRoot: options.projectRoot,
     sessionGrants: options.approvals.sessionGrants,
     hook: call.hookVerdict,
+    ...(call.autoAsk && { autoAsk: call.autoAsk }),
     // Results too large for the conversation are saved here, and the model is told to Read them.
     readableRoots: [toolResultsDir(projectDataDir(options.sousHome, options.projectRoot), options.sessionId)],
   })
@@ -201,7 +167,13 @@ function disablesSandbox(input: unknown): boolean {
  * user's explicit choice to run everything, which the gate announces once (`sandboxUnavailable`).
  */
 function outsideSandbox(decision: PermissionDecision, call: Pick<GateCall, 'tool' | 'input' | 'mode'>, sandbox: BashSandboxState | undefined): PermissionDecision {
-  if (call.tool.name !== 'Bash' || decision.behavior !== 'allow' || !sandbox || sandbox.available) return decision
+  if (call.tool.name !== 'Bash' || !sandbox || sandbox.available) return decision
+  // Auto mode's classifier may not send a command out unconfined: without a sandbox the ask is a floor.
+  if (decision.behavior === 'ask' && decision.classifiable && call.mode === 'auto') {
+    const { classifiable: _floor, ...ask } = decision
+    return { ...ask, explanation: { kind: 'sandbox', detail: `running outside the sandbox (${sandbox.reason}); ${describeExplanation(decision.explanation)}` } }
+  }
+  if (decision.behavior !== 'allow') return decision
   if (call.mode === 'bypassPermissions') return decision
   if (decision.explanation.kind !== 'mode' && decision.explanation.kind !== 'hook') return decision
   let readOnly = false

@@ -36,17 +36,25 @@ export function handlerProblem(type: string): string | undefined {
   return `"${type}" is not a hook handler type (command, http, prompt, agent, mcp_tool); it never runs.`
 }
 
+/** A warning on one key of a source, with the key's `file:line:column` when the text is there. */
+function keyWarning(src: Source, keyPath: string[], message: string): SettingsDiagnostic {
+  const at = src.text !== undefined ? keyPathPosition(src.text, keyPath) : undefined
+  const where = src.file ? `${src.file}${at ? `:${at.line}:${at.column}` : ''}: ` : ''
+  return { source: src.name, file: src.file, level: 'warning', message: `${where}${message}`, ...(at && { line: at.line, column: at.column }) }
+}
+
 /** An unknown `defaultMode`: one warning on that key, with its line; the rest of the file applies. */
 export function unknownModeProblem(src: Source, value: string): SettingsDiagnostic {
-  const at = src.text !== undefined ? keyPathPosition(src.text, ['permissions', 'defaultMode']) : undefined
-  const where = src.file ? `${src.file}${at ? `:${at.line}:${at.column}` : ''}: ` : ''
-  return {
-    source: src.name,
-    file: src.file,
-    level: 'warning',
-    message: `${where}permissions.defaultMode "${value}" is not a permission mode (${PERMISSION_MODE_SPELLINGS.join(', ')}); it is ignored and sessions start in manual mode`,
-    ...(at && { line: at.line, column: at.column }),
-  }
+  return keyWarning(src, ['permissions', 'defaultMode'], `permissions.defaultMode "${value}" is not a permission mode (${PERMISSION_MODE_SPELLINGS.join(', ')}); it is ignored and sessions start in manual mode`)
+}
+
+/**
+ * A repository's `defaultMode` of `bypassPermissions` or `auto`: never obeyed, trusted or not (as
+ * in Claude Code, only the user's own settings, managed policy or the command line may start a
+ * session there); one warning on that key.
+ */
+export function userOnlyModeProblem(src: Source, mode: string): SettingsDiagnostic {
+  return keyWarning(src, ['permissions', 'defaultMode'], `permissions.defaultMode "${mode}" is ignored: only your user settings, managed settings or --permission-mode may start a session in ${mode} (a repository's files are not yours)`)
 }
 
 /**
@@ -61,13 +69,5 @@ export function readAutoCompactWindow(merged: MergedSettings, diagnostics: Setti
     merged.autoCompactWindow ??= value
     return
   }
-  const at = src.text !== undefined ? keyPathPosition(src.text, ['autoCompactWindow']) : undefined
-  const where = src.file ? `${src.file}${at ? `:${at.line}:${at.column}` : ''}: ` : ''
-  diagnostics.push({
-    source: src.name,
-    file: src.file,
-    level: 'warning',
-    message: `${where}autoCompactWindow must be a positive whole number of tokens, not ${JSON.stringify(value)}; compaction uses the model's window`,
-    ...(at && { line: at.line, column: at.column }),
-  })
+  diagnostics.push(keyWarning(src, ['autoCompactWindow'], `autoCompactWindow must be a positive whole number of tokens, not ${JSON.stringify(value)}; compaction uses the model's window`))
 }

@@ -111,8 +111,12 @@ describe('permission mode names (Claude Code 2.1.328)', () => {
     project = makeTempProject({ permissions: { defaultMode: 'manual', allow: ['Bash(a)'] } })
     const opts = { projectTrust: 'assume' as const, managedPath: join(project.base, 'm.json'), sousHome: project.sousHome, home: project.home }
     expect(loadSettings(project.root, opts)).toMatchObject({ settings: { defaultMode: 'default', disableAutoMode: false, broken: [] }, diagnostics: [] })
-    write(join(project.root, '.claude', 'settings.json'), { permissions: { defaultMode: 'auto', disableAutoMode: 'disable' } })
-    expect(loadSettings(project.root, opts).settings).toMatchObject({ defaultMode: 'auto', disableAutoMode: true })
+    write(join(project.root, '.claude', 'settings.json'), { permissions: { defaultMode: 'acceptEdits', disableAutoMode: 'disable' } })
+    expect(loadSettings(project.root, opts).settings).toMatchObject({ defaultMode: 'acceptEdits', disableAutoMode: true })
+    // auto from the user's own settings is a starting mode.
+    write(join(project.root, '.claude', 'settings.json'), {})
+    write(join(project.sousHome, 'settings.json'), { permissions: { defaultMode: 'auto' } })
+    expect(loadSettings(project.root, opts).settings.defaultMode).toBe('auto')
     write(join(project.root, '.claude', 'settings.json'), { disableAutoMode: 'disable' })
     expect(loadSettings(project.root, opts).settings.disableAutoMode).toBe(true)
   })
@@ -131,11 +135,21 @@ describe('permission mode names (Claude Code 2.1.328)', () => {
     expect(diagnostics[0]!.message).toContain('"yolo" is not a permission mode')
   })
 
-  it('an untrusted project cannot start in auto, as with the other loose modes', () => {
-    project = makeTempProject({ permissions: { defaultMode: 'auto' } })
+  it("a repository's own files never start a session in auto or bypassPermissions, trusted or not: one warning with its line", () => {
+    for (const mode of ['auto', 'bypassPermissions']) {
+      project = makeTempProject({ permissions: { defaultMode: mode } })
+      for (const projectTrust of ['check', 'assume'] as const) {
+        const { settings, diagnostics } = loadSettings(project.root, { projectTrust, managedPath: join(project.base, 'm.json'), sousHome: project.sousHome, home: project.home })
+        expect(settings.defaultMode).toBeUndefined()
+        expect(diagnostics).toEqual([expect.objectContaining({ level: 'warning', line: 3, message: expect.stringContaining(`permissions.defaultMode "${mode}" is ignored`) })])
+      }
+      project.cleanup()
+    }
+    // An untrusted project's acceptEdits waits for the trust step.
+    project = makeTempProject({ permissions: { defaultMode: 'acceptEdits' } })
     const { settings } = loadSettings(project.root, { managedPath: join(project.base, 'm.json'), sousHome: project.sousHome, home: project.home })
     expect(settings.defaultMode).toBeUndefined()
-    expect(settings.trust.ignored.join()).toContain('defaultMode auto')
+    expect(settings.trust.ignored.join()).toContain('defaultMode acceptEdits')
   })
 })
 

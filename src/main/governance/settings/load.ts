@@ -12,7 +12,8 @@ import type { PermissionMode, RuleBehavior, SettingsSourceName } from '../types'
 import { jsonErrorPosition, keyPathPosition } from './json-position'
 import { hookEventProblem } from '../hook-events'
 import { readBehaviourKeys } from './behaviour-keys'
-import { handlerProblem, readAutoCompactWindow, unknownModeProblem, untrustedNotice, type Source } from './load-problems'
+import { emptyAutoMode, readAutoModeKeys } from './auto-mode-keys'
+import { handlerProblem, readAutoCompactWindow, unknownModeProblem, untrustedNotice, userOnlyModeProblem, type Source } from './load-problems'
 import { SettingsFileSchema } from './schema'
 import type { LoadedSettings, MergedSettings, SettingsDiagnostic } from './types'
 
@@ -43,6 +44,11 @@ export interface LoadSettingsOptions {
 const PROJECT_SOURCES = new Set<SettingsSourceName>(['local', 'project'])
 /** Default modes that loosen what is asked; a project needs trust to set them. */
 const LOOSE_MODES = new Set<string>(['acceptEdits', 'auto', 'bypassPermissions'])
+/**
+ * Default modes a repository's own files never set, trusted or not (Claude Code: "only
+ * policy/user/flag settings may grant bypass mode"; a project's `auto` does not count either).
+ */
+const USER_ONLY_MODES = new Set<string>(['auto', 'bypassPermissions'])
 
 /** Paths of the settings files of a project, highest precedence first. */
 export function settingsFilePaths(projectRoot: string, opts: LoadSettingsOptions = {}): Record<'managed' | 'local' | 'project' | 'user', string> {
@@ -75,6 +81,7 @@ export function loadSettings(projectRoot: string, opts: LoadSettingsOptions = {}
     allowedHttpHookUrls: [],
     disableBypassPermissions: false,
     disableAutoMode: false,
+    autoMode: emptyAutoMode(),
     behaviour: {},
     sandbox: { allowedDomains: [], deniedDomains: [], denyRead: [], allowRead: [], allowWrite: [], denyWrite: [] },
     broken: [],
@@ -112,6 +119,7 @@ export function loadSettings(projectRoot: string, opts: LoadSettingsOptions = {}
     }
     const mode = p?.defaultMode === undefined ? undefined : canonicalMode(p.defaultMode)
     if (p?.defaultMode !== undefined && !mode) diagnostics.push(unknownModeProblem(src, p.defaultMode))
+    else if (mode && PROJECT_SOURCES.has(src.name) && USER_ONLY_MODES.has(mode)) diagnostics.push(userOnlyModeProblem(src, mode))
     else if (mode && restrictOnly && LOOSE_MODES.has(mode)) ignore(`defaultMode ${p?.defaultMode}`)
     else if (mode && !merged.defaultMode) merged.defaultMode = mode
     for (const dir of p?.additionalDirectories ?? []) {
@@ -129,6 +137,7 @@ export function loadSettings(projectRoot: string, opts: LoadSettingsOptions = {}
       else merged.allowedHttpHookUrls.push(pattern)
     }
     readBehaviourKeys(d, src, merged.behaviour, diagnostics)
+    readAutoModeKeys(d, src, merged.autoMode, diagnostics)
     if (!(managedHooksOnly && src.name !== 'managed')) {
       for (const [event, matchers] of Object.entries(d.hooks ?? {})) {
         const problem = hookEventProblem(event)

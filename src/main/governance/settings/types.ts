@@ -17,6 +17,15 @@ export interface BehaviourSettings {
   deferBuiltinTools?: boolean
 }
 
+/** Guidance for auto mode's classifier, from the user's and managed settings only (see auto-mode-keys.ts). */
+export interface AutoModeSettings {
+  allow: string[]
+  softDeny: string[]
+  environment: string[]
+  /** The classifier's model (`autoMode.model`); `CLAUDE_CODE_AUTO_MODE_MODEL` wins over it. */
+  model?: string
+}
+
 /** A rule ready for matching: parsed form, where it came from, and the root its `/x` paths are relative to. */
 export interface LoadedRule {
   parsed: ParsedRule
@@ -59,6 +68,8 @@ export interface MergedSettings {
   disableBypassPermissions: boolean
   /** `disableAutoMode: "disable"` in any file (top level or under `permissions`): `auto` is refused, sessions stay manual. */
   disableAutoMode: boolean
+  /** `autoMode`: the classifier's guidance and model, from user and managed settings. */
+  autoMode: AutoModeSettings
   /** Claude Code keys for behaviour outside permissions (`bashOutputMaxChars`, `promptCacheTtl`; `autoCompactWindow` is its own key). */
   behaviour: BehaviourSettings
   sandbox: {

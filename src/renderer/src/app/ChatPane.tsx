@@ -25,7 +25,7 @@ import '../features/chat/chat.css'
  */
 export function ChatPane({ projectPath }: { projectPath: string }) {
   const sessionId = useSessionOnScreen((state) => state.sessionId)
-  const { transcript, sending, stopping, error, reset, send, stop, newConversation, mode, modeError, setMode, model, setModel, compact, setReasoning } = useChat()
+  const { transcript, sending, stopping, error, reset, send, stop, newConversation, mode, modeError, autoModeOff, setMode, model, setModel, compact, setReasoning } = useChat()
   const running = isRunning(transcript)
   // A replay shows the session as it stood at the replay's step, in place of the live conversation.
   const replayed = useReplayTranscript()
@@ -91,6 +91,7 @@ export function ChatPane({ projectPath }: { projectPath: string }) {
         mode={mode}
         modeProblem={modeError ?? undefined}
         setMode={setMode}
+        autoModeOff={autoModeOff}
         // A task left in progress says nothing about now once the turn is over.
         {...(running && activity && { activity })}
         {...((model ?? configuredModel) && { configuredModel: model ?? configuredModel })}

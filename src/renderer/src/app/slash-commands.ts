@@ -90,6 +90,8 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
   { name: 'plan', description: 'Plan mode: the agent may read and think, not change anything', run: (chat) => chat.setMode('plan') },
   { name: 'accept-edits', description: 'Accept file edits without asking (commands still ask)', run: (chat) => chat.setMode('acceptEdits') },
   { name: 'ask', description: 'Ask before every change (the default mode)', run: (chat) => chat.setMode('default') },
+  { name: 'auto', description: 'Auto mode: a classifier allows calls that fit your request, asks about the rest', run: (chat) => chat.setMode('auto') },
+  { name: 'auto-decisions', description: "Open auto mode's decision log (and ask me next time)", run: (chat) => void show(chat, 'auto-decisions', 'The auto-mode decision log') },
   // Claude Code lists its to-do items with /todos; /tasks is the name people look for here.
   { name: 'tasks', description: "Show the session's task list (and add your own)", run: focusTaskList },
   { name: 'todos', description: "Show the session's task list (Claude Code's name for it)", run: focusTaskList },

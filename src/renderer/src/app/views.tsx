@@ -19,6 +19,7 @@ const SettingsDialog = lazyNamed(() => import('../features/settings/SettingsDial
 const MemoryBrowser = lazyNamed(() => import('../features/memory/MemoryBrowser'), 'MemoryBrowser')
 const ExtensionsView = lazyNamed(() => import('../features/extensions/ExtensionsView'), 'ExtensionsView')
 const ContextView = lazyNamed(() => import('../features/context/ContextView'), 'ContextView')
+const AutoDecisionsView = lazyNamed(() => import('../features/auto-mode/AutoDecisionsView'), 'AutoDecisionsView')
 
 /** Fetches a dialog's chunk ahead of its first open; a failure shows in its LazyBoundary if it is opened. */
 const preload = (view: { preload(): Promise<void> }) => void view.preload().catch(() => undefined)
@@ -115,6 +116,14 @@ export const VIEWS: readonly View[] = [
     command: { title: 'Open the context view (what the next request holds)' },
     render: (context) => <ContextView sessionId={context.sessionId} onClose={context.close} />,
     warm: () => preload(ContextView),
+  },
+  {
+    id: 'auto-decisions',
+    placement: 'dialog',
+    title: 'Auto-mode decisions',
+    command: { title: 'Open the auto-mode decision log' },
+    render: (context) => <AutoDecisionsView sessionId={context.sessionId} onClose={context.close} />,
+    warm: () => preload(AutoDecisionsView),
   },
   {
     id: 'viewer',

@@ -41,6 +41,11 @@ export const ToolCard = memo(function ToolCard({ tool }: { tool: ToolBlock }) {
         )}
         <span className={`badge badge--${state}`}>{label}</span>
       </header>
+      {tool.auto && (
+        <p className={`tool-card__auto tool-card__auto--${tool.auto.decision}`} role="note" aria-label={`Auto mode ${tool.auto.decision === 'allow' ? 'allowed' : 'asked'}: ${tool.auto.reason}`}>
+          <strong>{tool.auto.decision === 'allow' ? 'Auto mode allowed' : 'Auto mode asked you'}</strong>: {tool.auto.reason}
+        </p>
+      )}
       {tool.progress && !tool.result && <pre className="tool-card__output">{tool.progress}</pre>}
       {change && (
         <details className="tool-card__result">

@@ -15,6 +15,8 @@ export type Block =
       /** The latest progress output, trimmed to its tail. */
       progress?: string
       result?: { isError: boolean; content: string; details?: unknown }
+      /** Auto mode's classifier judged this call: what it said, and why. */
+      auto?: { decision: 'allow' | 'ask'; reason: string; decisionId: string }
     }
 
 export interface Notice {
@@ -128,6 +130,8 @@ export function reduce(transcript: Transcript, event: AgentEvent): Transcript {
           result: { isError: event.isError, content: event.content, ...(event.details !== undefined && { details: event.details }) },
         })),
       )
+    case 'auto_decision':
+      return update((turn) => upsertTool(turn, event.toolUseId, event.toolName, (tool) => ({ ...tool, auto: { decision: event.decision, reason: event.reason, decisionId: event.decisionId } })))
     case 'usage':
       return update((turn) => ({
         ...turn,

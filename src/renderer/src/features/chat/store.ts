@@ -23,6 +23,8 @@ export interface ChatState {
   mode: PermissionModeName
   /** Why the last mode switch failed, if it did. */
   modeError: string | null
+  /** `disableAutoMode` is set for this project: Shift+Tab leaves auto out. */
+  autoModeOff: boolean
   /** The OS sandbox is unavailable for this session's commands (shown as a banner until dismissed). */
   sandbox: { reason: string; unconfined: boolean } | null
   dismissSandbox(): void
@@ -56,6 +58,7 @@ export const useChat = create<ChatState>()((set, get) => ({
   stopping: false,
   error: null,
   mode: 'default',
+  autoModeOff: false,
   modeError: null,
   sandbox: null,
   model: null,
@@ -97,11 +100,15 @@ export const useChat = create<ChatState>()((set, get) => ({
   },
 
   async setMode(mode) {
+    const previous = get().mode
     set({ mode, modeError: null })
     const { sessionId } = sessionOnScreen()
     if (!sessionId) return
     const result = await api.invoke('session.setMode', { sessionId, mode })
-    if (!result.ok && get().mode === mode) set({ modeError: result.error.message })
+    if (result.ok || get().mode !== mode) return
+    // disableAutoMode: the session stays where it was, and the cycle leaves auto out from now on.
+    if (mode === 'auto' && result.error.code === 'UNAVAILABLE') set({ mode: previous, autoModeOff: true, modeError: result.error.message })
+    else set({ modeError: result.error.message })
   },
 
   reset(projectPath) {
@@ -110,7 +117,7 @@ export const useChat = create<ChatState>()((set, get) => ({
     if (sessionId && isRunning(get().transcript)) void api.invoke('session.abort', { sessionId })
     batcher.clear()
     showSession(projectPath, null)
-    set({ transcript: emptyTranscript, sending: false, stopping: false, error: null, mode: 'default', modeError: null, model: null, sandbox: null })
+    set({ transcript: emptyTranscript, sending: false, stopping: false, error: null, mode: 'default', modeError: null, autoModeOff: false, model: null, sandbox: null })
   },
 
   newConversation() {
@@ -138,9 +145,12 @@ export const useChat = create<ChatState>()((set, get) => ({
       }
       sessionId = created.value.sessionId
       showSession(projectPath, sessionId)
+      set({ autoModeOff: created.value.autoModeOff === true })
       // A mode picked before the session existed must hold from its very first tool call, and a
-      // model picked with /model from its first request.
+      // model picked with /model from its first request; without one, the session's own starting
+      // mode (the settings' defaultMode) is what the status bar shows.
       if (get().mode !== 'default') await get().setMode(get().mode)
+      else if (created.value.mode && created.value.mode !== 'default') set({ mode: created.value.mode })
       const model = get().model
       if (model) await api.invoke('session.setModel', { sessionId, model })
     }

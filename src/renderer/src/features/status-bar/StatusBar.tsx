@@ -15,13 +15,15 @@ export interface StatusBarProps {
   activity?: string
   /** The model new turns use, shown before any reply has named one. */
   configuredModel?: string
+  /** `disableAutoMode`: Shift+Tab leaves auto out. */
+  autoModeOff?: boolean
 }
 
 /**
  * Model, permission mode (Shift+Tab cycles it; plan mode stands out), what the agent is working on,
  * context used against the window, tokens, session cost and cache-read share.
  */
-export function StatusBar({ transcript, mode, modeProblem: problem, setMode, activity, configuredModel }: StatusBarProps) {
+export function StatusBar({ transcript, mode, modeProblem: problem, setMode, activity, configuredModel, autoModeOff = false }: StatusBarProps) {
   const facts = statusFacts(transcript)
   const budget = budgetFacts(transcript)
 
@@ -32,11 +34,11 @@ export function StatusBar({ transcript, mode, modeProblem: problem, setMode, act
       const target = event.target as HTMLElement | null
       if (target && target !== document.body && !target.closest('.composer')) return
       event.preventDefault()
-      void setMode(nextMode(mode))
+      void setMode(nextMode(mode, autoModeOff))
     }
     window.addEventListener('keydown', onKey)
     return () => window.removeEventListener('keydown', onKey)
-  }, [mode, setMode])
+  }, [mode, setMode, autoModeOff])
 
   const share = Math.min(1, facts.contextUsed / facts.contextWindow)
   return (

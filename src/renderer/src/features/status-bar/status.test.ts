@@ -18,11 +18,11 @@ describe('status facts', () => {
 
   it('knows 1M windows, cycles modes like Claude Code and writes compact counts', () => {
     expect(contextWindowOf('claude-sonnet-4-5[1m]')).toBe(1_000_000)
-    expect(['default', 'acceptEdits', 'plan'].map((m) => nextMode(m as 'default'))).toEqual(['acceptEdits', 'plan', 'default'])
+    expect(['default', 'acceptEdits', 'plan', 'auto'].map((m) => nextMode(m as 'default'))).toEqual(['acceptEdits', 'plan', 'auto', 'default'])
     expect(nextMode('bypassPermissions')).toBe('default')
-    // auto (asks as manual until its classifier exists) leaves the cycle back to Manual; default is shown as Claude Code names it now.
-    expect(nextMode('auto')).toBe('default')
-    expect([modeLabel('default'), modeLabel('auto')]).toEqual(['Manual', 'Auto (asks as Manual: no classifier yet)'])
+    // disableAutoMode: the cycle leaves auto out (and a session somehow in auto goes back to Manual).
+    expect(['default', 'acceptEdits', 'plan', 'auto'].map((m) => nextMode(m as 'default', true))).toEqual(['acceptEdits', 'plan', 'default', 'default'])
+    expect([modeLabel('default'), modeLabel('auto')]).toEqual(['Manual', 'Auto'])
     expect([999, 1234, 45_678, 2_500_000].map(compactCount)).toEqual(['999', '1.2k', '46k', '2.5M'])
   })
 

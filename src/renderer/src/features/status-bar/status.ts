@@ -83,15 +83,15 @@ export function statusFacts(transcript: UsageHistory): StatusFacts {
 
 /**
  * The modes Shift+Tab cycles through, as in Claude Code (bypass and dontAsk are set in settings
- * only). `auto` joins the cycle once it has its classifier; until then it asks as Manual does, so a
- * stop on it would only look different.
+ * only); auto is left out where `disableAutoMode` is set.
  */
-export const CYCLED_MODES: readonly PermissionModeName[] = ['default', 'acceptEdits', 'plan']
+export const CYCLED_MODES: readonly PermissionModeName[] = ['default', 'acceptEdits', 'plan', 'auto']
 
 /** The mode after `mode` in the Shift+Tab cycle (a mode outside the cycle goes back to default). */
-export function nextMode(mode: PermissionModeName): PermissionModeName {
-  const index = CYCLED_MODES.indexOf(mode)
-  return CYCLED_MODES[(index + 1) % CYCLED_MODES.length] ?? 'default'
+export function nextMode(mode: PermissionModeName, autoModeOff = false): PermissionModeName {
+  const cycle = autoModeOff ? CYCLED_MODES.filter((m) => m !== 'auto') : CYCLED_MODES
+  const index = cycle.indexOf(mode)
+  return cycle[(index + 1) % cycle.length] ?? 'default'
 }
 
 /** A person's label for a mode. */
@@ -105,7 +105,7 @@ export function modeLabel(mode: PermissionModeName): string {
     case 'plan':
       return 'Plan mode (read-only)'
     case 'auto':
-      return 'Auto (asks as Manual: no classifier yet)'
+      return 'Auto'
     case 'bypassPermissions':
       return 'Bypass permissions'
     case 'dontAsk':
