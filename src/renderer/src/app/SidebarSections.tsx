@@ -1,4 +1,4 @@
-import { Fragment, useRef } from 'react'
+import { Fragment, useRef, type CSSProperties } from 'react'
 import { LazyBoundary } from '../lib/LazyBoundary'
 import { Splitter } from '../lib/Splitter'
 import { resizeSections, toggleMaximized, toggleSection, useLayout } from '../state/layout'
@@ -36,7 +36,9 @@ export function SidebarSections({ views, context }: { views: readonly SidebarVie
               data-section={view.id}
               hidden={hidden}
               data-collapsed={collapsed || undefined}
-              style={{ flexGrow: collapsed ? 0 : section.weight }}
+              data-maximized={maximized === view.id || undefined}
+              // Its share of the height, as a custom property: the stylesheet decides when the share applies.
+              style={{ '--section-weight': section.weight } as CSSProperties}
             >
               <button
                 type="button"
