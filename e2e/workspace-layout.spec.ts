@@ -55,7 +55,7 @@ for (const size of SIZES) {
 test('a layout saved on a larger screen is clamped to a smaller one', async ({ app, projectDir }) => {
   await app.setViewportSize({ width: 1920, height: 1080 })
   await openByPath(app, projectDir)
-  await app.evaluate(() => localStorage.setItem('sous.layout.v1', JSON.stringify({ sidebar: 520, chat: 95 })))
+  await app.evaluate(() => (globalThis as unknown as { localStorage: { setItem(key: string, value: string): void } }).localStorage.setItem('sous.layout.v1', JSON.stringify({ sidebar: 520, chat: 95 })))
   await app.setViewportSize({ width: 1280, height: 720 })
   await app.reload()
   await openByPath(app, projectDir)

@@ -7,6 +7,8 @@ import { receiveHookRun, receiveMcpStatus } from '../features/extensions/store'
 import { receiveMemoryChange } from '../features/memory/store'
 import { receiveTaskEvent } from '../features/tasks/store'
 import { addApproval, refreshApprovals, removeApproval } from '../state/approvals'
+import { markSeen, noteSessionProject, receiveInboxEvent } from '../state/inbox'
+import { useSessionOnScreen } from '../state/session'
 import { noteFilesChange } from './use-files-revision'
 
 /**
@@ -30,6 +32,13 @@ export function startEventFeed(): () => void {
     api.on('agent.event', receiveTaskEvent),
     api.on('agent.event', receiveContextEvent),
     api.on('agent.event', noteFilesChange),
+    api.on('agent.event', receiveInboxEvent),
+    // The inbox names each session's project, and a run's ending is seen once its session is on screen.
+    useSessionOnScreen.subscribe(({ projectPath, sessionId }) => {
+      if (!sessionId) return
+      if (projectPath) noteSessionProject(sessionId, projectPath)
+      markSeen(sessionId)
+    }),
     api.on('approval.requested', addApproval),
     api.on('approval.requested', notifyApproval),
     api.on('approval.resolved', ({ id }) => removeApproval(id)),
