@@ -61,5 +61,14 @@ export function openInboxEntry(row: InboxRow, openSession: (sessionId: string, p
   const path = useInboxFacts.getState().projects[row.sessionId]
   markSeen(row.sessionId)
   if (path && sessionOnScreen().sessionId !== row.sessionId) openSession(row.sessionId, path)
-  focusWhenShown(CARD[row.kind])
+  // The card of the session on screen now may be another one's: wait for this session first.
+  const until = performance.now() + SWITCH_WAIT_MS
+  const wait = () => {
+    if (sessionOnScreen().sessionId === row.sessionId) focusWhenShown(CARD[row.kind])
+    else if (performance.now() < until) requestAnimationFrame(wait)
+  }
+  wait()
 }
+
+/** How long opening another project and its session may take before the focus is left alone. */
+const SWITCH_WAIT_MS = 5000

@@ -105,9 +105,9 @@ export const useChat = create<ChatState>()((set, get) => ({
   },
 
   reset(projectPath) {
-    const { sessionId, projectPath: previous } = sessionOnScreen()
-    if (previous === projectPath) return
-    if (sessionId && isRunning(get().transcript)) void api.invoke('session.abort', { sessionId })
+    // Another project's tab: the session on screen runs on (its approvals wait in the inbox, and
+    // its history comes back with its tab), as the project's terminals do.
+    if (sessionOnScreen().projectPath === projectPath) return
     batcher.clear()
     showSession(projectPath, null)
     set({ transcript: emptyTranscript, sending: false, stopping: false, error: null, mode: 'default', modeError: null, model: null, sandbox: null })
