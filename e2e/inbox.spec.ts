@@ -18,6 +18,13 @@ async function prompt(page: Page, text: string): Promise<void> {
   await message.press('Enter')
 }
 
+/** What has the focus on `page`: its accessible label or its tag. */
+const focusedOn = (page: Page) =>
+  page.evaluate(() => {
+    const active = (globalThis as unknown as { document: { activeElement: { tagName: string; getAttribute(name: string): string | null } | null } }).document.activeElement
+    return active?.getAttribute('aria-label') ?? active?.tagName
+  })
+
 const bash = (id: string, command: string) => ({ reply: { content: [{ type: 'tool_use', id, name: 'Bash', input: { command, description: 'Write a marker' } }] } })
 
 test('three approvals from three projects: counted everywhere, answered on another page, withdrawn everywhere', async ({ app, projectDir, modelServer }) => {
@@ -42,7 +49,7 @@ test('three approvals from three projects: counted everywhere, answered on anoth
     }
     await expect(app).toHaveTitle('(3) Sous')
     await expect(app.getByRole('button', { name: 'Inbox, 3 waiting' })).toBeVisible()
-    const focused = await app.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.tagName)
+    const focused = await focusedOn(app)
 
     // A second page on the same host sees the same three.
     const second = await app.context().newPage()
@@ -70,7 +77,7 @@ test('three approvals from three projects: counted everywhere, answered on anoth
     await second.keyboard.press('Escape')
     await expect(app).toHaveTitle('(3) Sous')
     // The first page did not move its focus for any of it.
-    expect(await app.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.tagName)).toBe(focused)
+    expect(await focusedOn(app)).toBe(focused)
 
     // On the first page, by keyboard: the inbox, the first entry, Enter — and its card has the focus.
     await app.keyboard.press('Alt+Shift+I')

@@ -10,6 +10,8 @@ import { viewCommands } from './view-commands'
 import { focusWhenShown } from './show-view'
 import { revealSection, toggleFocusMode, useLayout } from '../state/layout'
 import { DEFAULT_LAYOUT } from '../state/layout-model'
+import { useChat } from '../features/chat/store'
+import { chatCommands } from './chat-commands'
 import { useTrust } from '../features/trust/store'
 import { useExtensionsSection, type Section } from '../features/extensions/section'
 
@@ -141,6 +143,25 @@ export function buildCommands(ctx: Context): AppCommand[] {
       title: 'Review project trust…',
       run: () => void useTrust.getState().review(path),
     },
+  )
+  const chat = () => useChat.getState()
+  commands.push(
+    ...chatCommands(
+      {
+        setMode: (mode) => void chat().setMode(mode),
+        setModel: (model) => void chat().setModel(model),
+        setThinking: (thinking) => void chat().setReasoning({ thinking }),
+        compact: () => void chat().compact(''),
+        stop: () => void chat().stop(),
+        rename: () => {
+          revealSection('sessions')
+          // The session on screen's row: its Rename button opens the name field.
+          focusWhenShown('.session--active')
+          requestAnimationFrame(() => document.querySelector<HTMLButtonElement>('.session--active button[aria-label^="Rename "]')?.click())
+        },
+      },
+      ctx.activeSession !== null,
+    ),
   )
   if (ctx.activeSession) {
     const sessionId = ctx.activeSession
