@@ -95,7 +95,7 @@ export function createCore(options: CoreOptions): Core {
     ...contextHandlers({ sessions: options.sessions }),
     ...workspaceHandlers({ sousHome: options.sousHome }),
     ...approvalHandlers(options.approvals ?? { queues: () => [] }),
-    ...extensionHandlers({ extensions: options.extensions }),
+    ...extensionHandlers({ extensions: options.extensions, sousHome: options.sousHome }),
     ...trustHandlers({ sousHome: options.sousHome, onGranted: (projectPath) => options.extensions?.trustChanged(projectPath) }),
     ...memoryHandlers({ memory, sousHome: options.sousHome }),
     ...taskHandlers(options.tasks && { ...options.tasks, ...(options.sessions && { sessions: options.sessions }) }),
