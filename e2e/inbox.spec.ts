@@ -103,3 +103,31 @@ test('three approvals from three projects: counted everywhere, answered on anoth
     await Promise.all(others.map((dir) => rm(dir, { recursive: true, force: true })))
   }
 })
+
+test('a command waiting for input badges the Agent tab and waits in the inbox; answering it clears both', async ({ app, projectDir, modelServer }) => {
+  await app.setViewportSize({ width: 1280, height: 720 })
+  await modelServer.setScenario([
+    bash('toolu_ask', 'read -p "Your name? " name; echo "hello $name"'),
+    { reply: { content: [{ type: 'text', text: 'Greeted.' }] } },
+  ])
+  await openByPath(app, projectDir)
+  await prompt(app, 'ask my name')
+  const card = app.getByRole('region', { name: 'Approvals' })
+  await card.getByRole('button', { name: 'Allow once' }).click()
+  // The project opened on a shell: the Agent tab is not in front, and nothing switches to it.
+  const agentTab = app.getByRole('tab', { name: 'Agent (waiting for input)' })
+  await expect(agentTab).toBeVisible()
+  await expect(agentTab).toHaveAttribute('aria-selected', 'false')
+  await expect(app).toHaveTitle('(1) Sous')
+
+  await app.keyboard.press('Alt+Shift+I')
+  const inbox = app.getByRole('dialog', { name: 'Inbox' })
+  await inbox.getByRole('button', { name: /^Input in .*: Waits for input: read -p/ }).click()
+  await expect(app.getByRole('tab', { name: /^Agent/ })).toHaveAttribute('aria-selected', 'true')
+  await expect(app.locator('[role="tabpanel"]:not([hidden]) .xterm-helper-textarea')).toBeFocused()
+  await app.keyboard.type('Ada')
+  await app.keyboard.press('Enter')
+  await expect(app.getByRole('region', { name: 'Chat' }).getByLabel('Assistant').last()).toContainText('Greeted.')
+  await expect(app.getByRole('tab', { name: 'Agent', exact: true })).toBeVisible()
+  await expect(app).toHaveTitle('Sous')
+})

@@ -7,7 +7,7 @@ import { receiveHookRun, receiveMcpStatus } from '../features/extensions/store'
 import { receiveMemoryChange } from '../features/memory/store'
 import { receiveTaskEvent } from '../features/tasks/store'
 import { addApproval, refreshApprovals, removeApproval } from '../state/approvals'
-import { markSeen, noteSessionProject, receiveInboxEvent } from '../state/inbox'
+import { markSeen, noteSessionProject, receiveInboxEvent, receiveInputWait } from '../state/inbox'
 import { useSessionOnScreen } from '../state/session'
 import { noteFilesChange } from './use-files-revision'
 
@@ -33,6 +33,7 @@ export function startEventFeed(): () => void {
     api.on('agent.event', receiveContextEvent),
     api.on('agent.event', noteFilesChange),
     api.on('agent.event', receiveInboxEvent),
+    api.on('agent.inputWait', receiveInputWait),
     // The inbox names each session's project, and a run's ending is seen once its session is on screen.
     useSessionOnScreen.subscribe(({ projectPath, sessionId }) => {
       if (!sessionId) return

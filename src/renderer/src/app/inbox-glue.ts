@@ -8,6 +8,7 @@ import { learnProject, markSeen, useInboxFacts } from '../state/inbox'
 import { approvalEntry, inboxList } from '../state/inbox-model'
 import { sessionOnScreen } from '../state/session'
 import { focusWhenShown } from './show-view'
+import { useTerminals } from '../features/terminal/store'
 
 /**
  * The shell's glue for the attention inbox: the rows (the host's pending approvals, named the way
@@ -49,6 +50,7 @@ const CARD: Record<InboxRow['kind'], string> = {
   plan: '[aria-label="Approvals"]',
   question: '[aria-label="Approvals"]',
   pause: '.pause-card',
+  input: '[role="tabpanel"]:not([hidden]) .xterm-helper-textarea',
   finished: 'textarea[aria-label="Message"], [aria-label="Message"]',
   failed: 'textarea[aria-label="Message"], [aria-label="Message"]',
 }
@@ -64,7 +66,11 @@ export function openInboxEntry(row: InboxRow, openSession: (sessionId: string, p
   // The card of the session on screen now may be another one's: wait for this session first.
   const until = performance.now() + SWITCH_WAIT_MS
   const wait = () => {
-    if (sessionOnScreen().sessionId === row.sessionId) focusWhenShown(CARD[row.kind])
+    if (sessionOnScreen().sessionId === row.sessionId) {
+      // A command waiting for input: its Agent terminal comes to the front to be typed in.
+      if (row.kind === 'input' && path) showAgentTerminal(path)
+      focusWhenShown(CARD[row.kind])
+    }
     else if (performance.now() < until) requestAnimationFrame(wait)
   }
   wait()
@@ -72,3 +78,10 @@ export function openInboxEntry(row: InboxRow, openSession: (sessionId: string, p
 
 /** How long opening another project and its session may take before the focus is left alone. */
 const SWITCH_WAIT_MS = 5000
+
+/** Puts a project's Agent terminal in front. */
+function showAgentTerminal(projectPath: string): void {
+  const terminals = useTerminals.getState()
+  const agent = terminals.terminals.find((t) => t.projectPath === projectPath && t.kind === 'agent')
+  if (agent) terminals.select(projectPath, agent.key)
+}

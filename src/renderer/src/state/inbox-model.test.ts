@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { ApprovalRequested } from '../../../shared/ipc/contract'
 import type { AgentEvent } from '../../../shared/protocol/agent-event'
-import { applyEvent, approvalEntry, inboxList, seen, type EventEntries } from './inbox-model'
+import { applyEvent, applyInputWait, approvalEntry, inboxList, seen, type EventEntries } from './inbox-model'
 
 const base = { sessionId: 's1', agentId: 'main' }
 const nobody = () => false
@@ -27,6 +27,13 @@ describe('inbox model', () => {
     expect(applyEvent({}, end, 1, (id) => id === 's1')).toEqual({})
     expect(applyEvent({}, { ...end, reason: 'aborted' } as AgentEvent, 1, nobody)).toEqual({})
     expect(applyEvent({}, { ...end, agentId: 'agent-1' }, 1, nobody)).toEqual({})
+  })
+
+  it('keeps a command waiting for input until it goes on, and a new turn does not hide it', () => {
+    const waiting = applyInputWait({}, { sessionId: 's1', ptyId: 'p1', command: 'read -p "Name? " n', waiting: true }, 1)
+    expect(Object.values(waiting)).toEqual([{ id: 'input:p1', kind: 'input', sessionId: 's1', title: 'Waits for input: read -p "Name? " n', at: 1 }])
+    expect(applyInputWait(waiting, { sessionId: 's1', ptyId: 'p1', command: '', waiting: false }, 2)).toEqual({})
+    expect(applyInputWait(waiting, { sessionId: 's1', ptyId: 'p2', command: '', waiting: false }, 2)).toBe(waiting)
   })
 
   it('lists approvals by kind with everything else, oldest first', () => {

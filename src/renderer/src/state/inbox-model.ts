@@ -8,7 +8,7 @@ import type { AgentEvent } from '../../../shared/protocol/agent-event'
  * anywhere, in any window or browser page, withdraws it everywhere); the other entries come from
  * the session events this page heard. Pure, so the rules are tested on their own.
  */
-export type InboxKind = 'approval' | 'plan' | 'question' | 'pause' | 'finished' | 'failed'
+export type InboxKind = 'approval' | 'plan' | 'question' | 'pause' | 'input' | 'finished' | 'failed'
 
 export interface InboxEntry {
   /** Unique in the inbox: the approval id, `pause:<id>`, `run:<session>`. */
@@ -58,6 +58,14 @@ export function applyEvent(entries: EventEntries, event: AgentEvent, at: number,
     default:
       return entries
   }
+}
+
+/** An agent command that seems to wait for input (`agent.inputWait`), or no longer does. */
+export function applyInputWait(entries: EventEntries, change: { sessionId: string; ptyId: string; command: string; waiting: boolean }, at: number): EventEntries {
+  const id = `input:${change.ptyId}`
+  if (!change.waiting) return without(entries, (entry) => entry.id === id)
+  const command = change.command.length > 80 ? `${change.command.slice(0, 79)}…` : change.command
+  return { ...entries, [id]: { id, kind: 'input', sessionId: change.sessionId, title: `Waits for input: ${command}`, at } }
 }
 
 /** The entries of a session the user has just opened (its run's ending has been seen). */

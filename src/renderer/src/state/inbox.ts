@@ -1,7 +1,7 @@
 import { create } from 'zustand'
 import type { AgentEvent } from '../../../shared/protocol/agent-event'
 import { api } from '../api'
-import { applyEvent, seen, type EventEntries } from './inbox-model'
+import { applyEvent, applyInputWait, seen, type EventEntries } from './inbox-model'
 import { sessionOnScreen } from './session'
 
 /**
@@ -28,6 +28,17 @@ export function receiveInboxEvent(event: AgentEvent): void {
   const events = applyEvent(useInboxFacts.getState().events, event, Date.now(), watching)
   if (events !== useInboxFacts.getState().events) useInboxFacts.setState({ events })
   if (event.type === 'turn_start' || event.type === 'session_pause' || event.type === 'turn_end') void learnProject(event.sessionId)
+}
+
+/** An agent command waits for input, or no longer does (the Agent tab's badge and an inbox entry). */
+export function receiveInputWait(change: { sessionId: string; ptyId: string; command: string; waiting: boolean }): void {
+  useInboxFacts.setState((state) => ({ events: applyInputWait(state.events, change, Date.now()) }))
+  if (change.waiting) void learnProject(change.sessionId)
+}
+
+/** Whether a command of `sessionId` waits for input now. */
+export function waitsForInput(events: EventEntries, sessionId: string | null): boolean {
+  return sessionId !== null && Object.values(events).some((entry) => entry.kind === 'input' && entry.sessionId === sessionId)
 }
 
 /** The user opened a session: its ended run has been seen. */

@@ -13,6 +13,7 @@ const KIND_LABELS: Record<InboxKind, string> = {
   plan: 'Plan',
   question: 'Question',
   pause: 'Paused',
+  input: 'Input',
   finished: 'Finished',
   failed: 'Failed',
 }
