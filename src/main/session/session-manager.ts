@@ -17,7 +17,7 @@ import type { Session } from './session'
 import { closeLiveSession, openLiveSession, type LiveSession, type SessionParts } from './live-session'
 import { compactionsOf, lastTotals, storedTasks } from './stored-state'
 import { combineTurns } from './turn-feed'
-import type { SessionHistory, SessionService } from './types'
+import type { PromptImage, SessionHistory, SessionService } from './types'
 
 /** How the manager builds each session's parts. */
 export interface SessionManagerOptions<P extends SessionParts = SessionParts> {
@@ -55,8 +55,8 @@ export class SessionManager<P extends SessionParts = SessionParts> implements Se
     return this.live.get(sessionId)?.parts
   }
 
-  async prompt(sessionId: string, text: string): Promise<void> {
-    const turn = this.get(sessionId).runTurn(text)
+  async prompt(sessionId: string, text: string, images?: readonly PromptImage[]): Promise<void> {
+    const turn = this.get(sessionId).runTurn(text, images)
     this.turns.add(turn)
     void turn.finally(() => this.turns.delete(turn))
   }
