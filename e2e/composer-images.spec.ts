@@ -14,12 +14,18 @@ const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwA
 /** Pastes files into the message box the way the clipboard does. */
 async function paste(page: Page, files: Array<{ name: string; type: string; base64?: string; size?: number }>): Promise<void> {
   await page.getByRole('textbox', { name: 'Message' }).evaluate((box, list) => {
-    const transfer = new DataTransfer()
+    // The page's own DOM classes (the spec is compiled without the DOM library).
+    const dom = globalThis as unknown as {
+      DataTransfer: new () => { items: { add(file: unknown): void } }
+      ClipboardEvent: new (type: string, init: Record<string, unknown>) => unknown
+      File: new (parts: unknown[], name: string, options: { type: string }) => unknown
+    }
+    const transfer = new dom.DataTransfer()
     for (const file of list) {
       const bytes = file.base64 ? Uint8Array.from(atob(file.base64), (c) => c.charCodeAt(0)) : new Uint8Array(file.size ?? 1)
-      transfer.items.add(new File([bytes], file.name, { type: file.type }))
+      transfer.items.add(new dom.File([bytes], file.name, { type: file.type }))
     }
-    box.dispatchEvent(new ClipboardEvent('paste', { clipboardData: transfer, bubbles: true, cancelable: true }))
+    box.dispatchEvent(new dom.ClipboardEvent('paste', { clipboardData: transfer, bubbles: true, cancelable: true }) as Event)
   }, files)
 }
 
