@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react'
+import { useCallback, useEffect, useMemo, useState } from 'react'
 import { api } from '../api'
 import { ApprovalPanel } from '../features/approvals/ApprovalPanel'
 import { Composer } from '../features/chat/Composer'
@@ -12,7 +12,10 @@ import { useSessionOnScreen } from '../state/session'
 import { currentActivity } from '../features/tasks/task-list'
 import { openPlanFile } from './plan-glue'
 import { showView } from './show-view'
+import { TimelinePane } from './TimelinePane'
+import { useReplayTranscript } from './use-replay'
 import { VIEWS } from './views'
+import { exitReplay } from '../features/timeline/replay-store'
 import '../features/chat/chat.css'
 
 /**
@@ -24,6 +27,13 @@ export function ChatPane({ projectPath }: { projectPath: string }) {
   const sessionId = useSessionOnScreen((state) => state.sessionId)
   const { transcript, sending, stopping, error, reset, send, stop, newConversation, mode, modeError, setMode, model, setModel, compact, setReasoning } = useChat()
   const running = isRunning(transcript)
+  // A replay shows the session as it stood at the replay's step, in place of the live conversation.
+  const replayed = useReplayTranscript()
+  // A new prompt is about the session as it is now: it ends a replay.
+  const sendNow = useCallback((text: string) => {
+    exitReplay()
+    return send(text)
+  }, [send])
   const tasks = useTasks((state) => (sessionId ? state.lists[sessionId]?.tasks : undefined))
   const activity = useMemo(() => (tasks ? currentActivity(tasks) : undefined), [tasks])
 
@@ -49,7 +59,8 @@ export function ChatPane({ projectPath }: { projectPath: string }) {
         </span>
       </header>
       <SandboxBanner />
-      <Conversation transcript={transcript} />
+      <Conversation transcript={replayed ?? transcript} />
+      <TimelinePane running={running || sending} />
       {error && (
         <p className="pane__error" role="alert">
           {error}
@@ -72,7 +83,7 @@ export function ChatPane({ projectPath }: { projectPath: string }) {
         running={running}
         sending={sending}
         stopping={stopping}
-        onSend={send}
+        onSend={sendNow}
         onStop={() => void stop()}
       />
       <StatusBar

@@ -14,6 +14,8 @@ import { useChat } from '../features/chat/store'
 import { chatCommands } from './chat-commands'
 import { useTrust } from '../features/trust/store'
 import { useExtensionsSection, type Section } from '../features/extensions/section'
+import { startReplay } from '../features/timeline/replay-store'
+import { useTimeline } from '../features/timeline/store'
 
 export type { AppCommand }
 
@@ -139,6 +141,19 @@ export function buildCommands(ctx: Context): AppCommand[] {
       },
     },
     {
+      id: 'timeline.toggle',
+      title: 'Show or hide the session timeline',
+      run: () => useTimeline.getState().toggle(),
+    },
+    {
+      id: 'timeline.focus',
+      title: 'Focus the session timeline',
+      run: () => {
+        if (!useTimeline.getState().shown) useTimeline.getState().toggle()
+        requestAnimationFrame(() => focus('[role="toolbar"][aria-label="Session timeline"] button[tabindex="0"]'))
+      },
+    },
+    {
       id: 'trust.review',
       title: 'Review project trust…',
       run: () => void useTrust.getState().review(path),
@@ -175,6 +190,19 @@ export function buildCommands(ctx: Context): AppCommand[] {
         id: 'session.export',
         title: 'Export this session as Markdown',
         run: () => void useSessions.getState().exportMarkdown(sessionId),
+      },
+      {
+        id: 'session.exportReplay',
+        title: 'Export this session as an HTML replay',
+        run: () => void useSessions.getState().exportReplay(sessionId),
+      },
+      {
+        id: 'timeline.replay',
+        title: 'Replay this session',
+        run: () => {
+          if (!useTimeline.getState().shown) useTimeline.getState().toggle()
+          void startReplay()
+        },
       },
     )
   }

@@ -6,6 +6,7 @@ import { receiveContextEvent } from '../features/context/store'
 import { receiveHookRun, receiveMcpStatus } from '../features/extensions/store'
 import { receiveMemoryChange } from '../features/memory/store'
 import { receiveTaskEvent } from '../features/tasks/store'
+import { receiveTimelineApproval, receiveTimelineEvent, receiveTimelineHook, receiveTimelineResolution } from '../features/timeline/store'
 import { addApproval, refreshApprovals, removeApproval } from '../state/approvals'
 import { markSeen, noteSessionProject, receiveInboxEvent, receiveInputWait } from '../state/inbox'
 import { useSessionOnScreen } from '../state/session'
@@ -40,11 +41,15 @@ export function startEventFeed(): () => void {
       if (projectPath) noteSessionProject(sessionId, projectPath)
       markSeen(sessionId)
     }),
+    api.on('agent.event', receiveTimelineEvent),
     api.on('approval.requested', addApproval),
     api.on('approval.requested', notifyApproval),
     api.on('approval.resolved', ({ id }) => removeApproval(id)),
+    api.on('approval.requested', receiveTimelineApproval),
+    api.on('approval.resolved', receiveTimelineResolution),
     api.on('mcp.status', receiveMcpStatus),
     api.on('hooks.ran', receiveHookRun),
+    api.on('hooks.ran', receiveTimelineHook),
     api.on('memory.changed', (change) => void receiveMemoryChange(change)),
     // Events missed while the link was down: the host's lists are the truth after a reconnect.
     connection.onState((state) => {

@@ -26,7 +26,8 @@ const END_LABEL: Record<TerminalReason, string> = {
 export const TurnView = memo(function TurnView({ turn, live, before }: { turn: Turn; live: boolean; before?: Turn['usage'] }) {
   const replyEmpty = turn.blocks.length === 0
   return (
-    <div className="turn">
+    // `data-turn-id` and the tab index let the timeline lead to the turn (app/focus-card.ts).
+    <div className="turn" data-turn-id={turn.turnId} tabIndex={-1}>
       <div className="message message--user" aria-label="You">
         <p>{turn.prompt}</p>
       </div>
