@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { builtinModules, createRequire } from 'node:module'
 import { dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
@@ -23,7 +23,7 @@ export type BundleProblem = string
 export async function checkBundle(outDir: string): Promise<BundleProblem[]> {
   const main = join(outDir, 'main')
   const entries = ['index.js', 'cli.js'].map((name) => join(main, name))
-  return [...(await checkModuleGraph(entries, main)), ...checkPreload(join(outDir, 'preload', 'index.cjs')), ...checkRenderer(join(outDir, 'renderer', 'index.html'))]
+  return [...(await checkModuleGraph(entries, main)), ...checkPreload(join(outDir, 'preload', 'index.cjs')), ...checkRenderer(join(outDir, 'renderer', 'index.html')), ...checkCodicon(join(outDir, 'renderer', 'assets'))]
 }
 
 /**
@@ -133,6 +133,24 @@ export function checkRenderer(indexHtml: string): BundleProblem[] {
     if (!existsSync(target)) problems.push(`index.html names ${reference}, which is not in the build`)
   }
   return problems
+}
+
+/**
+ * Monaco's icon font is in the build: a stylesheet declares the `codicon` font face and the font
+ * file it names is there (without it the diff gutter and the folding arrows draw as boxes).
+ */
+export function checkCodicon(assets: string): BundleProblem[] {
+  if (!existsSync(assets)) return [`missing renderer assets ${assets}`]
+  for (const name of readdirSync(assets).filter((file) => file.endsWith('.css'))) {
+    const css = readFileSync(join(assets, name), 'utf8')
+    for (const face of css.matchAll(/@font-face\s*{([^}]*)}/g)) {
+      if (!/font-family:\s*["']?codicon/.test(face[1]!)) continue
+      const url = /url\((["']?)([^)"']+)\1\)/.exec(face[1]!)?.[2]
+      if (url && !/^data:/.test(url) && !existsSync(resolve(assets, url.split(/[?#]/)[0]!))) return [`${name} names the codicon font ${url}, which is not in the build`]
+      return []
+    }
+  }
+  return ['no stylesheet in the build declares the codicon font (Monaco would draw its icons as boxes)']
 }
 
 async function main(): Promise<void> {

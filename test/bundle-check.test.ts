@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { checkBundle } from '../scripts/bundle-check'
+import { checkBundle, checkCodicon } from '../scripts/bundle-check'
 
 // The smoke check of a build, over small planted builds: one that would start, and one with every
 // kind of break it must name. Planted inside the repository so packages resolve as in `out/`.
@@ -20,7 +20,8 @@ function plant(files: Record<string, string>): void {
 
 const goodRenderer = {
   'renderer/index.html': '<!doctype html><link rel="stylesheet" href="./assets/app.css"><script type="module" src="./assets/app.js"></script><a href="https://example.org">x</a>',
-  'renderer/assets/app.css': '',
+  'renderer/assets/app.css': '@font-face{font-family:"codicon";src:url(./codicon-1.ttf) format("truetype")}',
+  'renderer/assets/codicon-1.ttf': 'font',
   'renderer/assets/app.js': '',
 }
 
@@ -56,6 +57,12 @@ describe('bundle check', () => {
         expect.stringContaining('index.html names ./assets/missing.js'),
       ]),
     )
-    expect(problems).toHaveLength(6)
+    expect(problems).toHaveLength(7)
+    expect(problems).toContain('no stylesheet in the build declares the codicon font (Monaco would draw its icons as boxes)')
+  })
+
+  it('names a codicon font face whose file is missing', () => {
+    plant({ 'renderer/assets/editor.css': '@font-face{font-family:codicon;src:url(./codicon-2.ttf)}' })
+    expect(checkCodicon(join(out, 'renderer', 'assets'))).toEqual(['editor.css names the codicon font ./codicon-2.ttf, which is not in the build'])
   })
 })

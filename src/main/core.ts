@@ -1,6 +1,6 @@
 import { createEventHub, type EventHub } from './base/event-hub'
 import { agentsHandlers } from './host/handlers/agents'
-import { appHandlers } from './host/handlers/app'
+import { appHandlers, type BadgeShell } from './host/handlers/app'
 import { extensionHandlers } from './host/handlers/extensions'
 import { approvalHandlers, type ApprovalHandlerDeps } from './host/handlers/approval'
 import { contextHandlers } from './host/handlers/context'
@@ -57,6 +57,8 @@ export interface CoreOptions {
   events?: EventHub
   /** Electron: the renderer URLs that may call (default: the `app://` protocol only). */
   appOrigins?: readonly string[]
+  /** The desktop's dock / taskbar badge (the inbox count); absent in the browser host. */
+  badge?: BadgeShell
   /** Non-fatal problems (a corrupt recent-projects file…), for the log. */
   onWarning?: (message: string) => void
   /** Handler bugs, for the log. */
@@ -86,7 +88,7 @@ export function createCore(options: CoreOptions): Core {
   const memory = options.memory ?? new MemoryService({ sousHome: options.sousHome, hub: events, preferences: () => readPreferencesSync(options.sousHome) })
 
   const handlers: Handlers = {
-    ...appHandlers({ version: SOUS_VERSION, transport: options.transport }),
+    ...appHandlers({ version: SOUS_VERSION, transport: options.transport, ...(options.badge && { badge: options.badge }) }),
     ...projectHandlers({ recent, pickFolder: options.pickFolder }),
     ...terminals.handlers,
     ...settingsHandlers({ keyStore: options.keyStore }),
@@ -95,7 +97,7 @@ export function createCore(options: CoreOptions): Core {
     ...contextHandlers({ sessions: options.sessions }),
     ...workspaceHandlers({ sousHome: options.sousHome }),
     ...approvalHandlers(options.approvals ?? { queues: () => [] }),
-    ...extensionHandlers({ extensions: options.extensions }),
+    ...extensionHandlers({ extensions: options.extensions, sousHome: options.sousHome }),
     ...trustHandlers({ sousHome: options.sousHome, onGranted: (projectPath) => options.extensions?.trustChanged(projectPath) }),
     ...memoryHandlers({ memory, sousHome: options.sousHome }),
     ...taskHandlers(options.tasks && { ...options.tasks, ...(options.sessions && { sessions: options.sessions }) }),

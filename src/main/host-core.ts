@@ -25,6 +25,7 @@ export interface HostCoreOptions {
   pickFolder?: CoreOptions['pickFolder']
   /** Electron: the renderer URLs that may call. */
   appOrigins?: CoreOptions['appOrigins']
+  badge?: CoreOptions['badge']
 }
 
 /** A host's core and the agent behind it. */
@@ -76,6 +77,7 @@ export function createHostCore(options: HostCoreOptions): HostCore {
     onWarning: options.log,
     ...(options.pickFolder && { pickFolder: options.pickFolder }),
     ...(options.appOrigins && { appOrigins: options.appOrigins }),
+    ...(options.badge && { badge: options.badge }),
   })
   let disposed: Promise<void> | undefined
   return {

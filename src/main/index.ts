@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url'
-import { app, BrowserWindow, dialog, ipcMain, Menu, safeStorage, session } from 'electron'
+import { app, BrowserWindow, dialog, ipcMain, Menu, Notification, safeStorage, session } from 'electron'
 import { cspHeader } from '../shared/csp'
+import { startApprovalNotifications, type AttentionShell } from './app/attention'
 import { hardenSession, hardenWebContents } from './app/harden'
 import { menuTemplate } from './app/menu'
 import { folderFromArgv, OpenRequestQueue } from './app/open-requests'
@@ -11,6 +12,7 @@ import { sousHome } from './base/paths'
 import type { Core } from './core'
 import { createHostCore } from './host-core'
 import { attachElectronTransport } from './host/electron'
+import { approvalHandlers } from './host/handlers/approval'
 import { APP_URL, isAllowedUrl } from './host/sender-policy'
 import { SafeStorageKeyStore } from './secrets/safe-storage-key-store'
 
@@ -68,6 +70,25 @@ async function pickFolder(): Promise<string | null> {
   return result.canceled ? null : (result.filePaths[0] ?? null)
 }
 
+/** Electron's badge and notifications, behind the interface `app/attention.ts` is tested with. */
+const attentionShell: AttentionShell = {
+  // Linux: Unity launchers only; elsewhere the dock (macOS) or the taskbar overlay (Windows).
+  setBadgeCount: (count) => void app.setBadgeCount(count),
+  focused: () => BrowserWindow.getFocusedWindow() !== null,
+  notify(notice, on) {
+    if (!Notification.isSupported()) return { close: () => undefined }
+    const note = new Notification({ title: notice.title, body: notice.body, actions: notice.actions.map((text) => ({ type: 'button' as const, text })) })
+    note.on('action', (_event, index) => on.action(index))
+    note.on('click', () => on.click())
+    note.show()
+    return { close: () => note.close() }
+  },
+  show() {
+    if (mainWindow?.isMinimized()) mainWindow.restore()
+    mainWindow?.focus()
+  },
+}
+
 function start(): void {
   const csp = cspHeader({ dev: devUrl !== undefined })
   hardenSession(session.defaultSession, { csp, appOrigins })
@@ -82,8 +103,22 @@ function start(): void {
     log: (message) => console.error(`[sous] ${message}`),
     pickFolder,
     appOrigins,
+    badge: attentionShell,
   })
   core = host.core
+  const reply = approvalHandlers(host.runtime.approvals)['approval.reply']
+  startApprovalNotifications({
+    shell: attentionShell,
+    events: host.core.events,
+    // Answered elsewhere a moment before: nothing to do.
+    reply: async (id, decision) => {
+      try {
+        await reply({ id, decision }, { sender: { transport: 'internal' } })
+      } catch (error) {
+        console.error(`[sous] answering from a notification failed: ${String(error)}`)
+      }
+    },
+  })
   attachElectronTransport({
     ipcMain,
     core: host.core,

@@ -20,7 +20,7 @@ import type { Session } from './session'
 import { closeLiveSession, openLiveSession, type LiveSession, type SessionParts } from './live-session'
 import { compactionsOf, lastTotals, storedTasks } from './stored-state'
 import { combineTurns } from './turn-feed'
-import type { AgentHistory, SessionHistory, SessionService } from './types'
+import type { AgentHistory, PromptImage, SessionHistory, SessionService } from './types'
 
 /** How the manager builds each session's parts. */
 export interface SessionManagerOptions<P extends SessionParts = SessionParts> {
@@ -59,8 +59,8 @@ export class SessionManager<P extends SessionParts = SessionParts> implements Se
     return this.live.get(sessionId)?.parts
   }
 
-  async prompt(sessionId: string, text: string): Promise<void> {
-    const turn = this.get(sessionId).runTurn(text)
+  async prompt(sessionId: string, text: string, images?: readonly PromptImage[]): Promise<void> {
+    const turn = this.get(sessionId).runTurn(text, images)
     this.turns.add(turn)
     void turn.finally(() => this.turns.delete(turn))
   }

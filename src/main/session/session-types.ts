@@ -4,6 +4,7 @@ import type { CompactionRecord } from '../../shared/protocol/compaction'
 import type { AgentEvent, Usage } from '../../shared/protocol/agent-event'
 import type { TaskItem } from '../../shared/protocol/task'
 import type { EventHub } from '../base/event-hub'
+import type { PromptImage } from './types'
 import type { ReminderQueue } from '../context/reminders'
 import type { CanUseTool, QueryHooks, QueryParams, QueryResult } from '../engine/types'
 import type { SessionMemoryHost, SessionMemoryPort } from '../memory/agents/session-memory'
@@ -107,7 +108,8 @@ export interface SessionHandle {
   /** Whether a turn is running. */
   readonly busy: boolean
   /** Starts a turn (a coordinator's workers report back as user messages). Throws CONFLICT while one runs. */
-  runTurn(text: string): Promise<QueryResult>
+  /** `images` follow the text as image blocks of the user message. */
+  runTurn(text: string, images?: readonly PromptImage[]): Promise<QueryResult>
   /** Resolves once no turn is running. */
   whenIdle(): Promise<void>
 }

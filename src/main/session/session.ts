@@ -20,6 +20,7 @@ import { SessionContext } from './session-context'
 import { expandTyped } from './expand-typed'
 import { SessionTree, sessionHandle } from './session-tree'
 import type { PromptExpansion, SessionEnvironment, SessionSeed, Toolset } from './session-types'
+import type { PromptImage } from './types'
 
 export type { PromptExpansion, SessionAgentsPort, SessionEnvironment, SessionHandle, SessionLifecycle, SessionSeed, Toolset } from './session-types'
 
@@ -113,9 +114,9 @@ export class Session {
    * Runs one turn to its end. Throws {@link AppError} CONFLICT when a turn is already running.
    * Contract: resolves (never rejects) once the loop ended, whatever the reason.
    */
-  runTurn(text: string): Promise<QueryResult> {
+  runTurn(text: string, images: readonly PromptImage[] = []): Promise<QueryResult> {
     if (this.running) throw new AppError('CONFLICT', 'A turn is already running in this session.')
-    return this.start((signal) => this.loop(text, signal))
+    return this.start((signal) => this.loop(text, signal, images))
   }
 
   /** Runs `work` as the session's one running turn (abortable, awaited on dispose). */
@@ -264,7 +265,7 @@ export class Session {
     this.transcript.replaceMessages(this.messages, 'repair')
   }
 
-  private async loop(text: string, signal: AbortSignal): Promise<QueryResult> {
+  private async loop(text: string, signal: AbortSignal, images: readonly PromptImage[] = []): Promise<QueryResult> {
     const identity = { sessionId: this.id, agentId: 'main' }
     const context = await this.hookContext(text)
     if ('blocked' in context) return this.refuse(text, 'hook_stopped', `A UserPromptSubmit hook blocked the prompt: ${context.blocked}`)
@@ -275,7 +276,8 @@ export class Session {
     // Whatever arrived since the last request (a background command that finished, an MCP server
     // that joined…) rides along.
     const sent = expansion.kind === 'expanded' ? expansion.text : text
-    const prompt = withReminders({ role: 'user', content: [{ type: 'text', text: sent }] }, this.reminders.drain())
+    const pictures = images.map((image) => ({ type: 'image' as const, source: { type: 'base64' as const, media_type: image.mediaType, data: image.data } }))
+    const prompt = withReminders({ role: 'user', content: [{ type: 'text', text: sent }, ...pictures] }, this.reminders.drain())
     this.append(prompt)
     return this.turn(text, async (turn) => {
       turn.afterEnd(() => this.memory?.turnEnded(turn.id))

@@ -6,6 +6,12 @@ import type { ContextBreakdown } from '../../shared/ipc/context'
 import type { PermissionModeName } from '../../shared/ipc/contract'
 import type { SessionSummary } from '../store/session-index'
 
+/** A picture sent with a prompt (base64 of PNG, JPEG, GIF or WebP). */
+export interface PromptImage {
+  mediaType: 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp'
+  data: string
+}
+
 export type { SessionSummary }
 
 /** A stored session's history, for a UI that opens it: its row and its events (no deltas). */
@@ -31,7 +37,7 @@ export interface SessionService {
   /** Starts a new conversation in a project; returns its id. */
   create(projectPath: string): Promise<{ sessionId: string; mode?: PermissionModeName; autoModeOff?: boolean }>
   /** Starts a turn. Resolves once the turn is accepted (not when it ends). */
-  prompt(sessionId: string, text: string): Promise<void>
+  prompt(sessionId: string, text: string, images?: readonly PromptImage[]): Promise<void>
   /** Stops the running turn, if any. */
   abort(sessionId: string): Promise<void>
   /** Stored sessions of a project (or of all projects), newest first. */

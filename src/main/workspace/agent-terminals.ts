@@ -1,5 +1,6 @@
 import type { EventHub } from '../base/event-hub'
 import type { PtyProcess } from '../pty/types'
+import { watchInputWait } from './input-wait'
 
 /**
  * The PTYs the Bash tool runs commands on, made visible: each one is announced as an
@@ -16,8 +17,8 @@ export interface AgentTerminals {
   readonly size: number
 }
 
-/** Builds the registry over the hub every transport forwards. */
-export function createAgentTerminals(events: EventHub): AgentTerminals {
+/** Builds the registry over the hub every transport forwards; `inputWait` tunes the detector (tests). */
+export function createAgentTerminals(events: EventHub, options: { inputWait?: { quietMs?: number; everyMs?: number } } = {}): AgentTerminals {
   const live = new Map<string, PtyProcess>()
   return {
     get size() {
@@ -27,8 +28,14 @@ export function createAgentTerminals(events: EventHub): AgentTerminals {
       const { id } = proc
       live.set(id, proc)
       events.emit('agent.terminal', { sessionId, ptyId: id, command })
-      proc.onData((data) => events.emit('pty.data', { id, data }))
+      // A command that stops to ask (a prompt, a password) is told to the user (input-wait.ts).
+      const wait = watchInputWait(proc.pid, (waiting) => events.emit('agent.inputWait', { sessionId, ptyId: id, command, waiting }), options.inputWait)
+      proc.onData((data) => {
+        wait.output()
+        events.emit('pty.data', { id, data })
+      })
       proc.onExit(({ exitCode, signal }) => {
+        wait.stop()
         live.delete(id)
         events.emit('pty.exit', signal === undefined ? { id, exitCode } : { id, exitCode, signal })
       })

@@ -8,4 +8,9 @@ export const appRequests = {
     input: Empty,
     output: z.object({ version: z.string(), platform: z.string(), transport: z.enum(['electron', 'browser']) }),
   },
+  /**
+   * How many things wait for the user (the attention inbox's count): the desktop app shows it on
+   * the dock / taskbar badge; the browser host has no badge and ignores it.
+   */
+  'app.setBadgeCount': { input: z.object({ count: z.number().int().min(0).max(9999) }).strict(), output: z.void() },
 } as const

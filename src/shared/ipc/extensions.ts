@@ -156,6 +156,26 @@ export const extensionsRequests = {
   /** The project's hooks per event, where each comes from and whether it runs, and the latest runs. */
   'hooks.list': { input: z.object({ projectPath: AbsPath }).strict(), output: HooksOverview },
   'mcp.setEnabled': { input: ServerRef.extend({ tool: z.string().min(1).max(200).optional(), enabled: z.boolean() }).strict(), output: z.void() },
+  /**
+   * The "Add MCP server" form: writes a server under `mcpServers` of the file the user picked
+   * (`project`: the project's `.mcp.json`; `user`: `$SOUS_HOME/settings.json`). Refused before
+   * writing (INVALID_INPUT) when the name is taken, the command does not exist, the URL is not
+   * http(s), or the file cannot be read as a JSON object.
+   */
+  'mcp.add': {
+    input: z
+      .object({
+        projectPath: AbsPath,
+        target: z.enum(['project', 'user']),
+        name: z.string().trim().min(1).max(100).regex(/^[\w.-]+$/, 'letters, digits, _ . - only'),
+        server: z.discriminatedUnion('type', [
+          z.object({ type: z.literal('stdio'), command: z.string().trim().min(1).max(4096), args: z.array(z.string().max(4096)).max(100), env: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/), z.string().max(4096)) }).strict(),
+          z.object({ type: z.enum(['http', 'sse']), url: z.string().trim().min(1).max(4096) }).strict(),
+        ]),
+      })
+      .strict(),
+    output: z.object({ file: z.string() }),
+  },
 } as const
 
 export const extensionsEvents = {

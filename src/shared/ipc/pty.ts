@@ -30,4 +30,9 @@ export const ptyEvents = {
   'pty.exit': z.object({ id: Id, exitCode: z.number(), signal: z.number().optional() }),
   /** The Bash tool started a command on a PTY; its output follows as `pty.data` with this `ptyId`. */
   'agent.terminal': z.object({ sessionId: z.string(), ptyId: Id, command: z.string() }),
+  /**
+   * An agent command seems to wait for input (quiet, its foreground process reading the terminal;
+   * `main/workspace/input-wait.ts`), or no longer does (`waiting: false`).
+   */
+  'agent.inputWait': z.object({ sessionId: z.string(), ptyId: Id, command: z.string(), waiting: z.boolean() }),
 } as const

@@ -63,7 +63,20 @@ export const sessionRequests = {
   },
   /** Sends a prompt; the reply arrives as `agent.event`s. Resolves when the turn is accepted. */
   'session.prompt': {
-    input: z.object({ sessionId: Id, text: z.string().min(1).max(1_000_000) }).strict(),
+    /**
+     * `images`: pasted or dropped pictures, sent as image blocks after the text (PNG, JPEG, GIF or
+     * WebP, base64, at most 5 MB decoded each and 5 per prompt — the composer refuses more first).
+     */
+    input: z
+      .object({
+        sessionId: Id,
+        text: z.string().min(1).max(1_000_000),
+        images: z
+          .array(z.object({ mediaType: z.enum(['image/png', 'image/jpeg', 'image/gif', 'image/webp']), data: z.string().min(1).max(7_000_000).regex(/^[A-Za-z0-9+/]+=*$/) }).strict())
+          .max(5)
+          .optional(),
+      })
+      .strict(),
     output: z.void(),
   },
   /** Stops the running turn. */

@@ -82,4 +82,13 @@ describe('the agent tree fold', () => {
     expect(settled.nodes['main']!.state).toBe('stopped')
     expect(settled.nodes['agent-b']!.state).toBe('running')
   })
+
+  it('keeps a task in progress in progress after a restart: a task item is the task list, not a process', () => {
+    const task = { id: '1', subject: 'Write the parser', description: '', status: 'in_progress', blocks: [], blockedBy: [] }
+    const tree = fold([{ type: 'task_update', agentId: 'main', listId: 'L', tasks: [task, { ...task, id: '2', status: 'pending' }], deleted: [], actor: 'main' }])
+    const settled = settleInterrupted(tree, new Set(), 999)
+    expect(settled.nodes[taskNodeId('L', '1')]).toMatchObject({ state: 'running' })
+    expect(settled.nodes[taskNodeId('L', '1')]!.message).toBeUndefined()
+    expect(settled.nodes[taskNodeId('L', '2')]).toMatchObject({ state: 'queued' })
+  })
 })

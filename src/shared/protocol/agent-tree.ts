@@ -123,13 +123,14 @@ export function foldTree(tree: AgentTree, event: AgentEvent): AgentTree {
 
 /**
  * Every node still queued or running that is not `live` (and not the idle root) becomes stopped:
- * a tree rebuilt from transcripts after Sous stopped, where nothing kept running.
+ * a tree rebuilt from transcripts after Sous stopped, where nothing kept running. Task items are
+ * left as the task list says (a task in progress stays in progress: it is a plan, not a process).
  */
 export function settleInterrupted(tree: AgentTree, live: ReadonlySet<string>, at: number): AgentTree {
   let out = tree
   for (const node of Object.values(tree.nodes)) {
-    if ((node.state !== 'running' && node.state !== 'queued') || live.has(node.id)) continue
-    out = update(out, node.id, (current) => ({ ...current, state: 'stopped', activity: undefined, activityId: undefined, message: current.message ?? 'Interrupted: Sous stopped while it ran.', ...(current.kind !== 'main' && current.kind !== 'task' && { endedAt: current.endedAt ?? at }) }))
+    if ((node.state !== 'running' && node.state !== 'queued') || live.has(node.id) || node.kind === 'task') continue
+    out = update(out, node.id, (current) => ({ ...current, state: 'stopped', activity: undefined, activityId: undefined, message: current.message ?? 'Interrupted: Sous stopped while it ran.', ...(current.kind !== 'main' && { endedAt: current.endedAt ?? at }) }))
   }
   return out
 }

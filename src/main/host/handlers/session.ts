@@ -30,7 +30,7 @@ export function sessionHandlers(deps: { sessions?: SessionService }): Pick<Handl
   }
   return {
     'session.create': ({ projectPath }) => service().create(projectPath),
-    'session.prompt': ({ sessionId, text }) => service().prompt(sessionId, text),
+    'session.prompt': ({ sessionId, text, images }) => service().prompt(sessionId, text, images),
     'session.abort': ({ sessionId }) => service().abort(sessionId),
     'session.continueTurn': ({ sessionId, proceed }) => service().continueTurn(sessionId, proceed),
     'session.resumePause': ({ sessionId, pauseId, choice, raiseTo }) => service().resumePause(sessionId, pauseId, choice, raiseTo),

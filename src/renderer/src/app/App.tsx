@@ -13,6 +13,7 @@ import type { ShellContext } from './shell'
 import { customCommands } from './custom-commands'
 import { SLASH_COMMANDS } from './slash-commands'
 import { TopBar } from './TopBar'
+import { useAttentionCount, useInboxRows } from './inbox-glue'
 import { useProjectSessions } from './use-project-sessions'
 import { useTheme } from './use-theme'
 import { useWarmUp, useWarmViews } from './use-warm-up'
@@ -37,6 +38,9 @@ export function App() {
   const sessions = useProjectSessions(current?.path)
   const [paletteOpen, setPaletteOpen] = useState(false)
   useWarmUp()
+  // Everything waiting for the user, in every project: its count in the title, the badge and the top bar.
+  const waiting = useInboxRows().length
+  useAttentionCount(waiting)
 
   // `/` completion lists the project's own commands after the built-ins.
   const projectPath = current?.path
@@ -78,7 +82,7 @@ export function App() {
   return (
     <SlashCommands value={slashRegistry}>
       <div className="app">
-        <TopBar onPalette={() => setPaletteOpen(true)} />
+        <TopBar onPalette={() => setPaletteOpen(true)} waiting={waiting} />
         <ConnectionBanner />
         <EventProblemBanner />
         {sessions.error && <ErrorBanner message={sessions.error} onDismiss={sessions.dismissError} />}

@@ -1,8 +1,9 @@
 import { ProjectBar } from '../features/projects/ProjectBar'
+import { InboxButton } from '../features/inbox/InboxDialog'
 import { openView } from '../lib/open-dialog'
 
-/** The window's top bar: the project tabs, then the palette and settings. */
-export function TopBar({ onPalette }: { onPalette(): void }) {
+/** The window's top bar: the project tabs, then the inbox (with its count), the palette and settings. */
+export function TopBar({ onPalette, waiting }: { onPalette(): void; waiting: number }) {
   return (
     <header className="topbar">
       <span className="topbar__brand" aria-hidden="true">
@@ -10,6 +11,7 @@ export function TopBar({ onPalette }: { onPalette(): void }) {
       </span>
       <ProjectBar />
       <div className="topbar__tools">
+        <InboxButton count={waiting} onOpen={() => openView('inbox')} />
         <button
           type="button"
           className="button button--quiet"

@@ -2,7 +2,7 @@ import { Fragment } from 'react'
 import { Dialog, DialogHeader } from '../lib/Dialog'
 import { LazyBoundary } from '../lib/LazyBoundary'
 import { useOpenDialog } from '../lib/open-dialog'
-import type { ProjectContext, ShellContext, View } from './shell'
+import type { ShellContext, View } from './shell'
 
 /**
  * Renders the registry's overlays (always mounted) and the one open dialog (mounted while open;
@@ -33,21 +33,5 @@ export function ViewHost({ views, context }: { views: readonly View[]; context: 
         </LazyBoundary>
       )}
     </>
-  )
-}
-
-/** The project sidebar: the registry's sidebar views, in registry order. */
-export function Sidebar({ views, context }: { views: readonly View[]; context: ProjectContext }) {
-  return (
-    <aside className="sidebar" aria-label="Project">
-      {views.map(
-        (view) =>
-          view.placement === 'sidebar' && (
-            <LazyBoundary key={view.id} what={view.title}>
-              {view.render(context)}
-            </LazyBoundary>
-          ),
-      )}
-    </aside>
   )
 }

@@ -7,6 +7,11 @@ import { useTerminals } from '../features/terminal/store'
 import { openView } from '../lib/open-dialog'
 import type { AppCommand, View } from './shell'
 import { viewCommands } from './view-commands'
+import { focusWhenShown } from './show-view'
+import { revealSection, toggleFocusMode, useLayout } from '../state/layout'
+import { DEFAULT_LAYOUT } from '../state/layout-model'
+import { useChat } from '../features/chat/store'
+import { chatCommands } from './chat-commands'
 import { useTrust } from '../features/trust/store'
 import { useExtensionsSection, type Section } from '../features/extensions/section'
 import { startReplay } from '../features/timeline/replay-store'
@@ -23,10 +28,8 @@ interface Context {
   views: readonly View[]
 }
 
-/** Focuses the first element matching `selector` (after the palette closed). */
-function focus(selector: string): void {
-  document.querySelector<HTMLElement>(selector)?.focus()
-}
+/** Focuses the first element matching `selector` once it is on screen (after the palette closed, a section unfolded). */
+const focus = focusWhenShown
 
 /**
  * Every action of the workspace, for the palette (and the keyboard shortcuts it lists): the views'
@@ -39,11 +42,12 @@ export function buildCommands(ctx: Context): AppCommand[] {
     openView('extensions')
   }
   const commands: AppCommand[] = [
-    ...viewCommands(ctx.views, current !== null, { openDialog: openView, focus }),
+    ...viewCommands(ctx.views, current !== null, { openDialog: openView, focus, reveal: revealSection }),
     { id: 'extensions.mcp', title: 'MCP servers (/mcp)', run: extensionsAt('mcp') },
     { id: 'extensions.hooks', title: 'Hook inspector (/hooks)', run: extensionsAt('hooks') },
     { id: 'extensions.skills', title: 'Skills', run: extensionsAt('skills') },
     { id: 'extensions.commands', title: 'Custom slash commands', run: extensionsAt('commands') },
+    { id: 'layout.reset', title: 'Reset the layout (pane sizes, folded sections)', run: () => useLayout.setState({ ...DEFAULT_LAYOUT, diff: useLayout.getState().diff }) },
     { id: 'project.open', title: 'Open a project…', run: () => useProjects.getState().setChoosing(true) },
     ...(['light', 'dark', 'system'] as const).map((theme) => ({
       id: `theme.${theme}`,
@@ -58,6 +62,13 @@ export function buildCommands(ctx: Context): AppCommand[] {
   const focusTerminal = () =>
     requestAnimationFrame(() => focus(`[role="tabpanel"]:not([hidden]) .xterm-helper-textarea`))
   commands.push(
+    {
+      id: 'layout.focus',
+      title: 'Focus mode: the chat alone (toggle)',
+      shortcut: 'Alt+Shift+Z',
+      binding: { key: 'z', alt: true, shift: true },
+      run: toggleFocusMode,
+    },
     {
       id: 'chat.focus',
       title: 'Focus the message box',
@@ -147,6 +158,25 @@ export function buildCommands(ctx: Context): AppCommand[] {
       title: 'Review project trust…',
       run: () => void useTrust.getState().review(path),
     },
+  )
+  const chat = () => useChat.getState()
+  commands.push(
+    ...chatCommands(
+      {
+        setMode: (mode) => void chat().setMode(mode),
+        setModel: (model) => void chat().setModel(model),
+        setThinking: (thinking) => void chat().setReasoning({ thinking }),
+        compact: () => void chat().compact(''),
+        stop: () => void chat().stop(),
+        rename: () => {
+          revealSection('sessions')
+          // The session on screen's row: its Rename button opens the name field.
+          focusWhenShown('.session--active')
+          requestAnimationFrame(() => document.querySelector<HTMLButtonElement>('.session--active button[aria-label^="Rename "]')?.click())
+        },
+      },
+      ctx.activeSession !== null,
+    ),
   )
   if (ctx.activeSession) {
     const sessionId = ctx.activeSession

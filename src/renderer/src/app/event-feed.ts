@@ -8,6 +8,8 @@ import { receiveMemoryChange } from '../features/memory/store'
 import { receiveTaskEvent } from '../features/tasks/store'
 import { receiveTimelineApproval, receiveTimelineEvent, receiveTimelineHook, receiveTimelineResolution } from '../features/timeline/store'
 import { addApproval, refreshApprovals, removeApproval } from '../state/approvals'
+import { markSeen, noteSessionProject, receiveInboxEvent, receiveInputWait } from '../state/inbox'
+import { useSessionOnScreen } from '../state/session'
 import { noteFilesChange } from './use-files-revision'
 
 /**
@@ -31,6 +33,14 @@ export function startEventFeed(): () => void {
     api.on('agent.event', receiveTaskEvent),
     api.on('agent.event', receiveContextEvent),
     api.on('agent.event', noteFilesChange),
+    api.on('agent.event', receiveInboxEvent),
+    api.on('agent.inputWait', receiveInputWait),
+    // The inbox names each session's project, and a run's ending is seen once its session is on screen.
+    useSessionOnScreen.subscribe(({ projectPath, sessionId }) => {
+      if (!sessionId) return
+      if (projectPath) noteSessionProject(sessionId, projectPath)
+      markSeen(sessionId)
+    }),
     api.on('agent.event', receiveTimelineEvent),
     api.on('approval.requested', addApproval),
     api.on('approval.requested', notifyApproval),

@@ -1,4 +1,5 @@
 import { openView } from '../lib/open-dialog'
+import { revealSection } from '../state/layout'
 import type { View } from './shell'
 import { viewCommands } from './view-commands'
 
@@ -11,7 +12,7 @@ const FOCUS_WAIT_MS = 2000
  */
 export function showView(views: readonly View[], id: string): boolean {
   const view = views.find((candidate) => candidate.id === id)
-  const command = view && viewCommands([view], true, { openDialog: openView, focus: focusWhenShown })[0]
+  const command = view && viewCommands([view], true, { openDialog: openView, focus: focusWhenShown, reveal: revealSection })[0]
   if (!command) return false
   command.run()
   return true

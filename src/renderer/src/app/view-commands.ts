@@ -4,6 +4,8 @@ import type { AppCommand, View } from './shell'
 export interface ViewActions {
   openDialog(id: string): void
   focus(selector: string): void
+  /** Makes a sidebar view visible (its section unfolded) before it gets the focus. */
+  reveal?(id: string): void
 }
 
 /**
@@ -22,7 +24,10 @@ export function viewCommands(views: readonly View[], hasProject: boolean, action
         : {
             id: `view.${view.id}`,
             title: title ?? `Show ${view.title}`,
-            run: () => actions.focus(focus ?? `[aria-label="${view.title}"] :is(a[href], button, input, select, textarea, [tabindex="0"])`),
+            run: () => {
+              actions.reveal?.(view.id)
+              actions.focus(focus ?? `[aria-label="${view.title}"] :is(a[href], button, input, select, textarea, [tabindex="0"])`)
+            },
           }
     if (keys) Object.assign(command, { shortcut: keys.label, binding: keys.binding })
     commands.push(command)

@@ -8,6 +8,9 @@ import { TaskPanel } from '../features/tasks/TaskPanel'
 import { TrustDialog } from '../features/trust/TrustDialog'
 import { TrustSettings } from '../features/trust/TrustSettings'
 import { lazyNamed } from '../lib/lazy'
+import { InboxDialog } from '../features/inbox/InboxDialog'
+import { dismissEntry } from '../state/inbox'
+import { openInboxEntry, useInboxRows } from './inbox-glue'
 import type { ProjectContext, View } from './shell'
 import { useFilesRevision } from './use-files-revision'
 
@@ -80,6 +83,13 @@ export const VIEWS: readonly View[] = [
     ),
     warm: () => preload(SettingsDialog),
   },
+  {
+    id: 'inbox',
+    placement: 'dialog',
+    title: 'Inbox',
+    command: { title: 'Open the inbox (everything waiting for you)', keys: { label: 'Alt+Shift+I', binding: { key: 'i', alt: true, shift: true } } },
+    render: (context) => <InboxView onOpenSession={context.openSession} onClose={context.close} />,
+  },
   { id: 'agent-conversation', placement: 'dialog', title: 'Agent conversation', command: { title: 'Open the conversation of the last agent opened' }, render: (context) => <AgentConversation onClose={context.close} /> },
   {
     id: 'memory',
@@ -145,4 +155,20 @@ function SessionsView({ context }: { context: ProjectContext }) {
 function FilesView({ root, sessionId }: { root: string; sessionId: string | null }) {
   const revision = useFilesRevision()
   return <FileTree root={root} sessionId={sessionId} revision={revision} />
+}
+
+/** The inbox over every open project and session; opening an entry closes it and shows the card. */
+function InboxView({ onOpenSession, onClose }: { onOpenSession(sessionId: string, projectPath: string): void; onClose(): void }) {
+  const rows = useInboxRows()
+  return (
+    <InboxDialog
+      rows={rows}
+      onDismiss={dismissEntry}
+      onClose={onClose}
+      onOpen={(row) => {
+        onClose()
+        openInboxEntry(row, onOpenSession)
+      }}
+    />
+  )
 }

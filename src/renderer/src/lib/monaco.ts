@@ -13,6 +13,8 @@ export function loadMonaco(): Promise<typeof Monaco> {
       import('monaco-editor/editor/editor.api'),
       import('monaco-editor/editor/editor.worker?worker'),
       import('monaco-editor/basic-languages/monaco.contribution'),
+      // The icon font of the diff gutter, folding and widgets (editor.api alone leaves it out: boxes).
+      import('monaco-editor/features/codicon/register'),
     ])
     // Every language here is colouring only, so the plain editor worker serves every label.
     ;(self as unknown as { MonacoEnvironment: Monaco.Environment }).MonacoEnvironment = {

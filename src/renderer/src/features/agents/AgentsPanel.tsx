@@ -28,7 +28,7 @@ export function AgentsPanel({ sessionId }: { sessionId: string | null }) {
   const now = useNow(running)
 
   return (
-    <section className="agents" aria-label="Agents">
+    <section className="agents" aria-label="Agents" data-empty={!sessionId || undefined}>
       <header className="agents__header">
         <h2 className="pane__title">Agents</h2>
         {rows[0] && <span className="agents__total">{usageText(rows[0].tokens, rows[0].costUsd)}</span>}

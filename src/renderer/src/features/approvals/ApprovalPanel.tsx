@@ -1,10 +1,11 @@
-import { useEffect, useRef, useState, type KeyboardEvent } from 'react'
+import { useEffect, useRef, type KeyboardEvent } from 'react'
 import type { ApprovalRequested, RequestInput } from '../../../../shared/ipc/contract'
 import { lazyNamed } from '../../lib/lazy'
 import { LazyBoundary } from '../../lib/LazyBoundary'
 import { loadMonaco } from '../../lib/monaco'
 import { ofSession } from '../../state/approval-queue'
 import { usePendingApprovals } from '../../state/approvals'
+import { setReviewWide, useLayout } from '../../state/layout'
 import { ApprovalChoices } from './ApprovalChoices'
 import { CommandApproval } from './CommandApproval'
 import { PlanApproval } from './PlanApproval'
@@ -30,7 +31,8 @@ export function ApprovalPanel({ sessionId, onOpenPlan }: { sessionId: string | n
   const pending = ofSession(queue, sessionId)
   const head = pending[0]
   const panel = useRef<HTMLElement>(null)
-  const [wide, setWide] = useState(false)
+  // Expanded, the review takes the work area's full width (the shell's terminals yield); remembered.
+  const wide = useLayout((state) => state.reviewWide)
 
   // Load the diff review and Monaco in the first idle moment after the chat appears, so the first
   // edit approval opens without waiting for them. Parsing Monaco is one long task; right after
@@ -74,7 +76,7 @@ export function ApprovalPanel({ sessionId, onOpenPlan }: { sessionId: string | n
           </span>
         </h3>
         {head.preview?.kind === 'diff' && (
-          <button type="button" className="button button--small button--quiet approval__expand" aria-pressed={wide} onClick={() => setWide((current) => !current)}>
+          <button type="button" className="button button--small button--quiet approval__expand" aria-pressed={wide} onClick={() => setReviewWide(!wide)}>
             {wide ? 'Shrink' : 'Expand'}
           </button>
         )}

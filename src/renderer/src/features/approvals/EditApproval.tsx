@@ -6,6 +6,8 @@ import { decide, decideAll, editReply, tally, type Decisions } from './hunks'
 import { languageFor, loadMonaco } from '../../lib/monaco'
 import type * as MonacoApi from 'monaco-editor/editor/editor.api'
 import { RejectReason } from './RejectReason'
+import { DiffOptions, type DiffStyle } from '../../lib/DiffOptions'
+import { setDiffLayout, useLayout } from '../../state/layout'
 
 type Monaco = typeof MonacoApi
 
@@ -25,6 +27,8 @@ interface DiffHandle {
   /** The proposed side as it reads now (with the user's edits). */
   text(): string
   reveal(index: number): void
+  /** Redraws inline or side by side, wrapped or not. */
+  setStyle(style: DiffStyle): void
   /** Where each hunk's bar is drawn (view zones above the hunks, in the proposed side). */
   zones: HTMLElement[]
   dispose(): void
@@ -43,6 +47,10 @@ export function EditApproval({ id, filePath, before, after, busy, onReply }: Edi
   const [failed, setFailed] = useState<string>()
   const [handle, setHandle] = useState<DiffHandle>()
   const host = useRef<HTMLDivElement>(null)
+  // Inline or side by side, wrapped or not: the window's one choice for every diff (remembered).
+  const style = useLayout((state) => state.diff)
+  const initialStyle = useRef(style)
+  useEffect(() => handle?.setStyle(style), [handle, style])
 
   useEffect(() => {
     let disposed = false
@@ -52,7 +60,7 @@ export function EditApproval({ id, filePath, before, after, busy, onReply }: Edi
     loadMonaco()
       .then((monaco) => {
         if (disposed || !host.current) return
-        mounted = mountDiff(monaco, host.current, filePath, before, after, review.hunks, languageFor(monaco, filePath))
+        mounted = mountDiff(monaco, host.current, filePath, before, after, review.hunks, languageFor(monaco, filePath), initialStyle.current)
         setHandle(mounted)
         requestAnimationFrame(() => performance.mark('sous:diff:painted'))
       })
@@ -85,6 +93,7 @@ export function EditApproval({ id, filePath, before, after, busy, onReply }: Edi
         <span className="edit-approval__counts" aria-live="polite">
           {total} {total === 1 ? 'hunk' : 'hunks'} · {counts.accepted} accepted · {counts.rejected} rejected · {counts.open} open
         </span>
+        <DiffOptions label="Approval diff options" value={style} onChange={setDiffLayout} />
         <ol className="edit-approval__hunks" aria-label="Hunks">
           {review.hunks.map((hunk) => (
             <li key={hunk.index}>
@@ -143,7 +152,7 @@ function HunkButtons(props: { hunk: Hunk; decision: HunkDecision | undefined; di
 }
 
 /** Creates the diff editor, tracks each hunk in the proposed side and draws a bar above it. */
-function mountDiff(monaco: Monaco, element: HTMLElement, filePath: string, before: string, after: string, hunks: Hunk[], language: string): DiffHandle {
+function mountDiff(monaco: Monaco, element: HTMLElement, filePath: string, before: string, after: string, hunks: Hunk[], language: string, style: DiffStyle): DiffHandle {
   const uri = (side: string) => monaco.Uri.from({ scheme: 'sous-approval', path: `/${side}/${crypto.randomUUID()}${filePath}` })
   const original = monaco.editor.createModel(before, language, uri('before'))
   const modified = monaco.editor.createModel(after, language, uri('proposed'))
@@ -151,7 +160,7 @@ function mountDiff(monaco: Monaco, element: HTMLElement, filePath: string, befor
     automaticLayout: true,
     originalEditable: false,
     readOnly: false,
-    renderSideBySide: true,
+    ...diffOptions(style),
     useInlineViewWhenSpaceIsLimited: false,
     renderMarginRevertIcon: false,
     minimap: { enabled: false },
@@ -213,6 +222,7 @@ function mountDiff(monaco: Monaco, element: HTMLElement, filePath: string, befor
       ids = ids.map((old, i) => (i === index ? next[0]! : old))
     },
     text: () => modified.getValue(),
+    setStyle: (next) => diff.updateOptions(diffOptions(next)),
     reveal(index) {
       const range = ids[index] ? modified.getDecorationRange(ids[index]) : null
       if (range) editor.revealLineInCenter(range.startLineNumber)
@@ -223,4 +233,9 @@ function mountDiff(monaco: Monaco, element: HTMLElement, filePath: string, befor
       modified.dispose()
     },
   }
+}
+
+/** Monaco's options for a diff style (wrap applies to both sides and to the inline view). */
+function diffOptions(style: DiffStyle): MonacoApi.editor.IDiffEditorOptions {
+  return { renderSideBySide: !style.inline, wordWrap: style.wrap ? 'on' : 'off', diffWordWrap: style.wrap ? 'on' : 'off' }
 }

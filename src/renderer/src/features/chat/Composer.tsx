@@ -7,6 +7,7 @@ import { useDraft } from './use-draft'
 import { useFollowUp } from './use-follow-up'
 import { useMentionPicker } from './use-mention-picker'
 import { useSlashCompletion } from './use-slash-completion'
+import { imageProblem, readAttachment, type Attachment } from './images'
 import './composer.css'
 
 interface ComposerProps {
@@ -19,7 +20,8 @@ interface ComposerProps {
   projectPath: string
   /** What a slash command typed here may do to this conversation (the composer adds sending and answering). */
   commands: Omit<SlashContext, 'send' | 'say' | 'commands'>
-  onSend(text: string): Promise<boolean>
+  /** `images`: pasted or dropped pictures, sent as image blocks with the text. */
+  onSend(text: string, images?: readonly Attachment[]): Promise<boolean>
   onStop(): void
 }
 
@@ -44,11 +46,42 @@ export function Composer({ running, sending, stopping, draftKey, projectPath, co
   const mentionList = mentions.completion
   // A built-in command's answer (`/help`, `/model`…), shown under the box until dismissed.
   const [output, setOutput] = useState<string | null>(null)
+  const [attachments, setAttachments] = useState<Attachment[]>([])
+  const [imageError, setImageError] = useState<string | null>(null)
+
+  /**
+   * Attaches pasted files, or dropped ones when any is a picture (other drops are mentions); says
+   * why a file is left out. True when the files were taken here.
+   */
+  const attach = (images: readonly File[], pasted: boolean): boolean => {
+    if (images.length === 0 || (!pasted && !images.some((file) => file.type.startsWith('image/')))) return false
+    let count = attachments.length
+    let problem: string | null = null
+    const accepted: File[] = []
+    for (const file of images) {
+      const refused = imageProblem(file, count)
+      if (refused) problem = refused
+      else {
+        accepted.push(file)
+        count++
+      }
+    }
+    setImageError(problem)
+    void Promise.all(accepted.map(readAttachment)).then((read) => setAttachments((current) => [...current, ...read]))
+    return true
+  }
 
   const send = async (draft: string) => {
-    if (busy) return followUp.queue(draft)
-    // Keep what was typed if it could not be sent.
-    if (!(await onSend(draft))) restore(draft)
+    if (busy && attachments.length === 0) return followUp.queue(draft)
+    if (busy) return restore(draft)
+    const images = attachments
+    setAttachments([])
+    setImageError(null)
+    // Keep what was typed (and attached) if it could not be sent.
+    if (!(await onSend(draft, images))) {
+      restore(draft)
+      setAttachments((current) => (current.length > 0 ? current : images))
+    }
   }
 
   const runCommand = (command: SlashCommand, args = '') => {
@@ -106,6 +139,9 @@ export function Composer({ running, sending, stopping, draftKey, projectPath, co
 
   // Files or folders dropped here are mentioned, not opened as a project (the window's drop).
   const onDrop = (event: DragEvent<HTMLTextAreaElement>) => {
+    // Pictures (and files that are not images) dropped here are attachments or refused, never mentions.
+    const files = [...event.dataTransfer.files]
+    if (files.length > 0 && files.every((file) => !pathForFile(file)) && attach(files, false)) return event.preventDefault()
     const paths = droppedPaths(event.dataTransfer, pathForFile)
     if (paths.length === 0) return
     // preventDefault also tells the window's drop handler not to open the drop as a project.
@@ -155,8 +191,29 @@ export function Composer({ running, sending, stopping, draftKey, projectPath, co
           onSelect={(event) => mentions.trackCaret(event.currentTarget.selectionStart)}
           onKeyDown={onKeyDown}
           onDrop={onDrop}
+          onPaste={(event) => {
+            const files = [...event.clipboardData.files]
+            if (files.length > 0 && attach(files, true)) event.preventDefault()
+          }}
         />
       </div>
+      {imageError && (
+        <p className="pane__error composer__image-error" role="alert">
+          {imageError}
+        </p>
+      )}
+      {attachments.length > 0 && (
+        <ul className="composer__images" aria-label="Attached images">
+          {attachments.map((image) => (
+            <li key={image.id}>
+              <img src={`data:${image.mediaType};base64,${image.data}`} alt={image.name} />
+              <button type="button" className="button button--quiet button--small" aria-label={`Remove ${image.name}`} onClick={() => setAttachments((current) => current.filter((a) => a.id !== image.id))}>
+                ×
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
       <div className="composer__actions">
         <span id={hintId} className="composer__hint">
           {slash.inUse ? (

@@ -44,7 +44,7 @@ export interface ChatState {
   /** Leaves the current conversation (stopping it if it runs); the next prompt starts a new one. */
   newConversation(): void
   /** Sends a prompt; false when it could not be sent. */
-  send(text: string): Promise<boolean>
+  send(text: string, images?: readonly { mediaType: 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp'; data: string }[]): Promise<boolean>
   stop(): Promise<void>
   /** `/compact [instructions]`: the compaction streams in as a turn of its own (or waits for the running turn's next request). */
   compact(instructions: string): Promise<void>
@@ -112,9 +112,9 @@ export const useChat = create<ChatState>()((set, get) => ({
   },
 
   reset(projectPath) {
-    const { sessionId, projectPath: previous } = sessionOnScreen()
-    if (previous === projectPath) return
-    if (sessionId && isRunning(get().transcript)) void api.invoke('session.abort', { sessionId })
+    // Another project's tab: the session on screen runs on (its approvals wait in the inbox, and
+    // its history comes back with its tab), as the project's terminals do.
+    if (sessionOnScreen().projectPath === projectPath) return
     batcher.clear()
     showSession(projectPath, null)
     set({ transcript: emptyTranscript, sending: false, stopping: false, error: null, mode: 'default', modeError: null, autoModeOff: false, model: null, sandbox: null })
@@ -128,7 +128,7 @@ export const useChat = create<ChatState>()((set, get) => ({
     set({ transcript: emptyTranscript, sending: false, stopping: false, error: null, sandbox: null })
   },
 
-  async send(text) {
+  async send(text, images = []) {
     const prompt = text.trim()
     const { projectPath } = sessionOnScreen()
     const { sending, transcript } = get()
@@ -157,7 +157,8 @@ export const useChat = create<ChatState>()((set, get) => ({
 
     const key = `local-${++localKey}`
     set({ transcript: addPendingTurn(get().transcript, key, prompt) })
-    const accepted = await api.invoke('session.prompt', { sessionId, text: prompt })
+    const pictures = images.map(({ mediaType, data }) => ({ mediaType, data }))
+    const accepted = await api.invoke('session.prompt', { sessionId, text: prompt, ...(pictures.length > 0 && { images: pictures }) })
     if (sessionOnScreen().sessionId !== sessionId) return false
     batcher.flush()
     if (!accepted.ok) {

@@ -69,7 +69,7 @@ export function ExtensionsView({ projectPath, onClose }: { projectPath: string |
         ) : !overview ? (
           <p className="extensions__empty">Reading the project's extensions…</p>
         ) : section === 'mcp' ? (
-          <McpSection overview={overview} />
+          <McpSection overview={overview} projectPath={projectPath} onChanged={() => void load(projectPath, true)} />
         ) : section === 'skills' ? (
           <SkillsSection overview={overview} />
         ) : section === 'commands' ? (

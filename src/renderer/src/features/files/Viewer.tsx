@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react'
 import { Dialog, DialogHeader } from '../../lib/Dialog'
 import { languageFor, loadMonaco } from '../../lib/monaco'
-import { diffLineKind } from './changes'
+import { ChangesDiff } from './ChangesDiff'
 import { useFiles } from './store'
 
 /**
@@ -31,23 +31,7 @@ export function Viewer({ dark, fontSize }: { dark: boolean; fontSize: number }) 
           <CodeView path={viewing.path} text={viewing.text} dark={dark} fontSize={fontSize} />
         ))}
       {viewing.kind === 'document' && <CodeView path={viewing.path} text={viewing.text} dark={dark} fontSize={fontSize} />}
-      {viewing.kind === 'changes' && (
-        <div className="viewer__diff" role="document" aria-label="Combined diff">
-          {(changes ?? []).map((change) => (
-            <pre key={change.path} className="diff">
-              {change.patch.split('\n').map((line, i) => (
-                <span key={i} className={`diff__line diff__line--${diffLineKind(line)}`}>
-                  {line}
-                  {'\n'}
-                </span>
-              ))}
-            </pre>
-          ))}
-          {changes?.length === 0 && (
-            <p className="viewer__note">The agent has not changed any file in this session.</p>
-          )}
-        </div>
-      )}
+      {viewing.kind === 'changes' && <ChangesDiff changes={changes} />}
     </Dialog>
   )
 }

@@ -57,7 +57,8 @@ export function TaskPanel({ sessionId }: TaskPanelProps) {
   }
 
   return (
-    <section className="tasks" aria-label="Tasks">
+    // Empty, the panel says so on one line and the sidebar gives it no more room than that.
+    <section className="tasks" aria-label="Tasks" data-empty={!sessionId || (view.loaded && view.tasks.length === 0 && !adding) || undefined}>
       <header className="tasks__header">
         <h2 className="pane__title">Tasks</h2>
         {total > 0 && (

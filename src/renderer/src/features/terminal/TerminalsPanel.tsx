@@ -2,6 +2,7 @@ import { useEffect } from 'react'
 import { lazyNamed } from '../../lib/lazy'
 import { LazyBoundary } from '../../lib/LazyBoundary'
 import { useTerminals, type TerminalInfo } from './store'
+import { useInboxFacts, waitsForInput } from '../../state/inbox'
 import './terminal.css'
 
 /**
@@ -29,6 +30,8 @@ export function TerminalsPanel({ projectPath, sessionId, fontSize, dark, visible
   useEffect(() => ensureProject(projectPath), [projectPath, ensureProject])
   const terminals = all.filter((t) => t.projectPath === projectPath)
   const active = terminals.find((t) => t.key === activeKey)
+  // A command of this session stopped to ask something: the Agent tab says so (it never takes the focus).
+  const inputWanted = useInboxFacts((state) => waitsForInput(state.events, sessionId))
 
   const onTabKey = (event: React.KeyboardEvent, term: TerminalInfo) => {
     const at = terminals.indexOf(term)
@@ -68,6 +71,12 @@ export function TerminalsPanel({ projectPath, sessionId, fontSize, dark, visible
                 onKeyDown={(event) => onTabKey(event, term)}
               >
                 {term.title}
+                {term.kind === 'agent' && inputWanted && (
+                  <>
+                    <span className="terminal-tab__badge" aria-hidden="true" />
+                    <span className="visually-hidden"> (waiting for input)</span>
+                  </>
+                )}
               </button>
               {term.kind === 'shell' && (
                 <button

@@ -1,0 +1,59 @@
+import type { PermissionModeName } from '../../../shared/ipc/contract'
+import type { AppCommand } from './shell'
+
+/** What the palette's conversation commands do; the shell wires them to the chat (`commands.ts`). */
+export interface ChatActions {
+  setMode(mode: PermissionModeName): void
+  setModel(model: string | undefined): void
+  setThinking(on: boolean): void
+  compact(): void
+  stop(): void
+  /** Starts renaming the session on screen (its name field in the session list gets the focus). */
+  rename(): void
+}
+
+/** The model aliases the palette offers (any other id is typed with `/model <id>`). */
+const MODELS = ['sonnet', 'opus', 'haiku'] as const
+
+/**
+ * The conversation's actions for the palette — mode, model, thinking, compact, stop, rename — so
+ * that everything a built-in slash command does is one palette entry away too. Pure.
+ */
+export function chatCommands(actions: ChatActions, hasSession: boolean): AppCommand[] {
+  const commands: AppCommand[] = [
+    { id: 'chat.mode.plan', title: 'Mode: plan (read and think, change nothing)', run: () => actions.setMode('plan') },
+    { id: 'chat.mode.acceptEdits', title: 'Mode: accept edits (commands still ask)', run: () => actions.setMode('acceptEdits') },
+    { id: 'chat.mode.default', title: 'Mode: ask before every change', run: () => actions.setMode('default') },
+    ...MODELS.map((model) => ({ id: `chat.model.${model}`, title: `Model: ${model}`, run: () => actions.setModel(model) })),
+    { id: 'chat.model.default', title: 'Model: the default', run: () => actions.setModel(undefined) },
+    { id: 'chat.think.on', title: 'Extended thinking: on', run: () => actions.setThinking(true) },
+    { id: 'chat.think.off', title: 'Extended thinking: off', run: () => actions.setThinking(false) },
+    { id: 'chat.compact', title: 'Compact the conversation now', run: actions.compact },
+    { id: 'chat.stop', title: 'Stop the running turn', run: actions.stop },
+  ]
+  if (hasSession) commands.push({ id: 'session.rename', title: 'Rename this session', run: actions.rename })
+  return commands
+}
+
+/**
+ * For each built-in slash command, the palette command that does the same: the test holds this
+ * against the slash registry, so a new `/command` without a palette entry fails it.
+ */
+export const SLASH_PALETTE: Readonly<Record<string, string>> = {
+  clear: 'session.new',
+  compact: 'chat.compact',
+  model: 'chat.model.default',
+  think: 'chat.think.on',
+  permissions: 'view.settings',
+  memory: 'view.memory',
+  agents: 'view.agents',
+  mcp: 'extensions.mcp',
+  hooks: 'extensions.hooks',
+  context: 'view.context',
+  plan: 'chat.mode.plan',
+  'accept-edits': 'chat.mode.acceptEdits',
+  ask: 'chat.mode.default',
+  tasks: 'view.tasks',
+  todos: 'view.tasks',
+  help: 'palette',
+}

@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest'
+import type { ApprovalRequested } from '../../../shared/ipc/contract'
+import type { AgentEvent } from '../../../shared/protocol/agent-event'
+import { applyEvent, applyInputWait, approvalEntry, inboxList, seen, type EventEntries } from './inbox-model'
+
+const base = { sessionId: 's1', agentId: 'main' }
+const nobody = () => false
+
+describe('inbox model', () => {
+  it('keeps a pause until it is answered, and a run that ended unseen until the session is looked at', () => {
+    let entries: EventEntries = {}
+    entries = applyEvent(entries, { ...base, type: 'session_pause', pauseId: 'p1', reason: 'budget', message: 'cap', choices: ['stop'] } as AgentEvent, 1, nobody)
+    expect(Object.values(entries).map((e) => [e.kind, e.title])).toEqual([['pause', 'Paused at the spending cap']])
+    entries = applyEvent(entries, { ...base, type: 'session_resume', pauseId: 'p1', choice: 'continue' } as AgentEvent, 2, nobody)
+    expect(entries).toEqual({})
+    entries = applyEvent(entries, { ...base, type: 'turn_end', reason: 'completed' } as AgentEvent, 3, nobody)
+    entries = applyEvent(entries, { ...base, sessionId: 's2', type: 'turn_end', reason: 'model_error', message: 'overloaded' } as unknown as AgentEvent, 4, nobody)
+    expect(Object.values(entries).map((e) => [e.sessionId, e.kind, e.title])).toEqual([
+      ['s1', 'finished', 'Finished'],
+      ['s2', 'failed', 'Stopped: overloaded'],
+    ])
+    expect(Object.keys(seen(entries, 's1'))).toEqual(['run:s2'])
+  })
+
+  it('adds nothing for a run the user watched, one they stopped, or a subagent ending', () => {
+    const end = { ...base, type: 'turn_end', reason: 'completed' } as AgentEvent
+    expect(applyEvent({}, end, 1, (id) => id === 's1')).toEqual({})
+    expect(applyEvent({}, { ...end, reason: 'aborted' } as AgentEvent, 1, nobody)).toEqual({})
+    expect(applyEvent({}, { ...end, agentId: 'agent-1' }, 1, nobody)).toEqual({})
+  })
+
+  it('keeps a command waiting for input until it goes on, and a new turn does not hide it', () => {
+    const waiting = applyInputWait({}, { sessionId: 's1', ptyId: 'p1', command: 'read -p "Name? " n', waiting: true }, 1)
+    expect(Object.values(waiting)).toEqual([{ id: 'input:p1', kind: 'input', sessionId: 's1', title: 'Waits for input: read -p "Name? " n', at: 1 }])
+    expect(applyInputWait(waiting, { sessionId: 's1', ptyId: 'p1', command: '', waiting: false }, 2)).toEqual({})
+    expect(applyInputWait(waiting, { sessionId: 's1', ptyId: 'p2', command: '', waiting: false }, 2)).toBe(waiting)
+  })
+
+  it('lists approvals by kind with everything else, oldest first', () => {
+    const request = (id: string, toolName: string, preview?: ApprovalRequested['preview']): ApprovalRequested => ({
+      id,
+      sessionId: 's1',
+      toolUseId: `t-${id}`,
+      toolName,
+      input: {},
+      ...(preview && { preview }),
+      explanation: { kind: 'default', text: '' },
+      suggestions: [],
+    })
+    const describe = (r: ApprovalRequested) => r.toolName
+    const approvals = [approvalEntry(request('a', 'Bash'), describe, 5), approvalEntry(request('b', 'ExitPlanMode', { kind: 'plan', plan: 'x' }), describe, 1), approvalEntry(request('c', 'AskUserQuestion'), describe, 3)]
+    const events = applyEvent({}, { ...base, type: 'turn_end', reason: 'completed' } as AgentEvent, 2, nobody)
+    expect(inboxList(approvals, events).map((e) => `${e.id}:${e.kind}`)).toEqual(['b:plan', 'run:s1:finished', 'c:question', 'a:approval'])
+  })
+})
