@@ -84,6 +84,8 @@ async function run(kind: 'git' | 'content'): Promise<void> {
 }
 
 export default async function bench(): Promise<void> {
-  await run('git')
-  await run('content')
+  // BENCH_CHECKPOINTS=git (or content) runs one of the two.
+  const only = process.env['BENCH_CHECKPOINTS']
+  if (only !== 'content') await run('git')
+  if (only !== 'git') await run('content')
 }

@@ -1,4 +1,5 @@
 import { homedir } from 'node:os'
+import { CheckpointDesk } from '../checkpoints/desk'
 import type { PermissionGate } from '../governance/gate/gate'
 import { HookLog } from '../governance/hooks/log'
 import { MemoryService } from '../memory/service'
@@ -38,6 +39,8 @@ export interface SessionRuntime {
   mcp: McpRegistry
   /** MCP servers, skills and commands for the Extensions view and `/` completion. */
   extensions: ExtensionService
+  /** Every session's checkpoints as the app's rewind reads and restores them. */
+  checkpoints: CheckpointDesk
   dispose(): Promise<void>
 }
 
@@ -109,6 +112,7 @@ export function createSessionRuntime(options: SessionRuntimeOptions): SessionRun
     mcp,
     extensions,
     userTasks: (sessionId) => sessions.parts(sessionId)?.userTasks,
+    checkpoints: new CheckpointDesk({ home: options.home, env: options.env, sessions }),
     planFile: (sessionId) => (isSessionId(sessionId) ? planFilePath(plansDir(parts.userHome, options.env), sessionId) : undefined),
     async dispose() {
       stopHookEvents?.()

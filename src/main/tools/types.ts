@@ -65,14 +65,17 @@ export interface CheckpointedCall {
 /**
  * Checkpoints around the calls that may change the workspace (see checkpoints/recorder.ts). The
  * engine calls `before` for every call that is neither read-only nor bookkeeping, right before it
- * runs, and `after` once it ran, awaiting both: the tree a call left must be recorded before
- * anyone else can change it unnoticed (the model's next request lets the user's edits in).
- * Contract: neither rejects; a string `before` resolves with is a note for the call's card (the
- * checkpoint failed; the call runs anyway).
+ * runs, awaiting it, and `after` once it ran, without awaiting it (it is enqueued at once, and the
+ * next call's `before` waits for it); before the model's next request it awaits `landed`: the
+ * tree a call left must be recorded before anyone else can change it unnoticed (the request lets
+ * the user's edits in). Contract: none rejects; a string `before` resolves with is a note for the
+ * call's card (the checkpoint failed; the call runs anyway).
  */
 export interface CallCheckpoints {
   before(call: CheckpointedCall): Promise<string | undefined>
   after(toolUseId: string): Promise<void>
+  /** Resolves once every snapshot asked for so far is recorded. */
+  landed?(): Promise<void>
 }
 
 export interface ToolContext {

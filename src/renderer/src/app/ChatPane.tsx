@@ -7,13 +7,24 @@ import { isRunning } from '../features/chat/reducer'
 import { SandboxBanner } from '../features/chat/SandboxBanner'
 import { useChat } from '../features/chat/store'
 import { StatusBar } from '../features/status-bar/StatusBar'
+import { RewindDialog } from '../features/rewind/RewindDialog'
+import { useRewind } from '../features/rewind/store'
+import { TurnMarker } from '../features/rewind/TurnMarker'
 import { useTasks } from '../features/tasks/store'
 import { useSessionOnScreen } from '../state/session'
 import { currentActivity } from '../features/tasks/task-list'
 import { openPlanFile } from './plan-glue'
+import { openSessionInChat } from './session-glue'
 import { showView } from './show-view'
 import { VIEWS } from './views'
 import '../features/chat/chat.css'
+
+/** Opens the rewind picker for the session on screen; false when there is none yet. */
+function openRewind(sessionId: string | null): boolean {
+  if (!sessionId) return false
+  void useRewind.getState().open(sessionId)
+  return true
+}
 
 /**
  * Talk to the agent about the project at `projectPath`: the conversation, the approvals it waits
@@ -49,7 +60,7 @@ export function ChatPane({ projectPath }: { projectPath: string }) {
         </span>
       </header>
       <SandboxBanner />
-      <Conversation transcript={transcript} />
+      <Conversation transcript={transcript} Marker={TurnMarker} />
       {error && (
         <p className="pane__error" role="alert">
           {error}
@@ -68,7 +79,9 @@ export function ChatPane({ projectPath }: { projectPath: string }) {
           // The one chosen for the next request, else the model of the latest reply.
           currentModel: () => model ?? transcript.turns.findLast((turn) => turn.usage)?.usage?.model,
           compact: (instructions) => void compact(instructions),
+          rewind: () => openRewind(sessionId),
         }}
+        onRewind={() => openRewind(sessionId)}
         running={running}
         sending={sending}
         stopping={stopping}
@@ -83,6 +96,11 @@ export function ChatPane({ projectPath }: { projectPath: string }) {
         // A task left in progress says nothing about now once the turn is over.
         {...(running && activity && { activity })}
         {...((model ?? configuredModel) && { configuredModel: model ?? configuredModel })}
+      />
+      <RewindDialog
+        // The conversation was replaced on disk: show it as the session now has it.
+        onConversationRewound={(rewound) => void openSessionInChat(projectPath, rewound)}
+        onForked={(forked) => void openSessionInChat(projectPath, forked)}
       />
     </section>
   )

@@ -9,6 +9,7 @@ import type { AppCommand, View } from './shell'
 import { viewCommands } from './view-commands'
 import { useTrust } from '../features/trust/store'
 import { useExtensionsSection, type Section } from '../features/extensions/section'
+import { useRewind } from '../features/rewind/store'
 
 export type { AppCommand }
 
@@ -62,6 +63,13 @@ export function buildCommands(ctx: Context): AppCommand[] {
       shortcut: 'Alt+Shift+C',
       binding: { key: 'c', alt: true, shift: true },
       run: () => focus('textarea[aria-label="Message"]'),
+    },
+    {
+      id: 'checkpoints.rewind',
+      title: 'Rewind to a checkpoint (/rewind, Esc Esc)',
+      run: () => {
+        if (ctx.activeSession) void useRewind.getState().open(ctx.activeSession)
+      },
     },
     {
       id: 'session.new',

@@ -1,13 +1,11 @@
 import { useEffect, useMemo, useRef, useState } from 'react'
 import { createPortal } from 'react-dom'
-import { describeHunk, reviewChange, type Hunk, type HunkDecision } from '../../../../shared/edit-review'
+import { describeHunk, reviewChange, type HunkDecision } from '../../../../shared/edit-review'
 import type { RequestInput } from '../../../../shared/ipc/contract'
 import { decide, decideAll, editReply, tally, type Decisions } from './hunks'
+import { HunkButtons, mountDiff, type DiffHandle } from '../../lib/hunk-diff'
 import { languageFor, loadMonaco } from '../../lib/monaco'
-import type * as MonacoApi from 'monaco-editor/editor/editor.api'
 import { RejectReason } from './RejectReason'
-
-type Monaco = typeof MonacoApi
 
 interface EditApprovalProps {
   id: string
@@ -16,18 +14,6 @@ interface EditApprovalProps {
   after: string
   busy: boolean
   onReply(input: RequestInput<'approval.reply'>): void
-}
-
-/** What the mounted diff editor exposes to the component. */
-interface DiffHandle {
-  /** Puts hunk `index` in the proposed side as proposed (`accepted`) or as the original (`rejected`). */
-  setHunk(index: number, decision: HunkDecision): void
-  /** The proposed side as it reads now (with the user's edits). */
-  text(): string
-  reveal(index: number): void
-  /** Where each hunk's bar is drawn (view zones above the hunks, in the proposed side). */
-  zones: HTMLElement[]
-  dispose(): void
 }
 
 /**
@@ -125,102 +111,4 @@ export function EditApproval({ id, filePath, before, after, busy, onReply }: Edi
       </div>
     </div>
   )
-}
-
-function HunkButtons(props: { hunk: Hunk; decision: HunkDecision | undefined; disabled: boolean; onChoose(index: number, d: HunkDecision): void; compact?: boolean }) {
-  const { hunk, decision, disabled, onChoose, compact } = props
-  const name = `hunk ${hunk.index + 1}`
-  return (
-    <span className={`hunk-buttons${compact ? ' hunk-buttons--zone' : ''}`} data-decision={decision ?? 'open'} title={describeHunk(hunk)}>
-      <button type="button" className="button button--small" aria-pressed={decision === 'accepted'} aria-label={`Accept ${name}`} disabled={disabled} onClick={() => onChoose(hunk.index, 'accepted')}>
-        ✓ Accept
-      </button>
-      <button type="button" className="button button--small" aria-pressed={decision === 'rejected'} aria-label={`Reject ${name}`} disabled={disabled} onClick={() => onChoose(hunk.index, 'rejected')}>
-        ✕ Reject
-      </button>
-    </span>
-  )
-}
-
-/** Creates the diff editor, tracks each hunk in the proposed side and draws a bar above it. */
-function mountDiff(monaco: Monaco, element: HTMLElement, filePath: string, before: string, after: string, hunks: Hunk[], language: string): DiffHandle {
-  const uri = (side: string) => monaco.Uri.from({ scheme: 'sous-approval', path: `/${side}/${crypto.randomUUID()}${filePath}` })
-  const original = monaco.editor.createModel(before, language, uri('before'))
-  const modified = monaco.editor.createModel(after, language, uri('proposed'))
-  const diff = monaco.editor.createDiffEditor(element, {
-    automaticLayout: true,
-    originalEditable: false,
-    readOnly: false,
-    renderSideBySide: true,
-    useInlineViewWhenSpaceIsLimited: false,
-    renderMarginRevertIcon: false,
-    minimap: { enabled: false },
-    scrollBeyondLastLine: false,
-    // The shell sets data-theme from the user's preference; the system's when it has not yet.
-    theme: (document.documentElement.dataset.theme ?? (matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light')) === 'dark' ? 'vs-dark' : 'vs',
-    fontSize: 13,
-  })
-  diff.setModel({ original, modified })
-  const computed = diff.onDidUpdateDiff(() => {
-    performance.mark('sous:diff:computed')
-    computed.dispose()
-  })
-  const editor = diff.getModifiedEditor()
-
-  // One tracked range per hunk: where its text sits in the proposed side, following the user's edits.
-  let offset = 0
-  const ranges: MonacoApi.editor.IModelDeltaDecoration[] = []
-  let line = 1
-  for (const hunk of hunks) {
-    // Offsets of each hunk in `after`: walk the lines up to its first proposed line.
-    while (line < hunk.afterLine) {
-      offset = after.indexOf('\n', offset) + 1
-      line++
-    }
-    const start = modified.getPositionAt(offset)
-    const end = modified.getPositionAt(offset + hunk.added.length)
-    ranges.push({
-      range: new monaco.Range(start.lineNumber, start.column, end.lineNumber, end.column),
-      options: { stickiness: monaco.editor.TrackedRangeStickiness.NeverGrowsWhenTypingAtEdges },
-    })
-  }
-  let ids = modified.deltaDecorations([], ranges)
-
-  const zones: HTMLElement[] = []
-  editor.changeViewZones((accessor) => {
-    for (const hunk of hunks) {
-      const node = document.createElement('div')
-      node.className = 'hunk-zone'
-      zones.push(node)
-      accessor.addZone({ afterLineNumber: Math.max(hunk.afterLine - 1, 0), heightInPx: 28, domNode: node, suppressMouseDown: false })
-    }
-  })
-
-  return {
-    zones,
-    setHunk(index, decision) {
-      const hunk = hunks[index]
-      const id = ids[index]
-      const range = id ? modified.getDecorationRange(id) : null
-      if (!hunk || !id || !range) return
-      const replacement = decision === 'accepted' ? hunk.added : hunk.removed
-      if (modified.getValueInRange(range) === replacement) return
-      const at = modified.getOffsetAt(range.getStartPosition())
-      modified.pushEditOperations([], [{ range, text: replacement }], () => null)
-      const start = modified.getPositionAt(at)
-      const end = modified.getPositionAt(at + replacement.length)
-      const next = modified.deltaDecorations([id], [{ range: new monaco.Range(start.lineNumber, start.column, end.lineNumber, end.column), options: { stickiness: monaco.editor.TrackedRangeStickiness.NeverGrowsWhenTypingAtEdges } }])
-      ids = ids.map((old, i) => (i === index ? next[0]! : old))
-    },
-    text: () => modified.getValue(),
-    reveal(index) {
-      const range = ids[index] ? modified.getDecorationRange(ids[index]) : null
-      if (range) editor.revealLineInCenter(range.startLineNumber)
-    },
-    dispose() {
-      diff.dispose()
-      original.dispose()
-      modified.dispose()
-    },
-  }
 }
