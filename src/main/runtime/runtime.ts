@@ -1,5 +1,6 @@
 import { homedir } from 'node:os'
 import { CheckpointDesk } from '../checkpoints/desk'
+import { pruneDaily } from '../checkpoints/prune'
 import type { PermissionGate } from '../governance/gate/gate'
 import { HookLog } from '../governance/hooks/log'
 import { MemoryService } from '../memory/service'
@@ -103,6 +104,8 @@ export function createSessionRuntime(options: SessionRuntimeOptions): SessionRun
         if (entry.projectRoot) options.hub.emit('hooks.ran', { projectPath: entry.projectRoot, run: toHookRun(entry) })
       })
   const sessions = new SessionManager({ home: options.home, open: (projectPath, sessionId) => openSession(parts, projectPath, sessionId) })
+  // Old checkpoints and those of deleted sessions go, at most once a day (checkpoints/prune.ts).
+  void pruneDaily(options.home, options.env)
   return {
     sessions,
     approvals: parts.approvals,
