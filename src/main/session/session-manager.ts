@@ -1,3 +1,5 @@
+// Longer than 300 lines because the manager implements the whole SessionService over its one
+// private map of live sessions (each method a few lines); splitting it would expose the map.
 import { randomUUID } from 'node:crypto'
 import { rm } from 'node:fs/promises'
 import { resolve } from 'node:path'

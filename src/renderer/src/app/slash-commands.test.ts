@@ -69,6 +69,7 @@ describe('the slash-command registry', () => {
     const { chat, done, said } = conversation()
     for (const name of ['rewind', 'checkpoint', 'undo']) command(name).run(chat, '')
     expect(done).toEqual(['rewind', 'rewind', 'rewind'])
+    expect(said).toEqual([])
     const fresh = conversation()
     command('undo').run({ ...fresh.chat, rewind: () => false }, '')
     expect(fresh.said).toEqual([expect.stringContaining('Nothing to rewind yet')])

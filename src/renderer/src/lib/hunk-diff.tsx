@@ -1,3 +1,5 @@
+import type { ReactNode, RefObject } from 'react'
+import { createPortal } from 'react-dom'
 import type * as MonacoApi from 'monaco-editor/editor/editor.api'
 import { describeHunk, type Hunk, type HunkDecision } from '../../../shared/edit-review'
 
@@ -19,6 +21,27 @@ export interface DiffHandle {
   /** Where each hunk's bar is drawn (view zones above the hunks, in the proposed side). */
   zones: HTMLElement[]
   dispose(): void
+}
+
+/**
+ * The diff editor's area: the element Monaco mounts in (`host`), "Loading the diff…" until it is
+ * mounted, why it could not load, and each hunk's bar portalled into its view zone.
+ */
+export function DiffArea(props: { host: RefObject<HTMLDivElement | null>; label: string; className?: string; handle: DiffHandle | undefined; failed: string | undefined; bar(index: number): ReactNode }) {
+  const { host, label, className, handle, failed, bar } = props
+  return (
+    <>
+      <div className={`edit-approval__editor${className ? ` ${className}` : ''}`} ref={host} aria-label={label}>
+        {!handle && !failed && <p className="edit-approval__loading">Loading the diff…</p>}
+      </div>
+      {failed && (
+        <p className="pane__error" role="alert">
+          {failed}
+        </p>
+      )}
+      {handle?.zones.map((zone, index) => createPortal(bar(index), zone, `zone-${index}`))}
+    </>
+  )
 }
 
 /** What the two buttons say; approvals: ✓ Accept / ✕ Reject. */

@@ -1,9 +1,8 @@
 import { useEffect, useMemo, useRef, useState } from 'react'
-import { createPortal } from 'react-dom'
 import { describeHunk, reviewChange, type HunkDecision } from '../../../../shared/edit-review'
 import type { RequestInput } from '../../../../shared/ipc/contract'
 import { decide, decideAll, editReply, tally, type Decisions } from './hunks'
-import { HunkButtons, mountDiff, type DiffHandle } from '../../lib/hunk-diff'
+import { DiffArea, HunkButtons, mountDiff, type DiffHandle } from '../../lib/hunk-diff'
 import { languageFor, loadMonaco } from '../../lib/monaco'
 import { RejectReason } from './RejectReason'
 
@@ -82,21 +81,13 @@ export function EditApproval({ id, filePath, before, after, busy, onReply }: Edi
           ))}
         </ol>
       </div>
-      <div className="edit-approval__editor" ref={host} aria-label={`Proposed change to ${filePath}`}>
-        {!handle && !failed && <p className="edit-approval__loading">Loading the diff…</p>}
-      </div>
-      {failed && (
-        <p className="pane__error" role="alert">
-          {failed}
-        </p>
-      )}
-      {handle?.zones.map((zone, index) =>
-        createPortal(
-          <HunkButtons hunk={review.hunks[index]!} decision={decisions[index]} disabled={busy} onChoose={choose} compact />,
-          zone,
-          `zone-${index}`,
-        ),
-      )}
+      <DiffArea
+        host={host}
+        label={`Proposed change to ${filePath}`}
+        handle={handle}
+        failed={failed}
+        bar={(index) => <HunkButtons hunk={review.hunks[index]!} decision={decisions[index]} disabled={busy} onChoose={choose} compact />}
+      />
       <div className="approval__actions">
         <RejectReason value={message} onChange={setMessage} />
         <button type="button" className="button" data-approval-action="reject" disabled={busy} onClick={rejectAll}>

@@ -1,7 +1,6 @@
 import { useEffect, useRef, useState } from 'react'
-import { createPortal } from 'react-dom'
 import { describeHunk, type HunkDecision, type Review } from '../../../../shared/edit-review'
-import { HunkButtons, mountDiff, type DiffHandle, type HunkWords } from '../../lib/hunk-diff'
+import { DiffArea, HunkButtons, mountDiff, type DiffHandle, type HunkWords } from '../../lib/hunk-diff'
 import { languageFor, loadMonaco } from '../../lib/monaco'
 import type { Decisions } from './choices'
 
@@ -56,17 +55,14 @@ export function RewindFileDiff(props: { path: string; current: string; target: s
           </li>
         ))}
       </ol>
-      <div className="edit-approval__editor rewind-diff__editor" ref={host} aria-label={`What restoring ${path} writes`}>
-        {!handle && !failed && <p className="edit-approval__loading">Loading the diff…</p>}
-      </div>
-      {failed && (
-        <p className="pane__error" role="alert">
-          {failed}
-        </p>
-      )}
-      {handle?.zones.map((zone, index) =>
-        createPortal(<HunkButtons hunk={review.hunks[index]!} decision={decisions[index] ?? 'accepted'} disabled={disabled} onChoose={choose} compact words={WORDS} subject={`${path} (in the diff)`} />, zone, `zone-${index}`),
-      )}
+      <DiffArea
+        host={host}
+        label={`What restoring ${path} writes`}
+        className="rewind-diff__editor"
+        handle={handle}
+        failed={failed}
+        bar={(index) => <HunkButtons hunk={review.hunks[index]!} decision={decisions[index] ?? 'accepted'} disabled={disabled} onChoose={choose} compact words={WORDS} subject={`${path} (in the diff)`} />}
+      />
     </div>
   )
 }
