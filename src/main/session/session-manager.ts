@@ -278,7 +278,8 @@ export class SessionManager<P extends SessionParts = SessionParts> implements Se
   /** Builds the session's parts, then the session over them, and keeps the record. */
   private open(sessionId: string, projectPath: string, unlock: () => Promise<void>, stored?: LoadedTranscript): LiveSession<P> {
     const paths = { projectDataDir: projectDataDir(this.options.home, projectPath), transcriptPath: this.pathOf(projectPath, sessionId) }
-    const seed = stored ? { messages: stored.messages, ...lastTotals(stored.events), persisted: true, compactions: compactionsOf(stored.events) } : undefined
+    const turns = stored?.events.filter((event) => event.type === 'turn_start' && event.agentId === 'main').length
+    const seed = stored ? { messages: stored.messages, ...lastTotals(stored.events), persisted: true, compactions: compactionsOf(stored.events), turns } : undefined
     const live = openLiveSession({ sessionId, projectPath }, this.options.open(projectPath, sessionId), paths, unlock, seed)
     this.live.set(sessionId, live)
     return live

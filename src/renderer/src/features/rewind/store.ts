@@ -54,7 +54,8 @@ export const useRewind = create<RewindState>()((set, get) => ({
     if (!listed.ok) return set({ loading: false, error: listed.error.message })
     const checkpoints = listed.value.checkpoints
     set({ checkpoints, loading: false })
-    const chosen = (options.turnId && checkpoints.find((checkpoint) => checkpoint.turnId === options.turnId)) || checkpoints.findLast((checkpoint) => checkpoint.kind === 'prompt')
+    // The newest with the turn's id: a turn rewound away may have had the same id as the one on screen.
+    const chosen = (options.turnId && checkpoints.findLast((checkpoint) => checkpoint.turnId === options.turnId)) || checkpoints.findLast((checkpoint) => checkpoint.kind === 'prompt')
     if (chosen) await get().select(chosen.id)
   },
 
