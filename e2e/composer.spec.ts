@@ -88,7 +88,8 @@ test('a custom command completes with its argument hint and reaches the model ex
   expect((await modelServer.recorded()).requests).toHaveLength(before)
 
   // The custom command is listed after the built-ins with its hint; Enter fills in its name.
-  await input.fill('/re')
+  // (`/rev`: `/re` would pick the built-in `/rewind` first.)
+  await input.fill('/rev')
   const list = chat.getByRole('listbox', { name: 'Slash commands' })
   const review = list.getByRole('option', { name: '/review' })
   await expect(review).toContainText('<file> [focus]')

@@ -44,7 +44,7 @@ test('rewind from a turn marker with the per-hunk preview keeps the deselected h
   await expect(picker).toHaveCount(0)
 
   // The marker on the turn.
-  await log.getByLabel('You').getByRole('button', { name: 'Rewind to here' }).click()
+  await log.getByRole('group', { name: 'Checkpoint before this message' }).getByRole('button', { name: 'Rewind to here' }).click()
   await expect(picker).toBeVisible()
   await expect(picker.getByRole('list', { name: 'Checkpoints' }).locator('[aria-current="true"]')).toContainText('Before turn 1: Capitalise two words')
   const files = picker.getByRole('list', { name: 'Files to restore' })
@@ -64,4 +64,5 @@ test('rewind from a turn marker with the per-hunk preview keeps the deselected h
   await picker.getByRole('button', { name: 'Close' }).last().click()
   // The conversation is as it was before the turn.
   await expect(log.getByLabel('You')).toHaveCount(0)
+  await expect(log.getByRole('group', { name: 'Checkpoint before this message' })).toHaveCount(0)
 })

@@ -32,8 +32,8 @@ export const TurnView = memo(function TurnView({ turn, live, before, Marker, bus
     <div className="turn">
       <div className="message message--user" aria-label="You">
         <p>{turn.prompt}</p>
-        {Marker && <Marker turnId={turn.turnId} busy={busy} />}
       </div>
+      {Marker && <Marker turnId={turn.turnId} busy={busy} />}
       <div className="message message--assistant" aria-label="Assistant" aria-busy={live || undefined}>
         {turn.blocks.map((block, index) => {
           if (block.kind === 'text') return <Markdown key={index} text={block.text} />

@@ -11,7 +11,7 @@ export function TurnMarker({ turnId, busy }: { turnId?: string; busy: boolean })
   if (!sessionId || !turnId) return null
   const open = (intent: 'rewind' | 'fork') => void useRewind.getState().open(sessionId, { intent, turnId })
   return (
-    <span className="turn-marker">
+    <span className="turn-marker" role="group" aria-label="Checkpoint before this message">
       <button type="button" className="button button--small turn-marker__button" disabled={busy} title="Restore the code and/or the conversation as they were before this prompt" onClick={() => open('rewind')}>
         ⟲ Rewind to here
       </button>
