@@ -66,3 +66,30 @@ test('rewind from a turn marker with the per-hunk preview keeps the deselected h
   await expect(log.getByLabel('You')).toHaveCount(0)
   await expect(log.getByRole('group', { name: 'Checkpoint before this message' })).toHaveCount(0)
 })
+
+test('fork from a turn marker opens a new session whose history ends before that turn', async ({ app, projectDir, modelServer }) => {
+  await modelServer.setScenario([
+    { reply: { content: [{ type: 'text', text: 'First answer.' }] } },
+    { reply: { content: [{ type: 'text', text: 'Second answer.' }] } },
+  ])
+  await openByPath(app, projectDir)
+  const chat = app.getByRole('region', { name: 'Chat' })
+  const message = chat.getByRole('textbox', { name: 'Message' })
+  const log = chat.getByRole('log', { name: 'Conversation' })
+  await message.fill('First question')
+  await message.press('Enter')
+  await expect(log.getByLabel('Assistant')).toContainText('First answer.')
+  await message.fill('Second question')
+  await message.press('Enter')
+  await expect(log.getByLabel('Assistant').nth(1)).toContainText('Second answer.')
+
+  await log.getByRole('group', { name: 'Checkpoint before this message' }).nth(1).getByRole('button', { name: 'Fork from here' }).click()
+  const picker = app.getByRole('dialog', { name: 'Fork from a checkpoint' })
+  await expect(picker.getByRole('list', { name: 'Checkpoints' }).locator('[aria-current="true"]')).toContainText('Before turn 2: Second question')
+  await picker.getByRole('button', { name: 'Fork a new session here' }).click()
+  await expect(picker).toHaveCount(0)
+  // The new session shows the first turn only; the original is still in the list beside it.
+  await expect(log.getByLabel('You')).toHaveCount(1)
+  await expect(log.getByLabel('You')).toHaveText('First question')
+  await expect(app.getByRole('list', { name: 'Stored sessions' }).getByRole('listitem')).toHaveCount(2)
+})
