@@ -55,8 +55,9 @@ export const useRewind = create<RewindState>()((set, get) => ({
     const checkpoints = listed.value.checkpoints
     set({ checkpoints, loading: false })
     // The newest with the turn's id: a turn rewound away may have had the same id as the one on screen.
-    const chosen = (options.turnId && checkpoints.findLast((checkpoint) => checkpoint.turnId === options.turnId)) || checkpoints.findLast((checkpoint) => checkpoint.kind === 'prompt')
+    const chosen = options.turnId ? checkpoints.findLast((checkpoint) => checkpoint.turnId === options.turnId) : checkpoints.findLast((checkpoint) => checkpoint.kind === 'prompt')
     if (chosen) await get().select(chosen.id)
+    else if (options.turnId) set({ error: 'No checkpoint was taken before this turn (a /compact, or checkpoints were off): choose one from the list.' })
   },
 
   close() {
