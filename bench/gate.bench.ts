@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { ApprovalQueue } from '../src/main/governance/approvals/queue'
 import { UnattendedAnswerer } from '../src/main/governance/approvals/answerer'
+import { DenialLog } from '../src/main/governance/approvals/denials'
 import { createBashClassifier } from '../src/main/governance/gate/bash-preview'
 import { SessionGrants } from '../src/main/governance/decide/session'
 import { createPermissionGate } from '../src/main/governance/gate/gate'
@@ -70,7 +71,7 @@ export default async function bench(): Promise<void> {
     const classifier = await createBashClassifier({ projectRoot: project })
     const bash = createBashTool({ pty, classify: classifier.classify, inspect: classifier.inspect })
     const queue = new ApprovalQueue({ projectRoot: project, sousHome, sessionGrants: new SessionGrants(project) })
-    const gate = createPermissionGate({ projectRoot: project, cwd: project, sousHome, home: base, managedPath: opts.managedPath, mode: 'default', approvals: new UnattendedAnswerer(queue.sessionGrants), hooks: new HookRunner({ hooks: [], sessionId: 'b', projectRoot: project }), sessionId: 'b' })
+    const gate = createPermissionGate({ projectRoot: project, cwd: project, sousHome, home: base, managedPath: opts.managedPath, mode: 'default', approvals: new UnattendedAnswerer(queue.sessionGrants), hooks: new HookRunner({ hooks: [], sessionId: 'b', projectRoot: project }), sessionId: 'b', denials: new DenialLog() })
     const readOnly = await per(500, () => gate.canUseTool(bash, { command: 'git status && ls -la src | wc -l' }, 't'))
     const ruled = await per(500, () => gate.canUseTool(bash, { command: './test.sh --fast && tool7 run x' }, 't'))
     const searching = await per(500, () => gate.canUseTool(bash, { command: 'grep -rn TODO src && cat src/*.ts | wc -l' }, 't'))

@@ -10,7 +10,7 @@ import { failureLine, inputErrorResult, printText, proposedPlan, sandboxWarningL
 import { userTurnOf } from './print-input'
 import { ClaudeStream } from './print-stream'
 import type { Message } from '../main/services/model/types'
-import type { PermissionDenial } from './print-permissions'
+import { permissionDenials, type PermissionDenial } from './print-permissions'
 
 /** Where headless mode reads and writes; the real process by default, buffers in tests. */
 export interface PrintIO {
@@ -57,7 +57,6 @@ export async function runPrint(argv: string[], env: NodeJS.ProcessEnv, io: Print
     import('../main/pty/node-pty-service'),
     import('../main/workspace/preferences'),
   ])
-  const denials: PermissionDenial[] = []
   let claudeStream: ClaudeStream | undefined
   let streamSession: string | undefined
   const hub = createEventHub()
@@ -90,7 +89,6 @@ export async function runPrint(argv: string[], env: NodeJS.ProcessEnv, io: Print
       budget: { ...(options.maxBudgetUsd !== undefined && { sessionUsd: options.maxBudgetUsd }), ...(options.maxTokensBudget !== undefined && { sessionTokens: options.maxTokensBudget }) },
     }),
     ...(options.effort && { effort: options.effort }),
-    onDenial: (denial) => denials.push({ tool_name: denial.toolName, tool_use_id: denial.toolUseId, tool_input: denial.input }),
     ...(options.outputFormat === 'stream-json' && { onMessage: (sessionId: string, message: Message) => sessionId === streamSession && claudeStream?.onMessage(message) }),
   })
   const manager = runtime.sessions
@@ -116,13 +114,15 @@ export async function runPrint(argv: string[], env: NodeJS.ProcessEnv, io: Print
       claudeStream = new ClaudeStream((line) => writeLine(io, line), { sessionId, partial: options.includePartialMessages })
       claudeStream.init({ sessionId, cwd, model: config.value.model, permissionMode: options.permissionMode, tools: await manager.toolNames(sessionId), mcpServers, version: SOUS_VERSION })
     }
+    // The session's one denial log (its gates' and answerer's refusals), read when a result is written.
+    const denials = (): PermissionDenial[] => permissionDenials(manager.parts(sessionId)?.denials.entries ?? [])
     const stop = () => void manager.abort(sessionId)
     io.signal?.addEventListener('abort', stop, { once: true })
     try {
       if (streamInput) return await runStreamInput({ io, options, manager, sessionId, denials, started })
       // A coordinator's answer comes once its workers have reported (each report is a turn of its own).
       const run = options.coordinator ? await manager.runSettled(sessionId, options.prompt, io.signal) : await manager.run(sessionId, options.prompt)
-      const result = toPrintResult(run, sessionId, denials, performance.now() - started, plan)
+      const result = toPrintResult(run, sessionId, denials(), performance.now() - started, plan)
       if (options.outputFormat === 'text') io.stdout.write(printText(run.resultText, plan))
       else writeLine(io, result, options.outputFormat === 'json' ? 2 : undefined)
       if (run.reason === 'completed') return 0
@@ -152,13 +152,13 @@ async function openSession(manager: SessionManager, options: PrintOptions, cwd: 
 }
 
 /** `--input-format stream-json`: each line a user message, each a turn with its own result line. */
-async function runStreamInput(o: { io: PrintIO; options: PrintOptions; manager: SessionManager; sessionId: string; denials: PermissionDenial[]; started: number }): Promise<number> {
+async function runStreamInput(o: { io: PrintIO; options: PrintOptions; manager: SessionManager; sessionId: string; denials(): PermissionDenial[]; started: number }): Promise<number> {
   const { io, options, manager, sessionId } = o
   let failed = false
   let number = 0
   const turn = async (text: string): Promise<void> => {
     const run = await manager.run(sessionId, text)
-    writeLine(io, toPrintResult(run, sessionId, o.denials, performance.now() - o.started))
+    writeLine(io, toPrintResult(run, sessionId, o.denials(), performance.now() - o.started))
     if (run.reason !== 'completed') failed = true
   }
   if (options.prompt) await turn(options.prompt)

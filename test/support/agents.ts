@@ -11,10 +11,44 @@ import type { EventPayload } from '../../src/shared/ipc/contract'
 import type { AgentEvent } from '../../src/shared/protocol/agent-event'
 import { createEventHub, type EventHub } from '../../src/main/base/event-hub'
 import { NodePtyService } from '../../src/main/pty/node-pty-service'
+import type { PtyService } from '../../src/main/pty/types'
 import type { Message, ToolResultBlock } from '../../src/main/services/model/types'
 import { createSessionRuntime, type SessionRuntime } from '../../src/main/runtime/runtime'
 import type { SessionRuntimeOptions } from '../../src/main/runtime/options'
 import type { RecordedRequest, Step } from '../model-server'
+
+/** Where a test's runtime lives and what it talks to. */
+export interface TestRuntimePlace {
+  /** The scripted model server's URL. */
+  serverUrl: string
+  /** `$SOUS_HOME`. */
+  home: string
+  /** The user's `~`. */
+  userHome: string
+  hub: EventHub
+  pty: PtyService
+  /** The environment beside the model's key and URL (default: `HOME` at `userHome`). */
+  env?: NodeJS.ProcessEnv
+}
+
+/**
+ * The runtime every host uses, as the tests build it: the real model service against the scripted
+ * server, a person answering (the approval queue), the default permission mode, and no memory side
+ * requests (they have their own tests, memory/agents). `options` override any of it.
+ */
+export function createTestRuntime(place: TestRuntimePlace, options: Partial<SessionRuntimeOptions> = {}): SessionRuntime {
+  return createSessionRuntime({
+    home: place.home,
+    env: { ANTHROPIC_API_KEY: 'test', ANTHROPIC_BASE_URL: place.serverUrl, ...(place.env ?? { HOME: place.userHome }) },
+    hub: place.hub,
+    pty: place.pty,
+    permissionMode: 'default',
+    answerer: 'interactive',
+    userHome: place.userHome,
+    preferences: () => ({ autoMemory: false }),
+    ...options,
+  })
+}
 
 /** A script per conversation, keyed by a string its first user message contains. */
 export type Routes = Record<string, Step[]>
@@ -86,19 +120,7 @@ export function useAgentWorld(serverUrl: () => string, options: Partial<SessionR
   const world = {} as AgentWorld
   let pty: NodePtyService
   const build = (extra: Partial<SessionRuntimeOptions>): SessionRuntime =>
-    createSessionRuntime({
-      home: world.home,
-      env: { ANTHROPIC_API_KEY: 'test', ANTHROPIC_BASE_URL: serverUrl(), HOME: world.userHome },
-      hub: world.hub,
-      pty,
-      permissionMode: 'default',
-      answerer: 'interactive',
-      userHome: world.userHome,
-      // These tests script every request; memory's side requests have their own tests (memory/agents).
-      preferences: () => ({ autoMemory: false }),
-      ...options,
-      ...extra,
-    })
+    createTestRuntime({ serverUrl: serverUrl(), home: world.home, userHome: world.userHome, hub: world.hub, pty }, { ...options, ...extra })
   beforeEach(() => {
     world.base = realpathSync(mkdtempSync(join(tmpdir(), 'sous-agents-')))
     world.project = join(world.base, 'project')

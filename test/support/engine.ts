@@ -10,6 +10,7 @@ import { resolveModelConfig } from '../../src/main/services/model/config'
 import type { Message, ToolResultBlock } from '../../src/main/services/model/types'
 import type { AnyTool, ToolContext, ToolResult } from '../../src/main/tools/types'
 import { query } from '../../src/main/engine/query'
+import { runToEnd, turnEnd } from '../../src/main/engine/run'
 import type { QueryParams, QueryResult } from '../../src/main/engine/types'
 
 /** The real model service against a scripted server, with short retry delays. */
@@ -48,16 +49,19 @@ export function untilAborted(signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => (signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true })))
 }
 
-/** Runs the loop to its end, keeping every event. */
+/**
+ * Runs the loop to its end, keeping every event, and closes the run as its callers do (the
+ * `turn_end` that {@link turnEnd} makes from the result comes last).
+ */
 export async function runQuery(params: QueryParams, onEvent?: (event: AgentEvent) => void): Promise<{ events: AgentEvent[]; result: QueryResult }> {
   const events: AgentEvent[] = []
-  const run = query(params)
-  for (;;) {
-    const next = await run.next()
-    if (next.done) return { events, result: next.value }
-    events.push(next.value)
-    onEvent?.(next.value)
+  const keep = (event: AgentEvent): void => {
+    events.push(event)
+    onEvent?.(event)
   }
+  const result = await runToEnd(query(params), keep)
+  keep(turnEnd(result, params))
+  return { events, result }
 }
 
 /** Defaults for a test run; override what the test is about. */

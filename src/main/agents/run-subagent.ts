@@ -5,7 +5,7 @@ import { addUsage, zeroUsage } from '../engine/usage'
 import type { Message } from '../services/model/types'
 import type { TranscriptFile } from '../store/transcript-file'
 import { keptInTranscript } from '../store/transcript-file'
-import { emptyResult, runToEnd } from '../engine/run'
+import { emptyResult, runToEnd, turnEnd } from '../engine/run'
 
 /** Events the sidechain does not keep (as the session's transcript: replayable, or noise). */
 
@@ -82,6 +82,8 @@ export async function runSubagent(spec: SubagentRunSpec): Promise<SubagentOutcom
   try {
     const run = query({ ...spec, ...stampOf, onMessage: (message) => spec.sidechain?.appendMessage(message) })
     result = await runToEnd(run, emit)
+    // The run's own end (the loop does not close it); agent_end follows with the outcome.
+    emit(turnEnd(result, stampOf))
   } catch (error) {
     const message = `Internal error: ${error instanceof Error ? error.message : String(error)}`
     result = emptyResult('model_error', spec.messages, { message })

@@ -27,8 +27,10 @@ import type { EventBody, QueryParams, QueryResult } from './types'
  * the loop goes on (`next_turn`, `stream_retry`, `max_tokens_recovery`…) or why it ends. Recovery
  * paths live in `transitions/`.
  *
- * Contract: yields AgentEvents and always ends with exactly one `turn_end`; never throws for model
- * or tool failures. Every tool_use it appends is followed by exactly one tool_result.
+ * Contract: yields AgentEvents and returns how the run ended; never throws for model or tool
+ * failures. Every tool_use it appends is followed by exactly one tool_result. It does not close
+ * the turn: whoever runs it emits the `turn_end` ({@link turnEnd} in run.ts) — the session's
+ * `turn()` for the main agent, `runSubagent` for a subagent.
  */
 export async function* query(params: QueryParams): AsyncGenerator<AgentEvent, QueryResult> {
   const loop = new LoopState(params)
@@ -58,7 +60,6 @@ export async function* query(params: QueryParams): AsyncGenerator<AgentEvent, Qu
     transition = outcome.kind === 'error' ? yield* onError(loop, params, outcome) : yield* onMessage(loop, params, outcome)
     if (transition.kind === 'end') break
   }
-  yield stamp({ type: 'turn_end', reason: transition.reason, message: transition.message }, params)
   return loop.result(transition)
 }
 

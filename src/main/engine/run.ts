@@ -1,3 +1,5 @@
+import type { AgentEvent } from '../../shared/protocol/agent-event'
+import { stamp } from './events'
 import type { QueryResult } from './types'
 import { zeroUsage } from './usage'
 
@@ -20,4 +22,13 @@ export async function runToEnd<Event, Result>(run: AsyncGenerator<Event, Result>
  */
 export function emptyResult(reason: QueryResult['reason'], messages: QueryResult['messages'], extra: { message?: string; resultText?: string } = {}): QueryResult {
   return { reason, ...(extra.message !== undefined && { message: extra.message }), messages, turns: 0, usage: zeroUsage(), costUsd: 0, resultText: extra.resultText ?? '' }
+}
+
+/**
+ * The `turn_end` event that closes a run ended with `result`: its reason, and its message when it
+ * has one. The one way that event is made — `Session.turn()` closes the main agent's turns with
+ * it, `runSubagent` a subagent's run.
+ */
+export function turnEnd(result: Pick<QueryResult, 'reason' | 'message'>, identity: { sessionId: string; agentId: string; parentToolUseId?: string }): AgentEvent {
+  return stamp({ type: 'turn_end', reason: result.reason, ...(result.message !== undefined && { message: result.message }) }, identity)
 }

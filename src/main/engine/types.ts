@@ -151,7 +151,7 @@ export interface QueryParams {
   reminders?: ReminderQueue
 }
 
-/** What `query` returns when its generator finishes (after the `turn_end` event). */
+/** What `query` returns when its generator finishes (its caller then closes the turn with `turn_end`). */
 export interface QueryResult {
   reason: TerminalReason
   message?: string

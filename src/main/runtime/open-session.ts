@@ -13,6 +13,7 @@ import type { QueryHooks, ToolCallInfo } from '../engine/types'
 import { createPermissionGate, type PermissionGate } from '../governance/gate/gate'
 import type { ApprovalAsker } from '../governance/approvals/queue'
 import { chooseAnswerer } from '../governance/approvals/answerer'
+import { DenialLog } from '../governance/approvals/denials'
 import { SessionGrants } from '../governance/decide/session'
 import { HookRunner } from '../governance/hooks/runner'
 import { plansDir } from '../store/plan-files'
@@ -41,6 +42,8 @@ import { guardSetup, subagentGuard } from './guard'
 export interface RuntimeSessionParts extends SessionParts {
   /** The session's permission gate, for the status bar and mode switches. */
   gate: PermissionGate
+  /** The session's one denial log: what its gates and its unattended answerer refused (`sous -p`'s `permission_denials`). */
+  denials: DenialLog
   /** The session's task list as the task panel changes it. */
   userTasks: UserTaskEdits
   setMode(mode: PermissionModeName): void
@@ -67,7 +70,7 @@ export function openSession(parts: RuntimeParts, projectPath: string, sessionId:
   opening.tools.shell.background.onFinish((shell) =>
     opening.reminders.push(taskNotification(shell), { source: 'background-task', stillRelevant: () => !shell.endReported }),
   )
-  const { gate, queue, grants, close: closeGate } = openGate(parts, opening)
+  const { gate, queue, grants, denials, close: closeGate } = openGate(parts, opening)
   const checkpoints = createSessionCheckpoints(parts, { projectPath, sessionId, gate })
   const tasks = createSessionTasks({
     projectDataDir: projectDataDir(options.home, projectPath),
@@ -95,6 +98,7 @@ export function openSession(parts: RuntimeParts, projectPath: string, sessionId:
     preferences: opening.preferences,
     gate,
     queue,
+    denials,
     model,
     modelName,
     maxTurns,
@@ -167,6 +171,7 @@ export function openSession(parts: RuntimeParts, projectPath: string, sessionId:
   return {
     environment,
     gate,
+    denials,
     userTasks: tasks.user,
     setMode: (mode) => {
       const previous = gate.mode
@@ -194,11 +199,12 @@ export function openSession(parts: RuntimeParts, projectPath: string, sessionId:
  * answerer), which the sandbox's network check asks too, and its permission gate. `close` cancels
  * what is pending and unregisters both.
  */
-function openGate(parts: RuntimeParts, opening: Opening): { gate: PermissionGate; queue: ApprovalAsker; grants: SessionGrants; close(): void } {
+function openGate(parts: RuntimeParts, opening: Opening): { gate: PermissionGate; queue: ApprovalAsker; grants: SessionGrants; denials: DenialLog; close(): void } {
   const { options, approvals, network, hookLog, userHome } = parts
   const { projectPath, sessionId, tools } = opening
   const grants = new SessionGrants(projectPath)
-  const answerer = chooseAnswerer(options.answerer, { projectRoot: projectPath, sousHome: options.home, sessionGrants: grants })
+  const denials = new DenialLog()
+  const answerer = chooseAnswerer(options.answerer, { projectRoot: projectPath, sousHome: options.home, sessionGrants: grants }, denials)
   const queue = answerer.asker
   network.register(sessionId, queue)
   // Only a queue someone answers goes to the UI.
@@ -217,7 +223,7 @@ function openGate(parts: RuntimeParts, opening: Opening): { gate: PermissionGate
     sandbox: opening.sandboxState,
     sessionId,
     transcriptPath: transcript,
-    onDenial: options.onDenial,
+    denials,
     onNotice: (notice) => options.hub.emit('agent.event', { type: 'notice', sessionId, agentId: 'main', level: notice.level, message: notice.message }),
     onSandboxUnavailable: ({ reason, unconfined }) => options.hub.emit('agent.event', { type: 'sandbox_unavailable', sessionId, agentId: 'main', reason, unconfined }),
     toolContext: () => ({ fileState: tools.fileState, shell: tools.shell, isReadDenied: (path: string) => gate.isReadDenied(path) }),
@@ -226,6 +232,7 @@ function openGate(parts: RuntimeParts, opening: Opening): { gate: PermissionGate
     gate,
     queue,
     grants,
+    denials,
     close() {
       gate.abortPending()
       network.forget(sessionId)

@@ -2,7 +2,6 @@ import type { Message } from '../services/model/types'
 import type { LoadSettingsOptions } from '../governance/settings/load'
 import type { EffortLevel } from '../services/model/capabilities'
 import type { BudgetCaps } from '../session/guard-settings'
-import type { GateDenial } from '../governance/gate/gate'
 import type { PermissionMode } from '../governance/types'
 import type { ChildEnvPolicy } from '../base/child-env'
 import type { EventHub } from '../base/event-hub'
@@ -28,7 +27,7 @@ export interface SessionRuntimeOptions {
   /**
    * Who answers the sessions' asks (see governance/approvals/answerer): `interactive`, a person
    * through the approval queue a UI shows; `unattended`, nobody (`sous -p`): every ask becomes a
-   * denial (reported through `onDenial`), and the host has no UI to keep informed.
+   * denial (in the session's denial log, `RuntimeSessionParts.denials`), and the host has no UI to keep informed.
    */
   answerer: AnswererKind
   /**
@@ -46,7 +45,6 @@ export interface SessionRuntimeOptions {
   appendSystemPrompt?: string
   /** Run Bash inside the OS sandbox when the settings allow and it works (default true). */
   sandbox?: boolean
-  onDenial?(denial: GateDenial): void
   /** Every message a session's main agent adds to its conversation (the prompt, replies, tool results), as it is added: `sous -p --output-format stream-json`. */
   onMessage?(sessionId: string, message: Message): void
   /** Where the user's `~` is (tests). */

@@ -7,7 +7,8 @@ import { useModelServer } from '../../../test/model-server/vitest'
 import { createEventHub } from '../base/event-hub'
 import { NodePtyService } from '../pty/node-pty-service'
 import type { Message } from '../services/model/types'
-import { createSessionRuntime, type SessionRuntime } from './runtime'
+import { type SessionRuntime } from './runtime'
+import { createTestRuntime } from '../../../test/support/agents'
 
 // Claude Code's reminders with a user turn, through the runtime every host uses: the real model
 // service against the scripted server, the real Read tool, the real task store.
@@ -23,17 +24,7 @@ beforeEach(() => {
   project = join(base, 'project')
   mkdirSync(project, { recursive: true })
   pty = new NodePtyService({ killGraceMs: 300 })
-  runtime = createSessionRuntime({
-    home: join(base, 'sous-home'),
-    env: { ANTHROPIC_API_KEY: 'test', ANTHROPIC_BASE_URL: server.url, HOME: join(base, 'home') },
-    hub: createEventHub(),
-    pty,
-    permissionMode: 'default',
-    answerer: 'interactive',
-    userHome: join(base, 'home'),
-    // These tests script every request; memory's side requests have their own tests (memory/agents).
-    preferences: () => ({ autoMemory: false }),
-  })
+  runtime = createTestRuntime({ serverUrl: server.url, home: join(base, 'sous-home'), userHome: join(base, 'home'), hub: createEventHub(), pty })
 })
 afterEach(async () => {
   await runtime.dispose()

@@ -8,7 +8,8 @@ import { sandboxScratch, sandboxUnavailable, skippedUnless } from '../../../test
 import { grantTrust, trustStatus } from '../governance/trust/trust'
 import { NodePtyService } from '../pty/node-pty-service'
 import type { Message, ToolResultBlock } from '../services/model/types'
-import { createSessionRuntime, type SessionRuntime } from './runtime'
+import { type SessionRuntime } from './runtime'
+import { createTestRuntime } from '../../../test/support/agents'
 import { useModelServer } from '../../../test/model-server/vitest'
 
 // The runtime every host uses, end to end: real model service against the scripted server, real
@@ -33,17 +34,7 @@ beforeEach(() => {
   expect(grantTrust(project, join(base, 'sous-home'), trustStatus(project, join(base, 'sous-home')).fingerprint).ok).toBe(true)
   hub = createEventHub()
   pty = new NodePtyService({ killGraceMs: 300 })
-  runtime = createSessionRuntime({
-    home: join(base, 'sous-home'),
-    env: { ANTHROPIC_API_KEY: 'test', ANTHROPIC_BASE_URL: server.url, HOME: join(base, 'home') },
-    hub,
-    pty,
-    permissionMode: 'default',
-    answerer: 'interactive',
-    userHome: join(base, 'home'),
-    // These tests script every request; memory's side requests have their own tests (memory/agents).
-    preferences: () => ({ autoMemory: false }),
-  })
+  runtime = createTestRuntime({ serverUrl: server.url, home: join(base, 'sous-home'), userHome: join(base, 'home'), hub, pty })
 })
 afterEach(async () => {
   await runtime.dispose()

@@ -2,9 +2,9 @@ import type { PermissionModeName } from '../../shared/ipc/contract'
 import { loadAgentCatalog } from '../agents/agent-files'
 import coordinatorPrompt from '../agents/coordinator.prompt'
 import type { ReminderSink } from '../context/reminders'
-import { BUILT_IN_AGENTS, describeTools, type AgentCatalog } from '../agents/definitions'
 import { SessionAgents } from '../agents/session-agents'
 import type { SubagentCompaction } from '../agents/subagent-context'
+import type { DenialLog } from '../governance/approvals/denials'
 import type { ApprovalAsker } from '../governance/approvals/queue'
 import { SessionGrants } from '../governance/decide/session'
 import { createPermissionGate, type PermissionGate } from '../governance/gate/gate'
@@ -13,20 +13,16 @@ import { readProjectConfig } from '../governance/trust/project-config'
 import { isPartTrusted } from '../governance/trust/trust'
 import type { QueryResult } from '../engine/types'
 import type { ModelService } from '../services/model/types'
-import { createAgentTool } from '../tools/agent'
 import type { FileStateCache } from '../tools/file-state'
 import type { ShellState } from '../tools/shell/shell-state'
-import { sendMessageTool } from '../tools/send-message'
 import type { AnyTool, SubagentGrants, ToolContext } from '../tools/types'
 import { projectTrustOf } from './options'
 import type { SessionHandle } from '../session/session'
 import type { RuntimeParts } from './shared'
 import { TurnFeed } from '../session/turn-feed'
+import { AgentToolList, MainSessionLink } from './subagent-parts'
 import type { RequestGuard } from '../engine/guard'
 import type { ReasoningPreference } from '../services/model/capabilities'
-
-/** What the main agent may use in coordinator mode. */
-const COORDINATOR_TOOLS = new Set(['Agent', 'SendMessage', 'TaskStop'])
 
 /** One session's subagents as the session environment wires them. */
 export interface SessionSubagents {
@@ -64,6 +60,8 @@ export interface SubagentSession {
   preferences: { coordinator?: boolean }
   gate: PermissionGate
   queue: ApprovalAsker
+  /** The session's denial log: each subagent's gate records there too. */
+  denials: DenialLog
   model(): Promise<ModelService>
   modelName: string
   maxTurns: number
@@ -78,7 +76,8 @@ export interface SubagentSession {
 }
 
 /**
- * Builds the session's {@link SessionAgents}: each subagent gets a permission gate of its own over
+ * Builds the session's {@link SessionAgents} over parts built first (the agent tool list, the link
+ * to the session that arrives later, the coordinator's turn feed): each subagent gets a permission gate of its own over
  * the session's settings and hooks (fresh session grants; its asks go to the session's approval
  * queue naming it; its hooks' input carries `agent_id` and `agent_type`). A finished background
  * agent is announced to the main agent with its next request — in coordinator mode, as a user
@@ -87,13 +86,9 @@ export interface SubagentSession {
 export function createSessionSubagents(parts: RuntimeParts, session: SubagentSession): SessionSubagents {
   const { options } = parts
   const coordinator = options.coordinator ?? session.preferences.coordinator === true
-  let handle: SessionHandle | undefined
-  let catalog: AgentCatalog = { agents: [...BUILT_IN_AGENTS], problems: [] }
-  let tools: AnyTool[] = []
-  let agentTool: AnyTool | undefined
-  let decorated: { from: AnyTool[]; tools: AnyTool[] } | undefined
-  let shared: Partial<ToolContext> = {}
-  const feed = new TurnFeed(() => handle)
+  const toolList = new AgentToolList(coordinator)
+  const main = new MainSessionLink(options.hub)
+  const feed = new TurnFeed(() => main.handle)
   const agents = new SessionAgents({
     sessionId: session.sessionId,
     projectRoot: session.projectPath,
@@ -101,16 +96,16 @@ export function createSessionSubagents(parts: RuntimeParts, session: SubagentSes
     transcriptPath: session.transcriptPath,
     userHome: parts.userHome,
     env: options.env,
-    catalog: () => catalog,
+    catalog: () => toolList.catalog,
     model: session.model,
     maxTurns: session.maxTurns,
     ...(session.reasoning && { reasoning: session.reasoning }),
     ...(session.guard && { guard: session.guard }),
-    main: { model: () => session.modelName, mode: () => session.gate.mode, tools: () => tools, shell: session.tools.shell, fileState: session.tools.fileState },
+    main: { model: () => session.modelName, mode: () => session.gate.mode, tools: () => toolList.all, shell: session.tools.shell, fileState: session.tools.fileState },
     openGate: (agent, mode, state) => openSubagentGate(parts, session, agent, mode, state),
-    sharedContext: () => shared,
+    sharedContext: () => toolList.shared,
     emit: (event) => options.hub.emit('agent.event', event),
-    emitMain: (event) => (handle ? handle.emit(event) : options.hub.emit('agent.event', event)),
+    emitMain: (event) => main.emit(event),
     notifyMain: (text, stillRelevant) => {
       // A coordinator hears from its workers as user messages; otherwise the note rides on the
       // main agent's next request (the session's reminder queue), unless it learned the end first.
@@ -125,31 +120,14 @@ export function createSessionSubagents(parts: RuntimeParts, session: SubagentSes
     agents,
     coordinator,
     ...(coordinator && { basePrompt: coordinatorPrompt }),
-    async mainTools(core, context) {
-      shared = context
-      catalog = await loadAgentCatalog({ projectRoot: session.projectPath, userHome: parts.userHome, projectTrusted: projectAgentsTrusted(parts, session.projectPath) })
-      agentTool = createAgentTool(
-        catalog.agents.map((agent) => ({ name: agent.name, description: agent.description, tools: describeTools(agent) })),
-        { fork: !coordinator },
-      )
-      return this.withAgentTools(core)
-    },
-    withAgentTools(list) {
-      if (decorated?.from === list) return decorated.tools
-      const all = agentTool ? [...list, agentTool, sendMessageTool] : [...list]
-      // Subagents choose from the whole list; the coordinator itself keeps only its three.
-      tools = all
-      decorated = { from: list, tools: coordinator ? all.filter((tool) => COORDINATOR_TOOLS.has(tool.name)) : all }
-      return decorated.tools
-    },
-    attach(session) {
-      handle = session
-    },
+    mainTools: (core, shared) => toolList.load(core, shared, () => loadAgentCatalog({ projectRoot: session.projectPath, userHome: parts.userHome, projectTrusted: projectAgentsTrusted(parts, session.projectPath) })),
+    withAgentTools: (list) => toolList.withAgentTools(list),
+    attach: (handle) => main.attach(handle),
     async settled() {
       // A report's turn may start new workers, and a worker may end while a report's turn runs.
       for (;;) {
         await feed.drained()
-        await handle?.whenIdle()
+        await main.handle?.whenIdle()
         if (!agents.busy && feed.pending === 0) return feed.takeResults()
         await agents.whenIdle()
       }
@@ -199,7 +177,7 @@ function openSubagentGate(
     sandbox: () => parts.sandbox.acquire(session.projectPath, session.sessionId),
     sessionId: session.sessionId,
     transcriptPath: session.transcriptPath,
-    onDenial: options.onDenial,
+    denials: session.denials,
     onNotice: (notice) =>
       options.hub.emit('agent.event', {
         type: 'notice',

@@ -9,7 +9,6 @@ import type { Message } from '../services/model/types'
 /** What a `/compact` run between turns needs from its session. */
 export interface CompactionTurnOptions {
   sessionId: string
-  turnId: string
   instructions: string
   signal: AbortSignal
   messages(): Message[]
@@ -20,18 +19,15 @@ export interface CompactionTurnOptions {
 }
 
 /**
- * `/compact [instructions]` between turns, shown as a turn of its own: `turn_start` with the
- * command as its prompt, the compaction's events, `turn_end` (`completed`; `hook_stopped` when a
- * PreCompact hook blocked it; `model_error` when no summary could be made, with why). The
- * conversation is replaced (and persisted) by the manager only on success. Never rejects.
+ * The body of `/compact [instructions]` between turns, a turn of its own that `Session.turn()`
+ * opens (the command as its prompt) and closes: the compaction's events, then the result the turn
+ * ends with (`completed`; `hook_stopped` when a PreCompact hook blocked it; `model_error` when no
+ * summary could be made, with why). The conversation is replaced (and persisted) by the manager
+ * only on success. Never rejects.
  */
 export async function compactionTurn(o: CompactionTurnOptions): Promise<QueryResult> {
   const identity = { sessionId: o.sessionId, agentId: 'main' }
-  const end = (reason: QueryResult['reason'], message?: string): QueryResult => {
-    o.emit({ ...identity, type: 'turn_end', reason, ...(message !== undefined && { message }) })
-    return emptyResult(reason, o.messages(), message !== undefined ? { message } : {})
-  }
-  o.emit({ ...identity, type: 'turn_start', turnId: o.turnId, prompt: o.instructions ? `/compact ${o.instructions}` : '/compact' })
+  const end = (reason: QueryResult['reason'], message?: string): QueryResult => emptyResult(reason, o.messages(), message !== undefined ? { message } : {})
   if (!o.messages().some((message) => message.role === 'assistant')) return end('completed', 'Nothing to compact yet: the conversation has no replies.')
   try {
     const run = o.manager.compactNow(o.messages(), await o.shape(), o.instructions)

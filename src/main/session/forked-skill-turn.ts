@@ -9,9 +9,6 @@ import type { SkillFork, ToolContext } from '../tools/types'
 
 /** What a typed `/name` of a forked skill or command needs from its session. */
 export interface ForkedSkillTurnOptions {
-  turnId: string
-  /** The line as typed (the turn's prompt). */
-  typed: string
   name: string
   args: string
   /** The rendered body: the subagent's prompt. */
@@ -31,13 +28,13 @@ export interface ForkedSkillTurnOptions {
  * session's, when absent) whose prompt is the rendered body, holding its grants. The turn shows it as a Skill call (the subagent nested under it, as for the
  * tool); the main model is not asked. The conversation gets the command and the subagent's final
  * text only (Claude Code's `<command-name>` and `<local-command-stdout>`), so the main agent knows
- * of it at its next turn. Never rejects: a subagent that fails ends the turn `command_failed`, an
- * interrupted one `aborted`.
+ * of it at its next turn. This is the turn's body: `Session.turn()` opens it (the line as typed)
+ * and closes it with the result. Never rejects: a subagent that fails ends the turn
+ * `command_failed`, an interrupted one `aborted`.
  */
 export async function forkedSkillTurn(o: ForkedSkillTurnOptions): Promise<QueryResult> {
   const identity = { sessionId: o.context.sessionId, agentId: 'main' }
   const toolUseId = `toolu_command_${randomBytes(8).toString('hex')}`
-  o.emit({ ...identity, type: 'turn_start', turnId: o.turnId, prompt: o.typed })
   o.emit({ ...identity, type: 'tool_use_start', toolUseId, name: 'Skill' })
   const input = { skill: o.name, ...(o.args && { args: o.args }) }
   o.emit({ ...identity, type: 'tool_state', toolUseId, name: 'Skill', state: 'running', input, summary: `${o.name}${o.args ? ` ${o.args}` : ''}` })
@@ -51,6 +48,5 @@ export async function forkedSkillTurn(o: ForkedSkillTurnOptions): Promise<QueryR
   const command = `<command-name>/${o.name}</command-name>${o.args ? `\n<command-args>${o.args}</command-args>` : ''}`
   o.append({ role: 'user', content: [{ type: 'text', text: command }, { type: 'text', text: `<local-command-stdout>\n${text}\n</local-command-stdout>` }] })
   const reason = o.context.signal.aborted ? 'aborted' : isError ? 'command_failed' : 'completed'
-  o.emit({ ...identity, type: 'turn_end', reason, ...(isError && { message: text }) })
   return emptyResult(reason, o.messages(), isError ? { message: text } : { resultText: text })
 }

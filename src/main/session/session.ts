@@ -11,7 +11,7 @@ import type { SessionMemoryPort } from '../memory/agents/session-memory'
 import { resolveModelAlias } from '../services/model/config'
 import type { Message } from '../services/model/types'
 import { keptInTranscript, TranscriptFile } from '../store/transcript-file'
-import { emptyResult, runToEnd } from '../engine/run'
+import { emptyResult, runToEnd, turnEnd } from '../engine/run'
 import { compactionTurn } from './compaction-turn'
 import { changeReasoning, mainGuard, SessionPauseDesk, type EffortLevel, type PauseAnswer, type ReasoningPreference } from './session-guard'
 import { forkedSkillTurn } from './forked-skill-turn'
@@ -31,6 +31,7 @@ export type { PromptExpansion, SessionAgentsPort, SessionEnvironment, SessionHan
  *
  * One conversation in one project: its messages, its transcript and at most one running turn.
  * Events go out on the hub's `agent.event` channel and, except deltas, into the transcript.
+ * Every turn opens and closes in {@link Session.turn}, whatever runs inside it.
  */
 export class Session {
   private messages: Message[]
@@ -277,10 +278,8 @@ export class Session {
     const sent = expansion.kind === 'expanded' ? expansion.text : text
     const prompt = withReminders({ role: 'user', content: [{ type: 'text', text: sent }] }, this.reminders.drain())
     this.append(prompt)
-    const turnId = `${this.id}:${++this.turnCounter}`
-    this.emit({ ...identity, type: 'turn_start', turnId, prompt: text })
-    let recalling = false
-    try {
+    return this.turn(text, async (turn) => {
+      turn.afterEnd(() => this.memory?.turnEnded(turn.id))
       const [model, toolset, system] = await Promise.all([this.env.model(), this.loadToolset(), this.context.systemPrompt()])
       // A command's own model (its frontmatter) for its turn, else the session's (`/model`). The
       // extraction after the turn uses the same one: its request must match the turn's cache prefix.
@@ -313,38 +312,55 @@ export class Session {
         ...(this.env.askToContinue && { onTurnLimit: () => this.waitForAnswer(signal) }),
         onMessage: (message) => this.append(message),
       })
-      const ended = await runToEnd(run, (event) => {
-        this.emit(event)
-        // Recall runs beside the turn, from the moment its first request is on its way: not even its
-        // local work (listing the memory folders) competes with sending that request.
-        if (!recalling && event.type === 'request_start') {
-          recalling = true
-          this.memory?.startRecall(turnId, text)
-        }
-      })
-      this.memory?.turnEnded(turnId)
-      const result = this.finish(ended)
+      let recalling = false
+      const result = this.finish(
+        await runToEnd(run, (event) => {
+          this.emit(event)
+          // Recall runs beside the turn, from the moment its first request is on its way: not even its
+          // local work (listing the memory folders) competes with sending that request.
+          if (!recalling && event.type === 'request_start') {
+            recalling = true
+            this.memory?.startRecall(turn.id, text)
+          }
+        }),
+      )
       if (result.reason === 'completed') {
         const prefix = { system: system.blocks, tools: toolset.tools, toolContext: toolset.context, model, modelName, sessionId: this.id, cwd: this.projectPath, projectRoot: this.projectPath, projectDataDir: this.env.projectDataDir, reasoning: { ...this.reasoning }, ...(this.env.maxTokens !== undefined && { maxTokens: this.env.maxTokens }) }
         // The same thinking and limits as the turn's requests: a change of thinking would miss the cached prefix.
-        this.memory?.afterTurn(turnId, { ...prefix, messages: result.messages })
+        turn.afterEnd(() => this.memory?.afterTurn(turn.id, { ...prefix, messages: result.messages }))
       }
       return result
-    } catch (error) {
-      this.memory?.turnEnded(turnId)
-      // A bug below (the loop itself never throws for model or tool failures): end the turn visibly.
-      const message = `Internal error: ${error instanceof Error ? error.message : String(error)}`
-      this.emit({ ...identity, type: 'turn_end', reason: 'model_error', message })
-      return emptyResult('model_error', this.messages, { message })
+    })
+  }
+
+  /**
+   * The turn primitive: every turn of the main agent — a prompt's loop, a refused prompt, a forked
+   * skill, `/compact` between turns — opens here (`turn_start` with `prompt` as typed), runs `body`
+   * and closes here (`turn_end` from the body's result, see engine/run.ts `turnEnd`); then what the
+   * body asked to follow the turn's end runs (memory's bookkeeping), in order.
+   * Contract: resolves, never rejects: a body that throws (a bug below; the loop itself never throws
+   * for model or tool failures) ends the turn visibly as `model_error`.
+   */
+  private async turn(prompt: string, body: (turn: OpenTurn) => Promise<QueryResult>): Promise<QueryResult> {
+    const identity = { sessionId: this.id, agentId: 'main' }
+    const after: Array<() => void> = []
+    const turn: OpenTurn = { id: `${this.id}:${++this.turnCounter}`, afterEnd: (work) => after.push(work) }
+    this.emit({ ...identity, type: 'turn_start', turnId: turn.id, prompt })
+    const result = await body(turn).catch((error: unknown) => emptyResult('model_error', this.messages, { message: `Internal error: ${error instanceof Error ? error.message : String(error)}` }))
+    this.emit(turnEnd(result, identity))
+    for (const work of after) {
+      try {
+        work()
+      } catch {
+        // What follows a turn (memory's ports never throw by contract) must not undo a turn that ended.
+      }
     }
+    return result
   }
 
   /** A prompt that never reached the model (a hook blocked it, a command failed): a turn that says why. */
-  private refuse(prompt: string, reason: 'hook_stopped' | 'command_failed', message: string): QueryResult {
-    const identity = { sessionId: this.id, agentId: 'main' }
-    this.emit({ ...identity, type: 'turn_start', turnId: `${this.id}:${++this.turnCounter}`, prompt })
-    this.emit({ ...identity, type: 'turn_end', reason, message })
-    return emptyResult(reason, this.messages, { message })
+  private refuse(prompt: string, reason: 'hook_stopped' | 'command_failed', message: string): Promise<QueryResult> {
+    return this.turn(prompt, async () => emptyResult(reason, this.messages, { message }))
   }
 
   /** Waits for {@link answerTurnLimit}; an abort of the turn answers "stop". */
@@ -400,15 +416,13 @@ export class Session {
     const toolset = await this.loadToolset().catch((error: unknown) => error instanceof Error ? error : new Error(String(error)))
     if (toolset instanceof Error) return this.refuse(typed, 'command_failed', `/${expansion.name} could not start: ${toolset.message}`)
     const context = { cwd: this.projectPath, projectRoot: this.projectPath, projectDataDir: this.env.projectDataDir, sessionId: this.id, agentId: 'main', toolUseId: '', signal, progress: () => {}, ...toolset.context }
-    const turnId = `${this.id}:${++this.turnCounter}`
-    return forkedSkillTurn({ turnId, typed, ...expansion, context, emit: (event) => this.emit(event), append: (message) => this.append(message), messages: () => this.messages })
+    return this.turn(typed, () => forkedSkillTurn({ ...expansion, context, emit: (event) => this.emit(event), append: (message) => this.append(message), messages: () => this.messages }))
   }
 
   /** `/compact` between turns, shown as a turn of its own. */
   private runCompaction(instructions: string, signal: AbortSignal): Promise<QueryResult> {
-    return compactionTurn({
+    return this.turn(instructions ? `/compact ${instructions}` : '/compact', () => compactionTurn({
       sessionId: this.id,
-      turnId: `${this.id}:${++this.turnCounter}`,
       instructions,
       signal,
       messages: () => this.messages,
@@ -418,7 +432,7 @@ export class Session {
       },
       manager: this.context.manager,
       emit: (event) => this.emit(event),
-    })
+    }))
   }
 
   private emit(event: AgentEvent): void {
@@ -427,6 +441,13 @@ export class Session {
     this.env.hub.emit('agent.event', event)
     if (keptInTranscript(event)) this.transcript.appendEvent(event)
   }
+}
+
+/** A turn while it runs (see `Session.turn`). */
+interface OpenTurn {
+  readonly id: string
+  /** Runs `work` once the turn has closed (after its `turn_end`), whatever ended it. */
+  afterEnd(work: () => void): void
 }
 
 /** The environment with memory's part of the dynamic prompt after the owner's own sections, and its recalled memories restored after a compaction. */

@@ -46,10 +46,12 @@ export const ApprovalRequested = z.object({
 export type ApprovalRequested = z.infer<typeof ApprovalRequested>
 
 /**
- * How an approval ended, as `approval.resolved` tells it (the main side's `ApprovalOutcome`, in
- * `governance/approvals/queue.ts`, is the answer the engine gets back).
+ * How an approval ended, as `approval.resolved` tells it: the person's answer, or `aborted`. Only
+ * the interactive queue's approvals are shown (the main side's `QueueOutcome`, in
+ * `governance/approvals/queue.ts`); where nobody can answer, the unattended answerer denies in the
+ * main process and nothing reaches the UI.
  */
-export const ApprovalResolution = z.enum(['allowed_once', 'allowed_session', 'allowed_always', 'rejected', 'aborted', 'headless'])
+export const ApprovalResolution = z.enum(['allowed_once', 'allowed_session', 'allowed_always', 'rejected', 'aborted'])
 export type ApprovalResolution = z.infer<typeof ApprovalResolution>
 
 /** `approval.*`: tool calls waiting for the user, and the answers. */

@@ -1,6 +1,7 @@
 import type { SessionGrants } from '../decide/session'
 import { describeExplanation } from '../types'
-import { ApprovalQueue, type ApprovalAsker, type ApprovalOutcome, type ApprovalQueueOptions, type ApprovalRequest, type PermissionDenial } from './queue'
+import { DenialLog, type Denial } from './denials'
+import { ApprovalQueue, type ApprovalAsker, type ApprovalOutcome, type ApprovalQueueOptions, type ApprovalRequest } from './queue'
 
 /**
  * Who answers a session's asks, chosen once when the session opens (see {@link chooseAnswerer}):
@@ -13,9 +14,9 @@ export type AnswererKind = 'interactive' | 'unattended'
 /** A session's answerer: the queue a UI answers, or the unattended answerer. */
 export type SessionAnswerer = { kind: 'interactive'; asker: ApprovalQueue } | { kind: 'unattended'; asker: UnattendedAnswerer }
 
-/** Builds the answerer of one session. */
-export function chooseAnswerer(kind: AnswererKind, options: ApprovalQueueOptions): SessionAnswerer {
-  return kind === 'interactive' ? { kind, asker: new ApprovalQueue(options) } : { kind, asker: new UnattendedAnswerer(options.sessionGrants) }
+/** Builds the answerer of one session; the unattended one records its denials in the session's `denials` log. */
+export function chooseAnswerer(kind: AnswererKind, options: ApprovalQueueOptions, denials: DenialLog): SessionAnswerer {
+  return kind === 'interactive' ? { kind, asker: new ApprovalQueue(options) } : { kind, asker: new UnattendedAnswerer(options.sessionGrants, denials) }
 }
 
 /** How a call is allowed when nobody can be asked. */
@@ -31,17 +32,19 @@ export function nobodyCanAnswer(subject: string, why: string, how: string = ALLO
 
 /**
  * The unattended answerer: an ask resolves at once to a denial (`reason: 'headless'`) with
- * {@link nobodyCanAnswer}'s message, and is recorded; nothing ever waits.
+ * {@link nobodyCanAnswer}'s message, recorded in the session's denial log; nothing ever waits.
  */
 export class UnattendedAnswerer implements ApprovalAsker {
   readonly attended = false
-  private readonly denialLog: PermissionDenial[] = []
 
-  constructor(readonly sessionGrants: SessionGrants) {}
+  constructor(
+    readonly sessionGrants: SessionGrants,
+    private readonly log: DenialLog = new DenialLog(),
+  ) {}
 
   request(req: Omit<ApprovalRequest, 'id' | 'suggestions'>): Promise<ApprovalOutcome> {
     const message = nobodyCanAnswer(req.toolName, describeExplanation(req.explanation))
-    this.denialLog.push({ toolName: req.toolName, input: req.input, explanation: req.explanation, message })
+    this.log.record({ toolName: req.toolName, ...(req.toolUseId !== undefined && { toolUseId: req.toolUseId }), input: req.input, explanation: req.explanation, reason: 'headless', message })
     return Promise.resolve({ behavior: 'deny', reason: 'headless', message })
   }
 
@@ -50,8 +53,8 @@ export class UnattendedAnswerer implements ApprovalAsker {
     return []
   }
 
-  /** The asks denied so far. */
-  denials(): PermissionDenial[] {
-    return [...this.denialLog]
+  /** The denials in its log so far (the session's, when the session gave it its log). */
+  denials(): Denial[] {
+    return [...this.log.entries]
   }
 }

@@ -53,8 +53,11 @@ export type ApprovalReply =
   | { kind: 'allow_always'; rules?: string[]; destination?: 'local' | 'user' }
   | { kind: 'reject'; message?: string }
 
-/** What the engine gets back. A deny's `message` goes to the model as the (error) tool_result. */
-export type ApprovalOutcome =
+/**
+ * What the interactive queue settles a request with: the person's answer, or `aborted` (the turn
+ * stopped, the session closed). Only these reach the UI (`approval.resolved`).
+ */
+export type QueueOutcome =
   | {
       behavior: 'allow'
       scope: 'once' | 'session' | 'always'
@@ -67,19 +70,18 @@ export type ApprovalOutcome =
     }
   | {
       behavior: 'deny'
-      reason: 'rejected' | 'aborted' | 'headless'
+      reason: 'rejected' | 'aborted'
       message: string
       /** What the user wrote with a rejection, as written (a plan's "keep planning" feedback). */
       feedback?: string
     }
 
-/** An ask the unattended answerer denied (see answerer.ts). */
-export interface PermissionDenial {
-  toolName: string
-  input: unknown
-  explanation: Explanation
-  message: string
-}
+/**
+ * What the engine gets back from any answerer. A deny's `message` goes to the model as the (error)
+ * tool_result; `headless` is the unattended answerer's denial (nobody could answer), which never
+ * leaves the main process.
+ */
+export type ApprovalOutcome = QueueOutcome | { behavior: 'deny'; reason: 'headless'; message: string; feedback?: undefined }
 
 /** Options of {@link ApprovalQueue}. */
 export interface ApprovalQueueOptions {
@@ -104,7 +106,7 @@ export class ApprovalQueue implements ApprovalAsker {
   readonly attended = true
   private readonly pendingById = new Map<string, Pending>()
   private readonly listeners = new Set<(pending: ApprovalRequest[]) => void>()
-  private readonly settledListeners = new Set<(request: ApprovalRequest, outcome: ApprovalOutcome) => void>()
+  private readonly settledListeners = new Set<(request: ApprovalRequest, outcome: QueueOutcome) => void>()
 
   constructor(private readonly opts: ApprovalQueueOptions) {}
 
@@ -145,7 +147,7 @@ export class ApprovalQueue implements ApprovalAsker {
   }
 
   /** Called once per request when it settles (answered, aborted, disposed); returns an unsubscribe function. */
-  onSettled(listener: (request: ApprovalRequest, outcome: ApprovalOutcome) => void): () => void {
+  onSettled(listener: (request: ApprovalRequest, outcome: QueueOutcome) => void): () => void {
     this.settledListeners.add(listener)
     return () => this.settledListeners.delete(listener)
   }
@@ -197,7 +199,7 @@ export class ApprovalQueue implements ApprovalAsker {
     for (const [id, p] of [...this.pendingById]) this.settle(id, aborted(p.request.toolName))
   }
 
-  private settle(id: string, outcome: ApprovalOutcome): void {
+  private settle(id: string, outcome: QueueOutcome): void {
     const p = this.pendingById.get(id)
     if (!p) return
     this.pendingById.delete(id)
@@ -212,6 +214,6 @@ export class ApprovalQueue implements ApprovalAsker {
   }
 }
 
-function aborted(toolName: string): ApprovalOutcome {
+function aborted(toolName: string): QueueOutcome {
   return { behavior: 'deny', reason: 'aborted', message: `The ${toolName} call was cancelled before it was approved.` }
 }

@@ -1,6 +1,6 @@
 import type { ApprovalRequested, ApprovalResolution } from '../../../shared/ipc/contract'
 import type { EventHub } from '../../base/event-hub'
-import type { ApprovalOutcome, ApprovalQueue, ApprovalRequest } from './queue'
+import type { ApprovalQueue, ApprovalRequest, QueueOutcome } from './queue'
 import { describeExplanation } from '../types'
 
 /** One live session's approval queue. */
@@ -77,12 +77,13 @@ export function approvalOnWire(request: ApprovalRequest, sessionId: string): App
   }
 }
 
-function outcomeOnWire(outcome: ApprovalOutcome): ApprovalResolution {
+/** Only the interactive queue's outcomes reach the UI: a person's answer or an abort. */
+function outcomeOnWire(outcome: QueueOutcome): ApprovalResolution {
   if (outcome.behavior === 'allow') return outcome.scope === 'once' ? 'allowed_once' : outcome.scope === 'session' ? 'allowed_session' : 'allowed_always'
-  return outcome.reason === 'rejected' ? 'rejected' : outcome.reason === 'aborted' ? 'aborted' : 'headless'
+  return outcome.reason
 }
 
-function resolvedExtras(outcome: ApprovalOutcome): { rules?: string[]; warning?: string } {
+function resolvedExtras(outcome: QueueOutcome): { rules?: string[]; warning?: string } {
   if (outcome.behavior !== 'allow') return {}
   return { ...(outcome.rules.length ? { rules: outcome.rules } : {}), ...(outcome.warning ? { warning: outcome.warning } : {}) }
 }

@@ -13,9 +13,10 @@ import type { AnyTool, ToolResult } from '../../tools/types'
 import { writeTool } from '../../tools/write'
 import { ApprovalQueue, type ApprovalRequest } from '../approvals/queue'
 import { UnattendedAnswerer } from '../approvals/answerer'
+import { DenialLog, type Denial } from '../approvals/denials'
 import { createBashClassifier } from './bash-preview'
 import { SessionGrants } from '../decide/session'
-import { createPermissionGate, type GateDenial, type PermissionGate } from './gate'
+import { createPermissionGate, type PermissionGate } from './gate'
 import { HookRunner } from '../hooks/runner'
 import type { PermissionMode } from '../types'
 
@@ -62,8 +63,8 @@ afterEach(async () => {
   rmSync(base, { recursive: true, force: true })
 })
 
-function makeGate(mode: PermissionMode, headless = false): { gate: PermissionGate; queue: ApprovalQueue; denials: GateDenial[] } {
-  const denials: GateDenial[] = []
+function makeGate(mode: PermissionMode, headless = false): { gate: PermissionGate; queue: ApprovalQueue; denials: readonly Denial[] } {
+  const denials = new DenialLog()
   const queue = new ApprovalQueue({ projectRoot: project, sousHome: join(base, 'sous-home'), sessionGrants: new SessionGrants(project) })
   queues.push(queue)
   const gate = createPermissionGate({
@@ -76,9 +77,9 @@ function makeGate(mode: PermissionMode, headless = false): { gate: PermissionGat
     approvals: headless ? new UnattendedAnswerer(queue.sessionGrants) : queue,
     hooks: new HookRunner({ hooks: [], sessionId: 's1', projectRoot: project }),
     sessionId: 's1',
-    onDenial: (denial) => denials.push(denial),
+    denials,
   })
-  return { gate, queue, denials }
+  return { gate, queue, denials: denials.entries }
 }
 
 function nextRequest(queue: ApprovalQueue): Promise<ApprovalRequest> {

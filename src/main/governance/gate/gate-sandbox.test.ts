@@ -1,6 +1,6 @@
-import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, realpathSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, beforeEach, afterEach, describe, expect, it } from 'vitest'
+import { beforeEach, afterEach, describe, expect, it } from 'vitest'
 import { NodePtyService } from '../../pty/node-pty-service'
 import { createBashTool } from '../../tools/bash'
 import type { BashSandboxState } from '../../tools/bash-sandbox'
@@ -9,9 +9,8 @@ import { createToolContext, createToolSession, type ToolSession } from '../../to
 import { resultText } from '../../tools/result-text'
 import type { ToolResult } from '../../tools/types'
 import { createBashClassifier, type BashClassifier } from './bash-preview'
-import { startBashSandbox } from './gate-sandbox'
-import { loadSettings } from '../settings/load'
-import { sandboxPlatformProblem, sandboxScratch, skippedUnless } from '../../../../test/support/sandbox-scratch'
+import { sandboxScratch, skippedUnless } from '../../../../test/support/sandbox-scratch'
+import { startGateSandbox } from '../../../../test/support/gate-sandbox'
 
 /** The Bash tool inside the real sandbox (bubblewrap here), started the way the host starts it. */
 // Outside the temp dir on purpose: the sandbox makes tmpdir() writable.
@@ -22,16 +21,8 @@ mkdirSync(join(project, 'sub'), { recursive: true })
 mkdirSync(join(project, '.claude'), { recursive: true })
 mkdirSync(outside)
 const sousHome = join(base, 'sous-home')
-const { settings } = loadSettings(project, { projectTrust: 'assume', sousHome, home: join(base, 'home'), managedPath: join(base, 'managed.json') })
-// Started while the file is collected, so a skipped test's title can say why.
-const started = await startBashSandbox(settings, { projectRoot: project, sousHome, home: join(base, 'home') })
-const unavailable = sandboxPlatformProblem() ?? (started?.state.available === false ? started.state.reason : started ? undefined : 'the settings turn the sandbox off')
+const { started, unavailable } = await startGateSandbox({ base, project, sousHome, off: 'the settings turn the sandbox off' })
 const classifier: BashClassifier = await createBashClassifier({ projectRoot: project })
-
-afterAll(async () => {
-  await started?.dispose()
-  rmSync(base, { recursive: true, force: true })
-})
 
 let pty: NodePtyService
 let session: ToolSession

@@ -1,6 +1,7 @@
-import { readdirSync, statSync } from 'node:fs'
+import { statSync } from 'node:fs'
 import { join } from 'node:path'
 import { projectDataDir } from '../../base/paths'
+import { walkTree } from '../../base/walk-tree'
 import type { BashSandboxState } from '../../tools/bash-sandbox'
 import { compilePathPattern } from '../rules/path-pattern'
 import { BashSandbox, type BashSandboxOptions } from '../sandbox/bash-sandbox'
@@ -71,29 +72,20 @@ function hardLinksOf(file: string, root: string): string[] {
   }
   if (!target.isFile() || target.nlink < 2) return []
   const found: string[] = []
-  let seen = 0
-  const walk = (dir: string): void => {
-    let entries
-    try {
-      entries = readdirSync(dir, { withFileTypes: true })
-    } catch {
-      return
-    }
-    for (const entry of entries) {
-      if (++seen > MAX_LINK_SEARCH || found.length >= target.nlink - 1) return
-      const path = join(dir, entry.name)
-      if (entry.isDirectory()) walk(path)
-      else if (entry.isFile() && path !== file) {
-        try {
-          const stat = statSync(path)
-          if (stat.ino === target.ino && stat.dev === target.dev) found.push(path)
-        } catch {
-          // Gone meanwhile.
-        }
+  walkTree(root, {
+    maxEntries: MAX_LINK_SEARCH,
+    // Every other name is found: the rest of the tree cannot hold another.
+    done: () => found.length >= target.nlink - 1,
+    visit(path, entry) {
+      if (!entry.isFile() || path === file) return
+      try {
+        const stat = statSync(path)
+        if (stat.ino === target.ino && stat.dev === target.dev) found.push(path)
+      } catch {
+        // Gone meanwhile.
       }
-    }
-  }
-  walk(root)
+    },
+  })
   return found
 }
 

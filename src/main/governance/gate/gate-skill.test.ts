@@ -8,6 +8,7 @@ import { UnattendedAnswerer } from '../approvals/answerer'
 import { SessionGrants } from '../decide/session'
 import { HookRunner } from '../hooks/runner'
 import { createPermissionGate } from './gate'
+import { DenialLog } from '../approvals/denials'
 
 // Claude Code's `Skill(name)` rules: deny and ask rules apply to the Skill tool by skill name.
 let base: string
@@ -38,6 +39,7 @@ function gateWith(permissions: Record<string, string[]>, headless = true) {
     approvals: headless ? new UnattendedAnswerer(queue.sessionGrants) : queue,
     hooks: new HookRunner({ hooks: [], sessionId: 's1', projectRoot: project }),
     sessionId: 's1',
+    denials: new DenialLog(),
   })
 }
 

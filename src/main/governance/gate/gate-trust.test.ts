@@ -8,6 +8,7 @@ import { createPermissionGate } from './gate'
 import type { GateNotice } from './gate-settings'
 import { HookRunner } from '../hooks/runner'
 import { grantTrust, revokeTrust, trustStatus } from '../trust/trust'
+import { DenialLog } from '../approvals/denials'
 
 // The trust step at the gate, with real hook processes: what a cloned repository's settings can
 // do before and after the user trusts the folder.
@@ -40,6 +41,7 @@ function gate(notices: GateNotice[] = []) {
     approvals: queue,
     hooks: new HookRunner({ hooks: [], sessionId: 's1', projectRoot: project }),
     sessionId: 's1',
+    denials: new DenialLog(),
     onNotice: (n) => notices.push(n),
   })
 }

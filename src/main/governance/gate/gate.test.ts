@@ -15,9 +15,10 @@ import { writeTool } from '../../tools/write'
 import { projectDataDir, toolResultsDir } from '../../base/paths'
 import { ApprovalQueue, type ApprovalRequest } from '../approvals/queue'
 import { UnattendedAnswerer } from '../approvals/answerer'
+import { DenialLog } from '../approvals/denials'
 import { createBashClassifier } from './bash-preview'
 import { SessionGrants } from '../decide/session'
-import { createPermissionGate, type GateDenial, type PermissionGateOptions } from './gate'
+import { createPermissionGate, type PermissionGateOptions } from './gate'
 import type { GateNotice } from './gate-settings'
 import { HookRunner } from '../hooks/runner'
 
@@ -65,7 +66,7 @@ function hookScript(name: string, body: string): string {
 
 /** `headless`: the gate asks the unattended answerer instead of the queue. */
 function makeGate({ headless = false, ...extra }: Partial<PermissionGateOptions> & { headless?: boolean } = {}) {
-  const denials: GateDenial[] = []
+  const denials = new DenialLog()
   const notices: GateNotice[] = []
   const queue = new ApprovalQueue({ projectRoot: project, sousHome, sessionGrants: new SessionGrants(project) })
   const hooks = new HookRunner({ hooks: [], sessionId: 's1', projectRoot: project })
@@ -81,12 +82,12 @@ function makeGate({ headless = false, ...extra }: Partial<PermissionGateOptions>
     approvals: headless ? new UnattendedAnswerer(queue.sessionGrants) : queue,
     hooks,
     sessionId: 's1',
-    onDenial: (d) => denials.push(d),
+    denials,
     onNotice: (n) => notices.push(n),
     ...extra,
   })
   gates.push({ abortPending: gate.abortPending, queue })
-  return { gate, queue, denials, notices }
+  return { gate, queue, denials: denials.entries, notices }
 }
 
 /** Resolves with the next request the queue shows. */

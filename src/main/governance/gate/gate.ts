@@ -9,9 +9,9 @@ import { createSessionHooks } from './gate-hooks'
 import { SettingsWatch, type GateNotice } from './gate-settings'
 import { askTheUser, noOneToAsk, permissionRequestHooks, preToolUseHooks, rulesAndMode, verdict, type GateCall, type GateSession } from './stages'
 import type { PermissionDecision } from '../types'
-import type { GateDecision, GateDenial, PermissionGate, PermissionGateOptions } from './types'
+import type { GateDecision, PermissionGate, PermissionGateOptions } from './types'
 
-export type { GateDecision, GateDenial, PermissionGate, PermissionGateOptions } from './types'
+export type { GateDecision, PermissionGate, PermissionGateOptions } from './types'
 
 /**
  * Builds the permission gate of a session. A call goes through the stages of `stages.ts` in order
@@ -21,7 +21,6 @@ export type { GateDecision, GateDenial, PermissionGate, PermissionGateOptions } 
 export function createPermissionGate(options: PermissionGateOptions): PermissionGate {
   let mode = options.mode
   let turn = new AbortController()
-  const denials: GateDenial[] = []
   const notice = (message: GateNotice): void => options.onNotice?.(message)
   const home = options.home ?? homedir()
   const watch = new SettingsWatch(options.projectRoot, { sousHome: options.sousHome, home, managedPath: options.managedPath, cli: options.cliRules, projectTrust: options.projectTrust }, notice)
@@ -42,9 +41,7 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
     home,
     notice,
     refuse(call, reason, message) {
-      const denial: GateDenial = { toolName: call.tool.name, toolUseId: call.toolUseId, input: call.input, reason, message }
-      denials.push(denial)
-      options.onDenial?.(denial)
+      options.denials.record({ toolName: call.tool.name, toolUseId: call.toolUseId, input: call.input, reason, message })
       // The UI labels the user's own "no" as Rejected, not as a failure.
       return { behavior: 'deny', message, ...(reason === 'rejected' && { rejectedByUser: true as const }) }
     },
@@ -109,7 +106,6 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
       settings()
       return diagnostics
     },
-    denials: () => [...denials],
     fileCheckpointingEnabled: () => settings().fileCheckpointingEnabled !== false,
     isReadDenied(absolutePath) {
       return readRefused(settings().rules, { path: resolve(absolutePath), real: realPathOf(absolutePath, '/') }, options.projectRoot, home)

@@ -1,8 +1,9 @@
 import { execFileSync } from 'node:child_process'
 import { chmodSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { sandboxPlatformProblem, sandboxScratch, skippedUnless } from '../../../../test/support/sandbox-scratch'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { sandboxScratch, skippedUnless } from '../../../../test/support/sandbox-scratch'
+import { startGateSandbox } from '../../../../test/support/gate-sandbox'
 import { NodePtyService } from '../../pty/node-pty-service'
 import { createBashTool } from '../../tools/bash'
 import type { BashSandboxState } from '../../tools/bash-sandbox'
@@ -11,7 +12,6 @@ import { createToolContext, createToolSession, type ToolSession } from '../../to
 import { decide } from '../decide/decide'
 import { loadSettings } from '../settings/load'
 import { createBashClassifier } from './bash-preview'
-import { startBashSandbox } from './gate-sandbox'
 
 /**
  * Git configuration that comes with the repository must not run on the agent's "read-only" git
@@ -36,15 +36,8 @@ git(project, 'add', 'a.txt')
 git(project, 'commit', '-q', '-m', 'one')
 writeFileSync(join(project, 'a.txt'), 'changed\n')
 
-const { settings } = loadSettings(project, { projectTrust: 'assume', sousHome, home: join(base, 'home'), managedPath: join(base, 'managed.json') })
-const started = await startBashSandbox(settings, { projectRoot: project, sousHome, home: join(base, 'home') })
-const noSandbox = sandboxPlatformProblem() ?? (started?.state.available === false ? started.state.reason : started ? undefined : 'the sandbox is off')
+const { settings, started, unavailable: noSandbox } = await startGateSandbox({ base, project, sousHome, off: 'the sandbox is off' })
 const classifier = await createBashClassifier({ projectRoot: project })
-
-afterAll(async () => {
-  await started?.dispose()
-  rmSync(base, { recursive: true, force: true })
-})
 
 let pty: NodePtyService
 let session: ToolSession

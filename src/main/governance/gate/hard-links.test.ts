@@ -1,11 +1,9 @@
-import { existsSync, linkSync, readFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, linkSync, readFileSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, describe, expect, it } from 'vitest'
-import { sandboxPlatformProblem, sandboxScratch, skippedUnless } from '../../../../test/support/sandbox-scratch'
+import { describe, expect, it } from 'vitest'
+import { sandboxScratch, skippedUnless } from '../../../../test/support/sandbox-scratch'
+import { startGateSandbox } from '../../../../test/support/gate-sandbox'
 import { decide } from '../decide/decide'
-import type { BashSandbox } from '../sandbox/bash-sandbox'
-import { loadSettings } from '../settings/load'
-import { startBashSandbox } from './gate-sandbox'
 
 /**
  * A Read deny rule that names a file covers every hard link to it (issue 25, point 9): in the
@@ -21,15 +19,7 @@ writeFileSync(join(project, 'secret.txt'), 'HARD-LINKED-SECRET\n')
 linkSync(join(project, 'secret.txt'), join(project, 'notes', 'copy.txt'))
 writeFileSync(join(project, 'notes', 'plain.txt'), 'plain\n')
 writeFileSync(join(project, '.claude', 'settings.json'), JSON.stringify({ permissions: { deny: ['Read(./secret.txt)'] } }))
-const { settings } = loadSettings(project, { projectTrust: 'assume', sousHome, home: join(base, 'home'), managedPath: join(base, 'managed.json') })
-const started = await startBashSandbox(settings, { projectRoot: project, sousHome, home: join(base, 'home') })
-const unavailable = sandboxPlatformProblem() ?? (started?.state.available === false ? started.state.reason : started ? undefined : 'the sandbox is off')
-const sandbox = (started?.state.available ? started.state.sandbox : undefined) as BashSandbox
-
-afterAll(async () => {
-  await started?.dispose()
-  rmSync(base, { recursive: true, force: true })
-})
+const { settings, unavailable, sandbox } = await startGateSandbox({ base, project, sousHome, off: 'the sandbox is off' })
 
 describe('hard links to a denied file', () => {
   it('are denied to the Read tool and to Bash', async () => {

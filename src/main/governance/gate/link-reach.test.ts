@@ -1,12 +1,11 @@
-import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, describe, expect, it } from 'vitest'
-import { sandboxPlatformProblem, sandboxScratch, skippedUnless } from '../../../../test/support/sandbox-scratch'
-import type { BashSandbox } from '../sandbox/bash-sandbox'
+import { describe, expect, it } from 'vitest'
+import { sandboxScratch, skippedUnless } from '../../../../test/support/sandbox-scratch'
+import { startGateSandbox } from '../../../../test/support/gate-sandbox'
 import { decide } from '../decide/decide'
 import type { PermissionMode } from '../types'
-import { loadSettings } from '../settings/load'
-import { readDenyPatterns, startBashSandbox } from './gate-sandbox'
+import { readDenyPatterns } from './gate-sandbox'
 
 /**
  * Recursive readers that follow symlinks are judged by where the links lead (issue 25, point 4),
@@ -26,15 +25,7 @@ writeFileSync(join(project, 'plain', 'b.md'), 'b\n')
 symlinkSync(outside, join(project, 'docs', 'out'))
 symlinkSync(join(project, 'secrets'), join(project, 'plain', 'keys'))
 writeFileSync(join(project, '.claude', 'settings.json'), JSON.stringify({ permissions: { deny: ['Read(./secrets/**)'] } }))
-const { settings } = loadSettings(project, { projectTrust: 'assume', sousHome, home: join(base, 'home'), managedPath: join(base, 'managed.json') })
-const started = await startBashSandbox(settings, { projectRoot: project, sousHome, home: join(base, 'home') })
-const unavailable = sandboxPlatformProblem() ?? (started?.state.available === false ? started.state.reason : started ? undefined : 'the sandbox is off')
-const sandbox = (started?.state.available ? started.state.sandbox : undefined) as BashSandbox
-
-afterAll(async () => {
-  await started?.dispose()
-  rmSync(base, { recursive: true, force: true })
-})
+const { settings, unavailable, sandbox } = await startGateSandbox({ base, project, sousHome, off: 'the sandbox is off' })
 
 const decideBash = (command: string, mode: PermissionMode = 'default') => decide({ tool: { name: 'Bash', isReadOnly: () => true }, input: { command }, mode, settings, cwd: project, projectRoot: project })
 

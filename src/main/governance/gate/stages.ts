@@ -6,7 +6,8 @@ import { decide, type HookVerdict } from '../decide/decide'
 import type { HookAggregate } from '../hooks/types'
 import type { MergedSettings } from '../settings/types'
 import { describeExplanation, type DecisionPreview, type Explanation, type PermissionDecision, type PermissionMode } from '../types'
-import type { GateDecision, GateDenial, PermissionGateOptions } from './types'
+import type { DenialReason } from '../approvals/denials'
+import type { GateDecision, PermissionGateOptions } from './types'
 import type { GateNotice } from './gate-settings'
 import { nobodyCanAnswer } from '../approvals/answerer'
 
@@ -39,8 +40,8 @@ export interface GateCall {
 export interface GateSession {
   options: PermissionGateOptions
   home: string
-  /** Records a denial (for `sous -p` and the transcript) and answers with it. */
-  refuse(call: GateCall, reason: GateDenial['reason'], message: string): GateDecision
+  /** Records a denial in the session's denial log (for `sous -p`) and answers with it. */
+  refuse(call: GateCall, reason: DenialReason, message: string): GateDecision
   /** Hook failures and system messages, as notices. */
   hookNotices(aggregate: HookAggregate): void
   notice(notice: GateNotice): void

@@ -1,5 +1,6 @@
 import type { BashSandboxSource } from '../../tools/bash-sandbox'
 import type { AnyTool, ToolContext } from '../../tools/types'
+import type { DenialLog } from '../approvals/denials'
 import type { AgentLabel, ApprovalAsker } from '../approvals/queue'
 import type { HookRunner } from '../hooks/runner'
 import type { LoadSettingsOptions } from '../settings/load'
@@ -13,15 +14,6 @@ export type GateDecision =
   | { behavior: 'allow'; updatedInput?: unknown; runAs?: string; userNote?: string }
   | { behavior: 'deny'; message: string; stopTurn?: string; rejectedByUser?: true }
 
-/** A refused call, for `sous -p`'s report and the transcript. */
-export interface GateDenial {
-  toolName: string
-  toolUseId: string
-  input: unknown
-  message: string
-  /** What refused it: a rule or mode, a hook, the user, or nobody being there to ask. */
-  reason: 'rule' | 'hook' | 'rejected' | 'aborted' | 'headless'
-}
 
 /** Options of {@link createPermissionGate}. */
 export interface PermissionGateOptions {
@@ -39,7 +31,7 @@ export interface PermissionGateOptions {
   home?: string
   /**
    * Where asks go: the session's answerer (its queue, or the unattended answerer: then every ask
-   * becomes a denial reported through `onDenial`), or a subagent's view of it (fresh grants, the agent named).
+   * becomes a denial in `denials`), or a subagent's view of it (fresh grants, the agent named).
    */
   approvals: ApprovalAsker
   /** The subagent this gate serves (absent: the session's main agent); its asks name it. */
@@ -50,7 +42,8 @@ export interface PermissionGateOptions {
   sandbox?: BashSandboxSource
   sessionId: string
   transcriptPath?: string
-  onDenial?(denial: GateDenial): void
+  /** The session's denial log: every call this gate refuses is recorded there. */
+  denials: DenialLog
   /** Configuration problems (once each), hook failures and hook system messages. */
   onNotice?(notice: GateNotice): void
   /** Session capabilities previews may need (file-state cache, Bash shell state). */
@@ -91,8 +84,6 @@ export interface PermissionGate extends SessionHooks {
   settingsNow(): MergedSettings
   /** Re-reads the settings files now; returns this load's diagnostics. */
   reloadSettings(): SettingsDiagnostic[]
-  /** Denials so far, oldest first. */
-  denials(): GateDenial[]
   /** Whether checkpoints are on (`fileCheckpointingEnabled` in the current settings; default on). */
   fileCheckpointingEnabled(): boolean
   /** True when the current rules keep this file from being read (Read deny or ask rules): searches leave it out. */

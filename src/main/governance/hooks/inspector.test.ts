@@ -7,7 +7,8 @@ import { useModelServer } from '../../../../test/model-server/vitest'
 import type { EventPayload } from '../../../shared/ipc/contract'
 import { createEventHub } from '../../base/event-hub'
 import { NodePtyService } from '../../pty/node-pty-service'
-import { createSessionRuntime, type SessionRuntime } from '../../runtime/runtime'
+import { type SessionRuntime } from '../../runtime/runtime'
+import { createTestRuntime } from '../../../../test/support/agents'
 
 // The hook inspector through the desktop runtime: configured hooks with their files and whether
 // they run (a project's own wait for trust), and real runs of a real hook script, live and listed.
@@ -32,17 +33,7 @@ beforeEach(async () => {
   const hub = createEventHub()
   hub.subscribe((channel, payload) => channel === 'hooks.ran' && ran.push(payload as EventPayload<'hooks.ran'>))
   pty = new NodePtyService({ killGraceMs: 300 })
-  runtime = createSessionRuntime({
-    home: join(base, 'sous-home'),
-    env: { ANTHROPIC_API_KEY: 'test', ANTHROPIC_BASE_URL: server.url, PATH: process.env['PATH'] },
-    hub,
-    pty,
-    permissionMode: 'default',
-    answerer: 'interactive',
-    userHome: join(base, 'home'),
-    // These tests script every request; memory's side requests have their own tests (memory/agents).
-    preferences: () => ({ autoMemory: false }),
-  })
+  runtime = createTestRuntime({ serverUrl: server.url, home: join(base, 'sous-home'), userHome: join(base, 'home'), hub, pty, env: { PATH: process.env['PATH'] } })
 })
 afterEach(async () => {
   await runtime.dispose()

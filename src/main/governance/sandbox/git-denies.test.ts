@@ -1,8 +1,9 @@
 import { execFileSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { sandboxScratch } from '../../../../test/support/sandbox-scratch'
+import { freshProjectEach } from '../../../../test/support/gate-sandbox'
 import { BashSandbox } from './bash-sandbox'
 import { gitWriteDenies } from './git-denies'
 
@@ -33,15 +34,7 @@ beforeAll(async () => {
   else unavailable = started.reason
 }, 60_000)
 
-afterAll(async () => {
-  await sandbox?.dispose()
-  rmSync(base, { recursive: true, force: true })
-})
-
-beforeEach(() => {
-  rmSync(project, { recursive: true, force: true })
-  mkdirSync(project)
-})
+freshProjectEach(() => ({ base, project, sandbox }))
 
 describe('gitWriteDenies', () => {
   it('denies .git itself while the folder is not a repository', () => {

@@ -1,8 +1,9 @@
 import { execFileSync } from 'node:child_process'
 import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { sandboxPlatformProblem, sandboxScratch, skippedUnless } from '../../../../test/support/sandbox-scratch'
+import { freshProjectEach } from '../../../../test/support/gate-sandbox'
 import { BashSandbox } from './bash-sandbox'
 
 /**
@@ -21,15 +22,7 @@ const sandbox = (started.ok ? started.sandbox : undefined) as BashSandbox
 
 const git = (cwd: string, ...args: string[]): string => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.invalid', ...args], { cwd, encoding: 'utf8' })
 
-afterAll(async () => {
-  await sandbox?.dispose()
-  rmSync(base, { recursive: true, force: true })
-})
-
-beforeEach(() => {
-  rmSync(project, { recursive: true, force: true })
-  mkdirSync(project)
-})
+freshProjectEach(() => ({ base, project, sandbox }))
 
 describe('protected paths that do not exist', () => {
   it.skipIf(unavailable !== undefined)(skippedUnless('leave git status clean and git add -A working in a fresh repository', unavailable), async () => {

@@ -1,5 +1,6 @@
-import { mkdirSync, readdirSync, rmdirSync } from 'node:fs'
+import { mkdirSync, rmdirSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
+import { walkTree } from '../../base/walk-tree'
 import { isUnder } from '../paths/place'
 import { existsHere } from '../paths/real-path'
 
@@ -197,22 +198,14 @@ export function libraryCwdDenies(writableRoots: string[], placeholders?: Placeho
 /** `CLAUDE.md` and `CLAUDE.local.md` below the project root (the root's own are in {@link LOADED_BY_CONFIG}). */
 function nestedInstructionFiles(root: string): string[] {
   const found: string[] = []
-  let visited = 0
-  const walk = (dir: string, depth: number): void => {
-    if (depth > MAX_DEPTH || visited >= MAX_DIRECTORIES) return
-    visited++
-    let entries
-    try {
-      entries = readdirSync(dir, { withFileTypes: true })
-    } catch {
-      return
-    }
-    for (const entry of entries) {
-      if (entry.isDirectory() && !SKIPPED.has(entry.name)) walk(join(dir, entry.name), depth + 1)
-      else if (depth > 0 && (entry.name === 'CLAUDE.md' || entry.name === 'CLAUDE.local.md')) found.push(join(dir, entry.name))
-    }
-  }
-  walk(root, 0)
+  walkTree(root, {
+    maxDepth: MAX_DEPTH,
+    maxDirectories: MAX_DIRECTORIES,
+    descend: (entry) => !SKIPPED.has(entry.name),
+    visit(path, entry, depth) {
+      if (depth > 0 && (entry.name === 'CLAUDE.md' || entry.name === 'CLAUDE.local.md')) found.push(path)
+    },
+  })
   return found
 }
 

@@ -1,11 +1,9 @@
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, describe, expect, it } from 'vitest'
-import { sandboxPlatformProblem, sandboxScratch, skippedUnless } from '../../../../test/support/sandbox-scratch'
+import { describe, expect, it } from 'vitest'
+import { sandboxScratch, skippedUnless } from '../../../../test/support/sandbox-scratch'
+import { startGateSandbox } from '../../../../test/support/gate-sandbox'
 import { decide } from '../decide/decide'
-import { startBashSandbox } from '../gate/gate-sandbox'
-import { loadSettings } from '../settings/load'
-import type { BashSandbox } from './bash-sandbox'
 
 /**
  * What a trusted configuration runs or loads outside the sandbox is read-only inside it: a
@@ -36,15 +34,7 @@ const hooks = {
   PostToolUse: [{ hooks: [{ type: 'command', command: 'python3 scripts/check.py --strict && ./tools/fmt.sh' }, { type: 'command', command: 'bash ./tools/not-yet.sh' }] }],
 }
 writeFileSync(join(project, '.claude', 'settings.json'), JSON.stringify({ hooks }))
-const { settings } = loadSettings(project, { projectTrust: 'assume', sousHome, home: join(base, 'home'), managedPath: join(base, 'managed.json') })
-const started = await startBashSandbox(settings, { projectRoot: project, sousHome, home: join(base, 'home') })
-const unavailable = sandboxPlatformProblem() ?? (started?.state.available === false ? started.state.reason : started ? undefined : 'the settings turn the sandbox off')
-const sandbox = (started?.state.available ? started.state.sandbox : undefined) as BashSandbox
-
-afterAll(async () => {
-  await started?.dispose()
-  rmSync(base, { recursive: true, force: true })
-})
+const { settings, unavailable, sandbox } = await startGateSandbox({ base, project, sousHome, off: 'the settings turn the sandbox off' })
 
 describe('trusted configuration in the sandbox', () => {
   it('knows the scripts the hooks run', () => {

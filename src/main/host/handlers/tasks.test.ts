@@ -9,7 +9,8 @@ import type { AgentEvent } from '../../../shared/protocol/agent-event'
 import { createEventHub, type EventHub } from '../../base/event-hub'
 import { NodePtyService } from '../../pty/node-pty-service'
 import type { Message } from '../../services/model/types'
-import { createSessionRuntime, type SessionRuntime } from '../../runtime/runtime'
+import { type SessionRuntime } from '../../runtime/runtime'
+import { createTestRuntime } from '../../../../test/support/agents'
 import { createRouter, type Handlers, type Router } from '../router'
 import { taskHandlers } from './tasks'
 
@@ -32,17 +33,7 @@ function start(): void {
   hub.subscribe((channel, payload) => {
     if (channel === 'agent.event') events.push(payload as AgentEvent)
   })
-  runtime = createSessionRuntime({
-    home: join(base, 'sous-home'),
-    env: { ANTHROPIC_API_KEY: 'test', ANTHROPIC_BASE_URL: server.url, HOME: join(base, 'home') },
-    hub,
-    pty,
-    permissionMode: 'default',
-    answerer: 'interactive',
-    userHome: join(base, 'home'),
-    // These tests script every request; memory's side requests have their own tests (memory/agents).
-    preferences: () => ({ autoMemory: false }),
-  })
+  runtime = createTestRuntime({ serverUrl: server.url, home: join(base, 'sous-home'), userHome: join(base, 'home'), hub, pty })
   router = createRouter(taskHandlers({ userTasks: runtime.userTasks, planFile: runtime.planFile, sessions: runtime.sessions }) as Handlers, { isTrustedSender: () => true })
 }
 
