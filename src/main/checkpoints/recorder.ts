@@ -71,13 +71,20 @@ export class CheckpointRecorder implements CallCheckpoints {
   async after(toolUseId: string): Promise<void> {
     const id = this.ids.get(toolUseId)
     if (id === undefined) return
-    await this.enqueue(async () => this.journal.append({ type: 'after', id, at: new Date().toISOString(), after: await this.workspace.snapshot() }))
+    const step = this.enqueue(async () => this.journal.append({ type: 'after', id, at: new Date().toISOString(), after: await this.workspace.snapshot() }))
+    this.lastAfter = step
+    await step
   }
 
-  /** Resolves once every snapshot asked for so far is recorded (not their commits: {@link settled}). */
+  /**
+   * Resolves once the trees the calls left so far are recorded. Only those: a prompt's checkpoint
+   * still being taken stays off the critical path of a turn whose calls change nothing.
+   */
   async landed(): Promise<void> {
-    await this.chain
+    await this.lastAfter
   }
+
+  private lastAfter: Promise<unknown> = Promise.resolve()
 
   /** Resolves once every snapshot asked for so far is recorded, and the commits that keep them are written. */
   async settled(): Promise<void> {
