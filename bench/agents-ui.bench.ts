@@ -10,13 +10,11 @@
  * `SOUS_BENCH_PROFILE=<file.cpuprofile>` also writes the renderer's CPU profile of the run.
  */
 import type { Page } from '@playwright/test'
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { Message } from '../src/main/services/model/types'
-import { startModelServer, type RecordedRequest, type ReplyBlock, type Step } from '../test/model-server'
-import { mainThread, ms, quantile, startWatching, stopWatching } from './frames'
-import { BENCH_VIEWPORT, launchChromium, openProject, startServe } from './serve'
+import type { ReplyBlock } from '../test/model-server'
+import { promptAndWait, textBlock as text, toolCall as call, withScriptedBrowser, type BenchFolders, type ScriptsByMarker } from './by-marker'
+import { measureRun, ms, quantile } from './frames'
 
 const WORKERS = 8
 const TASKS = 80
@@ -28,16 +26,13 @@ const EXPLORES_PER_LEAD = 4
 const WORKER_ROUNDS = 5
 const FILES = 10
 
-// Each conversation is told apart by a marker in the user text that started it (a prompt, or a
-// subagent's task); tool results never hold one.
+// Each conversation is told apart by a marker in the user text that started it (see by-marker.ts).
 const SETUP = 'SETUP-TREE'
 const STREAM = 'STREAM-EIGHT'
 const WORKER = 'WORKER:'
 const LEAD = 'LEAD:'
 const FINISH = 'FINISH:'
 
-const text = (value: string): ReplyBlock => ({ type: 'text', text: value })
-const call = (name: string, input: unknown): ReplyBlock => ({ type: 'tool_use', name, input })
 const agentCall = (description: string, prompt: string, subagentType = 'general-purpose'): ReplyBlock => call('Agent', { description, prompt, subagent_type: subagentType })
 
 /** About 300 characters of a worker's running commentary. */
@@ -46,7 +41,7 @@ function commentary(round: number): string {
 }
 
 /** The replies of each conversation, by its marker; the n-th assistant turn gets the n-th. */
-function scripts(project: string): Record<string, Array<Exclude<Step, (request: RecordedRequest) => unknown>>> {
+function scripts(project: string): ScriptsByMarker {
   const file = (index: number) => join(project, 'src', `module-${index % FILES}.ts`)
   const tool = (round: number): ReplyBlock =>
     round === 0
@@ -87,64 +82,21 @@ function scripts(project: string): Record<string, Array<Exclude<Step, (request: 
   }
 }
 
-/** One step for every request: the reply its conversation's script has for its turn. */
-function route(byMarker: ReturnType<typeof scripts>): Step {
-  const markers = Object.keys(byMarker)
-  return (request) => {
-    const messages = request.body['messages'] as Message[]
-    // The conversation's anchor: the last user message holding a marker; its turn: the replies since.
-    for (let index = messages.length - 1; index >= 0; index--) {
-      const message = messages[index]!
-      if (message.role !== 'user') continue
-      const content = JSON.stringify(message.content)
-      const marker = markers.find((candidate) => content.includes(candidate))
-      if (marker === undefined) continue
-      const turn = messages.slice(index).filter((later) => later.role === 'assistant').length
-      return byMarker[marker]![turn] ?? { reply: { content: [text('Nothing more.')] } }
-    }
-    // Side requests (a title, memory) get a plain answer.
-    return { reply: { content: [text('Noted.')] } }
-  }
-}
-
 export default async function bench(): Promise<void> {
-  const home = await mkdtemp(join(tmpdir(), 'sous-bench-agents-ui-'))
-  const project = join(home, 'project')
-  const userHome = join(home, 'user-home')
-  await mkdir(join(project, 'src'), { recursive: true })
-  await mkdir(join(userHome, '.claude', 'agents'), { recursive: true })
-  for (let index = 0; index < FILES; index++) await writeFile(join(project, 'src', `module-${index}.ts`), `export const value${index} = ${index}\n`.repeat(40))
   // The user's own settings and agent (trusted without asking): background watchers may run, a lead
   // agent may start agents of its own, and memory's side requests stay out of the script.
-  await writeFile(join(home, 'settings.json'), `${JSON.stringify({ permissions: { allow: ['Bash(sleep:*)'] }, sous: { autoMemory: false } })}\n`)
-  await writeFile(join(userHome, '.claude', 'agents', 'lead.md'), '---\nname: lead\ndescription: Leads a review and sends Explore agents for facts\ntools: Read, Grep, Agent\n---\nYou lead a review.\n')
-  const server = await startModelServer({ scenario: [route(scripts(project))], loop: true })
-  const serve = await startServe({ sousHome: home, userHome, modelUrl: server.url })
-  const browser = await launchChromium()
-  try {
-    const page = await browser.newPage({ viewport: BENCH_VIEWPORT })
-    await openProject(page, serve.url, project)
-    await prompt(page, `${SETUP}: set up the work.`, 'The tree is set up.')
+  const prepare = async ({ home, userHome }: BenchFolders) => {
+    await mkdir(join(userHome, '.claude', 'agents'), { recursive: true })
+    await writeFile(join(home, 'settings.json'), `${JSON.stringify({ permissions: { allow: ['Bash(sleep:*)'] }, sous: { autoMemory: false } })}\n`)
+    await writeFile(join(userHome, '.claude', 'agents', 'lead.md'), '---\nname: lead\ndescription: Leads a review and sends Explore agents for facts\ntools: Read, Grep, Agent\n---\nYou lead a review.\n')
+  }
+  await withScriptedBrowser({ prefix: 'sous-bench-agents-ui-', files: FILES, prepare, scripts }, async (page) => {
+    await promptAndWait(page, `${SETUP}: set up the work.`, 'The tree is set up.')
     await page.waitForTimeout(2000)
     await streamingTree(page)
-  } finally {
-    await browser.close()
-    // The host writes transcripts until it exits: remove its folder after.
-    const exited = new Promise((resolve) => serve.child.once('exit', resolve))
-    serve.child.kill('SIGTERM')
-    await exited
-    await server.close()
-    await rm(home, { recursive: true, force: true })
-  }
+  })
 }
 
-/** Sends a prompt and waits for the main agent's last reply to hold `until`. */
-async function prompt(page: Page, value: string, until: string): Promise<void> {
-  const chat = page.getByRole('region', { name: 'Chat' })
-  await chat.getByRole('textbox', { name: 'Message' }).fill(value)
-  await chat.getByRole('textbox', { name: 'Message' }).press('Enter')
-  await chat.getByRole('log', { name: 'Conversation' }).getByLabel('Assistant').last().getByText(until).waitFor({ timeout: 300_000 })
-}
 
 /** Rows in the tree (treeitems in the DOM). */
 async function treeRows(page: Page): Promise<number> {
@@ -180,25 +132,12 @@ async function streamingTree(page: Page): Promise<void> {
   const input = await page.getByRole('region', { name: 'Chat' }).getByRole('textbox', { name: 'Message' }).elementHandle()
   if (!input) throw new Error('no message box')
   await input.fill(`${STREAM}: run the eight workers.`)
-  await startWatching(page)
-  const cdp = await page.context().newCDPSession(page)
-  await cdp.send('Performance.enable')
-  const cpuBefore = await mainThread(cdp)
   // SOUS_BENCH_PROFILE=<file.cpuprofile>: the renderer's CPU profile over the run, for DevTools.
-  const profile = process.env.SOUS_BENCH_PROFILE
-  if (profile) {
-    await cdp.send('Profiler.enable')
-    await cdp.send('Profiler.setSamplingInterval', { interval: 200 })
-    await cdp.send('Profiler.start')
+  const run = async () => {
+    await input.press('Enter')
+    return untilIdle(page)
   }
-  const started = Date.now()
-  await input.press('Enter')
-  const most = await untilIdle(page)
-  const seconds = (Date.now() - started) / 1000
-  const cpuAfter = await mainThread(cdp)
-  if (profile) await writeFile(profile, JSON.stringify((await cdp.send('Profiler.stop')).profile))
-  await cdp.detach()
-  const { frames, longTasks } = await stopWatching(page)
+  const { result: most, seconds, frames, longTasks, cpu } = await measureRun(page, run, process.env.SOUS_BENCH_PROFILE)
   const after = await treeRows(page)
   const p95 = quantile(frames, 0.95)
   const max = frames.length ? Math.max(...frames) : undefined
@@ -206,6 +145,5 @@ async function streamingTree(page: Page): Promise<void> {
   console.log(`tree in Chromium, ${WORKERS} agents streaming into a ${after}-node tree (${before} before; at most ${most} rows running at once), ${seconds.toFixed(1)} s:`)
   console.log(`  frames ${frames.length}, p95 ${ms(p95)}, max ${ms(max)}; target p95 ≤ 17 ms: ${p95 === undefined ? 'n/a' : `${(p95 / 17).toFixed(2)}× it`}`)
   console.log(`  long tasks ${longTasks.length}, longest ${ms(longest)}${longTasks.length ? ` (at ${longTasks.map((task) => `${(task.start / 1000).toFixed(1)}s`).join(', ')})` : ''}; target none over 50 ms: ${(longest / 50).toFixed(2)}× it`)
-  const cpu = cpuAfter.thread - cpuBefore.thread
-  console.log(`  renderer main thread: ${cpu.toFixed(2)} s CPU (${((100 * cpu) / seconds).toFixed(0)} % of the run), script ${(cpuAfter.script - cpuBefore.script).toFixed(2)} s, style and layout ${(cpuAfter.layout - cpuBefore.layout).toFixed(2)} s`)
+  console.log(`  renderer main thread: ${cpu.thread.toFixed(2)} s CPU (${((100 * cpu.thread) / seconds).toFixed(0)} % of the run), script ${cpu.script.toFixed(2)} s, style and layout ${cpu.layout.toFixed(2)} s`)
 }

@@ -1,4 +1,5 @@
 import type { CDPSession, Page } from '@playwright/test'
+import { writeFile } from 'node:fs/promises'
 
 /** What a page did while it was watched: frame times (rAF deltas) and long tasks. */
 export interface FrameFigures {
@@ -67,3 +68,35 @@ export function quantile(values: readonly number[], q: number): number | undefin
 
 /** `12.3 ms`, or `n/a`. */
 export const ms = (value: number | undefined): string => (value === undefined ? 'n/a' : `${value.toFixed(1)} ms`)
+
+/** What {@link measureRun} saw: the run's result and time, its frames and long tasks, and the renderer main thread's CPU. */
+export interface RunFigures<T> extends FrameFigures {
+  result: T
+  seconds: number
+  /** CPU seconds of the renderer main thread during the run (all of it, script, style and layout). */
+  cpu: MainThread
+}
+
+/**
+ * Runs `run` while watching the page: frames and long tasks ({@link startWatching}), the main
+ * thread's CPU (CDP `Performance`), and, with `profileFile`, the renderer's CPU profile written there.
+ */
+export async function measureRun<T>(page: Page, run: () => Promise<T>, profileFile?: string): Promise<RunFigures<T>> {
+  await startWatching(page)
+  const cdp = await page.context().newCDPSession(page)
+  await cdp.send('Performance.enable')
+  const before = await mainThread(cdp)
+  if (profileFile) {
+    await cdp.send('Profiler.enable')
+    await cdp.send('Profiler.setSamplingInterval', { interval: 200 })
+    await cdp.send('Profiler.start')
+  }
+  const started = Date.now()
+  const result = await run()
+  const seconds = (Date.now() - started) / 1000
+  const after = await mainThread(cdp)
+  if (profileFile) await writeFile(profileFile, JSON.stringify((await cdp.send('Profiler.stop')).profile))
+  await cdp.detach()
+  const watched = await stopWatching(page)
+  return { ...watched, result, seconds, cpu: { thread: after.thread - before.thread, script: after.script - before.script, layout: after.layout - before.layout } }
+}

@@ -132,3 +132,27 @@ export function resentReadShare(requests: readonly RecordedRequest[]): number {
   }
   return resent === 0 ? 1 : Math.min(1, read / resent)
 }
+
+/** Prompt tokens a run sent for the first time (blocks no earlier request had): new content, which can only be paid as plain input or a cache write. */
+export function freshTokens(requests: readonly RecordedRequest[]): number {
+  const seen = new Set<string>()
+  let fresh = 0
+  for (const request of requests) {
+    for (const block of flattenPrompt(request.body)) {
+      if (!seen.has(block.key)) fresh += estimateTokens(block.key)
+      seen.add(block.key)
+    }
+  }
+  return fresh
+}
+
+/**
+ * The least any strategy can pay (USD, prompt only) for `fresh` new tokens at a cache-read share of
+ * `share`: each new token costs at least plain input, and the share needs `share / (1 − share)`
+ * read tokens for every token not read (reads of 0.85 need 5.67 each): 3 + 0.3 × 5.67 = 4.7 USD
+ * per million new tokens. See docs/design/context-and-compaction.md.
+ */
+export function shareFloorUsd(fresh: number, share: number): number {
+  return (fresh * (PRICES.input + (PRICES.cacheRead * share) / (1 - share))) / 1e6
+}
+

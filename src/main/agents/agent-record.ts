@@ -5,7 +5,7 @@ import type { NestedInstructions } from '../context/nested-instructions'
 import { zeroUsage } from '../engine/usage'
 import type { PermissionGate } from '../governance/gate/gate'
 import type { Message, TextBlock } from '../services/model/types'
-import type { ReasoningPreference } from '../services/model/capabilities'
+import type { EffortLevel, ReasoningPreference } from '../services/model/capabilities'
 import type { FileStateCache } from '../tools/file-state'
 import type { ShellState } from '../tools/shell/shell-state'
 import type { AnyTool, SubagentGrants } from '../tools/types'
@@ -33,6 +33,8 @@ export interface AgentMake {
   maxTokens?: number
   /** Thinking and effort; omitted when it uses the session's preference. */
   reasoning?: ReasoningPreference
+  /** The Agent call's `effort`: wins over the effort of `reasoning` (or the session's). Never set on a fork. */
+  effort?: EffortLevel
   /** What it has read (a copy of its parent's when it started), so Edit and Write work on files it saw. */
   fileState: FileStateCache
   /** Allow rules it holds for its life, on top of the session's rules (a forked skill's `allowed-tools`). */

@@ -68,6 +68,7 @@ export async function prepareTyped(call: AgentCall, background: boolean, context
       tools: subagentTools(context.sessionTools, definition, { background }),
       maxTurns: definition.maxTurns ?? context.maxTurns,
       fileState: caller.fileState.clone(),
+      ...(call.effort && { effort: call.effort }),
     },
     messages: [{ role: 'user', content: [{ type: 'text', text: call.prompt }] }],
     cwd: caller.cwd,

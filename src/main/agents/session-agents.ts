@@ -19,7 +19,7 @@ import type { FileStateCache } from '../tools/file-state'
 import { ShellState } from '../tools/shell/shell-state'
 import type { AgentCall, AnyTool, SubagentControl, SubagentGrants, ToolContext, ToolResult } from '../tools/types'
 import type { Message, ModelService } from '../services/model/types'
-import { AgentRecord, type RunParts } from './agent-record'
+import { AgentRecord, type AgentMake, type RunParts } from './agent-record'
 import { agentNotification, backgroundResult, finishedResult, outputResult } from './agent-results'
 import { FORK_AGENT_TYPE, type AgentCatalog } from './definitions'
 import { isForkConversation } from './fork'
@@ -280,7 +280,7 @@ export class SessionAgents implements SubagentControl {
         hooks: loopHooks(record, parts, () => lastText, this.nestedOf(record)),
         ...(context && { context }),
         ...(make.maxTokens !== undefined && { maxTokens: make.maxTokens }),
-        ...((make.reasoning ?? this.o.reasoning) && { reasoning: make.reasoning ?? this.o.reasoning }),
+        ...(reasoningOf(make, this.o.reasoning) && { reasoning: reasoningOf(make, this.o.reasoning) }),
         ...(this.o.guard && { guard: this.o.guard({ agentId: make.id, ...(make.parentToolUseId !== undefined && { parentToolUseId: make.parentToolUseId }) }) }),
         toolContext: {
           ...this.o.sharedContext(),
@@ -464,4 +464,10 @@ async function raceWithTimeout(promise: Promise<unknown>, ms: number, signal?: A
   ])
   clearTimeout(timer)
   if (onAbort) signal?.removeEventListener('abort', onAbort)
+}
+
+/** A subagent's thinking and effort: its own (a fork's copy), else the session's, with the Agent call's `effort` on top. */
+function reasoningOf(make: AgentMake, session: ReasoningPreference | undefined): ReasoningPreference | undefined {
+  const base = make.reasoning ?? session
+  return make.effort ? { ...base, effort: make.effort } : base
 }

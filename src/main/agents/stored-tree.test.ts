@@ -47,7 +47,9 @@ describe('the stored agent tree', () => {
 
     await world.restart()
     expect(await world.runtime.sessions.agentTree(sessionId)).toEqual(tree)
-    const history = await world.runtime.sessions.agentHistory(sessionId, explore.id)
+    const { events: history, times } = await world.runtime.sessions.agentHistory(sessionId, explore.id)
+    expect(times).toHaveLength(history.length)
+    expect(times.every((time) => Number.isFinite(time) && time > 0)).toBe(true)
     expect(history.map((event) => event.type)).toEqual(expect.arrayContaining(['agent_start', 'assistant_message', 'agent_end']))
     expect(history.find((event) => event.type === 'assistant_message')).toMatchObject({ text: 'Files seen: README.md.' })
     await expect(world.runtime.sessions.agentHistory(sessionId, 'agent-0000000000000000')).rejects.toMatchObject({ code: 'NOT_FOUND' })

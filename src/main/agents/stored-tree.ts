@@ -39,7 +39,7 @@ export async function storedAgentTree(sources: TreeSources): Promise<AgentTree> 
  * One subagent's stored events, to open its conversation read-only; the main agent's (`main`)
  * come from the session's transcript. Undefined when there is no such agent.
  */
-export async function storedAgentEvents(transcriptPath: string, agentId: string): Promise<AgentEvent[] | undefined> {
-  if (agentId === 'main') return (await loadTranscript(transcriptPath).catch(() => undefined))?.events
-  return (await loadSidechain(transcriptPath, agentId))?.events
+export async function storedAgentEvents(transcriptPath: string, agentId: string): Promise<{ events: AgentEvent[]; times: number[] } | undefined> {
+  const loaded = agentId === 'main' ? await loadTranscript(transcriptPath).catch(() => undefined) : await loadSidechain(transcriptPath, agentId)
+  return loaded && { events: loaded.events, times: loaded.eventTimes }
 }

@@ -199,6 +199,24 @@ describe('micro-compact and snip', () => {
     expect(micro[0]!.detail).toContain('idle')
   })
 
+  it('with promptCacheTtl "1h", waits out the hour-long cache before an idle clearing', async () => {
+    for (let index = 0; index < 4; index++) await writeFile(join(project, `f${index}.txt`), 'a line of text\n'.repeat(100))
+    let now = 1_000_000
+    const hourLong = compactionSettings({ contextWindow: WINDOW, promptCacheTtl: '1h', overrides: { autoCompactAt: 1e9, microAt: 1e9, snipAbove: 1e9, pressureAt: 1_000, keepRecentResults: 1 } })
+    expect(hourLong.idleMs).toBe(60 * 60_000)
+    const context = new ContextManager({ settings: hourLong, now: () => now })
+    server.setScenario([...Array.from({ length: 4 }, (_, index) => toolUseReply('Read', { file_path: join(project, `f${index}.txt`) })), textReply('ok'), textReply('ok again'), textReply('ok at last')])
+    const params = baseParams(scriptedModel(server.url), { tools: [readTool], toolContext: { fileState: new FileStateCache() }, context })
+    const first = await runQuery(params)
+    // Six idle minutes: past a 5-minute cache, but this one lives an hour, so nothing is rewritten.
+    now += 6 * 60_000
+    const second = await runQuery({ ...params, messages: [...first.result.messages, { role: 'user', content: [{ type: 'text', text: 'And now?' }] }] })
+    expect(ofType(second.events, 'compaction')).toEqual([])
+    now += 61 * 60_000
+    const third = await runQuery({ ...params, messages: [...second.result.messages, { role: 'user', content: [{ type: 'text', text: 'And after lunch?' }] }] })
+    expect(ofType(third.events, 'compaction').map((event) => event.layer)).toEqual(['micro'])
+  })
+
   it('snips the middle past the message limit, keeping the first prompt and the newest rounds', async () => {
     server.setScenario([...probes(12), textReply('ok')])
     const small = testTool('Probe', { safe: true, run: async () => ({ content: 'tiny' }) })

@@ -136,9 +136,9 @@ function preview(input: InspectInput, total: number): CompactionPreview[] {
       at: settings.microAt,
       unit: 'tokens',
       due: pressure && total >= settings.microAt && clearableTokens >= settings.microMinSavings,
-      summary: clearable.length
+      summary: `${clearable.length
         ? `Would clear ${clearable.length} old results of re-fetchable tools (about ${clearableTokens.toLocaleString('en-US')} tokens), oldest first down to ${percent(settings.microTo)} of the window and keeping the newest ${settings.keepRecentResults}; in bulk from ${percent(settings.microAt)} once it saves at least ${settings.microMinSavings.toLocaleString('en-US')} tokens (or, past ${percent(settings.pressureAt)}, after ${Math.round(settings.idleMs / 60_000)} idle minutes).`
-        : `Nothing to clear yet: only the newest ${settings.keepRecentResults} results of re-fetchable tools, short results and other tools' results are there.`,
+        : `Nothing to clear yet: only the newest ${settings.keepRecentResults} results of re-fetchable tools, short results and other tools' results are there.`} Once under token pressure, of two rounds in a row with Read, Grep or Glob results of ${settings.largeResultTokens.toLocaleString('en-US')} tokens or more only the newer is sent whole.`,
       items: clearable.length ? [countNames(clearable.map((entry) => entry.tool))] : [],
     },
     {

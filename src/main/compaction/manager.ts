@@ -7,6 +7,7 @@ import type { Message, TextBlock, ToolSchema } from '../services/model/types'
 import { CollapseProjection } from './collapse'
 import { countNames, mergeConsecutiveUsers } from './conversation'
 import { microCompact } from './micro'
+import { projectStreak } from './streak'
 import { compactionRecord, roundMs, type CompactionFigures } from './record'
 import type { RestorationProvider } from './restoration'
 import type { CompactionSettings } from './settings'
@@ -68,6 +69,10 @@ export class ContextManager {
   private lastRequestAt: number | undefined
   private fixed = 0
   private projected = false
+  /** The streak projection's word on the request being prepared: keep its newest round out of the cache. */
+  private deferNewest = false
+  /** Whether the session has been under token pressure (see {@link underPressure}). */
+  private pressured = false
   private readonly now: () => number
 
   constructor(private readonly options: ContextManagerOptions) {
@@ -118,7 +123,7 @@ export class ContextManager {
     working = yield* this.microCompact(working)
     // Collapse (stubs only) gets its chance before a summary is written; the summary judges the
     // request as collapse would send it.
-    let send = yield* this.guard(working, !this.breakerOpen)
+    let send = this.streak(yield* this.guard(working, !this.breakerOpen))
     const requested = this.requested
     this.requested = undefined
     const stubsOnly = !this.breakerOpen
@@ -132,10 +137,40 @@ export class ContextManager {
     }
     // A summary replaced the conversation (collapse starts over on it), or none could be had
     // (the last resort may leave whole rounds out).
-    if (summarized && stubsOnly) send = yield* this.guard(working, false)
+    if (summarized) send = this.streak(stubsOnly ? yield* this.guard(working, false) : send)
     this.lastRequestAt = this.now()
     yield { type: 'context_status', tokens: this.sentTokens(working, this.projected ? send : working), window: settings.contextWindow, autoCompactAt: settings.autoCompactAt }
-    return { messages: working, send }
+    return { messages: working, send, ...(this.deferNewest && { deferNewest: true }) }
+  }
+
+  /**
+   * The streak projection (streak.ts) on what is about to be sent: in a run of rounds that each
+   * bring a large re-read-able result, only the newest is sent whole. Remembers whether the
+   * request should leave its newest round out of the cache.
+   */
+  private streak(send: Message[]): Message[] {
+    // Only under token pressure (issue 23, point 1): a session that never reached the pressure
+    // mark sends every result as it came; one that did (a clearing or summary already ran, or it
+    // is there now) sheds superseded large reads instead of re-reading them until the next bulk clearing.
+    this.deferNewest = false
+    if (!this.underPressure(send)) return send
+    const projection = projectStreak(send, { largeTokens: this.settings.largeResultTokens })
+    this.deferNewest = projection.deferNewest
+    if (projection.stubbed === 0) return send
+    this.projected = true
+    return projection.send
+  }
+
+  /**
+   * Whether the session is under token pressure: the request is at the pressure mark, or an
+   * earlier layer already had to make room (snip, micro-compaction or a summary that was done).
+   * Once there, a long session stays there: its history keeps growing past what it sends.
+   */
+  private underPressure(send: readonly Message[]): boolean {
+    if (this.pressured) return true
+    const madeRoom = this.records.some((record) => record.status === 'done' && record.layer !== 'collapse')
+    this.pressured = madeRoom || this.count(send) >= this.settings.pressureAt
+    return this.pressured
   }
 
   /**

@@ -12,6 +12,24 @@ export const REFETCHABLE_TOOLS: ReadonlySet<string> = new Set(['Read', 'Bash', '
 /** How a cleared result starts (so it is never cleared twice). */
 export const CLEARED_PREFIX = '[Old tool result cleared'
 
+/**
+ * The placeholder of a cleared result, and its size in tokens. One wording for micro-compaction
+ * and the streak projection (streak.ts): a result the projection stubbed and micro-compaction
+ * later clears for real reads the same, so the request — and its cached prefix — do not change.
+ */
+export function clearedResult(block: ToolResultBlock, tool: string): { content: string; tokens: number } {
+  const text = resultContentText(block.content)
+  const tokens = estimateTextTokens(text) + (typeof block.content === 'string' ? 0 : block.content.filter((part) => part.type === 'image').length * 1_600)
+  return { content: `${CLEARED_PREFIX} to save context (${tool}, about ${tokens.toLocaleString('en-US')} tokens). Call ${tool} again if you need it.]`, tokens }
+}
+
+/** The size a placeholder of {@link clearedResult} says its result had; `undefined` for any other text. */
+export function clearedTokens(text: string): number | undefined {
+  if (!text.startsWith(CLEARED_PREFIX)) return undefined
+  const figure = /\(\S+, about ([\d,]+) tokens\)/.exec(text)?.[1]
+  return figure ? Number(figure.replaceAll(',', '')) : undefined
+}
+
 /** What a micro-compaction did. */
 export interface MicroCompacted {
   messages: Message[]
@@ -50,9 +68,9 @@ export function microCompact(messages: readonly Message[], options: { keepRecent
     const block = (message.content as UserBlock[])[position.block] as ToolResultBlock
     const text = resultContentText(block.content)
     if (text.startsWith(CLEARED_PREFIX) || (text.length < options.minChars && typeof block.content === 'string')) continue
-    const tokens = estimateTextTokens(text) + (typeof block.content === 'string' ? 0 : block.content.filter((part) => part.type === 'image').length * 1_600)
+    const { content, tokens } = clearedResult(block, position.tool)
     const blocks = changed.get(position.message) ?? [...(message.content as UserBlock[])]
-    blocks[position.block] = { ...block, content: `${CLEARED_PREFIX} to save context (${position.tool}, about ${tokens.toLocaleString('en-US')} tokens). Call ${position.tool} again if you need it.]` }
+    blocks[position.block] = { ...block, content }
     changed.set(position.message, blocks)
     cleared.push({ tool: position.tool, tokens })
     saved += tokens

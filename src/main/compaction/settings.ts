@@ -7,6 +7,7 @@ import { contextWindowOf } from '../../shared/context-window'
  *
  * | layer | from | what it costs |
  * |---|---|---|
+ * | streak projection (streak.ts) | once under pressure (`pressureAt` reached, or a layer already made room): two rounds in a row with results ≥ `largeResultTokens` | the newest large result goes once as plain input, never cached; older ones are stubs |
  * | snip, micro-compaction | `pressureAt` = 50 % (100k), micro down to `microTo` = 10 % | rewrites earlier messages: one cache write of what follows |
  * | collapse (stubs) | `collapseAt`, halfway to the summary (133.5k), down to `collapseTarget` = 50 % (100k) | a projection of what is sent; the same write |
  * | auto-compact (summary) | `autoCompactAt` = window − reserved output − 13k (167k) | a summary request; lossy |
@@ -20,6 +21,10 @@ import { contextWindowOf } from '../../shared/context-window'
  *   little every turn would rewrite the whole tail every turn (issue 23: 62 % cache reads).
  * - The cheap projections come before the summary (Claude Code's order): collapse starts below
  *   `autoCompactAt` and auto-compaction judges the request as collapse would send it.
+ * - The bill, not the cache-read share, is what is optimised (issue 23's forty-file task: $1.79,
+ *   0.54× Claude Code's $3.32, share 0.52). A share of 0.85 costs at least 4.7 USD per million
+ *   new tokens whatever the strategy (each new token paid once, 5.67 reads for each): $2.42 there,
+ *   0.73× Claude Code's bill; see docs/design/context-and-compaction.md.
  */
 export interface CompactionSettings {
   /** Tokens the model takes in one request. */
@@ -44,10 +49,20 @@ export interface CompactionSettings {
   microAt: number
   /** …clearing the oldest re-fetchable results until it is down to this many (the low-water mark). */
   microTo: number
-  /** A session idle this long has lost its prompt cache: past `pressureAt`, a clearing of any size is free then. */
+  /**
+   * A session idle this long has lost its prompt cache: past `pressureAt`, a clearing of any size
+   * is free then. The cache's lifetime: 5 minutes, or an hour with `promptCacheTtl: "1h"` (the
+   * requests' breakpoints then live an hour, and clearing after 5 idle minutes would throw away
+   * a cache that is still there).
+   */
   idleMs: number
   /** Micro-compact keeps this many of the newest re-fetchable results as they are. */
   keepRecentResults: number
+  /**
+   * A result of a re-read-able tool this big (tokens) is large: of two consecutive rounds with
+   * large results only the newer is sent whole, once the session is under token pressure (streak.ts).
+   */
+  largeResultTokens: number
   /** Results shorter than this are never cleared (a placeholder would save nothing). */
   minClearChars: number
   /**
@@ -68,6 +83,9 @@ export interface CompactionSettings {
   restoreTokensPerFile: number
 }
 
+/** Claude Code's `promptCacheTtl`: how long the prompt cache of the session's requests lives. */
+export type PromptCacheTtl = '5m' | '1h'
+
 /** Tokens kept free under the auto-compact threshold, so a reply and a round of results still fit. */
 export const AUTO_COMPACT_BUFFER = 13_000
 /** The summary's output limit (Claude Code measured the 99.99th percentile of summaries at ~17.4k). */
@@ -75,10 +93,11 @@ export const SUMMARY_MAX_TOKENS = 20_000
 
 /**
  * The settings for a model. `contextWindow` overrides the model's window (`SOUS_CONTEXT_WINDOW`);
- * `maxOutputTokens` is the largest output limit the session may ask for. Overrides (tests,
+ * `maxOutputTokens` is the largest output limit the session may ask for; `promptCacheTtl` the
+ * lifetime of its prompt cache (the idle spell after which it is gone). Overrides (tests,
  * benchmarks) replace single figures; the manager still never rewrites below `pressureAt`.
  */
-export function compactionSettings(options: { model?: string; contextWindow?: number; maxOutputTokens?: number; overrides?: Partial<CompactionSettings> } = {}): CompactionSettings {
+export function compactionSettings(options: { model?: string; contextWindow?: number; maxOutputTokens?: number; promptCacheTtl?: PromptCacheTtl; overrides?: Partial<CompactionSettings> } = {}): CompactionSettings {
   const contextWindow = options.overrides?.contextWindow ?? options.contextWindow ?? contextWindowOf(options.model)
   const reservedOutput = Math.min(options.maxOutputTokens ?? 64_000, SUMMARY_MAX_TOKENS)
   const share = (fraction: number) => Math.floor(contextWindow * fraction)
@@ -107,11 +126,13 @@ export function compactionSettings(options: { model?: string; contextWindow?: nu
     // and little that stays sits after the first cleared result (each clearing pays a cache
     // write of everything after it: results kept there are written again).
     microTo: share(0.1),
-    idleMs: 5 * 60_000,
+    idleMs: options.promptCacheTtl === '1h' ? 60 * 60_000 : 5 * 60_000,
     // The newest result, which the model has not answered yet (and the whole newest round, see
     // micro.ts); the older ones it has seen and can fetch again. Measured on the forty-file task
     // (bench/long-context.bench.ts): keeping 1, 2 or 3 costs $2.41, $2.82, $3.37 (Claude Code $3.32).
     keepRecentResults: 1,
+    // A 40 KB file and up (the forty-file task's 45 KB files are ~12.6k tokens); a twentieth of a small window.
+    largeResultTokens: Math.min(10_000, share(0.05)),
     minClearChars: 400,
     microMinSavings: Math.min(20_000, share(0.1)),
     summaryMaxTokens: Math.min(SUMMARY_MAX_TOKENS, share(0.25)),

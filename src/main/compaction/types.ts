@@ -22,6 +22,8 @@ export interface RequestShape {
 export interface Prepared {
   messages: Message[]
   send: Message[]
+  /** The newest message is expected to be stubbed at the next request (streak.ts): place the last cache breakpoint before it. */
+  deferNewest?: boolean
 }
 
 /** PreCompact and PostCompact (Claude Code's protocol), and SessionStart with source `compact`. None may throw. */

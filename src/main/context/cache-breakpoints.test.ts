@@ -25,6 +25,20 @@ describe('withMessageBreakpoints', () => {
     expect(out[1]).toBe(messages[1])
   })
 
+  it('with deferNewest, moves both back a round: the newest results are sent after the last breakpoint', () => {
+    const messages: Message[] = [
+      { role: 'user', content: 'first' },
+      { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'Read', input: {} }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'stub' }] },
+      { role: 'assistant', content: [{ type: 'text', text: 'next' }, { type: 'tool_use', id: 't2', name: 'Read', input: {} }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't2', content: 'a large file' }] },
+    ]
+    expect(marks(withMessageBreakpoints(messages, { deferNewest: true }))).toEqual(['1.0', '3.1'])
+    expect(marks(withMessageBreakpoints(messages))).toEqual(['2.0', '4.0'])
+    // Nothing to move back to: the newest is the only message.
+    expect(marks(withMessageBreakpoints([{ role: 'user', content: 'hi' }], { deferNewest: true }))).toEqual(['0.0'])
+  })
+
   it('uses one breakpoint for a single message and none for an empty list', () => {
     expect(marks(withMessageBreakpoints([{ role: 'user', content: 'hi' }]))).toEqual(['0.0'])
     expect(withMessageBreakpoints([])).toEqual([])

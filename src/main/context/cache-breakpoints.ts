@@ -14,14 +14,26 @@ export const MESSAGE_BREAKPOINTS = 2
  * wrote, whatever the API's look-back window. In an append-only conversation (tool rounds,
  * continuations, re-issues, a new prompt) that position is always the previous request's end.
  *
+ * With `deferNewest` (the newest message will be stubbed at the next request, see
+ * compaction/streak.ts) both move one round back: the last goes on the assistant message before
+ * the newest, so the newest is sent as plain input (1×) rather than written to a cache (1.25×)
+ * nothing would read; the second on the assistant message before that, where such a request
+ * before it put its last one.
+ *
  * String user contents become one text block everywhere, so every request serializes a message
  * the same way. Messages without a breakpoint are passed through untouched.
  */
-export function withMessageBreakpoints(messages: readonly Message[]): Message[] {
+export function withMessageBreakpoints(messages: readonly Message[], options: { deferNewest?: boolean } = {}): Message[] {
   const out = messages.map(asBlocks)
-  const last = out.length - 1
-  if (last < 0) return out
+  const newest = out.length - 1
+  if (newest < 0) return out
+  const deferred = options.deferNewest === true && newest >= 1 && out[newest]!.role === 'user' && out[newest - 1]!.role === 'assistant'
+  const last = deferred ? newest - 1 : newest
   mark(out, last)
+  if (deferred) {
+    if (last >= 2 && out[last - 2]!.role === 'assistant') mark(out, last - 2)
+    return out
+  }
   for (let index = last - 1; index >= 0; index--) {
     if (out[index]!.role === 'user') {
       mark(out, index)

@@ -1,4 +1,5 @@
 import type { AgentEvent } from '../../shared/protocol/agent-event'
+import type { AssistantBlock } from '../services/model/types'
 import type { EventBody } from './types'
 
 /** Stamps an event body with the identity of the agent that produced it. */
@@ -18,4 +19,11 @@ export const TOOL_END_PREVIEW_CHARS = 10_000
 export function preview(text: string, max = TOOL_END_PREVIEW_CHARS): string {
   if (text.length <= max) return text
   return `${text.slice(0, max)}\n… (${text.length - max} more characters)`
+}
+
+/** The event of a finished reply: its text, and its thinking text when there is some (a replay shows that folded, as live). */
+export function assistantMessage(content: readonly AssistantBlock[], stopReason: string | null): EventBody {
+  const text = content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('')
+  const thinking = content.flatMap((block) => (block.type === 'thinking' && block.thinking ? [block.thinking] : [])).join('\n\n')
+  return { type: 'assistant_message', text, stopReason, ...(thinking && { thinking }) }
 }

@@ -7,7 +7,7 @@ import { ReminderQueue, withReminders } from '../context/reminders'
 import type { AssistantBlock, Message, ModelRequest, ToolSchema } from '../services/model/types'
 import type { AnyTool } from '../tools/types'
 import { callOrigin } from './call-origin'
-import { stamp } from './events'
+import { assistantMessage, stamp } from './events'
 import { budgetResults } from './result-budget'
 import { streamReply, type ReplyOutcome } from './stream-reply'
 import { ToolView, toolSchemas } from './tool-view'
@@ -146,11 +146,13 @@ async function* beforeRequest(loop: LoopState, params: QueryParams, previous: Tr
  */
 async function* prepareRequest(loop: LoopState, params: QueryParams, tools: ToolSchema[]): AsyncGenerator<EventBody, ModelRequest> {
   let send = loop.pendingSend ?? loop.messages
+  let deferNewest = false
   if (loop.pendingSend) loop.pendingSend = undefined
   else if (params.context) {
     const prepared = yield* params.context.prepare(loop.messages, shapeOf(loop, params, tools))
     loop.messages = prepared.messages
     send = prepared.send
+    deferNewest = prepared.deferNewest === true
   }
   loop.lastSent = { length: loop.messages.length, messages: send }
   const ttl = params.promptCacheTtl?.()
@@ -159,7 +161,7 @@ async function* prepareRequest(loop: LoopState, params: QueryParams, tools: Tool
   const request: ModelRequest = {
     model: loop.modelName,
     system: ttl === '1h' ? withCacheTtl(params.system, ttl) : params.system,
-    messages: ttl === '1h' ? withCacheTtl(withMessageBreakpoints(send), ttl) : withMessageBreakpoints(send),
+    messages: ttl === '1h' ? withCacheTtl(withMessageBreakpoints(send, { deferNewest }), ttl) : withMessageBreakpoints(send, { deferNewest }),
     tools,
     maxTokens: reasoning.maxTokens,
     signal: params.signal,
@@ -212,7 +214,7 @@ async function* onMessage(
   if (reply.stopReason === 'max_tokens' && !params.signal.aborted) return yield* onMaxTokens(loop, params, reply)
   loop.continuations = 0
   if (reply.content.length > 0) loop.append({ role: 'assistant', content: reply.content })
-  yield stamp({ type: 'assistant_message', text: textOf(reply.content), stopReason: reply.stopReason }, params)
+  yield stamp(assistantMessage(reply.content, reply.stopReason), params)
   const calls = reply.content.filter((block) => block.type === 'tool_use')
   if (calls.length === 0) {
     reply.executor.release()
@@ -260,7 +262,7 @@ async function* onMaxTokens(
   const step = maxTokensStep(reply.content, { continuations: loop.continuations })
   yield* stamped(reply.executor.discard('the reply was cut off at the output token limit'), params)
   for (const message of step.append) loop.append(message)
-  yield stamp({ type: 'assistant_message', text: textOf(reply.content), stopReason: 'max_tokens' }, params)
+  yield stamp(assistantMessage(reply.content, 'max_tokens'), params)
   if (step.kind === 'stop') return finish('max_tokens', 'The reply kept exceeding the output token limit.')
   loop.continuations++
   return proceed('max_tokens_recovery')

@@ -31,7 +31,7 @@ export function contextSetup(o: ContextSetupParts): SessionContextSetup {
   const contextWindow = contextWindowFromEnv(o.env)
   return {
     // From the model the session uses now: `/model` may pick one with another window.
-    settings: (model) => compactionSettings({ model, contextWindow: compactionWindow(model, contextWindow, gate.settingsNow().autoCompactWindow) }),
+    settings: (model, promptCacheTtl) => compactionSettings({ model, ...(promptCacheTtl && { promptCacheTtl }), contextWindow: compactionWindow(model, contextWindow, gate.settingsNow().autoCompactWindow) }),
     restoration: [
       recentFilesProvider(o.fileState, (path) => gate.isReadDenied(path)),
       planProvider(() => o.plan.activePlanFile()),

@@ -6,8 +6,13 @@ import { billOf, fortyFileProject, fortyFilesScript, FILES, resentReadShare, rew
 
 // Issue 23's forty-file task (forty 45 KB files read one a turn) through the session runtime
 // every host uses, the real Read tool and the real SDK, against the scripted server's
-// prompt-cache simulation on a 200k window: clearing comes rarely and in bulk, and what a request
-// sends again is read from the cache rather than written again.
+// prompt-cache simulation on a 200k window: below the pressure mark every file stays whole; past
+// it each file is sent whole once (as plain input, the streak projection keeps it out of the
+// cache), the session's own clearing comes rarely and in bulk, and what a request sends again is
+// read from the cache rather than written again.
+// Claude Code 2.1.328 pays $3.32 for this task (npm run bench -- long-context); the target is
+// at most 0.6× that. A cache-read share of 0.85 cannot go with it (docs/design/context-and-compaction.md).
+const CLAUDE_CODE_USD = 3.32
 const server = useModelServer({ contextWindow: 200_000 })
 const world = useAgentWorld(() => server.url, { answerer: 'unattended' })
 
@@ -33,8 +38,23 @@ describe('the forty-file task', () => {
       // What is sent again is read, not written again: a clearing leaves almost nothing after it to re-write.
       expect(resentReadShare(server.requests)).toBeGreaterThanOrEqual(0.85)
       const bill = billOf(server.requests, script.outputs)
-      // Every file is written to the cache once (~12.9k tokens each); little else is.
-      expect(bill.cacheWrite).toBeLessThan(FILES * 13_500)
+      // Until the pressure mark every file stays whole and cached (point 1: nothing is cleared
+      // below it); from there each new file goes once as plain input and superseded ones are stubs.
+      expect(bill.input).toBeGreaterThan(30 * 12_000)
+      expect(bill.cacheWrite).toBeLessThan(10 * 13_000)
+      expect(bill.usd).toBeLessThanOrEqual(0.6 * CLAUDE_CODE_USD)
+      const seen = new Set<string>()
+      let pressured = false
+      for (const [index, request] of server.requests.slice(1).entries()) {
+        const whole = new Set([...JSON.stringify(request.body['messages']).matchAll(/file (\d+) line 500:/g)].map((match) => match[1]!))
+        // Before the first clearing a request carries every file read so far; after it, the newest only.
+        if (whole.size < index + 1) pressured = true
+        if (pressured) expect(whole.size).toBe(1)
+        else expect(whole.size).toBe(index + 1)
+        for (const file of whole) seen.add(file)
+      }
+      expect(pressured).toBe(true)
+      expect(seen.size).toBe(FILES)
     } finally {
       await rm(project, { recursive: true, force: true })
     }

@@ -3,7 +3,7 @@ import type { CompactionRecord } from '../../shared/protocol/compaction'
 import { inspectContext } from '../compaction/inspect'
 import { ContextManager } from '../compaction/manager'
 import type { RestorationProvider } from '../compaction/restoration'
-import { compactionSettings, type CompactionSettings } from '../compaction/settings'
+import { compactionSettings, type CompactionSettings, type PromptCacheTtl } from '../compaction/settings'
 import type { CompactionHooks, RequestShape } from '../compaction/types'
 import { InstructionBudget } from '../context/instruction-files'
 import { assembleSystemPrompt, type PromptSection, type SystemPrompt } from '../context/system-prompt'
@@ -14,7 +14,7 @@ import type { AnyTool } from '../tools/types'
 /** How a host sets up a session's context: thresholds, what a summary restores, the compaction hooks, extra prompt sections. */
 export interface SessionContextSetup {
   /** The thresholds, or how to derive them from the model the session uses now (`/model` changes it). */
-  settings?: CompactionSettings | ((model: string) => CompactionSettings)
+  settings?: CompactionSettings | ((model: string, promptCacheTtl?: PromptCacheTtl) => CompactionSettings)
   restoration?: readonly RestorationProvider[]
   hooks?: CompactionHooks
   /** Parts of the dynamic prompt other features provide (the memory index). Read once per session. */
@@ -33,6 +33,8 @@ export interface SessionContextEnvironment {
   /** The first block in place of Sous's own prompt (coordinator mode). */
   basePrompt?: string
   transcriptPath: string
+  /** Claude Code's `promptCacheTtl` now: how long the main conversation's cache lives, so when an idle spell has lost it. */
+  promptCacheTtl?(): PromptCacheTtl | undefined
 }
 
 /** What {@link SessionContext} needs from its session itself. */
@@ -63,13 +65,19 @@ export class SessionContext {
     const setup = env.context ?? {}
     const given = setup.settings
     const settingsFor =
-      typeof given === 'function' ? given : given ? () => given : (model: string) => compactionSettings({ model, ...(env.maxTokens !== undefined && { maxOutputTokens: Math.max(env.maxTokens, 64_000) }) })
-    // Derived again only when the model changes: the manager reads its settings many times per request.
-    let derived: { model: string; settings: CompactionSettings } | undefined
+      typeof given === 'function'
+        ? given
+        : given
+          ? () => given
+          : (model: string, promptCacheTtl?: PromptCacheTtl) => compactionSettings({ model, ...(promptCacheTtl && { promptCacheTtl }), ...(env.maxTokens !== undefined && { maxOutputTokens: Math.max(env.maxTokens, 64_000) }) })
+    // Derived again only when the model (or the cache lifetime) changes: the manager reads its settings many times per request.
+    let derived: { key: string; settings: CompactionSettings } | undefined
     this.manager = new ContextManager({
       settings: () => {
         const model = this.model()
-        if (derived?.model !== model) derived = { model, settings: settingsFor(model) }
+        const ttl = env.promptCacheTtl?.()
+        const key = `${model}\n${ttl ?? ''}`
+        if (derived?.key !== key) derived = { key, settings: settingsFor(model, ttl) }
         return derived.settings
       },
       restoration: setup.restoration ?? [],

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto'
 import { rm } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import type { PermissionModeName } from '../../shared/ipc/contract'
-import type { AgentEvent, PauseChoice } from '../../shared/protocol/agent-event'
+import type { PauseChoice } from '../../shared/protocol/agent-event'
 import type { EffortLevel } from '../../shared/ipc/session'
 import type { AgentTree } from '../../shared/protocol/agent-tree'
 import { storedAgentEvents, storedAgentTree } from '../agents/stored-tree'
@@ -19,7 +19,7 @@ import type { Session } from './session'
 import { closeLiveSession, openLiveSession, type LiveSession, type SessionParts } from './live-session'
 import { compactionsOf, lastTotals, storedTasks } from './stored-state'
 import { combineTurns } from './turn-feed'
-import type { SessionHistory, SessionService } from './types'
+import type { AgentHistory, SessionHistory, SessionService } from './types'
 
 /** How the manager builds each session's parts. */
 export interface SessionManagerOptions<P extends SessionParts = SessionParts> {
@@ -178,7 +178,7 @@ export class SessionManager<P extends SessionParts = SessionParts> implements Se
   async history(sessionId: string): Promise<SessionHistory> {
     const found = await this.find(sessionId)
     if (!found) throw new AppError('NOT_FOUND', `No session ${sessionId}.`)
-    return { summary: summarize(found), events: found.events }
+    return { summary: summarize(found), events: found.events, times: found.eventTimes }
   }
 
   /** The tree of a session: rebuilt from its transcripts, with what runs in this process marked live. */
@@ -189,7 +189,7 @@ export class SessionManager<P extends SessionParts = SessionParts> implements Se
   }
 
   /** One agent's stored events (`main`: the session's own). */
-  async agentHistory(sessionId: string, agentId: string): Promise<AgentEvent[]> {
+  async agentHistory(sessionId: string, agentId: string): Promise<AgentHistory> {
     const { projectPath } = await this.locate(sessionId)
     const events = await storedAgentEvents(this.pathOf(projectPath, sessionId), agentId)
     if (!events) throw new AppError('NOT_FOUND', `No agent ${agentId} in session ${sessionId}.`)

@@ -11,6 +11,14 @@ export type { SessionSummary }
 export interface SessionHistory {
   summary: SessionSummary
   events: AgentEvent[]
+  /** When each event was recorded (ms since the epoch), for a replay. */
+  times: number[]
+}
+
+/** One agent's stored events and when each was recorded (ms since the epoch). */
+export interface AgentHistory {
+  events: AgentEvent[]
+  times: number[]
 }
 
 /**
@@ -50,7 +58,7 @@ export interface SessionService {
   /** The tree of a session's agents, commands and tasks (live, or rebuilt from its transcripts). */
   agentTree(sessionId: string): Promise<AgentTree>
   /** One agent's stored events (`main`: the session's own). */
-  agentHistory(sessionId: string, agentId: string): Promise<AgentEvent[]>
+  agentHistory(sessionId: string, agentId: string): Promise<AgentHistory>
   /** Stops a node of a live session's tree and what is below it. */
   stopAgentNode(sessionId: string, nodeId: string): Promise<void>
   /**

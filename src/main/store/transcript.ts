@@ -112,6 +112,8 @@ export interface LoadedTranscript {
   messages: Message[]
   /** Persisted AgentEvents (no deltas), oldest first. */
   events: AgentEvent[]
+  /** When each of `events` was written (ms since the epoch, from its line's `at`): a replay's clock. */
+  eventTimes: number[]
   /** True when a line was skipped or mended, or orphan tool calls got synthesized results. */
   repaired: boolean
   /** Lines that could not be read and were left out (1-based), with why. */
@@ -148,6 +150,7 @@ export function parseTranscript(text: string, fallback?: TranscriptFallback): Lo
   let header: Extract<TranscriptEntry, { type: 'session' }> | undefined
   let messages: Message[] = []
   const events: AgentEvent[] = []
+  const eventTimes: number[] = []
   let title: string | undefined
   let updatedAt = ''
   let firstAt = ''
@@ -174,6 +177,7 @@ export function parseTranscript(text: string, fallback?: TranscriptFallback): Lo
         break
       case 'event':
         events.push(entry.event)
+        eventTimes.push(Date.parse(entry.at))
         break
       case 'title':
         title = entry.title
@@ -196,6 +200,7 @@ export function parseTranscript(text: string, fallback?: TranscriptFallback): Lo
     title,
     messages: repair.messages,
     events,
+    eventTimes,
     repaired: skipped.length > 0 || mended || repair.repaired || !header,
     skipped,
   }

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { EffortLevel } from '../../shared/ipc/session'
 import { agentToolDescription, type AgentTypeLine } from './agent.prompt'
 import { defineTool, errorResult } from './define-tool'
 import type { AnyTool } from './types'
@@ -13,6 +14,12 @@ const input = z.strictObject({
     .enum(['sonnet', 'opus', 'haiku'])
     .optional()
     .describe('Optional model to use for this agent. If not specified, inherits from the agent definition or from you. Ignored for "fork".'),
+  effort: z
+    .enum(EffortLevel.options)
+    .optional()
+    .describe(
+      'Reasoning effort for this agent. Set this ONLY when the user, or instructions such as CLAUDE.md or a skill, explicitly ask that this agent or delegated work run at a specific effort level, never on your own judgment; otherwise omit it and the agent runs at its usual effort. Ignored for subagent_type: "fork": a fork runs at your own effort.',
+    ),
   run_in_background: z.boolean().optional().describe('Set to true to run this agent in the background. You will be notified when it completes.'),
 })
 

@@ -167,6 +167,8 @@ export interface AgentCall {
   subagent_type?: string
   /** The Agent tool's aliases (`sonnet`, `opus`, `haiku`), or a model id (a forked skill's `model`). */
   model?: string
+  /** `output_config.effort` for the agent's requests (Claude Code's Agent `effort`); ignored for a fork. */
+  effort?: EffortLevel
   run_in_background?: boolean
 }
 

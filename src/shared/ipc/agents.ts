@@ -25,7 +25,7 @@ export const agentsRequests = {
    */
   'agents.tree': { input: z.object({ sessionId: Id }).strict(), output: AgentTree },
   /** One agent's stored events (`main`: the session's own), to open its conversation read-only. */
-  'agents.history': { input: z.object({ sessionId: Id, agentId: Id }).strict(), output: z.object({ events: z.array(AgentEvent) }) },
+  'agents.history': { input: z.object({ sessionId: Id, agentId: Id }).strict(), output: z.object({ events: z.array(AgentEvent), times: z.array(z.number()).optional() }) },
   /**
    * Stops a node and what is below it: `main` stops the turn and every subagent; a subagent stops
    * with the agents it started; a background command is ended. NOT_FOUND when nothing like it runs.

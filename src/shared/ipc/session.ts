@@ -79,10 +79,10 @@ export const sessionRequests = {
   'session.resume': { input: z.object({ sessionId: Id }).strict(), output: SessionSummary },
   /** Resumes the most recent session of a project. */
   'session.continue': { input: z.object({ projectPath: AbsPath }).strict(), output: SessionSummary },
-  /** A stored session's events (no deltas), to redraw it. */
+  /** A stored session's events (no deltas), to redraw it, and when each was recorded (ms since the epoch), to replay it. */
   'session.history': {
     input: z.object({ sessionId: Id }).strict(),
-    output: z.object({ summary: SessionSummary, events: z.array(AgentEvent) }),
+    output: z.object({ summary: SessionSummary, events: z.array(AgentEvent), times: z.array(z.number()).optional() }),
   },
   'session.rename': { input: z.object({ sessionId: Id, title: z.string().trim().min(1).max(200) }).strict(), output: z.void() },
   /** Stops the session if it runs and deletes its transcript. */
@@ -96,6 +96,14 @@ export const sessionRequests = {
   'session.export': {
     input: z.object({ sessionId: Id }).strict(),
     output: z.object({ fileName: z.string(), markdown: z.string() }),
+  },
+  /**
+   * A stored session as one self-contained HTML page that replays it (the conversation, the diffs,
+   * the Agent terminal's commands, the timeline with its subagent lanes), for saving.
+   */
+  'session.exportReplay': {
+    input: z.object({ sessionId: Id }).strict(),
+    output: z.object({ fileName: z.string(), html: z.string() }),
   },
   /** Files the agent changed in a session, each with its combined diff (first before → last after). */
   'session.changes': { input: z.object({ sessionId: Id }).strict(), output: z.array(FileChange) },

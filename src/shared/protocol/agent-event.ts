@@ -100,7 +100,14 @@ export const AgentEvent = z.discriminatedUnion('type', [
     /** Tool-specific data for the UI (a diff, an exit code…). */
     details: z.unknown().optional(),
   }),
-  z.object({ ...base, type: z.literal('assistant_message'), text: z.string(), stopReason: z.string().nullable() }),
+  z.object({
+    ...base,
+    type: z.literal('assistant_message'),
+    text: z.string(),
+    stopReason: z.string().nullable(),
+    /** The reply's thinking text (its thinking blocks joined), when it had any: a stored history keeps no deltas, so a replay shows it from here. */
+    thinking: z.string().optional(),
+  }),
   z.object({
     ...base,
     type: z.literal('usage'),

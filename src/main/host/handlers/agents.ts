@@ -21,7 +21,7 @@ export function agentsHandlers(deps: { sessions?: SessionService; sousHome: stri
   }
   return {
     'agents.tree': ({ sessionId }) => service().agentTree(sessionId),
-    'agents.history': async ({ sessionId, agentId }) => ({ events: await service().agentHistory(sessionId, agentId) }),
+    'agents.history': ({ sessionId, agentId }) => service().agentHistory(sessionId, agentId),
     'agents.stop': ({ sessionId, nodeId }) => service().stopAgentNode(sessionId, nodeId),
     'agents.definitions': async ({ projectPath }) => {
       const projectRoot = resolve(projectPath)

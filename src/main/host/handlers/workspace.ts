@@ -6,11 +6,13 @@ import { endpointInUse } from '../../services/model/config'
 import { readPreferences, updatePreferences } from '../../workspace/preferences'
 import { readProjectSettings, writeProjectSettings } from '../../workspace/project-settings'
 import { loadSession, searchSessions, sessionChanges, sessionMarkdown } from '../../workspace/session-docs'
+import { sessionReplayHtml } from '../../workspace/session-replay'
 import { existingDirectory } from './folders'
 
 type WorkspaceChannels =
   | 'session.search'
   | 'session.export'
+  | 'session.exportReplay'
   | 'session.changes'
   | 'files.list'
   | 'files.read'
@@ -36,6 +38,7 @@ export function workspaceHandlers(deps: { sousHome: string; env?: NodeJS.Process
         projectPath === undefined ? undefined : await existingDirectory(projectPath),
       ),
     'session.export': async ({ sessionId }) => sessionMarkdown(await loadSession(deps.sousHome, sessionId)),
+    'session.exportReplay': async ({ sessionId }) => sessionReplayHtml(deps.sousHome, await loadSession(deps.sousHome, sessionId)),
     'session.changes': async ({ sessionId }) => {
       const loaded = await loadSession(deps.sousHome, sessionId)
       return sessionChanges(loaded.events, loaded.projectPath)

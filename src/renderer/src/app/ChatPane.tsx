@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react'
+import { useCallback, useEffect, useMemo, useState } from 'react'
 import { api } from '../api'
 import { ApprovalPanel } from '../features/approvals/ApprovalPanel'
 import { Composer } from '../features/chat/Composer'
@@ -16,7 +16,10 @@ import { currentActivity } from '../features/tasks/task-list'
 import { openPlanFile } from './plan-glue'
 import { openSessionInChat } from './session-glue'
 import { showView } from './show-view'
+import { TimelinePane } from './TimelinePane'
+import { useReplayTranscript } from './use-replay'
 import { VIEWS } from './views'
+import { exitReplay } from '../features/timeline/replay-store'
 import '../features/chat/chat.css'
 
 /** Opens the rewind picker for the session on screen; false when there is none yet. */
@@ -35,6 +38,13 @@ export function ChatPane({ projectPath }: { projectPath: string }) {
   const sessionId = useSessionOnScreen((state) => state.sessionId)
   const { transcript, sending, stopping, error, reset, send, stop, newConversation, mode, modeError, setMode, model, setModel, compact, setReasoning } = useChat()
   const running = isRunning(transcript)
+  // A replay shows the session as it stood at the replay's step, in place of the live conversation.
+  const replayed = useReplayTranscript()
+  // A new prompt is about the session as it is now: it ends a replay.
+  const sendNow = useCallback((text: string) => {
+    exitReplay()
+    return send(text)
+  }, [send])
   const tasks = useTasks((state) => (sessionId ? state.lists[sessionId]?.tasks : undefined))
   const activity = useMemo(() => (tasks ? currentActivity(tasks) : undefined), [tasks])
 
@@ -60,7 +70,8 @@ export function ChatPane({ projectPath }: { projectPath: string }) {
         </span>
       </header>
       <SandboxBanner />
-      <Conversation transcript={transcript} Marker={TurnMarker} />
+      <Conversation transcript={replayed ?? transcript} Marker={replayed ? undefined : TurnMarker} />
+      <TimelinePane running={running || sending} />
       {error && (
         <p className="pane__error" role="alert">
           {error}
@@ -85,7 +96,7 @@ export function ChatPane({ projectPath }: { projectPath: string }) {
         running={running}
         sending={sending}
         stopping={stopping}
-        onSend={send}
+        onSend={sendNow}
         onStop={() => void stop()}
       />
       <StatusBar

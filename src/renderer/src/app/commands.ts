@@ -10,6 +10,8 @@ import { viewCommands } from './view-commands'
 import { useTrust } from '../features/trust/store'
 import { useExtensionsSection, type Section } from '../features/extensions/section'
 import { useRewind } from '../features/rewind/store'
+import { startReplay } from '../features/timeline/replay-store'
+import { useTimeline } from '../features/timeline/store'
 
 export type { AppCommand }
 
@@ -136,6 +138,19 @@ export function buildCommands(ctx: Context): AppCommand[] {
       },
     },
     {
+      id: 'timeline.toggle',
+      title: 'Show or hide the session timeline',
+      run: () => useTimeline.getState().toggle(),
+    },
+    {
+      id: 'timeline.focus',
+      title: 'Focus the session timeline',
+      run: () => {
+        if (!useTimeline.getState().shown) useTimeline.getState().toggle()
+        requestAnimationFrame(() => focus('[role="toolbar"][aria-label="Session timeline"] button[tabindex="0"]'))
+      },
+    },
+    {
       id: 'trust.review',
       title: 'Review project trust…',
       run: () => void useTrust.getState().review(path),
@@ -153,6 +168,19 @@ export function buildCommands(ctx: Context): AppCommand[] {
         id: 'session.export',
         title: 'Export this session as Markdown',
         run: () => void useSessions.getState().exportMarkdown(sessionId),
+      },
+      {
+        id: 'session.exportReplay',
+        title: 'Export this session as an HTML replay',
+        run: () => void useSessions.getState().exportReplay(sessionId),
+      },
+      {
+        id: 'timeline.replay',
+        title: 'Replay this session',
+        run: () => {
+          if (!useTimeline.getState().shown) useTimeline.getState().toggle()
+          void startReplay()
+        },
       },
     )
   }

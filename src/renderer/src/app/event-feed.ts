@@ -6,6 +6,7 @@ import { receiveContextEvent } from '../features/context/store'
 import { receiveHookRun, receiveMcpStatus } from '../features/extensions/store'
 import { receiveMemoryChange } from '../features/memory/store'
 import { receiveTaskEvent } from '../features/tasks/store'
+import { receiveTimelineApproval, receiveTimelineEvent, receiveTimelineHook, receiveTimelineResolution } from '../features/timeline/store'
 import { addApproval, refreshApprovals, removeApproval } from '../state/approvals'
 import { noteFilesChange } from './use-files-revision'
 
@@ -30,11 +31,15 @@ export function startEventFeed(): () => void {
     api.on('agent.event', receiveTaskEvent),
     api.on('agent.event', receiveContextEvent),
     api.on('agent.event', noteFilesChange),
+    api.on('agent.event', receiveTimelineEvent),
     api.on('approval.requested', addApproval),
     api.on('approval.requested', notifyApproval),
     api.on('approval.resolved', ({ id }) => removeApproval(id)),
+    api.on('approval.requested', receiveTimelineApproval),
+    api.on('approval.resolved', receiveTimelineResolution),
     api.on('mcp.status', receiveMcpStatus),
     api.on('hooks.ran', receiveHookRun),
+    api.on('hooks.ran', receiveTimelineHook),
     api.on('memory.changed', (change) => void receiveMemoryChange(change)),
     // Events missed while the link was down: the host's lists are the truth after a reconnect.
     connection.onState((state) => {

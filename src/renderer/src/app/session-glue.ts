@@ -3,7 +3,9 @@ import { fetchSessionHistory } from '../api/session-history'
 import { emptyTranscript, isRunning, reduce } from '../features/chat/reducer'
 import { useChat } from '../features/chat/store'
 import { sessionOnScreen, showSession } from '../state/session'
-import { historyToReplay } from './history-replay'
+import { loadRecording } from '../features/timeline/recording'
+import { clearTimeline, showStoredTimeline } from '../features/timeline/store'
+import { historyToReplay } from '../lib/history-replay'
 
 /**
  * The shell's glue between the sessions sidebar and the chat (features never import each other):
@@ -20,6 +22,12 @@ export async function openSessionInChat(projectPath: string, sessionId: string):
   const transcript = historyToReplay(history.value.events).reduce(reduce, emptyTranscript)
   showSession(projectPath, sessionId)
   useChat.setState({ transcript, sending: false, stopping: false, error: null })
+  // The timeline needs the subagents' transcripts too: drawn when they are read, the chat does not wait.
+  clearTimeline()
+  void loadRecording(sessionId, history.value).then(
+    (recording) => showStoredTimeline(sessionId, recording),
+    () => undefined,
+  )
   return null
 }
 
@@ -28,6 +36,7 @@ export function newSessionInChat(projectPath: string): void {
   const { sessionId } = sessionOnScreen()
   if (sessionId && isRunning(useChat.getState().transcript)) void api.invoke('session.abort', { sessionId })
   showSession(projectPath, null)
+  clearTimeline()
   useChat.setState({
     transcript: emptyTranscript,
     sending: false,

@@ -30,7 +30,7 @@ export const ToolCard = memo(function ToolCard({ tool }: { tool: ToolBlock }) {
   const detail = (tool.summary?.startsWith(`${tool.name} `) ? tool.summary.slice(tool.name.length + 1) : tool.summary) ?? describeInput(tool.input)
   const change = tool.result && !tool.result.isError ? fileChangeOf(tool.result.details) : undefined
   return (
-    <article className={`tool-card tool-card--${state}`} aria-label={`Tool ${tool.name}: ${label}`}>
+    <article className={`tool-card tool-card--${state}`} aria-label={`Tool ${tool.name}: ${label}`} data-tool-use-id={tool.toolUseId} tabIndex={-1}>
       <header className="tool-card__header">
         <span className="tool-card__name">{tool.name}</span>
         {detail && <code className="tool-card__detail">{detail}</code>}

@@ -29,7 +29,8 @@ export type TurnMarkerSlot = ComponentType<{ turnId?: string; busy: boolean }>
 export const TurnView = memo(function TurnView({ turn, live, before, Marker, busy = false }: { turn: Turn; live: boolean; before?: Turn['usage']; Marker?: TurnMarkerSlot; busy?: boolean }) {
   const replyEmpty = turn.blocks.length === 0
   return (
-    <div className="turn">
+    // `data-turn-id` and the tab index let the timeline lead to the turn (app/focus-card.ts).
+    <div className="turn" data-turn-id={turn.turnId} tabIndex={-1}>
       <div className="message message--user" aria-label="You">
         <p>{turn.prompt}</p>
       </div>

@@ -3,7 +3,7 @@ import type { EffortLevel, PermissionModeName } from '../../../../shared/ipc/con
 import type { AgentEvent, PauseChoice } from '../../../../shared/protocol/agent-event'
 import { api } from '../../api'
 import { sessionOnScreen, showSession, useSessionOnScreen } from '../../state/session'
-import { createFrameBatcher } from './frame-batcher'
+import { createFrameBatcher } from '../../lib/frame-batcher'
 import { addPendingTurn, emptyTranscript, failTurn, isRunning, reduce, type Transcript } from './reducer'
 
 /**

@@ -106,7 +106,7 @@ function SessionRow({
   active: boolean
   onOpen(id: string, projectPath: string): void
 }) {
-  const { rename, remove, exportMarkdown } = useSessions.getState()
+  const { rename, remove, exportMarkdown, exportReplay } = useSessions.getState()
   const [mode, setMode] = useState<'idle' | 'renaming' | 'deleting'>('idle')
   const [title, setTitle] = useState(summary.title)
 
@@ -190,6 +190,14 @@ function SessionRow({
             onClick={() => void exportMarkdown(summary.sessionId)}
           >
             Export
+          </button>
+          <button
+            type="button"
+            className="button button--quiet button--small"
+            aria-label={`Export ${summary.title} as an HTML replay`}
+            onClick={() => void exportReplay(summary.sessionId)}
+          >
+            HTML
           </button>
           <button
             type="button"

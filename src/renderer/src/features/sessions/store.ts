@@ -19,6 +19,8 @@ export interface SessionsState {
   remove(projectPath: string, sessionId: string): Promise<boolean>
   /** Saves a session as a Markdown file (a download). */
   exportMarkdown(sessionId: string): Promise<void>
+  /** Saves a session as a self-contained HTML replay (a download). */
+  exportReplay(sessionId: string): Promise<void>
   clearError(): void
 }
 
@@ -77,15 +79,26 @@ export const useSessions = create<SessionsState>()((set, get) => ({
   async exportMarkdown(sessionId) {
     const result = await api.invoke('session.export', { sessionId })
     if (!result.ok) return set({ error: `Could not export: ${result.error.message}` })
-    const url = URL.createObjectURL(new Blob([result.value.markdown], { type: 'text/markdown' }))
-    const link = document.createElement('a')
-    link.href = url
-    link.download = result.value.fileName
-    link.click()
-    setTimeout(() => URL.revokeObjectURL(url), 10_000)
+    download(result.value.markdown, 'text/markdown', result.value.fileName)
+  },
+
+  async exportReplay(sessionId) {
+    const result = await api.invoke('session.exportReplay', { sessionId })
+    if (!result.ok) return set({ error: `Could not export the replay: ${result.error.message}` })
+    download(result.value.html, 'text/html', result.value.fileName)
   },
 
   clearError() {
     set({ error: null })
   },
 }))
+
+/** Saves `text` as a file through the browser's download. */
+function download(text: string, type: string, fileName: string): void {
+  const url = URL.createObjectURL(new Blob([text], { type }))
+  const link = document.createElement('a')
+  link.href = url
+  link.download = fileName
+  link.click()
+  setTimeout(() => URL.revokeObjectURL(url), 10_000)
+}

@@ -10,6 +10,7 @@ import {
   sessionBanner,
 } from './agent-format'
 import { pastCommands } from './history'
+import { replayWrites, useAgentReplay, type ReplayFeed } from './replay-feed'
 import type { XtermKit } from './xterm-setup'
 
 /**
@@ -94,7 +95,17 @@ export function wireAgent(
       shown += past.length
     })
   }
+  // A session replay writes the commands that had ended by its position (see replay-feed.ts);
+  // one already running when this terminal mounts is written from its start.
+  const writeReplay = (before: ReplayFeed['commands'], now: ReplayFeed) => {
+    const { reset, text } = replayWrites(before, now.commands, now.title)
+    if (reset) term.reset()
+    if (text) term.write(text)
+  }
+  if (useAgentReplay.getState().commands !== null) writeReplay(null, useAgentReplay.getState())
+  const offReplay = useAgentReplay.subscribe((now, before) => writeReplay(before.commands, now))
   const dispose = () => {
+    offReplay()
     marker.dispose()
     offStart()
     offData()
