@@ -222,8 +222,7 @@ async function* onMessage(
   }
   loop.stopHookForced = false
   yield* stamped(reply.executor.drain(), params)
-  // The trees the calls left are recorded before the next request: what changes while the model
-  // answers is someone else's (a conflict for a later rewind), never the agent's.
+  // The trees the calls left are recorded first: what changes while the model answers is someone else's.
   await params.toolContext?.checkpoints?.landed?.().catch(() => undefined)
   const toolOf = (id: string) => loop.tools.find((tool) => tool.name === calls.find((call) => call.id === id)?.name)
   loop.append({ role: 'user', content: await budgetResults(reply.executor.results(), toolOf, toolResultsDir(params.projectDataDir, params.sessionId)) })

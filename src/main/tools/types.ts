@@ -67,9 +67,8 @@ export interface CheckpointedCall {
  * engine calls `before` for every call that is neither read-only nor bookkeeping, right before it
  * runs, awaiting it, and `after` once it ran, without awaiting it (it is enqueued at once, and the
  * next call's `before` waits for it); before the model's next request it awaits `landed`: the
- * tree a call left must be recorded before anyone else can change it unnoticed (the request lets
- * the user's edits in). Contract: none rejects; a string `before` resolves with is a note for the
- * call's card (the checkpoint failed; the call runs anyway).
+ * tree a call left must be recorded before the user can change it unnoticed. Contract: none
+ * rejects; a string `before` resolves with is a note for the card (the call runs anyway).
  */
 export interface CallCheckpoints {
   before(call: CheckpointedCall): Promise<string | undefined>
