@@ -43,7 +43,12 @@ export interface PrintOptions {
   maxTokensBudget?: number
   /** `--effort`: `output_config.effort` for models that take it. */
   effort?: EffortLevel
+  /** `--max-background-wait`: seconds the run waits for background agents and commands after its turn (0: none). */
+  maxBackgroundWait: number
 }
+
+/** `--max-background-wait`'s default: ten minutes, the longest a foreground Bash command may run. */
+export const DEFAULT_MAX_BACKGROUND_WAIT_S = 600
 
 const FORMATS: readonly OutputFormat[] = ['text', 'json', 'stream-json', 'sous-events']
 
@@ -71,6 +76,9 @@ Options:
                                   (exit 1, terminal_reason "budget_exceeded")
   --max-tokens-budget <n>         stop before using more than this many tokens
   --effort <level>                low | medium | high | xhigh | max (models that take it)
+  --max-background-wait <seconds> how long the run stays up for background agents and commands
+                                  after the agent's turn (default ${DEFAULT_MAX_BACKGROUND_WAIT_S}; 0: stop them at once);
+                                  past it they are stopped and the run fails (exit 1)
   -r, --resume <session-id>       continue a stored session
   -c, --continue                  continue the latest session of this folder
   --fork-session                  with --resume: continue in a new session (the original is kept)
@@ -116,6 +124,7 @@ export function parsePrintArgs(argv: string[]): { ok: true; options: Omit<PrintO
         'max-budget-usd': { type: 'string' },
         'max-tokens-budget': { type: 'string' },
         effort: { type: 'string' },
+        'max-background-wait': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     })
@@ -139,6 +148,8 @@ export function parsePrintArgs(argv: string[]): { ok: true; options: Omit<PrintO
   if (maxTokensBudget !== undefined && !(Number.isInteger(maxTokensBudget) && maxTokensBudget > 0)) return { ok: false, error: '--max-tokens-budget must be a positive integer' }
   const effort = values.effort as EffortLevel | undefined
   if (effort !== undefined && !EFFORT_LEVELS.includes(effort)) return { ok: false, error: `--effort must be one of ${EFFORT_LEVELS.join(', ')}` }
+  const maxBackgroundWait = values['max-background-wait'] === undefined ? DEFAULT_MAX_BACKGROUND_WAIT_S : Number(values['max-background-wait'])
+  if (!(Number.isFinite(maxBackgroundWait) && maxBackgroundWait >= 0 && maxBackgroundWait <= 86_400)) return { ok: false, error: '--max-background-wait must be a number of seconds from 0 to 86400' }
   if (values.resume !== undefined && values.continue) return { ok: false, error: '--resume and --continue cannot be combined' }
   if (values['fork-session'] && values.resume === undefined) return { ok: false, error: '--fork-session needs --resume <session-id>' }
   if (values.at !== undefined && !values['fork-session']) return { ok: false, error: '--at needs --fork-session (to rewind the session itself, use sous rewind)' }
@@ -162,6 +173,7 @@ export function parsePrintArgs(argv: string[]): { ok: true; options: Omit<PrintO
     coordinator: values.coordinator ?? false,
     inputFormat,
     includePartialMessages: values['include-partial-messages'] ?? false,
+    maxBackgroundWait,
   }
   if (maxBudgetUsd !== undefined) options.maxBudgetUsd = maxBudgetUsd
   if (maxTokensBudget !== undefined) options.maxTokensBudget = maxTokensBudget

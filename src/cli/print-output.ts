@@ -19,8 +19,11 @@ export interface PrintResult {
     cache_read_input_tokens: number
   }
   permission_denials: PermissionDenial[]
-  /** Why the run ended (Sous's terminal reason); `invalid_input` for a stream-json input line that is not a user message. */
-  terminal_reason: QueryResult['reason'] | 'invalid_input'
+  /**
+   * Why the run ended (Sous's terminal reason); `invalid_input` for a stream-json input line that is
+   * not a user message; `background_wait_exceeded` when `--max-background-wait` stopped background work.
+   */
+  terminal_reason: QueryResult['reason'] | 'invalid_input' | 'background_wait_exceeded'
   /** One line on why it failed, when it did. */
   error?: string
   /** The plan the agent proposed with ExitPlanMode (`--permission-mode plan`), as Markdown. */

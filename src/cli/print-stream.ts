@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import type { AgentEvent, Usage } from '../shared/protocol/agent-event'
 import type { Message } from '../main/services/model/types'
+import type { TaskNotice } from '../main/context/task-notification'
 
 /** What the `system`/`init` line names (Claude Code's fields that Sous has). */
 export interface StreamInit {
@@ -88,6 +89,25 @@ export class ClaudeStream {
       default:
         return
     }
+  }
+
+  /**
+   * Background work of the main agent ended: Claude Code's `system` `task_notification` line (the
+   * notification's own user message is not printed, as in Claude Code; the turn it starts is).
+   */
+  taskNotification(notice: TaskNotice): void {
+    this.write({
+      type: 'system',
+      subtype: 'task_notification',
+      task_id: notice.taskId,
+      ...(notice.toolUseId && { tool_use_id: notice.toolUseId }),
+      status: notice.status,
+      ...(notice.outputFile && { output_file: notice.outputFile }),
+      summary: notice.summary,
+      ...(notice.usage && { usage: { total_tokens: notice.usage.tokens, tool_uses: notice.usage.toolUses, duration_ms: Math.round(notice.usage.durationMs) } }),
+      uuid: randomUUID(),
+      session_id: this.options.sessionId,
+    })
   }
 
   /** A message the main agent added to its conversation, as an `assistant` or `user` line. */

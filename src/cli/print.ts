@@ -9,6 +9,9 @@ import { parsePrintArgs, PRINT_USAGE, type PrintOptions } from './print-args'
 import { failureLine, inputErrorResult, printText, proposedPlan, sandboxWarningLine, toPrintResult, verboseLine, type ProposedPlan } from './print-output'
 import { userTurnOf } from './print-input'
 import { ClaudeStream } from './print-stream'
+import { cappedLine, runWithBackground } from './print-background'
+import { waitForMcpServers } from './print-mcp-wait'
+import type { QueryResult } from '../main/engine/types'
 import type { Message } from '../main/services/model/types'
 import { permissionDenials, type PermissionDenial } from './print-permissions'
 
@@ -99,12 +102,20 @@ export async function runPrint(argv: string[], env: NodeJS.ProcessEnv, io: Print
     if (options.permissionMode === 'auto') io.stderr.write(`sous: warning: ${AUTO_MODE_FALLBACK_NOTICE}; headless, what would ask is denied.\n`)
     if (options.verbose) io.stderr.write(`sous: headless mode treats ${projectPath} as trusted: its own .claude settings (hooks, allow rules, extra directories, sandbox settings) and .mcp.json servers apply without review.\n`)
     let plan: ProposedPlan | undefined
+    // Events during the wait for MCP servers (their notices) come after the init line, which names the servers' state.
+    let held: AgentEvent[] | undefined = []
+    const handle = (event: AgentEvent): void => {
+      plan = proposedPlan(event) ?? plan
+      if (claudeStream && event.sessionId === sessionId) claudeStream.onEvent(event)
+      onEvent(io, options, event)
+    }
     const unsubscribe = hub.subscribe((channel, payload) => {
       if (channel !== 'agent.event') return
-      plan = proposedPlan(payload as AgentEvent) ?? plan
-      if (claudeStream && (payload as AgentEvent).sessionId === sessionId) claudeStream.onEvent(payload as AgentEvent)
-      onEvent(io, options, payload as AgentEvent)
+      if (held) held.push(payload as AgentEvent)
+      else handle(payload as AgentEvent)
     })
+    // The first request is offered the servers' tools (each server bounded by MCP_TIMEOUT).
+    await waitForMcpServers(runtime.mcp.peek(projectPath), env, io)
     const mcpServers = runtime.mcp.peek(projectPath)?.states().map((state) => ({ name: state.name, status: state.status })) ?? []
     if (options.outputFormat === 'sous-events') {
       writeLine(io, { type: 'system', subtype: 'init', session_id: sessionId, cwd, model: config.value.model, permissionMode: options.permissionMode, mcp_servers: mcpServers })
@@ -114,6 +125,8 @@ export async function runPrint(argv: string[], env: NodeJS.ProcessEnv, io: Print
       claudeStream = new ClaudeStream((line) => writeLine(io, line), { sessionId, partial: options.includePartialMessages })
       claudeStream.init({ sessionId, cwd, model: config.value.model, permissionMode: options.permissionMode, tools: await manager.toolNames(sessionId), mcpServers, version: SOUS_VERSION })
     }
+    for (const event of held.splice(0)) handle(event)
+    held = undefined
     // The session's one denial log (its gates' and answerer's refusals), read when a result is written.
     const denials = (): PermissionDenial[] => permissionDenials(manager.parts(sessionId)?.denials.entries ?? [])
     const stop = () => void manager.abort(sessionId)
@@ -121,13 +134,37 @@ export async function runPrint(argv: string[], env: NodeJS.ProcessEnv, io: Print
     try {
       if (streamInput) return await runStreamInput({ io, options, manager, sessionId, denials, started })
       // A coordinator's answer comes once its workers have reported (each report is a turn of its own).
-      const run = options.coordinator ? await manager.runSettled(sessionId, options.prompt, io.signal) : await manager.run(sessionId, options.prompt)
-      const result = toPrintResult(run, sessionId, denials(), performance.now() - started, plan)
-      if (options.outputFormat === 'text') io.stdout.write(printText(run.resultText, plan))
-      else writeLine(io, result, options.outputFormat === 'json' ? 2 : undefined)
-      if (run.reason === 'completed') return 0
-      io.stderr.write(`${failureLine(run)}\n`)
-      return run.reason === 'aborted' ? 130 : 1
+      if (options.coordinator) {
+        const run = await manager.runSettled(sessionId, options.prompt, io.signal)
+        if (options.outputFormat === 'text') io.stdout.write(printText(run.resultText, plan))
+        else writeLine(io, toPrintResult(run, sessionId, denials(), performance.now() - started, plan), options.outputFormat === 'json' ? 2 : undefined)
+        return exitCode(io, run)
+      }
+      // Otherwise the run stays up for the agent's background work, each end a notification turn.
+      let turns = 0
+      const { combined, capped } = await runWithBackground({
+        manager,
+        sessionId,
+        prompt: options.prompt,
+        maxWaitS: options.maxBackgroundWait,
+        ...(io.signal && { signal: io.signal }),
+        // Claude Code prints each turn's text, a blank line between; stream-json a result line per turn.
+        onTurn: (turn) => {
+          if (options.outputFormat === 'text') io.stdout.write(`${turns > 0 ? '\n' : ''}${printText(turn.resultText, turns > 0 ? undefined : plan)}`)
+          if (options.outputFormat === 'stream-json') writeLine(io, toPrintResult(turn, sessionId, denials(), performance.now() - started, turns > 0 ? undefined : plan))
+          turns++
+        },
+        onEnd: (end) => claudeStream?.taskNotification(end.notice),
+      })
+      const result = toPrintResult(combined, sessionId, denials(), performance.now() - started, plan)
+      if (capped) {
+        Object.assign(result, { subtype: 'error_during_execution', is_error: true, terminal_reason: 'background_wait_exceeded', error: `sous: ${cappedLine(capped)}` })
+        if (options.outputFormat !== 'text') writeLine(io, result, options.outputFormat === 'json' ? 2 : undefined)
+        io.stderr.write(`sous: ${cappedLine(capped)}\n`)
+        return 1
+      }
+      if (options.outputFormat === 'json' || options.outputFormat === 'sous-events') writeLine(io, result, options.outputFormat === 'json' ? 2 : undefined)
+      return exitCode(io, combined)
     } finally {
       io.signal?.removeEventListener('abort', stop)
       unsubscribe()
@@ -197,6 +234,13 @@ export function streamLine(event: AgentEvent): AgentEvent & { parent_tool_use_id
 
 function writeLine(io: PrintIO, value: unknown, indent?: number): void {
   io.stdout.write(`${JSON.stringify(value, null, indent)}\n`)
+}
+
+/** 0 for a completed run; else its reason on stderr, and 130 (stopped) or 1. */
+function exitCode(io: PrintIO, run: QueryResult): number {
+  if (run.reason === 'completed') return 0
+  io.stderr.write(`${failureLine(run)}\n`)
+  return run.reason === 'aborted' ? 130 : 1
 }
 
 function usageError(io: PrintIO, message: string): number {

@@ -1,3 +1,4 @@
+import { taskNotificationText, type TaskNotice } from '../context/task-notification'
 import type { ToolResult } from '../tools/types'
 import type { AgentRecord } from './agent-record'
 import type { SubagentOutcome } from './run-subagent'
@@ -37,22 +38,37 @@ export function finishedResult(record: AgentRecord, outcome: SubagentOutcome): T
 export function backgroundResult(record: AgentRecord, moved: boolean): ToolResult {
   const how = moved ? 'It ran for longer than the foreground limit and went on in the background' : 'It is running in the background'
   return {
-    content: `${how}: agent id ${record.id}. You will be told when it finishes; TaskOutput (task_id "${record.id}") reads its result, TaskStop stops it, SendMessage sends it a message. Do not poll it; go on with other work.`,
+    content: `${how}: agent id ${record.id}. You will be notified automatically when it completes. You know nothing about its results until that notification arrives — do not report, assume, or predict them; continue other work or respond to the user in the meantime. TaskOutput (task_id "${record.id}") reads its result, TaskStop stops it, SendMessage sends it a message. Do not poll it.`,
     details: detailsOf(record, undefined),
   }
 }
 
-/** The task notification a parent gets with its next request when a background agent ends. */
-export function agentNotification(record: AgentRecord, outcome: SubagentOutcome): string {
+/**
+ * The task notification a parent gets when a background agent ends (Claude Code 2.1.328's fields:
+ * the Agent call, the agent's transcript, its final text and usage).
+ */
+export function agentNotice(record: AgentRecord, outcome: SubagentOutcome, transcript?: string): TaskNotice {
   const result = outcome.resultText.trim()
-  return [
-    '<task-notification>',
-    `<task-id>${record.id}</task-id>`,
-    `<status>${outcome.status}</status>`,
-    `<summary>Agent "${record.make.description}" (${record.make.type}) ${summaryOf(outcome)}</summary>`,
-    ...(result ? [`<result>\n${result}\n</result>`] : []),
-    '</task-notification>',
-  ].join('\n')
+  const tokens = outcome.usage.inputTokens + outcome.usage.outputTokens + outcome.usage.cacheReadTokens + outcome.usage.cacheWriteTokens
+  return {
+    taskId: record.id,
+    ...(record.make.parentToolUseId && { toolUseId: record.make.parentToolUseId }),
+    ...(transcript && { outputFile: transcript }),
+    status: outcome.status === 'completed' ? 'completed' : outcome.status === 'failed' ? 'failed' : 'killed',
+    summary: `Agent "${record.make.description}" ${summaryOf(outcome)}`,
+    note: 'SendMessage to this task-id starts the agent again with your message (it keeps its conversation), so the same task-id may notify more than once.',
+    ...(result && { result }),
+    usage: { tokens, toolUses: toolUsesOf(outcome), durationMs: outcome.durationMs },
+  }
+}
+
+/** The notification's text (header and XML). */
+export function agentNotification(record: AgentRecord, outcome: SubagentOutcome, transcript?: string): string {
+  return taskNotificationText(agentNotice(record, outcome, transcript))
+}
+
+function toolUsesOf(outcome: SubagentOutcome): number {
+  return outcome.messages.reduce((sum, message) => sum + (message.role === 'assistant' && typeof message.content !== 'string' ? message.content.filter((block) => block.type === 'tool_use').length : 0), 0)
 }
 
 /** TaskOutput on an agent: its status and, once it has ended, its final text. */
@@ -67,7 +83,7 @@ export function outputResult(record: AgentRecord): ToolResult {
 }
 
 function summaryOf(outcome: SubagentOutcome): string {
-  if (outcome.status === 'completed') return 'completed'
+  if (outcome.status === 'completed') return 'finished'
   if (outcome.status === 'stopped') return 'was stopped'
   return `failed: ${outcome.message ?? 'unknown error'}`
 }

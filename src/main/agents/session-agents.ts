@@ -20,7 +20,8 @@ import { ShellState } from '../tools/shell/shell-state'
 import type { AgentCall, AnyTool, SubagentControl, SubagentGrants, ToolContext, ToolResult } from '../tools/types'
 import type { Message, ModelService } from '../services/model/types'
 import { AgentRecord, type AgentMake, type RunParts } from './agent-record'
-import { agentNotification, backgroundResult, finishedResult, outputResult } from './agent-results'
+import { agentNotice, backgroundResult, finishedResult, outputResult } from './agent-results'
+import { taskNotificationText, type TaskNotice } from '../context/task-notification'
 import { FORK_AGENT_TYPE, type AgentCatalog } from './definitions'
 import { isForkConversation } from './fork'
 import { prepareFork, prepareTyped, type PrepareContext, type Prepared } from './prepare-agent'
@@ -70,9 +71,11 @@ export interface SessionAgentsOptions {
   /** A main-agent event that happens outside its loop (its background commands): into the session's transcript and out. */
   emitMain(event: AgentEvent): void
   /** News for the main agent: a background agent it started ended. */
-  notifyMain(text: string, stillRelevant: () => boolean): void
+  notifyMain(notice: TaskNotice, stillRelevant: () => boolean): void
   /** Default {@link FOREGROUND_LIMIT_MS}. */
   foregroundLimitMs?: number
+  /** Whether an Agent call that does not say `run_in_background` runs in the background (the `agentsInBackground` setting). */
+  backgroundByDefault?(): boolean
   /** Coordinator mode: every agent the main agent starts runs in the background. */
   coordinator?: boolean
   /** Thinking and effort for subagents (the session's preference; a fork copies its parent's request instead). */
@@ -108,7 +111,8 @@ export class SessionAgents implements SubagentControl {
       const caller = this.records.get(ctx.agentId)
       if (caller?.make.fork) return errorResult('A fork cannot start agents: do this work yourself, with your own tools.')
       if ((caller?.make.depth ?? 0) >= MAX_DEPTH) return errorResult(`Agents nest ${MAX_DEPTH} deep at most: do this part yourself.`)
-      const background = call.run_in_background === true || (this.o.coordinator === true && !caller)
+      // Unsaid, an agent runs in the foreground unless the `agentsInBackground` setting says otherwise (Claude Code 2.1.328's default).
+      const background = (call.run_in_background ?? this.o.backgroundByDefault?.() ?? false) || (this.o.coordinator === true && !caller)
       const prepared = await this.prepare(call, ctx, caller, background)
       if ('error' in prepared) return errorResult(prepared.error)
       const make = { ...prepared.make, id: newAgentId(), parentAgentId: ctx.agentId, parentToolUseId: ctx.toolUseId, depth: (caller?.make.depth ?? 0) + 1, ...(options.grants && { grants: options.grants }) }
@@ -191,6 +195,11 @@ export class SessionAgents implements SubagentControl {
       for (const background of shell.background.list()) if (background.status === 'running') live.add(shellNodeId(agentId, background.id))
     }
     return live
+  }
+
+  /** The subagents running now, the main agent's own first. */
+  running(): Array<{ id: string; description: string }> {
+    return [...this.records.values()].filter((record) => record.running).sort((a, b) => a.make.depth - b.make.depth).map((record) => ({ id: record.id, description: record.make.description }))
   }
 
   /** Whether any subagent is running. */
@@ -366,9 +375,9 @@ export class SessionAgents implements SubagentControl {
       return
     }
     if (!record.background || this.disposed) return
-    const notification = agentNotification(record, outcome)
-    if (record.make.parentAgentId === 'main') this.o.notifyMain(notification, () => !record.outputRead)
-    else this.records.get(record.make.parentAgentId)?.inbox.push(notification)
+    const notice = agentNotice(record, outcome, sidechainPath(this.o.transcriptPath, record.id))
+    if (record.make.parentAgentId === 'main') this.o.notifyMain(notice, () => !record.outputRead)
+    else this.records.get(record.make.parentAgentId)?.inbox.push(taskNotificationText(notice))
   }
 
   /**

@@ -19,7 +19,10 @@ import { HookRunner } from '../governance/hooks/runner'
 import { plansDir } from '../store/plan-files'
 import { transcriptPath } from '../store/transcript'
 import { resultText } from '../tools/result-text'
-import { taskNotification } from '../tools/shell/task-notification'
+import { shellNotice } from '../tools/shell/task-notification'
+import { BackgroundNews } from './background-news'
+import { connectingReminder } from './mcp-connecting'
+import { mainBackgroundWork } from './background-work'
 import { createToolSession } from '../tools/tool-session'
 import { projectTrustOf, unattended } from './options'
 import type { RuntimeParts } from './shared'
@@ -46,6 +49,8 @@ export interface RuntimeSessionParts extends SessionParts {
   denials: DenialLog
   /** The session's task list as the task panel changes it. */
   userTasks: UserTaskEdits
+  /** The ends of the main agent's background work, and (unattended) the turns they start. */
+  background: BackgroundNews
   setMode(mode: PermissionModeName): void
   release(): Promise<void>
 }
@@ -66,10 +71,11 @@ export function openSession(parts: RuntimeParts, projectPath: string, sessionId:
     reminders: new ReminderQueue(),
     nested: new NestedInstructions(projectPath, new InstructionBudget(), parts.userHome),
   }
-  // A background command that ends is announced on the model's next request, without polling.
-  opening.tools.shell.background.onFinish((shell) =>
-    opening.reminders.push(taskNotification(shell), { source: 'background-task', stillRelevant: () => !shell.endReported }),
-  )
+  // Background work that ends is announced without polling: on the model's next request, or
+  // (unattended) as a turn of its own once the session is idle, so `sous -p` can wait for it.
+  // Read only once work runs: by then the subagents below exist.
+  const background = new BackgroundNews({ reminders: opening.reminders, turns: unattended(options), work: mainBackgroundWork(opening.tools.shell, () => subagents.agents) })
+  opening.tools.shell.background.onFinish((shell) => background.push({ notice: shellNotice(shell), stillRelevant: () => !shell.endReported }))
   const { gate, queue, grants, denials, close: closeGate } = openGate(parts, opening)
   const checkpoints = createSessionCheckpoints(parts, { projectPath, sessionId, gate })
   const tasks = createSessionTasks({
@@ -103,6 +109,7 @@ export function openSession(parts: RuntimeParts, projectPath: string, sessionId:
     modelName,
     maxTurns,
     reminders: opening.reminders,
+    notify: (end) => background.push(end),
     // Subagents compact as the main agent does: the same window rules, the same task list; a fork's
     // conversation is the main agent's, so the plan comes back for it too.
     compaction: {
@@ -141,7 +148,12 @@ export function openSession(parts: RuntimeParts, projectPath: string, sessionId:
       promptSubmit: async (prompt) => {
         const submitted = await gate.userPromptSubmit(prompt)
         if (!submitted.blocked && submitted.stopReason === undefined) checkpoints.prompt(prompt)
-        if (!submitted.blocked) await news.beforePrompt()
+        if (!submitted.blocked) {
+          await news.beforePrompt()
+          // Servers still on their way are named, with how to wait for them.
+          const connecting = connectingReminder(parts.mcp.peek(projectPath)?.states() ?? [])
+          if (connecting) opening.reminders.push(connecting, { source: 'mcp' })
+        }
         return submitted
       },
       sessionStart: (source) => gate.sessionStart(source),
@@ -164,7 +176,10 @@ export function openSession(parts: RuntimeParts, projectPath: string, sessionId:
     prepareOnOpen: !unattended(options),
     homeDir: parts.userHome,
     agents: subagents.agents,
-    attach: (session) => subagents.attach(session),
+    attach: (session) => {
+      subagents.attach(session)
+      background.attach(session)
+    },
     taskSnapshot: async () => ({ listId: tasks.access.listId, tasks: (await tasks.access.store.list()).tasks }),
     ...(subagents.basePrompt !== undefined && { basePrompt: subagents.basePrompt }),
   }
@@ -173,6 +188,7 @@ export function openSession(parts: RuntimeParts, projectPath: string, sessionId:
     gate,
     denials,
     userTasks: tasks.user,
+    background,
     setMode: (mode) => {
       const previous = gate.mode
       plan.setMode(mode)

@@ -39,13 +39,13 @@ export class AgentToolList {
     return this.sharedNow
   }
 
-  /** The main agent's first tools: the catalog is read now, the Agent tool lists its types. */
-  async load(core: AnyTool[], shared: Partial<ToolContext>, readCatalog: () => Promise<AgentCatalog>): Promise<AnyTool[]> {
+  /** The main agent's first tools: the catalog is read now, the Agent tool lists its types (and says whether agents run in the background unless told). */
+  async load(core: AnyTool[], shared: Partial<ToolContext>, readCatalog: () => Promise<AgentCatalog>, options: { backgroundByDefault?: boolean } = {}): Promise<AnyTool[]> {
     this.sharedNow = shared
     this.catalogNow = await readCatalog()
     this.agentTool = createAgentTool(
       this.catalogNow.agents.map((agent) => ({ name: agent.name, description: agent.description, tools: describeTools(agent) })),
-      { fork: !this.coordinator },
+      { fork: !this.coordinator, backgroundByDefault: options.backgroundByDefault === true },
     )
     return this.withAgentTools(core)
   }

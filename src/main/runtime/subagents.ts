@@ -21,6 +21,8 @@ import type { SessionHandle } from '../session/session'
 import type { RuntimeParts } from './shared'
 import { TurnFeed } from '../session/turn-feed'
 import { AgentToolList, MainSessionLink } from './subagent-parts'
+import { notificationTurnText, taskNotificationText } from '../context/task-notification'
+import type { BackgroundEnd } from './background-news'
 import type { RequestGuard } from '../engine/guard'
 import type { ReasoningPreference } from '../services/model/capabilities'
 
@@ -65,8 +67,10 @@ export interface SubagentSession {
   model(): Promise<ModelService>
   modelName: string
   maxTurns: number
-  /** The session's reminder queue: a finished background agent is announced through it. */
+  /** The session's reminder queue: a finished background agent is announced through it (without `notify`). */
   reminders: ReminderSink
+  /** Where a finished background agent of the main agent is announced (the session's background news). */
+  notify?(end: BackgroundEnd): void
   /** How subagents compact their conversations. */
   compaction?: SubagentCompaction
   /** Thinking and effort (the session's preference). */
@@ -106,12 +110,15 @@ export function createSessionSubagents(parts: RuntimeParts, session: SubagentSes
     sharedContext: () => toolList.shared,
     emit: (event) => options.hub.emit('agent.event', event),
     emitMain: (event) => main.emit(event),
-    notifyMain: (text, stillRelevant) => {
-      // A coordinator hears from its workers as user messages; otherwise the note rides on the
-      // main agent's next request (the session's reminder queue), unless it learned the end first.
-      if (coordinator) feed.push(text)
-      else session.reminders.push(text, { source: 'background-agent', stillRelevant })
+    notifyMain: (notice, stillRelevant) => {
+      // A coordinator hears from its workers as user messages; otherwise the session's background
+      // news delivers it (the next request, or unattended a turn of its own), unless the main
+      // agent learned the end first.
+      if (coordinator) feed.push(notificationTurnText([taskNotificationText(notice)]))
+      else if (session.notify) session.notify({ notice, stillRelevant })
+      else session.reminders.push(taskNotificationText(notice), { source: 'background-agent', stillRelevant })
     },
+    backgroundByDefault: () => session.gate.settingsNow().behaviour.agentsInBackground === true,
     ...(options.agentForegroundLimitMs !== undefined && { foregroundLimitMs: options.agentForegroundLimitMs }),
     coordinator,
     ...(session.compaction && { compaction: session.compaction }),
@@ -120,7 +127,10 @@ export function createSessionSubagents(parts: RuntimeParts, session: SubagentSes
     agents,
     coordinator,
     ...(coordinator && { basePrompt: coordinatorPrompt }),
-    mainTools: (core, shared) => toolList.load(core, shared, () => loadAgentCatalog({ projectRoot: session.projectPath, userHome: parts.userHome, projectTrusted: projectAgentsTrusted(parts, session.projectPath) })),
+    mainTools: (core, shared) =>
+      toolList.load(core, shared, () => loadAgentCatalog({ projectRoot: session.projectPath, userHome: parts.userHome, projectTrusted: projectAgentsTrusted(parts, session.projectPath) }), {
+        backgroundByDefault: session.gate.settingsNow().behaviour.agentsInBackground === true,
+      }),
     withAgentTools: (list) => toolList.withAgentTools(list),
     attach: (handle) => main.attach(handle),
     async settled() {

@@ -12,7 +12,11 @@ export class TurnFeed {
   private finished: QueryResult[] = []
   private pumping: Promise<void> | undefined
 
-  constructor(private readonly session: () => SessionHandle | undefined) {}
+  /** `onResult` hears each delivered batch's turn as it ends. */
+  constructor(
+    private readonly session: () => SessionHandle | undefined,
+    private readonly onResult?: (result: QueryResult) => void,
+  ) {}
 
   /** Queues a message; it starts a turn (with any others waiting then) when the session is idle. */
   push(text: string): void {
@@ -21,6 +25,11 @@ export class TurnFeed {
       this.pumping = undefined
       if (this.waiting.length > 0 && this.session()) this.push(this.waiting.shift()!)
     })
+  }
+
+  /** Whether a batch is being delivered (its turn waiting to start or running). */
+  get busy(): boolean {
+    return this.pumping !== undefined
   }
 
   /** Messages not delivered yet. */
@@ -47,11 +56,19 @@ export class TurnFeed {
       await session.whenIdle()
       if (session.busy) continue
       const text = this.waiting.splice(0).join('\n\n')
+      let result: QueryResult
       try {
-        this.finished.push(await session.runTurn(text))
+        result = await session.runTurn(text)
       } catch {
         // Another turn started first (a user's prompt): wait for it and try again.
         this.waiting.unshift(text)
+        continue
+      }
+      this.finished.push(result)
+      try {
+        this.onResult?.(result)
+      } catch {
+        // A listener's bug must not lose the delivery.
       }
     }
   }

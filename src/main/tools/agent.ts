@@ -6,7 +6,11 @@ import type { AnyTool } from './types'
 
 export type { AgentTypeLine } from './agent.prompt'
 
-const input = z.strictObject({
+/** Claude Code 2.1.328's words, when agents run in the background unless told otherwise. */
+const BACKGROUND_BY_DEFAULT =
+  'Agents run in the background by default; you will be notified when one completes. Set to false only when your very next action depends on this agent\'s result and nothing else could usefully happen while it runs — otherwise leave it in the background so the user can hand you other work.'
+
+const inputOf = (backgroundByDefault: boolean) => z.strictObject({
   description: z.string().describe('A short (3-5 word) description of the task'),
   prompt: z.string().describe('The task for the agent to perform'),
   subagent_type: z.string().optional().describe('The type of specialized agent to use for this task'),
@@ -20,7 +24,7 @@ const input = z.strictObject({
     .describe(
       'Reasoning effort for this agent. Set this ONLY when the user, or instructions such as CLAUDE.md or a skill, explicitly ask that this agent or delegated work run at a specific effort level, never on your own judgment; otherwise omit it and the agent runs at its usual effort. Ignored for subagent_type: "fork": a fork runs at your own effort.',
     ),
-  run_in_background: z.boolean().optional().describe('Set to true to run this agent in the background. You will be notified when it completes.'),
+  run_in_background: z.boolean().optional().describe(backgroundByDefault ? BACKGROUND_BY_DEFAULT : 'Set to true to run this agent in the background. You will be notified when it completes.'),
 })
 
 /**
@@ -31,7 +35,8 @@ const input = z.strictObject({
  * by the permission gate, and `Agent(type)` deny and ask rules still apply to the call.
  * Concurrency-safe, so several agents in one message run side by side.
  */
-export function createAgentTool(types: readonly AgentTypeLine[], options: { fork: boolean }): AnyTool {
+export function createAgentTool(types: readonly AgentTypeLine[], options: { fork: boolean; backgroundByDefault?: boolean }): AnyTool {
+  const input = inputOf(options.backgroundByDefault === true)
   return defineTool({
     name: 'Agent',
     label: 'Agent',

@@ -22,7 +22,7 @@ const input = z.strictObject({
     .string()
     .optional()
     .describe(`Clear, concise description of what this command does in 5-10 words, in active voice. Examples:\nInput: ls\nOutput: List files in current directory\n\nInput: git status\nOutput: Show working tree status\n\nInput: npm install\nOutput: Install package dependencies`),
-  run_in_background: z.boolean().optional().describe('Set to true to run this command in the background. Use TaskOutput to read the output later.'),
+  run_in_background: z.boolean().optional().describe('Set to true to run this command in the background. Its output is written to a file the result names (Read it to check on it); you are notified when it ends.'),
   dangerouslyDisableSandbox: z
     .boolean()
     .optional()
@@ -205,11 +205,21 @@ async function startInBackground(pty: PtyService, args: BashInput, ctx: ToolCont
     return errorResult('Background commands are not available in this session.')
   }
   // A background command is not bound to the turn's signal or the default timeout.
-  const shell = ctx.shell.background.start(pty, { command: args.command, cwd: ctx.shell.cwd, timeoutMs: args.timeout ?? 0, ...(sb.script ? { script: sb.script } : {}), ...(env ? { env } : {}) })
+  const tasks = join(toolResultsDir(ctx.projectDataDir, ctx.sessionId), 'tasks')
+  const shell = ctx.shell.background.start(
+    pty,
+    { command: args.command, cwd: ctx.shell.cwd, timeoutMs: args.timeout ?? 0, ...(sb.script ? { script: sb.script } : {}), ...(env ? { env } : {}) },
+    // The session may Read its tool-results folder without asking; the call id keeps agents' files apart.
+    { ...(args.description && { description: args.description }), toolUseId: ctx.toolUseId, outputFile: (id) => join(tasks, `${id}-${ctx.toolUseId.replace(/[^A-Za-z0-9_-]/g, '_')}.output`) },
+  )
   void shell.run.done.finally(() => sb.cleanup?.())
   ctx.onPtySpawn?.(shell.run.proc, args.command)
+  // Claude Code 2.1.328's words; TaskOutput and TaskStop are Sous's besides.
+  const where = shell.outputFile
+    ? ` Output is being written to: ${shell.outputFile}. You will be notified when it completes. To check interim output, use Read on that file path.`
+    : ' You will be notified when it completes.'
   return {
-    content: `Command running in background with ID: ${shell.id}. Use TaskOutput with task_id "${shell.id}" to read its output, and TaskStop to end it.`,
-    details: { ptyId: shell.run.proc.id, command: args.command, taskId: shell.id, background: true, ...(sb.details ? { sandbox: sb.details } : {}) },
+    content: `Command running in background with ID: ${shell.id}.${where} TaskOutput with task_id "${shell.id}" also reads its new output; TaskStop ends it.`,
+    details: { ptyId: shell.run.proc.id, command: args.command, taskId: shell.id, background: true, ...(shell.outputFile && { outputFile: shell.outputFile }), ...(sb.details ? { sandbox: sb.details } : {}) },
   }
 }

@@ -30,4 +30,9 @@ export function readBehaviourKeys(data: SettingsFile, source: { name: SettingsSo
     if (ttl === '5m' || ttl === '1h') into.promptCacheTtl = ttl
     else warn('promptCacheTtl', ttl, '"5m" or "1h"')
   }
+  const background = data['agentsInBackground']
+  if (background !== undefined && into.agentsInBackground === undefined) {
+    if (typeof background === 'boolean') into.agentsInBackground = background
+    else warn('agentsInBackground', background, 'true or false')
+  }
 }

@@ -8,6 +8,11 @@ export interface BehaviourSettings {
   bashOutputMaxChars?: number
   /** Prompt cache lifetime of the conversation's breakpoints. */
   promptCacheTtl?: '5m' | '1h'
+  /**
+   * Sous's own key (Claude Code 2.1.328 has none: it always does this): an Agent call that does not
+   * say `run_in_background` runs in the background. Default false (Sous waits for the agent).
+   */
+  agentsInBackground?: boolean
 }
 
 /** A rule ready for matching: parsed form, where it came from, and the root its `/x` paths are relative to. */

@@ -2,7 +2,7 @@
  * The MCP client: the only code that imports `@modelcontextprotocol/sdk`. Everything it hands
  * out is plain data (see `types.ts`) or {@link McpServers} / {@link McpConnection}.
  */
-export { McpServers, type McpServersOptions } from './servers'
+export { McpServers, mcpConnectTimeoutMs, type McpServersOptions } from './servers'
 export { McpConnection } from './connection'
 export { normalizeServerName, type McpConfigProblem, type McpServerDefinition, type McpScope } from './config'
 export * from './types'

@@ -34,7 +34,8 @@ export interface McpServersOptions {
   clientVersion?: string
 }
 
-const DEFAULT_CONNECT_TIMEOUT_MS = 30_000
+/** Claude Code's default for `MCP_TIMEOUT`: how long a server may take to start. */
+export const DEFAULT_CONNECT_TIMEOUT_MS = 30_000
 const DEFAULT_CALL_TIMEOUT_MS = 600_000
 
 /**
@@ -75,7 +76,7 @@ export class McpServers {
     this.approvals = new McpApprovals(options.sousHome)
     this.userChoices = new McpChoices(options.sousHome)
     this.off = this.userChoices.offIn(options.projectRoot)
-    const connectTimeoutMs = positive(options.env['MCP_TIMEOUT']) ?? DEFAULT_CONNECT_TIMEOUT_MS
+    const connectTimeoutMs = mcpConnectTimeoutMs(options.env)
     const callTimeoutMs = positive(options.env['MCP_TOOL_TIMEOUT']) ?? DEFAULT_CALL_TIMEOUT_MS
     for (const definition of sources.servers) {
       const connection = new McpConnection({
@@ -279,6 +280,11 @@ export class McpServers {
       }
     })
   }
+}
+
+/** `MCP_TIMEOUT` (milliseconds; Claude Code's variable), or its default. */
+export function mcpConnectTimeoutMs(env: Readonly<Record<string, string | undefined>>): number {
+  return positive(env['MCP_TIMEOUT']) ?? DEFAULT_CONNECT_TIMEOUT_MS
 }
 
 function positive(value: string | undefined): number | undefined {

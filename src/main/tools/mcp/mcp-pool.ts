@@ -46,7 +46,8 @@ export class McpToolPool {
     if (!this.started) {
       // The first request shows what is connected by then; only later arrivals are news.
       for (const connection of connections) {
-        if (connection.current === 'connected' && !this.seen.has(connection.name)) this.seen.set(connection.name, { status: 'connected', list: connection.toolList })
+        // Seen as it is now, even if an earlier change saw it connecting (its news may not have run yet).
+        if (connection.current === 'connected') this.seen.set(connection.name, { status: 'connected', list: connection.toolList })
       }
       this.started = true
     }
@@ -85,8 +86,9 @@ export class McpToolPool {
           .filter(({ serverName }) => this.servers.isToolEnabled(connection.name, serverName))
           .map(({ tool }) => tool.name)
           .join(', ') || 'none'
-      if (status === 'connected') {
-        if (!before ? this.started : before.status !== 'connected') {
+      // Before the first request nothing connected is news: that request offers what is there by then.
+      if (status === 'connected' && this.started) {
+        if (!before || before.status !== 'connected') {
           const instructions = connection.snapshot().instructions
           const told = instructions ? ` Its instructions:\n${instructions.slice(0, MAX_INSTRUCTIONS)}` : ''
           lines.push(`MCP server "${connection.name}" has connected. Its tools are now available: ${names()}.${told}`)

@@ -2,11 +2,25 @@ import type { PtyService } from '../../pty/types'
 import { CommandRun } from './command-run'
 import type { CommandEnd, CommandOptions } from './command-run'
 import { cleanTerminalText, cutMiddle } from './output'
+import { SpillFile } from './spill-file'
 
 /** Unread output kept per background shell at most; older unread output is dropped and counted. */
 const MAX_UNREAD_CHARS = 1_000_000
 
 export type BackgroundStatus = 'running' | 'completed' | 'failed' | 'killed'
+
+/** What a background command is, besides its run: the call that started it and where its output goes. */
+export interface BackgroundShellInfo {
+  /** The Bash call's `description`. */
+  description?: string
+  /** The Bash call that started it. */
+  toolUseId?: string
+  /**
+   * A file that gets everything the command prints, made at once (so a Read right after the
+   * launch finds it), cleaned of terminal codes when the command ends (Claude Code's output file).
+   */
+  outputFile?: string
+}
 
 /** One command started with run_in_background. */
 export class BackgroundShell {
@@ -16,15 +30,30 @@ export class BackgroundShell {
   private end: CommandEnd | undefined
   private endSeen = false
   readonly startedAt = Date.now()
+  readonly description: string | undefined
+  readonly toolUseId: string | undefined
+  /** The output file, when it could be made. */
+  readonly outputFile: string | undefined
+  /** Resolves once the command ended and its output file is complete. */
+  readonly settled: Promise<void>
 
   constructor(
     readonly id: string,
     readonly command: string,
     readonly run: CommandRun,
+    info: BackgroundShellInfo = {},
   ) {
-    run.onOutput((raw) => this.push(raw))
-    void run.done.then((end) => {
+    this.description = info.description
+    this.toolUseId = info.toolUseId
+    const file = info.outputFile ? new SpillFile(info.outputFile, 0) : undefined
+    this.outputFile = file?.openNow() ? info.outputFile : undefined
+    run.onOutput((raw) => {
+      this.push(raw)
+      file?.push(raw)
+    })
+    this.settled = run.done.then(async (end) => {
       this.end = end
+      await file?.finish()
     })
   }
 
@@ -84,12 +113,14 @@ export class BackgroundShells {
   private nextId = 1
   private disposing = false
 
-  start(pty: PtyService, options: Omit<CommandOptions, 'signal'>): BackgroundShell {
+  /** Starts a command; `info.outputFile` names its output file from its id. */
+  start(pty: PtyService, options: Omit<CommandOptions, 'signal'>, info: Omit<BackgroundShellInfo, 'outputFile'> & { outputFile?: (id: string) => string } = {}): BackgroundShell {
     const id = `bash_${this.nextId++}`
-    const shell = new BackgroundShell(id, options.command, new CommandRun(pty, options))
+    const { outputFile, ...rest } = info
+    const shell = new BackgroundShell(id, options.command, new CommandRun(pty, options), { ...rest, ...(outputFile && { outputFile: outputFile(id) }) })
     this.shells.set(id, shell)
     this.tell(shell)
-    void shell.run.done.then(() => {
+    void shell.settled.then(() => {
       this.tell(shell)
       // The session ending stops its shells; nobody is left to tell.
       if (this.disposing) return
@@ -136,7 +167,8 @@ export class BackgroundShells {
     const shell = this.shells.get(id)
     if (!shell) return false
     shell.run.stop('kill')
-    await shell.run.done
+    // Its end is told (and its output file finished) before the stop returns.
+    await shell.settled
     return true
   }
 

@@ -1,4 +1,4 @@
-import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs'
+import { createWriteStream, existsSync, mkdirSync, writeFileSync, type WriteStream } from 'node:fs'
 import { readFile, stat, writeFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { cleanTerminalText } from './output'
@@ -22,6 +22,20 @@ export class SpillFile {
     private readonly path: string,
     private readonly threshold: number,
   ) {}
+
+  /** Makes the file now, whatever the threshold (a background command's output file). False when it cannot be made. */
+  openNow(): boolean {
+    if (this.stream || this.failed) return !this.failed
+    this.open()
+    if (this.failed) return false
+    try {
+      // The stream opens asynchronously: the file must exist for a Read right after the launch.
+      if (!existsSync(this.path)) writeFileSync(this.path, '')
+    } catch {
+      // The stream reports its own failure.
+    }
+    return true
+  }
 
   push(chunk: string): void {
     if (this.failed) return
