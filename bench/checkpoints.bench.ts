@@ -6,8 +6,9 @@
  * use. Prints figures; asserts nothing. Figures swing with machine load: run it alone.
  */
 import { execFileSync } from 'node:child_process'
+import { readFileSync } from 'node:fs'
 import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { CheckpointRecorder } from '../src/main/checkpoints/recorder'
 import { applyRestore } from '../src/main/checkpoints/restore-apply'
@@ -17,6 +18,21 @@ import { ms, quantile } from './frames'
 const FILES = 10_000
 const CHANGED = 20
 const ROUNDS = Number(process.env["BENCH_ROUNDS"] ?? 40)
+
+/**
+ * CPU this process and its finished children (git) have used, in ms, from /proc (Linux): a
+ * figure the machine's load does not inflate the way it does wall time. Undefined elsewhere.
+ */
+function cpuMs(): number | undefined {
+  try {
+    const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1]!.split(' ')
+    // utime, stime, cutime, cstime are fields 14–17 (1-based; 12–15 after the command name).
+    const ticks = [11, 12, 13, 14].reduce((sum, index) => sum + Number(fields[index]), 0)
+    return (ticks * 1000) / 100
+  } catch {
+    return undefined
+  }
+}
 
 async function bytesUnder(folder: string): Promise<number> {
   let total = 0
@@ -52,17 +68,24 @@ async function run(kind: 'git' | 'content'): Promise<void> {
   let started = performance.now()
   await recorder.before({ toolUseId: 'call-0', name: 'Bash', agentId: 'main', summary: 'first' })
   const first = performance.now() - started
+  await recorder.settled()
   const times: number[] = []
   const growth: number[] = []
+  let cpu = 0
   for (let round = 1; round <= ROUNDS; round++) {
     for (let change = 0; change < CHANGED; change++) {
       const index = (round * 97 + change * 131) % FILES
       await writeFile(join(project, `pkg-${Math.floor(index / 100)}`, `file-${index % 100}.ts`), `// round ${round}\n`.repeat(20))
     }
     const size = await bytesUnder(store)
+    const cpuBefore = cpuMs()
     started = performance.now()
     await recorder.before({ toolUseId: `call-${round}`, name: 'Bash', agentId: 'main', summary: `round ${round}` })
     times.push(performance.now() - started)
+    // The commit that keeps the tree is made after the snapshot answered: wait for it before
+    // measuring the store (and so the next snapshot does not overlap it).
+    await recorder.settled()
+    cpu += (cpuMs() ?? NaN) - (cpuBefore ?? NaN)
     growth.push((await bytesUnder(store)) - size)
   }
   const checkpoints = await recorder.journal.read()
@@ -78,12 +101,15 @@ async function run(kind: 'git' | 'content'): Promise<void> {
   console.log(`${kind === 'git' ? 'git repository' : 'outside git (content store)'}: ${FILES} files, ${CHANGED} changed per snapshot, ${ROUNDS} snapshots${missing.length ? ` (${missing.length} MISSING)` : ''}`)
   console.log(`  first (full) snapshot      ${ms(first)}`)
   console.log(`  snapshot p50 / p95 / max   ${ms(quantile(times, 0.5))} / ${ms(quantile(times, 0.95))} / ${ms(Math.max(...times))}   (target p95 ≤ 100 ms)`)
+  console.log(`  CPU per checkpoint (git too)${Number.isNaN(cpu) ? 'n/a' : ms(cpu / ROUNDS)}   (load average ${loadavg()[0]!.toFixed(1)})`)
   console.log(`  store growth / checkpoint  p50 ${kib(quantile(growth, 0.5))}, max ${kib(Math.max(...growth))}`)
   console.log(`  restore ${applied.restored.length} files over ${ROUNDS - 1} checkpoints: plan ${ms(planned)}, plan + write ${ms(restore)}`)
   await rm(root, { recursive: true, force: true })
 }
 
 export default async function bench(): Promise<void> {
-  await run('git')
-  await run('content')
+  // BENCH_CHECKPOINTS=git (or content) runs one of the two.
+  const only = process.env['BENCH_CHECKPOINTS']
+  if (only !== 'content') await run('git')
+  if (only !== 'git') await run('content')
 }

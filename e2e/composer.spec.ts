@@ -35,8 +35,8 @@ test('"/" lists the built-in slash commands, and /plan switches the mode without
   const input = chat.getByRole('textbox', { name: 'Message' })
   await input.fill('/')
   const list = chat.getByRole('listbox', { name: 'Slash commands' })
-  // Claude Code's built-ins Sous handles, the mode switches (/auto among them), /auto-decisions, /tasks and /todos, /think, /help; no project commands here.
-  await expect(list.getByRole('option')).toHaveCount(18)
+  // Claude Code's built-ins Sous handles, the mode switches (/auto among them), /auto-decisions, /tasks and /todos, /think, /rewind /checkpoint /undo, /help; no project commands here.
+  await expect(list.getByRole('option')).toHaveCount(21)
   await expect(list.getByRole('option', { name: '/compact' })).toContainText('[instructions]')
   await input.fill('/pl')
   await expect(list.getByRole('option')).toHaveCount(1)
@@ -88,7 +88,8 @@ test('a custom command completes with its argument hint and reaches the model ex
   expect((await modelServer.recorded()).requests).toHaveLength(before)
 
   // The custom command is listed after the built-ins with its hint; Enter fills in its name.
-  await input.fill('/re')
+  // (`/rev`: `/re` would pick the built-in `/rewind` first.)
+  await input.fill('/rev')
   const list = chat.getByRole('listbox', { name: 'Slash commands' })
   const review = list.getByRole('option', { name: '/review' })
   await expect(review).toContainText('<file> [focus]')

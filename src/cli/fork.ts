@@ -20,6 +20,6 @@ export async function forkSession(home: string, sessionId: string, at: string | 
   const file = await findTranscriptFile(home, sessionId)
   const stored = file ? await loadStoredTranscript(file) : undefined
   if (!stored) throw new AppError('NOT_FOUND', `No session ${sessionId}.`)
-  return forkMessages(home, stored.projectPath, stored.messages)
+  return forkMessages(home, stored.projectPath, stored.messages, stored.events)
 }
 

@@ -3,6 +3,8 @@ import { agentsHandlers } from './host/handlers/agents'
 import { appHandlers, type BadgeShell } from './host/handlers/app'
 import { extensionHandlers } from './host/handlers/extensions'
 import { approvalHandlers, type ApprovalHandlerDeps } from './host/handlers/approval'
+import { checkpointsHandlers } from './host/handlers/checkpoints'
+import type { CheckpointDesk } from './checkpoints/desk'
 import { contextHandlers } from './host/handlers/context'
 import { memoryHandlers } from './host/handlers/memory'
 import { projectHandlers, type PickFolder } from './host/handlers/project'
@@ -41,6 +43,8 @@ export interface CoreOptions {
   extensions?: ExtensionService
   /** The sessions' task lists and plan files (from the session runtime); without them `tasks.*` answers UNAVAILABLE. */
   tasks?: Omit<TaskHandlerDeps, 'sessions'>
+  /** The sessions' checkpoints (from the session runtime); without them `checkpoints.*` answers UNAVAILABLE. */
+  checkpoints?: CheckpointDesk
   /** Terminals; without it `pty.*` answers UNAVAILABLE. Disposed with the core. */
   pty?: PtyService
   /**
@@ -102,6 +106,7 @@ export function createCore(options: CoreOptions): Core {
     ...memoryHandlers({ memory, sousHome: options.sousHome }),
     ...taskHandlers(options.tasks && { ...options.tasks, ...(options.sessions && { sessions: options.sessions }) }),
     ...agentsHandlers({ sessions: options.sessions, sousHome: options.sousHome }),
+    ...checkpointsHandlers({ checkpoints: options.checkpoints }),
   }
   const router = createRouter(handlers, {
     isTrustedSender: createSenderPolicy({ transport: options.transport, appOrigins: options.appOrigins ?? [APP_URL] }),

@@ -74,6 +74,7 @@ export function createHostCore(options: HostCoreOptions): HostCore {
     memory: runtime.memory,
     extensions: runtime.extensions,
     tasks: { userTasks: runtime.userTasks, planFile: runtime.planFile },
+    checkpoints: runtime.checkpoints,
     onWarning: options.log,
     ...(options.pickFolder && { pickFolder: options.pickFolder }),
     ...(options.appOrigins && { appOrigins: options.appOrigins }),

@@ -437,6 +437,7 @@ function loopHooks(record: AgentRecord, parts: RunParts, lastText: () => string,
   const { gate, sidechain } = parts
   return {
     onStop: () => gate.subagentStop({ id: record.id, type: record.make.type, transcriptPath: sidechain.path }, { lastAssistantMessage: lastText() }),
+    runsPostToolUseHooks: () => gate.hasPostToolUseHooks(),
     postToolUse: async (call, result) => {
       if (result.isError) await gate.postToolUseFailure(call.tool, call.input, resultText(result.content), call.toolUseId)
       else await gate.postToolUse(call.tool, call.input, result, call.toolUseId)

@@ -1,6 +1,6 @@
 import { Journal } from './journal'
-import type { Checkpoint } from './types'
-import { changedPaths, type Workspace } from './workspace'
+import type { Checkpoint, TreeState } from './types'
+import type { Workspace } from './workspace'
 
 /** One checkpoint as `sous checkpoints` and the rewind menu show it. */
 export interface CheckpointSummary {
@@ -19,12 +19,12 @@ export interface CheckpointSummary {
 /** A session's checkpoints, oldest first, each with the files it differs in from the one before. Never throws for a damaged state: its `changed` is empty. */
 export async function summarizeCheckpoints(workspace: Workspace, checkpoints: readonly Checkpoint[]): Promise<CheckpointSummary[]> {
   const out: CheckpointSummary[] = []
-  let previous: Awaited<ReturnType<Workspace['entries']>> | undefined
+  let previous: TreeState | undefined
   for (const checkpoint of checkpoints) {
     const state = checkpoint.before
-    const files = state.kind === 'missing' ? undefined : await workspace.entries(state).catch(() => undefined)
-    const changed = files && previous ? changedPaths(previous.entries, files.entries) : []
-    if (files) previous = files
+    // Two states compared by the store (git: `diff-tree`, which reads only the subtrees that differ).
+    const changed = state.kind !== 'missing' && previous ? await workspace.diff(previous, state).catch(() => undefined) : []
+    if (state.kind !== 'missing' && changed !== undefined) previous = state
     const trigger = checkpoint.trigger
     out.push({
       id: checkpoint.id,
@@ -32,7 +32,7 @@ export async function summarizeCheckpoints(workspace: Workspace, checkpoints: re
       at: checkpoint.at,
       kind: trigger.kind,
       followedBy: trigger.kind === 'prompt' ? `prompt: ${trigger.prompt}` : `${trigger.summary || trigger.name}${trigger.agentId !== 'main' ? ` (${trigger.agentId})` : ''}`,
-      changed,
+      changed: changed ?? [],
       ...(state.kind === 'missing' && { missing: state.reason }),
     })
   }

@@ -1,4 +1,4 @@
-import { copyFile, lstat, mkdir, rm } from 'node:fs/promises'
+import { copyFile, lstat, mkdir, readFile, rm } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { unsafeKeys } from '../context/git-status'
 import { gitText, runGit, type GitCall } from './git'
@@ -14,6 +14,12 @@ import { MAX_FILE_BYTES, type TreeEntries, type TreeState } from './types'
  * Incremental: the temporary index is kept between snapshots, so `add -A` re-reads only files
  * whose stat data changed. The first snapshot starts from a copy of the user's index (its stat
  * data spares re-hashing tracked files); an index git cannot use that way starts empty.
+ *
+ * Cheap: a snapshot's critical path is three git processes (`ls-files` for new large files,
+ * `add -A`, `write-tree`); HEAD is read from the files git keeps it in (git itself when they are
+ * not plain), and the commit that keeps the tree reachable (`commit-tree` + `update-ref`) is
+ * made after the snapshot has answered, on a chain of its own, and only when the tree changed.
+ * {@link GitStore.flush} waits for those commits.
  */
 export class GitStore {
   private constructor(
@@ -21,6 +27,8 @@ export class GitStore {
     readonly root: string,
     private readonly env: NodeJS.ProcessEnv,
     private readonly userIndex: string,
+    /** The worktree's git folder (its HEAD) and the common one (refs, packed-refs). */
+    private readonly gitDirs: { own: string; common: string },
   ) {}
 
   /** The store for `projectPath`'s repository; a reason when it is none or its configuration could run programs. */
@@ -33,9 +41,9 @@ export class GitStore {
     if (!config.ok) return { reason: `the repository's configuration could not be read (${config.error})` }
     const unsafe = unsafeKeys(config.stdout.toString('utf8'))
     if (unsafe.length > 0) return { reason: `the repository's own configuration sets ${unsafe.slice(0, 3).join(', ')}, which can make git run programs` }
-    const [root, userIndex] = (await gitText(['rev-parse', '--path-format=absolute', '--show-toplevel', '--git-path', 'index'], call)).split('\n')
-    if (!root || !userIndex) return { reason: 'git did not name the working tree' }
-    return new GitStore(root, env, userIndex)
+    const [root, userIndex, own, common] = (await gitText(['rev-parse', '--path-format=absolute', '--show-toplevel', '--git-path', 'index', '--git-dir', '--git-common-dir'], call)).split('\n')
+    if (!root || !userIndex || !own || !common) return { reason: 'git did not name the working tree' }
+    return new GitStore(root, env, userIndex, { own, common })
   }
 
   private call(indexFile?: string, input?: string | Buffer): GitCall {
@@ -44,8 +52,32 @@ export class GitStore {
 
   /** The commit HEAD names now (`null` on an unborn branch). */
   async head(): Promise<string | null> {
+    const read = await this.headFromFiles().catch(() => undefined)
+    if (read !== undefined) return read
     const out = await runGit(['rev-parse', '-q', '--verify', 'HEAD^{commit}'], this.call())
     return out.ok ? out.stdout.toString().trim() : null
+  }
+
+  /**
+   * HEAD without a git process: `HEAD` names a commit or a branch, whose loose ref or
+   * `packed-refs` line names the commit. Undefined whenever that is not the plain case (a symref
+   * to a symref, an odd file): git answers then.
+   */
+  private async headFromFiles(): Promise<string | null | undefined> {
+    const id = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/
+    const head = (await readFile(join(this.gitDirs.own, 'HEAD'), 'utf8')).trim()
+    if (id.test(head)) return head
+    const name = /^ref: (refs\/heads\/[^\s]+)$/.exec(head)?.[1]
+    if (!name || name.split('/').some((part) => part === '..' || part === '.' || part === '')) return undefined
+    const loose = await readFile(join(this.gitDirs.common, name), 'utf8').then((text) => text.trim(), () => undefined)
+    if (loose !== undefined) return id.test(loose) ? loose : undefined
+    const packed = await readFile(join(this.gitDirs.common, 'packed-refs'), 'utf8').catch(() => '')
+    for (const line of packed.split('\n')) {
+      const [commit, ref] = line.split(' ')
+      if (ref === name && commit && id.test(commit)) return commit
+    }
+    // No such branch yet: an unborn branch, as `rev-parse --verify` says with nothing.
+    return null
   }
 
   /**
@@ -64,16 +96,35 @@ export class GitStore {
       await rm(indexFile, { force: true })
       await this.addAll(indexFile)
     }
-    const [tree, head, last] = await Promise.all([gitText(['write-tree'], this.call(indexFile)), this.head(), this.last ?? this.readRef(ref)])
-    if (last && last.tree === tree) return { kind: 'git', root: this.root, commit: last.commit, tree, head }
-    let commit: string
+    const [tree, head] = await Promise.all([gitText(['write-tree'], this.call(indexFile)), this.head()])
+    // Off the critical path: the tree is written and is what the checkpoint names; its commit
+    // only keeps it reachable (objects that no ref reaches are gc's to prune, after two weeks).
+    if (this.lastTree !== tree) {
+      this.lastTree = tree
+      this.commits = this.commits.then(() => this.commitTree(ref, tree)).catch(() => undefined)
+    }
+    return { kind: 'git', root: this.root, tree, head }
+  }
+
+  /** Resolves once every commit asked for so far is on the ref (or failed: the tree is kept by the next one). */
+  async flush(): Promise<void> {
+    await this.commits
+  }
+
+  private commits: Promise<unknown> = Promise.resolve()
+  /** The tree of the latest snapshot, so an unchanged tree makes no commit. */
+  private lastTree: string | undefined
+
+  /** Commits `tree` onto `ref` (its parent the ref's commit), unless the ref's commit has that tree already. */
+  private async commitTree(ref: string, tree: string): Promise<void> {
+    const last = this.last ?? (await this.readRef(ref))
+    if (last?.tree === tree) return
     try {
-      commit = await this.commitOnto(ref, tree, last?.commit)
+      await this.commitOnto(ref, tree, last?.commit)
     } catch {
       // Another process (a `sous rewind` of this session) moved the ref since we last read it.
-      commit = await this.commitOnto(ref, tree, (await this.readRef(ref))?.commit)
+      await this.commitOnto(ref, tree, (await this.readRef(ref))?.commit)
     }
-    return { kind: 'git', root: this.root, commit, tree, head }
   }
 
   /** A commit of `tree` on top of `parent`, and `ref` moved to it only if it still names `parent`. */
@@ -84,7 +135,7 @@ export class GitStore {
     return commit
   }
 
-  /** The latest commit on our ref and its tree (kept, so a snapshot asks git once less). */
+  /** The latest commit on our ref and its tree (kept, so a commit asks git once less). */
   private last: { commit: string; tree: string } | undefined
 
   private async readRef(ref: string): Promise<{ commit: string; tree: string } | undefined> {

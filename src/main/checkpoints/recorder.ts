@@ -25,9 +25,11 @@ export interface RecorderOptions {
  *
  * Contract: snapshots run one at a time, in order, on one chain, so each sees the tree its
  * moment left. A call's checkpoint is awaited before the call runs (it must see the tree before
- * it), and so is the tree it left (the next request to the model lets others' edits in); a
- * prompt's checkpoint is not awaited (no tool runs before the model answers, and the next
- * checkpoint waits for it on the chain). A call is checkpointed at
+ * it). The tree it left is enqueued at once when the call ends and is not awaited by the call:
+ * the next call's checkpoint waits for it on the chain, a PostToolUse hook (which may write
+ * files) waits for it, and so does the model's next request ({@link landed}), so what changes
+ * while the model answers is someone else's.
+ * A prompt's checkpoint is not awaited either (no tool runs before the model answers). A call is checkpointed at
  * most once. A snapshot that fails never stops the call: the checkpoint is recorded as missing
  * and the failure is said once, on that call's card. Never throws.
  */
@@ -69,12 +71,25 @@ export class CheckpointRecorder implements CallCheckpoints {
   async after(toolUseId: string): Promise<void> {
     const id = this.ids.get(toolUseId)
     if (id === undefined) return
-    await this.enqueue(async () => this.journal.append({ type: 'after', id, at: new Date().toISOString(), after: await this.workspace.snapshot() }))
+    const step = this.enqueue(async () => this.journal.append({ type: 'after', id, at: new Date().toISOString(), after: await this.workspace.snapshot() }))
+    this.lastAfter = step
+    await step
   }
 
-  /** Resolves once every snapshot asked for so far is recorded. */
+  /**
+   * Resolves once the trees the calls left so far are recorded. Only those: a prompt's checkpoint
+   * still being taken stays off the critical path of a turn whose calls change nothing.
+   */
+  async landed(): Promise<void> {
+    await this.lastAfter
+  }
+
+  private lastAfter: Promise<unknown> = Promise.resolve()
+
+  /** Resolves once every snapshot asked for so far is recorded, and the commits that keep them are written. */
   async settled(): Promise<void> {
     await this.chain
+    await this.workspace.flush()
   }
 
   private readonly ids = new Map<string, string>()

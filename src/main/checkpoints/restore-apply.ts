@@ -18,6 +18,10 @@ export interface ApplyOptions {
   force?: boolean
   /** Only these paths (the preview's selection); default every change. */
   only?: ReadonlySet<string>
+  /** Conflicts to overwrite (the user chose them one by one); the others are kept. */
+  overwrite?: ReadonlySet<string>
+  /** Text to write instead of the checkpoint's (a file with some hunks deselected in the preview). */
+  contents?: ReadonlyMap<string, Buffer>
 }
 
 /**
@@ -33,13 +37,14 @@ export async function applyRestore(workspace: Workspace, plan: RestorePlan, opti
   const kept: string[] = []
   const chosen = plan.changes.filter((change) => {
     if (options.only && !options.only.has(change.path)) return false
-    if (conflicts.has(change.path) && !options.force) {
+    if (conflicts.has(change.path) && !options.force && !options.overwrite?.has(change.path)) {
       kept.push(change.path)
       return false
     }
     return true
   })
-  const ids = [...new Set(chosen.flatMap((change) => (change.entry ? [change.entry.id] : [])))]
+  const given = (path: string) => options.contents?.get(path)
+  const ids = [...new Set(chosen.flatMap((change) => (change.entry && !given(change.path) ? [change.entry.id] : [])))]
   const { contents, missing } = await workspace.blobs(plan.store, ids)
   if (missing.length > 0) {
     const path = chosen.find((change) => change.entry && missing.includes(change.entry.id))?.path
@@ -49,7 +54,7 @@ export async function applyRestore(workspace: Workspace, plan: RestorePlan, opti
   // Deletions first: a file (or a symlink) may give way to a folder of the same name, and back.
   // Each path is checked when it is written, after the deletions: a symlink that replaced a
   // folder is removed first, and the folder comes back real.
-  for (const change of chosen.filter((change) => !change.entry)) {
+  for (const change of chosen.filter((change) => !change.entry && !given(change.path))) {
     const why = await unsafePath(plan.root, change.path)
     if (why) {
       skipped.push({ path: change.path, why })
@@ -59,13 +64,14 @@ export async function applyRestore(workspace: Workspace, plan: RestorePlan, opti
     await removeEmptyParents(plan.root, change.path)
     restored.push(change.path)
   }
-  for (const change of chosen.filter((change) => change.entry)) {
+  for (const change of chosen.filter((change) => change.entry || given(change.path))) {
     const why = await unsafePath(plan.root, change.path)
     if (why) {
       skipped.push({ path: change.path, why })
       continue
     }
-    const entry = change.entry!
+    // A file the checkpoint did not have but whose deletion the user took only in part stays a plain file.
+    const entry = change.entry ?? { mode: '100644', id: '' }
     const absolute = join(plan.root, change.path)
     await mkdir(dirname(absolute), { recursive: true })
     const existing = await lstat(absolute).catch(() => undefined)
@@ -73,9 +79,9 @@ export async function applyRestore(workspace: Workspace, plan: RestorePlan, opti
       skipped.push({ path: change.path, why: 'a folder is there now' })
       continue
     }
-    const bytes = contents.get(entry.id)!
+    const bytes = given(change.path) ?? contents.get(entry.id)!
     const temporary = `${absolute}.sous-restore-${process.pid}`
-    if (entry.mode === '120000') await symlink(bytes.toString('utf8'), temporary)
+    if (entry.mode === '120000' && !given(change.path)) await symlink(bytes.toString('utf8'), temporary)
     else {
       await writeFile(temporary, bytes)
       await chmod(temporary, entry.mode === '100755' ? 0o755 : existing && !existing.isSymbolicLink() ? existing.mode & 0o777 & ~0o111 : 0o644)

@@ -17,8 +17,12 @@ export type TreeEntries = Map<string, TreeEntry>
 
 /** A recorded state of the working tree. */
 export type TreeState =
-  /** A commit on `refs/sous/checkpoints/<session>` in the repository; `head` is the user's HEAD then. */
-  | { kind: 'git'; root: string; commit: string; tree: string; head: string | null }
+  /**
+   * A tree in the repository's object store, kept reachable by a commit on
+   * `refs/sous/checkpoints/<session>` (made after the snapshot); `head` is the user's HEAD then.
+   * `commit` is set only in journals written before the commit moved off the critical path.
+   */
+  | { kind: 'git'; root: string; commit?: string; tree: string; head: string | null }
   /** A manifest in the content store; `skipped` lists files over the per-file cap (never restored, never deleted). */
   | { kind: 'content'; root: string; manifest: string }
   /** The snapshot failed: the checkpoint cannot restore code. */

@@ -59,6 +59,12 @@ export class Workspace {
     return git.blobs(ids)
   }
 
+  /** Resolves once the snapshots' commits (which keep their trees reachable) are written. */
+  async flush(): Promise<void> {
+    const git = this.opening ? await this.opening : undefined
+    await git?.flush()
+  }
+
   /** The user's HEAD now, in a repository. */
   async head(): Promise<string | null | undefined> {
     const git = await this.git()

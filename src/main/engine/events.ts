@@ -1,5 +1,5 @@
 import type { AgentEvent } from '../../shared/protocol/agent-event'
-import type { AssistantBlock } from '../services/model/types'
+import type { AssistantBlock, Message } from '../services/model/types'
 import type { EventBody } from './types'
 
 /** Stamps an event body with the identity of the agent that produced it. */
@@ -26,4 +26,13 @@ export function assistantMessage(content: readonly AssistantBlock[], stopReason:
   const text = content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('')
   const thinking = content.flatMap((block) => (block.type === 'thinking' && block.thinking ? [block.thinking] : [])).join('\n\n')
   return { type: 'assistant_message', text, stopReason, ...(thinking && { thinking }) }
+}
+
+/** The text of the conversation's last assistant message (the run's result text; what Stop hooks see). */
+export function lastText(messages: readonly Message[]): string {
+  for (let index = messages.length - 1; index >= 0; index--) {
+    const message = messages[index]!
+    if (message.role === 'assistant') return message.content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('')
+  }
+  return ''
 }

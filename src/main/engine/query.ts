@@ -4,10 +4,10 @@ import { abortableSleep } from '../base/sleep'
 import { withCacheTtl, withMessageBreakpoints } from '../context/cache-breakpoints'
 import type { RequestShape } from '../compaction/types'
 import { ReminderQueue, withReminders } from '../context/reminders'
-import type { AssistantBlock, Message, ModelRequest, ToolSchema } from '../services/model/types'
+import type { Message, ModelRequest, ToolSchema } from '../services/model/types'
 import type { AnyTool } from '../tools/types'
 import { callOrigin } from './call-origin'
-import { assistantMessage, stamp } from './events'
+import { assistantMessage, lastText, stamp } from './events'
 import { budgetResults } from './result-budget'
 import { streamReply, type ReplyOutcome } from './stream-reply'
 import { ToolView, toolSchemas } from './tool-view'
@@ -224,6 +224,8 @@ async function* onMessage(
   }
   loop.stopHookForced = false
   yield* stamped(reply.executor.drain(), params)
+  // The trees the calls left are recorded first: what changes while the model answers is someone else's.
+  await params.toolContext?.checkpoints?.landed?.().catch(() => undefined)
   const toolOf = (id: string) => loop.tools.find((tool) => tool.name === calls.find((call) => call.id === id)?.name)
   loop.append({ role: 'user', content: await budgetResults(reply.executor.results(), toolOf, toolResultsDir(params.projectDataDir, params.sessionId)) })
   if (params.signal.aborted) return aborted()
@@ -285,16 +287,4 @@ async function* stamped<R>(inner: AsyncGenerator<EventBody, R>, params: QueryPar
     if (next.done) return next.value
     yield stamp(next.value, params)
   }
-}
-
-function textOf(content: AssistantBlock[]): string {
-  return content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('')
-}
-
-function lastText(messages: Message[]): string {
-  for (let index = messages.length - 1; index >= 0; index--) {
-    const message = messages[index]!
-    if (message.role === 'assistant') return textOf(message.content)
-  }
-  return ''
 }

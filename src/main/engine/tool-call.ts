@@ -130,7 +130,11 @@ export async function processToolCall(block: ToolUseBlock, signal: AbortSignal, 
   } catch (error) {
     result = { content: `Error: ${block.name} failed: ${error instanceof Error ? error.message : String(error)}`, isError: true }
   }
-  await checkpointed?.after(block.id).catch(() => undefined)
+  // The tree the call left is recorded off the critical path: the recorder's chain makes the
+  // next call's checkpoint wait for it, and it is taken once. A PostToolUse hook may change
+  // files (a formatter) — those changes are someone else's — so with one configured it waits.
+  const left = checkpointed?.after(block.id).catch(() => undefined)
+  if (left && deps.hooks?.postToolUse && (deps.hooks.runsPostToolUseHooks?.() ?? true)) await left
   if (decision.userNote && result.isError !== true) result = withNote(result, decision.userNote)
   const postToolUse = deps.hooks?.postToolUse
   const after = postToolUse ? await reported(deps, 'The PostToolUse hook', () => postToolUse({ tool: runner, input, toolUseId: block.id }, result)) : undefined

@@ -65,6 +65,11 @@ export interface QueryHooks {
   onStop?: (info: { lastAssistantMessage: string }) => Promise<{ blockReason?: string }>
   /** After a call ran (also when it failed). */
   postToolUse?: (call: ToolCallInfo, result: ToolResult) => Promise<AfterCallOutcome | void>
+  /**
+   * Whether `postToolUse` will run a configured hook (which may change files). Then the tree a
+   * call left is recorded before the hook runs; otherwise off the critical path. Default: true.
+   */
+  runsPostToolUseHooks?: () => boolean
 }
 
 /**

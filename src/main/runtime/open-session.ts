@@ -285,6 +285,7 @@ function loopHooks(gate: PermissionGate, taskReminders: TaskReminders, touched: 
       taskReminders.turnEnded()
       return gate.stop(info)
     },
+    runsPostToolUseHooks: () => gate.hasPostToolUseHooks(),
     // Claude Code fires PostToolUseFailure instead of PostToolUse when the call failed.
     postToolUse: async (call, result) => {
       if (TASK_TOOLS.has(call.tool.name)) taskReminders.touched()

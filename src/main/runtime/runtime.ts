@@ -1,4 +1,6 @@
 import { homedir } from 'node:os'
+import { CheckpointDesk } from '../checkpoints/desk'
+import { pruneDaily } from '../checkpoints/prune'
 import type { PermissionGate } from '../governance/gate/gate'
 import { HookLog } from '../governance/hooks/log'
 import { MemoryService } from '../memory/service'
@@ -38,6 +40,8 @@ export interface SessionRuntime {
   mcp: McpRegistry
   /** MCP servers, skills and commands for the Extensions view and `/` completion. */
   extensions: ExtensionService
+  /** Every session's checkpoints as the app's rewind reads and restores them. */
+  checkpoints: CheckpointDesk
   dispose(): Promise<void>
 }
 
@@ -100,6 +104,8 @@ export function createSessionRuntime(options: SessionRuntimeOptions): SessionRun
         if (entry.projectRoot) options.hub.emit('hooks.ran', { projectPath: entry.projectRoot, run: toHookRun(entry) })
       })
   const sessions = new SessionManager({ home: options.home, open: (projectPath, sessionId) => openSession(parts, projectPath, sessionId) })
+  // Old checkpoints and those of deleted sessions go, at most once a day (checkpoints/prune.ts).
+  void pruneDaily(options.home, options.env)
   return {
     sessions,
     approvals: parts.approvals,
@@ -109,6 +115,7 @@ export function createSessionRuntime(options: SessionRuntimeOptions): SessionRun
     mcp,
     extensions,
     userTasks: (sessionId) => sessions.parts(sessionId)?.userTasks,
+    checkpoints: new CheckpointDesk({ home: options.home, env: options.env, sessions }),
     planFile: (sessionId) => (isSessionId(sessionId) ? planFilePath(plansDir(parts.userHome, options.env), sessionId) : undefined),
     async dispose() {
       stopHookEvents?.()

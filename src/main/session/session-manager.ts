@@ -222,6 +222,30 @@ export class SessionManager<P extends SessionParts = SessionParts> implements Se
     this.get(sessionId).rename(title)
   }
 
+  /** Whether a turn runs in a session open here. */
+  isBusy(sessionId: string): boolean {
+    return this.live.get(sessionId)?.session.busy === true
+  }
+
+  /**
+   * Runs `work` on a live session's stored files with the session closed (its checkpoints settled,
+   * its lock let go), then opens it again from its transcript: how a rewind replaces the
+   * conversation of an open session. A session that is not open here only runs `work`. Rejects
+   * with CONFLICT while a turn runs.
+   */
+  async whileClosed<T>(sessionId: string, work: () => Promise<T>): Promise<T> {
+    const live = this.live.get(sessionId)
+    if (!live) return work()
+    if (live.session.busy) throw new AppError('CONFLICT', 'A turn is running in this session: stop it first.')
+    this.live.delete(sessionId)
+    await closeLiveSession(live)
+    try {
+      return await work()
+    } finally {
+      await this.resume(sessionId)
+    }
+  }
+
   /** Stops the session if it runs and deletes its transcript (never one another process has open). */
   async delete(sessionId: string): Promise<void> {
     const live = this.live.get(sessionId)
@@ -267,7 +291,8 @@ export class SessionManager<P extends SessionParts = SessionParts> implements Se
   /** Builds the session's parts, then the session over them, and keeps the record. */
   private open(sessionId: string, projectPath: string, unlock: () => Promise<void>, stored?: LoadedTranscript): LiveSession<P> {
     const paths = { projectDataDir: projectDataDir(this.options.home, projectPath), transcriptPath: this.pathOf(projectPath, sessionId) }
-    const seed = stored ? { messages: stored.messages, ...lastTotals(stored.events), persisted: true, compactions: compactionsOf(stored.events) } : undefined
+    const turns = stored?.events.filter((event) => event.type === 'turn_start' && event.agentId === 'main').length
+    const seed = stored ? { messages: stored.messages, ...lastTotals(stored.events), persisted: true, compactions: compactionsOf(stored.events), turns } : undefined
     const live = openLiveSession({ sessionId, projectPath }, this.options.open(projectPath, sessionId), paths, unlock, seed)
     this.live.set(sessionId, live)
     return live

@@ -154,4 +154,6 @@ export interface SessionSeed {
   persisted: boolean
   /** Compactions of the session so far (for the context view). */
   compactions?: CompactionRecord[]
+  /** Turns the stored conversation shows, so new turn ids follow them (a rewind's marker finds its turn by id). */
+  turns?: number
 }

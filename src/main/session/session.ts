@@ -71,6 +71,7 @@ export class Session {
     seed?: SessionSeed,
   ) {
     this.messages = seed?.messages ?? []
+    this.turnCounter = seed?.turns ?? 0
     this.usage = seed?.usage ?? zeroUsage()
     this.costUsd = seed?.costUsd ?? 0
     this.resumed = seed !== undefined

@@ -79,6 +79,10 @@ export interface SessionService {
   compact(sessionId: string, instructions?: string): Promise<{ queued: boolean }>
   /** What the session's next request holds, sized, and what compaction did and would do (the context view). */
   inspectContext(sessionId: string): Promise<ContextBreakdown>
+  /** Whether a turn runs in a session open here. */
+  isBusy?(sessionId: string): boolean
+  /** Runs `work` with a live session closed, then opens it again (see SessionManager.whileClosed). */
+  whileClosed?<T>(sessionId: string, work: () => Promise<T>): Promise<T>
   /** Ends every session; nothing keeps running. */
   dispose(): Promise<void>
 }

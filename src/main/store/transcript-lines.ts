@@ -35,7 +35,7 @@ export type TranscriptEntry =
    * The conversation was replaced (a compaction's boundary, a repair on resume, a rewind to a checkpoint); later messages
    * append to these. Every earlier line stays in the file: the full history is never lost.
    */
-  | { type: 'messages_replaced'; at: string; why: 'compaction' | 'repair' | 'rewind'; messages: Message[]; compaction?: CompactionRecord }
+  | { type: 'messages_replaced'; at: string; why: 'compaction' | 'repair' | 'rewind'; messages: Message[]; compaction?: CompactionRecord; keepEvents?: number }
 
 /** A line read back: the entry (maybe repaired), or why it was skipped. */
 export type LineReading = { entry: TranscriptEntry; repaired: boolean } | { problem: string }
@@ -79,8 +79,10 @@ export function readLine(line: string): LineReading {
       const kept = messages.filter((message): message is NonNullable<typeof message> => message !== undefined)
       // The compaction's figures are for people; a boundary whose record does not parse still counts.
       const compaction = CompactionRecord.safeParse(raw['compaction'])
+      // A rewind names how many of the stored events (the conversation's cards) it keeps.
+      const keepEvents = z.number().int().nonnegative().safeParse(raw['keepEvents'])
       return {
-        entry: { type: 'messages_replaced', at: head.data.at, why: head.data.why, messages: kept.map((m) => m.message), ...(compaction.success && { compaction: compaction.data }) },
+        entry: { type: 'messages_replaced', at: head.data.at, why: head.data.why, messages: kept.map((m) => m.message), ...(compaction.success && { compaction: compaction.data }), ...(keepEvents.success && { keepEvents: keepEvents.data }) },
         repaired: kept.some((m) => m.repaired),
       }
     }

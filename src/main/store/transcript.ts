@@ -73,6 +73,11 @@ export class TranscriptWriter {
     this.append({ type: 'messages_replaced', at: now(), why, messages, ...(compaction && { compaction }) })
   }
 
+  /** A rewind to a checkpoint: the conversation then, and how many stored events (cards) it keeps. */
+  rewindTo(messages: Message[], keepEvents: number): void {
+    this.append({ type: 'messages_replaced', at: now(), why: 'rewind', messages, keepEvents })
+  }
+
   private append(entry: TranscriptEntry): void {
     // One write per line; a crash mid-write leaves at most a torn last line, which load ignores.
     // Transcripts hold everything the agent read: only the user may read them (the mode applies on creation).
@@ -179,6 +184,8 @@ export function parseTranscript(text: string, fallback?: TranscriptFallback): Lo
         break
       case 'messages_replaced':
         messages = [...entry.messages]
+        // A rewind redraws the conversation as it was at the checkpoint.
+        if (entry.keepEvents !== undefined) events.length = Math.min(events.length, entry.keepEvents)
         break
     }
   })

@@ -6,6 +6,7 @@ import type { AssistantBlock, ImageBlock, Message, TextBlock, ToolReferenceBlock
 import type { EffortLevel, ThinkingConfig } from '../services/model/capabilities'
 import type { TaskStore } from '../store/tasks/task-store'
 import type { FileStateCache } from './file-state'
+import type { CallCheckpoints } from './checkpoint-types'
 import type { UserChannels, UserQuestion } from './question-types'
 import type { ShellState } from './shell/shell-state'
 
@@ -14,6 +15,8 @@ import type { ShellState } from './shell/shell-state'
  * decides before `execute` runs. Tools get their capabilities through {@link ToolContext} and never
  * import the engine.
  */
+
+export type { CallCheckpoints, CheckpointedCall } from './checkpoint-types'
 
 /** What a tool hands back: `content` for the model, `details` for the UI. */
 export interface ToolResult {
@@ -53,28 +56,6 @@ export type ToolPreview =
   /** A plan to approve (ExitPlanMode): the Markdown, editable before approving, and where it is saved. */
   | { kind: 'plan'; plan: string; filePath?: string }
   | { kind: 'questions'; questions: UserQuestion[] }
-
-/** A call about to run, as checkpoints name it. */
-export interface CheckpointedCall {
-  toolUseId: string
-  name: string
-  agentId: string
-  /** The tool card's line ("Bash: sed -i …"). */
-  summary: string
-}
-
-/**
- * Checkpoints around the calls that may change the workspace (see checkpoints/recorder.ts). The
- * engine calls `before` for every call that is neither read-only nor bookkeeping, right before it
- * runs, and `after` once it ran, awaiting both: the tree a call left must be recorded before
- * anyone else can change it unnoticed (the model's next request lets the user's edits in).
- * Contract: neither rejects; a string `before` resolves with is a note for the call's card (the
- * checkpoint failed; the call runs anyway).
- */
-export interface CallCheckpoints {
-  before(call: CheckpointedCall): Promise<string | undefined>
-  after(toolUseId: string): Promise<void>
-}
 
 export interface ToolContext extends UserChannels {
   /** Working directory for relative paths (the Bash tool keeps its own, persisted, cwd). */

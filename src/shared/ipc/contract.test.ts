@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { agentsRequests } from './agents'
 import { appRequests } from './app'
 import { approvalEvents, approvalRequests } from './approval'
+import { checkpointsRequests } from './checkpoints'
 import { contextRequests } from './context'
 import { events, requests } from './contract'
 import { extensionsEvents, extensionsRequests } from './extensions'
@@ -15,7 +16,7 @@ import { trustRequests } from './trust'
 import { tasksRequests } from './tasks'
 import { planRequests } from './plan'
 
-const requestDomains = [agentsRequests, appRequests, projectRequests, ptyRequests, sessionRequests, approvalRequests, settingsRequests, filesRequests, trustRequests, extensionsRequests, tasksRequests, planRequests, contextRequests, memoryRequests]
+const requestDomains = [agentsRequests, appRequests, projectRequests, ptyRequests, sessionRequests, approvalRequests, settingsRequests, filesRequests, trustRequests, extensionsRequests, tasksRequests, planRequests, contextRequests, memoryRequests, checkpointsRequests]
 const eventDomains = [ptyEvents, sessionEvents, approvalEvents, projectEvents, extensionsEvents, memoryEvents]
 
 describe('the contract, merged from one file per domain', () => {

@@ -2,6 +2,7 @@ import type { z } from 'zod'
 import { agentsRequests } from './agents'
 import { appRequests } from './app'
 import { approvalEvents, approvalRequests } from './approval'
+import { checkpointsRequests } from './checkpoints'
 import { extensionsEvents, extensionsRequests } from './extensions'
 import { contextRequests } from './context'
 import { filesRequests } from './files'
@@ -18,7 +19,7 @@ import { trustRequests } from './trust'
  * The only truth between the main process and the renderer. Every request channel has an input
  * and an output schema; every event channel has a payload schema. Each domain keeps its channels
  * in its own file beside this one (`app.ts`, `project.ts`, `pty.ts`, `session.ts`, `approval.ts`,
- * `settings.ts`, `files.ts`, `trust.ts`, `extensions.ts`, `tasks.ts`, `plan.ts`, `context.ts`, `agents.ts`, `memory.ts`); this file merges them. Adding a channel is one entry in its domain's
+ * `settings.ts`, `files.ts`, `trust.ts`, `extensions.ts`, `tasks.ts`, `plan.ts`, `context.ts`, `agents.ts`, `memory.ts`, `checkpoints.ts`); this file merges them. Adding a channel is one entry in its domain's
  * file plus one handler in `src/main/host/handlers/` (the compiler names a missing handler); a new
  * domain is one file plus one spread below. Channel names are `domain.verb`.
  */
@@ -26,6 +27,7 @@ import { trustRequests } from './trust'
 export * from './agents'
 export * from './app'
 export * from './approval'
+export * from './checkpoints'
 export * from './extensions'
 export * from './context'
 export * from './files'
@@ -53,6 +55,7 @@ export const requests = {
   ...planRequests,
   ...contextRequests,
   ...agentsRequests,
+  ...checkpointsRequests,
 } as const
 
 export const events = {

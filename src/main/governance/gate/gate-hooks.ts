@@ -20,6 +20,8 @@ export interface SessionHooks {
   postToolUse(tool: AnyTool, input: unknown, result: ToolResult, toolUseId: string): Promise<HookOutcome>
   /** After a call failed (an error result). */
   postToolUseFailure(tool: AnyTool, input: unknown, error: string, toolUseId: string): Promise<HookOutcome>
+  /** Whether a PostToolUse or PostToolUseFailure hook is configured now (it may change files: a formatter). */
+  hasPostToolUseHooks(): boolean
   /** Before a prompt goes to the model: `blocked` erases it (the reason is shown to the user). */
   userPromptSubmit(prompt: string): Promise<HookOutcome & { blocked?: string }>
   /** The model wants to stop: `blockReason` forces one more round, never twice in a row. */
@@ -85,6 +87,10 @@ export function createSessionHooks(deps: Deps): SessionHooks {
     async postToolUse(tool, input, result, toolUseId) {
       const aggregate = await fire('PostToolUse', { tool_name: tool.name, tool_input: input, tool_use_id: toolUseId, tool_response: responseOf(result) })
       return outcome(aggregate, aggregate?.blocked && aggregate.blockReason ? [`PostToolUse hook: ${aggregate.blockReason}`] : [])
+    },
+    hasPostToolUseHooks() {
+      deps.refresh()
+      return deps.hooks.has('PostToolUse') || deps.hooks.has('PostToolUseFailure')
     },
     async postToolUseFailure(tool, input, error, toolUseId) {
       const aggregate = await fire('PostToolUseFailure', { tool_name: tool.name, tool_input: input, tool_use_id: toolUseId, error })

@@ -7,16 +7,27 @@ import { isRunning } from '../features/chat/reducer'
 import { SandboxBanner } from '../features/chat/SandboxBanner'
 import { useChat } from '../features/chat/store'
 import { StatusBar } from '../features/status-bar/StatusBar'
+import { RewindDialog } from '../features/rewind/RewindDialog'
+import { useRewind } from '../features/rewind/store'
+import { TurnMarker } from '../features/rewind/TurnMarker'
 import { useTasks } from '../features/tasks/store'
 import { useSessionOnScreen } from '../state/session'
 import { currentActivity } from '../features/tasks/task-list'
 import { openPlanFile } from './plan-glue'
+import { openSessionInChat } from './session-glue'
 import { showView } from './show-view'
 import { TimelinePane } from './TimelinePane'
 import { useReplayTranscript } from './use-replay'
 import { VIEWS } from './views'
 import { exitReplay } from '../features/timeline/replay-store'
 import '../features/chat/chat.css'
+
+/** Opens the rewind picker for the session on screen; false when there is none yet. */
+function openRewind(sessionId: string | null): boolean {
+  if (!sessionId) return false
+  void useRewind.getState().open(sessionId)
+  return true
+}
 
 /**
  * Talk to the agent about the project at `projectPath`: the conversation, the approvals it waits
@@ -59,7 +70,7 @@ export function ChatPane({ projectPath }: { projectPath: string }) {
         </span>
       </header>
       <SandboxBanner />
-      <Conversation transcript={replayed ?? transcript} />
+      <Conversation transcript={replayed ?? transcript} Marker={replayed ? undefined : TurnMarker} />
       <TimelinePane running={running || sending} />
       {error && (
         <p className="pane__error" role="alert">
@@ -79,7 +90,9 @@ export function ChatPane({ projectPath }: { projectPath: string }) {
           // The one chosen for the next request, else the model of the latest reply.
           currentModel: () => model ?? transcript.turns.findLast((turn) => turn.usage)?.usage?.model,
           compact: (instructions) => void compact(instructions),
+          rewind: () => openRewind(sessionId),
         }}
+        onRewind={() => openRewind(sessionId)}
         running={running}
         sending={sending}
         stopping={stopping}
@@ -95,6 +108,11 @@ export function ChatPane({ projectPath }: { projectPath: string }) {
         // A task left in progress says nothing about now once the turn is over.
         {...(running && activity && { activity })}
         {...((model ?? configuredModel) && { configuredModel: model ?? configuredModel })}
+      />
+      <RewindDialog
+        // The conversation was replaced on disk: show it as the session now has it.
+        onConversationRewound={(rewound) => void openSessionInChat(projectPath, rewound)}
+        onForked={(forked) => void openSessionInChat(projectPath, forked)}
       />
     </section>
   )

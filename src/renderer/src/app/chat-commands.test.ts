@@ -21,7 +21,7 @@ describe('the palette lists every action', () => {
     const own = new Set(chatCommands(recorded().actions, true).map((command) => command.id))
     for (const [name, id] of Object.entries(SLASH_PALETTE)) {
       // The rest are the shell's own entries (views, extension sections, a new session) or the palette itself.
-      expect(own.has(id) || /^(view|extensions|session)\.|^palette$/.test(id), `/${name} → ${id}`).toBe(true)
+      expect(own.has(id) || /^(view|extensions|session|checkpoints)\.|^palette$/.test(id), `/${name} → ${id}`).toBe(true)
     }
   })
 
@@ -29,7 +29,7 @@ describe('the palette lists every action', () => {
     const { calls, actions } = recorded()
     const commands = chatCommands(actions, true)
     for (const command of commands) command.run()
-    expect(calls).toEqual(['mode plan', 'mode acceptEdits', 'mode default', 'model sonnet', 'model opus', 'model haiku', 'model default', 'think true', 'think false', 'compact', 'stop', 'rename'])
+    expect(calls).toEqual(['mode plan', 'mode acceptEdits', 'mode default', 'mode auto', 'model sonnet', 'model opus', 'model haiku', 'model default', 'think true', 'think false', 'compact', 'stop', 'rename'])
     expect(new Set(commands.map((command) => command.id)).size).toBe(commands.length)
     expect(chatCommands(actions, false).some((command) => command.id === 'session.rename')).toBe(false)
   })

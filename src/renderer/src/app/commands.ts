@@ -14,6 +14,7 @@ import { useChat } from '../features/chat/store'
 import { chatCommands } from './chat-commands'
 import { useTrust } from '../features/trust/store'
 import { useExtensionsSection, type Section } from '../features/extensions/section'
+import { useRewind } from '../features/rewind/store'
 import { startReplay } from '../features/timeline/replay-store'
 import { useTimeline } from '../features/timeline/store'
 
@@ -75,6 +76,13 @@ export function buildCommands(ctx: Context): AppCommand[] {
       shortcut: 'Alt+Shift+C',
       binding: { key: 'c', alt: true, shift: true },
       run: () => focus('textarea[aria-label="Message"]'),
+    },
+    {
+      id: 'checkpoints.rewind',
+      title: 'Rewind to a checkpoint (/rewind, Esc Esc)',
+      run: () => {
+        if (ctx.activeSession) void useRewind.getState().open(ctx.activeSession)
+      },
     },
     {
       id: 'session.new',

@@ -25,6 +25,7 @@ function conversation({ views = ['settings', 'extensions', 'context', 'agents', 
     },
     currentModel: () => 'claude-sonnet-4-5',
     compact: (instructions) => void done.push(`compact ${instructions}`),
+    rewind: () => done.push('rewind') > 0,
     commands: SLASH_COMMANDS,
   }
   return { chat, done, said, shown }
@@ -44,7 +45,7 @@ afterEach(() => useExtensionsSection.setState({ section: 'mcp' }))
 describe('the slash-command registry', () => {
   it("has Claude Code's built-ins and the mode switches, unique lower-case names, each described", () => {
     const names = SLASH_COMMANDS.map((entry) => entry.name)
-    expect(names).toEqual(['clear', 'compact', 'model', 'think', 'permissions', 'memory', 'agents', 'mcp', 'hooks', 'context', 'plan', 'accept-edits', 'ask', 'auto', 'auto-decisions', 'tasks', 'todos', 'help'])
+    expect(names).toEqual(['clear', 'compact', 'model', 'think', 'permissions', 'memory', 'agents', 'mcp', 'hooks', 'context', 'plan', 'accept-edits', 'ask', 'auto', 'auto-decisions', 'tasks', 'todos', 'rewind', 'checkpoint', 'undo', 'help'])
     expect(new Set(names).size).toBe(names.length)
     for (const entry of SLASH_COMMANDS) {
       expect(entry.name).toMatch(/^[a-z][a-z0-9-]*$/)
@@ -62,6 +63,16 @@ describe('the slash-command registry', () => {
     await new Promise((resolve) => setTimeout(resolve, 0))
     expect(done).toEqual(['new', 'plan', 'acceptEdits', 'default', 'compact keep the API notes', 'model opus', 'model default'])
     expect(said).toEqual(['opus answers', 'default answers'])
+  })
+
+  it('/rewind and its aliases /checkpoint and /undo open the rewind picker, or say why there is nothing to rewind', () => {
+    const { chat, done, said } = conversation()
+    for (const name of ['rewind', 'checkpoint', 'undo']) command(name).run(chat, '')
+    expect(done).toEqual(['rewind', 'rewind', 'rewind'])
+    expect(said).toEqual([])
+    const fresh = conversation()
+    command('undo').run({ ...fresh.chat, rewind: () => false }, '')
+    expect(fresh.said).toEqual([expect.stringContaining('Nothing to rewind yet')])
   })
 
   it('/think switches thinking or sets the effort, and says how without an argument', async () => {

@@ -95,8 +95,19 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
   // Claude Code lists its to-do items with /todos; /tasks is the name people look for here.
   { name: 'tasks', description: "Show the session's task list (and add your own)", run: focusTaskList },
   { name: 'todos', description: "Show the session's task list (Claude Code's name for it)", run: focusTaskList },
+  // Claude Code's /rewind, with its aliases /checkpoint and /undo.
+  ...(['rewind', 'checkpoint', 'undo'] as const).map((name) => ({
+    name,
+    description: name === 'rewind' ? 'Rewind the code and/or the conversation to a checkpoint (Esc Esc)' : `Rewind to a checkpoint (Claude Code's /${name}, the same as /rewind)`,
+    run: rewind,
+  })),
   { name: 'help', description: 'List the commands', run: help },
 ]
+
+/** `/rewind`, `/checkpoint`, `/undo`: the rewind picker, or why there is none yet. */
+function rewind(chat: SlashContext): void {
+  if (!chat.rewind?.()) chat.say('Nothing to rewind yet: checkpoints are taken at every prompt and before every change the agent makes.')
+}
 
 /** Moves focus into the task panel (its first task, or its Add button) once the composer has settled. */
 function focusTaskList(): void {

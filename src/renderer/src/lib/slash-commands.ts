@@ -17,6 +17,8 @@ export interface SlashContext {
   currentModel(): string | undefined
   /** `/compact [instructions]`: summarize the conversation now (or before the running turn's next request). */
   compact(instructions: string): void
+  /** `/rewind`: opens the rewind picker of the conversation (false when it has no session yet). */
+  rewind?(): boolean
   /** Shows the view registered as `id` (`app/views.tsx`); false when this build has none. */
   showView(id: string): boolean
   /** Every command the composer knows, built in and custom (for `/help`). */

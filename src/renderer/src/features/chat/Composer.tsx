@@ -23,7 +23,12 @@ interface ComposerProps {
   /** `images`: pasted or dropped pictures, sent as image blocks with the text. */
   onSend(text: string, images?: readonly Attachment[]): Promise<boolean>
   onStop(): void
+  /** Esc Esc in an empty box (Claude Code's shortcut): open the rewind picker. */
+  onRewind?(): void
 }
+
+/** Two Escapes this close together (ms) in an empty box open the rewind picker. */
+const DOUBLE_ESCAPE_MS = 800
 
 /**
  * The prompt box: Enter sends, Shift+Enter starts a new line; Stop while a turn runs. While the
@@ -33,7 +38,7 @@ interface ComposerProps {
  * the project's files and folders (↑/↓ to pick, Enter or Tab to insert, Esc to close). Each of
  * those is a hook with one job; this component wires them to the keyboard and lays them out.
  */
-export function Composer({ running, sending, stopping, draftKey, projectPath, commands, onSend, onStop }: ComposerProps) {
+export function Composer({ running, sending, stopping, draftKey, projectPath, commands, onSend, onStop, onRewind }: ComposerProps) {
   const busy = running || sending
   const hintId = useId()
   const listId = useId()
@@ -44,6 +49,7 @@ export function Composer({ running, sending, stopping, draftKey, projectPath, co
   const slash = useSlashCompletion(text)
   const mentions = useMentionPicker(projectPath, text, setText, input)
   const mentionList = mentions.completion
+  const lastEscape = useRef(0)
   // A built-in command's answer (`/help`, `/model`…), shown under the box until dismissed.
   const [output, setOutput] = useState<string | null>(null)
   const [attachments, setAttachments] = useState<Attachment[]>([])
@@ -121,6 +127,15 @@ export function Composer({ running, sending, stopping, draftKey, projectPath, co
         else mentionList.move(step)
         return
       }
+    }
+    if (event.key === 'Escape' && onRewind && !text.trim() && slash.suggestions.length === 0) {
+      const now = event.timeStamp
+      if (now - lastEscape.current < DOUBLE_ESCAPE_MS) {
+        lastEscape.current = 0
+        event.preventDefault()
+        return onRewind()
+      }
+      lastEscape.current = now
     }
     if (slash.suggestions.length > 0 && arrow) {
       event.preventDefault()

@@ -1,11 +1,11 @@
 import { useLayoutEffect, useMemo, useRef } from 'react'
 import { isRunning, type Transcript } from './reducer'
 
-import { TurnView } from './TurnView'
+import { TurnView, type TurnMarkerSlot } from './TurnView'
 import { usageBefore } from './usage'
 
-/** The scrolling log of turns; follows the stream unless the reader has scrolled up. */
-export function Conversation({ transcript }: { transcript: Transcript }) {
+/** The scrolling log of turns; follows the stream unless the reader has scrolled up. `Marker` goes on each user turn. */
+export function Conversation({ transcript, Marker }: { transcript: Transcript; Marker?: TurnMarkerSlot }) {
   const scroller = useRef<HTMLDivElement>(null)
   const pinned = useRef(true)
   const seenHeight = useRef(0)
@@ -70,7 +70,7 @@ export function Conversation({ transcript }: { transcript: Transcript }) {
         </div>
       ) : (
         transcript.turns.map((turn, index) => (
-          <TurnView key={turn.key} turn={turn} live={running && index === transcript.turns.length - 1} before={before[index]} />
+          <TurnView key={turn.key} turn={turn} live={running && index === transcript.turns.length - 1} before={before[index]} Marker={Marker} busy={running} />
         ))
       )}
     </div>

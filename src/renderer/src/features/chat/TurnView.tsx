@@ -1,4 +1,4 @@
-import { memo } from 'react'
+import { memo, type ComponentType } from 'react'
 import type { TerminalReason } from '../../../../shared/protocol/agent-event'
 import { Markdown } from '../../lib/markdown/Markdown'
 import { MemoryLine } from './MemoryLine'
@@ -22,8 +22,11 @@ const END_LABEL: Record<TerminalReason, string> = {
   loop_detected: 'Stopped: the agent was repeating itself',
 }
 
+/** What the shell puts on each user turn (the rewind feature's "Rewind to here" / "Fork from here"). */
+export type TurnMarkerSlot = ComponentType<{ turnId?: string; busy: boolean }>
+
 /** The user's prompt and the agent's reply, as it streams. */
-export const TurnView = memo(function TurnView({ turn, live, before }: { turn: Turn; live: boolean; before?: Turn['usage'] }) {
+export const TurnView = memo(function TurnView({ turn, live, before, Marker, busy = false }: { turn: Turn; live: boolean; before?: Turn['usage']; Marker?: TurnMarkerSlot; busy?: boolean }) {
   const replyEmpty = turn.blocks.length === 0
   return (
     // `data-turn-id` and the tab index let the timeline lead to the turn (app/focus-card.ts).
@@ -31,6 +34,7 @@ export const TurnView = memo(function TurnView({ turn, live, before }: { turn: T
       <div className="message message--user" aria-label="You">
         <p>{turn.prompt}</p>
       </div>
+      {Marker && <Marker turnId={turn.turnId} busy={busy} />}
       <div className="message message--assistant" aria-label="Assistant" aria-busy={live || undefined}>
         {turn.blocks.map((block, index) => {
           if (block.kind === 'text') return <Markdown key={index} text={block.text} />

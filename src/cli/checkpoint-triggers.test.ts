@@ -1,0 +1,66 @@
+import { readFile, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { fixtureEntry } from '../../test/mcp/fixture'
+import { textReply, toolUseReply, type Step } from '../../test/model-server'
+import { useModelServer } from '../../test/model-server/vitest'
+import { routeByPrompt, toolNamesOf } from '../../test/support/agents'
+import { useHeadless } from '../../test/support/headless'
+import { readCheckpoints } from '../main/checkpoints/checkpoint-list'
+
+// Which calls get a checkpoint before them, through the real engine against the scripted model:
+// an MCP tool not marked read-only (and not one marked read-only), and a subagent's mutating
+// calls. Outside git, so the content store records them. (NotebookEdit is covered by the same
+// rule — not read-only, not bookkeeping — once Sous has the tool; it has none yet.)
+const server = useModelServer()
+const headless = useHeadless(server, { inheritPath: true })
+const BYPASS = ['--permission-mode', 'bypassPermissions', '--output-format', 'json']
+
+/** The session's checkpoints as `tool:agent` lines (`prompt` for a prompt's). */
+async function triggers(stdout: string): Promise<string[]> {
+  const sessionId = (JSON.parse(stdout) as { session_id: string }).session_id
+  const checkpoints = await readCheckpoints(headless.home, sessionId)
+  expect(checkpoints.filter((checkpoint) => checkpoint.before.kind === 'missing')).toEqual([])
+  return checkpoints.map((checkpoint) => (checkpoint.trigger.kind === 'prompt' ? 'prompt' : `${checkpoint.trigger.name}:${checkpoint.trigger.agentId === 'main' ? 'main' : 'subagent'}`))
+}
+
+/** A step that checks the request offers `tool`, then calls it. */
+function call(tool: string, input: unknown, id: string): Step {
+  return (request) => {
+    if (!toolNamesOf(request).includes(tool)) throw new Error(`${tool} is not offered: ${toolNamesOf(request).join(', ')}`)
+    return toolUseReply(tool, input, { id })
+  }
+}
+
+describe('checkpoints before mutating calls', () => {
+  it('takes one before an MCP tool not marked read-only, and none before a read-only one', async () => {
+    await writeFile(join(headless.project, '.mcp.json'), JSON.stringify({ mcpServers: { fixture: fixtureEntry() } }))
+    server.setScenario([
+      toolUseReply('WaitForMcpServers', {}, { id: 'toolu_wait' }),
+      call('mcp__fixture__echo', { message: 'hi' }, 'toolu_echo'),
+      call('mcp__fixture__add', { a: 1, b: 2 }, 'toolu_add'),
+      textReply('Done.'),
+    ])
+    const run = await headless.sous([...BYPASS, 'Use the fixture'])
+    expect(run.code, run.stderr).toBe(0)
+    expect(server.failures).toEqual([])
+    expect(await triggers(run.stdout)).toEqual(['prompt', 'mcp__fixture__add:main'])
+  }, 60_000)
+
+  it("takes one before a subagent's mutating calls", async () => {
+    const file = join(headless.project, 'by-subagent.txt')
+    server.setScenario([
+      routeByPrompt({
+        'Delegate the write': [toolUseReply('Agent', { description: 'Write a file', prompt: 'Write the file for me.', subagent_type: 'general-purpose' }, { id: 'toolu_agent' }), textReply('Delegated.')],
+        'Write the file for me.': [toolUseReply('Glob', { pattern: '*' }), toolUseReply('Write', { file_path: file, content: 'from the subagent\n' }), textReply('Written.')],
+      }),
+    ], { loop: true })
+    const run = await headless.sous([...BYPASS, 'Delegate the write'])
+    expect(run.code, run.stderr).toBe(0)
+    expect(server.failures).toEqual([])
+    expect(await readFile(file, 'utf8')).toBe('from the subagent\n')
+    // The subagent's Write is checkpointed (its Glob is read-only); the Agent call itself is not:
+    // what its subagent changes is checkpointed call by call.
+    expect(await triggers(run.stdout)).toEqual(['prompt', 'Write:subagent'])
+  }, 60_000)
+})
