@@ -3,6 +3,8 @@ import { isWaiting } from '../../state/approval-queue'
 import { usePendingApprovals } from '../../state/approvals'
 import type { Block } from './reducer'
 import { fileChangeOf, isRejected, resultLabel } from './tool-view'
+import { webSearchCardOf } from './web-search-view'
+import { WebSearchCard } from './WebSearchCard'
 
 type ToolBlock = Extract<Block, { kind: 'tool' }>
 /**
@@ -29,6 +31,7 @@ export const ToolCard = memo(function ToolCard({ tool }: { tool: ToolBlock }) {
   // Summaries read "Edit /a/b.ts"; the card already names the tool.
   const detail = (tool.summary?.startsWith(`${tool.name} `) ? tool.summary.slice(tool.name.length + 1) : tool.summary) ?? describeInput(tool.input)
   const change = tool.result && !tool.result.isError ? fileChangeOf(tool.result.details) : undefined
+  const search = tool.name === 'WebSearch' && tool.result && !tool.result.isError ? webSearchCardOf(tool.result.details) : undefined
   return (
     <article className={`tool-card tool-card--${state}`} aria-label={`Tool ${tool.name}: ${label}`} data-tool-use-id={tool.toolUseId} tabIndex={-1}>
       <header className="tool-card__header">
@@ -62,6 +65,7 @@ export const ToolCard = memo(function ToolCard({ tool }: { tool: ToolBlock }) {
           </pre>
         </details>
       )}
+      {search && <WebSearchCard card={search} />}
       {tool.result && (
         <details className="tool-card__result">
           <summary>{resultLabel(tool.name, tool.result.isError)}</summary>
