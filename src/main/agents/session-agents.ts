@@ -9,6 +9,7 @@ import type { ContextManager } from '../compaction/manager'
 import { InstructionBudget } from '../context/instruction-files'
 import { NestedInstructions } from '../context/nested-instructions'
 import type { RequestGuard } from '../engine/guard'
+import type { ToolSearchPolicy } from '../engine/deferred-tools'
 import type { QueryHooks } from '../engine/types'
 import type { ReasoningPreference } from '../services/model/capabilities'
 import type { AgentLabel } from '../governance/approvals/queue'
@@ -82,6 +83,12 @@ export interface SessionAgentsOptions {
   reasoning?: ReasoningPreference
   /** The session's budget guard and loop brake for one subagent's run (its spend counts toward the session's caps). */
   guard?(agent: { agentId: string; parentToolUseId?: string }): RequestGuard
+  /**
+   * The session's tool-search policy for a model (`ENABLE_TOOL_SEARCH`, `deferBuiltinTools`):
+   * a subagent's MCP tools are deferred past the same threshold as the main agent's. A fork
+   * gets it too, so its request repeats its parent's (ToolSearch and `defer_loading` included).
+   */
+  toolSearch?(modelName: string): ToolSearchPolicy
   /** Subagents' compaction (thresholds, the task list, the plan); without it their conversations are sent whole. */
   compaction?: SubagentCompaction
   now?(): number
@@ -289,6 +296,7 @@ export class SessionAgents implements SubagentControl {
         hooks: loopHooks(record, parts, () => lastText, this.nestedOf(record)),
         ...(context && { context }),
         ...(make.maxTokens !== undefined && { maxTokens: make.maxTokens }),
+        ...(this.o.toolSearch && { toolSearch: this.o.toolSearch(make.model) }),
         ...(reasoningOf(make, this.o.reasoning) && { reasoning: reasoningOf(make, this.o.reasoning) }),
         ...(this.o.guard && { guard: this.o.guard({ agentId: make.id, ...(make.parentToolUseId !== undefined && { parentToolUseId: make.parentToolUseId }) }) }),
         toolContext: {

@@ -1,6 +1,6 @@
 // Longer than 300 lines because one session's wiring (gate, tasks, plan mode, subagents,
 // compaction, the budget guard) reads in one place; each part is built in its own file.
-import { toolSearchMode } from '../engine/deferred-tools'
+import { toolSearchMode, type ToolSearchPolicy } from '../engine/deferred-tools'
 import { contextWindowOf } from '../../shared/context-window'
 import { DEFAULT_TURN_GUARD } from '../../shared/ipc/contract'
 import { AppError } from '../../shared/ipc/result'
@@ -103,6 +103,8 @@ export function openSession(parts: RuntimeParts, projectPath: string, sessionId:
   // Headless runs have no limit unless one is given (--max-turns), as in Claude Code; the desktop
   // keeps a generous guard that asks whether to go on (a subagent at the guard ends its run).
   const maxTurns = options.maxTurns ?? (unattended(options) ? Infinity : (opening.preferences.turnGuard ?? DEFAULT_TURN_GUARD))
+  // The main agent and every subagent defer tools by the same policy (each by its own tools and model).
+  const toolSearch = (model: string): ToolSearchPolicy => ({ mode: toolSearchMode(options.env['ENABLE_TOOL_SEARCH']).mode, deferBuiltins: gate.settingsNow().behaviour.deferBuiltinTools === true, contextWindow: contextWindowOf(model) })
   const subagents = createSessionSubagents(parts, {
     projectPath,
     sessionId,
@@ -127,6 +129,7 @@ export function openSession(parts: RuntimeParts, projectPath: string, sessionId:
       planFile: () => plan.activePlanFile(),
     },
     reasoning,
+    toolSearch,
     guard: subagentGuard(guard, sessionId, (event) => options.hub.emit('agent.event', event)),
   })
   const extensions = openExtensions(parts, opening, gate, queue)
@@ -177,7 +180,7 @@ export function openSession(parts: RuntimeParts, projectPath: string, sessionId:
     maxTurns,
     askToContinue: !unattended(options),
     promptCacheTtl: () => gate.settingsNow().behaviour.promptCacheTtl,
-    toolSearch: (model: string) => ({ mode: toolSearchMode(options.env['ENABLE_TOOL_SEARCH']).mode, deferBuiltins: gate.settingsNow().behaviour.deferBuiltinTools === true, contextWindow: contextWindowOf(model) }),
+    toolSearch,
     ...(options.onMessage && { onMessage: (message: Message) => options.onMessage?.(sessionId, message) }),
     appendSystemPrompt: options.appendSystemPrompt,
     // A person will look before the first request (the context view) or type it: have the prompt

@@ -24,6 +24,7 @@ import { AgentToolList, MainSessionLink } from './subagent-parts'
 import { notificationTurnText, taskNotificationText } from '../context/task-notification'
 import type { BackgroundEnd } from './background-news'
 import type { RequestGuard } from '../engine/guard'
+import type { ToolSearchPolicy } from '../engine/deferred-tools'
 import type { ReasoningPreference } from '../services/model/capabilities'
 
 /** One session's subagents as the session environment wires them. */
@@ -77,6 +78,8 @@ export interface SubagentSession {
   reasoning?: ReasoningPreference
   /** The session's guard for one subagent's run. */
   guard?(agent: { agentId: string; parentToolUseId?: string }): RequestGuard
+  /** The session's tool-search policy for a model: subagents defer tools as the main agent does. */
+  toolSearch?(modelName: string): ToolSearchPolicy
 }
 
 /**
@@ -105,6 +108,7 @@ export function createSessionSubagents(parts: RuntimeParts, session: SubagentSes
     maxTurns: session.maxTurns,
     ...(session.reasoning && { reasoning: session.reasoning }),
     ...(session.guard && { guard: session.guard }),
+    ...(session.toolSearch && { toolSearch: session.toolSearch }),
     main: { model: () => session.modelName, mode: () => session.gate.mode, tools: () => toolList.all, shell: session.tools.shell, fileState: session.tools.fileState },
     openGate: (agent, mode, state) => openSubagentGate(parts, session, agent, mode, state),
     sharedContext: () => toolList.shared,

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest'
+import { fixtureEntry } from '../../../test/mcp/fixture'
+import { textReply, toolUseReply } from '../../../test/model-server'
+import { useModelServer } from '../../../test/model-server/vitest'
+import { promptOf, routeByPrompt, useAgentWorld } from '../../../test/support/agents'
+
+// Subagents defer tools by the session's policy: the real runtime, a real stdio MCP server, the
+// real SDK against the scripted server; what each request offered is read from what it recorded.
+const server = useModelServer()
+const config = JSON.stringify({ mcpServers: { fixture: fixtureEntry() } })
+const world = useAgentWorld(() => server.url, { mcpConfigs: [config] })
+
+type OfferedTool = { name: string; defer_loading?: boolean }
+const toolsOf = (body: Record<string, unknown>) => body['tools'] as OfferedTool[]
+
+describe('a subagent with ENABLE_TOOL_SEARCH', () => {
+  it('offers ToolSearch and sends the MCP tools with defer_loading, as the main agent does', async () => {
+    await world.restart({ env: { ANTHROPIC_API_KEY: 'test', ANTHROPIC_BASE_URL: server.url, HOME: world.userHome, ENABLE_TOOL_SEARCH: 'true' } })
+    server.setScenario(
+      [
+        routeByPrompt({
+          'Ask a helper.': [toolUseReply('Agent', { description: 'Help', prompt: 'Use the fixture server.', subagent_type: 'general-purpose' }, { id: 'toolu_agent' }), textReply('Done.')],
+          'Use the fixture server.': [textReply('Nothing to do.')],
+        }),
+      ],
+      { loop: true },
+    )
+    const { sessionId } = await world.runtime.sessions.create(world.project)
+    await world.runtime.mcp.peek(world.project)!.waitFor(undefined, 20_000)
+    const result = await world.runtime.sessions.run(sessionId, 'Ask a helper.')
+    expect(result.reason).toBe('completed')
+    expect(server.failures).toEqual([])
+
+    const main = toolsOf(server.requests.find((request) => promptOf(request) === 'Ask a helper.')!.body)
+    const sub = toolsOf(server.requests.find((request) => promptOf(request) === 'Use the fixture server.')!.body)
+    for (const tools of [main, sub]) {
+      const mcp = tools.filter((tool) => tool.name.startsWith('mcp__fixture__'))
+      expect(mcp.length).toBeGreaterThan(0)
+      expect(mcp.every((tool) => tool.defer_loading === true)).toBe(true)
+      expect(tools.map((tool) => tool.name)).toContain('ToolSearch')
+      // Built-ins stay loaded (deferBuiltinTools is off).
+      expect(tools.find((tool) => tool.name === 'Read')?.defer_loading).toBeUndefined()
+    }
+  })
+})
