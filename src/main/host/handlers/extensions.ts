@@ -22,7 +22,7 @@ export function extensionHandlers(deps: { extensions?: ExtensionService; sousHom
     'mcp.add': ({ projectPath, target, name, server }) => {
       const file = mcpTargetFile(target, projectPath, deps.sousHome)
       // A project's .mcp.json is shared with the repository (readable like its other files); the user's settings stay private.
-      addMcpServer(file, name, server, { env: deps.env ?? process.env, cwd: projectPath, mode: target === 'project' ? 0o644 : 0o600 })
+      addMcpServer(file, name, server, { env: deps.env ?? process.env, cwd: projectPath, mode: target === 'project' ? 0o644 : 0o600, plainFileOnly: target === 'project' })
       return { file }
     },
   }

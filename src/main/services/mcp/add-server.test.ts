@@ -1,4 +1,4 @@
-import { chmod, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
+import { chmod, mkdtemp, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -64,6 +64,17 @@ describe('adding an MCP server from the form', () => {
     await writeFile(file, '{ broken')
     expect(refused('d', { type: 'stdio', command: 'node', args: [], env: {} })).toMatch(/is not valid JSON/)
     expect(await readFile(file, 'utf8')).toBe('{ broken')
+  })
+
+  it("refuses a project's .mcp.json that is a link elsewhere: nothing is read from its target or written", async () => {
+    const secret = join(dir, 'elsewhere.json')
+    await writeFile(secret, JSON.stringify({ auths: { registry: 'token-123' } }))
+    const project = await mkdtemp(join(dir, 'project-'))
+    const link = join(project, '.mcp.json')
+    await symlink(secret, link)
+    expect(() => addMcpServer(link, 'x', { type: 'http', url: 'https://mcp.example.test/mcp' }, { env, cwd: project, plainFileOnly: true })).toThrow(/not a plain file/)
+    expect(JSON.parse(await readFile(secret, 'utf8'))).toEqual({ auths: { registry: 'token-123' } })
+    expect((await readFile(link, 'utf8')).includes('mcpServers')).toBe(false)
   })
 
   it('finds commands by path (executable files only) and on PATH', async () => {

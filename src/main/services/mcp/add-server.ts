@@ -1,4 +1,4 @@
-import { accessSync, constants, readFileSync, statSync } from 'node:fs'
+import { accessSync, constants, lstatSync, readFileSync, statSync } from 'node:fs'
 import { delimiter, isAbsolute, join } from 'node:path'
 import { AppError } from '../../../shared/ipc/result'
 import { writeFileAtomicSync } from '../../base/atomic-write'
@@ -14,6 +14,17 @@ export type McpTarget = 'project' | 'user'
 /** The file a target means. */
 export function mcpTargetFile(target: McpTarget, projectPath: string, sousHome: string): string {
   return target === 'project' ? join(projectPath, '.mcp.json') : join(sousHome, 'settings.json')
+}
+
+/** Refuses a file that exists and is not a plain file (a symbolic link, a folder, a device). */
+function refuseLinks(file: string): void {
+  let kind: 'missing' | 'plain' | 'other' = 'missing'
+  try {
+    kind = lstatSync(file).isFile() ? 'plain' : 'other'
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new AppError('INVALID_INPUT', `${file} could not be read: ${(error as Error).message}`)
+  }
+  if (kind === 'other') throw new AppError('INVALID_INPUT', `${file} is not a plain file (a symbolic link, say); nothing was written.`)
 }
 
 /** Finds `command` as a shell would: a path with a slash must be an executable file, a bare name must be on PATH. */
@@ -35,7 +46,10 @@ export function commandExists(command: string, env: Readonly<Record<string, stri
  * does not exist, a URL that is not http(s), a file that is not a JSON object (fails closed rather
  * than overwrite what could not be read).
  */
-export function addMcpServer(file: string, name: string, server: NewMcpServer, check: { env: Readonly<Record<string, string | undefined>>; cwd: string; mode?: number }): void {
+export function addMcpServer(file: string, name: string, server: NewMcpServer, check: { env: Readonly<Record<string, string | undefined>>; cwd: string; mode?: number; plainFileOnly?: boolean }): void {
+  // A repository is untrusted: its `.mcp.json` may be a link to a JSON file elsewhere (a token
+  // store, say), which reading and writing it back into the project would copy into the repository.
+  if (check.plainFileOnly) refuseLinks(file)
   if (server.type === 'stdio') {
     if (!commandExists(server.command, check.env, check.cwd)) throw new AppError('INVALID_INPUT', `No such command: ${server.command} (not an executable file, and not found on PATH).`)
   } else {
