@@ -8,6 +8,7 @@ import type { DecideContext, DecideInput } from './context'
 import { EDIT_TOOLS, matchDomainRule, matchPathRule, matchSpecifierRule, toolRuleMatches } from './match'
 import { isInsideRoots, type Place } from '../paths/place'
 import { protectedReason } from './protected'
+import { defaultDenyRead } from '../sandbox/credential-reads'
 import { subjectOf } from './subject'
 
 export type { DecideInput, HookVerdict } from './context'
@@ -68,9 +69,20 @@ function decideInner(ctx: DecideContext): PermissionDecision {
     const b = ctx.settings.broken[0] as { file: string; message: string }
     return { behavior: 'ask', explanation: { kind: 'settings-error', file: b.file, detail: `could not be parsed, so nothing is allowed without asking (${b.message})` }, preview }
   }
-  // Only the mode's own default ask is left for auto mode's classifier: every ask above is a floor.
-  if (allowed.behavior === 'ask') return { ...allowed, preview, ...(ctx.settings.broken.length === 0 && { classifiable: true as const }) }
+  // Only the mode's own default ask is left for auto mode's classifier: every ask above is a floor,
+  // and so is a file tool on a credential store (the sandbox hides them from commands; a model
+  // following planted instructions must not be one small model's yes away from a key).
+  if (allowed.behavior === 'ask') return { ...allowed, preview, ...(ctx.settings.broken.length === 0 && !touchesCredentials(ctx) && { classifiable: true as const }) }
   return allowed
+}
+
+/** Whether a file tool's path (as written or where it really leads) is in a credential store the sandbox hides. */
+function touchesCredentials(ctx: DecideContext): boolean {
+  const subject = ctx.subject
+  if (subject.kind !== 'read' && subject.kind !== 'edit') return false
+  const stores = defaultDenyRead(ctx.home)
+  const spellings = [subject.place.path, subject.place.real].filter((path): path is string => typeof path === 'string' && path !== '')
+  return spellings.some((path) => stores.some((store) => path === store || path.startsWith(`${store}/`)))
 }
 
 type RuleExplanation = Extract<Explanation, { kind: 'rule' }>

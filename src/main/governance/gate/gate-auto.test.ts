@@ -6,6 +6,7 @@ import { textReply } from '../../../../test/model-server'
 import { useModelServer } from '../../../../test/model-server/vitest'
 import { ModelCache } from '../../services/model/cache'
 import { SMALL_FAST_MODEL } from '../../services/model/ask'
+import { readTool } from '../../tools/read'
 import { writeTool } from '../../tools/write'
 import { ApprovalQueue, type ApprovalRequest } from '../approvals/queue'
 import { autoAskFile } from '../auto/ask-patterns'
@@ -115,6 +116,25 @@ describe('auto mode at the gate', () => {
     expect((await third).behavior).toBe('deny')
     expect(classifierRequests()).toHaveLength(1)
     expect(g.askNextTime('auto-99', 'session')).toContain('no auto-mode decision')
+  })
+
+  it("a file tool on a credential store outside the project is a floor: the person is asked, the classifier is not", async () => {
+    // The script would allow anything; it is never asked.
+    server.setScenario([classifier('allow: the user asked for it')], { loop: true })
+    mkdirSync(join(base, 'home', '.aws'), { recursive: true })
+    writeFileSync(join(base, 'home', '.aws', 'credentials'), '[default]\naws_secret_access_key = x\n')
+    const g = gate()
+    await g.userPromptSubmit('Deploy the app')
+    for (const [tool, input] of [
+      [readTool, { file_path: join(base, 'home', '.aws', 'credentials') }],
+      [writeTool, { file_path: join(base, 'home', '.ssh', 'authorized_keys'), content: 'ssh-ed25519 AAAA attacker' }],
+    ] as const) {
+      const asked = nextRequest()
+      const call = g.canUseTool(tool, input, `toolu_${tool.name}`)
+      queue.resolve((await asked).id, { kind: 'reject' })
+      expect((await call).behavior).toBe('deny')
+    }
+    expect(classifierRequests()).toEqual([])
   })
 
   it('an unreadable pattern file fails closed: nothing goes through the classifier', async () => {
