@@ -209,7 +209,7 @@ export function openSession(parts: RuntimeParts, projectPath: string, sessionId:
       if (mode !== previous && mode !== 'plan' && previous !== 'plan') news.modeChanged(mode)
     },
     mode: () => gate.mode,
-    auto: { decisions: () => gate.autoDecisions(), askNextTime: (decisionId, scope) => gate.askNextTime(decisionId, scope), off: () => gate.settingsNow().disableAutoMode },
+    auto: { decisions: () => gate.autoDecisions(), askNextTime: (decisionId, scope) => gate.askNextTime(decisionId, scope), off: () => gate.settingsPeek().disableAutoMode },
     ...(subagents.coordinator && { settled: () => subagents.settled() }),
     // Whether or not a turn ever ran (a session opened and closed unused has no toolset), so the
     // session's state is freed here rather than with the toolset.
@@ -262,7 +262,7 @@ function openGate(parts: RuntimeParts, opening: Opening, classifierModel: () => 
     onAutoDecision: (decision, origin) => options.hub.emit('agent.event', autoDecisionEvent(sessionId, decision, origin)),
   })
   // `--permission-mode` wins; else the settings' `defaultMode` (as far as its file may set it), else Settings' choice.
-  if (!options.permissionModeFlag) gate.setMode(startingMode(gate.settingsNow(), opening.preferences.permissionMode ?? options.permissionMode))
+  if (!options.permissionModeFlag) gate.setMode(startingMode(gate.settingsPeek(), opening.preferences.permissionMode ?? options.permissionMode))
   return {
     gate,
     queue,

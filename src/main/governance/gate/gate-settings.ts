@@ -41,6 +41,14 @@ export class SettingsWatch {
     return this.settings
   }
 
+  /**
+   * The settings as the files say now, without reporting or keeping anything: for a look taken
+   * before anyone listens (the starting mode, at open), which must not use up the notices.
+   */
+  peek(): MergedSettings {
+    return loadSettings(this.projectRoot, this.loadOptions).settings
+  }
+
   /** Reloads unconditionally and returns the diagnostics of this load. */
   reload(): { settings: MergedSettings; diagnostics: SettingsDiagnostic[] } {
     const diagnostics: SettingsDiagnostic[] = []

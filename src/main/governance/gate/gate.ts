@@ -119,6 +119,7 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
       return mode
     },
     settingsNow: () => settings(),
+    settingsPeek: () => watch.peek(),
     reloadSettings() {
       const { diagnostics } = watch.reload()
       settings()

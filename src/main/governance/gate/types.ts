@@ -107,6 +107,8 @@ export interface PermissionGate extends SessionHooks {
   readonly mode: PermissionMode
   /** The merged settings as they are now (re-read when a file changed). */
   settingsNow(): MergedSettings
+  /** The merged settings read afresh without reporting their problems (those are told once, when the session is listened to). */
+  settingsPeek(): MergedSettings
   /** Re-reads the settings files now; returns this load's diagnostics. */
   reloadSettings(): SettingsDiagnostic[]
   /** Whether checkpoints are on (`fileCheckpointingEnabled` in the current settings; default on). */

@@ -41,9 +41,9 @@ export function ChatPane({ projectPath }: { projectPath: string }) {
   // A replay shows the session as it stood at the replay's step, in place of the live conversation.
   const replayed = useReplayTranscript()
   // A new prompt is about the session as it is now: it ends a replay.
-  const sendNow = useCallback((text: string) => {
+  const sendNow = useCallback((text: string, images?: Parameters<typeof send>[1]) => {
     exitReplay()
-    return send(text)
+    return send(text, images)
   }, [send])
   const tasks = useTasks((state) => (sessionId ? state.lists[sessionId]?.tasks : undefined))
   const activity = useMemo(() => (tasks ? currentActivity(tasks) : undefined), [tasks])
