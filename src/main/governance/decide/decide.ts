@@ -6,7 +6,7 @@ import { gitRepositoryConcern } from './git-repository'
 import { linkReach } from './link-reach'
 import type { DecideContext, DecideInput } from './context'
 import { EDIT_TOOLS, matchDomainRule, matchPathRule, matchSpecifierRule, toolRuleMatches } from './match'
-import { isInsideRoots, type Place } from '../paths/place'
+import { isInsideRoots, isUnder, spellings, type Place } from '../paths/place'
 import { protectedReason } from './protected'
 import { defaultDenyRead } from '../sandbox/credential-reads'
 import { subjectOf } from './subject'
@@ -81,8 +81,7 @@ function touchesCredentials(ctx: DecideContext): boolean {
   const subject = ctx.subject
   if (subject.kind !== 'read' && subject.kind !== 'edit') return false
   const stores = defaultDenyRead(ctx.home)
-  const spellings = [subject.place.path, subject.place.real].filter((path): path is string => typeof path === 'string' && path !== '')
-  return spellings.some((path) => stores.some((store) => path === store || path.startsWith(`${store}/`)))
+  return spellings(subject.place).some((path) => stores.some((store) => isUnder(path, store)))
 }
 
 type RuleExplanation = Extract<Explanation, { kind: 'rule' }>

@@ -21,6 +21,8 @@ export class SettingsWatch {
   private settings: MergedSettings | undefined
   private signature = ''
   private reported = new Set<string>()
+  /** Problems of a load {@link peek} made, to be told at the next {@link current}. */
+  private untold: SettingsDiagnostic[] | undefined
   private generation = 0
 
   constructor(
@@ -38,15 +40,18 @@ export class SettingsWatch {
   current(): MergedSettings {
     const now = this.signatureNow()
     if (!this.settings || now !== this.signature) return this.load(now)
+    if (this.untold) this.report(this.untold)
     return this.settings
   }
 
   /**
-   * The settings as the files say now, without reporting or keeping anything: for a look taken
-   * before anyone listens (the starting mode, at open), which must not use up the notices.
+   * The current settings for a look taken before anyone listens (the starting mode, at open): a
+   * load made here keeps its problems to be told at the next {@link current}, not used up now.
    */
   peek(): MergedSettings {
-    return loadSettings(this.projectRoot, this.loadOptions).settings
+    const now = this.signatureNow()
+    if (this.settings && now === this.signature) return this.settings
+    return this.load(now, undefined, false)
   }
 
   /** Reloads unconditionally and returns the diagnostics of this load. */
@@ -56,17 +61,19 @@ export class SettingsWatch {
     return { settings, diagnostics }
   }
 
-  private load(signature: string, sink?: SettingsDiagnostic[]): MergedSettings {
+  private load(signature: string, sink?: SettingsDiagnostic[], tell = true): MergedSettings {
     const { settings, diagnostics } = loadSettings(this.projectRoot, this.loadOptions)
     this.settings = settings
     this.signature = signature
     this.generation++
     sink?.push(...diagnostics)
-    this.report(diagnostics)
+    if (tell) this.report(diagnostics)
+    else this.untold = diagnostics
     return settings
   }
 
   private report(diagnostics: SettingsDiagnostic[]): void {
+    this.untold = undefined
     const keyOf = (diagnostic: SettingsDiagnostic): string => `${diagnostic.level}\u0000${diagnostic.file ?? ''}\u0000${diagnostic.message}`
     const now = new Set(diagnostics.map(keyOf))
     for (const diagnostic of diagnostics) {

@@ -107,7 +107,7 @@ export interface PermissionGate extends SessionHooks {
   readonly mode: PermissionMode
   /** The merged settings as they are now (re-read when a file changed). */
   settingsNow(): MergedSettings
-  /** The merged settings read afresh without reporting their problems (those are told once, when the session is listened to). */
+  /** The current settings without telling their problems yet: they are told at the next {@link settingsNow} (a look before the session is listened to). */
   settingsPeek(): MergedSettings
   /** Re-reads the settings files now; returns this load's diagnostics. */
   reloadSettings(): SettingsDiagnostic[]
