@@ -23,7 +23,7 @@ export function preview(text: string, max = TOOL_END_PREVIEW_CHARS): string {
 
 /** The event of a finished reply: its text, and its thinking text when there is some (a replay shows that folded, as live). */
 export function assistantMessage(content: readonly AssistantBlock[], stopReason: string | null): EventBody {
-  const text = content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('')
+  const text = textOf(content)
   const thinking = content.flatMap((block) => (block.type === 'thinking' && block.thinking ? [block.thinking] : [])).join('\n\n')
   return { type: 'assistant_message', text, stopReason, ...(thinking && { thinking }) }
 }
@@ -32,7 +32,12 @@ export function assistantMessage(content: readonly AssistantBlock[], stopReason:
 export function lastText(messages: readonly Message[]): string {
   for (let index = messages.length - 1; index >= 0; index--) {
     const message = messages[index]!
-    if (message.role === 'assistant') return message.content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('')
+    if (message.role === 'assistant') return textOf(message.content)
   }
   return ''
+}
+
+/** A reply's text blocks, joined. */
+function textOf(content: readonly AssistantBlock[]): string {
+  return content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('')
 }
