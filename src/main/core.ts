@@ -31,7 +31,7 @@ import { readPreferencesSync } from './workspace/preferences'
 export interface CoreOptions {
   /** `$SOUS_HOME` (see `base/paths.ts`). */
   sousHome: string
-  transport: 'electron' | 'browser'
+  transport: 'electron' | 'browser' | 'stdio'
   keyStore: KeyStore
   /** The desktop folder dialog; without it `project.pick` answers UNAVAILABLE. */
   pickFolder?: PickFolder

@@ -1,0 +1,89 @@
+import { sousHome } from '../main/base/paths'
+import { createHostCore } from '../main/host-core'
+import { createModelTunnel } from '../main/host/remote/model-tunnel'
+import { serveRemoteHost } from '../main/host/remote/stdio-host'
+import type { Frame } from '../main/host/remote/frames'
+import { SOUS_VERSION } from '../main/host/version'
+import { MemoryKeyStore } from '../main/secrets/memory-key-store'
+import { canonicalMode, type PermissionModeId } from '../shared/permission-modes'
+
+/** What `sous host` accepts. */
+export interface HostArgs {
+  /** Who sends the model requests: the local Sous (`relay`, the default) or this machine (`own`). */
+  model: 'relay' | 'own'
+  /** Driven by `sous -p --remote`: asks become denials; the folder's configuration is obeyed as `-p` obeys it. */
+  unattended: boolean
+  permissionMode?: PermissionModeId
+}
+
+const USAGE = 'Usage: sous host --stdio [--own-model-key] [--unattended [--permission-mode MODE]]'
+
+/** Parses the arguments after `host`. Pure. */
+export function parseHostArgs(argv: readonly string[]): { ok: true; args: HostArgs } | { ok: false; message: string } {
+  const args: HostArgs = { model: 'relay', unattended: false }
+  let stdio = false
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] ?? ''
+    if (arg === '--stdio') stdio = true
+    else if (arg === '--own-model-key') args.model = 'own'
+    else if (arg === '--unattended') args.unattended = true
+    else if (arg === '--permission-mode') {
+      const mode = canonicalMode(argv[++i] ?? '')
+      if (!mode) return { ok: false, message: `--permission-mode needs a mode.\n${USAGE}` }
+      args.permissionMode = mode
+    } else return { ok: false, message: `Unknown option for host: ${arg}\n${USAGE}` }
+  }
+  if (!stdio) return { ok: false, message: `sous host speaks over stdin/stdout only: pass --stdio.\n${USAGE}` }
+  return { ok: true, args }
+}
+
+/**
+ * `sous host --stdio`: the main-process core without a window, driven by another Sous over this
+ * process's stdin/stdout (remote/frames.ts). Runs until the client closes the pipe, then ends every
+ * session and terminal. stdout carries frames only: every other line goes to stderr.
+ *
+ * With the default model relay the environment's model credentials are not used (the sealed copy
+ * the CLI hands over has them removed here too): the model key is the client's.
+ */
+export async function runHost(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<number> {
+  const parsed = parseHostArgs(argv)
+  if (!parsed.ok) {
+    process.stderr.write(`sous host: ${parsed.message}\n`)
+    return 2
+  }
+  const { args } = parsed
+  // Anything of ours that prints must not corrupt the frame stream.
+  console.log = console.info = (...parts: unknown[]) => console.error(...parts)
+  const output = process.stdout
+  const hostEnv = args.model === 'relay' ? withoutModelCredentials(env) : env
+  let send: (frame: Frame) => boolean = () => false
+  const tunnel = args.model === 'relay' ? createModelTunnel((frame) => send(frame)) : undefined
+  const { core, dispose } = createHostCore({
+    transport: 'stdio',
+    home: sousHome(hostEnv),
+    env: hostEnv,
+    keyStore: new MemoryKeyStore(hostEnv),
+    ...(tunnel && { modelRelay: { fetch: tunnel.fetch } }),
+    ...(args.unattended && { unattended: { ...(args.permissionMode && { permissionMode: args.permissionMode }) } }),
+    log: (message) => process.stderr.write(`[sous host] ${message}\n`),
+  })
+  const connection = serveRemoteHost({
+    core,
+    input: process.stdin,
+    output,
+    version: SOUS_VERSION,
+    model: args.model,
+    ...(tunnel && { tunnel }),
+    log: (message) => process.stderr.write(`[sous host] ${message}\n`),
+  })
+  send = connection.send
+  const reason = await connection.done
+  process.stderr.write(`sous host: ${reason}; stopping.\n`)
+  await dispose()
+  return reason.startsWith('The local Sous cannot') ? 3 : 0
+}
+
+function withoutModelCredentials(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const { ANTHROPIC_API_KEY: _key, ANTHROPIC_AUTH_TOKEN: _token, ...rest } = env
+  return rest
+}

@@ -1,0 +1,149 @@
+import type { AgentEvent } from '../shared/protocol/agent-event'
+import type { PrintIO } from './print'
+import { parsePrintArgs, type PrintOptions } from './print-args'
+import { SOUS_VERSION } from '../main/host/version'
+import { connectRemoteHost, type RemoteHostClient } from '../main/host/remote/client'
+import { explainSshFailure, parseRemoteTarget, spawnSshHost, type RemoteTarget } from '../main/host/remote/ssh'
+import { createModelRelay } from '../main/services/model/relay'
+import { MemoryKeyStore } from '../main/secrets/memory-key-store'
+
+/** The flags `--remote` brings, taken out of the argument list before `sous -p` reads the rest. */
+export interface RemoteFlags {
+  target: RemoteTarget
+  remoteSous: string
+  /** `--remote-model own`: the remote sends model requests with its own key or gateway. */
+  ownModelKey: boolean
+}
+
+/** Takes `--remote`, `--remote-sous` and `--remote-model` out of `argv`. Pure. */
+export function takeRemoteFlags(argv: readonly string[]): { ok: true; flags: RemoteFlags | undefined; rest: string[] } | { ok: false; message: string } {
+  const rest: string[] = []
+  let target: string | undefined
+  let remoteSous = 'sous'
+  let ownModelKey = false
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] ?? ''
+    const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined]
+    const value = (): string | undefined => inline ?? argv[++i]
+    if (flag === '--remote') target = value()
+    else if (flag === '--remote-sous') remoteSous = value() ?? ''
+    else if (flag === '--remote-model') {
+      const mode = value()
+      if (mode !== 'own' && mode !== 'relay') return { ok: false, message: '--remote-model is `relay` (the default: the key stays here) or `own` (the remote uses its own key or gateway)' }
+      ownModelKey = mode === 'own'
+    } else rest.push(arg)
+  }
+  if (target === undefined) return { ok: true, flags: undefined, rest }
+  const parsed = parseRemoteTarget(target)
+  if (!parsed.ok) return parsed
+  if (!remoteSous.trim()) return { ok: false, message: '--remote-sous needs the command that starts Sous on the remote' }
+  return { ok: true, flags: { target: parsed.target, remoteSous, ownModelKey }, rest }
+}
+
+/**
+ * `sous -p --remote <destination>:<dir> "prompt"`: the same turn as `sous -p`, run by a Sous on
+ * another machine over the system ssh (`sous host --stdio --unattended` there), through the
+ * contract. Model requests come back over the pipe and are sent from here with the local key
+ * (unless `--remote-model own`). Prints the answer as `-p` does (text or json). Returns the exit
+ * code: ssh's own when the connection failed.
+ */
+export async function runRemotePrint(flags: RemoteFlags, argv: string[], env: NodeJS.ProcessEnv, io: PrintIO): Promise<number> {
+  const parsed = parsePrintArgs(argv)
+  if (parsed.ok === 'help') return 0
+  if (!parsed.ok) return fail(io, `sous: ${parsed.error}`, 2)
+  const options = { ...parsed.options, prompt: [parsed.options.prompt, io.stdin ?? ''].map((part) => part.trim()).filter(Boolean).join('\n\n') }
+  if (!options.prompt) return fail(io, 'sous: no prompt: pass it as an argument or on stdin', 2)
+  const unsupported = unsupportedWithRemote(options)
+  if (unsupported) return fail(io, `sous: ${unsupported} is not available with --remote yet`, 2)
+
+  const hostArgs = ['--unattended', ...(options.permissionModeGiven ? ['--permission-mode', options.permissionMode] : []), ...(flags.ownModelKey ? ['--own-model-key'] : [])]
+  const { child } = spawnSshHost({ target: flags.target, ssh: env['SOUS_SSH'], remoteSous: flags.remoteSous, hostArgs, env })
+  let stderr = ''
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString('utf8')).slice(-8000)
+    if (options.verbose) io.stderr.write(chunk.toString('utf8'))
+  })
+  const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) => {
+    child.once('error', (error) => {
+      stderr += `\n${error.message}`
+      resolve({ code: 127, signal: null })
+    })
+    child.once('exit', (code, signal) => resolve({ code, signal }))
+  })
+  const relay = flags.ownModelKey ? undefined : createModelRelay({ env, keyStore: new MemoryKeyStore(env) })
+  const connected = await connectRemoteHost({
+    input: child.stdout,
+    output: child.stdin,
+    version: SOUS_VERSION,
+    ...(relay && { relay }),
+    onProblem: (message) => io.stderr.write(`sous: warning: ${message}\n`),
+  })
+  if (!connected.ok) {
+    if (/does not match|cannot drive/.test(connected.message)) {
+      child.kill()
+      return fail(io, `sous: ${connected.message}\nInstall the same version there: ssh ${flags.target.destination} npm i -g sous@${SOUS_VERSION} (or update the local Sous).`, 1)
+    }
+    const end = await exited
+    return fail(io, `sous: ${explainSshFailure({ ...end, stderr, destination: flags.target.destination, remoteSous: flags.remoteSous, version: SOUS_VERSION })}`, end.code && end.code > 0 ? end.code : 1)
+  }
+  const client = connected.client
+  try {
+    return await runTurn(client, flags.target, options, io)
+  } finally {
+    client.close()
+    const timer = setTimeout(() => child.kill(), 5000)
+    await exited
+    clearTimeout(timer)
+  }
+}
+
+async function runTurn(client: RemoteHostClient, target: RemoteTarget, options: PrintOptions, io: PrintIO): Promise<number> {
+  const created = await client.invoke('session.create', { projectPath: target.folder })
+  if (!created.ok) return fail(io, `sous: ${target.destination}:${target.folder}: ${created.error.message}`, 1)
+  const { sessionId } = created.value
+  let reply = ''
+  const ended = new Promise<Extract<AgentEvent, { type: 'turn_end' }>>((resolve) => {
+    client.subscribe((channel, payload) => {
+      if (channel !== 'agent.event') return
+      const event = payload as AgentEvent
+      if (event.sessionId !== sessionId || event.agentId !== 'main') return
+      if (event.type === 'assistant_message') reply = event.text
+      if (event.type === 'sandbox_unavailable') io.stderr.write(`sous: warning: the sandbox is unavailable on ${target.destination}: ${event.reason}\n`)
+      if (event.type === 'turn_end') resolve(event)
+    })
+  })
+  const lost = client.closed.then(() => undefined)
+  const stop = (): void => void client.invoke('session.abort', { sessionId })
+  io.signal?.addEventListener('abort', stop, { once: true })
+  try {
+    const sent = await client.invoke('session.prompt', { sessionId, text: options.prompt })
+    if (!sent.ok) return fail(io, `sous: ${sent.error.message}`, 1)
+    const end = await Promise.race([ended, lost])
+    if (!end) return fail(io, `sous: the connection to ${target.destination} was lost during the turn`, 1)
+    if (options.outputFormat === 'json') {
+      io.stdout.write(`${JSON.stringify({ type: 'result', subtype: end.reason === 'completed' ? 'success' : 'error_during_execution', is_error: end.reason !== 'completed', result: reply, session_id: sessionId, terminal_reason: end.reason, remote: `${target.destination}:${target.folder}` }, null, 2)}\n`)
+    } else io.stdout.write(reply.endsWith('\n') || reply === '' ? reply : `${reply}\n`)
+    if (end.reason === 'completed') return 0
+    io.stderr.write(`sous: the turn ended: ${end.reason}${end.message ? ` (${end.message})` : ''}\n`)
+    return end.reason === 'aborted' ? 130 : 1
+  } finally {
+    io.signal?.removeEventListener('abort', stop)
+  }
+}
+
+/** The `-p` options a remote run does not carry yet; undefined when all of them are plain. */
+function unsupportedWithRemote(options: PrintOptions): string | undefined {
+  if (options.outputFormat !== 'text' && options.outputFormat !== 'json') return `--output-format ${options.outputFormat}`
+  if (options.inputFormat !== 'text') return '--input-format stream-json'
+  if (options.resume || options.continue) return '--resume/--continue'
+  if (options.cwd) return '--cwd (the folder is the one after the destination)'
+  if (options.mcpConfigs.length > 0) return '--mcp-config'
+  if (options.coordinator) return '--coordinator'
+  if (options.allowedTools.length > 0 || options.disallowedTools.length > 0) return '--allowedTools/--disallowedTools'
+  return undefined
+}
+
+function fail(io: PrintIO, line: string, code: number): number {
+  io.stderr.write(`${line}\n`)
+  return code
+}
