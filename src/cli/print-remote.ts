@@ -98,7 +98,10 @@ export async function runRemotePrint(flags: RemoteFlags, argv: string[], env: No
 }
 
 async function runTurn(client: RemoteHostClient, target: RemoteTarget, options: PrintOptions, io: PrintIO): Promise<number> {
-  const created = await client.invoke('session.create', { projectPath: target.folder })
+  // As the app opens a folder: it must exist there (and joins the remote's recent projects).
+  const opened = await client.invoke('project.open', { path: target.folder })
+  if (!opened.ok) return fail(io, `sous: ${target.destination}:${target.folder}: ${opened.error.message}`, 1)
+  const created = await client.invoke('session.create', { projectPath: opened.value.path })
   if (!created.ok) return fail(io, `sous: ${target.destination}:${target.folder}: ${created.error.message}`, 1)
   const { sessionId } = created.value
   let reply = ''
