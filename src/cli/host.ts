@@ -2,6 +2,7 @@ import { sousHome } from '../main/base/paths'
 import { createHostCore } from '../main/host-core'
 import { createModelTunnel } from '../main/host/remote/model-tunnel'
 import { serveRemoteHost } from '../main/host/remote/stdio-host'
+import { createEventLog } from '../main/host/remote/event-log'
 import type { Frame } from '../main/host/remote/frames'
 import { SOUS_VERSION } from '../main/host/version'
 import { MemoryKeyStore } from '../main/secrets/memory-key-store'
@@ -14,17 +15,26 @@ export interface HostArgs {
   /** Driven by `sous -p --remote`: asks become denials; the folder's configuration is obeyed as `-p` obeys it. */
   unattended: boolean
   permissionMode?: PermissionModeId
+  /**
+   * `stdio`: this process is the pipe to the long-lived host (started when none runs; see
+   * host-daemon.ts); `inline`: this process is the host and ends with the pipe (`--no-daemon`);
+   * `daemon`: the long-lived host itself (started by the connector).
+   */
+  mode: 'stdio' | 'inline' | 'daemon'
 }
 
-const USAGE = 'Usage: sous host --stdio [--own-model-key] [--unattended [--permission-mode MODE]]'
+const USAGE = 'Usage: sous host --stdio [--no-daemon] [--own-model-key] [--unattended [--permission-mode MODE]]'
 
 /** Parses the arguments after `host`. Pure. */
 export function parseHostArgs(argv: readonly string[]): { ok: true; args: HostArgs } | { ok: false; message: string } {
-  const args: HostArgs = { model: 'relay', unattended: false }
+  const args: HostArgs = { model: 'relay', unattended: false, mode: 'stdio' }
   let stdio = false
+  let inline = false
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] ?? ''
     if (arg === '--stdio') stdio = true
+    else if (arg === '--no-daemon') inline = true
+    else if (arg === '--daemon') args.mode = 'daemon'
     else if (arg === '--own-model-key') args.model = 'own'
     else if (arg === '--unattended') args.unattended = true
     else if (arg === '--permission-mode') {
@@ -33,12 +43,15 @@ export function parseHostArgs(argv: readonly string[]): { ok: true; args: HostAr
       args.permissionMode = mode
     } else return { ok: false, message: `Unknown option for host: ${arg}\n${USAGE}` }
   }
+  if (args.mode === 'daemon') return { ok: true, args }
   if (!stdio) return { ok: false, message: `sous host speaks over stdin/stdout only: pass --stdio.\n${USAGE}` }
+  if (inline) args.mode = 'inline'
   return { ok: true, args }
 }
 
 /**
- * `sous host --stdio`: the main-process core without a window, driven by another Sous over this
+ * `sous host --stdio`: the main-process core without a window (in this process with
+ * `--no-daemon`, else in the long-lived host this process connects to), driven by another Sous over this
  * process's stdin/stdout (remote/frames.ts). Runs until the client closes the pipe, then ends every
  * session and terminal. stdout carries frames only: every other line goes to stderr.
  *
@@ -52,10 +65,15 @@ export async function runHost(argv: readonly string[], env: NodeJS.ProcessEnv): 
     return 2
   }
   const { args } = parsed
+  const hostEnv = args.model === 'relay' ? withoutModelCredentials(env) : env
+  if (args.mode === 'daemon' || args.mode === 'stdio') {
+    const { runHostConnector, runHostDaemon } = await import('./host-daemon')
+    if (args.mode === 'daemon') return runHostDaemon(args, hostEnv)
+    return runHostConnector(args, argv.filter((arg) => arg !== '--stdio'), hostEnv)
+  }
   // Anything of ours that prints must not corrupt the frame stream.
   console.log = console.info = (...parts: unknown[]) => console.error(...parts)
   const output = process.stdout
-  const hostEnv = args.model === 'relay' ? withoutModelCredentials(env) : env
   let send: (frame: Frame) => boolean = () => false
   const tunnel = args.model === 'relay' ? createModelTunnel((frame) => send(frame)) : undefined
   const { core, dispose } = createHostCore({
@@ -67,8 +85,10 @@ export async function runHost(argv: readonly string[], env: NodeJS.ProcessEnv): 
     ...(args.unattended && { unattended: { ...(args.permissionMode && { permissionMode: args.permissionMode }) } }),
     log: (message) => process.stderr.write(`[sous host] ${message}\n`),
   })
+  const events = createEventLog(core.events)
   const connection = serveRemoteHost({
-    core,
+    router: core.router,
+    events,
     input: process.stdin,
     output,
     version: SOUS_VERSION,
@@ -78,6 +98,7 @@ export async function runHost(argv: readonly string[], env: NodeJS.ProcessEnv): 
   })
   send = connection.send
   const reason = await connection.done
+  events.dispose()
   process.stderr.write(`sous host: ${reason}; stopping.\n`)
   await dispose()
   return reason.startsWith('The local Sous cannot') ? 3 : 0

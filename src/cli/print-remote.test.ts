@@ -39,7 +39,7 @@ afterAll(async () => {
 /** The command that starts the second Sous on the "remote" (this machine, through sshd, its own home). */
 function remoteSous(extra = ''): string {
   const loader = `file://${join(ROOT, 'node_modules', 'tsx', 'dist', 'loader.mjs')}`
-  return `env HOME=${remoteHome} SOUS_HOME=${join(remoteHome, '.sous')} REMOTE_MARK=on-the-remote ${extra} ${process.execPath} --import ${loader} ${join(ROOT, 'src', 'cli', 'index.ts')}`
+  return `env HOME=${remoteHome} SOUS_HOME=${join(remoteHome, '.sous')} REMOTE_MARK=on-the-remote SOUS_HOST_GRACE_MS=20000 ${extra} ${process.execPath} --import ${loader} ${join(ROOT, 'src', 'cli', 'index.ts')}`
 }
 
 async function sous(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -52,6 +52,25 @@ async function sous(args: string[], env: Record<string, string> = {}): Promise<{
     stderr: { write: (text: string) => (stderr += text) },
   })
   return { code, stdout, stderr }
+}
+
+/** The pids of this test's ssh clients (their command line names its config). */
+function sshClients(): number[] {
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .filter((pid) => {
+      try {
+        const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')
+        return argv[0] === 'ssh' && argv.includes(sshd.clientConfig)
+      } catch {
+        return false
+      }
+    })
+    .map(Number)
+}
+
+async function waitFor(check: () => boolean): Promise<void> {
+  for (let i = 0; i < 600 && !check(); i++) await new Promise((resolve) => setTimeout(resolve, 50))
 }
 
 /** Every process's environment and command line that holds `text` (the test's own included: it holds none). */
@@ -109,6 +128,28 @@ describe.skipIf(problem !== undefined)(skippedUnless('sous -p --remote over a re
     expect(seen).toEqual([])
     expect(filesHolding(remoteHome, SECRET)).toEqual([])
     expect(filesHolding(project, SECRET)).toEqual([])
+  }, 120_000)
+
+  it('a connection killed mid-turn reconnects, and the turn the remote kept running finishes with the events it missed', async () => {
+    server.setScenario([
+      toolUseReply('Bash', { command: 'sleep 3; echo after > after.txt' }, { id: 'toolu_sleep' }),
+      textReply('Finished after the drop.'),
+    ])
+    const before = server.requests.length
+    const killer = (async () => {
+      await waitFor(() => server.requests.length > before)
+      await new Promise((resolve) => setTimeout(resolve, 1200))
+      const ssh = sshClients()
+      expect(ssh.length).toBeGreaterThan(0)
+      for (const pid of ssh) process.kill(pid, 'SIGKILL')
+    })()
+    const run = await sous(['--remote', `${sshd.destination}:${project}`, '--remote-sous', remoteSous(), '--permission-mode', 'bypassPermissions', 'sleep then write'])
+    await killer
+    expect(run.stderr).toContain(`the connection to ${sshd.destination} dropped`)
+    expect(run.stderr).toContain(`reconnected to ${sshd.destination}`)
+    expect(run.code, run.stderr).toBe(0)
+    expect(run.stdout).toBe('Finished after the drop.\n')
+    expect(await readFile(join(project, 'after.txt'), 'utf8')).toBe('after\n')
   }, 120_000)
 
   it('a remote folder that does not exist is reported with the destination', async () => {

@@ -2,7 +2,7 @@ import type { AgentEvent } from '../shared/protocol/agent-event'
 import type { PrintIO } from './print'
 import { parsePrintArgs, type PrintOptions } from './print-args'
 import { SOUS_VERSION } from '../main/host/version'
-import { connectRemoteHost, type RemoteHostClient } from '../main/host/remote/client'
+import { connectReconnecting, type OpenedPipe, type ReconnectingHost } from '../main/host/remote/reconnecting'
 import { explainSshFailure, parseRemoteTarget, spawnSshHost, type RemoteTarget } from '../main/host/remote/ssh'
 import { createModelRelay } from '../main/services/model/relay'
 import { MemoryKeyStore } from '../main/secrets/memory-key-store'
@@ -57,11 +57,38 @@ export async function runRemotePrint(flags: RemoteFlags, argv: string[], env: No
   if (unsupported) return fail(io, `sous: ${unsupported} is not available with --remote yet`, 2)
 
   const hostArgs = ['--unattended', ...(options.permissionModeGiven ? ['--permission-mode', options.permissionMode] : []), ...(flags.ownModelKey ? ['--own-model-key'] : [])]
+  const relay = flags.ownModelKey ? undefined : createModelRelay({ env, keyStore: new MemoryKeyStore(env) })
+  const connected = await connectReconnecting({
+    open: () => openSsh(flags, hostArgs, env, options.verbose ? io : undefined),
+    version: SOUS_VERSION,
+    ...(relay && { relay }),
+    onProblem: (message) => io.stderr.write(`sous: warning: ${message}\n`),
+    onState: (state) => {
+      if (state.state === 'reconnecting') io.stderr.write(`sous: the connection to ${flags.target.destination} dropped (${firstLine(state.reason)}); reconnecting in ${state.delayMs / 1000} s (attempt ${state.attempt})\n`)
+      if (state.state === 'connected') io.stderr.write(`sous: reconnected to ${flags.target.destination}\n`)
+    },
+  })
+  if (!connected.ok) {
+    const code = Number(/exit (\d+)/.exec(connected.message)?.[1] ?? 1)
+    const fix = /does not match|cannot drive/.test(connected.message) ? `\nInstall the same version there: ssh ${flags.target.destination} npm i -g sous@${SOUS_VERSION} (or update the local Sous).` : ''
+    return fail(io, `sous: ${connected.message}${fix}`, code > 0 ? code : 1)
+  }
+  const host = connected.host
+  try {
+    return await runTurn(host, flags.target, options, io)
+  } finally {
+    host.close()
+    await host.lost
+  }
+}
+
+/** One ssh run of `sous host --stdio` there; its failure explained from ssh's stderr and exit code. */
+function openSsh(flags: RemoteFlags, hostArgs: string[], env: NodeJS.ProcessEnv, verbose: PrintIO | undefined): OpenedPipe {
   const { child } = spawnSshHost({ target: flags.target, ssh: env['SOUS_SSH'], remoteSous: flags.remoteSous, hostArgs, env })
   let stderr = ''
   child.stderr.on('data', (chunk: Buffer) => {
     stderr = (stderr + chunk.toString('utf8')).slice(-8000)
-    if (options.verbose) io.stderr.write(chunk.toString('utf8'))
+    verbose?.stderr.write(chunk.toString('utf8'))
   })
   const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) => {
     child.once('error', (error) => {
@@ -70,34 +97,23 @@ export async function runRemotePrint(flags: RemoteFlags, argv: string[], env: No
     })
     child.once('exit', (code, signal) => resolve({ code, signal }))
   })
-  const relay = flags.ownModelKey ? undefined : createModelRelay({ env, keyStore: new MemoryKeyStore(env) })
-  const connected = await connectRemoteHost({
+  return {
     input: child.stdout,
     output: child.stdin,
-    version: SOUS_VERSION,
-    ...(relay && { relay }),
-    onProblem: (message) => io.stderr.write(`sous: warning: ${message}\n`),
-  })
-  if (!connected.ok) {
-    if (/does not match|cannot drive/.test(connected.message)) {
-      child.kill()
-      return fail(io, `sous: ${connected.message}\nInstall the same version there: ssh ${flags.target.destination} npm i -g sous@${SOUS_VERSION} (or update the local Sous).`, 1)
-    }
-    const end = await exited
-    return fail(io, `sous: ${explainSshFailure({ ...end, stderr, destination: flags.target.destination, remoteSous: flags.remoteSous, version: SOUS_VERSION })}`, end.code && end.code > 0 ? end.code : 1)
-  }
-  const client = connected.client
-  try {
-    return await runTurn(client, flags.target, options, io)
-  } finally {
-    client.close()
-    const timer = setTimeout(() => child.kill(), 5000)
-    await exited
-    clearTimeout(timer)
+    kill: () => {
+      child.stdin.end()
+      const timer = setTimeout(() => child.kill(), 3000)
+      void exited.then(() => clearTimeout(timer))
+    },
+    failure: async () => explainSshFailure({ ...(await exited), stderr, destination: flags.target.destination, remoteSous: flags.remoteSous, version: SOUS_VERSION }),
   }
 }
 
-async function runTurn(client: RemoteHostClient, target: RemoteTarget, options: PrintOptions, io: PrintIO): Promise<number> {
+function firstLine(text: string): string {
+  return text.trim().split('\n')[0] ?? text
+}
+
+async function runTurn(client: ReconnectingHost, target: RemoteTarget, options: PrintOptions, io: PrintIO): Promise<number> {
   // As the app opens a folder: it must exist there (and joins the remote's recent projects).
   const opened = await client.invoke('project.open', { path: target.folder })
   if (!opened.ok) return fail(io, `sous: ${target.destination}:${target.folder}: ${opened.error.message}`, 1)
@@ -115,14 +131,14 @@ async function runTurn(client: RemoteHostClient, target: RemoteTarget, options: 
       if (event.type === 'turn_end') resolve(event)
     })
   })
-  const lost = client.closed.then(() => undefined)
+  const lost = client.lost.then(() => undefined)
   const stop = (): void => void client.invoke('session.abort', { sessionId })
   io.signal?.addEventListener('abort', stop, { once: true })
   try {
     const sent = await client.invoke('session.prompt', { sessionId, text: options.prompt })
     if (!sent.ok) return fail(io, `sous: ${sent.error.message}`, 1)
     const end = await Promise.race([ended, lost])
-    if (!end) return fail(io, `sous: the connection to ${target.destination} was lost during the turn`, 1)
+    if (!end) return fail(io, `sous: the connection to ${target.destination} was lost during the turn (the remote keeps it running for its grace period; its transcript has what happened)`, 1)
     if (options.outputFormat === 'json') {
       io.stdout.write(`${JSON.stringify({ type: 'result', subtype: end.reason === 'completed' ? 'success' : 'error_during_execution', is_error: end.reason !== 'completed', result: reply, session_id: sessionId, terminal_reason: end.reason, remote: `${target.destination}:${target.folder}` }, null, 2)}\n`)
     } else io.stdout.write(reply.endsWith('\n') || reply === '' ? reply : `${reply}\n`)

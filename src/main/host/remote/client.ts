@@ -19,6 +19,10 @@ export interface RemoteClientOptions {
   onProblem?(message: string): void
   /** How long to wait for the host's hello. Default 30 s (ssh may ask an agent, jump a host…). */
   helloTimeoutMs?: number
+  /** Reconnecting: the last event seen on the previous connection (the host replays the rest). */
+  resumeAfter?: number
+  /** Reconnecting: the sessions the previous connection owned (shared, so they stay owned). */
+  owned?: Set<string>
 }
 
 /** A connected remote host: the contract, as the local router would serve it. */
@@ -30,6 +34,8 @@ export interface RemoteHostClient {
   subscribe(listener: AnyEventListener): () => void
   /** Settles when the pipe ended, with why. */
   readonly closed: Promise<string>
+  /** The sequence number of the last event received (for a reconnect's `resumeAfter`). */
+  lastSeq(): number | undefined
   close(): void
 }
 
@@ -44,7 +50,8 @@ const OWNING = new Set<string>(['session.create', 'session.resume', 'session.con
  */
 export async function connectRemoteHost(options: RemoteClientOptions): Promise<{ ok: true; client: RemoteHostClient } | { ok: false; message: string }> {
   const problem = options.onProblem ?? (() => {})
-  const owned = new Set<string>()
+  const owned = options.owned ?? new Set<string>()
+  let lastSeq = options.resumeAfter
   const listeners = new Set<AnyEventListener>()
   const waiting = new Map<number, { channel: RequestChannel; resolve(result: Result<unknown>): void }>()
   const relays = new Map<string, AbortController>()
@@ -95,6 +102,7 @@ export async function connectRemoteHost(options: RemoteClientOptions): Promise<{
   }
 
   const delivered = (frame: FrameOf<'event'>): void => {
+    lastSeq = frame.seq
     if (!Object.hasOwn(eventSchemas, frame.channel)) return problem(`the remote host sent an event on an unknown channel ${JSON.stringify(frame.channel.slice(0, 60))}; dropped`)
     const name = frame.channel as EventChannel
     const checked = eventSchemas[name].safeParse(frame.payload)
@@ -155,11 +163,12 @@ export async function connectRemoteHost(options: RemoteClientOptions): Promise<{
     channel.close()
     return { ok: false, message: `the remote Sous does not match: ${why}` }
   }
-  channel.send({ t: 'hello', role: 'client', protocol: REMOTE_PROTOCOL, version: options.version })
+  channel.send({ t: 'hello', role: 'client', protocol: REMOTE_PROTOCOL, version: options.version, ...(options.resumeAfter !== undefined && { resumeAfter: options.resumeAfter }) })
 
   const client: RemoteHostClient = {
     hello: hello.hello,
     closed,
+    lastSeq: () => lastSeq,
     invoke(name, payload) {
       const id = ++nextId
       return new Promise((resolve) => {

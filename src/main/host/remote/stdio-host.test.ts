@@ -29,7 +29,7 @@ describe('sous host --stdio (a real process)', () => {
   it('runs a session whose model requests come back over the pipe and leave with the local key', async () => {
     const project = await mkdtemp(join(dir, 'project-'))
     server = await startModelServer({ scenario: [toolUseReply('Write', { file_path: join(project, 'hello.txt'), content: 'from the remote\n' }), textReply('Written.')] })
-    const child = spawnHost([], hostEnv())
+    const child = spawnHost(['--no-daemon'], hostEnv())
     const problems: string[] = []
     const connected = await connectRemoteHost({
       input: child.stdout,
@@ -75,7 +75,7 @@ describe('sous host --stdio (a real process)', () => {
   }, 60_000)
 
   it('refuses a client of another version with what to install', async () => {
-    const child = spawnHost([], hostEnv())
+    const child = spawnHost(['--no-daemon'], hostEnv())
     let out = ''
     child.stdout.on('data', (chunk: Buffer) => {
       out += chunk.toString()

@@ -1,15 +1,16 @@
 import type { Readable, Writable } from 'node:stream'
 import { err } from '../../../shared/ipc/result'
-import type { EventHub } from '../../base/event-hub'
-import { coalesceDeltas } from '../coalesce-deltas'
 import type { Router } from '../router'
+import type { EventLog } from './event-log'
 import { mismatch, REMOTE_PROTOCOL, type Frame } from './frames'
 import { openLineChannel } from './line-channel'
 import type { ModelTunnel } from './model-tunnel'
 
 /** Options of {@link serveRemoteHost}. */
 export interface RemoteHostOptions {
-  core: { router: Router; events: EventHub }
+  router: Router
+  /** The host's numbered events (shared by every connection of a long-lived host). */
+  events: EventLog
   input: Readable
   output: Writable
   version: string
@@ -38,7 +39,6 @@ export interface RemoteHostConnection {
  */
 export function serveRemoteHost(options: RemoteHostOptions): RemoteHostConnection {
   let greeted = false
-  let seq = 0
   let unsubscribe: (() => void) | undefined
   let refusedWith: string | undefined
   const channel = openLineChannel({
@@ -72,16 +72,19 @@ export function serveRemoteHost(options: RemoteHostOptions): RemoteHostConnectio
       return
     }
     greeted = true
-    const coalescer = coalesceDeltas((name, payload) => void channel.send({ t: 'event', seq: ++seq, channel: name, payload }))
-    const stop = options.core.events.subscribe(coalescer.listener)
-    unsubscribe = () => {
-      stop()
-      coalescer.flush()
+    // A client that reconnects names the last event it saw: what it missed comes first.
+    let sent = frame.resumeAfter ?? -1
+    const forward = (event: { seq: number; channel: string; payload: unknown }): void => {
+      if (event.seq <= sent) return
+      sent = event.seq
+      channel.send({ t: 'event', seq: event.seq, channel: event.channel, payload: event.payload })
     }
+    unsubscribe = options.events.subscribe(forward)
+    if (frame.resumeAfter !== undefined) for (const event of options.events.since(frame.resumeAfter)) forward(event)
   }
 
   const answer = async (id: number | string, name: string, payload: unknown): Promise<void> => {
-    const result = await options.core.router.invoke(name, payload, { transport: 'stdio' })
+    const result = await options.router.invoke(name, payload, { transport: 'stdio' })
     channel.send({ t: 'res', id, result: result as Extract<Frame, { t: 'res' }>['result'] })
   }
 
