@@ -3,6 +3,7 @@ import { createCore, type Core, type CoreOptions } from './core'
 import { NodePtyService } from './pty/node-pty-service'
 import type { KeyStore } from './secrets/key-store'
 import { SOUS_VERSION } from './host/version'
+import { RemoteProjects } from './host/remote/remote-projects'
 import { createSessionRuntime, type SessionRuntime } from './runtime/runtime'
 import type { SessionRuntimeOptions } from './runtime/options'
 import { createAgentTerminals } from './workspace/agent-terminals'
@@ -69,7 +70,10 @@ export function createHostCore(options: HostCoreOptions): HostCore {
     childEnv,
     version: SOUS_VERSION,
   })
+  // A remote host opens no remotes of its own; the app and `sous serve` do.
+  const remotes = options.transport === 'stdio' ? undefined : new RemoteProjects({ sousHome: options.home, env, keyStore: options.keyStore, events, log: options.log })
   const core = createCore({
+    ...(remotes && { remotes }),
     sousHome: options.home,
     transport: options.transport,
     keyStore: options.keyStore,
