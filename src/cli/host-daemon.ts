@@ -10,7 +10,7 @@ import { createModelTunnel } from '../main/host/remote/model-tunnel'
 import { serveRemoteHost } from '../main/host/remote/stdio-host'
 import { SOUS_VERSION } from '../main/host/version'
 import { MemoryKeyStore } from '../main/secrets/memory-key-store'
-import type { HostArgs } from './host'
+import type { HostArgs } from './host-args'
 
 /** How long a host without a client keeps its turns running (then ends them and exits). */
 export const DEFAULT_GRACE_MS = 10 * 60_000
