@@ -169,8 +169,12 @@ export class RemoteProjects {
   }
 }
 
-/** Whether a channel may be forwarded at all (a request channel of the contract). */
+/**
+ * Whether a channel may be forwarded at all: a request channel of the contract that is not this
+ * machine's whatever its payload says — `settings.*` (the key, the endpoint, the user's
+ * preferences: a key that happened to look like a remote path must never be sent there), `app.*`
+ * and `remote.*`. A project's own settings files (`projectSettings.*`) are the remote's and go.
+ */
 export function forwardable(channel: unknown): channel is RequestChannel {
-  return typeof channel === 'string' && Object.hasOwn(requests, channel) && !channel.startsWith('remote.') && !channel.startsWith('app.') && !channel.startsWith('settings.')
+  return typeof channel === 'string' && Object.hasOwn(requests, channel) && !/^(settings|app|remote)\./.test(channel)
 }
-
