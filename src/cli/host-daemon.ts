@@ -106,7 +106,8 @@ export async function runHostConnector(args: HostArgs, daemonArgv: readonly stri
     const logFile = openSync(join(runFolder(env), 'host.log'), 'a', 0o600)
     const child = spawn(process.execPath, [...process.execArgv, process.argv[1] ?? '', 'host', '--daemon', ...daemonArgv], { detached: true, stdio: ['ignore', logFile, logFile], env })
     child.unref()
-    for (let attempt = 0; attempt < 200 && !socket; attempt++) {
+    // Up to 30 s: a cold Node start on a loaded machine is slow, and ssh waits for our hello anyway.
+    for (let attempt = 0; attempt < 600 && !socket; attempt++) {
       await new Promise((resolve) => setTimeout(resolve, 50))
       socket = await tryConnect(path)
     }

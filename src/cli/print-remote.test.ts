@@ -113,7 +113,6 @@ describe.skipIf(problem !== undefined)(skippedUnless('sous -p --remote over a re
     const seen: string[] = []
     const watch = setInterval(() => seen.push(...processesHolding(SECRET)), 50)
     const run = await sous(['--remote', `${sshd.destination}:${project}`, '--remote-sous', remoteSous(), '--permission-mode', 'bypassPermissions', 'make the file'], {}).finally(() => clearInterval(watch))
-    expect(run.stderr).not.toContain('error')
     expect(run.code, run.stderr).toBe(0)
     expect(run.stdout).toBe('All done on the remote.\n')
     expect(await readFile(join(project, 'made.txt'), 'utf8')).toBe('written remotely\n')

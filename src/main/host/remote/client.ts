@@ -17,11 +17,11 @@ export interface RemoteClientOptions {
   relay?: (request: RelayedRequest, sink: RelaySink) => Promise<void>
   /** What the host did wrong (a bad frame, an event of a session it does not own…): told, then dropped. */
   onProblem?(message: string): void
-  /** How long to wait for the host's hello. Default 30 s (ssh may ask an agent, jump a host…). */
+  /** How long to wait for the host's hello. Default 60 s (ssh may ask an agent, jump a host…). */
   helloTimeoutMs?: number
   /** Reconnecting: the last event seen on the previous connection (the host replays the rest). */
   resumeAfter?: number
-  /** Reconnecting: the sessions the previous connection owned (shared, so they stay owned). */
+  /** Reconnecting: the sessions (and `pty:<id>` terminals) the previous connection owned (shared, so they stay owned). */
   owned?: Set<string>
 }
 
@@ -98,6 +98,7 @@ export async function connectRemoteHost(options: RemoteClientOptions): Promise<{
     }
     const value = checked.data as { sessionId?: unknown }
     if (OWNING.has(entry.channel) && typeof value?.sessionId === 'string') owned.add(value.sessionId)
+    if (entry.channel === 'pty.create') owned.add(`pty:${(checked.data as { id: string }).id}`)
     entry.resolve(ok(checked.data))
   }
 
@@ -109,6 +110,9 @@ export async function connectRemoteHost(options: RemoteClientOptions): Promise<{
     if (!checked.success) return problem(`the remote host sent a ${name} event that does not match the contract; dropped`)
     const sessionId = (checked.data as { sessionId?: unknown }).sessionId
     if (typeof sessionId === 'string' && !owned.has(sessionId)) return problem(`the remote host sent an event for session ${sessionId.slice(0, 60)}, which it does not own here; dropped`)
+    // A terminal is this connection's when it created it or an owned session's command runs on it.
+    if (name === 'agent.terminal') owned.add(`pty:${(checked.data as { ptyId: string }).ptyId}`)
+    if ((name === 'pty.data' || name === 'pty.exit') && !owned.has(`pty:${(checked.data as { id: string }).id}`)) return problem(`the remote host sent ${name} for a terminal it did not open here; dropped`)
     for (const listener of listeners) {
       try {
         listener(name, checked.data as never)
@@ -144,7 +148,7 @@ export async function connectRemoteHost(options: RemoteClientOptions): Promise<{
   })
 
   const hello = await new Promise<{ ok: true; hello: Hello } | { ok: false; message: string }>((resolve) => {
-    const timer = setTimeout(() => resolve({ ok: false, message: `the remote host did not say hello within ${Math.round((options.helloTimeoutMs ?? 30_000) / 1000)} s` }), options.helloTimeoutMs ?? 30_000)
+    const timer = setTimeout(() => resolve({ ok: false, message: `the remote host did not say hello within ${Math.round((options.helloTimeoutMs ?? 60_000) / 1000)} s` }), options.helloTimeoutMs ?? 60_000)
     void closed.then(() => resolve({ ok: false, message: 'the remote host ended before the handshake' }))
     greet = (frame) => {
       if (frame.t === 'refused') return resolve({ ok: false, message: frame.message })

@@ -72,10 +72,18 @@ describe.skipIf(problem !== undefined)(skippedUnless('a remote project in the ap
     const terminal = await call('pty.create', { cwd: path, cols: 80, rows: 24 })
     if (!terminal.ok) throw new Error(JSON.stringify(terminal))
     const id = (terminal.value as { id: string }).id
+    // Every host numbers its terminals from 1: a remote's are namespaced, so a local one never meets it.
+    expect(id).toMatch(/^r\d+:pty_\d+$/)
+    const localTerminal = await call('pty.create', { cwd: work, cols: 80, rows: 24 })
+    if (!localTerminal.ok) throw new Error(JSON.stringify(localTerminal))
+    const localId = (localTerminal.value as { id: string }).id
+    expect(localId).toMatch(/^pty_\d+$/)
     expect((await call('pty.write', { id, data: 'echo "mark:$REMOTE_MARK:$(pwd)"\r' })).ok).toBe(true)
     const output = () => events.filter((event) => event.channel === 'pty.data' && (event.payload as { id: string }).id === id).map((event) => (event.payload as { data: string }).data).join('')
     await expect.poll(output, { timeout: 20_000 }).toContain(`mark:on-the-remote:${project}`)
+    expect(events.filter((event) => event.channel === 'pty.data' && (event.payload as { id: string }).id === localId).map((event) => (event.payload as { data: string }).data).join('')).not.toContain('mark:on-the-remote')
     expect((await call('pty.kill', { id })).ok).toBe(true)
+    expect((await call('pty.kill', { id: localId })).ok).toBe(true)
   }, 120_000)
 
   it('a destination that refuses is told with ssh’s message', async () => {

@@ -26,10 +26,17 @@ interface Remote {
   target: RemoteTarget
   host: ReconnectingHost
   paths: PathMap
+  /**
+   * What this remote's terminal ids are prefixed with here (`r1:pty_3`): every host numbers its
+   * PTYs from 1, so a remote's `pty_1` and a local `pty_1` must never meet.
+   */
+  tag: string
 }
 
-/** The requests whose answer names a session, a terminal or an approval that lives on that remote. */
-const RECORDS: Partial<Record<RequestChannel, 'session' | 'pty'>> = { 'session.create': 'session', 'session.resume': 'session', 'session.continue': 'session', 'pty.create': 'pty' }
+/** The requests whose answer names a session that lives on that remote. */
+const OWNING = new Set<string>(['session.create', 'session.resume', 'session.continue'])
+/** The events that name a terminal, and the field that does. */
+const PTY_FIELD: Partial<Record<EventChannel, 'id' | 'ptyId'>> = { 'pty.data': 'id', 'pty.exit': 'id', 'agent.terminal': 'ptyId', 'agent.inputWait': 'ptyId' }
 
 /**
  * The local side's remote projects: one connection per destination and folder (the system ssh,
@@ -41,6 +48,7 @@ const RECORDS: Partial<Record<RequestChannel, 'session' | 'pty'>> = { 'session.c
 export class RemoteProjects {
   private readonly remotes = new Map<string, Remote>()
   private readonly owners = new Map<string, Remote>()
+  private readonly byTag = new Map<string, Remote>()
 
   constructor(private readonly options: RemoteProjectsOptions) {}
 
@@ -77,12 +85,14 @@ export class RemoteProjects {
   async forward(channel: RequestChannel, payload: unknown): Promise<Result<unknown> | undefined> {
     const remote = this.routeOf(channel, payload)
     if (!remote) return undefined
-    const result = await remote.host.invoke(channel, remote.paths.toRemote(payload) as never)
+    let outgoing = remote.paths.toRemote(payload) as Record<string, unknown>
+    if (channel.startsWith('pty.') && typeof outgoing['id'] === 'string') outgoing = { ...outgoing, id: outgoing['id'].slice(remote.tag.length + 1) }
+    const result = await remote.host.invoke(channel, outgoing as never)
     if (!result.ok) return result
-    const value = remote.paths.toLocal(result.value as unknown)
-    const kind = RECORDS[channel]
-    const id = kind === 'session' ? (value as { sessionId?: unknown })?.sessionId : kind === 'pty' ? (value as { id?: unknown })?.id : undefined
-    if (typeof id === 'string') this.owners.set(`${kind}:${id}`, remote)
+    let value = remote.paths.toLocal(result.value as unknown)
+    if (channel === 'pty.create') value = { ...(value as object), id: `${remote.tag}:${(value as { id: string }).id}` }
+    const sessionId = OWNING.has(channel) ? (value as { sessionId?: unknown })?.sessionId : undefined
+    if (typeof sessionId === 'string') this.owners.set(`session:${sessionId}`, remote)
     return { ok: true, value }
   }
 
@@ -99,8 +109,8 @@ export class RemoteProjects {
       if (owner) return owner
     }
     if (typeof record['id'] === 'string') {
-      const kind = channel.startsWith('pty.') ? 'pty' : channel.startsWith('approval.') ? 'approval' : undefined
-      const owner = kind && this.owners.get(`${kind}:${record['id']}`)
+      if (channel.startsWith('pty.')) return this.byTag.get(record['id'].split(':')[0] ?? '')
+      const owner = channel.startsWith('approval.') ? this.owners.get(`approval:${record['id']}`) : undefined
       if (owner) return owner
     }
     for (const remote of this.remotes.values()) if (someString(payload, (text) => remote.paths.owns(text) && text.startsWith(`${remote.paths.prefix}${remote.target.folder}`))) return remote
@@ -140,18 +150,22 @@ export class RemoteProjects {
       },
     })
     if (!connected.ok) throw new AppError('UNAVAILABLE', connected.message)
-    const remote: Remote = { target, host: connected.host, paths }
+    const remote: Remote = { target, host: connected.host, paths, tag: `r${this.byTag.size + 1}` }
+    this.byTag.set(remote.tag, remote)
     connected.host.subscribe((channel, payload) => this.relayEvent(remote, channel, payload))
     return remote
   }
 
   /** A remote's event, into the local hub with its paths mapped; its approvals and terminals are routed back to it. */
   private relayEvent<C extends EventChannel>(remote: Remote, channel: C, payload: EventPayload<C>): void {
-    const local = remote.paths.toLocal(payload)
+    let local = remote.paths.toLocal(payload) as Record<string, unknown>
+    const field = PTY_FIELD[channel]
+    if (field && typeof local[field] === 'string') local = { ...local, [field]: `${remote.tag}:${local[field]}` }
+    // A remote must not make this window open a folder of this machine, or speak for another remote.
+    if (channel === 'project.openRequested' || channel === 'remote.connection') return this.options.log(`${remote.target.destination}: sent ${channel}; dropped`)
     if (channel === 'approval.requested') this.owners.set(`approval:${(local as { id: string }).id}`, remote)
-    if (channel === 'agent.terminal') this.owners.set(`pty:${(local as { ptyId: string }).ptyId}`, remote)
     try {
-      this.options.events.emit(channel, local)
+      this.options.events.emit(channel, local as EventPayload<C>)
     } catch (error) {
       this.options.log(`${remote.target.destination}: an event could not be passed on: ${String(error)}`)
     }
