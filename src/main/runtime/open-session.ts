@@ -1,5 +1,6 @@
 // Longer than 300 lines because one session's wiring (gate, tasks, plan mode, subagents,
 // compaction, the budget guard) reads in one place; each part is built in its own file.
+import { startupMark } from '../base/startup-marks'
 import { toolSearchMode, type ToolSearchPolicy } from '../engine/deferred-tools'
 import { contextWindowOf } from '../../shared/context-window'
 import { DEFAULT_TURN_GUARD } from '../../shared/ipc/contract'
@@ -263,6 +264,7 @@ function openGate(parts: RuntimeParts, opening: Opening, classifierModel: () => 
   })
   // `--permission-mode` wins; else the settings' `defaultMode` (as far as its file may set it), else Settings' choice.
   if (!options.permissionModeFlag) gate.setMode(startingMode(gate.settingsPeek(), opening.preferences.permissionMode ?? options.permissionMode))
+  startupMark('gate')
   return {
     gate,
     queue,

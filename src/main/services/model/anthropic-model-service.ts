@@ -1,6 +1,8 @@
 import Anthropic from '@anthropic-ai/sdk'
+import { startupMark } from '../../base/startup-marks'
 import { abortableSleep } from '../../base/sleep'
 import { StreamAccumulator } from './accumulate'
+import { httpFetch } from './http-fetch'
 import { ceilingFromError } from './capabilities'
 import { wireModel, type ModelConfig } from './config'
 import { backoffDelay, classifyError, type ClassifiedError } from './retry'
@@ -42,6 +44,8 @@ export class AnthropicModelService implements ModelService {
       ...(config.timeoutMs ? { timeout: config.timeoutMs } : {}),
       maxRetries: 0,
       logLevel: 'off',
+      // node:http instead of the global fetch: undici's first load would double a cold start's memory.
+      fetch: httpFetch as unknown as typeof fetch,
     })
     this.random = deps.random ?? Math.random
     this.sleep = deps.sleep ?? abortableSleep
@@ -69,6 +73,7 @@ export class AnthropicModelService implements ModelService {
         const wire = wireModel(model)
         const betas = [...wire.betas, ...requestBetas(request)]
         const headers = betas.length > 0 ? { 'anthropic-beta': betas.join(',') } : undefined
+        startupMark('sdk')
         const events = await this.client.messages.create(toParams(this.withinCeiling(request, model), wire.id), { signal: request.signal, ...(headers && { headers }) })
         for await (const event of events) {
           // Events already buffered by the SDK must not leak out after an abort.
