@@ -33,6 +33,8 @@ const mib = (value: number) => `${value.toFixed(1)} MiB`
 interface Run {
   wall: number
   rss: number
+  /** User + system CPU seconds: moves less with the machine's load than wall time. */
+  cpu: number
 }
 
 export default async function bench(): Promise<void> {
@@ -82,16 +84,18 @@ async function coldStarts(server: ModelServer, base: string): Promise<void> {
   }
   const wall = (list: Run[]) => median(list.map((run) => run.wall))
   const rss = (list: Run[]) => median(list.map((run) => run.rss))
+  const cpu = (list: Run[]) => `${(median(list.map((run) => run.cpu)) * 1000).toFixed(0)} ms CPU`
   console.log(`sous -p "hello" to exit (built CLI, out/main/cli.js), medians of ${RUNS} interleaved runs after a warm-up round`)
-  console.log(`  Sous:        ${ms(wall(runs.sous))} wall, ${mib(rss(runs.sous))} peak RSS`)
+  console.log(`  Sous:        ${ms(wall(runs.sous))} wall, ${mib(rss(runs.sous))} peak RSS, ${cpu(runs.sous)}`)
   if (claude) {
-    console.log(`  Claude Code: ${ms(wall(runs.claude))} wall, ${mib(rss(runs.claude))} peak RSS (${claude})`)
+    console.log(`  Claude Code: ${ms(wall(runs.claude))} wall, ${mib(rss(runs.claude))} peak RSS, ${cpu(runs.claude)} (${claude})`)
     const wallRatio = wall(runs.sous) / wall(runs.claude)
     const rssRatio = rss(runs.sous) / rss(runs.claude)
-    console.log(`  Sous / Claude Code: wall ×${wallRatio.toFixed(2)} (target ≤ 0.25${wallRatio <= 0.25 ? '' : ', OVER'}), peak RSS ×${rssRatio.toFixed(2)} (target ≤ 0.25${rssRatio <= 0.25 ? '' : ', OVER'})`)
+    const cpuRatio = median(runs.sous.map((run) => run.cpu)) / median(runs.claude.map((run) => run.cpu))
+    console.log(`  Sous / Claude Code: wall ×${wallRatio.toFixed(2)} (target ≤ 0.25${wallRatio <= 0.25 ? '' : ', OVER'}), peak RSS ×${rssRatio.toFixed(2)} (target ≤ 0.25${rssRatio <= 0.25 ? '' : ', OVER'}), CPU ×${cpuRatio.toFixed(2)}`)
   } else console.log('  Claude Code: skipped (not installed: set SOUS_BENCH_CLAUDE to the claude binary of @anthropic-ai/claude-code@2.1.328 to compare)')
-  console.log(`  node -e 0:   ${ms(wall(runs.node))} wall, ${mib(rss(runs.node))} peak RSS (the floor any Node program pays)`)
-  if (baselineCli) console.log(`  baseline:    ${ms(wall(runs.baseline))} wall, ${mib(rss(runs.baseline))} peak RSS (${baselineCli}); this build ×${(wall(runs.sous) / wall(runs.baseline)).toFixed(2)} wall, ×${(rss(runs.sous) / rss(runs.baseline)).toFixed(2)} RSS`)
+  console.log(`  node -e 0:   ${ms(wall(runs.node))} wall, ${mib(rss(runs.node))} peak RSS, ${cpu(runs.node)} (the floor any Node program pays)`)
+  if (baselineCli) console.log(`  baseline:    ${ms(wall(runs.baseline))} wall, ${mib(rss(runs.baseline))} peak RSS, ${cpu(runs.baseline)} (${baselineCli}); this build ×${(wall(runs.sous) / wall(runs.baseline)).toFixed(2)} wall, ×${(rss(runs.sous) / rss(runs.baseline)).toFixed(2)} RSS`)
   split(marks)
 }
 
@@ -128,7 +132,7 @@ function claudeBinary(): string | undefined {
 function timed(argv: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<Run> {
   return new Promise((resolveRun, reject) => {
     const started = performance.now()
-    const child = spawn('/usr/bin/time', ['-f', 'maxrss=%M', ...argv], { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn('/usr/bin/time', ['-f', 'maxrss=%M cpu=%U+%S', ...argv], { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] })
     let stderr = ''
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
     child.stdout.resume()
@@ -136,8 +140,9 @@ function timed(argv: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<Run
     child.on('close', (code) => {
       const wall = performance.now() - started
       const rss = Number(/maxrss=(\d+)/.exec(stderr)?.[1] ?? NaN) / 1024
+      const cpu = /cpu=([\d.]+)\+([\d.]+)/.exec(stderr)
       if (code !== 0) reject(new Error(`${argv.join(' ')} failed (${code}): ${stderr.trim().slice(0, 400)}`))
-      else resolveRun({ wall, rss })
+      else resolveRun({ wall, rss, cpu: Number(cpu?.[1] ?? NaN) + Number(cpu?.[2] ?? NaN) })
     })
   })
 }

@@ -3,7 +3,7 @@
 import { startupMark } from '../base/startup-marks'
 import { toolSearchMode, type ToolSearchPolicy } from '../engine/deferred-tools'
 import { contextWindowOf } from '../../shared/context-window'
-import { DEFAULT_TURN_GUARD } from '../../shared/ipc/contract'
+import { DEFAULT_TURN_GUARD } from '../../shared/ipc/preferences'
 import { AppError } from '../../shared/ipc/result'
 import { PlanMode } from '../agents/plan-mode'
 import { projectDataDir } from '../base/paths'

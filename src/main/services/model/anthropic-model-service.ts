@@ -1,4 +1,6 @@
-import Anthropic from '@anthropic-ai/sdk'
+import type Anthropic from '@anthropic-ai/sdk'
+import { BaseAnthropic } from '@anthropic-ai/sdk/client'
+import { Messages } from '@anthropic-ai/sdk/resources/messages/messages'
 import { startupMark } from '../../base/startup-marks'
 import { abortableSleep } from '../../base/sleep'
 import { StreamAccumulator } from './accumulate'
@@ -27,7 +29,7 @@ export interface ModelServiceDeps {
  * the partial reply and re-issues.
  */
 export class AnthropicModelService implements ModelService {
-  private readonly client: Anthropic
+  private readonly client: MessagesClient
   private readonly random: () => number
   private readonly sleep: (ms: number, signal: AbortSignal) => Promise<void>
   /** Output ceilings the API named for models our table over-estimated (see `ceilingFromError`). */
@@ -37,7 +39,7 @@ export class AnthropicModelService implements ModelService {
     private readonly config: ModelConfig,
     deps: ModelServiceDeps = {},
   ) {
-    this.client = new Anthropic({
+    this.client = new MessagesClient({
       apiKey: config.apiKey ?? null,
       authToken: config.authToken ?? null,
       ...(config.baseURL ? { baseURL: config.baseURL } : {}),
@@ -135,6 +137,15 @@ export class AnthropicModelService implements ModelService {
   private withinCeiling(request: ModelRequest, model: string): ModelRequest {
     return clampToCeiling(request, this.ceilings.get(model))
   }
+}
+
+/**
+ * The SDK's client with the Messages API only (the SDK's documented tree-shakable form): the full
+ * `Anthropic` class pulls every resource (files, batches, skills, beta, …), ~1 MB of code a cold
+ * `sous -p` would compile for nothing (bench/startup.bench.ts).
+ */
+class MessagesClient extends BaseAnthropic {
+  readonly messages: Messages = new Messages(this)
 }
 
 /** The request with its output limit (and a thinking budget below it) kept under a ceiling the API named for `model`. */

@@ -43,7 +43,7 @@ export async function httpFetch(input: string | URL | { url: string }, init: Htt
 /** The part of `RequestInit` the SDK passes. */
 export interface HttpFetchInit {
   method?: string
-  headers?: HeadersInit | Headers | Record<string, string> | undefined
+  headers?: Headers | Record<string, string> | Array<[string, string]> | undefined
   body?: unknown
   signal?: AbortSignal | null
 }
