@@ -1,6 +1,7 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http'
 import { request as httpsRequest } from 'node:https'
 import { startupMark } from '../../base/startup-marks'
+import { LightHeaders } from './light-headers'
 
 /**
  * A `fetch` for the SDK over node:http/https. Why not the global one: on Node 20 the first call of
@@ -23,8 +24,12 @@ export async function httpFetch(input: string | URL | { url: string }, init: Htt
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest
   return new Promise((resolve, reject) => {
     const request = send(url, { method: init.method ?? 'GET', headers })
+    let answer: IncomingMessage | undefined
+    // As the global fetch: an abort fails whatever is pending (the wait, or the body's reading) with an AbortError.
     const onAbort = (): void => {
-      request.destroy(abortError(signal!))
+      const error = abortError(signal!)
+      answer?.destroy(error)
+      request.destroy(error)
     }
     signal?.addEventListener('abort', onAbort, { once: true })
     request.once('error', (error) => {
@@ -33,6 +38,7 @@ export async function httpFetch(input: string | URL | { url: string }, init: Htt
       reject(signal?.aborted ? abortError(signal) : Object.assign(new TypeError('fetch failed'), { cause: error }))
     })
     request.once('response', (response) => {
+      answer = response
       response.once('close', () => signal?.removeEventListener('abort', onAbort))
       resolve(new HttpFetchResponse(url.href, response))
     })
@@ -43,7 +49,7 @@ export async function httpFetch(input: string | URL | { url: string }, init: Htt
 /** The part of `RequestInit` the SDK passes. */
 export interface HttpFetchInit {
   method?: string
-  headers?: Headers | Record<string, string> | Array<[string, string]> | undefined
+  headers?: { forEach(callback: (value: string, name: string) => void): void } | Record<string, string> | Array<[string, string]> | undefined
   body?: unknown
   signal?: AbortSignal | null
 }
@@ -53,7 +59,7 @@ export class HttpFetchResponse {
   readonly status: number
   readonly statusText: string
   readonly ok: boolean
-  readonly headers: Headers
+  readonly headers: LightHeaders
   readonly redirected = false
   readonly type = 'basic'
   private used = false
@@ -65,8 +71,8 @@ export class HttpFetchResponse {
     this.status = message.statusCode ?? 0
     this.statusText = message.statusMessage ?? ''
     this.ok = this.status >= 200 && this.status < 300
-    // The SDK builds request headers with the global Headers already, so this loads nothing new.
-    this.headers = new Headers()
+    // Not the global Headers: its first use loads undici (see light-headers.ts); the SDK reads these by get/entries only.
+    this.headers = new LightHeaders()
     const raw = message.rawHeaders
     for (let index = 0; index + 1 < raw.length; index += 2) this.headers.append(raw[index]!, raw[index + 1]!)
   }
@@ -102,8 +108,8 @@ export class HttpFetchResponse {
 function headerObject(headers: HttpFetchInit['headers']): Record<string, string> {
   const out: Record<string, string> = {}
   if (!headers) return out
-  if (typeof (headers as Headers).forEach === 'function' && !Array.isArray(headers)) {
-    ;(headers as Headers).forEach((value, name) => (out[name] = value))
+  if (!Array.isArray(headers) && typeof headers.forEach === 'function') {
+    ;(headers as { forEach(callback: (value: string, name: string) => void): void }).forEach((value, name) => (out[name] = value))
     return out
   }
   const entries = Array.isArray(headers) ? headers : Object.entries(headers as Record<string, string>)
