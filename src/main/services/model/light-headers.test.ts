@@ -54,7 +54,7 @@ describe("the SDK's FormData check", () => {
   it('is true for a real FormData only, and a plain JSON body does not reach the global', () => {
     expect(new FormData() instanceof (SdkFormData as unknown as typeof FormData)).toBe(true)
     expect({ model: 'x' } instanceof (SdkFormData as unknown as typeof FormData)).toBe(false)
-    expect('text' instanceof (SdkFormData as unknown as typeof FormData)).toBe(false)
+    expect(('text' as unknown as object) instanceof (SdkFormData as unknown as typeof FormData)).toBe(false)
     expect((null as unknown) instanceof (SdkFormData as unknown as typeof FormData)).toBe(false)
   })
 })
