@@ -3,7 +3,7 @@ import { AgentEvent, PauseChoice } from '../protocol/agent-event'
 import { AbsPath, Id } from './common'
 
 import { PERMISSION_MODE_NAMES } from '../permission-modes'
-import { PermissionModeInput, PermissionModeName } from './modes'
+import { PermissionModeInput } from './modes'
 export { PermissionModeInput, PermissionModeName } from './modes'
 /** `output_config.effort` levels (the API's, as Claude Code's `effortLevel` setting names them). */
 export const EffortLevel = z.enum(['low', 'medium', 'high', 'xhigh', 'max'])
