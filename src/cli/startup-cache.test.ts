@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -58,8 +58,13 @@ async function run(env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; 
 
 describe.skipIf(!existsSync(CLI_BUILT))('the built sous -p with and without the compile cache', () => {
   it('denies and allows the same calls with the cache off, cold, warm and damaged, with at most one notice', async () => {
-    const off = await run({ SOUS_COMPILE_CACHE: '0' })
+    const marksFile = join(home, 'marks.json')
+    const off = await run({ SOUS_COMPILE_CACHE: '0', SOUS_STARTUP_MARKS: marksFile })
     expect(off.code).toBe(0)
+    // The marks the start-up bench splits the way to the first request by, each once, in ms since start.
+    const marks = JSON.parse(await readFile(marksFile, 'utf8')) as Record<string, number>
+    expect(Object.keys(marks).sort()).toEqual(['gate', 'modules', 'prompt', 'sdk', 'settings', 'wire'])
+    expect(marks['modules']!).toBeLessThan(marks['wire']!)
     expect(off.denials).toEqual(['toolu_rm'])
     expect(off.results).toEqual(['toolu_rm:error', 'toolu_echo:ok'])
     expect(existsSync(join(project, 'keep.txt'))).toBe(true)
