@@ -71,6 +71,7 @@ async function run(kind: 'git' | 'content'): Promise<void> {
   await recorder.settled()
   const times: number[] = []
   const growth: number[] = []
+  const scans = new Map<string, number>()
   let cpu = 0
   for (let round = 1; round <= ROUNDS; round++) {
     for (let change = 0; change < CHANGED; change++) {
@@ -82,6 +83,9 @@ async function run(kind: 'git' | 'content'): Promise<void> {
     started = performance.now()
     await recorder.before({ toolUseId: `call-${round}`, name: 'Bash', agentId: 'main', summary: `round ${round}` })
     times.push(performance.now() - started)
+    const scan = recorder.workspace.lastScan
+    const kind = scan === undefined ? 'failed' : scan.kind === 'full' ? `full (${scan.reason})` : scan.kind
+    scans.set(kind, (scans.get(kind) ?? 0) + 1)
     // The commit that keeps the tree is made after the snapshot answered: wait for it before
     // measuring the store (and so the next snapshot does not overlap it).
     await recorder.settled()
@@ -99,11 +103,13 @@ async function run(kind: 'git' | 'content'): Promise<void> {
   if ('error' in applied) throw new Error(applied.error)
   const kib = (bytes: number | undefined) => (bytes === undefined ? 'n/a' : `${(bytes / 1024).toFixed(1)} KiB`)
   console.log(`${kind === 'git' ? 'git repository' : 'outside git (content store)'}: ${FILES} files, ${CHANGED} changed per snapshot, ${ROUNDS} snapshots${missing.length ? ` (${missing.length} MISSING)` : ''}`)
-  console.log(`  first (full) snapshot      ${ms(first)}`)
+  console.log(`  first (full) snapshot      ${ms(first)}   (the watcher's walk included)`)
+  console.log(`  how snapshots read the tree ${[...scans].map(([kind, count]) => `${kind}: ${count}`).join(', ')}`)
   console.log(`  snapshot p50 / p95 / max   ${ms(quantile(times, 0.5))} / ${ms(quantile(times, 0.95))} / ${ms(Math.max(...times))}   (target p95 ≤ 100 ms)`)
   console.log(`  CPU per checkpoint (git too)${Number.isNaN(cpu) ? 'n/a' : ms(cpu / ROUNDS)}   (load average ${loadavg()[0]!.toFixed(1)})`)
   console.log(`  store growth / checkpoint  p50 ${kib(quantile(growth, 0.5))}, max ${kib(Math.max(...growth))}`)
   console.log(`  restore ${applied.restored.length} files over ${ROUNDS - 1} checkpoints: plan ${ms(planned)}, plan + write ${ms(restore)}`)
+  await recorder.close()
   await rm(root, { recursive: true, force: true })
 }
 
