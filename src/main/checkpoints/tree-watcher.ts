@@ -69,6 +69,11 @@ export class TreeWatcher {
   private readonly folders = new Map<string, FSWatcher>()
   /** Nested repositories (`boundary` mode): reported at every take. */
   private readonly nested = new Set<string>()
+  /**
+   * Files with more than one name: a write through a name in a folder no watch sees (outside the
+   * project) makes no event here, so they are reported at every take, as long as they exist.
+   */
+  private readonly linked = new Set<string>()
   private dirty = new Set<string>()
   private doubt: string | undefined
   private work: Promise<unknown> = Promise.resolve()
@@ -115,8 +120,30 @@ export class TreeWatcher {
     if (!fenced) return { kind: 'unknown', reason: 'the file watcher did not answer in time' }
     if (doubt) return { kind: 'unknown', reason: doubt }
     if (events >= this.o.maxEvents) return { kind: 'unknown', reason: `${events} file events since the last snapshot (the kernel may have dropped some)` }
-    for (const folder of this.nested) dirty.add(folder)
+    // A link that went (or lost its other names) is reported this once more.
+    const linked = [...this.linked]
+    const newLink = await this.noteLinks(dirty)
+    // Its other names may be anywhere in the tree: a new walk finds those inside it.
+    if (newLink) return { kind: 'unknown', reason: `${newLink} has another name (a hard link)` }
+    for (const path of [...this.nested, ...linked, ...this.linked]) dirty.add(path)
     return { kind: 'paths', paths: fold(dirty, this.nested) }
+  }
+
+  /**
+   * Keeps {@link linked} up to date from the paths a take hands out; a path that has just got
+   * another name comes back (a link made inside the tree is an event on its new name only).
+   */
+  private async noteLinks(dirty: ReadonlySet<string>): Promise<string | undefined> {
+    let found: string | undefined
+    await Promise.all(
+      [...dirty, ...this.linked].map(async (path) => {
+        const info = await lstat(join(this.o.root, path)).catch(() => undefined)
+        if (!info?.isFile() || info.nlink < 2) return void this.linked.delete(path)
+        if (!this.linked.has(path)) found ??= path
+        this.linked.add(path)
+      }),
+    )
+    return found
   }
 
   /** Stops every watch and removes the fence folder. */
@@ -193,6 +220,12 @@ export class TreeWatcher {
       this.becomeNested(folder)
       return []
     }
+    await Promise.all(
+      names.filter((entry) => entry.isFile()).map(async (entry) => {
+        const path = folder ? `${folder}/${entry.name}` : entry.name
+        if (((await lstat(join(absolute, entry.name)).catch(() => undefined))?.nlink ?? 1) > 1) this.linked.add(path)
+      }),
+    )
     return names.filter((entry) => entry.isDirectory() && entry.name !== '.git').map((entry) => (folder ? `${folder}/${entry.name}` : entry.name))
   }
 
