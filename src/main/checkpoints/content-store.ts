@@ -10,12 +10,12 @@ import { checkpointsDir, MAX_FILE_BYTES, MAX_FILES, MAX_SESSION_BYTES, type Scan
  * trusted with): a content-addressed store under `$SOUS_HOME/checkpoints/`. A blob is named by
  * the sha256 of its bytes (`blobs/ab/cdef…`), so checkpoints share what did not change; a
  * manifest lists a checkpoint's files (`manifests/<sha256>.json`): the changes since the
- * previous manifest, with a full listing every {@link FULL_EVERY} manifests so reading one never
- * walks a long chain.
+ * previous manifest, with a full listing every {@link FULL_EVERY} manifests (written after the
+ * snapshot answered) so reading one never walks a long chain.
  *
  * Incremental: given the paths a watcher saw change, only those are looked at; and a file whose
- * size, mtime, ctime and inode match the previous snapshot's is not read again. `.gitignore` files are honoured (the shared matcher) and `.git` folders never
- * walked. Caps: {@link MAX_FILE_BYTES} per file (larger files are listed in `skipped` and left
+ * size, mtime, ctime and inode match the previous snapshot's is not read again. `.gitignore`
+ * files are honoured (the shared matcher) and `.git` folders never walked. Caps: {@link MAX_FILE_BYTES} per file (larger files are listed in `skipped` and left
  * alone by restore), {@link MAX_SESSION_BYTES} of new content per session, {@link MAX_FILES}.
  */
 export class ContentStore {
@@ -41,6 +41,7 @@ export class ContentStore {
    * otherwise every folder is walked. Throws on failure (a cap, disk full, permissions).
    */
   async snapshot(root: string, changes: Changes = { kind: 'all', reason: 'no file watcher' }): Promise<{ manifest: string; scan: ScanReport }> {
+    await this.flush()
     const previous = this.previous?.root === root ? this.previous : undefined
     const partial = changes.kind === 'paths' && previous ? changes.paths : undefined
     if (partial?.length === 0) return { manifest: previous!.manifest, scan: { kind: 'unchanged' } }
@@ -137,7 +138,7 @@ export class ContentStore {
   /** `touched`: the only paths whose entries can differ from the previous manifest's (a partial snapshot's), so only they are compared. */
   private async writeManifest(root: string, entries: TreeEntries, stats: Map<string, StatKey>, skipped: Set<string>, touched?: Set<string>): Promise<string> {
     const previous = this.previous
-    const full = !previous || previous.depth + 1 >= FULL_EVERY
+    const full = !previous
     const files: Record<string, [string, string] | null> = {}
     const order = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
     if (!full && touched) {
@@ -163,8 +164,30 @@ export class ContentStore {
     const path = this.manifestPath(id)
     await mkdir(dirname(path), { recursive: true, mode: 0o700 })
     if (!(await stat(path).then(() => true, () => false))) await writeFile(path, text, { mode: 0o600 })
-    this.previous = { root, manifest: id, entries, stats, skipped, depth: full ? 0 : previous.depth + 1 }
+    const state = { root, manifest: id, entries, stats, skipped, depth: full ? 0 : previous.depth + 1 }
+    this.previous = state
+    // The full listing that keeps chains short is written after the snapshot answered (the
+    // delta just written is as good a manifest); the next snapshot waits for it.
+    if (state.depth + 1 >= FULL_EVERY) this.compacting = this.writeFull(state).catch(() => undefined)
     return id
+  }
+
+  private compacting: Promise<unknown> = Promise.resolve()
+
+  /** Resolves once the full listing being written (if any) is written. */
+  async flush(): Promise<void> {
+    await this.compacting
+  }
+
+  /** A full manifest of `state`'s files, which the next delta then starts from. */
+  private async writeFull(state: NonNullable<ContentStore['previous']>): Promise<void> {
+    const files: Record<string, [string, string]> = {}
+    for (const [path, entry] of [...state.entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) files[path] = [entry.mode, entry.id]
+    const text = JSON.stringify({ files, skipped: [...state.skipped].sort() } satisfies Manifest)
+    const id = createHash('sha256').update(text).digest('hex')
+    const path = this.manifestPath(id)
+    if (!(await stat(path).then(() => true, () => false))) await writeFile(path, text, { mode: 0o600 })
+    if (this.previous === state) this.previous = { ...state, manifest: id, depth: 0 }
   }
 
   /** A manifest's files and the paths it skipped (over the cap). Throws when the manifest is missing or damaged. */

@@ -2,6 +2,7 @@ import { watch, type FSWatcher } from 'node:fs'
 import { lstat, readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { Fence } from './watch-fence'
+import { fold } from './watch-paths'
 
 /** How a {@link TreeWatcher} treats one tree. */
 export interface TreeWatcherOptions {
@@ -27,6 +28,9 @@ export interface TreeWatcherOptions {
   /** Events (of every watcher in this process) between two takes past which the kernel's queue may have overflowed. */
   maxEvents: number
 }
+
+/** Changed paths kept between two takes; past it the take is unknown (a full scan is as cheap). */
+const MAX_DIRTY = 10_000
 
 /** What changed since the previous take: the paths, or why they cannot be known. */
 export type TakenChanges = { kind: 'paths'; paths: string[] } | { kind: 'unknown'; reason: string }
@@ -74,6 +78,8 @@ export class TreeWatcher {
    * project) makes no event here, so they are reported at every take, as long as they exist.
    */
   private readonly linked = new Set<string>()
+  /** The walk's lookups of {@link linked}, awaited by the next take. */
+  private linking: Array<Promise<unknown>> = []
   private dirty = new Set<string>()
   private doubt: string | undefined
   private work: Promise<unknown> = Promise.resolve()
@@ -120,6 +126,7 @@ export class TreeWatcher {
     if (!fenced) return { kind: 'unknown', reason: 'the file watcher did not answer in time' }
     if (doubt) return { kind: 'unknown', reason: doubt }
     if (events >= this.o.maxEvents) return { kind: 'unknown', reason: `${events} file events since the last snapshot (the kernel may have dropped some)` }
+    await Promise.all(this.linking.splice(0))
     // A link that went (or lost its other names) is reported this once more.
     const linked = [...this.linked]
     const newLink = await this.noteLinks(dirty)
@@ -220,12 +227,19 @@ export class TreeWatcher {
       this.becomeNested(folder)
       return []
     }
-    await Promise.all(
-      names.filter((entry) => entry.isFile()).map(async (entry) => {
-        const path = folder ? `${folder}/${entry.name}` : entry.name
-        if (((await lstat(join(absolute, entry.name)).catch(() => undefined))?.nlink ?? 1) > 1) this.linked.add(path)
-      }),
-    )
+    // Which files have other names is needed by the next take, not by the walk (nor by the full
+    // scan that follows a start): looked up beside them.
+    const files = names.filter((entry) => entry.isFile())
+    if (files.length > 0) {
+      this.linking.push(
+        Promise.all(
+          files.map(async (entry) => {
+            const path = folder ? `${folder}/${entry.name}` : entry.name
+            if (((await lstat(join(absolute, entry.name)).catch(() => undefined))?.nlink ?? 1) > 1) this.linked.add(path)
+          }),
+        ),
+      )
+    }
     return names.filter((entry) => entry.isDirectory() && entry.name !== '.git').map((entry) => (folder ? `${folder}/${entry.name}` : entry.name))
   }
 
@@ -237,7 +251,14 @@ export class TreeWatcher {
 
   private event(folder: string, handle: FSWatcher, type: string, raw: Buffer | null): void {
     eventsInProcess++
-    if (this.closed || this.folders.get(folder) !== handle) return
+    // Once in doubt the next take reads everything and a new watcher walks the tree: nothing
+    // more needs keeping (so a build that touches a million files costs no memory here).
+    if (this.closed || this.doubt || this.folders.get(folder) !== handle) return
+    if (this.dirty.size >= MAX_DIRTY) {
+      this.doubt = `more than ${MAX_DIRTY} paths changed`
+      this.dirty.clear()
+      return
+    }
     const name = raw?.toString('utf8')
     if (!raw || !name || !Buffer.from(name, 'utf8').equals(raw)) {
       this.doubt ??= 'a file event named no file, or a name that is not UTF-8'
@@ -275,27 +296,4 @@ export class TreeWatcher {
     // A nested repository moved or deleted is found again by the walk if it is still one.
     for (const folder of this.nested) if (folder === path || folder.startsWith(`${path}/`)) this.nested.delete(folder)
   }
-}
-
-/**
- * The changed paths without any that lies under another (the snapshot reads a folder whole), and
- * a path inside a nested repository replaced by the repository's folder (git records it as one
- * entry, and refuses a path inside a submodule).
- */
-export function fold(paths: Iterable<string>, nested: ReadonlySet<string>): string[] {
-  const mapped = new Set<string>()
-  for (const path of paths) {
-    let owner = path
-    for (let at = path.indexOf('/'); at !== -1; at = path.indexOf('/', at + 1)) {
-      if (nested.has(path.slice(0, at))) {
-        owner = path.slice(0, at)
-        break
-      }
-    }
-    mapped.add(owner)
-  }
-  return [...mapped].filter((path) => {
-    for (let at = path.indexOf('/'); at !== -1; at = path.indexOf('/', at + 1)) if (mapped.has(path.slice(0, at))) return false
-    return true
-  }).sort()
 }

@@ -104,9 +104,9 @@ describe('the full scan the watcher falls back to', () => {
     git(['commit', '-qm', 'start'])
     const watched = workspace()
     await watched.snapshot()
-    // A rewind from the command line reads the same session's private index.
-    await new Workspace({ home, sessionId: 's', projectPath: project, env: process.env }).snapshot()
+    // A rewind from the command line reads the same session's private index (and writes it, when a file changed).
     await writeFile(join(project, 'a', 'file.txt'), 'changed\n')
+    await new Workspace({ home, sessionId: 's', projectPath: project, env: process.env }).snapshot()
     await watched.snapshot()
     expect(watched.lastScan).toEqual({ kind: 'full', reason: 'the private index was written by someone else' })
     await writeFile(join(project, '.git', 'info', 'exclude'), 'c/\n')
@@ -125,6 +125,24 @@ describe('the full scan the watcher falls back to', () => {
     await reader.snapshot()
     await reader.snapshot()
     expect(reader.lastScan).toEqual({ kind: 'full', reason: 'no file watcher' })
+  })
+})
+
+describe('the content store’s chain of delta manifests', () => {
+  it('stays readable across the full listing written after the 32nd snapshot answered', async () => {
+    const watched = workspace()
+    const states = []
+    for (let round = 0; round < 36; round++) {
+      await writeFile(join(project, 'a', 'file.txt'), `round ${round}\n`)
+      states.push(await watched.snapshot())
+      await watched.flush()
+    }
+    const { contents } = await watched.blobs('content', [(await watched.entries(states[33]!)).entries.get('a/file.txt')!.id])
+    expect([...contents.values()].map(String)).toEqual(['round 33\n'])
+    const manifests = await readdir(join(checkpointsDir(home), 'manifests'))
+    // One per snapshot, and the full listings beside them.
+    expect(manifests.length).toBeGreaterThan(36)
+    expect([...(await watched.entries(states[35]!)).entries.keys()].sort()).toEqual(['a/file.txt', 'b/file.txt', 'c/file.txt'])
   })
 })
 

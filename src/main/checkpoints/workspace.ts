@@ -115,7 +115,7 @@ export class Workspace {
   /** Resolves once the snapshots' commits (which keep their trees reachable) are written. */
   async flush(): Promise<void> {
     const git = this.opening ? await this.opening : undefined
-    await git?.flush()
+    await Promise.all([git?.flush(), this.content.flush()])
   }
 
   /** The user's HEAD now, in a repository. */
