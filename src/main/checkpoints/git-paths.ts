@@ -46,6 +46,8 @@ export async function addChangedPaths(call: GitCall, root: string, paths: readon
  * that, is accepted. False when the paths are not all such files (the caller lists them first).
  */
 async function addFilesDirectly(call: GitCall, root: string, paths: readonly string[]): Promise<boolean> {
+  // git's complaint names one path a line: a name with a newline could pass for another line.
+  if (paths.some((path) => path.includes('\n'))) return false
   for (const path of paths) {
     const info = await lstat(join(root, path)).catch(() => undefined)
     if (!info || !(info.isFile() || info.isSymbolicLink()) || info.size > MAX_FILE_BYTES) return false

@@ -75,6 +75,7 @@ const steps: Array<[string, string]> = [
   ['a file that becomes a folder', 'rm src/four.txt && mkdir src/four.txt && echo in > src/four.txt/inner.txt'],
   ['a folder deleted', 'rm -rf elsewhere'],
   ['names with spaces, globs and pathspec magic', "echo g > 'src/*[x] y.txt' && echo m > ':(top)odd' && echo t > 'trailing '"],
+  ['a name with a newline beside an ignored file', "echo n > $'src/new\\nline.txt' && echo i > src/again.log"],
   ['a temp file renamed over a file (an atomic write)', 'echo atomic > src/.one.tmp && mv src/.one.tmp src/one.txt'],
 ]
 
