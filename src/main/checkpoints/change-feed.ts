@@ -131,6 +131,7 @@ export class ChangeFeed {
     }
     const { maxFolders, maxEvents } = this.tuning
     const watcher = await TreeWatcher.start({ root: this.policy.root, nested: this.policy.nested, unwatched: (folders, initial) => this.policy.unwatched(folders, initial), fenceParent: this.fenceParent, maxFolders, maxEvents })
+    if (this.closed) return void (await watcher.close())
     if (watcher.broken) {
       if (watcher.broken.final) this.gaveUp = watcher.broken.reason
       this.notStarted = `the file watcher could not start: ${watcher.broken.reason}`
