@@ -44,11 +44,11 @@ export class AnthropicModelService implements ModelService {
       authToken: config.authToken ?? null,
       ...(config.baseURL ? { baseURL: config.baseURL } : {}),
       ...(config.timeoutMs ? { timeout: config.timeoutMs } : {}),
-      ...(config.fetch && { fetch: config.fetch }),
       maxRetries: 0,
       logLevel: 'off',
       // node:http instead of the global fetch: undici's first load would double a cold start's memory.
-      fetch: httpFetch as unknown as typeof fetch,
+      // A remote host's requests go through the model relay instead (config.fetch).
+      fetch: config.fetch ?? (httpFetch as unknown as typeof fetch),
     })
     this.random = deps.random ?? Math.random
     this.sleep = deps.sleep ?? abortableSleep
