@@ -90,9 +90,14 @@ export class GitStore {
    * paths (a watcher's), only those are read ({@link addChangedPaths}), and none means the tree
    * of the previous snapshot, without running git; that needs the private index to be the one
    * this store left (by its stat data), else — or when reading the paths fails — every file is
-   * read, as with `changes` of kind `all`. Throws on failure.
+   * read, as with `changes` of kind `all`. `read` is called once the working tree (and HEAD) has
+   * been read into the private index: what remains (`write-tree`) reads only that index, so a
+   * caller may let the working tree change from then on. Throws on failure.
    */
-  async snapshot(indexFile: string, ref: string, changes: Changes = { kind: 'all', reason: 'no file watcher' }): Promise<{ state: Extract<TreeState, { kind: 'git' }>; scan: ScanReport }> {
+  async snapshot(indexFile: string, ref: string, changes: Changes = { kind: 'all', reason: 'no file watcher' }, read?: () => void): Promise<{ state: Extract<TreeState, { kind: 'git' }>; scan: ScanReport }> {
+    // HEAD as it is now, beside the files (a call may commit once `read` is called).
+    const heading = this.head()
+    heading.catch(() => undefined)
     await mkdir(dirname(indexFile), { recursive: true, mode: 0o700 })
     const fresh = !(await lstat(indexFile).then(() => true, () => false))
     let scan: ScanReport | undefined
@@ -113,7 +118,9 @@ export class GitStore {
       await this.addEverything(indexFile, fresh)
       scan = { kind: 'full', reason: reason ?? 'no file watcher' }
     }
-    const [tree, head] = await Promise.all([scan.kind === 'unchanged' ? this.lastTree! : gitText(['write-tree'], this.call(indexFile)), this.head()])
+    const head = await heading
+    read?.()
+    const tree = scan.kind === 'unchanged' ? this.lastTree! : await gitText(['write-tree'], this.call(indexFile))
     this.indexMark = await statMark(indexFile)
     // Off the critical path: the tree is written and is what the checkpoint names; its commit
     // only keeps it reachable (objects that no ref reaches are gc's to prune, after two weeks).

@@ -27,13 +27,15 @@ export interface RecorderOptions {
  *
  * Contract: snapshots run one at a time, in order, on one chain, so each sees the tree its
  * moment left. A call's checkpoint is awaited before the call runs (it must see the tree before
- * it). The tree it left is enqueued at once when the call ends and is not awaited by the call:
+ * it), until the tree has been read — in git, into the private index; the tree object written
+ * from that index and the journal line follow on the chain while the call runs. The tree it left is enqueued at once when the call ends and is not awaited by the call:
  * the next call's checkpoint waits for it on the chain, a PostToolUse hook (which may write
  * files) waits for it, and so does the model's next request ({@link landed}), so what changes
  * while the model answers is someone else's.
- * A prompt's checkpoint is not awaited either (no tool runs before the model answers). A call is checkpointed at
- * most once. A snapshot that fails never stops the call: the checkpoint is recorded as missing
- * and the failure is said once, on that call's card. Never throws.
+ * A prompt's checkpoint is not awaited either (no tool runs before the model answers). A call
+ * is checkpointed at most once. A snapshot that fails never stops the call: the checkpoint is recorded as missing
+ * and the failure is said once, on that call's card (or in a notice, when it failed after the
+ * tree was read). Never throws.
  */
 export class CheckpointRecorder implements CallCheckpoints {
   private chain: Promise<unknown> = Promise.resolve()
@@ -62,12 +64,22 @@ export class CheckpointRecorder implements CallCheckpoints {
     if (this.seen.has(call.toolUseId) || !this.enabled()) return undefined
     this.seen.add(call.toolUseId)
     const transcriptBytes = this.transcriptBytes()
-    const state = await this.enqueue(async () => {
+    let readNow = () => {}
+    const read = new Promise<'read'>((resolve) => (readNow = () => resolve('read')))
+    const state = this.enqueue(async () => {
       this.turn ??= await this.lastTurn()
-      return this.record({ kind: 'tool', toolUseId: call.toolUseId, name: call.name, agentId: call.agentId, summary: call.summary.slice(0, 200) }, transcriptBytes)
+      return this.record({ kind: 'tool', toolUseId: call.toolUseId, name: call.name, agentId: call.agentId, summary: call.summary.slice(0, 200) }, transcriptBytes, readNow)
     })
-    if (state?.kind !== 'missing') return undefined
-    return `Checkpoint not recorded before this call: ${state.reason}. The call ran anyway; this checkpoint cannot restore code.`
+    // The call may run once the tree is read; the tree object and the journal line follow on the chain.
+    const first = await Promise.race([read, state])
+    if (first === 'read') {
+      void state.then((late) => {
+        if (late?.kind === 'missing') this.o.notice(`No checkpoint was recorded before ${call.name}: ${late.reason}. Rewinding to it cannot restore code.`)
+      })
+      return undefined
+    }
+    if (first?.kind !== 'missing') return undefined
+    return `Checkpoint not recorded before this call: ${first.reason}. The call ran anyway; this checkpoint cannot restore code.`
   }
 
   async after(toolUseId: string): Promise<void> {
@@ -104,10 +116,11 @@ export class CheckpointRecorder implements CallCheckpoints {
     await this.workspace.close()
   }
 
-  private async record(trigger: CheckpointTrigger, transcriptBytes: number): Promise<TreeState> {
-    const before = await this.workspace.snapshot()
+  private async record(trigger: CheckpointTrigger, transcriptBytes: number, read?: () => void): Promise<TreeState> {
+    // Known before the call may run: its after-state names this checkpoint.
     const id = `ck_${randomBytes(5).toString('hex')}`
     if (trigger.kind === 'tool') this.ids.set(trigger.toolUseId, id)
+    const before = await this.workspace.snapshot(read)
     const { sessionId, projectPath } = this.o
     try {
       this.journal.append({ type: 'checkpoint', id, sessionId, projectPath, turn: this.turn ?? 0, at: new Date().toISOString(), trigger, before, transcriptBytes })

@@ -3,6 +3,7 @@ import { link, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { CheckpointRecorder } from './recorder'
 import type { TreeState } from './types'
 import { Workspace } from './workspace'
 
@@ -124,6 +125,30 @@ describe.each(['git', 'content'] as const)('incremental snapshots (%s)', (kind) 
     expect(watched.lastScan).toEqual({ kind: 'full', reason: 'docs/two-again.txt has another name (a hard link)' })
     await writeFile(join(project, 'docs', 'two-again.txt'), 'two, through its new name\n', { flag: 'r+' })
     await expectSameAsFull()
+  })
+})
+
+describe('a call’s checkpoint in git', () => {
+  beforeEach(() => seed('git'))
+  afterEach(async () => {
+    await watched.close()
+    await rm(root, { recursive: true, force: true })
+  })
+
+  it('lets the call run once the tree is read, and still records the tree from before the call (and HEAD)', async () => {
+    const recorder = new CheckpointRecorder({ home, sessionId: 'calls', projectPath: project, env: process.env, transcriptPath: join(root, 'none.jsonl'), enabled: () => true, notice: () => undefined })
+    await recorder.before({ toolUseId: 't0', name: 'Bash', agentId: 'main', summary: 'Bash: first' })
+    await writeFile(join(project, 'src', 'one.txt'), 'before the call\n')
+    const expected = await fullScan()
+    await recorder.before({ toolUseId: 't1', name: 'Bash', agentId: 'main', summary: 'Bash: commit' })
+    // The call: it changes a file and commits the moment its checkpoint lets it run.
+    await writeFile(join(project, 'src', 'one.txt'), 'the call\n')
+    git('commit -qam "the call"')
+    await recorder.settled()
+    const checkpoint = (await recorder.journal.read()).find((entry) => entry.trigger.kind === 'tool' && entry.trigger.toolUseId === 't1')!
+    expect(recorder.workspace.lastScan).toEqual({ kind: 'paths', paths: 1 })
+    expect(checkpoint.before).toEqual(expected)
+    await recorder.close()
   })
 })
 

@@ -43,8 +43,12 @@ export class Workspace {
     return this.opening
   }
 
-  /** Records the workspace now; a `missing` state (with why) when that fails. Never throws. */
-  async snapshot(): Promise<TreeState> {
+  /**
+   * Records the workspace now; a `missing` state (with why) when that fails. Never throws.
+   * `read` is called once the working tree has been read (in git, before the tree object is
+   * written from the private index), unless the snapshot failed before that.
+   */
+  async snapshot(read?: () => void): Promise<TreeState> {
     let feed: ChangeFeed | undefined
     try {
       const git = await this.git()
@@ -53,11 +57,12 @@ export class Workspace {
       const changes = feed ? await feed.next() : undefined
       let state: TreeState
       if (git) {
-        const taken = await git.snapshot(indexFile, checkpointRef(this.o.sessionId), changes)
+        const taken = await git.snapshot(indexFile, checkpointRef(this.o.sessionId), changes, read)
         ;[state, this.lastScan] = [taken.state, taken.scan]
       } else {
         const taken = await this.content.snapshot(this.o.projectPath, changes)
         ;[state, this.lastScan] = [{ kind: 'content', root: this.o.projectPath, manifest: taken.manifest }, taken.scan]
+        read?.()
       }
       feed?.done(true, this.lastScan.kind === 'full')
       return state
