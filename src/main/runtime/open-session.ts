@@ -1,8 +1,9 @@
 // Longer than 300 lines because one session's wiring (gate, tasks, plan mode, subagents,
 // compaction, the budget guard) reads in one place; each part is built in its own file.
+import { startupMark } from '../base/startup-marks'
 import { toolSearchMode, type ToolSearchPolicy } from '../engine/deferred-tools'
 import { contextWindowOf } from '../../shared/context-window'
-import { DEFAULT_TURN_GUARD } from '../../shared/ipc/contract'
+import { DEFAULT_TURN_GUARD } from '../../shared/ipc/preferences'
 import { AppError } from '../../shared/ipc/result'
 import { PlanMode } from '../agents/plan-mode'
 import { projectDataDir } from '../base/paths'
@@ -217,8 +218,9 @@ export function openSession(parts: RuntimeParts, projectPath: string, sessionId:
     // session's state is freed here rather than with the toolset.
     async release() {
       await subagents.agents.dispose()
-      // The last call's after-state is what a later rewind compares with: let it land.
-      await checkpoints.settled()
+      // The last call's after-state is what a later rewind compares with: let it land, then stop
+      // watching the tree.
+      await checkpoints.close()
       closeGate()
       tasks.dispose()
       await opening.tools.dispose()
@@ -272,6 +274,7 @@ function openGate(
   })
   // `--permission-mode` wins; else the settings' `defaultMode` (as far as its file may set it), else Settings' choice.
   if (!options.permissionModeFlag) gate.setMode(startingMode(gate.settingsPeek(), opening.preferences.permissionMode ?? options.permissionMode))
+  startupMark('gate')
   return {
     gate,
     queue,
