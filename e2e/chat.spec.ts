@@ -79,3 +79,29 @@ test('a tool call shows as a card with its state and result', async ({ app, proj
   await expect(card).toContainText('A test project')
   await expect(chat.getByLabel('Assistant')).toContainText('The README has a title and nothing else.')
 })
+
+test('the log follows a streaming reply, and stops following once the reader scrolls up', async ({ app, projectDir, modelServer }) => {
+  const lines = (label: string, count: number) => Array.from({ length: count }, (_, i) => `- ${label} line ${i + 1}`).join('\n')
+  await modelServer.setScenario([
+    { reply: { content: [{ type: 'text', text: `First.\n\n${lines('first', 40)}` }] } },
+    { reply: { content: [{ type: 'text', text: `Second.\n\n${lines('second', 60)}\n\nSECOND-END` }] }, chunkSize: 12, delayMs: 40 },
+  ])
+  await openByPath(app, projectDir)
+  const chat = app.getByRole('region', { name: 'Chat' })
+  const log = chat.getByRole('log', { name: 'Conversation' })
+  const fromEnd = () => log.evaluate((element) => element.scrollHeight - element.scrollTop - element.clientHeight)
+  await chat.getByRole('textbox', { name: 'Message' }).fill('First')
+  await chat.getByRole('textbox', { name: 'Message' }).press('Enter')
+  await expect(log.getByLabel('Assistant').last()).toContainText('first line 40')
+  await expect.poll(fromEnd).toBeLessThan(2)
+  await chat.getByRole('textbox', { name: 'Message' }).fill('Second')
+  await chat.getByRole('textbox', { name: 'Message' }).press('Enter')
+  await expect(log.getByLabel('Assistant').last()).toContainText('second line 5')
+  // The reader scrolls up mid-stream: the stream goes on without pulling the view back down.
+  const box = (await log.boundingBox())!
+  await app.mouse.move(box.x + box.width / 2, box.y + box.height / 2)
+  await app.mouse.wheel(0, -600)
+  await expect(log.getByLabel('Assistant').last()).toContainText('SECOND-END')
+  await app.waitForTimeout(300)
+  expect(await fromEnd()).toBeGreaterThan(300)
+})
