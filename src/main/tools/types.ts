@@ -114,6 +114,8 @@ export interface ToolContext extends UserChannels {
   origin?(): Promise<CallOrigin | undefined>
   /** Subagents: what the Agent and SendMessage tools run, and TaskOutput/TaskStop on agents (see agents/). */
   agents?: SubagentControl
+  /** The session's agent team (TeamCreate, TeamDelete, teammates spawned by Agent, SendMessage between members; see agents/team). */
+  team?: TeamControl
   /** Asks for the conversation to be summarized before the next request (the Compact tool); absent where nothing compacts. */
   requestCompaction?(instructions?: string): void
   /**
@@ -149,6 +151,33 @@ export interface AgentCall {
   /** `output_config.effort` for the agent's requests (Claude Code's Agent `effort`); ignored for a fork. */
   effort?: EffortLevel
   run_in_background?: boolean
+  /** A name for the agent: with a team, it joins it as a teammate under this name. */
+  name?: string
+  /** The team it joins (the session's one team; Claude Code 2.1.328 ignores it). */
+  team_name?: string
+}
+
+/** A structured message SendMessage carries (Claude Code's): a shutdown handshake, a plan verdict. */
+export type TeamStructuredMessage =
+  | { type: 'shutdown_request'; reason?: string | undefined }
+  | { type: 'shutdown_response'; request_id: string; approve: boolean; reason?: string | undefined }
+  | { type: 'plan_approval_response'; request_id: string; approve: boolean; feedback?: string | undefined }
+
+/** The session's agent team as tools reach it. Contract: none of these throws; failures are error results. */
+export interface TeamControl {
+  /** TeamCreate: the session's main agent leads a new team (one at a time). */
+  create(input: { team_name: string; description?: string | undefined; agent_type?: string | undefined }, ctx: ToolContext): Promise<ToolResult>
+  /** TeamDelete: removes the team's folder once no member is active. */
+  delete(ctx: ToolContext): Promise<ToolResult>
+  /** Whether an Agent call makes a teammate (a team exists and the call names the agent). */
+  spawns(call: AgentCall): boolean
+  /** Agent with a `name` while a team exists: a teammate joins and starts. */
+  spawn(call: AgentCall, ctx: ToolContext): Promise<ToolResult>
+  /**
+   * SendMessage between members: into the recipient's mailbox. Undefined when it is not a team
+   * message (no team, or the sender or recipient is a plain subagent): the agents' own route then.
+   */
+  send(to: string, message: string | TeamStructuredMessage, summary: string | undefined, ctx: ToolContext): Promise<ToolResult | undefined>
 }
 
 /** The session's subagents as tools reach them. Contract: none of these throws; failures are error results. */

@@ -187,6 +187,7 @@ export function reduce(transcript: Transcript, event: AgentEvent): Transcript {
     case 'agent_start':
     case 'agent_background':
     case 'agent_end':
+    case 'team_message':
     case 'shell_start':
     case 'shell_end':
       // Not part of the conversation: the task list, the mode and the agent tree have their own state.
