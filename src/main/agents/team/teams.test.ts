@@ -27,6 +27,12 @@ function turnPrompt(request: Pick<RecordedRequest, 'body'>): string {
   return last ? textOf(last) : ''
 }
 
+/** A step's answer to a request (a function step is called with it). */
+function play(step: Step | undefined, request: RecordedRequest): Exclude<Step, (request: RecordedRequest) => unknown> | ReturnType<Extract<Step, (request: RecordedRequest) => unknown>> {
+  if (!step) throw new Error('the script ran out')
+  return typeof step === 'function' ? step(request) : step
+}
+
 /** Resolves once `test` holds, polling; fails after `ms`. */
 async function until(test: () => boolean | Promise<boolean>, ms = 30_000): Promise<void> {
   const end = Date.now() + ms
@@ -65,12 +71,9 @@ describe('agent teams', () => {
       [
         (request) => {
           const first = promptOf(request)
-          if (first.includes('Run the build.')) {
-            const next = alice.shift()!
-            return typeof next === 'function' ? next(request) : next
-          }
-          if (turnPrompt(request).includes('[Inbox]')) return inbox.shift()!
-          return lead.shift()!
+          if (first.includes('Run the build.')) return play(alice.shift(), request)
+          if (turnPrompt(request).includes('[Inbox]')) return play(inbox.shift(), request)
+          return play(lead.shift(), request)
         },
       ],
       { loop: true },
@@ -128,7 +131,7 @@ describe('agent teams', () => {
 
   it('idle teammates claim unowned, unblocked tasks themselves, each task exactly once', async () => {
     const claims: Array<{ who: string; task: string }> = []
-    const teammate = (who: string): Step => (request) => {
+    const teammate = (who: string) => (request: RecordedRequest): ReturnType<typeof textReply> => {
       const last = lastText(request)
       const claimed = /You claimed task #(\d+)/.exec(last)
       if (claimed) {
@@ -153,8 +156,8 @@ describe('agent teams', () => {
           const first = promptOf(request)
           if (first.includes('Wait for work, alice.')) return teammate('alice')(request)
           if (first.includes('Wait for work, bob.')) return teammate('bob')(request)
-          if (lastText(request).includes('[Inbox]')) return textReply('Noted.')
-          return lead.shift()!
+          if (turnPrompt(request).includes('[Inbox]')) return textReply('Noted.')
+          return play(lead.shift(), request)
         },
       ],
       { loop: true },
