@@ -9,6 +9,7 @@ import type { FileStateCache } from './file-state'
 import type { CallCheckpoints } from './checkpoint-types'
 import type { UserChannels, UserQuestion } from './question-types'
 import type { ShellState } from './shell/shell-state'
+import type { PlanModeControl } from './plan-types'
 
 /**
  * The contract between the engine and every tool. The engine knows no tool by name; governance
@@ -17,6 +18,7 @@ import type { ShellState } from './shell/shell-state'
  */
 
 export type { CallCheckpoints, CheckpointedCall } from './checkpoint-types'
+export type { PlanModeControl, PlanOutcome } from './plan-types'
 
 /** What a tool hands back: `content` for the model, `details` for the UI. */
 export interface ToolResult {
@@ -235,24 +237,6 @@ export interface SubagentGrants {
   rules: string[]
   file: string
 }
-
-/** The session's plan mode as EnterPlanMode and ExitPlanMode reach it. */
-export interface PlanModeControl {
-  /** The session's permission mode now. */
-  readonly mode: PermissionModeName
-  /** Asks the user to enter plan mode (headless: only `bypassPermissions` enters without asking). */
-  enter(toolUseId: string, signal: AbortSignal): Promise<{ entered: true } | { entered: false; reason: string }>
-  /** Saves the plan to its file and asks the user to approve it; on approval plan mode ends. */
-  propose(plan: string, toolUseId: string, signal: AbortSignal): Promise<PlanOutcome>
-}
-
-/** How a proposed plan ended. */
-export type PlanOutcome =
-  | { outcome: 'approved'; mode: PermissionModeName; plan: string; edited: boolean; filePath?: string; fileError?: string }
-  | { outcome: 'keep_planning'; feedback?: string; filePath?: string; fileError?: string }
-  /** Headless: saved, and nobody here can approve it. */
-  | { outcome: 'unattended'; filePath?: string; fileError?: string }
-  | { outcome: 'aborted'; message: string }
 
 /** A session's task list as tools reach it. */
 export interface TaskListAccess {
