@@ -1,5 +1,4 @@
 import type { z } from 'zod'
-import type { PermissionModeName } from '../../shared/ipc/contract'
 import type { PtyProcess } from '../pty/types'
 import type { McpServers } from '../services/mcp'
 import type { AssistantBlock, ImageBlock, Message, TextBlock, ToolReferenceBlock, ToolSchema } from '../services/model/types'
