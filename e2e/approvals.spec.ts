@@ -169,6 +169,42 @@ test('a Bash command allowed "always" is saved as a rule and runs without asking
   await expect(panel).toHaveCount(0)
 })
 
+test('a quoted compound command shows every rule it would save, as typed, and the check agrees with what runs', async ({ app, projectDir, modelServer }) => {
+  const command = 'touch "my file.txt" && mkdir "a b"'
+  const bash = (id: string) => ({ reply: { content: [{ type: 'tool_use', id, name: 'Bash', input: { command } }] } })
+  await modelServer.setScenario([bash('toolu_q1'), { reply: { content: [{ type: 'text', text: 'Made them.' }] } }, bash('toolu_q2'), { reply: { content: [{ type: 'text', text: 'Made them again.' }] } }])
+  await openByPath(app, projectDir)
+  const chat = app.getByRole('region', { name: 'Chat' })
+  const input = chat.getByRole('textbox', { name: 'Message' })
+  await input.fill('Make the file and the folder')
+  await input.press('Enter')
+
+  const panel = app.getByRole('region', { name: 'Approvals' })
+  // Both rules it saves, each as Claude Code writes it: the command as typed.
+  await expect(panel.getByRole('textbox', { name: 'Rule 1 of 2 to remember' })).toHaveValue('Bash(touch "my file.txt")')
+  await expect(panel.getByRole('textbox', { name: 'Rule 2 of 2 to remember' })).toHaveValue('Bash(mkdir "a b")')
+  const check = panel.getByTestId('rule-check')
+  await expect(check).toContainText('Would allow: touch "my file.txt"mkdir "a b"')
+  await expect(check).not.toContainText('Would still ask')
+  // Quoted the other way, the rule still covers the command (the gate matches it so too).
+  await panel.getByRole('textbox', { name: 'Rule 1 of 2 to remember' }).fill("Bash(touch 'my file.txt')")
+  await expect(check).not.toContainText('Would still ask')
+  await panel.getByRole('textbox', { name: 'Rule 2 of 2 to remember' }).fill('Bash(mkdir other)')
+  await expect(check).toContainText('Would still ask for: mkdir "a b"')
+  await panel.getByRole('textbox', { name: 'Rule 2 of 2 to remember' }).fill('Bash(mkdir "a b")')
+  await expect(check).not.toContainText('Would still ask')
+  await panel.getByRole('button', { name: 'This session' }).click()
+  const log = chat.getByRole('log', { name: 'Conversation' })
+  await expect(log.getByLabel('Assistant').last()).toContainText('Made them.')
+  expect(existsSync(join(projectDir, 'my file.txt'))).toBe(true)
+
+  // The session rules let the same command through without asking.
+  await input.fill('Once more')
+  await input.press('Enter')
+  await expect(log.getByLabel('Assistant').last()).toContainText('Made them again.')
+  await expect(panel).toHaveCount(0)
+})
+
 test('Stop during a long tool ends the turn and the command', async ({ app, projectDir, modelServer }) => {
   await modelServer.setScenario([
     { reply: { content: [{ type: 'tool_use', id: 'toolu_sleep', name: 'Bash', input: { command: 'sleep 67.5; touch too-late.txt' } }] } },

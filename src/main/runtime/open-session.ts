@@ -217,8 +217,9 @@ export function openSession(parts: RuntimeParts, projectPath: string, sessionId:
     async release() {
       await subagents.team.dispose()
       await subagents.agents.dispose()
-      // The last call's after-state is what a later rewind compares with: let it land.
-      await checkpoints.settled()
+      // The last call's after-state is what a later rewind compares with: let it land, then stop
+      // watching the tree.
+      await checkpoints.close()
       closeGate()
       tasks.dispose()
       await opening.tools.dispose()

@@ -40,6 +40,7 @@ export class AnthropicModelService implements ModelService {
       authToken: config.authToken ?? null,
       ...(config.baseURL ? { baseURL: config.baseURL } : {}),
       ...(config.timeoutMs ? { timeout: config.timeoutMs } : {}),
+      ...(config.fetch && { fetch: config.fetch }),
       maxRetries: 0,
       logLevel: 'off',
     })
