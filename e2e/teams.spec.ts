@@ -18,7 +18,7 @@ test('a team shows in the agent tree as lanes, with mailboxes and the messages b
     { ...text('The crew is at work.'), forModel: LEAD },
     { ...tool('toolu_report', 'SendMessage', { to: 'team-lead', message: 'The lexer looks fine.', summary: 'lexer reviewed' }), forModel: MATE },
     { ...text('Review done.'), forModel: MATE },
-    // Her inbox and her idle notices start more turns: each answered briefly.
+    // Her inbox and her idle notices start more turns (how many depends on how the polls fall under load): each answered briefly.
     ...Array.from({ length: 4 }, () => ({ ...text('Noted.'), forModel: MATE })),
     ...Array.from({ length: 4 }, () => ({ ...text('Noted, the crew goes on.'), forModel: LEAD })),
   ])
