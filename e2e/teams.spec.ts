@@ -19,8 +19,8 @@ test('a team shows in the agent tree as lanes, with mailboxes and the messages b
     { ...tool('toolu_report', 'SendMessage', { to: 'team-lead', message: 'The lexer looks fine.', summary: 'lexer reviewed' }), forModel: MATE },
     { ...text('Review done.'), forModel: MATE },
     // Her inbox and her idle notices start more turns (how many depends on how the polls fall under load): each answered briefly.
-    ...Array.from({ length: 4 }, () => ({ ...text('Noted.'), forModel: MATE })),
-    ...Array.from({ length: 4 }, () => ({ ...text('Noted, the crew goes on.'), forModel: LEAD })),
+    ...Array.from({ length: 10 }, () => ({ ...text('Noted.'), forModel: MATE })),
+    ...Array.from({ length: 10 }, () => ({ ...text('Noted, the crew goes on.'), forModel: LEAD })),
   ])
   await openByPath(app, projectDir)
   const chat = app.getByRole('region', { name: 'Chat' })
