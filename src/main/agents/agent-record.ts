@@ -11,6 +11,8 @@ import type { ShellState } from '../tools/shell/shell-state'
 import type { AnyTool, SubagentGrants } from '../tools/types'
 import type { SubagentOutcome } from './run-subagent'
 import type { TranscriptFile } from '../store/transcript-file'
+import type { ApprovalAsker } from '../governance/approvals/queue'
+import type { SessionGrants } from '../governance/decide/session'
 
 /** What a subagent was made of: fixed when it starts, reused when it starts again. */
 export interface AgentMake {
@@ -39,6 +41,22 @@ export interface AgentMake {
   fileState: FileStateCache
   /** Allow rules it holds for its life, on top of the session's rules (a forked skill's `allowed-tools`). */
   grants?: SubagentGrants
+  /** A teammate of an agent team: how it asks, and what happens when a run of it ends (see agents/team). */
+  teammate?: TeammateLink
+}
+
+/**
+ * What makes a subagent a teammate: its team, name and colour; an approval asker of its own (its
+ * asks bubble to the lead through the mailboxes instead of going to the queue directly); and the
+ * team's word when a run ends (Stop → idle), instead of a task notification to its parent.
+ */
+export interface TeammateLink {
+  team: string
+  name: string
+  color: string
+  asker(grants: SessionGrants): ApprovalAsker
+  /** A run ended and no message waits: the teammate is idle (or stopped, or failed). */
+  onRunEnd(outcome: SubagentOutcome): void
 }
 
 /** One run's own parts, released when the run ends. */

@@ -35,6 +35,8 @@ export interface SubagentRunSpec
   /** The task as given (shown in the tree and kept in the sidechain's `agent_start`). */
   prompt: string
   background: boolean
+  /** A teammate's team, name and colour (carried by its `agent_start`). */
+  team?: { name: string; member: string; color: string }
   /** Where its messages and events are kept (nothing is written without one). */
   sidechain?: TranscriptFile
   /** Every event, after the sidechain has it (the session's hub). */
@@ -74,7 +76,7 @@ export async function runSubagent(spec: SubagentRunSpec): Promise<SubagentOutcom
     if (keptInTranscript(event)) spec.sidechain?.appendEvent(event)
     spec.emit(event)
   }
-  emit({ ...stampOf, type: 'agent_start', parentAgentId: identity.parentAgentId, agentType: spec.agentType, description: spec.description, prompt: spec.prompt, model: spec.modelName, background: spec.background, at: started })
+  emit({ ...stampOf, type: 'agent_start', parentAgentId: identity.parentAgentId, agentType: spec.agentType, description: spec.description, prompt: spec.prompt, model: spec.modelName, background: spec.background, ...(spec.team && { team: spec.team }), at: started })
   const unsaved = spec.unsaved ?? spec.messages.length
   for (const message of spec.messages.slice(spec.messages.length - unsaved)) spec.sidechain?.appendMessage(message)
   const before = spec.usageSoFar ?? { usage: zeroUsage(), costUsd: 0 }

@@ -12,7 +12,8 @@ import type { RequestGuard } from '../engine/guard'
 import type { ToolSearchPolicy } from '../engine/deferred-tools'
 import type { QueryHooks } from '../engine/types'
 import type { ReasoningPreference } from '../services/model/capabilities'
-import type { AgentLabel } from '../governance/approvals/queue'
+import type { AgentLabel, ApprovalAsker } from '../governance/approvals/queue'
+import type { SessionGrants } from '../governance/decide/session'
 import type { PermissionGate } from '../governance/gate/gate'
 import { resultText } from '../tools/result-text'
 import { errorResult } from '../tools/define-tool'
@@ -64,7 +65,7 @@ export interface SessionAgentsOptions {
   maxTurns: number
   main: MainAgent
   /** A subagent's permission gate: the session's settings and hooks, its own mode and session grants, its asks naming it. */
-  openGate(agent: AgentLabel, mode: PermissionModeName, state: { shell: ShellState; fileState: FileStateCache; parentToolUseId?: string; grants?: SubagentGrants }): PermissionGate
+  openGate(agent: AgentLabel, mode: PermissionModeName, state: { shell: ShellState; fileState: FileStateCache; parentToolUseId?: string; grants?: SubagentGrants; asker?: (grants: SessionGrants) => ApprovalAsker }): PermissionGate
   /** What every agent's tools share: the task list, the small model, the Agent terminal feed. */
   sharedContext(): Partial<ToolContext>
   /** A subagent's event (its sidechain already has it): out to the hub. */
@@ -146,6 +147,37 @@ export class SessionAgents implements SubagentControl {
     record.background = true
     this.start(record, [...record.messages, { role: 'user', content: [{ type: 'text', text }] }], 1, this.o.main.shell.cwd, text, undefined)
     return { content: `${to} had ended; it started again in the background with your message. You will be told when it finishes.` }
+  }
+
+  /**
+   * Starts an agent prepared elsewhere (a teammate: see agents/team) in the background, as a child
+   * of the main agent; its id, or an error when the session is closing.
+   */
+  launch(prepared: Prepared, prompt: string, extra: { teammate?: AgentMake['teammate']; parentToolUseId?: string }): { id: string } | { error: string } {
+    if (this.disposed) return { error: 'The session is closing: no agent can start.' }
+    const make: AgentMake = { ...prepared.make, id: newAgentId(), parentAgentId: 'main', depth: 1, ...(extra.parentToolUseId !== undefined && { parentToolUseId: extra.parentToolUseId }), ...(extra.teammate && { teammate: extra.teammate }) }
+    const record = new AgentRecord(make, true)
+    this.records.set(record.id, record)
+    this.start(record, prepared.messages, prepared.messages.length, prepared.cwd, prompt, undefined)
+    return { id: record.id }
+  }
+
+  /**
+   * Hands `text` to an agent as its next user message: read when its current run ends (it then runs
+   * again at once), or, when it is idle, it starts again with it. False when there is no such agent
+   * or the session is closing.
+   */
+  deliver(id: string, text: string): boolean {
+    const record = this.records.get(id)
+    if (!record || this.disposed) return false
+    if (record.running) record.inbox.push(text)
+    else this.start(record, [...record.messages, { role: 'user', content: [{ type: 'text', text }] }], 1, record.parts?.shell.cwd ?? this.o.main.shell.cwd, text, undefined)
+    return true
+  }
+
+  /** Whether an agent of this session is running now. */
+  isRunning(id: string): boolean {
+    return this.records.get(id)?.running === true
   }
 
   async output(id: string, options: { block: boolean; timeoutMs: number; signal: AbortSignal }): Promise<ToolResult | undefined> {
@@ -232,8 +264,30 @@ export class SessionAgents implements SubagentControl {
 
   private now = (): number => (this.o.now ?? Date.now)()
 
+  /**
+   * A teammate's make (see agents/team): its type's prompt, model and tools as a background agent
+   * of the main agent, plus SendMessage, its one way to talk to the team.
+   */
+  async prepareTeammate(call: AgentCall): Promise<Prepared | { error: string }> {
+    const prepared = await prepareTyped(call, true, this.prepareContext(undefined))
+    if ('error' in prepared) return prepared
+    const send = this.o.main.tools().find((tool) => tool.name === 'SendMessage')
+    const tools = send && !prepared.make.tools.includes(send) ? [...prepared.make.tools, send] : prepared.make.tools
+    return { ...prepared, make: { ...prepared.make, tools } }
+  }
+
   private async prepare(call: AgentCall, ctx: ToolContext, caller: AgentRecord | undefined, background: boolean): Promise<Prepared | { error: string }> {
-    const context: PrepareContext = {
+    const context = this.prepareContext(caller)
+    if (call.subagent_type !== FORK_AGENT_TYPE) return prepareTyped(call, background, context)
+    const origin = await ctx.origin?.()
+    if (!origin) return { error: 'A fork copies the conversation of the call that starts it, and this call has none to copy.' }
+    // The hard recursion guard: whatever started this conversation, a fork's own calls never fork.
+    if (isForkConversation(origin.messages)) return { error: 'A fork cannot start agents: do this work yourself, with your own tools.' }
+    return prepareFork(call, origin, context)
+  }
+
+  private prepareContext(caller: AgentRecord | undefined): PrepareContext {
+    return {
       catalog: this.o.catalog(),
       env: this.o.env,
       sessionTools: this.o.main.tools(),
@@ -244,12 +298,6 @@ export class SessionAgents implements SubagentControl {
         ? { model: caller.make.model, mode: caller.parts?.gate.mode ?? caller.make.mode, tools: caller.make.tools, fileState: caller.make.fileState, cwd: caller.parts?.shell.cwd ?? this.o.projectRoot }
         : { model: this.o.main.model(), mode: this.o.main.mode(), tools: this.o.main.tools(), fileState: this.o.main.fileState, cwd: this.o.main.shell.cwd },
     }
-    if (call.subagent_type !== FORK_AGENT_TYPE) return prepareTyped(call, background, context)
-    const origin = await ctx.origin?.()
-    if (!origin) return { error: 'A fork copies the conversation of the call that starts it, and this call has none to copy.' }
-    // The hard recursion guard: whatever started this conversation, a fork's own calls never fork.
-    if (isForkConversation(origin.messages)) return { error: 'A fork cannot start agents: do this work yourself, with your own tools.' }
-    return prepareFork(call, origin, context)
   }
 
   /** Starts a run of `record` (a new agent, or one started again) and follows it to its end. */
@@ -276,6 +324,7 @@ export class SessionAgents implements SubagentControl {
         description: make.description,
         prompt,
         background: record.background,
+        ...(make.teammate && { team: { name: make.teammate.team, member: make.teammate.name, color: make.teammate.color } }),
         sidechain: parts.sidechain,
         emit: (event) => {
           if (event.type === 'assistant_message') lastText = event.text
@@ -352,6 +401,7 @@ export class SessionAgents implements SubagentControl {
       fileState: make.fileState,
       ...(make.parentToolUseId !== undefined && { parentToolUseId: make.parentToolUseId }),
       ...(make.grants && { grants: make.grants }),
+      ...(make.teammate && { asker: (grants: SessionGrants) => make.teammate!.asker(grants) }),
     })
     const path = sidechainPath(this.o.transcriptPath, make.id)
     const sidechain = new TranscriptFile(path, { sessionId: this.o.sessionId, projectPath: this.o.projectRoot }, record.messages.length > 0)
@@ -382,6 +432,7 @@ export class SessionAgents implements SubagentControl {
       this.start(record, [...record.messages, { role: 'user', content: waiting.map((text) => ({ type: 'text' as const, text })) }], 1, this.o.main.shell.cwd, waiting.join('\n\n'), undefined)
       return
     }
+    if (record.make.teammate) return record.make.teammate.onRunEnd(outcome)
     if (!record.background || this.disposed) return
     const notice = agentNotice(record, outcome, sidechainPath(this.o.transcriptPath, record.id))
     if (record.make.parentAgentId === 'main') this.o.notifyMain(notice, () => !record.outputRead)

@@ -132,6 +132,7 @@ export function openSession(parts: RuntimeParts, projectPath: string, sessionId:
     },
     reasoning,
     toolSearch,
+    tasks: tasks.access,
     guard: subagentGuard(guard, sessionId, (event) => options.hub.emit('agent.event', event)),
   })
   const extensions = openExtensions(parts, opening, gate, queue)
@@ -217,6 +218,7 @@ export function openSession(parts: RuntimeParts, projectPath: string, sessionId:
     // Whether or not a turn ever ran (a session opened and closed unused has no toolset), so the
     // session's state is freed here rather than with the toolset.
     async release() {
+      await subagents.team.dispose()
       await subagents.agents.dispose()
       // The last call's after-state is what a later rewind compares with: let it land, then stop
       // watching the tree.

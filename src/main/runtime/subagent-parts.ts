@@ -4,6 +4,8 @@ import type { AgentEvent } from '../../shared/protocol/agent-event'
 import type { SessionHandle } from '../session/session'
 import { createAgentTool } from '../tools/agent'
 import { sendMessageTool } from '../tools/send-message'
+import { teamCreateTool } from '../tools/team-create'
+import { teamDeleteTool } from '../tools/team-delete'
 import type { AnyTool, ToolContext } from '../tools/types'
 
 /** What the main agent may use in coordinator mode. */
@@ -53,7 +55,8 @@ export class AgentToolList {
   /** A list of the session's tools with Agent and SendMessage added, the coordinator's filter applied; the same array back for the same list. */
   withAgentTools(list: AnyTool[]): AnyTool[] {
     if (this.decorated?.from === list) return this.decorated.tools
-    const all = this.agentTool ? [...list, this.agentTool, sendMessageTool] : [...list]
+    // TeamCreate and TeamDelete are the lead's (subagents never get them: see agents/tool-filter.ts).
+    const all = this.agentTool ? [...list, this.agentTool, sendMessageTool, teamCreateTool, teamDeleteTool] : [...list]
     // Subagents choose from the whole list; the coordinator itself keeps only its three.
     this.allNow = all
     this.decorated = { from: list, tools: this.coordinator ? all.filter((tool) => COORDINATOR_TOOLS.has(tool.name)) : all }

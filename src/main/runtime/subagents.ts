@@ -1,7 +1,7 @@
 import type { PermissionModeName } from '../../shared/ipc/contract'
 import { loadAgentCatalog } from '../agents/agent-files'
 import coordinatorPrompt from '../agents/coordinator.prompt'
-import type { ReminderSink } from '../context/reminders'
+import type { ReminderQueue } from '../context/reminders'
 import { SessionAgents } from '../agents/session-agents'
 import type { SubagentCompaction } from '../agents/subagent-context'
 import type { DenialLog } from '../governance/approvals/denials'
@@ -26,10 +26,17 @@ import type { BackgroundEnd } from './background-news'
 import type { RequestGuard } from '../engine/guard'
 import type { ToolSearchPolicy } from '../engine/deferred-tools'
 import type { ReasoningPreference } from '../services/model/capabilities'
+import { SessionTeam } from '../agents/team/session-team'
+import { teamsDir } from '../store/teams/team-paths'
+import type { TaskListAccess } from '../tools/types'
+import type { ApprovalAsker as Asker } from '../governance/approvals/queue'
+import { LeadInbox } from './lead-inbox'
 
 /** One session's subagents as the session environment wires them. */
 export interface SessionSubagents {
   agents: SessionAgents
+  /** The session's agent team (none until TeamCreate): teammates, mailboxes, the lead's inbox. */
+  team: SessionTeam
   /** Coordinator mode: the main agent directs workers only. */
   coordinator: boolean
   /** The main agent's instructions in coordinator mode. */
@@ -69,7 +76,7 @@ export interface SubagentSession {
   modelName: string
   maxTurns: number
   /** The session's reminder queue: a finished background agent is announced through it (without `notify`). */
-  reminders: ReminderSink
+  reminders: ReminderQueue
   /** Where a finished background agent of the main agent is announced (the session's background news). */
   notify?(end: BackgroundEnd): void
   /** How subagents compact their conversations. */
@@ -80,6 +87,8 @@ export interface SubagentSession {
   guard?(agent: { agentId: string; parentToolUseId?: string }): RequestGuard
   /** The session's tool-search policy for a model: subagents defer tools as the main agent does. */
   toolSearch?(modelName: string): ToolSearchPolicy
+  /** The session's task list: a team's idle teammates claim from it, under their names (`aliases`). */
+  tasks?: TaskListAccess & { aliases?: Map<string, string> }
 }
 
 /**
@@ -127,8 +136,19 @@ export function createSessionSubagents(parts: RuntimeParts, session: SubagentSes
     coordinator,
     ...(session.compaction && { compaction: session.compaction }),
   })
+  const inbox = new LeadInbox(session.reminders, () => main.handle)
+  const team = new SessionTeam({
+    sessionId: session.sessionId,
+    teamsRoot: teamsDir(parts.userHome, options.env),
+    agents,
+    ...(session.tasks && { tasks: session.tasks }),
+    queue: session.queue,
+    toLead: (text) => inbox.push(text),
+    emit: (event) => main.emit(event),
+  })
   return {
     agents,
+    team,
     coordinator,
     ...(coordinator && { basePrompt: coordinatorPrompt }),
     mainTools: (core, shared) =>
@@ -161,7 +181,7 @@ function openSubagentGate(
   session: SubagentSession,
   agent: { id: string; type: string; description: string },
   mode: PermissionModeName,
-  state: { shell: SubagentSession['tools']['shell']; fileState: SubagentSession['tools']['fileState']; parentToolUseId?: string; grants?: SubagentGrants },
+  state: { shell: SubagentSession['tools']['shell']; fileState: SubagentSession['tools']['fileState']; parentToolUseId?: string; grants?: SubagentGrants; asker?: (grants: SessionGrants) => Asker },
 ): PermissionGate {
   const { options, hookLog, userHome } = parts
   const grants = new SessionGrants(session.projectPath)
@@ -175,7 +195,8 @@ function openSubagentGate(
     mode,
     cliRules: options.cliRules,
     projectTrust: projectTrustOf(options),
-    approvals: { attended: session.queue.attended, sessionGrants: grants, request: (request) => session.queue.request({ ...request, grants }) },
+    // A teammate's asks bubble to the lead through the mailboxes (agents/team); other subagents ask the queue.
+    approvals: state.asker ? state.asker(grants) : { attended: session.queue.attended, sessionGrants: grants, request: (request) => session.queue.request({ ...request, grants }) },
     agent,
     hooks: new HookRunner({
       hooks: [],

@@ -30,7 +30,7 @@ export function sharedTaskListName(option: string | undefined, env: NodeJS.Proce
  * sessions own tasks under different names (`main@<session>`), so their claims keep them apart.
  * `user` is the task panel's way in: the same store, with each change told to the model.
  */
-export function createSessionTasks(o: SessionTasksOptions): { access: TaskListAccess; user: UserTaskEdits; warning?: string; dispose(): void } {
+export function createSessionTasks(o: SessionTasksOptions): { access: TaskListAccess & { aliases: Map<string, string> }; user: UserTaskEdits; warning?: string; dispose(): void } {
   let listId = o.sessionId
   let warning: string | undefined
   if (o.sharedName !== undefined) {
@@ -42,7 +42,9 @@ export function createSessionTasks(o: SessionTasksOptions): { access: TaskListAc
   const unsubscribe = store.onChange((change) => {
     o.hub.emit('agent.event', { type: 'task_update', sessionId: o.sessionId, agentId: 'main', listId, tasks: change.changed, deleted: change.deleted, actor: change.actor })
   })
-  const ownerOf = (agentId: string): string => (shared && agentId === 'main' ? `main@${o.sessionId.slice(0, 8)}` : agentId)
-  const access: TaskListAccess = { store, listId, ownerOf }
+  // Teammates of an agent team own tasks under their names (agents/team sets them).
+  const aliases = new Map<string, string>()
+  const ownerOf = (agentId: string): string => aliases.get(agentId) ?? (shared && agentId === 'main' ? `main@${o.sessionId.slice(0, 8)}` : agentId)
+  const access = { store, listId, ownerOf, aliases }
   return { access, user: new UserTaskEdits(access, o.remind), ...(warning && { warning }), dispose: unsubscribe }
 }

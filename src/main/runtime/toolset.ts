@@ -58,6 +58,8 @@ export async function buildToolset(
     // Every agent's mutating calls are checkpointed by the session's one recorder.
     checkpoints,
     bashOutputMaxChars: () => gate.settingsNow().behaviour.bashOutputMaxChars,
+    // The lead and its teammates reach the one team of the session.
+    team: subagents.team,
     ...(onPtySpawn && { onPtySpawn: (terminal: PtyProcess, command: string) => onPtySpawn(sessionId, terminal, command) }),
   }
   const context = {

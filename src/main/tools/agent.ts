@@ -25,6 +25,8 @@ const inputOf = (backgroundByDefault: boolean) => z.strictObject({
       'Reasoning effort for this agent. Set this ONLY when the user, or instructions such as CLAUDE.md or a skill, explicitly ask that this agent or delegated work run at a specific effort level, never on your own judgment; otherwise omit it and the agent runs at its usual effort. Ignored for subagent_type: "fork": a fork runs at your own effort.',
     ),
   run_in_background: z.boolean().optional().describe(backgroundByDefault ? BACKGROUND_BY_DEFAULT : 'Set to true to run this agent in the background. You will be notified when it completes.'),
+  name: z.string().optional().describe('Name for the spawned agent. With a team (TeamCreate), it joins the team as a teammate under this name and is addressable via SendMessage({to: name}).'),
+  team_name: z.string().optional().describe('The team it joins; the team you lead when omitted.'),
 })
 
 /**
@@ -53,6 +55,7 @@ export function createAgentTool(types: readonly AgentTypeLine[], options: { fork
       return undefined
     },
     async execute(args, ctx) {
+      if (ctx.team?.spawns(args)) return ctx.team.spawn(args, ctx)
       if (!ctx.agents) return errorResult('Subagents are not available in this session.')
       return ctx.agents.run(args, ctx)
     },

@@ -1,5 +1,4 @@
 import type { z } from 'zod'
-import type { PermissionModeName } from '../../shared/ipc/contract'
 import type { PtyProcess } from '../pty/types'
 import type { McpServers } from '../services/mcp'
 import type { AssistantBlock, ImageBlock, Message, TextBlock, ToolReferenceBlock, ToolSchema } from '../services/model/types'
@@ -9,6 +8,7 @@ import type { FileStateCache } from './file-state'
 import type { CallCheckpoints } from './checkpoint-types'
 import type { UserChannels, UserQuestion } from './question-types'
 import type { ShellState } from './shell/shell-state'
+import type { PlanModeControl } from './plan-types'
 
 /**
  * The contract between the engine and every tool. The engine knows no tool by name; governance
@@ -17,6 +17,7 @@ import type { ShellState } from './shell/shell-state'
  */
 
 export type { CallCheckpoints, CheckpointedCall } from './checkpoint-types'
+export type { PlanModeControl, PlanOutcome } from './plan-types'
 
 /** What a tool hands back: `content` for the model, `details` for the UI. */
 export interface ToolResult {
@@ -114,6 +115,8 @@ export interface ToolContext extends UserChannels {
   origin?(): Promise<CallOrigin | undefined>
   /** Subagents: what the Agent and SendMessage tools run, and TaskOutput/TaskStop on agents (see agents/). */
   agents?: SubagentControl
+  /** The session's agent team (TeamCreate, TeamDelete, teammates spawned by Agent, SendMessage between members; see agents/team). */
+  team?: TeamControl
   /** Asks for the conversation to be summarized before the next request (the Compact tool); absent where nothing compacts. */
   requestCompaction?(instructions?: string): void
   /**
@@ -149,6 +152,33 @@ export interface AgentCall {
   /** `output_config.effort` for the agent's requests (Claude Code's Agent `effort`); ignored for a fork. */
   effort?: EffortLevel
   run_in_background?: boolean
+  /** A name for the agent: with a team, it joins it as a teammate under this name. */
+  name?: string
+  /** The team it joins (the session's one team; Claude Code 2.1.328 ignores it). */
+  team_name?: string
+}
+
+/** A structured message SendMessage carries (Claude Code's): a shutdown handshake, a plan verdict. */
+export type TeamStructuredMessage =
+  | { type: 'shutdown_request'; reason?: string | undefined }
+  | { type: 'shutdown_response'; request_id: string; approve: boolean; reason?: string | undefined }
+  | { type: 'plan_approval_response'; request_id: string; approve: boolean; feedback?: string | undefined }
+
+/** The session's agent team as tools reach it. Contract: none of these throws; failures are error results. */
+export interface TeamControl {
+  /** TeamCreate: the session's main agent leads a new team (one at a time). */
+  create(input: { team_name: string; description?: string | undefined; agent_type?: string | undefined }, ctx: ToolContext): Promise<ToolResult>
+  /** TeamDelete: removes the team's folder once no member is active. */
+  delete(ctx: ToolContext): Promise<ToolResult>
+  /** Whether an Agent call makes a teammate (a team exists and the call names the agent). */
+  spawns(call: AgentCall): boolean
+  /** Agent with a `name` while a team exists: a teammate joins and starts. */
+  spawn(call: AgentCall, ctx: ToolContext): Promise<ToolResult>
+  /**
+   * SendMessage between members: into the recipient's mailbox. Undefined when it is not a team
+   * message (no team, or the sender or recipient is a plain subagent): the agents' own route then.
+   */
+  send(to: string, message: string | TeamStructuredMessage, summary: string | undefined, ctx: ToolContext): Promise<ToolResult | undefined>
 }
 
 /** The session's subagents as tools reach them. Contract: none of these throws; failures are error results. */
@@ -206,24 +236,6 @@ export interface SubagentGrants {
   rules: string[]
   file: string
 }
-
-/** The session's plan mode as EnterPlanMode and ExitPlanMode reach it. */
-export interface PlanModeControl {
-  /** The session's permission mode now. */
-  readonly mode: PermissionModeName
-  /** Asks the user to enter plan mode (headless: only `bypassPermissions` enters without asking). */
-  enter(toolUseId: string, signal: AbortSignal): Promise<{ entered: true } | { entered: false; reason: string }>
-  /** Saves the plan to its file and asks the user to approve it; on approval plan mode ends. */
-  propose(plan: string, toolUseId: string, signal: AbortSignal): Promise<PlanOutcome>
-}
-
-/** How a proposed plan ended. */
-export type PlanOutcome =
-  | { outcome: 'approved'; mode: PermissionModeName; plan: string; edited: boolean; filePath?: string; fileError?: string }
-  | { outcome: 'keep_planning'; feedback?: string; filePath?: string; fileError?: string }
-  /** Headless: saved, and nobody here can approve it. */
-  | { outcome: 'unattended'; filePath?: string; fileError?: string }
-  | { outcome: 'aborted'; message: string }
 
 /** A session's task list as tools reach it. */
 export interface TaskListAccess {

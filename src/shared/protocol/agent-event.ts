@@ -210,6 +210,25 @@ export const AgentEvent = z.discriminatedUnion('type', [
     prompt: z.string(),
     model: z.string(),
     background: z.boolean(),
+    /** A teammate (agent teams): its team, its name there and its colour. */
+    team: z.object({ name: z.string(), member: z.string(), color: z.string() }).optional(),
+    at: z.number(),
+  }),
+  /**
+   * A message between members of an agent team went into a mailbox: who sent it to whom (member
+   * names; `team-lead` is the session's main agent), its kind (`message`, `idle_notification`,
+   * `permission_request`…), a one-line summary and the text (cut for the event). `error` when it
+   * could not be delivered (the recipient does not exist).
+   */
+  z.object({
+    ...base,
+    type: z.literal('team_message'),
+    team: z.string(),
+    from: z.string(),
+    to: z.string(),
+    kind: z.string(),
+    summary: z.string(),
+    text: z.string(),
     at: z.number(),
   }),
   /** A foreground subagent moved to the background (it ran past the limit); the parent went on. */

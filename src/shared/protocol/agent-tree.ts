@@ -1,3 +1,5 @@
+// Longer than 300 lines because the fold is one switch over the event union whose cases share the
+// small tree helpers (add, update, remove); splitting it would scatter one pure function.
 import { z } from 'zod'
 import type { AgentEvent, Usage } from './agent-event'
 
@@ -43,11 +45,20 @@ export const TreeNode = z.object({
   model: z.string().optional(),
   /** Why it failed or stopped, in one line. */
   message: z.string().optional(),
+  /** A teammate of an agent team: the team, its name there, its colour. */
+  team: z.object({ name: z.string(), member: z.string(), color: z.string() }).optional(),
 })
 export type TreeNode = z.infer<typeof TreeNode>
 
-/** The whole tree of one session; `nodes.main` is the root. */
-export const AgentTree = z.object({ sessionId: z.string(), nodes: z.record(z.string(), TreeNode) })
+/** A message between members of an agent team (the `team_message` events, oldest first). */
+export const TeamMessageEntry = z.object({ team: z.string(), from: z.string(), to: z.string(), kind: z.string(), summary: z.string(), text: z.string(), at: z.number() })
+export type TeamMessageEntry = z.infer<typeof TeamMessageEntry>
+
+/** How many team messages a tree keeps (the newest). */
+export const TEAM_MESSAGES_KEPT = 500
+
+/** The whole tree of one session; `nodes.main` is the root; `messages` what its team members sent each other. */
+export const AgentTree = z.object({ sessionId: z.string(), nodes: z.record(z.string(), TreeNode), messages: z.array(TeamMessageEntry).optional() })
 export type AgentTree = z.infer<typeof AgentTree>
 
 /** The root's id. */
@@ -116,6 +127,12 @@ export function foldTree(tree: AgentTree, event: AgentEvent): AgentTree {
       }))
     case 'task_update':
       return onTaskUpdate(tree, event)
+    case 'team_message': {
+      const entry: TeamMessageEntry = { team: event.team, from: event.from, to: event.to, kind: event.kind, summary: event.summary, text: event.text, at: event.at }
+      // Folded twice (a view folds what arrived while it loaded the host's tree): kept once.
+      if (tree.messages?.some((known) => known.at === entry.at && known.from === entry.from && known.to === entry.to && known.text === entry.text)) return tree
+      return { ...tree, messages: [...(tree.messages ?? []), entry].slice(-TEAM_MESSAGES_KEPT) }
+    }
     default:
       return tree
   }
@@ -232,6 +249,7 @@ function onAgentStart(tree: AgentTree, event: Extract<AgentEvent, { type: 'agent
     costUsd: 0,
     model: event.model,
     ...(event.parentToolUseId !== undefined && { toolUseId: event.parentToolUseId }),
+    ...(event.team && { team: event.team }),
   }
   const placeholder = event.parentToolUseId !== undefined ? tree.nodes[callNodeId(event.parentToolUseId)] : undefined
   if (!placeholder) return add(tree, event.parentAgentId, node)

@@ -1,6 +1,7 @@
 import { join } from 'node:path'
 import { applyPatch, type TaskPatch } from './apply-update'
 import { ListLock, TaskListBusyError, type LockPolicy, type LockStats } from './list-lock'
+import { openBlockers } from './graph'
 import { inListOrder, moveTask, positionForNew } from './order'
 import { TaskFolder } from './task-folder'
 import { readHighWaterMark, removeTask, writeHighWaterMark, writeTask } from './task-files'
@@ -145,6 +146,30 @@ export class TaskStore {
       const result: TaskUpdateResult = { ok: true, task: outcome.task, deleted: outcome.deleted, updatedFields: outcome.updatedFields, unblocked: outcome.unblocked }
       return { result, change: { changed: rewritten, deleted: outcome.deleted ? [id] : [], actor } }
     })
+  }
+
+  /**
+   * The first task `owner` may take up by itself (an idle teammate): pending, unowned and unblocked,
+   * in list order, claimed for `owner` under the lock — unless `owner` already holds an open task
+   * (one not completed), which it must finish first. Undefined when there is nothing to claim (or
+   * the list is busy: the next look tries again).
+   */
+  async claimNext(owner: string): Promise<Task | undefined> {
+    const claimed = await this.locked<{ ok: true; task: Task | undefined }>(async () => {
+      const state = this.folder.read()
+      const tasks = inListOrder(state.tasks.values())
+      if (tasks.some((task) => task.owner === owner && task.status !== 'completed')) return { result: { ok: true, task: undefined } }
+      const candidate = tasks.find((task) => task.status === 'pending' && !task.owner && openBlockers(task, state.tasks).length === 0)
+      if (!candidate) return { result: { ok: true, task: undefined } }
+      const outcome = applyPatch(state.tasks, state.damaged, candidate.id, { status: 'in_progress', owner }, owner)
+      if (!outcome.ok) return { result: { ok: true, task: undefined } }
+      const written = outcome.written.map((id) => outcome.tasks.get(id)!)
+      await this.folder.write(state, { written, removed: [] }, async () => {
+        for (const task of written) await writeTask(this.dir, task)
+      })
+      return { result: { ok: true, task: outcome.task }, change: { changed: written, deleted: [], actor: owner } }
+    })
+    return claimed.ok ? claimed.task : undefined
   }
 
   /**

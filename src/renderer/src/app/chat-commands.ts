@@ -48,6 +48,7 @@ export const SLASH_PALETTE: Readonly<Record<string, string>> = {
   permissions: 'view.settings',
   memory: 'view.memory',
   agents: 'view.agents',
+  team: 'view.agents',
   mcp: 'extensions.mcp',
   hooks: 'extensions.hooks',
   context: 'view.context',

@@ -45,7 +45,7 @@ afterEach(() => useExtensionsSection.setState({ section: 'mcp' }))
 describe('the slash-command registry', () => {
   it("has Claude Code's built-ins and the mode switches, unique lower-case names, each described", () => {
     const names = SLASH_COMMANDS.map((entry) => entry.name)
-    expect(names).toEqual(['clear', 'compact', 'model', 'think', 'permissions', 'memory', 'agents', 'mcp', 'hooks', 'context', 'plan', 'accept-edits', 'ask', 'auto', 'auto-decisions', 'tasks', 'todos', 'rewind', 'checkpoint', 'undo', 'help'])
+    expect(names).toEqual(['clear', 'compact', 'model', 'think', 'permissions', 'memory', 'agents', 'team', 'mcp', 'hooks', 'context', 'plan', 'accept-edits', 'ask', 'auto', 'auto-decisions', 'tasks', 'todos', 'rewind', 'checkpoint', 'undo', 'help'])
     expect(new Set(names).size).toBe(names.length)
     for (const entry of SLASH_COMMANDS) {
       expect(entry.name).toMatch(/^[a-z][a-z0-9-]*$/)
@@ -110,6 +110,15 @@ describe('the slash-command registry', () => {
     const lacking = conversation({ views: [] })
     command('memory').run(lacking.chat, '')
     expect(lacking.said).toEqual(['The memory view is not part of this build yet.'])
+  })
+
+  it('/team asks the agent to create the team and opens the Agents view; without a name it says how', () => {
+    const { chat, done, said, shown } = conversation()
+    command('team').run(chat, 'crew review the parser')
+    expect(done).toEqual(['send Create an agent team named "crew" with TeamCreate, then start the teammates it needs with the Agent tool (each with a name) to: review the parser.'])
+    expect(shown).toEqual(['agents'])
+    command('team').run(chat, '')
+    expect(said[0]).toMatch(/^\/team <name>/)
   })
 
   it('/help lists every command with its arguments, built-ins apart from custom ones', () => {

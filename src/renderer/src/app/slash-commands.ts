@@ -43,6 +43,19 @@ async function think(chat: SlashContext, args: string): Promise<void> {
   chat.say(`/think on or /think off switches extended thinking; /think ${EFFORTS.join('|')} sets the effort. The defaults come from Settings (alwaysThinkingEnabled, effortLevel).`)
 }
 
+/**
+ * `/team <name> [goal]`: asks the agent, as the team's lead, to create the team (TeamCreate) and
+ * start the teammates the goal needs; the lanes show in the Agents view, which opens. Without a
+ * name it says how.
+ */
+function team(chat: SlashContext, args: string): void {
+  const [name, ...rest] = args.trim().split(/\s+/).filter(Boolean)
+  if (!name) return chat.say('/team <name> [what the team should do] asks the agent to create an agent team and start its teammates; they show as lanes in the Agents view.')
+  const goal = rest.join(' ')
+  chat.send(`Create an agent team named "${name}" with TeamCreate${goal ? `, then start the teammates it needs with the Agent tool (each with a name) to: ${goal}` : ', then wait for my instructions before starting teammates'}.`)
+  show(chat, 'agents', 'The agents view')
+}
+
 /** `/help`: every command, built in and custom, with its arguments. */
 function help(chat: SlashContext): void {
   const line = (command: SlashCommand) =>
@@ -84,6 +97,7 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
   },
   { name: 'memory', description: 'Browse and edit what the agent remembers', run: (chat) => void show(chat, 'memory', 'The memory view') },
   { name: 'agents', description: 'The agents and subagents at work', run: (chat) => void show(chat, 'agents', 'The agents view') },
+  { name: 'team', description: 'Start an agent team: the agent creates it (TeamCreate) and starts its teammates', takesArguments: true, argumentHint: '<name> [what the team should do]', run: team },
   { name: 'mcp', description: 'MCP servers: status, tools, restart, logs', run: (chat) => extensionsAt('mcp', chat) },
   { name: 'hooks', description: 'Hooks per event and their latest runs', run: (chat) => extensionsAt('hooks', chat) },
   { name: 'context', description: 'Show what the next request holds, sized against the context window', run: (chat) => void show(chat, 'context', 'The context view') },

@@ -4,13 +4,14 @@ import { usePendingApprovals } from '../../state/approvals'
 import { useSessionSpend } from '../../state/spend'
 import { canOpen, canStop, elapsed, sameRow, stateName, usageText, visibleRows, withSessionTotal, type TreeRow } from './rows'
 import { useAgentTree } from './store'
+import { TeamLanes } from './TeamLanes'
 import './agents.css'
 
 /**
  * The live tree of everything working in the session on screen: the main agent at the root, its
  * subagents nested to any depth, background commands and task items; each with its state, elapsed
  * time, tokens and cost (its own plus its children's) and what it is doing now. A node opens its
- * conversation read-only, and stops with everything below it.
+ * conversation read-only, and stops with everything below it. An agent team shows below as lanes.
  */
 export function AgentsPanel({ sessionId }: { sessionId: string | null }) {
   const tree = useAgentTree((state) => state.tree)
@@ -52,6 +53,7 @@ export function AgentsPanel({ sessionId }: { sessionId: string | null }) {
           ))}
         </div>
       )}
+      {tree && <TeamLanes tree={tree} />}
     </section>
   )
 }

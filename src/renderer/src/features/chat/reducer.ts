@@ -189,6 +189,7 @@ export function reduce(transcript: Transcript, event: AgentEvent): Transcript {
     case 'agent_start':
     case 'agent_background':
     case 'agent_end':
+    case 'team_message':
     case 'shell_start':
     case 'shell_end':
     case 'hook_run':

@@ -29,6 +29,12 @@ const session: TimelineInput[] = [
 ]
 
 describe('the timeline model', () => {
+  it('gives each teammate of an agent team a lane named after it and its team', () => {
+    const mate = { sessionId: S, agentId: 'agent-2', parentToolUseId: 'call-spawn' }
+    const timeline = foldTimeline(emptyTimeline(S), [ev({ ...mate, type: 'agent_start', parentAgentId: 'main', agentType: 'general-purpose', description: 'Review', prompt: 'p', model: 'm', background: true, team: { name: 'crew', member: 'alice', color: 'blue' }, at: 1 })])
+    expect(timeline.lanes.map((lane) => lane.label)).toEqual(['Main agent', 'alice (team crew): Review'])
+  })
+
   it('makes a mark per turn, call, command, file change and compaction, and a lane per subagent', () => {
     const timeline = foldTimeline(emptyTimeline(S), session)
     expect(timeline.lanes.map((lane) => [lane.id, lane.label, lane.state, lane.anchor])).toEqual([

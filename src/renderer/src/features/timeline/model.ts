@@ -183,7 +183,8 @@ class Draft {
   }
 
   private startLane(event: Extract<AgentEvent, { type: 'agent_start' }>): void {
-    const label = `${event.agentType}: ${oneLine(event.description)}`
+    // A teammate's lane is named after it and its team (agent teams: one lane per member).
+    const label = event.team ? `${event.team.member} (team ${event.team.name}): ${oneLine(event.description)}` : `${event.agentType}: ${oneLine(event.description)}`
     if (this.currentLaneIndex().has(event.agentId)) {
       this.updateLane(event.agentId, (found) => ({ ...found, state: 'running' }))
       return
