@@ -146,6 +146,8 @@ export function openSession(parts: RuntimeParts, projectPath: string, sessionId:
   opening.reminders.addSource({ source: 'tasks', due: () => taskReminders.due() })
   // Reminders with the user's prompt: files changed since read, a permission mode the user switched.
   const news = new PromptReminders({ projectRoot: projectPath, fileState: opening.tools.fileState, sink: opening.reminders, mode: () => gate.mode })
+  // Scheduled prompts only where the app stays open to fire them (not `sous -p`).
+  if (!unattended(options)) void parts.schedule.scheduler.open(sessionId, projectPath)
   const environment: SessionParts['environment'] = {
     hub: options.hub,
     model,
@@ -214,6 +216,7 @@ export function openSession(parts: RuntimeParts, projectPath: string, sessionId:
     // Whether or not a turn ever ran (a session opened and closed unused has no toolset), so the
     // session's state is freed here rather than with the toolset.
     async release() {
+      parts.schedule.scheduler.close(sessionId)
       await subagents.agents.dispose()
       // The last call's after-state is what a later rewind compares with: let it land.
       await checkpoints.settled()
