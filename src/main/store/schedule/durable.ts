@@ -1,8 +1,7 @@
-import { readFile } from 'node:fs/promises'
-import { mkdir } from 'node:fs/promises'
+import { mkdir, readFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { writeFileAtomic } from '../../base/atomic-write'
-import type { ScheduledJob } from './scheduler'
+import type { ScheduledJob } from './job'
 
 /**
  * Durable scheduled prompts: `.claude/scheduled_tasks.json` in the project, where Claude Code keeps

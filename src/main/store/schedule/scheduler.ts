@@ -1,6 +1,9 @@
 import { randomBytes } from 'node:crypto'
 import { humanSchedule, parseCron, type ParsedCron } from './cron'
 import { readDurable, writeDurable } from './durable'
+import type { ScheduledJob } from './job'
+
+export type { ScheduledJob } from './job'
 
 /**
  * The scheduler of scheduled prompts (CronCreate): every session's jobs, checked once a second
@@ -9,17 +12,6 @@ import { readDurable, writeDurable } from './durable'
  * that way fire once. Nothing runs while the app is closed: when a project's durable jobs are
  * read again, the runs they missed are listed (`missed`), never replayed.
  */
-
-/** One scheduled prompt (Claude Code's fields, plus when it last fired). */
-export interface ScheduledJob {
-  id: string
-  cron: string
-  prompt: string
-  recurring: boolean
-  durable: boolean
-  createdAt: number
-  lastFiredAt?: number
-}
 
 /** A job as CronList shows it. */
 export interface ListedJob extends ScheduledJob {
