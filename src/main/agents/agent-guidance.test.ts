@@ -1,10 +1,12 @@
+import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { textReply } from '../../../test/model-server'
 import { useModelServer } from '../../../test/model-server/vitest'
 import { useAgentWorld } from '../../../test/support/agents'
 
-// The Agent tool's guidance as the design writes it, read from the tools a real request carried
-// to the scripted server.
+// The Agent tool's guidance and the static prompt's sections as the design writes them, read from
+// what real requests carried to the scripted server.
 const server = useModelServer()
 const world = useAgentWorld(() => server.url)
 
@@ -20,5 +22,24 @@ describe("the Agent tool's guidance", () => {
     expect(agent).toContain('Never delegate understanding.')
     expect(agent).toContain('give the paths, the lines and the exact change you want')
     expect(agent).toContain('work on one or two files you already know: do it yourself')
+  })
+})
+
+describe('the static system prompt', () => {
+  it('has the security-testing policy and the git safety protocol, in the same bytes for every project, so it is read from the cache', async () => {
+    server.setScenario([textReply('One.'), textReply('Two.')])
+    const other = join(world.base, 'other-project')
+    mkdirSync(other)
+    for (const project of [world.project, other]) {
+      const { sessionId } = await world.runtime.sessions.create(project)
+      expect((await world.runtime.sessions.run(sessionId, 'Hi.')).reason).toBe('completed')
+    }
+    const [first, second] = server.requests.map((request) => request.body['system'] as Array<{ text: string }>)
+    expect(first![0]!.text).toContain('# Security testing\nAssist with authorized security testing, defensive security, CTF challenges, and educational contexts.')
+    expect(first![0]!.text).toContain('# Git safety protocol\n- Never update the git config.')
+    expect(first![0]!.text).toMatch(/^You are Sous, an AI coding agent/)
+    expect(second![0]!.text).toBe(first![0]!.text)
+    // The second project's first request reads the static block from the cache the first wrote.
+    expect(server.requests[1]!.simulatedUsage.cache_read_input_tokens).toBeGreaterThan(0)
   })
 })
