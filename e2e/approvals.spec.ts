@@ -252,3 +252,25 @@ test('a write through a symlink shows where it really lands, and a rejection lea
   await expectFinished(app)
   expect(existsSync(join(projectDir, '.claude', 'settings.local.json'))).toBe(false)
 })
+
+test("a NotebookEdit asks with the notebook's JSON as the diff; accepted, the cell changes", async ({ app, projectDir, modelServer }) => {
+  const file = join(projectDir, 'analysis.ipynb')
+  const notebook = { cells: [{ cell_type: 'code', id: 'calc', metadata: {}, execution_count: 1, source: ['x = 1'], outputs: [] }], metadata: {}, nbformat: 4, nbformat_minor: 5 }
+  await writeFile(file, `${JSON.stringify(notebook, null, 1)}\n`)
+  await modelServer.setScenario([
+    { reply: { content: [{ type: 'tool_use', id: 'toolu_read', name: 'Read', input: { file_path: file } }] } },
+    { reply: { content: [{ type: 'tool_use', id: 'toolu_nb', name: 'NotebookEdit', input: { notebook_path: file, cell_id: 'calc', new_source: 'x = 42' } }] } },
+    { reply: { content: [{ type: 'text', text: 'Finished with the file.' }] } },
+  ])
+  await openByPath(app, projectDir)
+  const chat = app.getByRole('region', { name: 'Chat' })
+  await chat.getByRole('textbox', { name: 'Message' }).fill('Change the cell')
+  await chat.getByRole('textbox', { name: 'Message' }).press('Enter')
+  const panel = app.getByRole('region', { name: 'Approvals' })
+  await expect(panel.getByTestId('edit-approval')).toBeVisible()
+  await expect(panel.locator('.editor.modified .view-lines')).toContainText('"source": "x = 42"')
+  await panel.getByRole('button', { name: 'Accept all' }).click()
+  await expectFinished(app)
+  expect(JSON.parse(await readFile(file, 'utf8')).cells[0].source).toBe('x = 42')
+  expect(await editResult(modelServer)).toContain('Updated cell calc with x = 42')
+})

@@ -77,8 +77,6 @@ function resultOf(index: number): { text: string; isError: boolean } {
   return { text: typeof block.content === 'string' ? block.content : JSON.stringify(block.content), isError: block.is_error === true }
 }
 
-const lastUserText = (index: number): string => JSON.stringify((server.requests[index]!.body['messages'] as Message[]).at(-1)!.content)
-
 /** Local-time cron fields that pin one minute. */
 const pinned = (at: number): string => {
   const d = new Date(at)

@@ -9,6 +9,7 @@ import { enterPlanModeTool } from './enter-plan-mode'
 import { exitPlanModeTool } from './exit-plan-mode'
 import { globTool } from './glob'
 import { grepTool } from './grep'
+import { notebookEditTool } from './notebook-edit'
 import { readTool } from './read'
 import { taskCreateTool } from './task-create'
 import { taskGetTool } from './task-get'
@@ -32,6 +33,7 @@ export function createCoreTools(deps: CoreToolDeps): AnyTool[] {
     readTool,
     writeTool,
     editTool,
+    notebookEditTool,
     globTool,
     grepTool,
     webFetchTool,
