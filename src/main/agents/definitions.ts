@@ -33,7 +33,7 @@ export interface AgentDefinition {
   permissionMode?: PermissionModeName
   /** Model requests allowed per run (default: the session's limit). */
   maxTurns?: number
-  /** Leave CLAUDE.md files and the git line out of its prompt (Explore: fast and lean). */
+  /** Leave CLAUDE.md files and the git line out of its prompt (Explore and Plan, as in Claude Code: fast and lean). */
   lean?: boolean
 }
 
@@ -76,6 +76,8 @@ export const BUILT_IN_AGENTS: readonly AgentDefinition[] = [
     tools: READ_ONLY_TOOLS,
     disallowedTools: [],
     permissionMode: 'plan',
+    // Like Explore (Claude Code leaves both out for these two): it reads the code it plans over.
+    lean: true,
   },
 ]
 

@@ -50,6 +50,8 @@ describe('fork', () => {
     const forkMessages = fork.body['messages'] as Message[]
     expect(bare(forkMessages.slice(0, parentMessages.length))).toEqual(bare(parentMessages))
     expect(forkMessages[parentMessages.length]).toMatchObject({ role: 'assistant', content: [{ type: 'text', text: 'Forking a checker.' }, { type: 'tool_use', id: 'toolu_fork' }] })
+    // The fork is told its copy may be stale: the parent (and others) go on changing files.
+    expect(JSON.stringify(forkMessages.at(-1))).toContain('Files may have changed since the split')
     const usage = fork.simulatedUsage
     const input = usage.input_tokens + usage.cache_creation_input_tokens + usage.cache_read_input_tokens
     expect(usage.cache_read_input_tokens / input).toBeGreaterThanOrEqual(0.9)

@@ -3,11 +3,12 @@ import type { AgentDefinition } from './definitions'
 
 /**
  * Tools no subagent gets: each belongs to the main agent's place in the conversation with the user
- * (asking the user, plan mode, stopping background work, messaging workers, leading a team; a
- * teammate gets SendMessage back, see agents/team). `Agent` is among them
+ * (asking the user, plan mode, stopping background work, messaging workers, leading a team — a
+ * teammate gets SendMessage back, see agents/team — and scheduling prompts into the session: a
+ * subagent ends with its task, a schedule would outlive it). `Agent` is among them
  * unless the type asks for it by name in its `tools` (nesting).
  */
-export const NO_SUBAGENT_TOOLS: ReadonlySet<string> = new Set(['Agent', 'SendMessage', 'EnterPlanMode', 'ExitPlanMode', 'AskUserQuestion', 'TaskStop', 'TeamCreate', 'TeamDelete'])
+export const NO_SUBAGENT_TOOLS: ReadonlySet<string> = new Set(['Agent', 'SendMessage', 'EnterPlanMode', 'ExitPlanMode', 'AskUserQuestion', 'TaskStop', 'TeamCreate', 'TeamDelete', 'CronCreate', 'CronDelete', 'CronList'])
 
 /** What a background agent may use: tools that never stop to wait for the user themselves. */
 const BACKGROUND_TOOLS: ReadonlySet<string> = new Set([

@@ -17,6 +17,7 @@ import { maxTokensStep } from './transitions/max-tokens'
 import { compactAfterOverflow, tooLong } from './transitions/prompt-too-long'
 import { stopHookRound } from './transitions/stop-hook'
 import { streamRetryDelay } from './transitions/stream-retry'
+import { budgetContinuation } from './transitions/token-budget'
 import { aborted, finish, isReissue, proceed, type Transition } from './transitions/transition'
 import { addUsage, zeroUsage } from './usage'
 import type { EventBody, QueryParams, QueryResult } from './types'
@@ -94,6 +95,8 @@ class LoopState {
   /** What the last request sent: its length in the conversation and the messages themselves. */
   lastSent: { length: number; messages: Message[] } | undefined
   stopHookForced = false
+  /** Output tokens spent when the token budget last kept the turn going. */
+  budgetNudgedAt: number | undefined
   usage: Usage = zeroUsage()
   costUsd = 0
   readonly reminders: ReminderQueue
@@ -271,6 +274,13 @@ async function* onMaxTokens(
 
 async function* onStop(loop: LoopState, params: QueryParams): AsyncGenerator<AgentEvent, Transition> {
   if (params.signal.aborted) return aborted()
+  const budget = params.tokenBudget === undefined ? undefined : budgetContinuation(params.tokenBudget, loop.usage.outputTokens, loop.budgetNudgedAt)
+  if (budget) {
+    loop.budgetNudgedAt = loop.usage.outputTokens
+    loop.append(budget)
+    yield stamp({ type: 'notice', level: 'info', message: `Under the token budget (${loop.usage.outputTokens.toLocaleString('en-US')} of ${params.tokenBudget!.toLocaleString('en-US')}): the agent goes on.` }, params)
+    return proceed('token_budget_continuation')
+  }
   const { feedback, error } = await stopHookRound(params.hooks, loop.stopHookForced, lastText(loop.messages))
   if (error !== undefined) yield stamp({ type: 'notice', level: 'warning', message: `The Stop hook failed: ${error}` }, params)
   if (!feedback) return finish('completed')

@@ -142,6 +142,8 @@ export interface QueryParams {
   guard?: RequestGuard
   /** Session capabilities for tools (file-state cache, Bash state, PTY hook, small model). */
   toolContext?: Partial<Omit<ToolContext, 'cwd' | 'projectRoot' | 'projectDataDir' | 'sessionId' | 'agentId' | 'toolUseId' | 'signal' | 'progress'>>
+  /** The user's output-token target for the turn ("+500k"): a turn that would stop well under it goes on (transitions/token-budget.ts). */
+  tokenBudget?: number
   /** Usage of the session before this run, so `usage` events carry session totals. */
   usageSoFar?: { usage: Usage; costUsd: number }
   /** Base delay before re-issuing a request whose stream broke (default 250 ms, doubling). */

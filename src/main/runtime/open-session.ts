@@ -149,6 +149,8 @@ export function openSession(parts: RuntimeParts, projectPath: string, sessionId:
   opening.reminders.addSource({ source: 'tasks', due: () => taskReminders.due() })
   // Reminders with the user's prompt: files changed since read, a permission mode the user switched.
   const news = new PromptReminders({ projectRoot: projectPath, fileState: opening.tools.fileState, sink: opening.reminders, mode: () => gate.mode })
+  // Scheduled prompts only where the app stays open to fire them (not `sous -p`).
+  if (!unattended(options)) void parts.schedule.scheduler.open(sessionId, projectPath)
   const environment: SessionParts['environment'] = {
     hub: options.hub,
     model,
@@ -219,6 +221,7 @@ export function openSession(parts: RuntimeParts, projectPath: string, sessionId:
     // session's state is freed here rather than with the toolset.
     async release() {
       await subagents.team.dispose()
+      parts.schedule.scheduler.close(sessionId)
       await subagents.agents.dispose()
       // The last call's after-state is what a later rewind compares with: let it land, then stop
       // watching the tree.

@@ -53,6 +53,8 @@ export interface SessionRuntimeOptions {
   onMessage?(sessionId: string, message: Message): void
   /** Where the user's `~` is (tests). */
   userHome?: string
+  /** The scheduler's clock (tests move it toward a fire time; default `Date.now`). */
+  clock?: () => number
   /**
    * The user's preferences (Settings), read when a session opens: they win over the environment
    * and the host's default mode, but not over explicit options (`model`). Hosts with a UI pass

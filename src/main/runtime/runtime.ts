@@ -19,6 +19,7 @@ import { SharedSandbox } from '../governance/sandbox/shared/shared-sandbox'
 import type { UserTaskEdits } from './user-task-edits'
 import { planFilePath, plansDir } from '../store/plan-files'
 import { isSessionId } from '../store/transcript'
+import { SessionSchedule } from './schedule'
 
 export type { RuntimePreferences, SessionRuntimeOptions } from './options'
 
@@ -85,6 +86,7 @@ export function createSessionRuntime(options: SessionRuntimeOptions): SessionRun
     userHome,
     mcp,
     trust,
+    schedule: new SessionSchedule(options.hub, options.clock),
   }
   const extensions = new RuntimeExtensionService({
     registry: mcp,
@@ -104,6 +106,8 @@ export function createSessionRuntime(options: SessionRuntimeOptions): SessionRun
         if (entry.projectRoot) options.hub.emit('hooks.ran', { projectPath: entry.projectRoot, run: toHookRun(entry) })
       })
   const sessions = new SessionManager({ home: options.home, open: (projectPath, sessionId) => openSession(parts, projectPath, sessionId) })
+  // Scheduled prompts fire into sessions open here, between their turns.
+  parts.schedule.attach({ isIdle: (id) => sessions.parts(id) !== undefined && !sessions.isBusy(id), prompt: (id, text) => sessions.prompt(id, text) })
   // Old checkpoints and those of deleted sessions go, at most once a day (checkpoints/prune.ts).
   void pruneDaily(options.home, options.env)
   return {
@@ -119,6 +123,7 @@ export function createSessionRuntime(options: SessionRuntimeOptions): SessionRun
     planFile: (sessionId) => (isSessionId(sessionId) ? planFilePath(plansDir(parts.userHome, options.env), sessionId) : undefined),
     async dispose() {
       stopHookEvents?.()
+      parts.schedule.dispose()
       await sessions.dispose()
       await mcp.dispose()
       await parts.sandbox.dispose()

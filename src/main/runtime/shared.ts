@@ -5,6 +5,7 @@ import type { ModelCache } from '../services/model/cache'
 import type { NetworkAsks } from '../governance/sandbox/shared/network-asks'
 import type { ProjectTrust, SessionRuntimeOptions } from './options'
 import type { McpRegistry } from '../services/mcp/registry'
+import type { SessionSchedule } from './schedule'
 import type { SharedSandbox } from '../governance/sandbox/shared/shared-sandbox'
 
 /** What every session of one runtime shares. */
@@ -21,4 +22,6 @@ export interface RuntimeParts {
   /** Every open project's MCP servers. */
   mcp: McpRegistry
   trust: ProjectTrust
+  /** Scheduled prompts of every session (interactive hosts only). */
+  schedule: SessionSchedule
 }

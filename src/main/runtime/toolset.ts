@@ -70,6 +70,8 @@ export async function buildToolset(
     planMode: plan,
     questions,
     agents: subagents.agents,
+    // The main agent's alone: subagents end with their task, a schedule would outlive them.
+    ...(session.approvals.attended && { schedule: parts.schedule.access(sessionId, session.approvals) }),
   }
   const builtIn = createCoreTools({ pty: options.pty, classify: classifier.classify, inspect: classifier.inspect, sandbox: opening.sandboxState })
   // As in Claude Code, AskUserQuestion is offered only where someone answers (not in `sous -p`).

@@ -1,5 +1,6 @@
 import type { AgentEvent, Usage } from '../../shared/protocol/agent-event'
 import { AppError } from '../../shared/ipc/result'
+import { parseTokenBudget } from '../engine/transitions/token-budget'
 import type { CompactionRecord } from '../../shared/protocol/compaction'
 import type { ContextBreakdown } from '../../shared/ipc/context'
 import { remindedProvider } from '../compaction/restoration'
@@ -310,6 +311,7 @@ export class Session {
           guard: mainGuard({ sessionId: this.id, setup: this.env.guard, emit: (event) => this.emit(event), ...(this.env.askToContinue && { desk: this.pauses }), signal, requestCompaction: () => this.context.manager.request('manual', ''), lastPrompt: this.lastPrompt, said: this.said }),
         }),
         ...(this.env.promptCacheTtl && { promptCacheTtl: this.env.promptCacheTtl }),
+        ...(parseTokenBudget(text) !== undefined && { tokenBudget: parseTokenBudget(text) }),
         usageSoFar: { usage: this.usage, costUsd: this.costUsd },
         reminders: this.reminders,
         ...(this.env.askToContinue && { onTurnLimit: () => this.waitForAnswer(signal) }),

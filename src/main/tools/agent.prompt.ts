@@ -32,7 +32,12 @@ When to use it:
 
 When not to use it:
 - Reading a specific file (use Read) or finding a known name (use Glob or Grep)
-- Tasks of one or two steps you can do directly
+- Tasks of one or two steps you can do directly, or work on one or two files you already know: do it yourself
+
+Writing the prompt:
+- Brief the agent like a capable colleague who just walked into the room: it has not seen this conversation, does not know what you tried, what you ruled out, or why the task matters. Say the goal, what you already know, and what done looks like.
+- Terse prompts get shallow, generic results. A few sentences of context are cheaper than a second agent.
+- Never delegate understanding. Do not write "based on what you find, fix it" or "figure out what is wrong": when you know them, give the paths, the lines and the exact change you want. Use an agent to gather facts or to carry out a change you have specified, not to decide for you what the task is.
 
 Usage notes:
 - The agent does not see this conversation: its prompt must say everything it needs (goal, files, constraints) and what to report back.

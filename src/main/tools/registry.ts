@@ -1,6 +1,9 @@
 import { createBashTool } from './bash'
 import type { BashToolDeps } from './bash'
 import { compactTool } from './compact'
+import { cronCreateTool } from './cron-create'
+import { cronDeleteTool } from './cron-delete'
+import { cronListTool } from './cron-list'
 import { editTool } from './edit'
 import { enterPlanModeTool } from './enter-plan-mode'
 import { exitPlanModeTool } from './exit-plan-mode'
@@ -43,5 +46,8 @@ export function createCoreTools(deps: CoreToolDeps): AnyTool[] {
     enterPlanModeTool,
     exitPlanModeTool,
     compactTool,
+    cronCreateTool,
+    cronDeleteTool,
+    cronListTool,
   ]
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { defineTool } from './define-tool'
+import { verificationNudge } from './verification-nudge'
 import description from './task-update.prompt'
 import { taskListOf, taskRefs } from './task-format'
 
@@ -41,6 +42,8 @@ export const taskUpdateTool = defineTool({
         ? `Updated task #${updated.task!.id} ${updated.updatedFields.join(', ')}.`
         : `Task #${updated.task!.id} already had those values.`
     if (updated.unblocked.length > 0) text += `\nNow unblocked: ${taskRefs(updated.unblocked)}.`
+    const nudge = verificationNudge((await list.store.list()).tasks, args.status === 'completed' && updated.updatedFields.includes('status'))
+    if (nudge) text += `\n\n${nudge}`
     return { content: text, details: { task: updated.task, deleted: updated.deleted, unblocked: updated.unblocked.map((task) => task.id) } }
   },
 })

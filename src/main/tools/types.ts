@@ -4,6 +4,7 @@ import type { McpServers } from '../services/mcp'
 import type { AssistantBlock, ImageBlock, Message, TextBlock, ToolReferenceBlock, ToolSchema } from '../services/model/types'
 import type { EffortLevel, ThinkingConfig } from '../services/model/capabilities'
 import type { TaskStore } from '../store/tasks/task-store'
+import type { ListedJob, NewJob } from '../store/schedule/scheduler'
 import type { FileStateCache } from './file-state'
 import type { CallCheckpoints } from './checkpoint-types'
 import type { UserChannels, UserQuestion } from './question-types'
@@ -106,6 +107,8 @@ export interface ToolContext extends UserChannels {
   checkpoints?: CallCheckpoints
   /** The session's task list (shared with its subagents; see store/tasks). */
   tasks?: TaskListAccess
+  /** The session's scheduled prompts (CronCreate, CronList, CronDelete); absent for subagents and `sous -p`. */
+  schedule?: ScheduleAccess
   /** Plan mode: entering it and proposing a plan both go through the user (see agents/plan-mode). */
   planMode?: PlanModeControl
   /**
@@ -290,3 +293,12 @@ export interface Tool<Input = unknown> {
 /** Any tool, whatever its input type. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyTool = Tool<any>
+
+/** One session's scheduled prompts, as the Cron tools reach them (store/schedule, wired in runtime/schedule). */
+export interface ScheduleAccess {
+  create(job: NewJob): Promise<{ ok: true; job: ListedJob } | { ok: false; reason: string }>
+  list(): ListedJob[]
+  delete(id: string): Promise<boolean>
+  /** Asks the user, through the approval queue, to allow a schedule that fires more than once a minute. */
+  confirm(text: string, toolUseId: string, signal: AbortSignal): Promise<boolean>
+}

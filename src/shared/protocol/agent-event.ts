@@ -126,6 +126,10 @@ export const AgentEvent = z.discriminatedUnion('type', [
     delayMs: z.number(),
   }),
   z.object({ ...base, type: z.literal('model_fallback'), from: z.string(), to: z.string(), reason: z.string() }),
+  /** A scheduled prompt (CronCreate) fired: its `[Scheduled] …` turn follows. */
+  z.object({ ...base, type: z.literal('scheduled_fire'), jobId: z.string(), cron: z.string(), prompt: z.string(), at: z.number() }),
+  /** A durable scheduled prompt missed these runs while the app was closed: listed, not replayed. */
+  z.object({ ...base, type: z.literal('scheduled_missed'), jobId: z.string(), cron: z.string(), prompt: z.string(), runs: z.array(z.number()) }),
   z.object({
     ...base,
     type: z.literal('notice'),

@@ -15,6 +15,8 @@ export type ContinueReason =
   | 'max_tokens_recovery'
   /** A Stop hook blocked the stop; its reason went back to the model. */
   | 'stop_hook_blocking'
+  /** The turn would stop under the user's token budget ("+500k"); a reminder with what is left goes back. */
+  | 'token_budget_continuation'
   /** The request prepared again after the guard's pause (the user chose to compact). */
   | 'guard_retry'
   /** The same request again, over the compacted conversation. */

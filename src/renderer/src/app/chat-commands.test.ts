@@ -11,6 +11,7 @@ function recorded() {
     compact: () => void calls.push('compact'),
     stop: () => void calls.push('stop'),
     rename: () => void calls.push('rename'),
+    loop: () => void calls.push('loop'),
   }
   return { calls, actions }
 }
@@ -29,7 +30,7 @@ describe('the palette lists every action', () => {
     const { calls, actions } = recorded()
     const commands = chatCommands(actions, true)
     for (const command of commands) command.run()
-    expect(calls).toEqual(['mode plan', 'mode acceptEdits', 'mode default', 'mode auto', 'model sonnet', 'model opus', 'model haiku', 'model default', 'think true', 'think false', 'compact', 'stop', 'rename'])
+    expect(calls).toEqual(['mode plan', 'mode acceptEdits', 'mode default', 'mode auto', 'model sonnet', 'model opus', 'model haiku', 'model default', 'think true', 'think false', 'compact', 'stop', 'loop', 'rename'])
     expect(new Set(commands.map((command) => command.id)).size).toBe(commands.length)
     expect(chatCommands(actions, false).some((command) => command.id === 'session.rename')).toBe(false)
   })

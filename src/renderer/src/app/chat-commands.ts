@@ -10,6 +10,8 @@ export interface ChatActions {
   stop(): void
   /** Starts renaming the session on screen (its name field in the session list gets the focus). */
   rename(): void
+  /** Puts `/loop 10m ` in the message box, for the user to finish with the prompt to repeat. */
+  loop(): void
 }
 
 /** The model aliases the palette offers (any other id is typed with `/model <id>`). */
@@ -31,6 +33,7 @@ export function chatCommands(actions: ChatActions, hasSession: boolean): AppComm
     { id: 'chat.think.off', title: 'Extended thinking: off', run: () => actions.setThinking(false) },
     { id: 'chat.compact', title: 'Compact the conversation now', run: actions.compact },
     { id: 'chat.stop', title: 'Stop the running turn', run: actions.stop },
+    { id: 'chat.loop', title: 'Repeat a prompt at an interval (/loop)', run: actions.loop },
   ]
   if (hasSession) commands.push({ id: 'session.rename', title: 'Rename this session', run: actions.rename })
   return commands
@@ -62,5 +65,6 @@ export const SLASH_PALETTE: Readonly<Record<string, string>> = {
   rewind: 'checkpoints.rewind',
   checkpoint: 'checkpoints.rewind',
   undo: 'checkpoints.rewind',
+  loop: 'chat.loop',
   help: 'palette',
 }

@@ -178,6 +178,15 @@ export function buildCommands(ctx: Context): AppCommand[] {
         setThinking: (thinking) => void chat().setReasoning({ thinking }),
         compact: () => void chat().compact(''),
         stop: () => void chat().stop(),
+        loop: () =>
+          requestAnimationFrame(() => {
+            const box = document.querySelector<HTMLTextAreaElement>('textarea[aria-label="Message"]')
+            if (!box) return
+            // The composer is a controlled field: set the value the way typing does, so its state follows.
+            Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, 'value')?.set?.call(box, '/loop 10m ')
+            box.dispatchEvent(new Event('input', { bubbles: true }))
+            box.focus()
+          }),
         rename: () => {
           revealSection('sessions')
           // The session on screen's row: its Rename button opens the name field.

@@ -53,6 +53,7 @@ const CARD: Record<InboxRow['kind'], string> = {
   input: '[role="tabpanel"]:not([hidden]) .xterm-helper-textarea',
   finished: 'textarea[aria-label="Message"], [aria-label="Message"]',
   failed: 'textarea[aria-label="Message"], [aria-label="Message"]',
+  scheduled: 'textarea[aria-label="Message"], [aria-label="Message"]',
 }
 
 /**

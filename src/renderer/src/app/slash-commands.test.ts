@@ -45,7 +45,7 @@ afterEach(() => useExtensionsSection.setState({ section: 'mcp' }))
 describe('the slash-command registry', () => {
   it("has Claude Code's built-ins and the mode switches, unique lower-case names, each described", () => {
     const names = SLASH_COMMANDS.map((entry) => entry.name)
-    expect(names).toEqual(['clear', 'compact', 'model', 'think', 'permissions', 'memory', 'agents', 'team', 'mcp', 'hooks', 'context', 'plan', 'accept-edits', 'ask', 'auto', 'auto-decisions', 'tasks', 'todos', 'rewind', 'checkpoint', 'undo', 'help'])
+    expect(names).toEqual(['clear', 'compact', 'model', 'think', 'permissions', 'memory', 'agents', 'team', 'mcp', 'hooks', 'context', 'plan', 'accept-edits', 'ask', 'auto', 'auto-decisions', 'tasks', 'todos', 'rewind', 'checkpoint', 'undo', 'loop', 'help'])
     expect(new Set(names).size).toBe(names.length)
     for (const entry of SLASH_COMMANDS) {
       expect(entry.name).toMatch(/^[a-z][a-z0-9-]*$/)
@@ -129,5 +129,21 @@ describe('the slash-command registry', () => {
     expect(lines).toContain('/compact [instructions] — Summarize the conversation to free context (optional: what to keep in detail)')
     expect(lines.indexOf("This project's commands (expanded, then sent to the model):")).toBeGreaterThan(lines.indexOf('/help — List the commands'))
     expect(lines.at(-1)).toBe('/review <file> — Review a file (project command)')
+  })
+
+  it('/loop asks the model to schedule the prompt with CronCreate at the interval and run it now, and says how without a prompt', () => {
+    const { chat, done, said } = conversation()
+    command('loop').run(chat, '5m check the deploy')
+    command('loop').run(chat, 'run the tests')
+    command('loop').run(chat, '7m poll')
+    command('loop').run(chat, '')
+    command('loop').run(chat, '0m x')
+    expect(done[0]).toContain('`cron`: "*/5 * * * *", `prompt`: the prompt below, verbatim, `recurring`: true')
+    expect(done[0]).toMatch(/Then immediately execute the prompt now[^]*\nPrompt: check the deploy$/)
+    expect(done[1]).toContain('"*/10 * * * *"')
+    expect(done[2]).toContain('"*/6 * * * *"')
+    expect(done[2]).toContain('7m does not divide its unit evenly; rounded to every 6 minutes.')
+    expect(done).toHaveLength(3)
+    expect(said).toEqual([expect.stringContaining('Usage: /loop [interval] <prompt>'), expect.stringContaining('0m is not an interval')])
   })
 })

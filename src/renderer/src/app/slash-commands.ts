@@ -1,6 +1,7 @@
 import { useExtensionsSection, type Section } from '../features/extensions/section'
 import type { EffortLevel } from '../../../shared/ipc/contract'
 import type { SlashCommand, SlashContext } from '../lib/slash-commands'
+import { loopPrompt } from './loop-command'
 import { focusWhenShown } from './show-view'
 
 /**
@@ -115,6 +116,18 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
     description: name === 'rewind' ? 'Rewind the code and/or the conversation to a checkpoint (Esc Esc)' : `Rewind to a checkpoint (Claude Code's /${name}, the same as /rewind)`,
     run: rewind,
   })),
+  // Claude Code's /loop: the model schedules the prompt with CronCreate and runs it once now.
+  {
+    name: 'loop',
+    description: 'Repeat a prompt at an interval (scheduled with CronCreate)',
+    takesArguments: true,
+    argumentHint: '[interval] <prompt>',
+    run: (chat, args) => {
+      const loop = loopPrompt(args)
+      if ('send' in loop) chat.send(loop.send)
+      else chat.say(loop.say)
+    },
+  },
   { name: 'help', description: 'List the commands', run: help },
 ]
 

@@ -52,4 +52,13 @@ describe('inbox model', () => {
     const events = applyEvent({}, { ...base, type: 'turn_end', reason: 'completed' } as AgentEvent, 2, nobody)
     expect(inboxList(approvals, events).map((e) => `${e.id}:${e.kind}`)).toEqual(['b:plan', 'run:s1:finished', 'c:question', 'a:approval'])
   })
+
+  it('lists a scheduled prompt that fired, and missed runs, until the session is opened (its own turn does not hide it)', () => {
+    const fired = applyEvent({}, { ...base, type: 'scheduled_fire', jobId: 'j1', cron: '*/5 * * * *', prompt: 'check the deploy', at: 10 } as AgentEvent, 10, nobody)
+    const missed = applyEvent(fired, { ...base, type: 'scheduled_missed', jobId: 'j2', cron: '0 9 * * *', prompt: 'standup notes', runs: [1, 2, 3] } as AgentEvent, 11, nobody)
+    expect(Object.values(missed).map((e) => `${e.kind}: ${e.title}`)).toEqual(['scheduled: Scheduled: check the deploy', 'scheduled: Missed 3 runs while closed (not run): standup notes'])
+    const started = applyEvent(missed, { ...base, type: 'turn_start', turnId: 't', prompt: '[Scheduled] check the deploy' } as AgentEvent, 12, nobody)
+    expect(Object.keys(started)).toHaveLength(2)
+    expect(seen(started, 's1')).toEqual({})
+  })
 })

@@ -6,9 +6,10 @@ import type { AgentEvent } from '../../../shared/protocol/agent-event'
  * session — approvals (edits, commands, plans, questions), budget and loop pauses, and runs that
  * ended while the user looked elsewhere. Approvals are the host's pending list (so answering one
  * anywhere, in any window or browser page, withdraws it everywhere); the other entries come from
- * the session events this page heard. Pure, so the rules are tested on their own.
+ * the session events this page heard (a scheduled prompt that fired, or runs missed while the app was
+ * closed, stay until the user opens the session). Pure, so the rules are tested on their own.
  */
-export type InboxKind = 'approval' | 'plan' | 'question' | 'pause' | 'input' | 'finished' | 'failed'
+export type InboxKind = 'approval' | 'plan' | 'question' | 'pause' | 'input' | 'finished' | 'failed' | 'scheduled'
 
 export interface InboxEntry {
   /** Unique in the inbox: the approval id, `pause:<id>`, `run:<session>`. */
@@ -43,10 +44,19 @@ export function applyEvent(entries: EventEntries, event: AgentEvent, at: number,
     }
     case 'session_resume':
       return without(entries, (entry) => entry.id === `pause:${event.pauseId}`)
+    case 'scheduled_fire': {
+      const id = `scheduled:${event.jobId}:${event.at}`
+      return { ...entries, [id]: { id, kind: 'scheduled', sessionId, title: `Scheduled: ${clip(event.prompt)}`, at } }
+    }
+    case 'scheduled_missed': {
+      const id = `missed:${event.jobId}`
+      const runs = event.runs.length === 1 ? 'a run' : `${event.runs.length} runs`
+      return { ...entries, [id]: { id, kind: 'scheduled', sessionId, title: `Missed ${runs} while closed (not run): ${clip(event.prompt)}`, at } }
+    }
     case 'turn_start':
       if (event.agentId !== 'main') return entries
-      // A new turn: the last one's ending is old news, and so is any pause of it.
-      return without(entries, (entry) => entry.sessionId === sessionId)
+      // A new turn: the last one's ending is old news, and so is any pause of it (a scheduled prompt's news stays: its turn is what starts).
+      return without(entries, (entry) => entry.sessionId === sessionId && entry.kind !== 'scheduled')
     case 'turn_end': {
       if (event.agentId !== 'main') return entries
       const rest = without(entries, (entry) => entry.sessionId === sessionId && entry.kind === 'pause')
@@ -70,13 +80,15 @@ export function applyInputWait(entries: EventEntries, change: { sessionId: strin
 
 /** The entries of a session the user has just opened (its run's ending has been seen). */
 export function seen(entries: EventEntries, sessionId: string): EventEntries {
-  return without(entries, (entry) => entry.sessionId === sessionId && (entry.kind === 'finished' || entry.kind === 'failed'))
+  return without(entries, (entry) => entry.sessionId === sessionId && (entry.kind === 'finished' || entry.kind === 'failed' || entry.kind === 'scheduled'))
 }
 
 /** The whole inbox, oldest first. */
 export function inboxList(approvals: readonly InboxEntry[], events: EventEntries): InboxEntry[] {
   return [...approvals, ...Object.values(events)].sort((a, b) => a.at - b.at)
 }
+
+const clip = (text: string): string => (text.length > 80 ? `${text.slice(0, 79)}…` : text)
 
 function without(entries: EventEntries, drop: (entry: InboxEntry) => boolean): EventEntries {
   const kept = Object.values(entries).filter((entry) => !drop(entry))

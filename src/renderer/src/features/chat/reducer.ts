@@ -194,7 +194,9 @@ export function reduce(transcript: Transcript, event: AgentEvent): Transcript {
     case 'shell_end':
     case 'hook_run':
     case 'approval_answered':
-      // Not part of the conversation: the task list, the mode, the agent tree and the timeline have their own state.
+    case 'scheduled_fire':
+    case 'scheduled_missed':
+      // Not part of the conversation: the task list, the mode, the agent tree, the timeline and the inbox (scheduled prompts) have their own state.
       return transcript
     case 'sandbox_unavailable':
       // Shown once per session as a banner (SandboxBanner, from the chat store), not in a turn.

@@ -16,6 +16,7 @@ const KIND_LABELS: Record<InboxKind, string> = {
   input: 'Input',
   finished: 'Finished',
   failed: 'Failed',
+  scheduled: 'Scheduled',
 }
 
 /**
@@ -45,7 +46,7 @@ export function InboxDialog({ rows, onOpen, onDismiss, onClose }: { rows: readon
                 <span className="inbox__project">{row.projectName}</span>
                 <span className="inbox__title">{row.title}</span>
               </button>
-              {(row.kind === 'finished' || row.kind === 'failed') && (
+              {(row.kind === 'finished' || row.kind === 'failed' || row.kind === 'scheduled') && (
                 <button type="button" className="button button--quiet button--small" aria-label={`Dismiss: ${row.title} in ${row.projectName}`} onClick={() => onDismiss(row.id)}>
                   ×
                 </button>
