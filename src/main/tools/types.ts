@@ -149,6 +149,8 @@ export interface AgentCall {
   /** `output_config.effort` for the agent's requests (Claude Code's Agent `effort`); ignored for a fork. */
   effort?: EffortLevel
   run_in_background?: boolean
+  /** `"worktree"`: the agent works in a git worktree of its own (Claude Code's `isolation`). */
+  isolation?: 'worktree' | 'remote'
 }
 
 /** The session's subagents as tools reach them. Contract: none of these throws; failures are error results. */

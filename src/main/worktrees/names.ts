@@ -19,7 +19,8 @@ export function randomWorktreeName(prefix = 'session'): string {
 
 /** A subagent's worktree name (Claude Code's `agent-<id>` shape, cut to the 64-character limit). */
 export function agentWorktreeName(agentId: string): string {
-  return `agent-${agentId.replace(/[^A-Za-z0-9._-]/g, '').slice(0, 57)}`
+  const id = agentId.replace(/[^A-Za-z0-9._-]/g, '').replace(/^agent-/, '')
+  return `agent-${id.slice(0, 57)}`
 }
 
 /**
