@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { textReply, toolUseReply } from '../../test/model-server'
 import { useModelServer } from '../../test/model-server/vitest'
 import { useHeadless } from '../../test/support/headless'
@@ -11,6 +11,8 @@ import type { Message } from '../main/services/model/types'
 
 // Agent calls with `isolation: "worktree"` through `sous -p`: the real SDK against the scripted
 // server, a real git repository, the subagent's Bash on a real PTY.
+// Several real git runs and PTY commands per test, on a machine shared with other work.
+vi.setConfig({ testTimeout: 90_000 })
 const server = useModelServer()
 const headless = useHeadless(server, { inheritPath: true })
 

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { textReply, toolUseReply } from '../../test/model-server'
 import { useModelServer } from '../../test/model-server/vitest'
 import { useHeadless } from '../../test/support/headless'
@@ -8,6 +8,8 @@ import { gitIn, makeRepository } from '../../test/support/git-repo'
 import { takeWorktreeFlag } from './print-worktree'
 
 // `sous -p --worktree` in-process against the scripted server, in a real git repository.
+// Several real git runs and PTY commands per test, on a machine shared with other work.
+vi.setConfig({ testTimeout: 90_000 })
 const server = useModelServer()
 const headless = useHeadless(server, { inheritPath: true })
 
