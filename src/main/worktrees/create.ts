@@ -15,6 +15,8 @@ export interface CreateWorktreeRequest {
   owner: WorktreeOwner
   sessionId?: string
   agentId?: string
+  /** false: not locked here (the caller locks it for the session it starts next). */
+  lock?: boolean
   env?: NodeJS.ProcessEnv
 }
 
@@ -46,19 +48,25 @@ export async function createWorktree(request: CreateWorktreeRequest): Promise<Cr
   const { repository, settings, env } = request
   const call = { cwd: repository.root, ...(env && { env }) }
   const name = request.name ?? randomWorktreeName()
-  const problem = await checkWorktreeName(name, repository.root, env)
-  if (problem) throw new Error(problem)
   const branch = worktreeBranchName(name)
-  if ((await git(['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`], call)).ok) throw new Error(`A branch named ${branch} already exists: choose another worktree name (it may hold another session's work).`)
   const notes: string[] = []
-  const base = await resolveBase(repository, settings.baseRef, env, notes)
+  // Independent git runs, side by side (each is a process start): the name's check, whether the
+  // branch exists, the base. Their verdicts are read in that order.
+  const [problem, branchExists, base] = await Promise.all([
+    checkWorktreeName(name, repository.root, env),
+    git(['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`], call).then((out) => out.ok),
+    resolveBase(repository, settings.baseRef, env, notes).then((value) => ({ value }), (error: unknown) => ({ error })),
+  ])
+  if (problem) throw new Error(problem)
+  if (branchExists) throw new Error(`A branch named ${branch} already exists: choose another worktree name (it may hold another session's work).`)
+  if ('error' in base) throw base.error
   const path = await newWorktreeFolder(repository.root, name)
   const sparse = settings.sparsePaths !== undefined && settings.sparsePaths.length > 0
-  const added = await git(['worktree', 'add', ...(sparse ? ['--no-checkout'] : []), '-b', branch, '--', path, base.commit], call)
+  const added = await git(['worktree', 'add', ...(sparse ? ['--no-checkout'] : []), '-b', branch, '--', path, base.value.commit], call)
   if (!added.ok) throw new Error(`git could not make the worktree: ${added.error}`)
   try {
     const inTree = { cwd: path, ...(env && { env }) }
-    await gitText(['worktree', 'lock', '--reason', lockReason(request.owner, request.sessionId, request.agentId), '--', path], call)
+    if (request.lock !== false) await gitText(['worktree', 'lock', '--reason', lockReason(request.owner, request.sessionId, request.agentId), '--', path], call)
     if (sparse) {
       await gitText(['sparse-checkout', 'init', '--cone'], inTree)
       await gitText(['sparse-checkout', 'set', '--', ...settings.sparsePaths!], inTree)
@@ -71,9 +79,9 @@ export async function createWorktree(request: CreateWorktreeRequest): Promise<Cr
       path,
       branch,
       repoRoot: repository.root,
-      baseCommit: base.commit,
-      ...(base.branch && { baseBranch: base.branch }),
-      baseRef: base.ref,
+      baseCommit: base.value.commit,
+      ...(base.value.branch && { baseBranch: base.value.branch }),
+      baseRef: base.value.ref,
       ...(request.sessionId && { sessionId: request.sessionId }),
       ...(request.agentId && { agentId: request.agentId }),
       owner: request.owner,
@@ -100,8 +108,7 @@ async function resolveBase(repository: Repository, baseRef: WorktreeSettings['ba
     if (commit && commit.ok) return { commit: commit.stdout.trim(), ref: ref.replace(/^refs\/remotes\//, ''), branch: ref.replace(/^refs\/remotes\/origin\//, '') }
     notes.push('The repository has no origin/HEAD, so the worktree starts from the current HEAD (worktree.baseRef "fresh" needs a fetched origin).')
   }
-  const head = await git(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], call)
+  const [head, branch] = await Promise.all([git(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], call), git(['symbolic-ref', '--quiet', '--short', 'HEAD'], call)])
   if (!head.ok) throw new Error('The repository has no commit yet: make a first commit, then start a worktree session.')
-  const branch = await git(['symbolic-ref', '--quiet', '--short', 'HEAD'], call)
   return { commit: head.stdout.trim(), ref: 'HEAD', ...(branch.ok && branch.stdout.trim() && { branch: branch.stdout.trim() }) }
 }

@@ -37,7 +37,8 @@ export class WorktreeDesk {
    * to that session. If the session cannot start, the new worktree is removed again.
    */
   async createSession(projectPath: string, options: { name?: string } = {}): Promise<WorktreeSession> {
-    const created = await this.service.create(projectPath, { ...(options.name && { name: options.name }), owner: 'session' })
+    // Left unlocked until the session exists: `claim` locks it with the session's id.
+    const created = await this.service.create(projectPath, { ...(options.name && { name: options.name }), owner: 'session', lock: false })
     let session: Awaited<ReturnType<WorktreeSessions['create']>>
     try {
       session = await this.sessions.create(created.info.path)
@@ -45,7 +46,7 @@ export class WorktreeDesk {
       await this.service.remove(projectPath, created.info.path, { force: true, owner: created.info.sessionId ?? '' }).catch(() => undefined)
       throw error
     }
-    const worktree = await this.service.claim(created.info, session.sessionId)
+    const worktree = await this.service.claim(created.info, session.sessionId, { fresh: true })
     const notes = [...created.notes, ...created.include.skipped.map((skip) => `.worktreeinclude: ${skip.path} was not copied: ${skip.why}.`)]
     return { ...session, worktree, notes }
   }

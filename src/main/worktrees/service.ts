@@ -33,6 +33,11 @@ export interface CreateOptions {
   owner: WorktreeOwner
   sessionId?: string
   agentId?: string
+  /**
+   * false: leave it unlocked, because {@link WorktreeService.claim} locks it for the session about
+   * to start (one git run instead of three). Default true.
+   */
+  lock?: boolean
 }
 
 /**
@@ -54,13 +59,19 @@ export class WorktreeService {
 
   /** Whether worktrees can be made for `projectPath` (the "said once" notice reads its `message`). */
   async availability(projectPath: string): Promise<WorktreeAvailability> {
+    const checked = await this.inspect(projectPath)
+    return checked.ok ? { available: true, gitVersion: checked.gitVersion, repoRoot: checked.repository.root } : checked.availability
+  }
+
+  /** The checks of {@link availability}, keeping the repository they found (one lookup per request). */
+  private async inspect(projectPath: string): Promise<{ ok: true; repository: Repository; gitVersion: string } | { ok: false; availability: Extract<WorktreeAvailability, { available: false }> }> {
     const checked = await this.git()
-    if (!checked.ok) return { available: false, reason: checked.reason === 'missing' ? 'git-missing' : checked.reason === 'too-old' ? 'git-too-old' : 'git-broken', message: checked.message }
+    if (!checked.ok) return { ok: false, availability: { available: false, reason: checked.reason === 'missing' ? 'git-missing' : checked.reason === 'too-old' ? 'git-too-old' : 'git-broken', message: checked.message } }
     const found = await findRepository(projectPath, this.options.env)
-    if (!found.ok) return { available: false, reason: found.reason === 'git-missing' ? 'git-missing' : 'not-a-repository', message: found.message }
+    if (!found.ok) return { ok: false, availability: { available: false, reason: found.reason === 'git-missing' ? 'git-missing' : 'not-a-repository', message: found.message } }
     const unsafe = await unsafeRepositoryKeys(found.repository, this.options.env)
-    if (unsafe.length > 0) return { available: false, reason: 'unsafe-config', message: unsafeMessage(unsafe) }
-    return { available: true, gitVersion: checked.version, repoRoot: found.repository.root }
+    if (unsafe.length > 0) return { ok: false, availability: { available: false, reason: 'unsafe-config', message: unsafeMessage(unsafe) } }
+    return { ok: true, repository: found.repository, gitVersion: checked.version }
   }
 
   /**
@@ -82,10 +93,12 @@ export class WorktreeService {
   }
 
   /** Gives a worktree to a session (after the session got its id): the registry and git's lock both name it. */
-  async claim(info: WorktreeInfo, sessionId: string): Promise<WorktreeInfo> {
+  async claim(info: WorktreeInfo, sessionId: string, options: { fresh?: boolean } = {}): Promise<WorktreeInfo> {
     const claimed = { ...info, sessionId }
     const call = { cwd: info.repoRoot, ...(this.options.env && { env: this.options.env }) }
-    await git(['worktree', 'unlock', '--', info.path], call)
+    // A worktree made for a session not yet started was left unlocked (see create's `lock`); one
+    // taken over (EnterWorktree {path}) carries the old holder's lock.
+    if (info.sessionId !== undefined || !options.fresh) await git(['worktree', 'unlock', '--', info.path], call)
     await git(['worktree', 'lock', '--reason', lockReason(info.owner, sessionId, info.agentId), '--', info.path], call)
     await this.registry.put(claimed)
     return claimed
@@ -176,11 +189,9 @@ export class WorktreeService {
 
   /** The repository of a folder that can have worktrees, or the AppError saying why not. */
   private async repository(projectPath: string): Promise<Repository> {
-    const available = await this.availability(projectPath)
-    if (!available.available) throw new AppError(available.reason === 'unsafe-config' ? 'CONFLICT' : 'UNAVAILABLE', available.message)
-    const found = await findRepository(projectPath, this.options.env)
-    if (!found.ok) throw new AppError('UNAVAILABLE', found.message)
-    return found.repository
+    const checked = await this.inspect(projectPath)
+    if (!checked.ok) throw new AppError(checked.availability.reason === 'unsafe-config' ? 'CONFLICT' : 'UNAVAILABLE', checked.availability.message)
+    return checked.repository
   }
 
   /** git is checked once per service (the process's PATH does not change under it). */
