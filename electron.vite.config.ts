@@ -1,6 +1,7 @@
 import { resolve } from 'node:path'
 import { defineConfig, externalizeDepsPlugin } from 'electron-vite'
 import react from '@vitejs/plugin-react'
+import type { Plugin } from 'vite'
 import { injectCspMeta } from './src/shared/csp'
 
 /**
@@ -9,12 +10,30 @@ import { injectCspMeta } from './src/shared/csp'
  */
 const BUNDLED = ['@anthropic-ai/sdk', 'zod', 'ws', 'picomatch', 'ignore', 'turndown', 'tinyglobby']
 
+/**
+ * The bundled SDK's free `Headers` and `FormData` are ours (src/main/services/model/sdk-globals.ts):
+ * Node 20's globals live in undici, whose first use compiles all of it (~50 ms, ~12 MB of a cold
+ * `sous -p`, bench/startup.bench.ts). Only the SDK's modules are rewritten; no global changes.
+ */
+function sdkGlobals(): Plugin {
+  const globals = resolve('src/main/services/model/sdk-globals.ts')
+  return {
+    name: 'sous-sdk-globals',
+    transform(code, id) {
+      if (!id.replaceAll('\\', '/').includes('/@anthropic-ai/sdk/')) return null
+      const names = ['Headers', 'FormData'].filter((name) => new RegExp(`\\b${name}\\b`).test(code))
+      if (names.length === 0) return null
+      return { code: `import { ${names.join(', ')} } from ${JSON.stringify(globals)};\n${code}`, map: null }
+    },
+  }
+}
+
 export default defineConfig({
   main: {
     // Pure-JS dependencies are bundled (one file to load instead of hundreds: `sous -p` starts
     // faster, see bench/engine.bench.ts); native modules, wasm users and packages that ship
     // binaries stay external.
-    plugins: [externalizeDepsPlugin({ exclude: BUNDLED })],
+    plugins: [externalizeDepsPlugin({ exclude: BUNDLED }), sdkGlobals()],
     build: {
       outDir: 'out/main',
       rollupOptions: {

@@ -3,7 +3,8 @@
  * snapshots (p50/p95; target p95 ≤ 100 ms), the full first snapshot, store growth per
  * checkpoint, and restore time (plan + write) — in a git repository and in a folder outside git
  * (the content store). Real git, real files in a temp folder, through the recorder the sessions
- * use. Prints figures; asserts nothing. Figures swing with machine load: run it alone.
+ * use (its file watcher on, unless BENCH_WATCH=off). Prints figures; asserts nothing. Figures
+ * swing with machine load: run it alone, and compare runs taken at the same load.
  */
 import { execFileSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
@@ -63,7 +64,9 @@ async function run(kind: 'git' | 'content'): Promise<void> {
     execFileSync('git', ['add', '-A'], { cwd: project })
     execFileSync('git', ['-c', 'gc.auto=0', 'commit', '-qm', 'seed'], { cwd: project, env: gitEnv })
   }
-  const recorder = new CheckpointRecorder({ home, sessionId: 'bench', projectPath: project, env: process.env, transcriptPath: join(root, 'none.jsonl'), enabled: () => true, notice: () => undefined })
+  // BENCH_WATCH=off: no file watcher, every snapshot scans everything (the figures before it).
+  const watch = process.env['BENCH_WATCH'] !== 'off'
+  const recorder = new CheckpointRecorder({ home, sessionId: 'bench', projectPath: project, env: process.env, transcriptPath: join(root, 'none.jsonl'), enabled: () => true, notice: () => undefined, watch })
   const store = kind === 'git' ? join(project, '.git', 'objects') : join(home, 'checkpoints')
   let started = performance.now()
   await recorder.before({ toolUseId: 'call-0', name: 'Bash', agentId: 'main', summary: 'first' })
@@ -71,6 +74,8 @@ async function run(kind: 'git' | 'content'): Promise<void> {
   await recorder.settled()
   const times: number[] = []
   const growth: number[] = []
+  const scans = new Map<string, number>()
+  const untouched: number[] = []
   let cpu = 0
   for (let round = 1; round <= ROUNDS; round++) {
     for (let change = 0; change < CHANGED; change++) {
@@ -82,11 +87,21 @@ async function run(kind: 'git' | 'content'): Promise<void> {
     started = performance.now()
     await recorder.before({ toolUseId: `call-${round}`, name: 'Bash', agentId: 'main', summary: `round ${round}` })
     times.push(performance.now() - started)
+    const scan = recorder.workspace.lastScan
+    const kind = scan === undefined ? 'failed' : scan.kind === 'full' ? `full (${scan.reason})` : scan.kind
+    scans.set(kind, (scans.get(kind) ?? 0) + 1)
     // The commit that keeps the tree is made after the snapshot answered: wait for it before
     // measuring the store (and so the next snapshot does not overlap it).
     await recorder.settled()
     cpu += (cpuMs() ?? NaN) - (cpuBefore ?? NaN)
     growth.push((await bytesUnder(store)) - size)
+    // The call's after-state, then the next call's checkpoint with nothing changed in between:
+    // what most checkpoints before a call cost (the changes were the previous call's).
+    await recorder.after(`call-${round}`)
+    started = performance.now()
+    await recorder.before({ toolUseId: `call-${round}-next`, name: 'Bash', agentId: 'main', summary: 'next' })
+    untouched.push(performance.now() - started)
+    await recorder.settled()
   }
   const checkpoints = await recorder.journal.read()
   const missing = checkpoints.filter((checkpoint) => checkpoint.before.kind === 'missing')
@@ -98,12 +113,15 @@ async function run(kind: 'git' | 'content'): Promise<void> {
   const restore = performance.now() - started
   if ('error' in applied) throw new Error(applied.error)
   const kib = (bytes: number | undefined) => (bytes === undefined ? 'n/a' : `${(bytes / 1024).toFixed(1)} KiB`)
-  console.log(`${kind === 'git' ? 'git repository' : 'outside git (content store)'}: ${FILES} files, ${CHANGED} changed per snapshot, ${ROUNDS} snapshots${missing.length ? ` (${missing.length} MISSING)` : ''}`)
-  console.log(`  first (full) snapshot      ${ms(first)}`)
+  console.log(`${kind === 'git' ? 'git repository' : 'outside git (content store)'}: ${FILES} files, ${CHANGED} changed per snapshot, ${ROUNDS} snapshots, ${watch ? 'file watcher on' : 'no file watcher (BENCH_WATCH=off)'}${missing.length ? ` (${missing.length} MISSING)` : ''}`)
+  console.log(`  first (full) snapshot      ${ms(first)}   (the watcher's walk included)`)
+  console.log(`  how snapshots read the tree ${[...scans].map(([kind, count]) => `${kind}: ${count}`).join(', ')}`)
   console.log(`  snapshot p50 / p95 / max   ${ms(quantile(times, 0.5))} / ${ms(quantile(times, 0.95))} / ${ms(Math.max(...times))}   (target p95 ≤ 100 ms)`)
+  console.log(`  nothing changed since the last: p50 / p95 ${ms(quantile(untouched, 0.5))} / ${ms(quantile(untouched, 0.95))}   (the next call's checkpoint after a call's after-state)`)
   console.log(`  CPU per checkpoint (git too)${Number.isNaN(cpu) ? 'n/a' : ms(cpu / ROUNDS)}   (load average ${loadavg()[0]!.toFixed(1)})`)
   console.log(`  store growth / checkpoint  p50 ${kib(quantile(growth, 0.5))}, max ${kib(Math.max(...growth))}`)
-  console.log(`  restore ${applied.restored.length} files over ${ROUNDS - 1} checkpoints: plan ${ms(planned)}, plan + write ${ms(restore)}`)
+  console.log(`  restore ${applied.restored.length} files over ${checkpoints.length - 2} checkpoints: plan ${ms(planned)}, plan + write ${ms(restore)}`)
+  await recorder.close()
   await rm(root, { recursive: true, force: true })
 }
 

@@ -1,5 +1,6 @@
 import type { CDPSession, Page } from '@playwright/test'
 import { writeFile } from 'node:fs/promises'
+import { attributeLongTasks, profileMarkScript, type AttributedTask, type CpuProfile } from './long-tasks'
 
 /** What a page did while it was watched: frame times (rAF deltas) and long tasks. */
 export interface FrameFigures {
@@ -7,6 +8,8 @@ export interface FrameFigures {
   frames: number[]
   /** Long tasks (over 50 ms, as Chromium reports them): duration and start, ms after the watch began. */
   longTasks: Array<{ duration: number; start: number }>
+  /** The page's performance.now() when the watch began. */
+  t0: number
 }
 
 /** The renderer main thread's CPU time and where it went so far, in seconds. */
@@ -42,15 +45,15 @@ export async function startWatching(page: Page): Promise<void> {
 
 /** Stops what {@link startWatching} started and returns its figures (the first, partial frame left out). */
 export async function stopWatching(page: Page): Promise<FrameFigures> {
-  const { frames, longTasks } = (await page.evaluate(`(() => {
+  const { frames, longTasks, t0 } = (await page.evaluate(`(() => {
     window.stopFrames_ = true
     window.observer_?.disconnect()
-    return { frames: window.frames_.slice(1), longTasks: window.longTasks_ }
-  })()`)) as { frames: number[]; longTasks: number[] }
+    return { frames: window.frames_.slice(1), longTasks: window.longTasks_, t0: window.t0_ }
+  })()`)) as { frames: number[]; longTasks: number[]; t0: number }
   // longTasks holds pairs: duration, start.
   const pairs: FrameFigures['longTasks'] = []
   for (let index = 0; index + 1 < longTasks.length; index += 2) pairs.push({ duration: longTasks[index]!, start: longTasks[index + 1]! })
-  return { frames, longTasks: pairs }
+  return { frames, longTasks: pairs, t0 }
 }
 
 /** The renderer main thread's CPU time so far (Chromium's Performance metrics; `Performance.enable` first). */
@@ -75,28 +78,39 @@ export interface RunFigures<T> extends FrameFigures {
   seconds: number
   /** CPU seconds of the renderer main thread during the run (all of it, script, style and layout). */
   cpu: MainThread
+  /** With `attribute`: each long task with how much of it the main thread ran (see long-tasks.ts). */
+  attributed?: AttributedTask[]
 }
+
+/** Sampling interval of the CPU profile, µs. */
+const PROFILE_INTERVAL_US = 200
 
 /**
  * Runs `run` while watching the page: frames and long tasks ({@link startWatching}), the main
  * thread's CPU (CDP `Performance`), and, with `profileFile`, the renderer's CPU profile written there.
  */
-export async function measureRun<T>(page: Page, run: () => Promise<T>, profileFile?: string): Promise<RunFigures<T>> {
-  await startWatching(page)
+export async function measureRun<T>(page: Page, run: () => Promise<T>, profileFile?: string, options: { attribute?: boolean } = {}): Promise<RunFigures<T>> {
   const cdp = await page.context().newCDPSession(page)
   await cdp.send('Performance.enable')
-  const before = await mainThread(cdp)
-  if (profileFile) {
+  const profiling = profileFile !== undefined || options.attribute === true
+  let markAt = 0
+  if (profiling) {
     await cdp.send('Profiler.enable')
-    await cdp.send('Profiler.setSamplingInterval', { interval: 200 })
+    await cdp.send('Profiler.setSamplingInterval', { interval: PROFILE_INTERVAL_US })
     await cdp.send('Profiler.start')
+    // Aligns the profile's clock with the page's (long-tasks.ts); before the watch, so it is no long task of the run.
+    markAt = (await page.evaluate(profileMarkScript())) as number
   }
+  await startWatching(page)
+  const before = await mainThread(cdp)
   const started = Date.now()
   const result = await run()
   const seconds = (Date.now() - started) / 1000
   const after = await mainThread(cdp)
-  if (profileFile) await writeFile(profileFile, JSON.stringify((await cdp.send('Profiler.stop')).profile))
-  await cdp.detach()
   const watched = await stopWatching(page)
-  return { ...watched, result, seconds, cpu: { thread: after.thread - before.thread, script: after.script - before.script, layout: after.layout - before.layout } }
+  const profile = profiling ? ((await cdp.send('Profiler.stop')).profile as CpuProfile) : undefined
+  if (profile && profileFile) await writeFile(profileFile, JSON.stringify(profile))
+  await cdp.detach()
+  const attributed = profile && options.attribute ? attributeLongTasks(profile, watched.longTasks, watched.t0, markAt, PROFILE_INTERVAL_US) : undefined
+  return { ...watched, result, seconds, cpu: { thread: after.thread - before.thread, script: after.script - before.script, layout: after.layout - before.layout }, ...(attributed && { attributed }) }
 }

@@ -64,14 +64,13 @@ test('an agent Bash command shows live in the Agent terminal: command line, outp
     'All steps ran.',
   )
 
-  // A fresh window opening this session again: its earlier commands are replayed under a banner.
+  // The page reloaded brings this session back by itself: its earlier commands are replayed under a banner.
   // The browser host's WebSocket is the IPC: count what the page asks for.
   const channels: string[] = []
   app.on('websocket', (socket) => socket.on('framesent', ({ payload }) => void channels.push(/"channel":"([^"]+)"/.exec(String(payload))?.[1] ?? '')))
   await app.reload()
   await openByPath(app, projectDir)
   await terminal.getByRole('tab', { name: 'Agent' }).click()
-  await app.getByRole('region', { name: 'Sessions' }).getByRole('button', { name: 'Open session Run the steps' }).click()
   await expect(rows.filter({ hasText: '── Run the steps ──' })).toHaveCount(1)
   await expect(rows.filter({ hasText: '$ echo step-one; sleep 2; echo step-two' })).toHaveCount(1)
   await expect(rows.filter({ hasText: /^\s*step-two\s*$/ })).toHaveCount(1)

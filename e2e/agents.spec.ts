@@ -9,10 +9,12 @@ import { openByPath, openTrusted } from './support/app'
 // compactions), stopping a node, and the tree rebuilt from transcripts after a reload.
 
 test('a subagent shows live in the tree, waits for approval there, opens read-only, and is still there after a reload', async ({ app, projectDir, modelServer }) => {
+  await writeFile(join(projectDir, 'plan.txt'), 'write the marker\n')
   await modelServer.setScenario([
     // The main agent starts a subagent (foreground: the requests come in this order).
     { reply: { content: [{ type: 'tool_use', id: 'toolu_agent', name: 'Agent', input: { description: 'Write the marker', prompt: 'Write the marker file.' } }] } },
-    // The subagent asks to run a command that changes files.
+    // The subagent says what it will do and reads (allowed: inside the project), then asks to run a command that changes files.
+    { reply: { content: [{ type: 'text', text: 'First the marker file.' }, { type: 'tool_use', id: 'toolu_look', name: 'Read', input: { file_path: join(projectDir, 'plan.txt') } }] } },
     { reply: { content: [{ type: 'tool_use', id: 'toolu_touch', name: 'Bash', input: { command: 'touch marker.txt' } }] } },
     { reply: { content: [{ type: 'text', text: 'The marker is written.' }] } },
     { reply: { content: [{ type: 'text', text: 'The helper wrote the marker.' }] } },
@@ -45,6 +47,15 @@ test('a subagent shows live in the tree, waits for approval there, opens read-on
   await expect(entries).toContainText('Write the marker file.')
   await expect(entries).toContainText('Bash touch marker.txt')
   await expect(entries).toContainText('The marker is written.')
+  // In the order it happened: the text the reply began with, then its tool call, named once.
+  const items = await entries.getByRole('listitem').allTextContents()
+  const said = items.findIndex((item) => item.includes('First the marker file.'))
+  const read = items.findIndex((item) => item.includes(`Read ${join(projectDir, 'plan.txt')}`))
+  expect(said).toBeGreaterThan(-1)
+  expect(read).toBe(said + 1)
+  expect(items.findIndex((item) => item.includes('Bash touch marker.txt'))).toBeGreaterThan(read)
+  expect(items.filter((item) => item.includes('First the marker file.'))).toHaveLength(1)
+  expect(items.join('\n')).not.toContain('Read Read')
   await expect(conversation.getByRole('textbox')).toHaveCount(0)
   await conversation.getByRole('button', { name: 'Close' }).click()
 

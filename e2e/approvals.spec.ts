@@ -169,6 +169,42 @@ test('a Bash command allowed "always" is saved as a rule and runs without asking
   await expect(panel).toHaveCount(0)
 })
 
+test('a quoted compound command shows every rule it would save, as typed, and the check agrees with what runs', async ({ app, projectDir, modelServer }) => {
+  const command = 'touch "my file.txt" && mkdir "a b"'
+  const bash = (id: string) => ({ reply: { content: [{ type: 'tool_use', id, name: 'Bash', input: { command } }] } })
+  await modelServer.setScenario([bash('toolu_q1'), { reply: { content: [{ type: 'text', text: 'Made them.' }] } }, bash('toolu_q2'), { reply: { content: [{ type: 'text', text: 'Made them again.' }] } }])
+  await openByPath(app, projectDir)
+  const chat = app.getByRole('region', { name: 'Chat' })
+  const input = chat.getByRole('textbox', { name: 'Message' })
+  await input.fill('Make the file and the folder')
+  await input.press('Enter')
+
+  const panel = app.getByRole('region', { name: 'Approvals' })
+  // Both rules it saves, each as Claude Code writes it: the command as typed.
+  await expect(panel.getByRole('textbox', { name: 'Rule 1 of 2 to remember' })).toHaveValue('Bash(touch "my file.txt")')
+  await expect(panel.getByRole('textbox', { name: 'Rule 2 of 2 to remember' })).toHaveValue('Bash(mkdir "a b")')
+  const check = panel.getByTestId('rule-check')
+  await expect(check).toContainText('Would allow: touch "my file.txt"mkdir "a b"')
+  await expect(check).not.toContainText('Would still ask')
+  // Quoted the other way, the rule still covers the command (the gate matches it so too).
+  await panel.getByRole('textbox', { name: 'Rule 1 of 2 to remember' }).fill("Bash(touch 'my file.txt')")
+  await expect(check).not.toContainText('Would still ask')
+  await panel.getByRole('textbox', { name: 'Rule 2 of 2 to remember' }).fill('Bash(mkdir other)')
+  await expect(check).toContainText('Would still ask for: mkdir "a b"')
+  await panel.getByRole('textbox', { name: 'Rule 2 of 2 to remember' }).fill('Bash(mkdir "a b")')
+  await expect(check).not.toContainText('Would still ask')
+  await panel.getByRole('button', { name: 'This session' }).click()
+  const log = chat.getByRole('log', { name: 'Conversation' })
+  await expect(log.getByLabel('Assistant').last()).toContainText('Made them.')
+  expect(existsSync(join(projectDir, 'my file.txt'))).toBe(true)
+
+  // The session rules let the same command through without asking.
+  await input.fill('Once more')
+  await input.press('Enter')
+  await expect(log.getByLabel('Assistant').last()).toContainText('Made them again.')
+  await expect(panel).toHaveCount(0)
+})
+
 test('Stop during a long tool ends the turn and the command', async ({ app, projectDir, modelServer }) => {
   await modelServer.setScenario([
     { reply: { content: [{ type: 'tool_use', id: 'toolu_sleep', name: 'Bash', input: { command: 'sleep 67.5; touch too-late.txt' } }] } },
@@ -215,4 +251,26 @@ test('a write through a symlink shows where it really lands, and a rejection lea
   await panel.getByRole('button', { name: 'Reject all' }).click()
   await expectFinished(app)
   expect(existsSync(join(projectDir, '.claude', 'settings.local.json'))).toBe(false)
+})
+
+test("a NotebookEdit asks with the notebook's JSON as the diff; accepted, the cell changes", async ({ app, projectDir, modelServer }) => {
+  const file = join(projectDir, 'analysis.ipynb')
+  const notebook = { cells: [{ cell_type: 'code', id: 'calc', metadata: {}, execution_count: 1, source: ['x = 1'], outputs: [] }], metadata: {}, nbformat: 4, nbformat_minor: 5 }
+  await writeFile(file, `${JSON.stringify(notebook, null, 1)}\n`)
+  await modelServer.setScenario([
+    { reply: { content: [{ type: 'tool_use', id: 'toolu_read', name: 'Read', input: { file_path: file } }] } },
+    { reply: { content: [{ type: 'tool_use', id: 'toolu_nb', name: 'NotebookEdit', input: { notebook_path: file, cell_id: 'calc', new_source: 'x = 42' } }] } },
+    { reply: { content: [{ type: 'text', text: 'Finished with the file.' }] } },
+  ])
+  await openByPath(app, projectDir)
+  const chat = app.getByRole('region', { name: 'Chat' })
+  await chat.getByRole('textbox', { name: 'Message' }).fill('Change the cell')
+  await chat.getByRole('textbox', { name: 'Message' }).press('Enter')
+  const panel = app.getByRole('region', { name: 'Approvals' })
+  await expect(panel.getByTestId('edit-approval')).toBeVisible()
+  await expect(panel.locator('.editor.modified .view-lines')).toContainText('"source": "x = 42"')
+  await panel.getByRole('button', { name: 'Accept all' }).click()
+  await expectFinished(app)
+  expect(JSON.parse(await readFile(file, 'utf8')).cells[0].source).toBe('x = 42')
+  expect(await editResult(modelServer)).toContain('Updated cell calc with x = 42')
 })

@@ -38,8 +38,12 @@ test('the agent asks two questions; the user answers by keyboard and by click, a
   await expect(chat.getByLabel('Assistant').last()).toContainText('Thanks, going with that.')
   await expect(card).toHaveCount(0)
   const record = await modelServer.recorded()
-  const messages = record.requests[1]!.body['messages'] as Array<{ content: unknown }>
-  const result = (messages.at(-1)!.content as Array<{ type: string; content: unknown }>)[0]!
+  // Find the request by what it answers, not by its place: a session of an earlier test on the same
+  // server may still send a late request of its own.
+  const answering = record.requests.find((request) => JSON.stringify(request.body['messages']).includes('"tool_use_id":"toolu_ask"'))
+  expect(answering, 'a request carries the answers').toBeDefined()
+  const messages = answering!.body['messages'] as Array<{ content: unknown }>
+  const result = (messages.at(-1)!.content as Array<{ type: string; content: unknown }>).find((block) => block.type === 'tool_result')!
   expect(result.content).toBe(
     'The user answered: "Which library should we use?"="luxon", "Which features do you want?"="Parsing, Durations". Read the answers carefully — they may request clarification, changes, or that you not proceed — and follow what they actually say.',
   )

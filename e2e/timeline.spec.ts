@@ -32,8 +32,12 @@ async function paletteCommand(app: Page, text: string): Promise<void> {
   await command.press('Enter')
 }
 
-test('the timeline marks the turn, the calls and a subagent lane; a mark leads to its card; a finished session replays step by step', async ({ app, projectDir, modelServer }) => {
+test('the timeline marks the turn, the calls and a subagent lane; a mark leads to its card; a finished session replays step by step', async ({ app, projectDir, modelServer, sousHome }) => {
   await writeFile(join(projectDir, 'notes.txt'), 'short notes\n')
+  // The user's own hook (no trust step): it fires before the command, on its mark's lane.
+  const userSettings = join(sousHome, 'settings.json')
+  const settings = JSON.parse(await readFile(userSettings, 'utf8')) as Record<string, unknown>
+  await writeFile(userSettings, JSON.stringify({ ...settings, hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'exit 0' }] }] } }))
   await modelServer.setScenario(scenario(projectDir))
   await openByPath(app, projectDir)
   const chat = await sendMessage(app, 'Survey the project')
@@ -58,9 +62,12 @@ test('the timeline marks the turn, the calls and a subagent lane; a mark leads t
   await subRead.click()
   await expect(log.getByRole('article', { name: 'Tool Agent: Done' })).toBeFocused()
 
-  // Hover and focus name the step and its files.
+  // Hover and focus name the step and its files: a command's from the checkpoints around it.
   await subRead.hover()
   await expect(chat.getByRole('tooltip')).toContainText('No files changed')
+  await mainLane.getByRole('button', { name: /^Bash/ }).hover()
+  await expect(chat.getByRole('tooltip')).toContainText('Files changed: out.txt')
+  await expect(mainLane.getByRole('button', { name: 'Hook PreToolUse (Bash): exit 0' })).toBeVisible()
   // The keyboard: one tab stop, arrows along the axis and between lanes, Home and End.
   await subRead.focus()
   await app.keyboard.press('Home')
@@ -126,7 +133,13 @@ test('the timeline marks the turn, the calls and a subagent lane; a mark leads t
   await app.reload()
   await openByPath(app, projectDir)
   await app.getByRole('region', { name: 'Sessions' }).getByRole('button', { name: 'Open session Survey the project' }).click()
-  await expect(app.getByRole('toolbar', { name: 'Session timeline' }).getByRole('group', { name: 'Subagent general-purpose: Survey the notes' }).getByRole('button')).toHaveCount(1)
+  const stored = app.getByRole('toolbar', { name: 'Session timeline' })
+  await expect(stored.getByRole('group', { name: 'Subagent general-purpose: Survey the notes' }).getByRole('button')).toHaveCount(1)
+  // Its transcript recorded the hook and the approval: they are on its timeline too.
+  await expect(stored.getByRole('group', { name: 'Main agent' }).getByRole('button', { name: 'Approval for Bash — allowed once' })).toBeVisible()
+  await expect(stored.getByRole('group', { name: 'Main agent' }).getByRole('button', { name: 'Hook PreToolUse (Bash): exit 0' })).toBeVisible()
+  await stored.getByRole('group', { name: 'Main agent' }).getByRole('button', { name: /^Bash/ }).hover()
+  await expect(app.getByRole('tooltip')).toContainText('Files changed: out.txt')
 })
 
 test('the HTML replay export shows a transcript’s <script> as text and never runs it', async ({ app, projectDir, modelServer }) => {

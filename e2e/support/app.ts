@@ -2,8 +2,16 @@ import { expect, type Locator, type Page } from '@playwright/test'
 import { basename } from 'node:path'
 import { pathToFileURL } from 'node:url'
 
-/** Opens `dir` by typing its path into the open panel. */
+/**
+ * Opens `dir` by typing its path into the open panel; after a reload of a page that had it open,
+ * waits for it to come back instead (the page restores its open projects).
+ */
 export async function openByPath(page: Page, dir: string): Promise<void> {
+  const restoring = await page.evaluate((path) => {
+    const saved = (globalThis as unknown as { sessionStorage: { getItem(key: string): string | null } }).sessionStorage.getItem('sous.workspace')
+    return saved !== null && (JSON.parse(saved) as { projects?: string[] }).projects?.includes(path) === true
+  }, dir)
+  if (restoring) return expectProjectOpen(page, dir)
   const panel = page.getByRole('region', { name: 'Open a project' })
   await panel.getByRole('textbox', { name: 'Project folder path' }).fill(dir)
   await panel.getByRole('button', { name: 'Open', exact: true }).click()

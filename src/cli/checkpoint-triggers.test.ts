@@ -6,12 +6,13 @@ import { textReply, toolUseReply, type Step } from '../../test/model-server'
 import { useModelServer } from '../../test/model-server/vitest'
 import { routeByPrompt, toolNamesOf } from '../../test/support/agents'
 import { useHeadless } from '../../test/support/headless'
+import { runCli } from '../../test/support/cli-run'
 import { readCheckpoints } from '../main/checkpoints/checkpoint-list'
+import { runRewind } from './checkpoints'
 
 // Which calls get a checkpoint before them, through the real engine against the scripted model:
 // an MCP tool not marked read-only (and not one marked read-only), and a subagent's mutating
-// calls. Outside git, so the content store records them. (NotebookEdit is covered by the same
-// rule — not read-only, not bookkeeping — once Sous has the tool; it has none yet.)
+// calls, and NotebookEdit (rewound here too). Outside git, so the content store records them.
 const server = useModelServer()
 const headless = useHeadless(server, { inheritPath: true })
 const BYPASS = ['--permission-mode', 'bypassPermissions', '--output-format', 'json']
@@ -62,5 +63,27 @@ describe('checkpoints before mutating calls', () => {
     // The subagent's Write is checkpointed (its Glob is read-only); the Agent call itself is not:
     // what its subagent changes is checkpointed call by call.
     expect(await triggers(run.stdout)).toEqual(['prompt', 'Write:subagent'])
+  }, 60_000)
+
+  it('takes one before a NotebookEdit, and rewinding it puts the notebook back', async () => {
+    const file = join(headless.project, 'analysis.ipynb')
+    const original = `${JSON.stringify({ cells: [{ cell_type: 'code', id: 'calc', metadata: {}, execution_count: 1, source: ['x = 1'], outputs: [] }], metadata: {}, nbformat: 4, nbformat_minor: 5 }, null, 1)}\n`
+    await writeFile(file, original)
+    server.setScenario([
+      toolUseReply('Read', { file_path: file }),
+      call('NotebookEdit', { notebook_path: file, cell_id: 'calc', new_source: 'x = 2' }, 'toolu_nb'),
+      textReply('Edited the cell.'),
+    ])
+    const run = await headless.sous([...BYPASS, 'Change the cell'])
+    expect(run.code, run.stderr).toBe(0)
+    expect(server.failures).toEqual([])
+    expect(JSON.parse(await readFile(file, 'utf8')).cells[0].source).toBe('x = 2')
+    expect(await triggers(run.stdout)).toEqual(['prompt', 'NotebookEdit:main'])
+    const sessionId = (JSON.parse(run.stdout) as { session_id: string }).session_id
+    const checkpoint = (await readCheckpoints(headless.home, sessionId)).find((found) => found.trigger.kind === 'tool')!
+    const rewound = await runCli(runRewind, [sessionId, '--to', checkpoint.id, '--code', '--cwd', headless.project], { SOUS_HOME: headless.home, HOME: headless.home, PATH: process.env['PATH'] })
+    expect(rewound.code, rewound.stderr).toBe(0)
+    expect(rewound.stdout).toContain('analysis.ipynb')
+    expect(await readFile(file, 'utf8')).toBe(original)
   }, 60_000)
 })

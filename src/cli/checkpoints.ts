@@ -1,5 +1,8 @@
-import { parseArgs } from 'node:util'
 import type { PrintIO } from './print'
+
+// Not `import … from 'node:util'`: Node builds that ESM facade by reading every export, lazy
+// ones too, which costs a cold `sous -p` ~10–20 ms (bench/startup.bench.ts).
+const { parseArgs } = process.getBuiltinModule('node:util')
 
 /**
  * `sous checkpoints <session-id> [--json]` and `sous rewind <session-id> --to <checkpoint-id>

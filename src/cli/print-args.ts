@@ -1,7 +1,10 @@
-import { parseArgs } from 'node:util'
 import { canonicalMode, PERMISSION_MODE_SPELLINGS, type PermissionModeId } from '../shared/permission-modes'
 import { EFFORT_LEVELS, type EffortLevel } from '../main/services/model/capabilities'
 import { takeWorktreeFlag } from './print-worktree'
+
+// Not `import … from 'node:util'`: Node builds that ESM facade by reading every export, lazy
+// ones too, which costs a cold `sous -p` ~10–20 ms (bench/startup.bench.ts).
+const { parseArgs } = process.getBuiltinModule('node:util')
 
 /** How headless mode prints its outcome. */
 export type OutputFormat = 'text' | 'json' | 'stream-json' | 'sous-events'

@@ -7,6 +7,7 @@ import { useModelServer } from '../../test/model-server/vitest'
 import { useHeadless } from '../../test/support/headless'
 import { CLASSIFIER_SYSTEM } from '../main/governance/auto/classifier'
 import { SMALL_FAST_MODEL } from '../main/services/model/ask'
+import { loadTranscript, transcriptPath } from '../main/store/transcript'
 
 // `sous -p --permission-mode auto`: the real CLI, SDK and tools against the scripted server, whose
 // classifier lane (`forModel`: the small, fast model) answers the classifier's requests.
@@ -41,6 +42,10 @@ describe('sous -p --permission-mode auto', () => {
     expect(user).toContain('Please create made.txt')
     expect(user).toContain('tool_call name=\\"Write\\"')
     expect(user).toContain(`cwd=\\"${headless.project}\\"`)
+    // The decision and its reason are in the transcript: a reopened session's card still says why.
+    const sessionId = (JSON.parse(stdout) as { session_id: string }).session_id
+    const stored = await loadTranscript(transcriptPath(headless.home, headless.project, sessionId))
+    expect(stored?.events.filter((event) => event.type === 'auto_decision')).toEqual([expect.objectContaining({ toolUseId: 'toolu_write', decision: 'allow', reason: 'the user asked for made.txt in the project' })])
   })
 
   it('ask is refused as every headless ask is, with the reason and a way forward for the model', async () => {

@@ -45,9 +45,11 @@ describe('sous -p keeps every signal', () => {
 
   it('tells the model when a background command ended, on its next request, without polling', async () => {
     server.setScenario([
-      toolUseReply('Bash', { command: 'echo started > flag; echo background-done', run_in_background: true }, { id: 'toolu_bg' }),
+      // The background command cannot end before the next call lets it, so the news cannot ride
+      // on the first request after its launch however slow the machine is.
+      toolUseReply('Bash', { command: 'while [ ! -e go ]; do sleep 0.05; done; echo background-done', run_in_background: true }, { id: 'toolu_bg' }),
       // Meanwhile the model works on something that outlasts the background command.
-      toolUseReply('Bash', { command: 'while [ ! -e flag ]; do sleep 0.05; done; sleep 1' }, { id: 'toolu_wait' }),
+      toolUseReply('Bash', { command: 'touch go; sleep 1' }, { id: 'toolu_wait' }),
       toolUseReply('Bash', { command: 'sleep 1' }, { id: 'toolu_more' }),
       textReply('Both finished.'),
     ])

@@ -4,6 +4,7 @@ import type { AgentEvent } from '../shared/protocol/agent-event'
 import { AppError } from '../shared/ipc/result'
 import type { SessionManager } from '../main/session/session-manager'
 import type { WorktreeDesk } from '../main/worktrees/desk'
+import { startupMark } from '../main/base/startup-marks'
 import { SOUS_VERSION } from '../main/host/version'
 import { parsePrintArgs, PRINT_USAGE, type PrintOptions } from './print-args'
 import { failureLine, inputErrorResult, printText, proposedPlan, sandboxWarningLine, toPrintResult, verboseLine, type ProposedPlan } from './print-output'
@@ -60,6 +61,7 @@ export async function runPrint(argv: string[], env: NodeJS.ProcessEnv, io: Print
     import('../main/pty/node-pty-service'),
     import('../main/workspace/preferences'),
   ])
+  startupMark('modules')
   let claudeStream: ClaudeStream | undefined
   let streamSession: string | undefined
   const hub = createEventHub()

@@ -18,6 +18,9 @@ import { taskHandlers, type TaskHandlerDeps } from './host/handlers/tasks'
 import { trustHandlers } from './host/handlers/trust'
 import { workspaceHandlers } from './host/handlers/workspace'
 import { createRouter, type Handlers, type Router } from './host/router'
+import { remoteHandlers } from './host/handlers/remote'
+import { forwardingRouter } from './host/remote/forwarding-router'
+import type { RemoteProjects } from './host/remote/remote-projects'
 import { APP_URL, createSenderPolicy } from './host/sender-policy'
 import { SOUS_VERSION } from './host/version'
 import { RecentProjects } from './projects/recent-projects'
@@ -33,7 +36,7 @@ import { readPreferencesSync } from './workspace/preferences'
 export interface CoreOptions {
   /** `$SOUS_HOME` (see `base/paths.ts`). */
   sousHome: string
-  transport: 'electron' | 'browser'
+  transport: 'electron' | 'browser' | 'stdio'
   keyStore: KeyStore
   /** The desktop folder dialog; without it `project.pick` answers UNAVAILABLE. */
   pickFolder?: PickFolder
@@ -67,6 +70,8 @@ export interface CoreOptions {
   appOrigins?: readonly string[]
   /** The desktop's dock / taskbar badge (the inbox count); absent in the browser host. */
   badge?: BadgeShell
+  /** Projects on other machines: their requests are forwarded to their hosts (host/remote/). Disposed with the core. */
+  remotes?: RemoteProjects
   /** Non-fatal problems (a corrupt recent-projects file…), for the log. */
   onWarning?: (message: string) => void
   /** Handler bugs, for the log. */
@@ -112,12 +117,16 @@ export function createCore(options: CoreOptions): Core {
     ...agentsHandlers({ sessions: options.sessions, sousHome: options.sousHome }),
     ...checkpointsHandlers({ checkpoints: options.checkpoints }),
     ...worktreesHandlers({ worktrees: options.worktrees }),
+    ...remoteHandlers({ ...(options.remotes && { remotes: options.remotes }) }),
   }
-  const router = createRouter(handlers, {
-    isTrustedSender: createSenderPolicy({ transport: options.transport, appOrigins: options.appOrigins ?? [APP_URL] }),
+  const isTrustedSender = createSenderPolicy({ transport: options.transport, appOrigins: options.appOrigins ?? [APP_URL] })
+  const localRouter = createRouter(handlers, {
+    isTrustedSender,
     onInternalError:
       options.onInternalError ?? ((channel, error) => console.error(`[sous] ${channel} failed:`, error)),
   })
+
+  const router = options.remotes ? forwardingRouter(localRouter, options.remotes, isTrustedSender) : localRouter
 
   let disposed: Promise<void> | undefined
   return {
@@ -127,6 +136,7 @@ export function createCore(options: CoreOptions): Core {
     dispose() {
       disposed ??= (async () => {
         terminals.dispose()
+        options.remotes?.dispose()
         const results = await Promise.allSettled([options.sessions?.dispose(), options.pty?.dispose()])
         for (const result of results) if (result.status === 'rejected') log(`dispose failed: ${String(result.reason)}`)
       })()

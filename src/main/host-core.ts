@@ -3,7 +3,9 @@ import { createCore, type Core, type CoreOptions } from './core'
 import { NodePtyService } from './pty/node-pty-service'
 import type { KeyStore } from './secrets/key-store'
 import { SOUS_VERSION } from './host/version'
+import { RemoteProjects } from './host/remote/remote-projects'
 import { createSessionRuntime, type SessionRuntime } from './runtime/runtime'
+import type { SessionRuntimeOptions } from './runtime/options'
 import { createAgentTerminals } from './workspace/agent-terminals'
 import { readChildEnvPolicy, readPreferencesSync } from './workspace/preferences'
 import { TERMINAL_FLOW } from './workspace/terminal-flow'
@@ -19,6 +21,10 @@ export interface HostCoreOptions {
    */
   env?: NodeJS.ProcessEnv
   keyStore: KeyStore
+  /** A remote host (`sous host --stdio`): its model requests go through the relay to the local Sous. */
+  modelRelay?: { fetch: typeof globalThis.fetch }
+  /** A remote host driven by `sous -p --remote`: nobody answers asks (denials), the folder is trusted as `-p` trusts it. */
+  unattended?: { permissionMode?: SessionRuntimeOptions['permissionMode'] }
   /** Where problems that must not stop the app go (a listener that threw, a corrupt file…). */
   log(message: string): void
   /** The desktop folder dialog. */
@@ -55,14 +61,19 @@ export function createHostCore(options: HostCoreOptions): HostCore {
     hub: events,
     pty,
     keyStore: options.keyStore,
-    permissionMode: 'default',
-    answerer: 'interactive',
+    ...(options.modelRelay && { modelRelay: options.modelRelay }),
+    permissionMode: options.unattended?.permissionMode ?? 'default',
+    ...(options.unattended?.permissionMode && { permissionModeFlag: options.unattended.permissionMode }),
+    answerer: options.unattended ? 'unattended' : 'interactive',
     onPtySpawn: agentTerminals.attach,
     preferences: () => readPreferencesSync(options.home),
     childEnv,
     version: SOUS_VERSION,
   })
+  // A remote host opens no remotes of its own; the app and `sous serve` do.
+  const remotes = options.transport === 'stdio' ? undefined : new RemoteProjects({ sousHome: options.home, env, keyStore: options.keyStore, events, log: options.log })
   const core = createCore({
+    ...(remotes && { remotes }),
     sousHome: options.home,
     transport: options.transport,
     keyStore: options.keyStore,

@@ -1,4 +1,9 @@
-import { events as eventSchemas, type EventChannel, type EventPayload } from '../../shared/ipc/contract'
+import type { EventChannel, EventPayload, events as contractEvents } from '../../shared/ipc/contract'
+
+// The contract's event schemas are only read when payloads are checked (tests, e2e servers), so
+// they are loaded only then: building every domain's schemas costs a cold `sous -p` ~10 MB and
+// tens of ms (bench/startup.bench.ts) for checks the shipped app does not make.
+const eventSchemas: typeof contractEvents | undefined = checksPayloadsByDefault() ? (await import('../../shared/ipc/contract')).events : undefined
 
 /** A listener for every event channel at once (what a transport forwards). */
 export type AnyEventListener = <C extends EventChannel>(channel: C, payload: EventPayload<C>) => void
@@ -55,6 +60,7 @@ export function createEventHub(options: EventHubOptions | ((error: unknown) => v
 
 /** Throws, naming the channel and the first problem, when the contract rejects a payload. */
 function checkPayload(channel: EventChannel, payload: unknown): void {
+  if (!eventSchemas) throw new Error('Event payload checks need the contract loaded at start-up: set SOUS_CHECK_EVENTS=1 in the environment.')
   const schema = eventSchemas[channel]
   if (!schema) throw new Error(`The event channel ${String(channel)} is not in the contract.`)
   const parsed = schema.safeParse(payload)

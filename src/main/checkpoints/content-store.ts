@@ -1,20 +1,21 @@
 import { createHash, randomBytes } from 'node:crypto'
-import { lstat, mkdir, readdir, readFile, readlink, rename, stat, writeFile } from 'node:fs/promises'
+import { lstat, mkdir, readdir, readFile, readlink, realpath, rename, stat, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { GitignoreMatcher } from '../base/gitignore'
-import { checkpointsDir, MAX_FILE_BYTES, MAX_FILES, MAX_SESSION_BYTES, type TreeEntries, type TreeEntry } from './types'
+import type { Changes } from './change-feed'
+import { checkpointsDir, MAX_FILE_BYTES, MAX_FILES, MAX_SESSION_BYTES, type ScanReport, type TreeEntries, type TreeEntry } from './types'
 
 /**
  * Snapshots of a folder that is not a git repository (or one whose configuration git must not be
  * trusted with): a content-addressed store under `$SOUS_HOME/checkpoints/`. A blob is named by
  * the sha256 of its bytes (`blobs/ab/cdef…`), so checkpoints share what did not change; a
  * manifest lists a checkpoint's files (`manifests/<sha256>.json`): the changes since the
- * previous manifest, with a full listing every {@link FULL_EVERY} manifests so reading one never
- * walks a long chain.
+ * previous manifest, with a full listing every {@link FULL_EVERY} manifests (written after the
+ * snapshot answered) so reading one never walks a long chain.
  *
- * Incremental: a file whose size, mtime, ctime and inode match the previous snapshot's is not
- * read again. `.gitignore` files are honoured (the shared matcher) and `.git` folders never
- * walked. Caps: {@link MAX_FILE_BYTES} per file (larger files are listed in `skipped` and left
+ * Incremental: given the paths a watcher saw change, only those are looked at; and a file whose
+ * size, mtime, ctime and inode match the previous snapshot's is not read again. `.gitignore`
+ * files are honoured (the shared matcher) and `.git` folders never walked. Caps: {@link MAX_FILE_BYTES} per file (larger files are listed in `skipped` and left
  * alone by restore), {@link MAX_SESSION_BYTES} of new content per session, {@link MAX_FILES}.
  */
 export class ContentStore {
@@ -22,7 +23,7 @@ export class ContentStore {
   private added = 0
   /** Blob folders known to exist. */
   private readonly folders = new Set<string>()
-  private previous: { manifest: string; entries: TreeEntries; stats: Map<string, StatKey>; depth: number } | undefined
+  private previous: { root: string; manifest: string; entries: TreeEntries; stats: Map<string, StatKey>; skipped: Set<string>; depth: number } | undefined
 
   constructor(private readonly home: string) {}
 
@@ -34,11 +35,19 @@ export class ContentStore {
     return join(checkpointsDir(this.home), 'manifests', `${id}.json`)
   }
 
-  /** Records `root` and returns the manifest's id. Throws on failure (a cap, disk full, permissions). */
-  async snapshot(root: string): Promise<string> {
-    const entries: TreeEntries = new Map()
-    const stats = new Map<string, StatKey>()
-    const skipped: string[] = []
+  /**
+   * Records `root` and returns the manifest's id. With `changes` naming paths (a watcher's), the
+   * previous snapshot's files are kept and only those paths are read again (a folder whole);
+   * otherwise every folder is walked. Throws on failure (a cap, disk full, permissions).
+   */
+  async snapshot(root: string, changes: Changes = { kind: 'all', reason: 'no file watcher' }): Promise<{ manifest: string; scan: ScanReport }> {
+    await this.flush()
+    const previous = this.previous?.root === root ? this.previous : undefined
+    const partial = changes.kind === 'paths' && previous ? changes.paths : undefined
+    if (partial?.length === 0) return { manifest: previous!.manifest, scan: { kind: 'unchanged' } }
+    const entries: TreeEntries = new Map(partial && previous?.entries)
+    const stats = new Map<string, StatKey>(partial && previous?.stats)
+    const skipped = new Set<string>(partial && previous?.skipped)
     const matcher = new GitignoreMatcher(root)
     const walk = async (folder: string): Promise<void> => {
       const names = await readdir(join(root, folder), { withFileTypes: true })
@@ -51,16 +60,36 @@ export class ContentStore {
           const isDir = dirent.isDirectory()
           if (await matcher.ignores(path, isDir)) return
           if (isDir) return void folders.push(path)
-          if (stats.size + skipped.length >= MAX_FILES) throw new Error(`the folder has more than ${MAX_FILES} files`)
-          const entry = await this.capture(root, path, stats)
-          if (entry === 'too-large') skipped.push(path)
-          else if (entry) entries.set(path, entry)
+          await add(path)
         }),
       )
       for (const path of folders.sort()) await walk(path)
     }
-    await walk('')
-    return this.writeManifest(entries, stats, skipped)
+    const touched = partial ? new Set<string>() : undefined
+    const add = async (path: string): Promise<void> => {
+      if (stats.size + skipped.size >= MAX_FILES) throw new Error(`the folder has more than ${MAX_FILES} files`)
+      touched?.add(path)
+      const entry = await this.capture(root, path, stats)
+      if (entry === 'too-large') skipped.add(path)
+      else if (entry) entries.set(path, entry)
+    }
+    if (!partial) await walk('')
+    else {
+      for (const path of forget(partial, entries, stats, skipped)) touched!.add(path)
+      const realRoot = await realpath(root)
+      for (const path of partial) {
+        if (path.split('/').includes('.git')) continue
+        // The walk never goes through a link to a folder: neither does a path it did not come by.
+        const parent = path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : ''
+        if (parent && (await realpath(join(root, parent)).catch(() => undefined)) !== join(realRoot, parent)) continue
+        const info = await lstat(join(root, path)).catch(() => undefined)
+        if (!info || (await matcher.ignores(path, info.isDirectory()))) continue
+        if (info.isDirectory()) await walk(path)
+        else await add(path)
+      }
+    }
+    const scan: ScanReport = !partial ? { kind: 'full', reason: changes.kind === 'all' ? changes.reason : 'no previous snapshot in this process' } : { kind: 'paths', paths: partial.length }
+    return { manifest: await this.writeManifest(root, entries, stats, skipped, touched), scan }
   }
 
   /** One file's entry (its blob stored), `too-large` past the cap, undefined for what is neither file nor link. */
@@ -106,28 +135,59 @@ export class ContentStore {
     this.added += bytes.length
   }
 
-  private async writeManifest(entries: TreeEntries, stats: Map<string, StatKey>, skipped: string[]): Promise<string> {
+  /** `touched`: the only paths whose entries can differ from the previous manifest's (a partial snapshot's), so only they are compared. */
+  private async writeManifest(root: string, entries: TreeEntries, stats: Map<string, StatKey>, skipped: Set<string>, touched?: Set<string>): Promise<string> {
     const previous = this.previous
-    const full = !previous || previous.depth + 1 >= FULL_EVERY
+    const full = !previous
     const files: Record<string, [string, string] | null> = {}
-    // Sorted, so the same files always make the same manifest (and its id).
-    const sorted = [...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    if (full) for (const [path, entry] of sorted) files[path] = [entry.mode, entry.id]
-    else {
+    const order = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
+    if (!full && touched) {
+      for (const path of [...touched].sort(order)) {
+        const [now, before] = [entries.get(path), previous.entries.get(path)]
+        if (now && (!before || before.mode !== now.mode || before.id !== now.id)) files[path] = [now.mode, now.id]
+        else if (!now && before) files[path] = null
+      }
+    } else if (full) {
+      // Sorted, so the same files always make the same manifest (and its id).
+      for (const [path, entry] of [...entries].sort(([a], [b]) => order(a, b))) files[path] = [entry.mode, entry.id]
+    } else {
+      const sorted = [...entries].sort(([a], [b]) => order(a, b))
       for (const [path, entry] of sorted) {
         const before = previous.entries.get(path)
         if (!before || before.mode !== entry.mode || before.id !== entry.id) files[path] = [entry.mode, entry.id]
       }
       for (const path of previous.entries.keys()) if (!entries.has(path)) files[path] = null
     }
-    const body: Manifest = { ...(!full && { base: previous.manifest }), files, skipped: skipped.sort() }
+    const body: Manifest = { ...(!full && { base: previous.manifest }), files, skipped: [...skipped].sort() }
     const text = JSON.stringify(body)
     const id = createHash('sha256').update(text).digest('hex')
     const path = this.manifestPath(id)
     await mkdir(dirname(path), { recursive: true, mode: 0o700 })
     if (!(await stat(path).then(() => true, () => false))) await writeFile(path, text, { mode: 0o600 })
-    this.previous = { manifest: id, entries, stats, depth: full ? 0 : previous.depth + 1 }
+    const state = { root, manifest: id, entries, stats, skipped, depth: full ? 0 : previous.depth + 1 }
+    this.previous = state
+    // The full listing that keeps chains short is written after the snapshot answered (the
+    // delta just written is as good a manifest); the next snapshot waits for it.
+    if (state.depth + 1 >= FULL_EVERY) this.compacting = this.writeFull(state).catch(() => undefined)
     return id
+  }
+
+  private compacting: Promise<unknown> = Promise.resolve()
+
+  /** Resolves once the full listing being written (if any) is written. */
+  async flush(): Promise<void> {
+    await this.compacting
+  }
+
+  /** A full manifest of `state`'s files, which the next delta then starts from. */
+  private async writeFull(state: NonNullable<ContentStore['previous']>): Promise<void> {
+    const files: Record<string, [string, string]> = {}
+    for (const [path, entry] of [...state.entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) files[path] = [entry.mode, entry.id]
+    const text = JSON.stringify({ files, skipped: [...state.skipped].sort() } satisfies Manifest)
+    const id = createHash('sha256').update(text).digest('hex')
+    const path = this.manifestPath(id)
+    if (!(await stat(path).then(() => true, () => false))) await writeFile(path, text, { mode: 0o600 })
+    if (this.previous === state) this.previous = { ...state, manifest: id, depth: 0 }
   }
 
   /** A manifest's files and the paths it skipped (over the cap). Throws when the manifest is missing or damaged. */
@@ -180,4 +240,21 @@ interface StatKey {
   ino: number
   mode: number
   id: string
+}
+
+/** Drops from a snapshot's maps every path that is one of `paths` or lies under one (they are read again); the entries dropped. */
+function forget(paths: readonly string[], entries: TreeEntries, stats: Map<string, StatKey>, skipped: Set<string>): string[] {
+  const dropped: string[] = []
+  if (paths.length === 0) return dropped
+  const changed = new Set(paths)
+  const under = (path: string): boolean => {
+    if (changed.has(path)) return true
+    for (let at = path.indexOf('/'); at !== -1; at = path.indexOf('/', at + 1)) if (changed.has(path.slice(0, at))) return true
+    return false
+  }
+  for (const path of entries.keys()) if (under(path)) dropped.push(path)
+  for (const path of dropped) entries.delete(path)
+  for (const path of stats.keys()) if (under(path)) stats.delete(path)
+  for (const path of skipped) if (under(path)) skipped.delete(path)
+  return dropped
 }

@@ -53,6 +53,22 @@ async function turn(number: number, prompt: string, change: () => Promise<void>)
 }
 
 describe('the checkpoint desk', () => {
+  it("names the files a Bash call changed, from the checkpoints before and after it", async () => {
+    const desk = new CheckpointDesk({ home, env: process.env })
+    await turn(1, 'first', async () => {
+      await writeFile(join(project, 'a.txt'), 'rewritten\n')
+      await rm(join(project, 'ext.txt'))
+      await writeFile(join(project, 'made.txt'), 'new\n')
+    })
+    await turn(2, 'second', async () => undefined)
+    expect(await desk.callFiles(sessionId, 't1')).toEqual({ state: 'recorded', files: ['a.txt', 'ext.txt', 'made.txt'], more: 0 })
+    expect(await desk.callFiles(sessionId, 't2')).toEqual({ state: 'recorded', files: [], more: 0 })
+    // A call with no checkpoint around it (a read-only one), and one whose tree is not recorded yet.
+    expect(await desk.callFiles(sessionId, 'toolu_read')).toEqual({ state: 'none', files: [], more: 0 })
+    await recorder.before({ toolUseId: 't3', name: 'Bash', agentId: 'main', summary: 'Bash: x' })
+    expect((await desk.callFiles(sessionId, 't3')).state).toBe('pending')
+  })
+
   it('lists, previews with both sides, restores with a hunk kept and a conflict kept, and rewinds the cards', async () => {
     await turn(1, 'first', async () => writeFile(join(project, 'a.txt'), A.replace('two', 'TWO').replace('six', 'SIX')))
     await turn(2, 'second', async () => writeFile(join(project, 'b.txt'), 'new\n'))

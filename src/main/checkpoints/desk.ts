@@ -15,6 +15,9 @@ const PREVIEW_TEXT_BYTES = 1024 * 1024
 /** At most this many files get both sides in a preview; the rest are restored whole. */
 const PREVIEW_TEXT_FILES = 200
 
+/** At most this many of a call's changed files are named (an `npm install` changes thousands). */
+const CALL_FILES = 50
+
 /** What the app chose in the preview. */
 export interface RestoreChoice {
   sessionId: string
@@ -55,6 +58,21 @@ export class CheckpointDesk {
     if (checkpoints.length === 0) return { checkpoints: [] }
     const [summaries, turns] = await Promise.all([summarizeCheckpoints(this.workspace(sessionId, checkpoints[0]!.projectPath), checkpoints), promptTurnIds(this.o.home, checkpoints)])
     return { checkpoints: summaries.map((summary) => ({ ...summary, ...(turns.has(summary.id) && { turnId: turns.get(summary.id) }) })) }
+  }
+
+  /**
+   * The files one call changed: its checkpoint's before-state against the tree it left. Read only;
+   * answers while a turn runs (the timeline asks on hover).
+   */
+  async callFiles(sessionId: string, toolUseId: string): Promise<{ state: 'recorded' | 'pending' | 'missing' | 'none'; files: string[]; more: number }> {
+    const checkpoints = await readCheckpoints(this.o.home, sessionId)
+    const checkpoint = checkpoints.find((found) => found.trigger.kind === 'tool' && found.trigger.toolUseId === toolUseId)
+    if (!checkpoint) return { state: 'none', files: [], more: 0 }
+    if (!checkpoint.after) return { state: 'pending', files: [], more: 0 }
+    if (checkpoint.before.kind === 'missing' || checkpoint.after.kind === 'missing') return { state: 'missing', files: [], more: 0 }
+    const files = await this.workspace(sessionId, checkpoint.projectPath).diff(checkpoint.before, checkpoint.after).catch(() => undefined)
+    if (!files) return { state: 'missing', files: [], more: 0 }
+    return { state: 'recorded', files: files.slice(0, CALL_FILES), more: Math.max(0, files.length - CALL_FILES) }
   }
 
   /** What restoring the checkpoint's code would change; nothing is written. */

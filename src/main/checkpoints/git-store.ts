@@ -1,8 +1,10 @@
 import { copyFile, lstat, mkdir, readFile, rm } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { unsafeKeys } from '../context/git-status'
+import type { Changes } from './change-feed'
 import { gitText, runGit, type GitCall } from './git'
-import { MAX_FILE_BYTES, type TreeEntries, type TreeState } from './types'
+import { addChangedPaths, ignoredFolders } from './git-paths'
+import { MAX_FILE_BYTES, type ScanReport, type TreeEntries, type TreeState } from './types'
 
 /**
  * Snapshots of a git working tree with git plumbing only: a private temporary index
@@ -29,6 +31,8 @@ export class GitStore {
     private readonly userIndex: string,
     /** The worktree's git folder (its HEAD) and the common one (refs, packed-refs). */
     private readonly gitDirs: { own: string; common: string },
+    /** `core.excludesFile` as configured (last one wins), for {@link ruleFiles}. */
+    private readonly excludesFile: string | undefined,
   ) {}
 
   /** The store for `projectPath`'s repository; a reason when it is none or its configuration could run programs. */
@@ -43,7 +47,7 @@ export class GitStore {
     if (unsafe.length > 0) return { reason: `the repository's own configuration sets ${unsafe.slice(0, 3).join(', ')}, which can make git run programs` }
     const [root, userIndex, own, common] = (await gitText(['rev-parse', '--path-format=absolute', '--show-toplevel', '--git-path', 'index', '--git-dir', '--git-common-dir'], call)).split('\n')
     if (!root || !userIndex || !own || !common) return { reason: 'git did not name the working tree' }
-    return new GitStore(root, env, userIndex, { own, common })
+    return new GitStore(root, env, userIndex, { own, common }, configValue(config.stdout.toString('utf8'), 'core.excludesfile'))
   }
 
   private call(indexFile?: string, input?: string | Buffer): GitCall {
@@ -82,11 +86,49 @@ export class GitStore {
 
   /**
    * Records the working tree as a commit on `ref` (its parent the ref's previous commit).
-   * `indexFile` is the session's private index, created on first use. Throws on failure.
+   * `indexFile` is the session's private index, created on first use. With `changes` naming
+   * paths (a watcher's), only those are read ({@link addChangedPaths}), and none means the tree
+   * of the previous snapshot, without running git; that needs the private index to be the one
+   * this store left (by its stat data), else — or when reading the paths fails — every file is
+   * read, as with `changes` of kind `all`. Throws on failure.
    */
-  async snapshot(indexFile: string, ref: string): Promise<Extract<TreeState, { kind: 'git' }>> {
+  async snapshot(indexFile: string, ref: string, changes: Changes = { kind: 'all', reason: 'no file watcher' }): Promise<{ state: Extract<TreeState, { kind: 'git' }>; scan: ScanReport }> {
     await mkdir(dirname(indexFile), { recursive: true, mode: 0o700 })
     const fresh = !(await lstat(indexFile).then(() => true, () => false))
+    let scan: ScanReport | undefined
+    let reason = changes.kind === 'all' ? changes.reason : fresh ? 'no private index yet' : (await statMark(indexFile)) !== this.indexMark ? 'the private index was written by someone else' : undefined
+    if (reason === undefined && changes.kind === 'paths') {
+      if (changes.paths.length === 0 && this.lastTree !== undefined) scan = { kind: 'unchanged' }
+      else {
+        try {
+          await addChangedPaths(this.call(indexFile), this.root, changes.paths)
+          scan = { kind: 'paths', paths: changes.paths.length }
+        } catch (error) {
+          reason = `reading the changed paths failed (${error instanceof Error ? error.message : String(error)})`
+        }
+      }
+    }
+    if (!scan) {
+      this.indexMark = undefined
+      await this.addEverything(indexFile, fresh)
+      scan = { kind: 'full', reason: reason ?? 'no file watcher' }
+    }
+    const [tree, head] = await Promise.all([scan.kind === 'unchanged' ? this.lastTree! : gitText(['write-tree'], this.call(indexFile)), this.head()])
+    this.indexMark = await statMark(indexFile)
+    // Off the critical path: the tree is written and is what the checkpoint names; its commit
+    // only keeps it reachable (objects that no ref reaches are gc's to prune, after two weeks).
+    if (this.lastTree !== tree) {
+      this.lastTree = tree
+      this.commits = this.commits.then(() => this.commitTree(ref, tree)).catch(() => undefined)
+    }
+    return { state: { kind: 'git', root: this.root, tree, head }, scan }
+  }
+
+  /** The private index's stat data when this store last wrote it (undefined: not known to be ours). */
+  private indexMark: string | undefined
+
+  /** `add -A` of the whole tree; a fresh index starts as a copy of the user's (its stat data spares re-hashing tracked files). */
+  private async addEverything(indexFile: string, fresh: boolean): Promise<void> {
     if (fresh) await copyFile(this.userIndex, indexFile).catch(() => undefined)
     try {
       await this.addAll(indexFile)
@@ -96,14 +138,26 @@ export class GitStore {
       await rm(indexFile, { force: true })
       await this.addAll(indexFile)
     }
-    const [tree, head] = await Promise.all([gitText(['write-tree'], this.call(indexFile)), this.head()])
-    // Off the critical path: the tree is written and is what the checkpoint names; its commit
-    // only keeps it reachable (objects that no ref reaches are gc's to prune, after two weeks).
-    if (this.lastTree !== tree) {
-      this.lastTree = tree
-      this.commits = this.commits.then(() => this.commitTree(ref, tree)).catch(() => undefined)
-    }
-    return { kind: 'git', root: this.root, tree, head }
+  }
+
+  /** Folders of the tree no snapshot reads (see {@link ignoredFolders}), judged against the private index when there is one. */
+  async ignoredFolders(indexFile: string, folders?: readonly string[]): Promise<Set<string>> {
+    const exists = await lstat(indexFile).then(() => true, () => false)
+    return ignoredFolders(exists ? this.call(indexFile) : this.call(), folders)
+  }
+
+  /**
+   * Files outside the tree whose change can change what `add -A` reads: the repository's
+   * excludes, attributes, sparse-checkout list and configuration, and the user's and system's
+   * (`core.excludesFile` included). A watcher cannot see them; their stat data is compared.
+   */
+  ruleFiles(): string[] {
+    const home = this.env['HOME'] ?? ''
+    const xdg = this.env['XDG_CONFIG_HOME'] || join(home, '.config')
+    const { own, common } = this.gitDirs
+    const files = [join(common, 'info', 'exclude'), join(common, 'info', 'attributes'), join(common, 'info', 'sparse-checkout'), join(common, 'config'), join(own, 'config.worktree'), join(home, '.gitconfig'), join(xdg, 'git', 'config'), join(xdg, 'git', 'ignore'), join(xdg, 'git', 'attributes'), '/etc/gitconfig']
+    if (this.excludesFile) files.push(this.excludesFile.startsWith('~/') ? join(home, this.excludesFile.slice(2)) : join(this.root, this.excludesFile))
+    return files
   }
 
   /** Resolves once every commit asked for so far is on the ref (or failed: the tree is kept by the next one). */
@@ -199,4 +253,22 @@ export class GitStore {
     }
     return { contents, missing }
   }
+}
+
+/** The last value of `key` (lower case) in `git config --list --show-scope --null` output (`scope\0key\nvalue\0`…). */
+function configValue(listing: string, key: string): string | undefined {
+  let value: string | undefined
+  const fields = listing.split('\0')
+  for (let at = 1; at < fields.length; at += 2) {
+    const field = fields[at]!
+    const newline = field.indexOf('\n')
+    if (newline !== -1 && field.slice(0, newline).toLowerCase() === key) value = field.slice(newline + 1)
+  }
+  return value
+}
+
+/** A file's stat data as one string ('' when it is missing): what tells that someone else rewrote it. */
+export async function statMark(path: string): Promise<string> {
+  const info = await lstat(path).catch(() => undefined)
+  return info ? `${info.ino}:${info.size}:${info.mtimeMs}:${info.ctimeMs}` : ''
 }

@@ -26,7 +26,7 @@ const HARDENING = [
 const IDENTITY = { GIT_AUTHOR_NAME: 'Sous checkpoint', GIT_AUTHOR_EMAIL: 'checkpoints@sous.invalid', GIT_COMMITTER_NAME: 'Sous checkpoint', GIT_COMMITTER_EMAIL: 'checkpoints@sous.invalid' }
 
 /** What one git call gave back; never thrown. */
-export type GitOutput = { ok: true; stdout: Buffer } | { ok: false; error: string; missing?: boolean }
+export type GitOutput = { ok: true; stdout: Buffer } | { ok: false; error: string; missing?: boolean; code?: number; stderr?: string }
 
 /** How to run one call. */
 export interface GitCall {
@@ -36,10 +36,12 @@ export interface GitCall {
   indexFile?: string
   input?: string | Buffer
   timeoutMs?: number
+  /** `GIT_LITERAL_PATHSPECS`: paths from the tree (a file named `*` or `:(top)x`) are never read as globs or magic. */
+  literal?: boolean
 }
 
 /** The hardened environment: the parent's without credentials and without any `GIT_*` variable. */
-export function gitEnvironment(env: NodeJS.ProcessEnv, indexFile?: string): Record<string, string> {
+export function gitEnvironment(env: NodeJS.ProcessEnv, indexFile?: string, literal?: boolean): Record<string, string> {
   const out: Record<string, string> = {}
   for (const [name, value] of Object.entries(childEnvironment(env))) if (!name.toUpperCase().startsWith('GIT_')) out[name] = value
   return {
@@ -51,6 +53,7 @@ export function gitEnvironment(env: NodeJS.ProcessEnv, indexFile?: string): Reco
     PAGER: 'cat',
     LC_ALL: 'C',
     ...(indexFile !== undefined && { GIT_INDEX_FILE: indexFile }),
+    ...(literal && { GIT_LITERAL_PATHSPECS: '1' }),
   }
 }
 
@@ -60,12 +63,14 @@ export function runGit(args: readonly string[], call: GitCall): Promise<GitOutpu
     const child = execFile(
       'git',
       [...HARDENING, ...args],
-      { cwd: call.cwd, env: gitEnvironment(call.env, call.indexFile), encoding: 'buffer', maxBuffer: 256 * 1024 * 1024, timeout: call.timeoutMs ?? 60_000 },
+      { cwd: call.cwd, env: gitEnvironment(call.env, call.indexFile, call.literal), encoding: 'buffer', maxBuffer: 256 * 1024 * 1024, timeout: call.timeoutMs ?? 60_000 },
       (error, stdout, stderr) => {
         if (!error) return resolve({ ok: true, stdout })
         const missing = (error as NodeJS.ErrnoException).code === 'ENOENT'
-        const said = stderr.toString('utf8').trim().split('\n')[0]
-        resolve({ ok: false, error: said || error.message.split('\n')[0] || 'git failed', ...(missing && { missing }) })
+        const text = stderr.toString('utf8')
+        const said = text.trim().split('\n')[0]
+        const code = typeof error.code === 'number' ? error.code : undefined
+        resolve({ ok: false, error: said || error.message.split('\n')[0] || 'git failed', ...(missing && { missing }), ...(code !== undefined && { code }), stderr: text })
       },
     )
     if (call.input !== undefined) child.stdin?.end(call.input)

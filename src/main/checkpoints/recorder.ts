@@ -3,7 +3,7 @@ import { statSync } from 'node:fs'
 import type { CallCheckpoints, CheckpointedCall } from '../tools/types'
 import { Journal } from './journal'
 import type { CheckpointTrigger, TreeState } from './types'
-import { Workspace } from './workspace'
+import { Workspace, type WorkspaceOptions } from './workspace'
 
 /** Where one session's checkpoints come from and go. */
 export interface RecorderOptions {
@@ -17,6 +17,8 @@ export interface RecorderOptions {
   enabled(): boolean
   /** Says a prompt's checkpoint failed (a call's failure goes on its tool card instead). */
   notice(message: string): void
+  /** Watch the tree between snapshots (see {@link WorkspaceOptions.watch}); on unless false. */
+  watch?: WorkspaceOptions['watch']
 }
 
 /**
@@ -41,7 +43,7 @@ export class CheckpointRecorder implements CallCheckpoints {
   readonly journal: Journal
 
   constructor(private readonly o: RecorderOptions) {
-    this.workspace = new Workspace(o)
+    this.workspace = new Workspace({ ...o, watch: o.watch ?? true })
     this.journal = Journal.of(o.home, o.sessionId)
   }
 
@@ -71,6 +73,8 @@ export class CheckpointRecorder implements CallCheckpoints {
   async after(toolUseId: string): Promise<void> {
     const id = this.ids.get(toolUseId)
     if (id === undefined) return
+    // At most one after-state per call, as at most one checkpoint.
+    this.ids.delete(toolUseId)
     const step = this.enqueue(async () => this.journal.append({ type: 'after', id, at: new Date().toISOString(), after: await this.workspace.snapshot() }))
     this.lastAfter = step
     await step
@@ -93,6 +97,12 @@ export class CheckpointRecorder implements CallCheckpoints {
   }
 
   private readonly ids = new Map<string, string>()
+
+  /** Once every snapshot asked for is recorded, stops watching the tree (the session is closing). */
+  async close(): Promise<void> {
+    await this.settled()
+    await this.workspace.close()
+  }
 
   private async record(trigger: CheckpointTrigger, transcriptBytes: number): Promise<TreeState> {
     const before = await this.workspace.snapshot()

@@ -28,6 +28,9 @@ export type TreeState =
   /** The snapshot failed: the checkpoint cannot restore code. */
   | { kind: 'missing'; reason: string }
 
+/** How a snapshot read the tree: every file (and why), only the paths a watcher saw change, or nothing (none changed). */
+export type ScanReport = { kind: 'full'; reason: string } | { kind: 'paths'; paths: number } | { kind: 'unchanged' }
+
 /** What a checkpoint was taken before. */
 export type CheckpointTrigger =
   | { kind: 'prompt'; prompt: string }

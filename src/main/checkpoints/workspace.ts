@@ -1,19 +1,39 @@
+import { join } from 'node:path'
+import { ChangeFeed, type WatchTuning } from './change-feed'
 import { ContentStore } from './content-store'
 import { GitStore } from './git-store'
-import { checkpointRef, indexPath, type TreeEntries, type TreeState } from './types'
+import { checkpointRef, checkpointsDir, indexPath, type ScanReport, type TreeEntries, type TreeState } from './types'
+import { contentPolicy, gitPolicy } from './watch-policy'
+
+/** Where a workspace records from, and whether it watches the tree between snapshots. */
+export interface WorkspaceOptions {
+  home: string
+  sessionId: string
+  projectPath: string
+  env: NodeJS.ProcessEnv
+  /**
+   * Watch the tree, so a snapshot reads only what changed (a recording session's workspace; a
+   * one-off reader's has no use for it). Linux only: elsewhere every snapshot reads everything.
+   * An object tunes the limits (tests).
+   */
+  watch?: boolean | Partial<WatchTuning>
+}
 
 /**
  * One session's way to record and read its workspace: git plumbing in a repository, the content
  * store elsewhere (and in a repository whose own configuration could make git run programs).
- * Which one is decided once, on first use.
+ * Which one is decided once, on first use. A watching workspace feeds each snapshot the paths
+ * changed since the previous one ({@link ChangeFeed}); `close` stops the watcher.
  */
 export class Workspace {
   private opening: Promise<GitStore | undefined> | undefined
   readonly content: ContentStore
+  private feed: ChangeFeed | undefined
+  private closed = false
+  /** How the latest snapshot read the tree (tests and the bench ask). */
+  lastScan: ScanReport | undefined
 
-  constructor(
-    readonly o: { home: string; sessionId: string; projectPath: string; env: NodeJS.ProcessEnv },
-  ) {
+  constructor(readonly o: WorkspaceOptions) {
     this.content = new ContentStore(o.home)
   }
 
@@ -25,13 +45,46 @@ export class Workspace {
 
   /** Records the workspace now; a `missing` state (with why) when that fails. Never throws. */
   async snapshot(): Promise<TreeState> {
+    let feed: ChangeFeed | undefined
     try {
       const git = await this.git()
-      if (git) return await git.snapshot(indexPath(this.o.home, this.o.sessionId), checkpointRef(this.o.sessionId))
-      return { kind: 'content', root: this.o.projectPath, manifest: await this.content.snapshot(this.o.projectPath) }
+      const indexFile = indexPath(this.o.home, this.o.sessionId)
+      feed = this.watching(git, indexFile)
+      const changes = feed ? await feed.next() : undefined
+      let state: TreeState
+      if (git) {
+        const taken = await git.snapshot(indexFile, checkpointRef(this.o.sessionId), changes)
+        ;[state, this.lastScan] = [taken.state, taken.scan]
+      } else {
+        const taken = await this.content.snapshot(this.o.projectPath, changes)
+        ;[state, this.lastScan] = [{ kind: 'content', root: this.o.projectPath, manifest: taken.manifest }, taken.scan]
+      }
+      feed?.done(true, this.lastScan.kind === 'full')
+      return state
     } catch (error) {
+      // What the feed handed out is lost with the failed snapshot: the next one reads everything.
+      feed?.done(false, false)
+      this.lastScan = undefined
       return { kind: 'missing', reason: error instanceof Error ? error.message : String(error) }
     }
+  }
+
+  /** The change feed of a watching workspace (made on the first snapshot), for the store in use. */
+  private watching(git: GitStore | undefined, indexFile: string): ChangeFeed | undefined {
+    if (!this.o.watch || this.closed || process.platform !== 'linux') return undefined
+    if (!this.feed) {
+      const tuning = typeof this.o.watch === 'object' ? this.o.watch : {}
+      const policy = git ? gitPolicy(git, indexFile) : contentPolicy(this.o.projectPath)
+      this.feed = new ChangeFeed(policy, join(checkpointsDir(this.o.home), 'watch'), tuning)
+    }
+    return this.feed
+  }
+
+  /** Stops watching the tree (a closed workspace still reads; its snapshots read everything). */
+  async close(): Promise<void> {
+    this.closed = true
+    await this.feed?.close()
+    this.feed = undefined
   }
 
   /** The files of a recorded state (and the paths it left out as too large). Throws when the store cannot read it. */
@@ -62,7 +115,7 @@ export class Workspace {
   /** Resolves once the snapshots' commits (which keep their trees reachable) are written. */
   async flush(): Promise<void> {
     const git = this.opening ? await this.opening : undefined
-    await git?.flush()
+    await Promise.all([git?.flush(), this.content.flush()])
   }
 
   /** The user's HEAD now, in a repository. */

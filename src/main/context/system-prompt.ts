@@ -1,3 +1,4 @@
+import { startupMark } from '../base/startup-marks'
 import { homedir } from 'node:os'
 import type { TextBlock } from '../services/model/types'
 import { loadInstructionFiles, renderInstructionFiles, type InstructionFile } from './claude-md'
@@ -83,6 +84,7 @@ export async function assembleSystemPrompt(options: SystemPromptOptions): Promis
     .filter((part) => part.trim() !== '')
     .join('\n\n')
   const staticText = options.base ?? STATIC_SYSTEM_PROMPT
+  startupMark('prompt')
   return {
     blocks: [
       { type: 'text', text: staticText, cache_control: { type: 'ephemeral' } },

@@ -9,7 +9,7 @@ import { AppError, err, ok, type Result } from '../../shared/ipc/result'
 
 /** Who is calling: the transport fills this in; the router's policy decides whether to trust it. */
 export interface Sender {
-  transport: 'electron' | 'ws' | 'internal'
+  transport: 'electron' | 'ws' | 'stdio' | 'internal'
   /** Electron: the URL of the frame that sent the message. */
   frameUrl?: string
   /** WebSocket: the Origin of the connection (already checked at upgrade). */

@@ -23,14 +23,14 @@ export function isAllowedUrl(url: string | undefined, allowed: readonly string[]
 
 /** Options for {@link createSenderPolicy}. */
 export interface SenderPolicyOptions {
-  transport: 'electron' | 'browser'
+  transport: 'electron' | 'browser' | 'stdio'
   /** Electron: the renderer's URLs (the app protocol, plus the dev server in development). */
   appOrigins: readonly string[]
 }
 
 /**
  * The router's trusted-sender check. Electron: only frames whose URL is our app (a frame with no
- * URL, a navigated frame or a foreign iframe is refused). Browser host: only WebSocket senders,
+ * URL, a navigated frame or a foreign iframe is refused). Browser host: only WebSocket senders (a remote host: only its pipe),
  * whose token and Origin the upgrade has already checked. In-process callers are trusted.
  */
 export function createSenderPolicy(options: SenderPolicyOptions): (sender: Sender) => boolean {
@@ -42,6 +42,9 @@ export function createSenderPolicy(options: SenderPolicyOptions): (sender: Sende
         return options.transport === 'electron' && isAllowedUrl(sender.frameUrl, options.appOrigins)
       case 'ws':
         return options.transport === 'browser'
+      // A remote host (`sous host --stdio`): the pipe is the one the local Sous started over ssh.
+      case 'stdio':
+        return options.transport === 'stdio'
       default:
         return false
     }

@@ -1,8 +1,9 @@
 // Longer than 300 lines because one session's wiring (gate, tasks, plan mode, subagents,
 // compaction, the budget guard) reads in one place; each part is built in its own file.
+import { startupMark } from '../base/startup-marks'
 import { toolSearchMode, type ToolSearchPolicy } from '../engine/deferred-tools'
 import { contextWindowOf } from '../../shared/context-window'
-import { DEFAULT_TURN_GUARD } from '../../shared/ipc/contract'
+import { DEFAULT_TURN_GUARD } from '../../shared/ipc/preferences'
 import { AppError } from '../../shared/ipc/result'
 import { PlanMode } from '../agents/plan-mode'
 import { projectDataDir } from '../base/paths'
@@ -44,6 +45,7 @@ import { createSessionCheckpoints } from './checkpoints'
 import { maxOutputFromEnv } from '../services/model/capabilities'
 import { guardSetup, subagentGuard } from './guard'
 import { autoDecisionEvent, autoModeOptions } from './auto-mode'
+import { SessionRecord } from './session-record'
 import { startingMode } from './starting-mode'
 import type { ModelService } from '../services/model/types'
 
@@ -87,7 +89,7 @@ export function openSession(parts: RuntimeParts, projectPath: string, sessionId:
   opening.tools.shell.background.onFinish((shell) => background.push({ notice: shellNotice(shell), stillRelevant: () => !shell.endReported }))
   // The classifier's requests go through the session's metered model (defined below; first called at a tool call).
   const classifierModel = (): Promise<ModelService> => model()
-  const { gate, queue, grants, denials, close: closeGate } = openGate(parts, opening, classifierModel)
+  const { gate, queue, grants, denials, record, close: closeGate } = openGate(parts, opening, classifierModel)
   const checkpoints = createSessionCheckpoints(parts, { projectPath, sessionId, gate })
   const tasks = createSessionTasks({
     projectDataDir: projectDataDir(options.home, projectPath),
@@ -192,6 +194,7 @@ export function openSession(parts: RuntimeParts, projectPath: string, sessionId:
     homeDir: parts.userHome,
     agents: subagents.agents,
     attach: (session) => {
+      record.attach(session)
       subagents.attach(session)
       background.attach(session)
     },
@@ -218,8 +221,9 @@ export function openSession(parts: RuntimeParts, projectPath: string, sessionId:
     // session's state is freed here rather than with the toolset.
     async release() {
       await subagents.agents.dispose()
-      // The last call's after-state is what a later rewind compares with: let it land.
-      await checkpoints.settled()
+      // The last call's after-state is what a later rewind compares with: let it land, then stop
+      // watching the tree.
+      await checkpoints.close()
       closeGate()
       tasks.dispose()
       await opening.tools.dispose()
@@ -233,7 +237,11 @@ export function openSession(parts: RuntimeParts, projectPath: string, sessionId:
  * answerer), which the sandbox's network check asks too, and its permission gate. `close` cancels
  * what is pending and unregisters both.
  */
-function openGate(parts: RuntimeParts, opening: Opening, classifierModel: () => Promise<ModelService>): { gate: PermissionGate; queue: ApprovalAsker; grants: SessionGrants; denials: DenialLog; close(): void } {
+function openGate(
+  parts: RuntimeParts,
+  opening: Opening,
+  classifierModel: () => Promise<ModelService>,
+): { gate: PermissionGate; queue: ApprovalAsker; grants: SessionGrants; denials: DenialLog; record: SessionRecord; close(): void } {
   const { options, approvals, network, hookLog, userHome } = parts
   const { projectPath, sessionId, tools } = opening
   const grants = new SessionGrants(projectPath)
@@ -243,6 +251,9 @@ function openGate(parts: RuntimeParts, opening: Opening, classifierModel: () => 
   network.register(sessionId, queue)
   // Only a queue someone answers goes to the UI.
   const forgetQueue = answerer.kind === 'interactive' ? approvals.add(sessionId, answerer.asker) : () => {}
+  // The transcript keeps the hooks, the answered approvals and auto mode's reasons (a stored session's timeline shows them).
+  const record = new SessionRecord({ sessionId, hub: options.hub, hookLog })
+  if (answerer.kind === 'interactive') record.watchApprovals(answerer.asker)
   const transcript = transcriptPath(options.home, projectPath, sessionId)
   const gate = createPermissionGate({
     projectRoot: projectPath,
@@ -262,17 +273,20 @@ function openGate(parts: RuntimeParts, opening: Opening, classifierModel: () => 
     onSandboxUnavailable: ({ reason, unconfined }) => options.hub.emit('agent.event', { type: 'sandbox_unavailable', sessionId, agentId: 'main', reason, unconfined }),
     toolContext: () => ({ fileState: tools.fileState, shell: tools.shell, isReadDenied: (path: string) => gate.isReadDenied(path) }),
     autoMode: autoModeOptions(parts, projectPath, classifierModel),
-    onAutoDecision: (decision, origin) => options.hub.emit('agent.event', autoDecisionEvent(sessionId, decision, origin)),
+    onAutoDecision: (decision, origin) => record.autoDecision(autoDecisionEvent(sessionId, decision, origin)),
   })
   // `--permission-mode` wins; else the settings' `defaultMode` (as far as its file may set it), else Settings' choice.
   if (!options.permissionModeFlag) gate.setMode(startingMode(gate.settingsPeek(), opening.preferences.permissionMode ?? options.permissionMode))
+  startupMark('gate')
   return {
     gate,
     queue,
     grants,
     denials,
+    record,
     close() {
       gate.abortPending()
+      record.dispose()
       network.forget(sessionId)
       forgetQueue()
     },

@@ -22,6 +22,8 @@ export interface SessionRuntimeOptions {
   pty: PtyService
   /** Where a key entered in the app lives; `ANTHROPIC_API_KEY` is the fallback. */
   keyStore?: KeyStore
+  /** A remote host's model relay: model requests go to the local Sous, which holds the key (services/model/cache.ts). */
+  modelRelay?: { fetch: typeof globalThis.fetch }
   /** The starting permission mode of new sessions when neither a flag nor the settings' `defaultMode` names one. */
   permissionMode: PermissionMode
   /** `--permission-mode` as given: it wins over the settings' `defaultMode` and the app's choice. */

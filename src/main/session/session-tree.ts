@@ -37,10 +37,11 @@ export class SessionTree {
   }
 }
 
-/** The {@link SessionHandle} of a session, given how to emit its events. */
-export function sessionHandle(session: Pick<SessionHandle, 'busy' | 'runTurn' | 'whenIdle'>, emit: SessionHandle['emit']): SessionHandle {
+/** The {@link SessionHandle} of a session, given how to emit its events and record them in its transcript. */
+export function sessionHandle(session: Pick<SessionHandle, 'busy' | 'runTurn' | 'whenIdle'>, emit: SessionHandle['emit'], record: SessionHandle['record']): SessionHandle {
   return {
     emit,
+    record,
     get busy() {
       return session.busy
     },

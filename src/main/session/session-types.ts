@@ -105,6 +105,8 @@ export interface SessionAgentsPort {
 export interface SessionHandle {
   /** An event of the main agent from outside its loop: on the hub and into the transcript. */
   emit(event: AgentEvent): void
+  /** An event for the transcript only (a hook run, an answered approval: the live feed has its own channels for them). */
+  record(event: AgentEvent): void
   /** Whether a turn is running. */
   readonly busy: boolean
   /** Starts a turn (a coordinator's workers report back as user messages). Throws CONFLICT while one runs. */

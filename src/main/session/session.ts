@@ -87,7 +87,7 @@ export class Session {
     this.transcript = new TranscriptFile(env.transcriptPath, { sessionId: id, projectPath }, seed?.persisted === true)
     this.context = new SessionContext(withMemorySection(env, this.memory), { projectPath, model: () => this.model ?? env.modelName, history: seed?.compactions ?? [], onReplace: (messages, record) => this.replace(messages, record) })
     this.tree = new SessionTree(env, this)
-    env.attach?.(sessionHandle(this, (event) => this.emit(event)))
+    env.attach?.(sessionHandle(this, (event) => this.emit(event), (event) => this.transcript.appendEvent(event)))
     // After the current task (the reply that opened the session goes out first), while the user
     // reads the window: the I/O (git status, instruction files, the memory index) overlaps them.
     if (env.prepareOnOpen) this.preparing = new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.prepare())

@@ -1,5 +1,5 @@
 import { mkdir, stat } from 'node:fs/promises'
-import { dirname } from 'node:path'
+import { dirname, extname } from 'node:path'
 import { z } from 'zod'
 import { defineTool, errorResult } from './define-tool'
 import { DEFAULT_FORMAT, looksBinary, numberLines, readTextFile, writeTextFile } from './file-codec'
@@ -32,6 +32,8 @@ export const editTool = defineTool({
   async validate(args, ctx) {
     const relative = requireAbsolute(args.file_path)
     if (relative) return relative
+    // A notebook's JSON is edited by cell (Claude Code's wording).
+    if (extname(args.file_path) === '.ipynb') return 'File is a Jupyter Notebook. Use the NotebookEdit to edit this file.'
     if (args.old_string === args.new_string) return 'No changes to make: old_string and new_string are exactly the same.'
     const problem = await writableProblem(args.file_path, ctx)
     if (problem) return problem

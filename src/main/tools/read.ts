@@ -3,6 +3,7 @@ import { extname } from 'node:path'
 import { z } from 'zod'
 import { defineTool, errorResult } from './define-tool'
 import { decodeText, looksBinary, numberLines } from './file-codec'
+import { notebookForModel, parseNotebook } from './notebook'
 import { requireAbsolute, similarFile } from './paths'
 import description from './read.prompt'
 import type { ToolContext, ToolResult } from './types'
@@ -75,6 +76,7 @@ async function readFileForModel(args: z.output<typeof input>, ctx: ToolContext):
       details: { filePath, kind: 'image', mediaType, bytes: bytes.byteLength },
     }
   }
+  if (ext === '.ipynb') return readNotebook(filePath, bytes)
   if (looksBinary(bytes)) {
     return errorResult(`Cannot read binary file ${filePath} (${bytes.byteLength} bytes). Only text files and images (png, jpg, gif, webp) can be read.`)
   }
@@ -100,4 +102,16 @@ async function readFileForModel(args: z.output<typeof input>, ctx: ToolContext):
   const end = start + slice.length
   const more = end < all.length ? `\n\n<system-reminder>Showing lines ${start + 1}-${end} of ${all.length}. Use offset and limit to read more.</system-reminder>` : ''
   return { content: numbered + more, details: { filePath, startLine: start + 1, lines: slice.length, totalLines: all.length } }
+}
+
+/** A notebook as its cells (Claude Code's `<cell id="…">` wording, which NotebookEdit's `cell_id` names). */
+function readNotebook(filePath: string, bytes: Buffer): ToolResult {
+  const notebook = parseNotebook(decodeText(bytes).text)
+  if (typeof notebook === 'string') return errorResult(notebook)
+  const content = notebookForModel(notebook)
+  const chars = content.reduce((sum, block) => sum + (block.type === 'text' ? block.text.length : 0), 0)
+  if (chars > MAX_LARGE_READ_CHARS) {
+    return errorResult(`Notebook content (${chars} characters) exceeds the maximum of ${MAX_LARGE_READ_CHARS} characters per read. Use Bash with jq to read parts of it, e.g. cat ${filePath} | jq '.cells[:20]'.`)
+  }
+  return { content: content.length ? content : '<system-reminder>Warning: the notebook exists but has no cells.</system-reminder>', details: { filePath, kind: 'notebook', cells: notebook.cells.length } }
 }

@@ -8,6 +8,7 @@ import { enterWorktreeTool } from './enter-worktree'
 import { exitWorktreeTool } from './exit-worktree'
 import { globTool } from './glob'
 import { grepTool } from './grep'
+import { notebookEditTool } from './notebook-edit'
 import { readTool } from './read'
 import { taskCreateTool } from './task-create'
 import { taskGetTool } from './task-get'
@@ -31,6 +32,7 @@ export function createCoreTools(deps: CoreToolDeps): AnyTool[] {
     readTool,
     writeTool,
     editTool,
+    notebookEditTool,
     globTool,
     grepTool,
     webFetchTool,

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { Preferences } from '../../shared/ipc/contract'
+import { Preferences } from '../../shared/ipc/preferences'
 import { AppError } from '../../shared/ipc/result'
 import { FALLBACK_SECRETS, type ChildEnvPolicy } from '../base/child-env'
 import { firstJsonError, positionAt } from '../governance/settings/json-position'

@@ -6,7 +6,7 @@ export const appRequests = {
   /** Facts about the running app, for the status bar and the about box. */
   'app.info': {
     input: Empty,
-    output: z.object({ version: z.string(), platform: z.string(), transport: z.enum(['electron', 'browser']) }),
+    output: z.object({ version: z.string(), platform: z.string(), transport: z.enum(['electron', 'browser', 'stdio']) }),
   },
   /**
    * How many things wait for the user (the attention inbox's count): the desktop app shows it on

@@ -69,8 +69,8 @@ export type ApprovalResolution = z.infer<typeof ApprovalResolution>
 /** `approval.*`: tool calls waiting for the user, and the answers. */
 export const approvalRequests = {
   /**
-   * Answers a pending approval. `rule` replaces the suggested rules for "allow for this session" /
-   * "always allow" (it must parse); `destination` picks the settings file "always" writes
+   * Answers a pending approval. `rules` (or one `rule`) replace the suggested rules for "allow for
+   * this session" / "always allow" (each must parse); `destination` picks the settings file "always" writes
    * (`local`: `.claude/settings.local.json`, `user`: `$SOUS_HOME/settings.json`); `message`
    * goes to the agent with a rejection. A plan (preview kind `plan`) is approved with `allow_once`
    * — `plan` is the text as the user edited it, `planMode` the mode that follows ("approve and
@@ -83,6 +83,7 @@ export const approvalRequests = {
         id: Id,
         decision: z.enum(['allow_once', 'allow_session', 'allow_always', 'reject']),
         rule: z.string().min(1).max(2000).optional(),
+        rules: z.array(z.string().min(1).max(2000)).min(1).max(5).optional(),
         destination: z.enum(['local', 'user']).optional(),
         message: z.string().max(10_000).optional(),
         /** Edit/Write approved in the diff view: the exact text to write (with `allow_once`). */
@@ -103,11 +104,12 @@ export const approvalRequests = {
     output: z.void(),
   },
   /**
-   * Checks an edited rule against a pending approval before it is saved: whether it parses, and
-   * which of the request's commands it would allow (`covers`: all of them, so the call would pass).
+   * Checks the rules about to be saved (`rule`, or `rules`: one per subcommand) against a pending
+   * approval: whether they parse, and which of the request's commands they would allow, matched as
+   * the gate matches them (`covers`: all of them, so the call would pass).
    */
   'approval.checkRule': {
-    input: z.object({ id: Id, rule: z.string().max(2000) }).strict(),
+    input: z.object({ id: Id, rule: z.string().max(2000), rules: z.array(z.string().max(2000)).max(5).optional() }).strict(),
     output: z.object({ ok: z.boolean(), error: z.string().optional(), matches: z.array(z.string()), misses: z.array(z.string()), covers: z.boolean() }),
   },
   /** Approvals still waiting, oldest first (all sessions, or one). */

@@ -80,4 +80,14 @@ export const checkpointsRequests = {
     input: z.object({ sessionId: Id, checkpointId: CheckpointId }).strict(),
     output: z.object({ sessionId: z.string() }),
   },
+  /**
+   * The files one call changed, from the checkpoints before and after it (the timeline's hover on
+   * a Bash step or any mutating call): `recorded` with the paths (the first 50; `more` counts the
+   * rest), `pending` while the tree it left is still being recorded, `missing` when a snapshot
+   * failed, `none` when no checkpoint was taken around it (a read-only call, or checkpoints off).
+   */
+  'checkpoints.callFiles': {
+    input: z.object({ sessionId: Id, toolUseId: z.string().min(1).max(200) }).strict(),
+    output: z.object({ state: z.enum(['recorded', 'pending', 'missing', 'none']), files: z.array(z.string()), more: z.number().int() }),
+  },
 } as const

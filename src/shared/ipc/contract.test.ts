@@ -15,10 +15,11 @@ import { settingsRequests } from './settings'
 import { trustRequests } from './trust'
 import { tasksRequests } from './tasks'
 import { planRequests } from './plan'
+import { remoteEvents, remoteRequests } from './remote'
 import { worktreesRequests } from './worktrees'
 
-const requestDomains = [agentsRequests, appRequests, projectRequests, ptyRequests, sessionRequests, approvalRequests, settingsRequests, filesRequests, trustRequests, extensionsRequests, tasksRequests, planRequests, contextRequests, memoryRequests, checkpointsRequests, worktreesRequests]
-const eventDomains = [ptyEvents, sessionEvents, approvalEvents, projectEvents, extensionsEvents, memoryEvents]
+const requestDomains = [agentsRequests, appRequests, projectRequests, ptyRequests, sessionRequests, approvalRequests, settingsRequests, filesRequests, trustRequests, extensionsRequests, tasksRequests, planRequests, contextRequests, memoryRequests, checkpointsRequests, remoteRequests, worktreesRequests]
+const eventDomains = [ptyEvents, sessionEvents, approvalEvents, projectEvents, extensionsEvents, memoryEvents, remoteEvents]
 
 describe('the contract, merged from one file per domain', () => {
   // A spread silently keeps the last of two equal keys: two domains defining one channel would

@@ -8,6 +8,7 @@ import { contextRequests } from './context'
 import { filesRequests } from './files'
 import { memoryEvents, memoryRequests } from './memory'
 import { projectEvents, projectRequests } from './project'
+import { remoteEvents, remoteRequests } from './remote'
 import { ptyEvents, ptyRequests } from './pty'
 import { sessionEvents, sessionRequests } from './session'
 import { settingsRequests } from './settings'
@@ -20,7 +21,7 @@ import { worktreesRequests } from './worktrees'
  * The only truth between the main process and the renderer. Every request channel has an input
  * and an output schema; every event channel has a payload schema. Each domain keeps its channels
  * in its own file beside this one (`app.ts`, `project.ts`, `pty.ts`, `session.ts`, `approval.ts`,
- * `settings.ts`, `files.ts`, `trust.ts`, `extensions.ts`, `tasks.ts`, `plan.ts`, `context.ts`, `agents.ts`, `memory.ts`, `checkpoints.ts`, `worktrees.ts`); this file merges them. Adding a channel is one entry in its domain's
+ * `settings.ts`, `files.ts`, `trust.ts`, `extensions.ts`, `tasks.ts`, `plan.ts`, `context.ts`, `agents.ts`, `memory.ts`, `checkpoints.ts`, `remote.ts`, `worktrees.ts`); this file merges them. Adding a channel is one entry in its domain's
  * file plus one handler in `src/main/host/handlers/` (the compiler names a missing handler); a new
  * domain is one file plus one spread below. Channel names are `domain.verb`.
  */
@@ -35,6 +36,7 @@ export * from './files'
 export * from './memory'
 export * from './project'
 export * from './pty'
+export * from './remote'
 export * from './session'
 export * from './plan'
 export * from './settings'
@@ -58,6 +60,7 @@ export const requests = {
   ...contextRequests,
   ...agentsRequests,
   ...checkpointsRequests,
+  ...remoteRequests,
   ...worktreesRequests,
 } as const
 
@@ -68,6 +71,7 @@ export const events = {
   ...projectEvents,
   ...memoryEvents,
   ...extensionsEvents,
+  ...remoteEvents,
 } as const
 
 export type Requests = typeof requests

@@ -21,6 +21,13 @@ export const ptyRequests = {
   /** Acknowledges rendered output so a paused PTY may resume (flow control). */
   'pty.ack': { input: z.object({ id: Id, chars: z.number().int().min(0) }).strict(), output: z.void() },
   'pty.kill': { input: z.object({ id: Id }).strict(), output: z.void() },
+  /**
+   * Takes up a user terminal that is still running after the page was reloaded: its recent output
+   * (the last ~200k characters) to draw again, after which its `pty.data` is this page's. Output
+   * the old page never acknowledged is acknowledged, so a paused terminal goes on. NOT_FOUND once
+   * its process has ended.
+   */
+  'pty.attach': { input: z.object({ id: Id }).strict(), output: z.object({ data: z.string() }) },
 } as const
 
 export const ptyEvents = {

@@ -2,14 +2,10 @@ import { z } from 'zod'
 import { WorktreeInfo, WorktreeName } from './worktrees'
 import { AgentEvent, PauseChoice } from '../protocol/agent-event'
 import { AbsPath, Id } from './common'
-import { canonicalMode, PERMISSION_MODE_NAMES } from '../permission-modes'
 
-/** Permission modes, as in Claude Code's settings (`defaultMode`); `default` is the one Claude Code now calls `manual`. */
-export const PermissionModeName = z.enum(PERMISSION_MODE_NAMES)
-export type PermissionModeName = z.infer<typeof PermissionModeName>
-
-/** A mode as a caller may name it: `manual` is read as `default` (Claude Code's name since 2.1.200). */
-export const PermissionModeInput = z.preprocess((value) => (typeof value === 'string' ? (canonicalMode(value) ?? value) : value), PermissionModeName)
+import { PERMISSION_MODE_NAMES } from '../permission-modes'
+import { PermissionModeInput } from './modes'
+export { PermissionModeInput, PermissionModeName } from './modes'
 /** `output_config.effort` levels (the API's, as Claude Code's `effortLevel` setting names them). */
 export const EffortLevel = z.enum(['low', 'medium', 'high', 'xhigh', 'max'])
 export type EffortLevel = z.infer<typeof EffortLevel>

@@ -1,6 +1,8 @@
 import { z } from 'zod'
 import { PERMISSION_MODE_NAMES } from '../permission-modes'
 import { CompactionLayer, CompactionRecord, CompactionTrigger } from './compaction'
+import { eventBase } from './event-base'
+import { ApprovalAnsweredEvent, HookRunEvent } from './recorded-events'
 import { TaskItem } from './task'
 
 /**
@@ -9,11 +11,7 @@ import { TaskItem } from './task'
  * Extend it additively: the renderer's stores and the transcripts depend on these shapes.
  */
 
-const base = {
-  sessionId: z.string(),
-  agentId: z.string(),
-  parentToolUseId: z.string().optional(),
-}
+const base = eventBase
 
 /** Why a turn ended. */
 export const TerminalReason = z.enum([
@@ -276,5 +274,8 @@ export const AgentEvent = z.discriminatedUnion('type', [
     /** A one-line explanation for anything but `completed`. */
     message: z.string().optional(),
   }),
+  // Recorded in transcripts only (see recorded-events.ts).
+  HookRunEvent,
+  ApprovalAnsweredEvent,
 ])
 export type AgentEvent = z.infer<typeof AgentEvent>

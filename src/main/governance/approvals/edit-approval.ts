@@ -1,4 +1,5 @@
 import { describeOutcome, type HunkDecision } from '../../../shared/edit-review'
+import { parseNotebook } from '../../tools/notebook'
 import type { ToolPreview } from '../../tools/types'
 import type { DecisionPreview } from '../types'
 
@@ -31,6 +32,10 @@ export function decisionForEdit(preview: ToolPreview | DecisionPreview | undefin
       return { behavior: 'deny', message: `The user rejected every hunk of this change; ${preview.filePath} was not modified.` }
     case 'partial':
     case 'user_changes':
+      // A notebook's approval diff is its JSON: what the user kept must still be a notebook, or nothing is written.
+      if (/\.ipynb$/i.test(preview.filePath) && typeof parseNotebook(edit.finalContent) === 'string') {
+        return { behavior: 'deny', message: `The change the user approved would leave ${preview.filePath} not a valid notebook (${parseNotebook(edit.finalContent) as string}); it was not modified.` }
+      }
       return { behavior: 'allow', runAs: 'Write', updatedInput: { file_path: preview.filePath, content: edit.finalContent }, userNote: outcome.note }
   }
 }

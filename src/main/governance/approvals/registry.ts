@@ -78,7 +78,7 @@ export function approvalOnWire(request: ApprovalRequest, sessionId: string): App
 }
 
 /** Only the interactive queue's outcomes reach the UI: a person's answer or an abort. */
-function outcomeOnWire(outcome: QueueOutcome): ApprovalResolution {
+export function outcomeOnWire(outcome: QueueOutcome): ApprovalResolution {
   if (outcome.behavior === 'allow') return outcome.scope === 'once' ? 'allowed_once' : outcome.scope === 'session' ? 'allowed_session' : 'allowed_always'
   return outcome.reason
 }

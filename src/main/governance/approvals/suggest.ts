@@ -3,7 +3,7 @@ import { analyzeBashSync } from '../bash/analyze'
 import { isReadOnlyCommand, stripSafeWrappers } from '../bash/commands'
 import { bashParserIfReady } from '../bash/parser'
 import { hostOf } from '../rules/domain'
-import { quoteWord } from '../decide/match'
+import { quoteWord, writtenText } from '../decide/match'
 import { placeOf } from '../paths/place'
 
 /** Claude Code saves at most this many rules for one compound command. */
@@ -26,7 +26,7 @@ export function suggestRules(toolName: string, input: unknown, where: { cwd: str
       if (c.argv.length === 0 || c.dynamic) continue
       const { argv } = stripSafeWrappers(c.argv)
       if (argv.length === 0 || isReadOnlyCommand(argv)) continue
-      const rule = bashRule(argv)
+      const rule = bashRule(argv, writtenText(c))
       if (!rules.includes(rule)) rules.push(rule)
     }
     return rules.slice(0, MAX_SUGGESTED_RULES)
@@ -45,11 +45,16 @@ export function suggestRules(toolName: string, input: unknown, where: { cwd: str
   return [toolName]
 }
 
-function bashRule(argv: string[]): string {
+/**
+ * A prefix rule for a program with subcommands, else the command exactly: as written when it is
+ * plain (Claude Code compares the command text, so `git commit -m "a b"` stays as typed), else its
+ * words quoted where needed.
+ */
+function bashRule(argv: string[], written: string | undefined): string {
   const [name = '', sub, third] = argv
   if (SUBCOMMAND_TOOLS.has(name) && sub && !sub.startsWith('-')) {
     if ((name === 'npm' || name === 'pnpm' || name === 'yarn' || name === 'bun') && sub === 'run' && third) return `Bash(${name} run ${quoteWord(third)} *)`
     return `Bash(${name} ${quoteWord(sub)} *)`
   }
-  return `Bash(${argv.map(quoteWord).join(' ')})`
+  return `Bash(${written ?? argv.map(quoteWord).join(' ')})`
 }

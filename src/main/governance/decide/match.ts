@@ -56,9 +56,29 @@ export function allowText(command: BashCommand, verdict?: CommandVerdict): strin
   return argv.map(quoteWord).join(' ')
 }
 
+/**
+ * The texts an allow rule is tried against: {@link allowText} and, for a plain command (no
+ * wrapper peeled, no assignment, nothing known only at run time, one line), the command as
+ * written — the form Claude Code's rules take, which compare the command text
+ * (`Bash(git commit -m "a b")`). Empty when no allow rule may cover the command.
+ */
+export function allowTexts(command: BashCommand, verdict?: CommandVerdict): string[] {
+  const text = allowText(command, verdict)
+  if (text === undefined) return []
+  const written = writtenText(command)
+  return written !== undefined && written !== text ? [text, written] : [text]
+}
+
+/** A plain command's text as written, or undefined when it is not plain (see {@link allowTexts}). */
+export function writtenText(command: BashCommand): string | undefined {
+  const written = command.text.trim()
+  const plain = command.assignments.length === 0 && !command.dynamic && command.redirects.length === 0 && stripSafeWrappers(command.argv).argv.length === command.argv.length && !/[\r\n]/.test(written)
+  return plain && written !== '' ? written : undefined
+}
+
 /** First bash rule of the list matching one command. */
 export function matchBashRule(rules: LoadedRule[], command: BashCommand, behavior: RuleBehavior, verdict?: CommandVerdict): LoadedRule | undefined {
-  const texts = behavior === 'allow' ? [allowText(command, verdict)].filter((text): text is string => text !== undefined) : denyTexts(command)
+  const texts = behavior === 'allow' ? allowTexts(command, verdict) : denyTexts(command)
   for (const rule of rules) {
     if (toolRuleMatches(rule, 'Bash', behavior)) return rule
     if (rule.parsed.kind !== 'bash') continue

@@ -1,3 +1,4 @@
+import { startupMark } from '../../base/startup-marks'
 import { statSync } from 'node:fs'
 import { sousHome } from '../../base/paths'
 import { loadSettings, settingsFilePaths, type LoadSettingsOptions } from '../settings/load'
@@ -63,6 +64,7 @@ export class SettingsWatch {
 
   private load(signature: string, sink?: SettingsDiagnostic[], tell = true): MergedSettings {
     const { settings, diagnostics } = loadSettings(this.projectRoot, this.loadOptions)
+    startupMark('settings')
     this.settings = settings
     this.signature = signature
     this.generation++

@@ -8,6 +8,7 @@ import { defaultDenyRead } from './credential-reads'
 import { PERMITTED_DEVICE_WRITES } from './device-writes'
 import { libraryCwdDenies, PlaceholderScope, projectProtection, protect } from './project-protection'
 import { runCollected, type CollectedRun } from './run-collected'
+import { sandboxToolPaths } from './tool-paths'
 
 /** Options of {@link BashSandbox.start}. */
 export interface BashSandboxOptions {
@@ -123,7 +124,7 @@ export class BashSandbox {
     const ripgrep = o.ripgrep ?? (await ripgrepCommand())
     const deps = SandboxManager.checkDependencies({ command: ripgrep })
     if (deps.errors.length > 0) return { ok: false, reason: `sandbox unavailable: ${deps.errors.join('; ')}` }
-    const config = BashSandbox.configFor({ ...o, ripgrep })
+    const config = { ...BashSandbox.configFor({ ...o, ripgrep }), ...sandboxToolPaths() }
     try {
       await SandboxManager.initialize(
         config,

@@ -6,7 +6,7 @@ export interface BadgeShell {
 }
 
 /** Handlers of the `app.*` channels. */
-export function appHandlers(deps: { version: string; transport: 'electron' | 'browser'; badge?: BadgeShell }): Pick<Handlers, 'app.info' | 'app.setBadgeCount'> {
+export function appHandlers(deps: { version: string; transport: 'electron' | 'browser' | 'stdio'; badge?: BadgeShell }): Pick<Handlers, 'app.info' | 'app.setBadgeCount'> {
   return {
     'app.info': () => ({ version: deps.version, platform: process.platform, transport: deps.transport }),
     'app.setBadgeCount': ({ count }) => {

@@ -16,12 +16,12 @@ export type ApprovalHandlerDeps = ApprovalRegistry
  */
 export function approvalHandlers(deps: ApprovalHandlerDeps): Pick<Handlers, 'approval.reply' | 'approval.list' | 'approval.checkRule'> {
   return {
-    'approval.checkRule': ({ id, rule }) => {
+    'approval.checkRule': ({ id, rule, rules }) => {
       const request = [...deps.queues()].map((entry) => entry.queue.get(id)).find((found) => found !== undefined)
       if (!request) throw new AppError('NOT_FOUND', `No pending approval ${id} (it may have been answered or cancelled).`)
-      return checkRule(request, rule)
+      return checkRule(request, rules?.length ? rules : rule)
     },
-    'approval.reply': ({ id, decision, rule, destination, message, finalContent, hunks, plan, planMode, answers }) => {
+    'approval.reply': ({ id, decision, rule, rules: edited, destination, message, finalContent, hunks, plan, planMode, answers }) => {
       const owner = [...deps.queues()].find((entry) => entry.queue.get(id) !== undefined)
       if (!owner) throw new AppError('NOT_FOUND', `No pending approval ${id} (it may have been answered or cancelled).`)
       const isPlan = owner.queue.get(id)?.preview?.kind === 'plan'
@@ -34,11 +34,13 @@ export function approvalHandlers(deps: ApprovalHandlerDeps): Pick<Handlers, 'app
       if (isQuestions && (decision === 'allow_session' || decision === 'allow_always')) {
         throw new AppError('INVALID_INPUT', 'Questions are answered (allow_once with answers) or declined (reject); there is no rule to save.')
       }
-      if (rule !== undefined && (decision === 'allow_session' || decision === 'allow_always')) {
-        const parsed = parseRule(rule)
-        if (!parsed.ok) throw new AppError('INVALID_INPUT', `The rule ${JSON.stringify(rule)} cannot be used: ${parsed.error}`)
+      const rules = edited ?? (rule !== undefined ? [rule] : undefined)
+      if (rules && (decision === 'allow_session' || decision === 'allow_always')) {
+        for (const one of rules) {
+          const parsed = parseRule(one)
+          if (!parsed.ok) throw new AppError('INVALID_INPUT', `The rule ${JSON.stringify(one)} cannot be used: ${parsed.error}`)
+        }
       }
-      const rules = rule !== undefined ? [rule] : undefined
       if (finalContent !== undefined && decision !== 'allow_once') {
         throw new AppError('INVALID_INPUT', 'Edited content can only be approved once (decision allow_once).')
       }

@@ -4,10 +4,10 @@ import type { Handlers } from '../router'
 
 /**
  * Handlers of the `checkpoints.*` channels: the rewind picker's list, the restore preview, the
- * restore and fork, delegated to the {@link CheckpointDesk}. A build without the agent answers
+ * restore and fork, the files one call changed, delegated to the {@link CheckpointDesk}. A build without the agent answers
  * UNAVAILABLE.
  */
-export function checkpointsHandlers(deps: { checkpoints?: CheckpointDesk }): Pick<Handlers, 'checkpoints.list' | 'checkpoints.preview' | 'checkpoints.restore' | 'checkpoints.fork'> {
+export function checkpointsHandlers(deps: { checkpoints?: CheckpointDesk }): Pick<Handlers, 'checkpoints.list' | 'checkpoints.preview' | 'checkpoints.restore' | 'checkpoints.fork' | 'checkpoints.callFiles'> {
   const desk = (): CheckpointDesk => {
     if (!deps.checkpoints) throw new AppError('UNAVAILABLE', 'Checkpoints are not available in this build.')
     return deps.checkpoints
@@ -17,5 +17,6 @@ export function checkpointsHandlers(deps: { checkpoints?: CheckpointDesk }): Pic
     'checkpoints.preview': ({ sessionId, checkpointId }) => desk().preview(sessionId, checkpointId),
     'checkpoints.restore': (choice) => desk().restore(choice),
     'checkpoints.fork': ({ sessionId, checkpointId }) => desk().fork(sessionId, checkpointId),
+    'checkpoints.callFiles': ({ sessionId, toolUseId }) => desk().callFiles(sessionId, toolUseId),
   }
 }

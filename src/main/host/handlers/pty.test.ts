@@ -45,6 +45,23 @@ function outputUntil(id: string, predicate: (text: string) => boolean): Promise<
 }
 
 describe('pty handlers', () => {
+  it('lets a reloaded page take up a live shell: its recent output, then its input and output', async () => {
+    const created = await core.router.invoke('pty.create', { cwd: dir, cols: 80, rows: 24 }, app)
+    if (!created.ok) throw new Error(created.error.message)
+    const { id } = created.value as { id: string }
+    await outputUntil(id, (text) => text.length > 0)
+    const said = outputUntil(id, (text) => text.includes('BEFORE-42'))
+    await core.router.invoke('pty.write', { id, data: 'echo BEFORE-$((40+2))\r' }, app)
+    await said
+    // The old page never acknowledged anything; the new one draws what the shell said.
+    const attached = await core.router.invoke('pty.attach', { id }, app)
+    expect(attached.ok && (attached.value as { data: string }).data).toContain('BEFORE-42')
+    const after = outputUntil(id, (text) => text.includes('AFTER-7'))
+    await core.router.invoke('pty.write', { id, data: 'echo AFTER-$((3+4))\r' }, app)
+    await after
+    expect(await core.router.invoke('pty.attach', { id: 'gone' }, app)).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } })
+  })
+
   it('runs a real shell in the project folder, forwards output and the exit', async () => {
     const created = await core.router.invoke('pty.create', { cwd: dir, cols: 80, rows: 24 }, app)
     if (!created.ok) throw new Error(created.error.message)

@@ -11,11 +11,21 @@ import { existingDirectory } from './folders'
  * from here (the agent owns their lives).
  */
 export interface UserTerminals {
-  handlers: Pick<Handlers, 'pty.create' | 'pty.write' | 'pty.resize' | 'pty.ack' | 'pty.kill'>
+  handlers: Pick<Handlers, 'pty.create' | 'pty.write' | 'pty.resize' | 'pty.ack' | 'pty.kill' | 'pty.attach'>
   /** How many terminals are alive. */
   readonly size: number
   /** Kills every user terminal. */
   dispose(): void
+}
+
+/** How much of a terminal's output is kept for a reloaded page to draw again. */
+export const SCROLLBACK_CHARS = 200_000
+
+/** A user terminal: its process, its recent output, and what no page has acknowledged yet. */
+interface Live {
+  proc: PtyProcess
+  scrollback: string
+  unacked: number
 }
 
 /**
@@ -23,9 +33,9 @@ export interface UserTerminals {
  * `pty.exit`; the renderer acknowledges rendered characters with `pty.ack` (flow control).
  */
 export function userTerminals(deps: { pty?: PtyService; events: EventHub; agent?: AgentTerminals }): UserTerminals {
-  const live = new Map<string, PtyProcess>()
+  const live = new Map<string, Live>()
   const find = (id: string): PtyProcess => {
-    const proc = live.get(id) ?? deps.agent?.get(id)
+    const proc = live.get(id)?.proc ?? deps.agent?.get(id)
     if (!proc) throw new AppError('NOT_FOUND', `No terminal ${id}.`)
     return proc
   }
@@ -45,8 +55,13 @@ export function userTerminals(deps: { pty?: PtyService; events: EventHub; agent?
           throw new AppError('UNAVAILABLE', `Cannot start a terminal: ${(error as Error).message}`)
         }
         const { id } = proc
-        live.set(id, proc)
-        proc.onData((data) => deps.events.emit('pty.data', { id, data }))
+        const entry: Live = { proc, scrollback: '', unacked: 0 }
+        live.set(id, entry)
+        proc.onData((data) => {
+          entry.scrollback = keepTail(entry.scrollback + data)
+          entry.unacked += data.length
+          deps.events.emit('pty.data', { id, data })
+        })
         proc.onExit(({ exitCode, signal }) => {
           live.delete(id)
           deps.events.emit('pty.exit', signal === undefined ? { id, exitCode } : { id, exitCode, signal })
@@ -55,15 +70,35 @@ export function userTerminals(deps: { pty?: PtyService; events: EventHub; agent?
       },
       'pty.write': ({ id, data }) => find(id).write(data),
       'pty.resize': ({ id, cols, rows }) => find(id).resize(cols, rows),
-      'pty.ack': ({ id, chars }) => find(id).ack(chars),
+      'pty.ack': ({ id, chars }) => {
+        const entry = live.get(id)
+        if (entry) entry.unacked = Math.max(0, entry.unacked - chars)
+        find(id).ack(chars)
+      },
       'pty.kill': ({ id }) => {
-        const proc = live.get(id)
-        if (!proc) throw new AppError('NOT_FOUND', `No terminal ${id}.`)
-        proc.kill()
+        const entry = live.get(id)
+        if (!entry) throw new AppError('NOT_FOUND', `No terminal ${id}.`)
+        entry.proc.kill()
+      },
+      'pty.attach': ({ id }) => {
+        const entry = live.get(id)
+        if (!entry) throw new AppError('NOT_FOUND', `No terminal ${id} (its shell has ended).`)
+        // The page that would have acknowledged this output is gone.
+        if (entry.unacked > 0) entry.proc.ack(entry.unacked)
+        entry.unacked = 0
+        return { data: entry.scrollback }
       },
     },
     dispose() {
-      for (const proc of live.values()) proc.kill()
+      for (const entry of live.values()) entry.proc.kill()
     },
   }
+}
+
+/** The last {@link SCROLLBACK_CHARS} of a terminal's output, cut at a line start where one is near. */
+function keepTail(text: string): string {
+  if (text.length <= SCROLLBACK_CHARS) return text
+  const tail = text.slice(text.length - SCROLLBACK_CHARS)
+  const line = tail.indexOf('\n')
+  return line !== -1 && line < 4096 ? tail.slice(line + 1) : tail
 }

@@ -1,6 +1,10 @@
-import Anthropic from '@anthropic-ai/sdk'
+import type Anthropic from '@anthropic-ai/sdk'
+import { BaseAnthropic } from '@anthropic-ai/sdk/client'
+import { Messages } from '@anthropic-ai/sdk/resources/messages/messages'
+import { startupMark } from '../../base/startup-marks'
 import { abortableSleep } from '../../base/sleep'
 import { StreamAccumulator } from './accumulate'
+import { httpFetch } from './http-fetch'
 import { ceilingFromError } from './capabilities'
 import { wireModel, type ModelConfig } from './config'
 import { backoffDelay, classifyError, type ClassifiedError } from './retry'
@@ -25,7 +29,7 @@ export interface ModelServiceDeps {
  * the partial reply and re-issues.
  */
 export class AnthropicModelService implements ModelService {
-  private readonly client: Anthropic
+  private readonly client: MessagesClient
   private readonly random: () => number
   private readonly sleep: (ms: number, signal: AbortSignal) => Promise<void>
   /** Output ceilings the API named for models our table over-estimated (see `ceilingFromError`). */
@@ -35,13 +39,16 @@ export class AnthropicModelService implements ModelService {
     private readonly config: ModelConfig,
     deps: ModelServiceDeps = {},
   ) {
-    this.client = new Anthropic({
+    this.client = new MessagesClient({
       apiKey: config.apiKey ?? null,
       authToken: config.authToken ?? null,
       ...(config.baseURL ? { baseURL: config.baseURL } : {}),
       ...(config.timeoutMs ? { timeout: config.timeoutMs } : {}),
+      ...(config.fetch && { fetch: config.fetch }),
       maxRetries: 0,
       logLevel: 'off',
+      // node:http instead of the global fetch: undici's first load would double a cold start's memory.
+      fetch: httpFetch as unknown as typeof fetch,
     })
     this.random = deps.random ?? Math.random
     this.sleep = deps.sleep ?? abortableSleep
@@ -69,6 +76,7 @@ export class AnthropicModelService implements ModelService {
         const wire = wireModel(model)
         const betas = [...wire.betas, ...requestBetas(request)]
         const headers = betas.length > 0 ? { 'anthropic-beta': betas.join(',') } : undefined
+        startupMark('sdk')
         const events = await this.client.messages.create(toParams(this.withinCeiling(request, model), wire.id), { signal: request.signal, ...(headers && { headers }) })
         for await (const event of events) {
           // Events already buffered by the SDK must not leak out after an abort.
@@ -130,6 +138,15 @@ export class AnthropicModelService implements ModelService {
   private withinCeiling(request: ModelRequest, model: string): ModelRequest {
     return clampToCeiling(request, this.ceilings.get(model))
   }
+}
+
+/**
+ * The SDK's client with the Messages API only (the SDK's documented tree-shakable form): the full
+ * `Anthropic` class pulls every resource (files, batches, skills, beta, …), ~1 MB of code a cold
+ * `sous -p` would compile for nothing (bench/startup.bench.ts).
+ */
+class MessagesClient extends BaseAnthropic {
+  readonly messages: Messages = new Messages(this)
 }
 
 /** The request with its output limit (and a thinking budget below it) kept under a ceiling the API named for `model`. */

@@ -1,4 +1,5 @@
 import { DEFAULT_MODEL } from './config'
+import { RELAY_BASE_URL, RELAYED_KEY } from './relay'
 import type { ModelService } from './types'
 import type { WebSearchOutcome } from './web-search'
 
@@ -10,6 +11,11 @@ export interface ModelCacheOptions {
   model?: string
   /** Where a key entered in the app lives; `ANTHROPIC_API_KEY` is the fallback. */
   keyStore?: { get(): Promise<string | undefined> }
+  /**
+   * A remote host's model relay (host/remote/model-tunnel.ts): every request goes through this
+   * fetch to the local Sous, which sends it with its own key. The host then reads no key at all.
+   */
+  modelRelay?: { fetch: typeof globalThis.fetch }
 }
 
 /** The user's preferences that shape the model service. */
@@ -34,7 +40,8 @@ export class ModelCache {
   }
 
   async get(preferences: ModelPreferences = {}): Promise<ModelService> {
-    const secret = (await this.options.keyStore?.get()) ?? this.options.env['ANTHROPIC_API_KEY']
+    // Relayed: the key is the local side's business; none is read here.
+    const secret = this.options.modelRelay ? RELAYED_KEY : ((await this.options.keyStore?.get()) ?? this.options.env['ANTHROPIC_API_KEY'])
     // The service depends on the key and on the preferences that shape its configuration.
     const key = JSON.stringify([secret, preferences.model, preferences.fallbackModel, preferences.baseUrl])
     if (this.cached?.key !== key || !this.cached) this.cached = { key, service: this.build(secret, preferences) }
@@ -68,13 +75,17 @@ export class ModelCache {
 
   private async build(key: string | undefined, preferences: ModelPreferences): Promise<ModelService> {
     const { AnthropicModelService, resolveModelConfig } = await import('./index')
-    const env = { ...this.options.env, ...(key ? { ANTHROPIC_API_KEY: key } : {}) }
+    const relay = this.options.modelRelay
+    const env = relay ? withoutCredentials(this.options.env) : { ...this.options.env, ...(key ? { ANTHROPIC_API_KEY: key } : {}) }
     const model = this.options.model ?? preferences.model
     const config = resolveModelConfig(env, {
       ...(model && { model }),
       ...(preferences.fallbackModel && { fallbackModel: preferences.fallbackModel }),
       ...(preferences.baseUrl && { baseURL: preferences.baseUrl }),
+      // The endpoint and the key are the local side's: only the path crosses the relay.
+      ...(relay && { apiKey: RELAYED_KEY, baseURL: RELAY_BASE_URL }),
     })
+    if (config.ok && relay) config.value.fetch = relay.fetch
     if (!config.ok) {
       const message = config.error.message
       return {
@@ -85,4 +96,10 @@ export class ModelCache {
     }
     return new AnthropicModelService(config.value)
   }
+}
+
+/** The environment without the model credentials (a relayed host must not send its own). */
+function withoutCredentials(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const { ANTHROPIC_API_KEY: _key, ANTHROPIC_AUTH_TOKEN: _token, ...rest } = env
+  return rest
 }

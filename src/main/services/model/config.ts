@@ -93,6 +93,8 @@ export interface ModelConfig {
   /** Per-request timeout of the HTTP call (SDK default 10 min). */
   timeoutMs?: number
   retry: RetryPolicy
+  /** How HTTP requests are sent (default the global fetch); a remote host's goes through the model relay. */
+  fetch?: typeof globalThis.fetch
 }
 
 export type ModelConfigOverrides = Partial<Omit<ModelConfig, 'retry'>> & { retry?: Partial<RetryPolicy> }

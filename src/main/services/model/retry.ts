@@ -1,4 +1,4 @@
-import { APIConnectionError, APIError, APIUserAbortError } from '@anthropic-ai/sdk'
+import { APIConnectionError, APIError, APIUserAbortError } from '@anthropic-ai/sdk/core/error'
 import type { RetryPolicy } from './config'
 import type { ModelErrorReason } from './types'
 

@@ -1,4 +1,7 @@
-import { stripVTControlCharacters } from 'node:util'
+
+// Not `import … from 'node:util'`: Node builds that ESM facade by reading every export, lazy
+// ones too, which costs a cold `sous -p` ~10–20 ms (bench/startup.bench.ts).
+const { stripVTControlCharacters } = process.getBuiltinModule('node:util')
 
 /** What the model sees of a command's output at most; the middle is cut. */
 export const MAX_OUTPUT_CHARS = 30_000

@@ -16,6 +16,7 @@ import { currentActivity } from '../features/tasks/task-list'
 import { openPlanFile } from './plan-glue'
 import { openSessionInChat } from './session-glue'
 import { showView } from './show-view'
+import { useSpendReckoning } from './spend-glue'
 import { TimelinePane } from './TimelinePane'
 import { useReplayTranscript } from './use-replay'
 import { VIEWS } from './views'
@@ -49,6 +50,8 @@ export function ChatPane({ projectPath }: { projectPath: string }) {
   const activity = useMemo(() => (tasks ? currentActivity(tasks) : undefined), [tasks])
 
   useEffect(() => reset(projectPath), [projectPath, reset])
+  // One reckoning of what the session spent, for the footers, the status bar and the agent tree.
+  useSpendReckoning(sessionId, transcript.turns)
   // The model new turns use, for the status bar before the first reply names one.
   const [configuredModel, setConfiguredModel] = useState<string>()
   useEffect(() => {

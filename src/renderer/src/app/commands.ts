@@ -1,6 +1,7 @@
 import type { Project } from '../../../shared/ipc/contract'
 import { useFiles } from '../features/files/store'
 import { useProjects } from '../features/projects/store'
+import { useRemoteProjects } from '../features/projects/remote-store'
 import { useSessions } from '../features/sessions/store'
 import { useSettings } from '../features/settings/store'
 import { useTerminals } from '../features/terminal/store'
@@ -50,6 +51,7 @@ export function buildCommands(ctx: Context): AppCommand[] {
     { id: 'extensions.commands', title: 'Custom slash commands', run: extensionsAt('commands') },
     { id: 'layout.reset', title: 'Reset the layout (pane sizes, folded sections)', run: () => useLayout.setState({ ...DEFAULT_LAYOUT, diff: useLayout.getState().diff }) },
     { id: 'project.open', title: 'Open a project…', run: () => useProjects.getState().setChoosing(true) },
+    { id: 'project.openRemote', title: 'Open remote project… (ssh)', run: () => useRemoteProjects.getState().show() },
     ...(['light', 'dark', 'system'] as const).map((theme) => ({
       id: `theme.${theme}`,
       title: `Theme: ${theme[0]!.toUpperCase()}${theme.slice(1)}`,

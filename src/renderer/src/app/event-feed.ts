@@ -1,3 +1,4 @@
+import { receiveRemoteConnection } from '../features/projects/remote-store'
 import { api, connection } from '../api'
 import { receiveTreeEvent, reloadTree } from '../features/agents/store'
 import { notifyApproval } from '../features/approvals/store'
@@ -51,6 +52,7 @@ export function startEventFeed(): () => void {
     api.on('hooks.ran', receiveHookRun),
     api.on('hooks.ran', receiveTimelineHook),
     api.on('memory.changed', (change) => void receiveMemoryChange(change)),
+    api.on('remote.connection', receiveRemoteConnection),
     // Events missed while the link was down: the host's lists are the truth after a reconnect.
     connection.onState((state) => {
       if (state !== 'open') return

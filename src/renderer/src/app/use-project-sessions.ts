@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState } from 'react'
 import { useProjects } from '../features/projects/store'
 import { sessionOnScreen, useSessionOnScreen } from '../state/session'
 import { newSessionInChat, openSessionInChat } from './session-glue'
+import { restoreWorkspace, saveWorkspace } from './workspace-memory'
 
 /** Which session each open project shows, and the two ways to change it. */
 export interface ProjectSessions {
@@ -27,6 +28,12 @@ export function useProjectSessions(currentPath: string | undefined): ProjectSess
   const chatSession = useSessionOnScreen((state) => state.sessionId)
   const [byProject, setByProject] = useState<Record<string, string | null>>({})
   const [error, setError] = useState<string | null>(null)
+
+  // After a page reload: the projects, their sessions and their shells come back; then kept.
+  useEffect(() => {
+    void restoreWorkspace((sessions) => setByProject((all) => ({ ...sessions, ...all })))
+  }, [])
+  useEffect(() => saveWorkspace(byProject), [byProject])
 
   // Remember which session the chat shows for its project (a new one appears on the first prompt).
   useEffect(() => {

@@ -1,5 +1,5 @@
 import { Dialog, DialogHeader } from '../../lib/Dialog'
-import type { ConversationEntry } from './conversation'
+import { toolDetail, type ConversationEntry } from './conversation'
 import { useAgentTree } from './store'
 import './agents.css'
 
@@ -49,7 +49,8 @@ function Entry({ entry }: { entry: ConversationEntry }) {
         <li className={`agents-conversation__tool${entry.isError ? ' agents-conversation__tool--error' : ''}`}>
           <details>
             <summary>
-              {entry.name} {entry.summary}
+              {entry.name}
+              {toolDetail(entry.name, entry.summary) && ` ${toolDetail(entry.name, entry.summary)}`}
               {entry.result === undefined ? ' …' : entry.isError ? ' (failed)' : ''}
             </summary>
             {entry.result !== undefined && <pre>{entry.result}</pre>}

@@ -1,7 +1,8 @@
 import { memo, useEffect, useMemo, useState } from 'react'
 import { waitingByAgent } from '../../state/approval-queue'
 import { usePendingApprovals } from '../../state/approvals'
-import { canOpen, canStop, elapsed, sameRow, stateName, usageText, visibleRows, type TreeRow } from './rows'
+import { useSessionSpend } from '../../state/spend'
+import { canOpen, canStop, elapsed, sameRow, stateName, usageText, visibleRows, withSessionTotal, type TreeRow } from './rows'
 import { useAgentTree } from './store'
 import './agents.css'
 
@@ -23,7 +24,8 @@ export function AgentsPanel({ sessionId }: { sessionId: string | null }) {
     void show(sessionId)
   }, [sessionId, show])
 
-  const rows = useMemo(() => (tree ? visibleRows(tree, folded, waiting) : []), [tree, folded, waiting])
+  const total = useSessionSpend((state) => state.total)
+  const rows = useMemo(() => (tree ? withSessionTotal(visibleRows(tree, folded, waiting), total) : []), [tree, folded, waiting, total])
   const running = rows.some((row) => row.node.state === 'running' && row.node.startedAt !== undefined)
   const now = useNow(running)
 
@@ -31,7 +33,7 @@ export function AgentsPanel({ sessionId }: { sessionId: string | null }) {
     <section className="agents" aria-label="Agents" data-empty={!sessionId || undefined}>
       <header className="agents__header">
         <h2 className="pane__title">Agents</h2>
-        {rows[0] && <span className="agents__total">{usageText(rows[0].tokens, rows[0].costUsd)}</span>}
+        {rows[0] && <span className="agents__total" data-testid="agents-total">{usageText(rows[0].tokens, rows[0].costUsd)}</span>}
       </header>
       {error && (
         <p className="pane__error" role="alert">

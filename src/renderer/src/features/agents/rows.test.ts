@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { AgentEvent } from '../../../../shared/protocol/agent-event'
 import { emptyTree, foldTree, type AgentTree } from '../../../../shared/protocol/agent-tree'
-import { conversationOf } from './conversation'
+import { conversationOf, toolDetail } from './conversation'
 import { canOpen, canStop, elapsed, sameRow, stateName, usageText, visibleRows } from './rows'
 
 const base = { sessionId: 's1' }
@@ -99,5 +99,41 @@ describe('an agent conversation, read-only', () => {
       { kind: 'compaction', text: 'Compacted (automatic summary): 170k → 4.2k tokens; summarized 6 messages.', failed: false },
       { kind: 'compaction', text: 'Compaction (automatic summary) failed: The summary could not be made: overloaded', failed: true },
     ])
+  })
+  // The engine streams a reply's tool calls (tool_state pending) before its assistant_message; a
+  // stored history has the same order without the deltas.
+  const reply = (withDeltas: boolean) =>
+    [
+      { ...started('agent-a', 'main'), prompt: 'Look around' },
+      ...(withDeltas ? [{ type: 'text_delta', agentId: 'agent-a', text: 'Looking ' }, { type: 'text_delta', agentId: 'agent-a', text: 'first.' }] : []),
+      { type: 'tool_use_start', agentId: 'agent-a', toolUseId: 'tu1', name: 'Read' },
+      { type: 'tool_state', agentId: 'agent-a', toolUseId: 'tu1', name: 'Read', state: 'pending', summary: 'Read src/a.ts' },
+      { type: 'assistant_message', agentId: 'agent-a', text: 'Looking first.', stopReason: 'tool_use' },
+      { type: 'tool_state', agentId: 'agent-a', toolUseId: 'tu1', name: 'Read', state: 'running' },
+      { type: 'tool_end', agentId: 'agent-a', toolUseId: 'tu1', name: 'Read', isError: false, content: 'x' },
+      { type: 'tool_state', agentId: 'agent-a', toolUseId: 'tu2', name: 'Bash', state: 'pending', summary: 'Bash ls' },
+      { type: 'assistant_message', agentId: 'agent-a', text: 'Then the list.', stopReason: 'tool_use' },
+      { type: 'tool_end', agentId: 'agent-a', toolUseId: 'tu2', name: 'Bash', isError: false, content: 'a.ts' },
+      { type: 'assistant_message', agentId: 'agent-a', text: 'Done.', stopReason: 'end_turn' },
+    ].map((event) => ({ ...base, ...event }) as AgentEvent)
+
+  it.each([
+    ['live', true],
+    ['stored', false],
+  ])("puts a reply's text before the tool calls it made, once (%s)", (_, withDeltas) => {
+    expect(conversationOf(reply(withDeltas)).map((entry) => (entry.kind === 'tool' ? `tool ${entry.toolUseId}` : `${entry.kind} ${'text' in entry ? entry.text : ''}`))).toEqual([
+      'prompt Look around',
+      'text Looking first.',
+      'tool tu1',
+      'text Then the list.',
+      'tool tu2',
+      'text Done.',
+    ])
+  })
+
+  it('names a tool once, though its summary starts with the name', () => {
+    expect(toolDetail('Read', 'Read src/a.ts')).toBe('src/a.ts')
+    expect(toolDetail('Bash', 'Run the tests')).toBe('Run the tests')
+    expect(toolDetail('TaskList', 'TaskList')).toBe('')
   })
 })

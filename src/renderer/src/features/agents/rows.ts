@@ -1,4 +1,5 @@
 import { rollUp, ROOT, type AgentTree, type TreeNode } from '../../../../shared/protocol/agent-tree'
+import { formatTokens, formatUsd, type Spend } from '../../state/spend'
 
 /** One line of the tree as the panel shows it. */
 export interface TreeRow {
@@ -63,11 +64,20 @@ export function elapsed(node: TreeNode, now: number): string {
   return `${Math.floor(seconds / 3600)}h ${String(Math.floor(seconds / 60) % 60).padStart(2, '0')}m`
 }
 
-/** Tokens and cost in a few characters (`12.3k tok · $0.04`); '' when nothing was used. */
+/** Tokens and cost in a few characters (`12.3k tok · $0.04`, as the footers and the status bar write them); '' when nothing was used. */
 export function usageText(tokens: number, costUsd: number): string {
   if (tokens === 0) return ''
-  const count = tokens < 1000 ? String(tokens) : tokens < 1_000_000 ? `${(tokens / 1000).toFixed(1)}k` : `${(tokens / 1_000_000).toFixed(2)}M`
-  return `${count} tok · $${costUsd < 0.01 && costUsd > 0 ? costUsd.toFixed(4) : costUsd.toFixed(2)}`
+  return `${formatTokens(tokens)} tok · ${formatUsd(costUsd)}`
+}
+
+/**
+ * The rows with the root's figures replaced by the session's total (`state/spend`), so the tree's
+ * root, its header, the status bar and the footers are one reckoning. Pure.
+ */
+export function withSessionTotal(rows: TreeRow[], total: Spend): TreeRow[] {
+  const root = rows[0]
+  if (!root || root.node.id !== ROOT || (root.tokens === total.tokens && root.costUsd === total.costUsd)) return rows
+  return [{ ...root, tokens: total.tokens, costUsd: total.costUsd }, ...rows.slice(1)]
 }
 
 /** Whether the user can stop the node from the tree (something of it runs in the host). */

@@ -15,21 +15,31 @@ interface ApprovalChoicesProps {
  * are offered: promising "always" would be a lie.
  */
 export function ApprovalChoices({ request, busy, onReply }: ApprovalChoicesProps) {
-  const [rule, setRule] = useState(request.suggestions[0] ?? '')
+  // Every rule "always" or "this session" saves (one per subcommand of a compound command), as it will be saved.
+  const [rules, setRules] = useState<string[]>(() => [...request.suggestions])
   const [message, setMessage] = useState('')
   const canRemember = request.suggestions.length > 0
-  const edited = rule.trim() !== '' && rule.trim() !== request.suggestions[0]
-  const withRule = edited ? { rule: rule.trim() } : {}
-  const check = useRuleCheck(request.id, canRemember ? rule.trim() : '')
-  const ruleUnusable = canRemember && (rule.trim() === '' || check?.ok === false)
+  const kept = rules.map((rule) => rule.trim()).filter((rule) => rule !== '')
+  const edited = kept.length !== request.suggestions.length || kept.some((rule, index) => rule !== request.suggestions[index])
+  const withRule = edited && kept.length > 0 ? { rules: kept } : {}
+  const check = useRuleCheck(request.id, canRemember ? kept : [])
+  const ruleUnusable = canRemember && (kept.length === 0 || check?.ok === false)
   return (
     <div className="approval__choices">
-      {canRemember && (
-        <label className="approval__rule">
-          <span>Rule to remember</span>
-          <input className="field" aria-label="Rule to remember" value={rule} onChange={(event) => setRule(event.target.value)} spellCheck={false} aria-invalid={check?.ok === false} />
-        </label>
-      )}
+      {canRemember &&
+        rules.map((rule, index) => (
+          <label className="approval__rule" key={index}>
+            <span>{rules.length > 1 ? `Rule ${index + 1} of ${rules.length} to remember` : 'Rule to remember'}</span>
+            <input
+              className="field"
+              aria-label={rules.length > 1 ? `Rule ${index + 1} of ${rules.length} to remember` : 'Rule to remember'}
+              value={rule}
+              onChange={(event) => setRules(rules.map((old, at) => (at === index ? event.target.value : old)))}
+              spellCheck={false}
+              aria-invalid={check?.ok === false}
+            />
+          </label>
+        ))}
       {canRemember && check && <RuleMatches check={check} />}
       <div className="approval__actions">
         <RejectReason value={message} onChange={setMessage} />
@@ -56,17 +66,19 @@ export function ApprovalChoices({ request, busy, onReply }: ApprovalChoicesProps
 
 type RuleCheck = RequestOutput<'approval.checkRule'>
 
-/** Asks the host what the rule would allow, a moment after the user stops typing. */
-function useRuleCheck(id: string, rule: string): RuleCheck | undefined {
+/** Asks the host what the rules would allow, a moment after the user stops typing. */
+function useRuleCheck(id: string, rules: readonly string[]): RuleCheck | undefined {
+  const key = rules.join('\n')
   const [check, setCheck] = useState<RuleCheck>()
   useEffect(() => {
-    if (!rule) {
+    if (!key) {
       setCheck(undefined)
       return
     }
+    const list = key.split('\n')
     let current = true
     const timer = setTimeout(() => {
-      void api.invoke('approval.checkRule', { id, rule }).then((result) => {
+      void api.invoke('approval.checkRule', { id, rule: list[0]!, ...(list.length > 1 && { rules: list }) }).then((result) => {
         if (current) setCheck(result.ok ? result.value : undefined)
       })
     }, 150)
@@ -74,7 +86,7 @@ function useRuleCheck(id: string, rule: string): RuleCheck | undefined {
       current = false
       clearTimeout(timer)
     }
-  }, [id, rule])
+  }, [id, key])
   return check
 }
 

@@ -7,6 +7,7 @@ import { PauseCard } from './PauseCard'
 import { TurnLimitQuestion } from './TurnLimitQuestion'
 import { describeRecovery } from './recovery'
 import type { Turn } from './reducer'
+import { formatTokens, formatUsd, useSessionSpend, type Spend } from '../../state/spend'
 import { turnSpend, type TurnSpend } from './usage'
 
 const END_LABEL: Record<TerminalReason, string> = {
@@ -64,6 +65,8 @@ export const TurnView = memo(function TurnView({ turn, live, before, Marker, bus
 })
 
 function TurnFooter({ turn, before }: { turn: Turn; before: Turn['usage'] }) {
+  // The subagents this turn started: the same reckoning the status bar and the agent tree total.
+  const agents = useSessionSpend((state) => state.agents[turn.key])
   const end = turn.end
   const failed = end && end.reason !== 'completed' && end.reason !== 'aborted'
   const recovery = describeRecovery(turn)
@@ -76,27 +79,22 @@ function TurnFooter({ turn, before }: { turn: Turn; before: Turn['usage'] }) {
           {end.message ? ` — ${end.message}` : ''}
         </p>
       )}
-      {turn.usage && <UsageLine model={turn.usage.model} spend={turnSpend(turn.usage, before)} />}
+      {turn.usage && <UsageLine model={turn.usage.model} spend={turnSpend(turn.usage, before)} agents={agents} />}
     </footer>
   )
 }
 
-/** This turn's tokens read (cached ones included, and named), tokens written, and what it cost. */
-function UsageLine({ model, spend }: { model: string; spend: TurnSpend }) {
+/**
+ * This turn's tokens read (cached ones included, and named), tokens written, what the subagents it
+ * started spent, and what it all cost: the figures the status bar and the agent tree add up.
+ */
+function UsageLine({ model, spend, agents }: { model: string; spend: TurnSpend; agents: Spend | undefined }) {
   const { inputTokens, cacheReadTokens, cacheWriteTokens, outputTokens } = spend
   const read = inputTokens + cacheReadTokens + cacheWriteTokens
   return (
     <p className="usage" aria-label="Usage" title={model}>
       {formatTokens(read)} in{cacheReadTokens > 0 && ` (${formatTokens(cacheReadTokens)} cached)`} ·{' '}
-      {formatTokens(outputTokens)} out · {formatCost(spend.costUsd)}
+      {formatTokens(outputTokens)} out{agents && agents.tokens > 0 && ` · ${formatTokens(agents.tokens)} by subagents`} · {formatUsd(spend.costUsd + (agents?.costUsd ?? 0))}
     </p>
   )
-}
-
-function formatTokens(count: number): string {
-  return count >= 10_000 ? `${(count / 1000).toFixed(1)}k` : count.toLocaleString('en-US')
-}
-
-function formatCost(usd: number): string {
-  return usd < 0.01 ? `$${usd.toFixed(4)}` : `$${usd.toFixed(2)}`
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { AgentEvent } from '../../../../shared/protocol/agent-event'
+import { historyToReplay } from '../../lib/history-replay'
 import { addPendingTurn, emptyTranscript, failTurn, isRunning, reduce, type Transcript } from './reducer'
 
 const ids = { sessionId: 's1', agentId: 'main' }
@@ -30,6 +31,25 @@ describe('chat reducer', () => {
       ],
     })
     expect(isRunning(state)).toBe(true)
+  })
+
+  it('keeps two replies of one turn apart, live and replayed from a stored history', () => {
+    const live = [
+      ev({ type: 'turn_start', turnId: 't1', prompt: 'hello' }),
+      ev({ type: 'text_delta', text: 'First reply.' }),
+      ev({ type: 'assistant_message', text: 'First reply.', stopReason: 'end_turn' }),
+      // A Stop hook sent the agent on: a second reply, with nothing in between.
+      ev({ type: 'text_delta', text: 'Second ' }),
+      ev({ type: 'text_delta', text: 'reply.' }),
+      ev({ type: 'assistant_message', text: 'Second reply.', stopReason: 'end_turn' }),
+    ]
+    const blocks = [
+      { kind: 'text', text: 'First reply.' },
+      { kind: 'text', text: 'Second reply.' },
+    ]
+    expect(fold(live).turns[0]?.blocks).toEqual(blocks)
+    const stored = live.filter((event) => event.type !== 'text_delta')
+    expect(fold(historyToReplay(stored)).turns[0]?.blocks).toEqual(blocks)
   })
 
   it('tracks a tool call through its states and result', () => {

@@ -169,6 +169,8 @@ export function reduce(transcript: Transcript, event: AgentEvent): Transcript {
       // The next request after the user said go on: the question is answered.
       return update(({ limitQuestion: _answered, ...turn }) => turn)
     case 'assistant_message':
+      // The reply is whole: a next reply's text is a block of its own, not run into this one.
+      return update(closeReply)
     case 'memory_recall':
     case 'memory_write':
       // The streamed deltas already carry the text; these are for transcripts and logs.
@@ -189,7 +191,9 @@ export function reduce(transcript: Transcript, event: AgentEvent): Transcript {
     case 'agent_end':
     case 'shell_start':
     case 'shell_end':
-      // Not part of the conversation: the task list, the mode and the agent tree have their own state.
+    case 'hook_run':
+    case 'approval_answered':
+      // Not part of the conversation: the task list, the mode, the agent tree and the timeline have their own state.
       return transcript
     case 'sandbox_unavailable':
       // Shown once per session as a banner (SandboxBanner, from the chat store), not in a turn.
@@ -242,9 +246,21 @@ function startTurn(transcript: Transcript, turnId: string, prompt: string): Tran
   return { turns: [...transcript.turns, { key: turnId, turnId, prompt, blocks: [], notices: [] }] }
 }
 
+// Text blocks of replies that are whole (their assistant_message came): the next text starts anew.
+const closedBlocks = new WeakSet<Block>()
+
+/** Ends the reply's last text or thinking block (a copy marked closed, so the fold stays pure). */
+function closeReply(turn: Turn): Turn {
+  const last = turn.blocks.at(-1)
+  if (!last || last.kind === 'tool' || closedBlocks.has(last)) return turn
+  const closed = { ...last }
+  closedBlocks.add(closed)
+  return { ...turn, blocks: [...turn.blocks.slice(0, -1), closed] }
+}
+
 function appendText(turn: Turn, kind: 'text' | 'thinking', text: string): Turn {
   const last = turn.blocks.at(-1)
-  if (last && last.kind === kind) {
+  if (last && last.kind === kind && !closedBlocks.has(last)) {
     return { ...turn, blocks: [...turn.blocks.slice(0, -1), { kind, text: last.text + text }] }
   }
   return { ...turn, blocks: [...turn.blocks, { kind, text }] }

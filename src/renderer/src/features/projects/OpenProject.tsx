@@ -1,5 +1,6 @@
 import { useEffect, useId, useState, type FormEvent, type KeyboardEvent } from 'react'
 import { useProjects } from './store'
+import { OpenRemoteProject } from './OpenRemoteProject'
 import './projects.css'
 
 /** The ways in: type a path, choose a folder (desktop), reopen a recent one, or drop a folder. */
@@ -83,6 +84,8 @@ export function OpenProject() {
             </ul>
           </nav>
         )}
+
+        <OpenRemoteProject />
 
         {current && (
           <button type="button" className="button button--quiet" onClick={() => setChoosing(false)}>

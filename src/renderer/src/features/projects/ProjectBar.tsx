@@ -1,10 +1,13 @@
 import type { KeyboardEvent } from 'react'
 import { useProjects } from './store'
+import { useRemoteProjects } from './remote-store'
 
 /** Tabs of the open projects, the current one's path, a way to open another, and errors from drops. */
 export function ProjectBar() {
   const current = useProjects((state) => state.current)
   const openProjects = useProjects((state) => state.openProjects)
+  // A remote project's tab says when its connection is down (the host is named in its name).
+  const connections = useRemoteProjects((state) => state.connections)
   const error = useProjects((state) => state.error)
   const choosing = useProjects((state) => state.choosing)
   const { setChoosing, clearError, activate, closeProject } = useProjects.getState()
@@ -43,6 +46,11 @@ export function ProjectBar() {
               onKeyDown={(event) => onTabKey(event, index)}
             >
               {project.name}
+              {connections[project.path] && (
+                <span className="project-tab__remote" role="status" title={connections[project.path]?.message}>
+                  {connections[project.path]?.state === 'lost' ? ' — connection lost' : ' — reconnecting…'}
+                </span>
+              )}
             </button>
             {openProjects.length > 1 && (
               <button

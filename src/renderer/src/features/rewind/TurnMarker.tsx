@@ -13,10 +13,11 @@ export function TurnMarker({ turnId, busy }: { turnId?: string; busy: boolean })
   return (
     <span className="turn-marker" role="group" aria-label="Checkpoint before this message">
       <button type="button" className="button button--small turn-marker__button" disabled={busy} title="Restore the code and/or the conversation as they were before this prompt" onClick={() => open('rewind')}>
-        ⟲ Rewind to here
+        <span aria-hidden="true">⟲</span> Rewind to here
       </button>
       <button type="button" className="button button--small turn-marker__button" disabled={busy} title="Continue in a new session from before this prompt" onClick={() => open('fork')}>
-        ⑂ Fork from here
+        {/* U+2387: a branch sign that common UI fonts (DejaVu among them) carry; U+2442 is a box in most. */}
+        <span aria-hidden="true">⎇</span> Fork from here
       </button>
     </span>
   )

@@ -1,4 +1,4 @@
-import { DEFAULT_TURN_GUARD } from '../../../../shared/ipc/contract'
+import { DEFAULT_TURN_GUARD } from '../../../../shared/ipc/preferences'
 
 /** How many model requests a turn makes before it asks whether to go on (`sous -p` has no limit). */
 export function TurnGuardField({ value, onChange }: { value: number | undefined; onChange(value: number | undefined): void }) {

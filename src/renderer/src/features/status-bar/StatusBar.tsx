@@ -2,6 +2,7 @@ import { useEffect } from 'react'
 import type { PermissionModeName } from '../../../../shared/ipc/contract'
 import { openView } from '../../lib/open-dialog'
 import { budgetFacts, compactCount, highMark, lowMark, modeLabel, nextMode, statusFacts, type UsageHistory } from './status'
+import { formatTokens, formatUsd, useSessionSpend } from '../../state/spend'
 import './status-bar.css'
 
 /** What the status bar shows and the one thing it changes (the mode); the shell wires it to the chat. */
@@ -26,6 +27,8 @@ export interface StatusBarProps {
 export function StatusBar({ transcript, mode, modeProblem: problem, setMode, activity, configuredModel, autoModeOff = false }: StatusBarProps) {
   const facts = statusFacts(transcript)
   const budget = budgetFacts(transcript)
+  // The session's total, subagents included: the same reckoning the footers and the agent tree show.
+  const spend = useSessionSpend((state) => state.total)
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
@@ -63,8 +66,8 @@ export function StatusBar({ transcript, mode, modeProblem: problem, setMode, act
         <meter min={0} max={1} low={lowMark(facts)} high={highMark(facts)} optimum={0} value={share} aria-hidden="true" />
         {compactCount(facts.contextUsed)} / {compactCount(facts.contextWindow)}
       </button>
-      <span>{compactCount(facts.totalTokens)} tokens</span>
-      <span>${facts.costUsd.toFixed(facts.costUsd < 1 ? 3 : 2)}</span>
+      <span data-testid="session-tokens">{formatTokens(spend.tokens)} tokens</span>
+      <span data-testid="session-cost">{formatUsd(spend.costUsd)}</span>
       {budget && (
         // Not a live region: the forecast changes with every request, and the 80 % warning is said in the chat.
         <span className={`status-bar__budget status-bar__budget--${budget.level}`} role="note" aria-label={budget.label} title={budget.label} data-testid="budget">

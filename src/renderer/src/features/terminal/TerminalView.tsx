@@ -63,7 +63,8 @@ export function TerminalView({ info, sessionId, fontSize, dark, visible }: Termi
       showSession.current = agent.showSession
       stop = agent.dispose
     } else {
-      stop = wireShell(made, info.projectPath, (patch) => update(info.key, patch))
+      // A tab brought back by a reload takes up its shell (read once: later ids are this view's own).
+      stop = wireShell(made, info.projectPath, (patch) => update(info.key, patch), useTerminals.getState().terminals.find((t) => t.key === info.key)?.ptyId)
     }
     // Fit on the next frame: the observer fires during layout, and fitting there loops.
     let frame = 0

@@ -16,6 +16,14 @@ export interface TerminalInfo {
   error: string | null
   /** Bumped to start a fresh shell in the same tab after the old one exited. */
   generation: number
+  /** The host's id of the shell's PTY once it runs: a reloaded page takes that shell up again. */
+  ptyId?: string
+}
+
+/** A shell tab as a reloaded page gets it back: its title and the PTY it was showing. */
+export interface SavedShell {
+  title: string
+  ptyId?: string
 }
 
 export interface TerminalsState {
@@ -24,6 +32,11 @@ export interface TerminalsState {
   active: Record<string, string>
   /** Gives a project its Agent terminal and a first shell, once. */
   ensureProject(projectPath: string): void
+  /**
+   * Gives a project its Agent terminal and the shell tabs it had before the page was reloaded
+   * (each takes up its PTY if that still runs), unless it has terminals already.
+   */
+  restore(projectPath: string, shells: readonly SavedShell[], activeTitle?: string): void
   /** Opens a new shell tab in a project and selects it; returns its key. */
   add(projectPath: string): string
   /** Closes a shell tab (its PTY is killed when the view unmounts); the Agent terminal stays. */
@@ -34,7 +47,7 @@ export interface TerminalsState {
   /** Asks a terminal to open its find bar (the palette's "Find in terminal"). */
   searchRequests: Record<string, number>
   requestSearch(key: string): void
-  update(key: string, patch: Partial<Pick<TerminalInfo, 'status' | 'exitCode' | 'error'>>): void
+  update(key: string, patch: Partial<Pick<TerminalInfo, 'status' | 'exitCode' | 'error' | 'ptyId'>>): void
   restart(key: string): void
 }
 
@@ -80,6 +93,14 @@ export const useTerminals = create<TerminalsState>()((set, get) => ({
       terminals: [...state.terminals, agent, first],
       active: { ...state.active, [projectPath]: first.key },
     }))
+  },
+
+  restore(projectPath, shells, activeTitle) {
+    if (get().terminals.some((t) => t.projectPath === projectPath)) return
+    const agent: TerminalInfo = { ...shell(projectPath, 'Agent'), kind: 'agent', status: 'running' }
+    const tabs = shells.map((saved) => ({ ...shell(projectPath, saved.title), ...(saved.ptyId !== undefined && { ptyId: saved.ptyId }) }))
+    const active = [agent, ...tabs].find((t) => t.title === activeTitle) ?? tabs[0] ?? agent
+    set((state) => ({ terminals: [...state.terminals, agent, ...tabs], active: { ...state.active, [projectPath]: active.key } }))
   },
 
   add(projectPath) {
@@ -131,7 +152,7 @@ export const useTerminals = create<TerminalsState>()((set, get) => ({
     set((state) => ({
       terminals: state.terminals.map((t) =>
         t.key === key
-          ? { ...t, status: 'starting', exitCode: null, error: null, generation: t.generation + 1 }
+          ? { ...t, status: 'starting', exitCode: null, error: null, generation: t.generation + 1, ptyId: undefined }
           : t,
       ),
     }))

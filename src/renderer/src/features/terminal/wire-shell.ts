@@ -5,15 +5,17 @@ import type { XtermKit } from './xterm-setup'
 
 /** What a shell view reports back to its tab. */
 export interface ShellReport {
-  (patch: { status?: TerminalStatus; exitCode?: number | null; error?: string | null }): void
+  (patch: { status?: TerminalStatus; exitCode?: number | null; error?: string | null; ptyId?: string }): void
 }
 
 /**
  * Runs a user shell on a real PTY in `cwd` inside `kit`, until the returned function is called
  * (which kills it). Output is acknowledged only after xterm has rendered it, so a flood (`yes`,
- * `cat big.log`) pauses the PTY instead of swamping the renderer.
+ * `cat big.log`) pauses the PTY instead of swamping the renderer. With `attachId` (a tab brought
+ * back by a page reload) it takes up that shell, drawing its recent output first; a new shell
+ * starts when that one has ended.
  */
-export function wireShell(kit: XtermKit, cwd: string, report: ShellReport): () => void {
+export function wireShell(kit: XtermKit, cwd: string, report: ShellReport, attachId?: string): () => void {
   const { term } = kit
   let id: string | undefined
   let disposed = false
@@ -35,9 +37,14 @@ export function wireShell(kit: XtermKit, cwd: string, report: ShellReport): () =
   })
 
   report({ status: 'starting', exitCode: null, error: null })
-  void api
-    .invoke('pty.create', { cwd, cols: Math.max(term.cols, 2), rows: Math.max(term.rows, 1) })
-    .then((result) => {
+  const started = (ptyId: string) => {
+    id = ptyId
+    report({ status: 'running', ptyId })
+    // The container may have been resized while we waited.
+    void api.invoke('pty.resize', { id, cols: Math.max(term.cols, 2), rows: Math.max(term.rows, 1) })
+  }
+  const create = () =>
+    void api.invoke('pty.create', { cwd, cols: Math.max(term.cols, 2), rows: Math.max(term.rows, 1) }).then((result) => {
       if (!result.ok) {
         if (!disposed) report({ status: 'failed', error: result.error.message })
         return
@@ -47,11 +54,22 @@ export function wireShell(kit: XtermKit, cwd: string, report: ShellReport): () =
         void api.invoke('pty.kill', { id: result.value.id })
         return
       }
-      id = result.value.id
-      for (const event of early.splice(0)) if (event.id === id) render(event.data)
-      report({ status: 'running' })
-      // The container may have been resized while we waited.
-      void api.invoke('pty.resize', { id, cols: Math.max(term.cols, 2), rows: Math.max(term.rows, 1) })
+      for (const event of early.splice(0)) if (event.id === result.value.id) render(event.data)
+      started(result.value.id)
+    })
+  if (attachId === undefined) create()
+  else
+    void api.invoke('pty.attach', { id: attachId }).then((result) => {
+      if (disposed) return
+      if (!result.ok) {
+        term.write('\x1b[2m[the shell of this tab ended while the page reloaded; this is a new one]\x1b[0m\r\n')
+        early.length = 0
+        return create()
+      }
+      // What arrived before the answer is in the output it returns, which the host counts as acknowledged.
+      early.length = 0
+      term.write(result.value.data)
+      started(attachId)
     })
 
   const typing = term.onData((data) => {

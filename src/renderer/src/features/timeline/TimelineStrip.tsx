@@ -1,5 +1,6 @@
 import { memo, useCallback, useMemo, useRef, useState, type KeyboardEvent } from 'react'
-import { filesLine, MAIN_LANE, markName, type Lane, type Mark, type Timeline } from './model'
+import { useFilesLine } from './call-files'
+import { MAIN_LANE, markName, type Lane, type Mark, type Timeline } from './model'
 import './timeline.css'
 
 /** Width of one step on the axis, in px. */
@@ -19,7 +20,8 @@ export interface TimelineStripProps {
  * The session timeline under the conversation: one row per lane (the main agent, then each
  * subagent), every step a button on a shared axis. A toolbar with one tab stop: the arrow keys
  * move along the axis (Left/Right) and between lanes (Up/Down), Home/End to the first and last
- * step. Hovering or focusing a mark shows the files changed at that step.
+ * step. Hovering or focusing a mark shows the files changed at that step (a command's from the
+ * checkpoints around it: `call-files.ts`).
  */
 export function TimelineStrip({ timeline, landedBefore, onActivate }: TimelineStripProps) {
   const { marks, lanes } = timeline
@@ -47,6 +49,7 @@ export function TimelineStrip({ timeline, landedBefore, onActivate }: TimelineSt
   }, [])
   const activeId = active !== null && timeline.index.has(active) ? active : (marks.at(-1)?.id ?? null)
   const shownMark = shown !== null ? marks[timeline.index.get(shown) ?? -1] : undefined
+  const shownFiles = useFilesLine(timeline.sessionId, shownMark)
   const width = LABEL + Math.max(1, marks.length) * STEP
 
   const move = (mark: Mark | undefined) => {
@@ -103,7 +106,7 @@ export function TimelineStrip({ timeline, landedBefore, onActivate }: TimelineSt
       <div id="timeline-mark-files" role="tooltip" className="timeline__tip" hidden={!shownMark}>
         {shownMark && (
           <>
-            <strong>{markName(shownMark)}</strong> <span>{filesLine(shownMark)}</span>
+            <strong>{markName(shownMark)}</strong> <span>{shownFiles}</span>
           </>
         )}
       </div>

@@ -99,6 +99,26 @@ describe('the timeline model', () => {
     expect(approval.lane).toBe('agent-1')
   })
 
+  it('marks a stored session’s hooks and approvals from its transcript’s events as the live inputs do', () => {
+    const live = foldTimeline(emptyTimeline(S), [
+      ...session.slice(0, 7),
+      { kind: 'hook', run: { at: 5, sessionId: S, event: 'PreToolUse', matcher: 'Bash', command: './check.sh', exitCode: 2, durationMs: 3, timedOut: false, input: '{"tool_name":"Bash","tool_use_id":"call-bash"}', stdout: '', stderr: 'no' } },
+      { kind: 'approval', request: { id: 'ap1', sessionId: S, toolUseId: 'call-bash', toolName: 'Bash', input: {}, explanation: { kind: 'mode', text: 'asks' }, suggestions: [] } },
+      { kind: 'approval_resolved', id: 'ap1', outcome: 'rejected' },
+    ])
+    const stored = foldTimeline(emptyTimeline(S), [
+      ...session.slice(0, 7),
+      ev({ ...main, type: 'hook_run', event: 'PreToolUse', matcher: 'Bash', command: './check.sh', exitCode: 2, durationMs: 3, timedOut: false, aboutToolUseId: 'call-bash', at: 5 }),
+      ev({ ...main, type: 'approval_answered', approvalId: 'ap1', toolUseId: 'call-bash', toolName: 'Bash', outcome: 'rejected', explanation: 'asks' }),
+    ])
+    const shape = (timeline: typeof live) => timeline.marks.filter((mark) => mark.kind === 'hook' || mark.kind === 'approval').map((mark) => [mark.lane, markName(mark), mark.state, mark.target])
+    expect(shape(stored)).toEqual([
+      ['main', 'Hook PreToolUse (Bash): ./check.sh — exit 2', 'error', { toolUseId: 'call-bash' }],
+      ['main', 'Approval for Bash — rejected', 'error', { toolUseId: 'call-bash' }],
+    ])
+    expect(shape(stored)).toEqual(shape(live))
+  })
+
   it('ignores another session’s events and a repeated turn_start', () => {
     const timeline = foldTimeline(emptyTimeline(S), [session[0]!, session[0]!, ev({ sessionId: 'other', agentId: 'main', type: 'turn_start', turnId: 'x', prompt: 'elsewhere' })])
     expect(timeline.marks).toHaveLength(1)

@@ -1,4 +1,3 @@
-import type { HookRunInfo } from '../../../../shared/ipc/contract'
 import type { AgentEvent } from '../../../../shared/protocol/agent-event'
 import { layerName } from '../../../../shared/protocol/compaction'
 import { describeCall, filesOf, mergeFiles, oneLine, outcomeWord, toolUseIdOf } from './describe'
@@ -15,6 +14,18 @@ export * from './types'
  * (its transcripts read back) give the same marks. Marks that did not change keep their identity,
  * so a view that memoizes them re-renders only what moved.
  */
+
+/** What a hook mark is made of: a live run (`hooks.ran`) or a stored one (a `hook_run` event). */
+interface HookStep {
+  event: string
+  matcher?: string
+  command: string
+  exitCode: number | null
+  timedOut: boolean
+  error?: string
+  /** The call a tool event's hook was about. */
+  toolUseId?: string
+}
 
 /** Tools that change files and name them in their input. */
 const EDIT_TOOLS = new Set(['Edit', 'MultiEdit', 'Write', 'NotebookEdit'])
@@ -62,8 +73,12 @@ class Draft {
     switch (input.kind) {
       case 'event':
         return this.event(input.event)
-      case 'hook':
-        return this.hook(input.run)
+      case 'hook': {
+        const { run } = input
+        if (run.sessionId !== undefined && run.sessionId !== this.base.sessionId) return
+        const toolUseId = toolUseIdOf(run.input)
+        return this.hook({ ...run, ...(toolUseId !== undefined && { toolUseId }) })
+      }
       case 'approval': {
         const { request } = input
         const lane = request.agent?.id ?? MAIN_LANE
@@ -119,14 +134,24 @@ class Draft {
       case 'agent_end':
         this.updateLane(event.agentId, (found) => ({ ...found, state: event.status === 'completed' ? 'done' : 'error' }))
         return
+      // A stored session's hooks and approvals (its transcript records them; live they come as their own inputs).
+      case 'hook_run':
+        this.hook({ ...event, ...(event.aboutToolUseId !== undefined && { toolUseId: event.aboutToolUseId }) })
+        return
+      case 'approval_answered': {
+        const owner = this.currentLaneIndex().has(event.agentId) ? event.agentId : MAIN_LANE
+        const id = `approval:${event.approvalId}`
+        this.add({ id, lane: owner, kind: 'approval', label: `Approval for ${event.toolName}`, state: 'running', target: this.targetOf(owner, event.toolUseId || undefined), files: [] })
+        this.update(id, (mark) => ({ ...mark, note: outcomeWord(event.outcome), state: event.outcome === 'rejected' ? 'error' : 'done' }))
+        return
+      }
       default:
         return
     }
   }
 
-  private hook(run: HookRunInfo): void {
-    if (run.sessionId !== undefined && run.sessionId !== this.base.sessionId) return
-    const toolUseId = toolUseIdOf(run.input)
+  private hook(run: HookStep): void {
+    const { toolUseId } = run
     const owner = toolUseId ? this.currentMark(`tool:${toolUseId}`) : undefined
     const lane = owner?.lane ?? MAIN_LANE
     const failed = run.error !== undefined || run.timedOut || (run.exitCode !== null && run.exitCode !== 0)

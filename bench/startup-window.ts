@@ -1,0 +1,127 @@
+import { execFileSync } from 'node:child_process'
+import { existsSync, readFileSync } from 'node:fs'
+import { mkdir } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { Page } from '@playwright/test'
+import { launchChromium, openProject, startServe } from './serve'
+import type { ModelServer } from '../test/model-server'
+
+const LOADS = 5
+const VIEWPORT = { width: 1440, height: 900 }
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN
+const mib = (bytes: number) => `${(bytes / 1048576).toFixed(1)} MiB`
+
+/**
+ * `sous serve` in Chromium at 1440×900: {@link LOADS} cold loads of the window (a fresh page each,
+ * the browser's cache off), each timed from navigation: first contentful paint (target ≤ 200 ms)
+ * and the long tasks of start-up, until a project is open and the page has been idle (the idle
+ * preloads, Monaco's among them, count: they are start-up too; target: none over 50 ms). Then the
+ * memory of the idle window with that project open: the renderer's RSS and JS heap, and the
+ * serving process's RSS (what the desktop app's main process would hold).
+ */
+export async function windowFigures(server: ModelServer, base: string): Promise<void> {
+  const project = join(base, 'project')
+  const userHome = join(base, 'user-home')
+  await mkdir(project, { recursive: true })
+  await mkdir(userHome, { recursive: true })
+  const serve = await startServe({ sousHome: join(base, 'sous-home'), userHome, modelUrl: server.url })
+  try {
+    await loads(serve.url, project)
+    await idleWindow(serve.url, project, serve.child.pid)
+  } finally {
+    serve.child.kill('SIGTERM')
+  }
+}
+
+/** The cold loads: first contentful paint, the start screen, long tasks. */
+async function loads(url: string, project: string): Promise<void> {
+  const browser = await launchChromium()
+  try {
+    const figures: Array<{ fcp: number; screen: number; longTasks: number[] }> = []
+    let page: Page | undefined
+    for (let load = 0; load < LOADS; load++) {
+      await page?.close()
+      page = await browser.newPage({ viewport: VIEWPORT })
+      const cdp = await page.context().newCDPSession(page)
+      await cdp.send('Network.setCacheDisabled', { cacheDisabled: true })
+      await page.addInitScript(`
+        window.__startScreen = undefined
+        new MutationObserver((changes, observer) => {
+          if (!document.querySelector('.open-project input')) return
+          observer.disconnect()
+          requestAnimationFrame(() => (window.__startScreen = performance.now()))
+        }).observe(document, { childList: true, subtree: true })
+        window.__startupLongTasks = []
+        new PerformanceObserver((list) => {
+          for (const entry of list.getEntries()) window.__startupLongTasks.push(entry.duration)
+        }).observe({ type: 'longtask', buffered: true })
+      `)
+      await openProject(page, url, project)
+      await page.evaluate(`new Promise((done) => setTimeout(() => requestIdleCallback(() => done(), { timeout: 3000 }), 2500))`)
+      const fcp = (await page.evaluate(`performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? -1`)) as number
+      const screen = (await page.evaluate('window.__startScreen ?? -1')) as number
+      figures.push({ fcp, screen, longTasks: (await page.evaluate('window.__startupLongTasks')) as number[] })
+    }
+    const fcps = figures.map((load) => load.fcp)
+    const longest = figures.map((load) => Math.max(0, ...load.longTasks))
+    console.log(`sous serve window, Chromium ${VIEWPORT.width}×${VIEWPORT.height}, ${LOADS} cold loads (navigation → project open → idle)`)
+    console.log(`  first contentful paint: median ${median(fcps).toFixed(0)} ms (${fcps.map((fcp) => fcp.toFixed(0)).join(', ')}); target ≤ 200 ms${median(fcps) <= 200 ? '' : ', OVER'}`)
+    const screens = figures.map((load) => load.screen)
+    console.log(`  the app's start screen painted (React's first render, the open-project form): median ${median(screens).toFixed(0)} ms (${screens.map((screen) => screen.toFixed(0)).join(', ')}); the first paint before it is index.html's boot shell`)
+    const over = figures.map((load) => load.longTasks.filter((task) => task > 50).length)
+    console.log(`  long tasks over 50 ms during start: ${over.join(', ')} per load; longest ${longest.map((task) => task.toFixed(0)).join(', ')} ms (target: none${over.some(Boolean) ? ', OVER' : ''})`)
+    await page?.close()
+  } finally {
+    await browser.close()
+  }
+}
+
+/** Memory of an idle window with the project open, in a browser of its own (no renderers of earlier loads). */
+async function idleWindow(url: string, project: string, servePid: number | undefined): Promise<void> {
+  const browser = await launchChromium()
+  try {
+    const page = await browser.newPage({ viewport: VIEWPORT })
+    await openProject(page, url, project)
+    await page.evaluate(`new Promise((done) => setTimeout(() => requestIdleCallback(() => done(), { timeout: 3000 }), 2500))`)
+    await idleMemory(page, servePid)
+  } finally {
+    await browser.close()
+  }
+}
+
+/** The idle window's memory: its renderer process (RSS), the page's JS heap, the server process. */
+async function idleMemory(page: Page, servePid: number | undefined): Promise<void> {
+  const cdp = await page.context().newCDPSession(page)
+  await cdp.send('HeapProfiler.collectGarbage')
+  await cdp.send('Performance.enable')
+  const { metrics } = (await cdp.send('Performance.getMetrics')) as { metrics: Array<{ name: string; value: number }> }
+  const heap = metrics.find((metric) => metric.name === 'JSHeapUsedSize')?.value ?? NaN
+  // The page's renderer is the largest; Chromium may keep a spare one, nearly empty, beside it.
+  const renderer = Math.max(0, ...rendererPids().map(rssOf))
+  console.log(`  idle window, one project open: renderer RSS ${mib(renderer)}, JS heap used ${mib(heap)}; sous serve process RSS ${servePid ? mib(rssOf(servePid)) : 'n/a'} (what the desktop app's main process would hold)`)
+}
+
+/** Chromium's renderer processes: `--type=renderer` descendants of the browser this process launched. */
+function rendererPids(): number[] {
+  const list = execFileSync('ps', ['-eo', 'pid=,ppid=,args='], { encoding: 'utf8' }).split('\n')
+  const all = list.map((line) => /^\s*(\d+)\s+(\d+)\s+(.*)$/.exec(line)).filter((match) => match !== null)
+  const browserPid = Number(all.find((match) => Number(match[2]) === process.pid && match[3]!.includes('chromium') && !match[3]!.includes('--type='))?.[1])
+  return all.filter((match) => match[3]!.includes('--type=renderer') && isDescendant(Number(match[1]), browserPid, all)).map((match) => Number(match[1]))
+}
+
+function isDescendant(pid: number, ancestor: number, all: RegExpExecArray[]): boolean {
+  for (let current = pid, hops = 0; hops < 10; hops++) {
+    const parent = Number(all.find((match) => Number(match[1]) === current)?.[2])
+    if (!parent) return false
+    if (parent === ancestor) return true
+    current = parent
+  }
+  return false
+}
+
+function rssOf(pid: number): number {
+  const status = `/proc/${pid}/status`
+  if (!existsSync(status)) return 0
+  const kB = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(status, 'utf8'))?.[1] ?? 0)
+  return kB * 1024
+}

@@ -1,0 +1,180 @@
+import { mkdir, readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { requests, type EventChannel, type EventPayload, type Project, type RecentRemote, type RemoteTarget, type RequestChannel } from '../../../shared/ipc/contract'
+import { AppError, type Result } from '../../../shared/ipc/result'
+import { writeFileAtomic } from '../../base/atomic-write'
+import type { EventHub } from '../../base/event-hub'
+import { createModelRelay } from '../../services/model/relay'
+import { SOUS_VERSION } from '../version'
+import { createPathMap, someString, type PathMap } from './path-map'
+import { connectReconnecting, type ReconnectingHost } from './reconnecting'
+import { explainSshFailure, spawnSshHost } from './ssh'
+
+/** Options of {@link RemoteProjects}. */
+export interface RemoteProjectsOptions {
+  sousHome: string
+  /** The local environment (credentials included: the relay sends with them; ssh never gets them). */
+  env: NodeJS.ProcessEnv
+  /** The app's key store: a key entered in Settings is what the relay sends with. */
+  keyStore?: { get(): Promise<string | undefined> }
+  /** The local hub: a remote's events are emitted here, paths mapped. */
+  events: EventHub
+  log(message: string): void
+}
+
+interface Remote {
+  target: RemoteTarget
+  host: ReconnectingHost
+  paths: PathMap
+}
+
+/** The requests whose answer names a session, a terminal or an approval that lives on that remote. */
+const RECORDS: Partial<Record<RequestChannel, 'session' | 'pty'>> = { 'session.create': 'session', 'session.resume': 'session', 'session.continue': 'session', 'pty.create': 'pty' }
+
+/**
+ * The local side's remote projects: one connection per destination and folder (the system ssh,
+ * `sous host --stdio` there, reconnecting with backoff), and the routing that sends a request
+ * about a remote project — its path (`ssh://<destination>/…`), one of its sessions, terminals or
+ * approvals — to its host instead of the local handlers. Model requests of the remote come back
+ * through the relay and leave with the local key.
+ */
+export class RemoteProjects {
+  private readonly remotes = new Map<string, Remote>()
+  private readonly owners = new Map<string, Remote>()
+
+  constructor(private readonly options: RemoteProjectsOptions) {}
+
+  /** Connects (once per destination and folder) and opens the folder there. Throws AppError with ssh's message on failure. */
+  async open(target: RemoteTarget): Promise<Project> {
+    const paths = createPathMap(target.destination, target.folder)
+    const key = `${paths.prefix}${target.folder}`
+    let remote = this.remotes.get(key)
+    if (!remote) {
+      remote = await this.connect(target, paths)
+      this.remotes.set(key, remote)
+    }
+    const opened = await remote.host.invoke('project.open', { path: target.folder })
+    if (!opened.ok) throw new AppError(opened.error.code, `${target.destination}:${target.folder}: ${opened.error.message}`)
+    await this.remember(target)
+    return { path: `${paths.prefix}${opened.value.path}`, name: `${opened.value.name} (${target.destination})`, openedAt: opened.value.openedAt }
+  }
+
+  /** Remotes opened before, newest first. */
+  async recent(): Promise<RecentRemote[]> {
+    try {
+      const parsed = JSON.parse(await readFile(this.file(), 'utf8')) as unknown
+      return Array.isArray(parsed) ? (parsed as RecentRemote[]).filter((entry) => typeof entry?.destination === 'string' && typeof entry?.folder === 'string') : []
+    } catch {
+      return []
+    }
+  }
+
+  /**
+   * Forwards `channel` to the remote it concerns and answers its result (paths mapped back), or
+   * undefined when it concerns no remote (the local router answers). The payload was checked by
+   * the caller against the contract.
+   */
+  async forward(channel: RequestChannel, payload: unknown): Promise<Result<unknown> | undefined> {
+    const remote = this.routeOf(channel, payload)
+    if (!remote) return undefined
+    const result = await remote.host.invoke(channel, remote.paths.toRemote(payload) as never)
+    if (!result.ok) return result
+    const value = remote.paths.toLocal(result.value as unknown)
+    const kind = RECORDS[channel]
+    const id = kind === 'session' ? (value as { sessionId?: unknown })?.sessionId : kind === 'pty' ? (value as { id?: unknown })?.id : undefined
+    if (typeof id === 'string') this.owners.set(`${kind}:${id}`, remote)
+    return { ok: true, value }
+  }
+
+  /** Ends every connection. */
+  dispose(): void {
+    for (const remote of this.remotes.values()) remote.host.close()
+    this.remotes.clear()
+  }
+
+  private routeOf(channel: string, payload: unknown): Remote | undefined {
+    const record = (payload ?? {}) as Record<string, unknown>
+    if (typeof record['sessionId'] === 'string') {
+      const owner = this.owners.get(`session:${record['sessionId']}`)
+      if (owner) return owner
+    }
+    if (typeof record['id'] === 'string') {
+      const kind = channel.startsWith('pty.') ? 'pty' : channel.startsWith('approval.') ? 'approval' : undefined
+      const owner = kind && this.owners.get(`${kind}:${record['id']}`)
+      if (owner) return owner
+    }
+    for (const remote of this.remotes.values()) if (someString(payload, (text) => remote.paths.owns(text) && text.startsWith(`${remote.paths.prefix}${remote.target.folder}`))) return remote
+    // A path of a destination opened for another folder still belongs to that machine.
+    for (const remote of this.remotes.values()) if (someString(payload, remote.paths.owns)) return remote
+    return undefined
+  }
+
+  private async connect(target: RemoteTarget, paths: PathMap): Promise<Remote> {
+    const relay = createModelRelay({ env: this.options.env, ...(this.options.keyStore && { keyStore: this.options.keyStore }) })
+    const projectPath = `${paths.prefix}${target.folder}`
+    const connected = await connectReconnecting({
+      version: SOUS_VERSION,
+      relay,
+      onProblem: (message) => this.options.log(`${target.destination}: ${message}`),
+      onState: (state) => {
+        const message = state.state === 'reconnecting' ? `reconnecting (attempt ${state.attempt}): ${state.reason}` : state.state === 'lost' ? state.reason : undefined
+        this.options.events.emit('remote.connection', { destination: target.destination, projectPath, state: state.state, ...(message && { message }) })
+      },
+      open: () => {
+        const { child } = spawnSshHost({ target, ssh: this.options.env['SOUS_SSH'], ...(target.remoteSous && { remoteSous: target.remoteSous }), env: this.options.env })
+        let stderr = ''
+        child.stderr.on('data', (chunk: Buffer) => void (stderr = (stderr + chunk.toString('utf8')).slice(-8000)))
+        const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) => {
+          child.once('error', (error) => {
+            stderr += `\n${error.message}`
+            resolve({ code: 127, signal: null })
+          })
+          child.once('exit', (code, signal) => resolve({ code, signal }))
+        })
+        return {
+          input: child.stdout,
+          output: child.stdin,
+          kill: () => void child.stdin.end(),
+          failure: async () => explainSshFailure({ ...(await exited), stderr, destination: target.destination, remoteSous: target.remoteSous ?? 'sous', version: SOUS_VERSION }),
+        }
+      },
+    })
+    if (!connected.ok) throw new AppError('UNAVAILABLE', connected.message)
+    const remote: Remote = { target, host: connected.host, paths }
+    connected.host.subscribe((channel, payload) => this.relayEvent(remote, channel, payload))
+    return remote
+  }
+
+  /** A remote's event, into the local hub with its paths mapped; its approvals and terminals are routed back to it. */
+  private relayEvent<C extends EventChannel>(remote: Remote, channel: C, payload: EventPayload<C>): void {
+    const local = remote.paths.toLocal(payload)
+    if (channel === 'approval.requested') this.owners.set(`approval:${(local as { id: string }).id}`, remote)
+    if (channel === 'agent.terminal') this.owners.set(`pty:${(local as { ptyId: string }).ptyId}`, remote)
+    try {
+      this.options.events.emit(channel, local)
+    } catch (error) {
+      this.options.log(`${remote.target.destination}: an event could not be passed on: ${String(error)}`)
+    }
+  }
+
+  private file(): string {
+    return join(this.options.sousHome, 'recent-remotes.json')
+  }
+
+  private async remember(target: RemoteTarget): Promise<void> {
+    const entry: RecentRemote = { ...target, openedAt: new Date().toISOString() }
+    const rest = (await this.recent()).filter((old) => !(old.destination === target.destination && old.folder === target.folder))
+    await mkdir(this.options.sousHome, { recursive: true }).catch(() => {})
+    await writeFileAtomic(this.file(), JSON.stringify([entry, ...rest].slice(0, 10), null, 2)).catch((error: unknown) => this.options.log(`cannot save the recent remotes: ${String(error)}`))
+  }
+}
+
+/**
+ * Whether a channel may be forwarded at all: a request channel of the contract that is not this
+ * machine's whatever its payload says — `settings.*` (the key, the endpoint, the user's
+ * preferences: a key that happened to look like a remote path must never be sent there), `app.*`
+ * and `remote.*`. A project's own settings files (`projectSettings.*`) are the remote's and go.
+ */
+export function forwardable(channel: unknown): channel is RequestChannel {
+  return typeof channel === 'string' && Object.hasOwn(requests, channel) && !/^(settings|app|remote)\./.test(channel)
+}
