@@ -5,6 +5,8 @@ import { extensionHandlers } from './host/handlers/extensions'
 import { approvalHandlers, type ApprovalHandlerDeps } from './host/handlers/approval'
 import { checkpointsHandlers } from './host/handlers/checkpoints'
 import type { CheckpointDesk } from './checkpoints/desk'
+import { worktreesHandlers } from './host/handlers/worktrees'
+import type { WorktreeDesk } from './worktrees/desk'
 import { contextHandlers } from './host/handlers/context'
 import { memoryHandlers } from './host/handlers/memory'
 import { projectHandlers, type PickFolder } from './host/handlers/project'
@@ -48,6 +50,8 @@ export interface CoreOptions {
   tasks?: Omit<TaskHandlerDeps, 'sessions'>
   /** The sessions' checkpoints (from the session runtime); without them `checkpoints.*` answers UNAVAILABLE. */
   checkpoints?: CheckpointDesk
+  /** Worktree sessions (from the session runtime); without them `worktrees.*` and `session.create`'s `worktree` answer UNAVAILABLE. */
+  worktrees?: WorktreeDesk
   /** Terminals; without it `pty.*` answers UNAVAILABLE. Disposed with the core. */
   pty?: PtyService
   /**
@@ -101,7 +105,7 @@ export function createCore(options: CoreOptions): Core {
     ...projectHandlers({ recent, pickFolder: options.pickFolder }),
     ...terminals.handlers,
     ...settingsHandlers({ keyStore: options.keyStore }),
-    ...sessionHandlers({ sessions: options.sessions }),
+    ...sessionHandlers({ sessions: options.sessions, ...(options.worktrees && { worktrees: options.worktrees }) }),
     ...autoModeHandlers({ sessions: options.sessions }),
     ...contextHandlers({ sessions: options.sessions }),
     ...workspaceHandlers({ sousHome: options.sousHome }),
@@ -112,6 +116,7 @@ export function createCore(options: CoreOptions): Core {
     ...taskHandlers(options.tasks && { ...options.tasks, ...(options.sessions && { sessions: options.sessions }) }),
     ...agentsHandlers({ sessions: options.sessions, sousHome: options.sousHome }),
     ...checkpointsHandlers({ checkpoints: options.checkpoints }),
+    ...worktreesHandlers({ worktrees: options.worktrees }),
     ...remoteHandlers({ ...(options.remotes && { remotes: options.remotes }) }),
   }
   const isTrustedSender = createSenderPolicy({ transport: options.transport, appOrigins: options.appOrigins ?? [APP_URL] })

@@ -86,6 +86,7 @@ export function createHostCore(options: HostCoreOptions): HostCore {
     extensions: runtime.extensions,
     tasks: { userTasks: runtime.userTasks, planFile: runtime.planFile },
     checkpoints: runtime.checkpoints,
+    worktrees: runtime.worktrees,
     onWarning: options.log,
     ...(options.pickFolder && { pickFolder: options.pickFolder }),
     ...(options.appOrigins && { appOrigins: options.appOrigins }),

@@ -20,6 +20,8 @@ import type { UserTaskEdits } from './user-task-edits'
 import { planFilePath, plansDir } from '../store/plan-files'
 import { isSessionId } from '../store/transcript'
 import { SessionSchedule } from './schedule'
+import { WorktreeService } from '../worktrees/service'
+import { WorktreeDesk } from '../worktrees/desk'
 
 export type { RuntimePreferences, SessionRuntimeOptions } from './options'
 
@@ -43,6 +45,8 @@ export interface SessionRuntime {
   extensions: ExtensionService
   /** Every session's checkpoints as the app's rewind reads and restores them. */
   checkpoints: CheckpointDesk
+  /** Worktree sessions: starting one, archiving, cleanup (`worktrees.*`, `session.create`'s `worktree`). */
+  worktrees: WorktreeDesk
   dispose(): Promise<void>
 }
 
@@ -87,6 +91,8 @@ export function createSessionRuntime(options: SessionRuntimeOptions): SessionRun
     mcp,
     trust,
     schedule: new SessionSchedule(options.hub, options.clock),
+    // Its question "is this session still there" is answered by the manager made below.
+    worktrees: new WorktreeService({ home: options.home, env: options.env, presence: (sessionId) => sessions.presence(sessionId) }),
   }
   const extensions = new RuntimeExtensionService({
     registry: mcp,
@@ -120,6 +126,7 @@ export function createSessionRuntime(options: SessionRuntimeOptions): SessionRun
     extensions,
     userTasks: (sessionId) => sessions.parts(sessionId)?.userTasks,
     checkpoints: new CheckpointDesk({ home: options.home, env: options.env, sessions }),
+    worktrees: new WorktreeDesk(parts.worktrees, { create: (path) => sessions.create(path), projectOf: (id) => sessions.projectOf(id), close: (id) => sessions.close(id) }),
     planFile: (sessionId) => (isSessionId(sessionId) ? planFilePath(plansDir(parts.userHome, options.env), sessionId) : undefined),
     async dispose() {
       stopHookEvents?.()

@@ -7,6 +7,7 @@ import type { ProjectTrust, SessionRuntimeOptions } from './options'
 import type { McpRegistry } from '../services/mcp/registry'
 import type { SessionSchedule } from './schedule'
 import type { SharedSandbox } from '../governance/sandbox/shared/shared-sandbox'
+import type { WorktreeService } from '../worktrees/service'
 
 /** What every session of one runtime shares. */
 export interface RuntimeParts {
@@ -24,4 +25,6 @@ export interface RuntimeParts {
   trust: ProjectTrust
   /** Scheduled prompts of every session (interactive hosts only). */
   schedule: SessionSchedule
+  /** Git worktrees for sessions, EnterWorktree and Agent calls with `isolation: "worktree"`. */
+  worktrees: WorktreeService
 }

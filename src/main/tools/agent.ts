@@ -27,6 +27,10 @@ const inputOf = (backgroundByDefault: boolean) => z.strictObject({
   run_in_background: z.boolean().optional().describe(backgroundByDefault ? BACKGROUND_BY_DEFAULT : 'Set to true to run this agent in the background. You will be notified when it completes.'),
   name: z.string().optional().describe('Name for the spawned agent. With a team (TeamCreate), it joins the team as a teammate under this name and is addressable via SendMessage({to: name}).'),
   team_name: z.string().optional().describe('The team it joins; the team you lead when omitted.'),
+  isolation: z
+    .enum(['worktree', 'remote'])
+    .optional()
+    .describe('Isolation mode. "worktree" creates a temporary git worktree so the agent works on an isolated copy of the repo. "remote" launches the agent in a remote cloud environment (always runs in background; availability is gated).'),
 })
 
 /**
@@ -52,6 +56,7 @@ export function createAgentTool(types: readonly AgentTypeLine[], options: { fork
     validate: async (args) => {
       if (args.description.trim() === '') return 'description must not be empty: give the task in 3-5 words.'
       if (args.prompt.trim() === '') return 'prompt must not be empty: say what the agent should do and report.'
+      if (args.isolation === 'remote') return 'isolation: "remote" is not available in Sous; use isolation: "worktree" for an isolated copy of the repository.'
       return undefined
     },
     async execute(args, ctx) {

@@ -7,6 +7,8 @@ import { cronListTool } from './cron-list'
 import { editTool } from './edit'
 import { enterPlanModeTool } from './enter-plan-mode'
 import { exitPlanModeTool } from './exit-plan-mode'
+import { enterWorktreeTool } from './enter-worktree'
+import { exitWorktreeTool } from './exit-worktree'
 import { globTool } from './glob'
 import { grepTool } from './grep'
 import { notebookEditTool } from './notebook-edit'
@@ -45,6 +47,8 @@ export function createCoreTools(deps: CoreToolDeps): AnyTool[] {
     taskUpdateTool,
     enterPlanModeTool,
     exitPlanModeTool,
+    enterWorktreeTool,
+    exitWorktreeTool,
     compactTool,
     cronCreateTool,
     cronDeleteTool,

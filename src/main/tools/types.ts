@@ -116,6 +116,8 @@ export interface ToolContext extends UserChannels {
    * (undefined when it was cut off or voided). A fork starts from it (see agents/fork).
    */
   origin?(): Promise<CallOrigin | undefined>
+  /** EnterWorktree / ExitWorktree: the main agent's way into and out of a git worktree (absent for subagents). */
+  worktree?: WorktreeControl
   /** Subagents: what the Agent and SendMessage tools run, and TaskOutput/TaskStop on agents (see agents/). */
   agents?: SubagentControl
   /** The session's agent team (TeamCreate, TeamDelete, teammates spawned by Agent, SendMessage between members; see agents/team). */
@@ -159,6 +161,8 @@ export interface AgentCall {
   name?: string
   /** The team it joins (the session's one team; Claude Code 2.1.328 ignores it). */
   team_name?: string
+  /** `"worktree"`: the agent works in a git worktree of its own (Claude Code's `isolation`). */
+  isolation?: 'worktree' | 'remote'
 }
 
 /** A structured message SendMessage carries (Claude Code's): a shutdown handshake, a plan verdict. */
@@ -182,6 +186,12 @@ export interface TeamControl {
    * message (no team, or the sender or recipient is a plain subagent): the agents' own route then.
    */
   send(to: string, message: string | TeamStructuredMessage, summary: string | undefined, ctx: ToolContext): Promise<ToolResult | undefined>
+}
+
+/** What EnterWorktree and ExitWorktree reach (runtime/worktree-tools.ts). Contract: never throws; failures are error results. */
+export interface WorktreeControl {
+  enter(input: { name?: string; path?: string }): Promise<ToolResult>
+  exit(input: { action: 'keep' | 'remove'; discard_changes?: boolean }): Promise<ToolResult>
 }
 
 /** The session's subagents as tools reach them. Contract: none of these throws; failures are error results. */
