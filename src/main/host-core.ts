@@ -7,6 +7,8 @@ import { createSessionRuntime, type SessionRuntime } from './runtime/runtime'
 import { createAgentTerminals } from './workspace/agent-terminals'
 import { readChildEnvPolicy, readPreferencesSync } from './workspace/preferences'
 import { TERMINAL_FLOW } from './workspace/terminal-flow'
+import { ParallelDesk } from './worktrees/parallel/desk'
+import { plainWorktreeStarter } from './worktrees/parallel/starter'
 
 /** What differs between the desktop app and `sous serve`. */
 export interface HostCoreOptions {
@@ -62,6 +64,16 @@ export function createHostCore(options: HostCoreOptions): HostCore {
     childEnv,
     version: SOUS_VERSION,
   })
+  // Run on N, compare and merge: worktree sessions over the same session runtime and terminals.
+  const parallel = new ParallelDesk({
+    home: options.home,
+    env,
+    hub: events,
+    sessions: runtime.sessions,
+    starter: plainWorktreeStarter((path) => runtime.sessions.create(path), env),
+    pty,
+    ask: () => runtime.askModel(),
+  })
   const core = createCore({
     sousHome: options.home,
     transport: options.transport,
@@ -75,6 +87,7 @@ export function createHostCore(options: HostCoreOptions): HostCore {
     extensions: runtime.extensions,
     tasks: { userTasks: runtime.userTasks, planFile: runtime.planFile },
     checkpoints: runtime.checkpoints,
+    parallel,
     onWarning: options.log,
     ...(options.pickFolder && { pickFolder: options.pickFolder }),
     ...(options.appOrigins && { appOrigins: options.appOrigins }),

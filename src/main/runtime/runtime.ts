@@ -42,6 +42,8 @@ export interface SessionRuntime {
   extensions: ExtensionService
   /** Every session's checkpoints as the app's rewind reads and restores them. */
   checkpoints: CheckpointDesk
+  /** A one-shot side question to the small model over the same configuration (commit messages of worktree sessions). */
+  askModel(): Promise<(system: string, user: string, signal: AbortSignal) => Promise<string>>
   dispose(): Promise<void>
 }
 
@@ -116,6 +118,7 @@ export function createSessionRuntime(options: SessionRuntimeOptions): SessionRun
     extensions,
     userTasks: (sessionId) => sessions.parts(sessionId)?.userTasks,
     checkpoints: new CheckpointDesk({ home: options.home, env: options.env, sessions }),
+    askModel: () => parts.models.askModel(options.preferences?.() ?? {}),
     planFile: (sessionId) => (isSessionId(sessionId) ? planFilePath(plansDir(parts.userHome, options.env), sessionId) : undefined),
     async dispose() {
       stopHookEvents?.()

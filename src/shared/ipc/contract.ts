@@ -8,6 +8,7 @@ import { contextRequests } from './context'
 import { filesRequests } from './files'
 import { memoryEvents, memoryRequests } from './memory'
 import { projectEvents, projectRequests } from './project'
+import { parallelEvents, parallelRequests } from './parallel'
 import { ptyEvents, ptyRequests } from './pty'
 import { sessionEvents, sessionRequests } from './session'
 import { settingsRequests } from './settings'
@@ -19,7 +20,7 @@ import { trustRequests } from './trust'
  * The only truth between the main process and the renderer. Every request channel has an input
  * and an output schema; every event channel has a payload schema. Each domain keeps its channels
  * in its own file beside this one (`app.ts`, `project.ts`, `pty.ts`, `session.ts`, `approval.ts`,
- * `settings.ts`, `files.ts`, `trust.ts`, `extensions.ts`, `tasks.ts`, `plan.ts`, `context.ts`, `agents.ts`, `memory.ts`, `checkpoints.ts`); this file merges them. Adding a channel is one entry in its domain's
+ * `settings.ts`, `files.ts`, `trust.ts`, `extensions.ts`, `tasks.ts`, `plan.ts`, `context.ts`, `agents.ts`, `memory.ts`, `checkpoints.ts`, `parallel.ts`); this file merges them. Adding a channel is one entry in its domain's
  * file plus one handler in `src/main/host/handlers/` (the compiler names a missing handler); a new
  * domain is one file plus one spread below. Channel names are `domain.verb`.
  */
@@ -32,6 +33,7 @@ export * from './extensions'
 export * from './context'
 export * from './files'
 export * from './memory'
+export * from './parallel'
 export * from './project'
 export * from './pty'
 export * from './session'
@@ -56,6 +58,7 @@ export const requests = {
   ...contextRequests,
   ...agentsRequests,
   ...checkpointsRequests,
+  ...parallelRequests,
 } as const
 
 export const events = {
@@ -65,6 +68,7 @@ export const events = {
   ...projectEvents,
   ...memoryEvents,
   ...extensionsEvents,
+  ...parallelEvents,
 } as const
 
 export type Requests = typeof requests

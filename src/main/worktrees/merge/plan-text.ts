@@ -2,8 +2,7 @@ import { applyDecisions, reviewChange, type HunkDecision, type Review } from '..
 import { hashOf } from './changes'
 import { hasConflictMarkers, mergeFile } from './merge-file'
 import { hunksCollide } from './overlap'
-import type { BaseFile, Side } from './plan'
-import type { MergeConflict, MergePlanFile, ThreeWay } from './plan-types'
+import type { BaseFile, MergeConflict, MergePlanFile, Side, ThreeWay } from './plan-types'
 
 /** A file's plan before the dirty flag and fingerprint are added. */
 type Planned = Omit<MergePlanFile, 'dirty' | 'fingerprint'>

@@ -70,3 +70,17 @@ export interface MergePlan {
   files: MergePlanFile[]
   refused: MergeRefusal[]
 }
+
+/** The base's file now: its bytes and text (absent: no such file), or why it cannot be merged into. */
+export interface BaseFile {
+  bytes?: Buffer
+  text?: string
+  refused?: string
+}
+
+/** One session's picks on one file, with what they are made against. */
+export interface Side {
+  source: MergeSource
+  file: WorktreeFile
+  picks: readonly number[] | 'all'
+}

@@ -1,25 +1,11 @@
 import { lstat, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { isBinary } from './blobs'
-import { hashOf, MAX_TEXT_BYTES, type WorktreeFile } from './changes'
+import { hashOf, MAX_TEXT_BYTES } from './changes'
 import { git } from './git'
 import { planText } from './plan-text'
 import { checkRelativePath } from './safe-path'
-import type { MergePick, MergePlan, MergePlanFile, MergeRefusal, MergeSource } from './plan-types'
-
-/** The base's file now: its bytes and text (absent: no such file), or why it cannot be merged into. */
-export interface BaseFile {
-  bytes?: Buffer
-  text?: string
-  refused?: string
-}
-
-/** One session's picks on one file, with what they are made against. */
-export interface Side {
-  source: MergeSource
-  file: WorktreeFile
-  picks: readonly number[] | 'all'
-}
+import type { BaseFile, MergePick, MergePlan, MergePlanFile, MergeRefusal, MergeSource, Side } from './plan-types'
 
 /**
  * Plans a local merge: for every file the picks touch, what the base would hold after Apply — the
@@ -41,8 +27,8 @@ export async function planMerge(baseRoot: string, sources: ReadonlyMap<string, M
     }
     const sides = byPath.get(pick.path) ?? []
     if (sides.some((side) => side.source.sessionId === pick.sessionId)) continue
-    const whole = file.whole || file.change === 'deleted' || pick.hunks === 'all'
-    const hunks = whole ? 'all' : [...new Set(pick.hunks)].filter((index) => Number.isInteger(index) && index >= 0 && index < file.hunks).sort((a, b) => a - b)
+    const asked = pick.hunks
+    const hunks: readonly number[] | 'all' = file.whole || file.change === 'deleted' || asked === 'all' ? 'all' : [...new Set(asked)].filter((index) => Number.isInteger(index) && index >= 0 && index < file.hunks).sort((a, b) => a - b)
     if (hunks !== 'all' && hunks.length === 0) continue
     sides.push({ source, file, picks: hunks })
     byPath.set(pick.path, sides)
