@@ -35,8 +35,8 @@ test('"/" lists the built-in slash commands, and /plan switches the mode without
   const input = chat.getByRole('textbox', { name: 'Message' })
   await input.fill('/')
   const list = chat.getByRole('listbox', { name: 'Slash commands' })
-  // Claude Code's built-ins Sous handles, the mode switches (/auto among them), /auto-decisions, /tasks and /todos, /think, /rewind /checkpoint /undo, /help; no project commands here.
-  await expect(list.getByRole('option')).toHaveCount(21)
+  // Claude Code's built-ins Sous handles, the mode switches (/auto among them), /auto-decisions, /tasks and /todos, /think, /rewind /checkpoint /undo, /parallel, /help; no project commands here.
+  await expect(list.getByRole('option')).toHaveCount(22)
   await expect(list.getByRole('option', { name: '/compact' })).toContainText('[instructions]')
   await input.fill('/pl')
   await expect(list.getByRole('option')).toHaveCount(1)

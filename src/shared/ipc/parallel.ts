@@ -30,6 +30,8 @@ export const ParallelSession = z.object({
   /** The worktree's name (`.claude/worktrees/<name>`) and its branch. */
   name: z.string(),
   branch: z.string(),
+  /** The worktree's folder (shown, and the project its session opens in; requests never take it). */
+  worktree: z.string(),
   model: z.string(),
   state: ParallelState,
   /** Why it stopped or failed. */

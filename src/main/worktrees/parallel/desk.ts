@@ -177,7 +177,7 @@ export class ParallelDesk {
     const sessions = await Promise.all(
       run.sessions.map(async (session): Promise<ParallelSession> => {
         const live = this.tracker.stateOf(session.sessionId)
-        const row = { sessionId: session.sessionId, name: session.name, branch: session.branch, model: session.model, state: live?.state ?? 'idle', costUsd: live?.costUsd ?? 0, ...(live?.message && { message: live.message }) }
+        const row = { sessionId: session.sessionId, name: session.name, branch: session.branch, worktree: session.worktree, model: session.model, state: live?.state ?? 'idle', costUsd: live?.costUsd ?? 0, ...(live?.message && { message: live.message }) }
         try {
           const source = await readSource(run.projectPath, { sessionId: session.sessionId, label: labelOf(session), worktree: session.worktree }, this.options.env)
           return { ...row, changed: [...source.files.values()].map(fileRow) }

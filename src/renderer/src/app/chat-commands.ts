@@ -61,5 +61,6 @@ export const SLASH_PALETTE: Readonly<Record<string, string>> = {
   rewind: 'checkpoints.rewind',
   checkpoint: 'checkpoints.rewind',
   undo: 'checkpoints.rewind',
+  parallel: 'view.parallel',
   help: 'palette',
 }

@@ -101,6 +101,7 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
     description: name === 'rewind' ? 'Rewind the code and/or the conversation to a checkpoint (Esc Esc)' : `Rewind to a checkpoint (Claude Code's /${name}, the same as /rewind)`,
     run: rewind,
   })),
+  { name: 'parallel', description: 'Run one prompt in several worktree sessions at once, compare them and merge hunks', run: (chat) => void show(chat, 'parallel', 'The parallel sessions view') },
   { name: 'help', description: 'List the commands', run: help },
 ]
 
