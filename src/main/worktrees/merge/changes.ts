@@ -46,8 +46,8 @@ export function headOf(cwd: string, env?: NodeJS.ProcessEnv): Promise<string> {
  * The commit a worktree's changes are measured from: the merge base of its HEAD and the base
  * checkout's HEAD (where it forked, or the base commit it last took in through "Update from base").
  */
-export async function forkPointOf(baseRoot: string, worktree: string, env?: NodeJS.ProcessEnv): Promise<string> {
-  const baseHead = await headOf(baseRoot, env)
+export async function forkPointOf(baseRoot: string, worktree: string, env?: NodeJS.ProcessEnv, knownBaseHead?: string): Promise<string> {
+  const baseHead = knownBaseHead ?? (await headOf(baseRoot, env))
   return gitOut(['merge-base', 'HEAD', baseHead], { cwd: worktree, ...(env && { env }) })
 }
 

@@ -1,5 +1,6 @@
-import { applyDecisions, reviewChange, type HunkDecision, type Review } from '../../../shared/edit-review'
+import { applyDecisions, reviewChange, type Hunk, type HunkDecision, type Review } from '../../../shared/edit-review'
 import { hashOf } from './changes'
+import { composeChanges } from './compose'
 import { hasConflictMarkers, mergeFile } from './merge-file'
 import { hunksCollide } from './overlap'
 import type { BaseFile, MergeConflict, MergePlanFile, Side, ThreeWay } from './plan-types'
@@ -22,6 +23,63 @@ const labels = (side: Side) => ({ ours: 'base (with the other picks)', base: `fo
 function withHunks(review: Review, hunks: readonly number[]): string {
   const decisions: HunkDecision[] = review.hunks.map((hunk) => (hunks.includes(hunk.index) ? 'accepted' : 'rejected'))
   return applyDecisions(review, decisions)
+}
+
+/** Sends one flagged hunk to git: taken when git merges it cleanly into `merged`, else a conflict. Answers the text after it. */
+async function verify(text: TextSide, index: number, conflict: MergeConflict, merged: string, conflicts: MergeConflict[]): Promise<string> {
+  const tried = await mergeFile(merged, text.fork, withHunks(text.review, [...text.clean, index].sort((a, b) => a - b)), labels(text.side))
+  if (tried.conflicts > 0) {
+    conflicts.push(conflict)
+    return merged
+  }
+  text.clean = [...text.clean, index].sort((a, b) => a - b)
+  return tried.text
+}
+
+/**
+ * Every side forked from the same text (the usual case): the base's own changes and the picked
+ * hunks that collide with nothing are composed in one pass, no process; each hunk that collides
+ * with the base or an earlier pick is then sent to git on its own, which has the last word.
+ */
+async function mergeTogether(texts: TextSide[], baseText: string, conflicts: MergeConflict[]): Promise<string> {
+  const fork = texts[0]?.fork ?? baseText
+  const baseHunks = reviewChange(fork, baseText).hunks
+  const taken: Array<{ hunk: Hunk; owner?: TextSide; index?: number }> = baseHunks.map((hunk) => ({ hunk }))
+  const flagged: Array<{ text: TextSide; index: number; conflict: MergeConflict }> = []
+  for (const text of texts) {
+    for (const index of text.picked) {
+      const hunk = text.review.hunks[index]!
+      const clash = taken.find((other) => hunksCollide(other.hunk, hunk))
+      if (!clash) {
+        taken.push({ hunk, owner: text, index })
+        text.clean.push(index)
+        continue
+      }
+      const sessionId = text.side.source.sessionId
+      const conflict: MergeConflict = clash.owner
+        ? { sessionId, hunk: index, with: { sessionId: clash.owner.side.source.sessionId, hunk: clash.index! }, why: `${clash.owner.side.source.label} changes the same lines` }
+        : { sessionId, hunk: index, with: 'base', why: 'the base changed these lines since the session forked' }
+      flagged.push({ text, index, conflict })
+    }
+  }
+  let merged = composeChanges(fork, taken.map((entry) => entry.hunk)) ?? baseText
+  for (const { text, index, conflict } of flagged) merged = await verify(text, index, conflict, merged, conflicts)
+  return merged
+}
+
+/** Sides forked from different commits: each merged into the text so far with git, in turn. */
+async function mergeInTurn(texts: TextSide[], baseText: string, conflicts: MergeConflict[]): Promise<string> {
+  let merged = baseText
+  for (const text of texts) {
+    const outcome = await mergeFile(merged, text.fork, withHunks(text.review, text.picked), labels(text.side))
+    if (outcome.conflicts === 0) {
+      text.clean = [...text.picked]
+      merged = outcome.text
+      continue
+    }
+    for (const index of text.picked) merged = await verify(text, index, { sessionId: text.side.source.sessionId, hunk: index, with: 'base', why: 'git could not merge it cleanly (the sessions forked from different commits)' }, merged, conflicts)
+  }
+  return merged
 }
 
 /**
@@ -51,40 +109,8 @@ export async function planText(path: string, base: BaseFile, sides: readonly Sid
     }
     texts.push({ side, fork, review, picked, clean: [] })
   }
-  let merged = baseText
-  for (const [position, text] of texts.entries()) {
-    const { review, fork, side } = text
-    const baseReview = reviewChange(fork, baseText)
-    const suspects = new Map<number, MergeConflict>()
-    for (const index of text.picked) {
-      const hunk = review.hunks[index]!
-      if (baseReview.hunks.some((other) => hunksCollide(other, hunk))) suspects.set(index, { sessionId: side.source.sessionId, hunk: index, with: 'base', why: 'the base changed these lines since the session forked' })
-      for (const earlier of texts.slice(0, position)) {
-        if (earlier.fork !== fork) continue
-        const clash = earlier.clean.find((other) => hunksCollide(earlier.review.hunks[other]!, hunk))
-        if (clash !== undefined && !suspects.has(index)) suspects.set(index, { sessionId: side.source.sessionId, hunk: index, with: { sessionId: earlier.side.source.sessionId, hunk: clash }, why: `${earlier.side.source.label} changes the same lines` })
-      }
-    }
-    // Git decides: every hunk no guess flagged goes in together, then each flagged one on its own.
-    const taken: number[] = []
-    const attempt = async (hunks: number[]) => mergeFile(merged, fork, withHunks(review, hunks), labels(side))
-    const clean = text.picked.filter((index) => !suspects.has(index))
-    let outcome = await attempt(clean)
-    if (outcome.conflicts === 0) taken.push(...clean)
-    else {
-      outcome = { text: merged, conflicts: 0 }
-      for (const index of clean) suspects.set(index, { sessionId: side.source.sessionId, hunk: index, with: 'base', why: 'git could not merge it cleanly' })
-    }
-    for (const [index, conflict] of [...suspects.entries()].sort((a, b) => a[0] - b[0])) {
-      const tried = await attempt([...taken, index].sort((a, b) => a - b))
-      if (tried.conflicts === 0) {
-        taken.push(index)
-        outcome = tried
-      } else conflicts.push(conflict)
-    }
-    text.clean = taken.sort((a, b) => a - b)
-    merged = outcome.text
-  }
+  const forks = new Set(texts.map((text) => text.fork))
+  const merged = forks.size <= 1 ? await mergeTogether(texts, baseText, conflicts) : await mergeInTurn(texts, baseText, conflicts)
   const preview: ThreeWay[] = []
   for (const text of texts) {
     if (!conflicts.some((conflict) => conflict.sessionId === text.side.source.sessionId)) continue
