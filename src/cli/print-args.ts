@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util'
 import { canonicalMode, PERMISSION_MODE_SPELLINGS, type PermissionModeId } from '../shared/permission-modes'
 import { EFFORT_LEVELS, type EffortLevel } from '../main/services/model/capabilities'
+import { takeWorktreeFlag } from './print-worktree'
 
 /** How headless mode prints its outcome. */
 export type OutputFormat = 'text' | 'json' | 'stream-json' | 'sous-events'
@@ -47,6 +48,8 @@ export interface PrintOptions {
   effort?: EffortLevel
   /** `--max-background-wait`: seconds the run waits for background agents and commands after its turn (0: none). */
   maxBackgroundWait: number
+  /** `-w/--worktree [name]`: the session runs in a new git worktree (Claude Code's flag). */
+  worktree?: { name?: string }
 }
 
 /** `--max-background-wait`'s default: ten minutes, the longest a foreground Bash command may run. */
@@ -61,6 +64,8 @@ Runs one agent turn without a UI and prints the result. The prompt may also come
 
 Options:
   --cwd <dir>                     project folder (default: current directory)
+  -w, --worktree [name]           run in a new git worktree (.claude/worktrees/<name>,
+                                  branch worktree-<name>; a random name when none is given)
   --output-format <format>        text (default) | json | stream-json (Claude Code's messages)
                                   | sous-events (Sous's own events, one per line)
   --input-format <format>         text (default) | stream-json (user messages as JSON lines on stdin,
@@ -98,9 +103,10 @@ Options:
  */
 export function parsePrintArgs(argv: string[]): { ok: true; options: Omit<PrintOptions, 'prompt'> & { prompt: string } } | { ok: false; error: string } | { ok: 'help' } {
   let parsed
+  const flag = takeWorktreeFlag(argv)
   try {
     parsed = parseArgs({
-      args: argv,
+      args: flag.argv,
       allowPositionals: true,
       strict: true,
       options: {
@@ -155,6 +161,7 @@ export function parsePrintArgs(argv: string[]): { ok: true; options: Omit<PrintO
   if (values.resume !== undefined && values.continue) return { ok: false, error: '--resume and --continue cannot be combined' }
   if (values['fork-session'] && values.resume === undefined) return { ok: false, error: '--fork-session needs --resume <session-id>' }
   if (values.at !== undefined && !values['fork-session']) return { ok: false, error: '--at needs --fork-session (to rewind the session itself, use sous rewind)' }
+  if (flag.worktree && (values.resume !== undefined || values.continue)) return { ok: false, error: '--worktree starts a new session: it cannot be combined with --resume or --continue (a resumed session reopens in its worktree)' }
   const inputFormat = values['input-format'] ?? 'text'
   if (inputFormat !== 'text' && inputFormat !== 'stream-json') return { ok: false, error: '--input-format must be text or stream-json' }
   if (inputFormat === 'stream-json' && outputFormat !== 'stream-json') return { ok: false, error: '--input-format stream-json needs --output-format stream-json' }
@@ -182,6 +189,7 @@ export function parsePrintArgs(argv: string[]): { ok: true; options: Omit<PrintO
   if (maxTokensBudget !== undefined) options.maxTokensBudget = maxTokensBudget
   if (effort !== undefined) options.effort = effort
   if (values.cwd !== undefined) options.cwd = values.cwd
+  if (flag.worktree) options.worktree = flag.worktree
   if (values.model !== undefined) options.model = values.model
   if (values.resume !== undefined) options.resume = values.resume
   if (values.at !== undefined) options.at = values.at

@@ -3,6 +3,7 @@ import { resolve } from 'node:path'
 import type { AgentEvent } from '../shared/protocol/agent-event'
 import { AppError } from '../shared/ipc/result'
 import type { SessionManager } from '../main/session/session-manager'
+import type { WorktreeDesk } from '../main/worktrees/desk'
 import { SOUS_VERSION } from '../main/host/version'
 import { parsePrintArgs, PRINT_USAGE, type PrintOptions } from './print-args'
 import { failureLine, inputErrorResult, printText, proposedPlan, sandboxWarningLine, toPrintResult, verboseLine, type ProposedPlan } from './print-output'
@@ -96,7 +97,10 @@ export async function runPrint(argv: string[], env: NodeJS.ProcessEnv, io: Print
   })
   const manager = runtime.sessions
   try {
-    const { sessionId, projectPath } = await openSession(manager, options, cwd, home)
+    const { sessionId, projectPath, notes } = await openSession(runtime, options, cwd, home)
+    for (const note of notes ?? []) io.stderr.write(`sous: ${note}\n`)
+    // In a worktree the session works there, and says so as Claude Code's init line does.
+    const sessionCwd = options.worktree ? projectPath : cwd
     // No one is here to review the folder's own configuration, so (as Claude Code's -p) it is obeyed.
     const permissionMode = manager.permissionMode(sessionId) ?? options.permissionMode
     if (options.verbose) io.stderr.write(`sous: headless mode treats ${projectPath} as trusted: its own .claude settings (hooks, allow rules, extra directories, sandbox settings) and .mcp.json servers apply without review.\n`)
@@ -117,12 +121,12 @@ export async function runPrint(argv: string[], env: NodeJS.ProcessEnv, io: Print
     await waitForMcpServers(runtime.mcp.peek(projectPath), env, io)
     const mcpServers = runtime.mcp.peek(projectPath)?.states().map((state) => ({ name: state.name, status: state.status })) ?? []
     if (options.outputFormat === 'sous-events') {
-      writeLine(io, { type: 'system', subtype: 'init', session_id: sessionId, cwd, model: config.value.model, permissionMode, mcp_servers: mcpServers })
+      writeLine(io, { type: 'system', subtype: 'init', session_id: sessionId, cwd: sessionCwd, model: config.value.model, permissionMode, mcp_servers: mcpServers })
     }
     if (options.outputFormat === 'stream-json') {
       streamSession = sessionId
       claudeStream = new ClaudeStream((line) => writeLine(io, line), { sessionId, partial: options.includePartialMessages })
-      claudeStream.init({ sessionId, cwd, model: config.value.model, permissionMode, tools: await manager.toolNames(sessionId), mcpServers, version: SOUS_VERSION })
+      claudeStream.init({ sessionId, cwd: sessionCwd, model: config.value.model, permissionMode, tools: await manager.toolNames(sessionId), mcpServers, version: SOUS_VERSION })
     }
     for (const event of held.splice(0)) handle(event)
     held = undefined
@@ -177,7 +181,13 @@ export async function runPrint(argv: string[], env: NodeJS.ProcessEnv, io: Print
   }
 }
 
-async function openSession(manager: SessionManager, options: PrintOptions, cwd: string, home: string): Promise<{ sessionId: string; projectPath: string }> {
+async function openSession(runtime: { sessions: SessionManager; worktrees: WorktreeDesk }, options: PrintOptions, cwd: string, home: string): Promise<{ sessionId: string; projectPath: string; notes?: string[] }> {
+  const manager = runtime.sessions
+  // `-w/--worktree`: a session of the new worktree's folder, so every edit lands there.
+  if (options.worktree) {
+    const created = await runtime.worktrees.createSession(cwd, { ...(options.worktree.name && { name: options.worktree.name }) })
+    return { sessionId: created.sessionId, projectPath: created.worktree.path, notes: [`working in the worktree ${created.worktree.path} on branch ${created.worktree.branch}`, ...created.notes] }
+  }
   if (options.resume && options.forkSession) {
     const { forkSession } = await import('./fork')
     return manager.resume(await forkSession(home, options.resume, options.at, cwd))

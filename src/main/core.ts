@@ -7,6 +7,8 @@ import { checkpointsHandlers } from './host/handlers/checkpoints'
 import { parallelHandlers } from './host/handlers/parallel'
 import type { ParallelDesk } from './worktrees/parallel/desk'
 import type { CheckpointDesk } from './checkpoints/desk'
+import { worktreesHandlers } from './host/handlers/worktrees'
+import type { WorktreeDesk } from './worktrees/desk'
 import { contextHandlers } from './host/handlers/context'
 import { memoryHandlers } from './host/handlers/memory'
 import { projectHandlers, type PickFolder } from './host/handlers/project'
@@ -49,6 +51,8 @@ export interface CoreOptions {
   checkpoints?: CheckpointDesk
   /** Parallel sessions on worktrees (Run on N, compare, merge); without it `parallel.*` answers UNAVAILABLE. Disposed with the core. */
   parallel?: ParallelDesk
+  /** Worktree sessions (from the session runtime); without them `worktrees.*` and `session.create`'s `worktree` answer UNAVAILABLE. */
+  worktrees?: WorktreeDesk
   /** Terminals; without it `pty.*` answers UNAVAILABLE. Disposed with the core. */
   pty?: PtyService
   /**
@@ -100,7 +104,7 @@ export function createCore(options: CoreOptions): Core {
     ...projectHandlers({ recent, pickFolder: options.pickFolder }),
     ...terminals.handlers,
     ...settingsHandlers({ keyStore: options.keyStore }),
-    ...sessionHandlers({ sessions: options.sessions }),
+    ...sessionHandlers({ sessions: options.sessions, ...(options.worktrees && { worktrees: options.worktrees }) }),
     ...autoModeHandlers({ sessions: options.sessions }),
     ...contextHandlers({ sessions: options.sessions }),
     ...workspaceHandlers({ sousHome: options.sousHome }),
@@ -112,6 +116,7 @@ export function createCore(options: CoreOptions): Core {
     ...agentsHandlers({ sessions: options.sessions, sousHome: options.sousHome }),
     ...checkpointsHandlers({ checkpoints: options.checkpoints }),
     ...parallelHandlers({ parallel: options.parallel }),
+    ...worktreesHandlers({ worktrees: options.worktrees }),
   }
   const router = createRouter(handlers, {
     isTrustedSender: createSenderPolicy({ transport: options.transport, appOrigins: options.appOrigins ?? [APP_URL] }),

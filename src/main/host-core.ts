@@ -8,7 +8,7 @@ import { createAgentTerminals } from './workspace/agent-terminals'
 import { readChildEnvPolicy, readPreferencesSync } from './workspace/preferences'
 import { TERMINAL_FLOW } from './workspace/terminal-flow'
 import { ParallelDesk } from './worktrees/parallel/desk'
-import { plainWorktreeStarter } from './worktrees/parallel/starter'
+import { worktreeDeskStarter } from './worktrees/parallel/starter'
 
 /** What differs between the desktop app and `sous serve`. */
 export interface HostCoreOptions {
@@ -70,7 +70,7 @@ export function createHostCore(options: HostCoreOptions): HostCore {
     env,
     hub: events,
     sessions: runtime.sessions,
-    starter: plainWorktreeStarter((path) => runtime.sessions.create(path), env),
+    starter: worktreeDeskStarter(runtime.worktrees),
     pty,
     ask: () => runtime.askModel(),
   })
@@ -88,6 +88,7 @@ export function createHostCore(options: HostCoreOptions): HostCore {
     tasks: { userTasks: runtime.userTasks, planFile: runtime.planFile },
     checkpoints: runtime.checkpoints,
     parallel,
+    worktrees: runtime.worktrees,
     onWarning: options.log,
     ...(options.pickFolder && { pickFolder: options.pickFolder }),
     ...(options.appOrigins && { appOrigins: options.appOrigins }),

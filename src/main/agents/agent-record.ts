@@ -77,6 +77,8 @@ export class AgentRecord {
   context: ContextManager | undefined
   /** The subfolder CLAUDE.md files it loaded by touching files below them (its own: it has its own conversation). */
   nested: NestedInstructions | undefined
+  /** With `isolation: "worktree"`: its worktree, while it exists (removed again when the agent changed nothing). */
+  worktree: { path: string; branch: string } | undefined
   private unchain: (() => void) | undefined
 
   constructor(

@@ -27,9 +27,9 @@ export interface AgentCallDetails {
 export function finishedResult(record: AgentRecord, outcome: SubagentOutcome): ToolResult {
   const details = detailsOf(record, outcome)
   if (outcome.status === 'completed') {
-    return { content: outcome.resultText.trim() || '(The agent finished without a final message.)', details }
+    return { content: `${outcome.resultText.trim() || '(The agent finished without a final message.)'}${worktreeLines(record)}`, details }
   }
-  const partial = outcome.resultText.trim() ? `\n\nIts last message:\n${outcome.resultText.trim()}` : ''
+  const partial = `${outcome.resultText.trim() ? `\n\nIts last message:\n${outcome.resultText.trim()}` : ''}${worktreeLines(record)}`
   const why = outcome.status === 'stopped' ? 'was stopped before it finished' : `failed: ${outcome.message ?? 'unknown error'}`
   return { content: `The ${record.make.type} agent ${why}.${partial}`, isError: true, details }
 }
@@ -57,7 +57,7 @@ export function agentNotice(record: AgentRecord, outcome: SubagentOutcome, trans
     status: outcome.status === 'completed' ? 'completed' : outcome.status === 'failed' ? 'failed' : 'killed',
     summary: `Agent "${record.make.description}" ${summaryOf(outcome)}`,
     note: 'SendMessage to this task-id starts the agent again with your message (it keeps its conversation), so the same task-id may notify more than once.',
-    ...(result && { result }),
+    ...((result || record.worktree) && { result: `${result}${worktreeLines(record)}`.trim() }),
     usage: { tokens, toolUses: toolUsesOf(outcome), durationMs: outcome.durationMs },
   }
 }
@@ -65,6 +65,11 @@ export function agentNotice(record: AgentRecord, outcome: SubagentOutcome, trans
 /** The notification's text (header and XML). */
 export function agentNotification(record: AgentRecord, outcome: SubagentOutcome, transcript?: string): string {
   return taskNotificationText(agentNotice(record, outcome, transcript))
+}
+
+/** Claude Code's lines after an isolated agent's result: where its kept worktree is (nothing when it was removed). */
+function worktreeLines(record: AgentRecord): string {
+  return record.worktree ? `\nworktreePath: ${record.worktree.path}\nworktreeBranch: ${record.worktree.branch}` : ''
 }
 
 function toolUsesOf(outcome: SubagentOutcome): number {

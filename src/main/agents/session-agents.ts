@@ -92,6 +92,16 @@ export interface SessionAgentsOptions {
   /** Subagents' compaction (thresholds, the task list, the plan); without it their conversations are sent whole. */
   compaction?: SubagentCompaction
   now?(): number
+  /** Worktrees for Agent calls with `isolation: "worktree"`; without it such calls are refused. */
+  worktrees?: AgentWorktrees
+}
+
+/** How an isolated agent gets its worktree, and what happens to it after its run. */
+export interface AgentWorktrees {
+  /** Makes the agent's worktree; throws an Error with the sentence for the model when it cannot. */
+  create(agentId: string): Promise<{ path: string; branch: string }>
+  /** After a run: removes the worktree when the agent changed nothing there (`removed`), else keeps it. */
+  settle(path: string): Promise<'kept' | 'removed'>
 }
 
 /**
@@ -124,9 +134,22 @@ export class SessionAgents implements SubagentControl {
       if ('error' in prepared) return errorResult(prepared.error)
       const make = { ...prepared.make, id: newAgentId(), parentAgentId: ctx.agentId, parentToolUseId: ctx.toolUseId, depth: (caller?.make.depth ?? 0) + 1, ...(options.grants && { grants: options.grants }) }
       const record = new AgentRecord(make, background)
+      let cwd = prepared.cwd
+      let messages = prepared.messages
+      if (call.isolation === 'worktree') {
+        if (!this.o.worktrees) return errorResult('Cannot create agent worktree: worktrees are not available in this session.')
+        try {
+          record.worktree = await this.o.worktrees.create(record.id)
+        } catch (error) {
+          return errorResult(error instanceof Error ? error.message : String(error))
+        }
+        cwd = record.worktree.path
+        // Claude Code's words to an isolated agent.
+        messages = withContext(messages, `You are running in an isolated git worktree at \`${cwd}\` (a separate working copy of the repo). Changes you make here do NOT affect the main working directory (\`${prepared.cwd}\`) or other agents. Work normally — the worktree will be cleaned up automatically if you made no changes, or preserved for review if you did.`)
+      }
       this.records.set(record.id, record)
       if (prepared.counted) this.contextOf(record)?.adopt(prepared.counted)
-      this.start(record, prepared.messages, prepared.messages.length, prepared.cwd, call.prompt, background ? undefined : ctx.signal)
+      this.start(record, messages, messages.length, cwd, call.prompt, background ? undefined : ctx.signal)
       return background ? backgroundResult(record, false) : await this.waitInForeground(record, ctx.signal)
     } catch (error) {
       return errorResult(`The agent could not start: ${error instanceof Error ? error.message : String(error)}`)
@@ -318,7 +341,15 @@ export class SessionAgents implements SubagentControl {
       return outcome
     } finally {
       if (parts) await this.teardown(record, parts)
+      await this.settleWorktree(record)
     }
+  }
+
+  /** An isolated agent's worktree after its run: gone when it changed nothing, else kept for review (named in its result). */
+  private async settleWorktree(record: AgentRecord): Promise<void> {
+    if (!record.worktree || !this.o.worktrees) return
+    const fate = await this.o.worktrees.settle(record.worktree.path).catch(() => 'kept' as const)
+    if (fate === 'removed') record.worktree = undefined
   }
 
   /** The agent's context management, made on its first run and kept for the next ones (undefined when the session gives none). */

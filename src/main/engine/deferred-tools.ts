@@ -28,7 +28,7 @@ export interface ToolSearchPolicy {
 export const DEFAULT_TOOL_SEARCH_PERCENT = 10
 
 /** Built-in tools a session rarely needs in every request (the ones Claude Code 2.1.328 defers). */
-export const DEFERRABLE_BUILTINS: ReadonlySet<string> = new Set(['WebFetch', 'WebSearch', 'TaskOutput', 'TaskStop', 'SendMessage', 'ListMcpResourcesTool', 'ReadMcpResourceTool'])
+export const DEFERRABLE_BUILTINS: ReadonlySet<string> = new Set(['WebFetch', 'WebSearch', 'TaskOutput', 'TaskStop', 'SendMessage', 'ListMcpResourcesTool', 'ReadMcpResourceTool', 'EnterWorktree', 'ExitWorktree'])
 
 /**
  * Reads `ENABLE_TOOL_SEARCH` as Claude Code does: `true` always, `false` off, `auto` (the

@@ -27,6 +27,7 @@ import { BackgroundNews } from './background-news'
 import { connectingReminder } from './mcp-connecting'
 import { mainBackgroundWork } from './background-work'
 import { createToolSession } from '../tools/tool-session'
+import { reenterWorktree } from './worktree-tools'
 import { projectTrustOf, unattended } from './options'
 import type { RuntimeParts } from './shared'
 import type { SessionParts } from '../session/live-session'
@@ -77,6 +78,8 @@ export function openSession(parts: RuntimeParts, projectPath: string, sessionId:
     reminders: new ReminderQueue(),
     nested: new NestedInstructions(projectPath, new InstructionBudget(), parts.userHome),
   }
+  // A session that entered a worktree (EnterWorktree) and was closed there works there again.
+  void reenterWorktree(parts.worktrees, projectPath, sessionId, opening.tools.shell)
   // Background work that ends is announced without polling: on the model's next request, or
   // (unattended) as a turn of its own once the session is idle, so `sous -p` can wait for it.
   // Read only once work runs: by then the subagents below exist.

@@ -19,6 +19,8 @@ import { SharedSandbox } from '../governance/sandbox/shared/shared-sandbox'
 import type { UserTaskEdits } from './user-task-edits'
 import { planFilePath, plansDir } from '../store/plan-files'
 import { isSessionId } from '../store/transcript'
+import { WorktreeService } from '../worktrees/service'
+import { WorktreeDesk } from '../worktrees/desk'
 
 export type { RuntimePreferences, SessionRuntimeOptions } from './options'
 
@@ -44,6 +46,8 @@ export interface SessionRuntime {
   checkpoints: CheckpointDesk
   /** A one-shot side question to the small model over the same configuration (commit messages of worktree sessions). */
   askModel(): Promise<(system: string, user: string, signal: AbortSignal) => Promise<string>>
+  /** Worktree sessions: starting one, archiving, cleanup (`worktrees.*`, `session.create`'s `worktree`). */
+  worktrees: WorktreeDesk
   dispose(): Promise<void>
 }
 
@@ -87,6 +91,8 @@ export function createSessionRuntime(options: SessionRuntimeOptions): SessionRun
     userHome,
     mcp,
     trust,
+    // Its question "is this session still there" is answered by the manager made below.
+    worktrees: new WorktreeService({ home: options.home, env: options.env, presence: (sessionId) => sessions.presence(sessionId) }),
   }
   const extensions = new RuntimeExtensionService({
     registry: mcp,
@@ -119,6 +125,7 @@ export function createSessionRuntime(options: SessionRuntimeOptions): SessionRun
     userTasks: (sessionId) => sessions.parts(sessionId)?.userTasks,
     checkpoints: new CheckpointDesk({ home: options.home, env: options.env, sessions }),
     askModel: () => parts.models.askModel(options.preferences?.() ?? {}),
+    worktrees: new WorktreeDesk(parts.worktrees, { create: (path) => sessions.create(path), projectOf: (id) => sessions.projectOf(id), close: (id) => sessions.close(id) }),
     planFile: (sessionId) => (isSessionId(sessionId) ? planFilePath(plansDir(parts.userHome, options.env), sessionId) : undefined),
     async dispose() {
       stopHookEvents?.()

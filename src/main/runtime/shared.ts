@@ -6,6 +6,7 @@ import type { NetworkAsks } from '../governance/sandbox/shared/network-asks'
 import type { ProjectTrust, SessionRuntimeOptions } from './options'
 import type { McpRegistry } from '../services/mcp/registry'
 import type { SharedSandbox } from '../governance/sandbox/shared/shared-sandbox'
+import type { WorktreeService } from '../worktrees/service'
 
 /** What every session of one runtime shares. */
 export interface RuntimeParts {
@@ -21,4 +22,6 @@ export interface RuntimeParts {
   /** Every open project's MCP servers. */
   mcp: McpRegistry
   trust: ProjectTrust
+  /** Git worktrees for sessions, EnterWorktree and Agent calls with `isolation: "worktree"`. */
+  worktrees: WorktreeService
 }

@@ -1,3 +1,5 @@
+import { agentWorktreeName } from '../worktrees/names'
+import type { AgentWorktrees } from '../agents/session-agents'
 import type { PermissionModeName } from '../../shared/ipc/contract'
 import { loadAgentCatalog } from '../agents/agent-files'
 import coordinatorPrompt from '../agents/coordinator.prompt'
@@ -126,6 +128,7 @@ export function createSessionSubagents(parts: RuntimeParts, session: SubagentSes
     ...(options.agentForegroundLimitMs !== undefined && { foregroundLimitMs: options.agentForegroundLimitMs }),
     coordinator,
     ...(session.compaction && { compaction: session.compaction }),
+    worktrees: agentWorktrees(parts, session.projectPath, session.sessionId),
   })
   return {
     agents,
@@ -207,4 +210,28 @@ function openSubagentGate(
   })
   for (const error of grantErrors) options.hub.emit('agent.event', { type: 'notice', sessionId: session.sessionId, agentId: agent.id, ...(state.parentToolUseId !== undefined && { parentToolUseId: state.parentToolUseId }), level: 'warning', message: `${state.grants!.file}: allowed-tools: ${error}` })
   return gate
+}
+
+/**
+ * Worktrees for Agent calls with `isolation: "worktree"`: one per agent (`agent-<id>`, owned by
+ * the session), removed after the run when the agent changed nothing, else kept and named in the
+ * result (see agents/session-agents.ts).
+ */
+function agentWorktrees(parts: RuntimeParts, projectPath: string, sessionId: string): AgentWorktrees {
+  return {
+    async create(agentId) {
+      const available = await parts.worktrees.availability(projectPath)
+      if (!available.available) throw new Error(available.reason === 'not-a-repository' ? 'Cannot create agent worktree: not in a git repository.' : `Cannot create agent worktree: ${available.message}`)
+      const { info } = await parts.worktrees.create(projectPath, { name: agentWorktreeName(agentId), owner: 'agent', sessionId, agentId }).catch((error: unknown) => {
+        throw new Error(`Cannot create agent worktree: ${error instanceof Error ? error.message : String(error)}`)
+      })
+      return { path: info.path, branch: info.branch }
+    },
+    async settle(path) {
+      const loss = await parts.worktrees.loss(projectPath, path)
+      if (loss.uncommitted.length > 0 || loss.commits.length > 0) return 'kept'
+      const removed = await parts.worktrees.remove(projectPath, path, { owner: sessionId })
+      return removed.removed ? 'removed' : 'kept'
+    },
+  }
 }

@@ -15,6 +15,7 @@ import type { ToolSession } from '../tools/tool-session'
 import type { ExtensionParts } from './extension-parts'
 import type { RuntimePreferences } from './options'
 import type { RuntimeParts } from './shared'
+import { createWorktreeControl } from './worktree-tools'
 import type { SessionSubagents } from './subagents'
 import type { createSessionTasks } from './tasks'
 import type { CheckpointRecorder } from '../checkpoints/recorder'
@@ -68,6 +69,8 @@ export async function buildToolset(
     planMode: plan,
     questions,
     agents: subagents.agents,
+    // The main agent's alone: a subagent moving the session's directory would move its parent's.
+    worktree: createWorktreeControl({ service: parts.worktrees, projectPath: opening.projectPath, sessionId, shell: tools.shell }),
   }
   const builtIn = createCoreTools({ pty: options.pty, classify: classifier.classify, inspect: classifier.inspect, sandbox: opening.sandboxState })
   // As in Claude Code, AskUserQuestion is offered only where someone answers (not in `sous -p`).

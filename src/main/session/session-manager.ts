@@ -246,6 +246,26 @@ export class SessionManager<P extends SessionParts = SessionParts> implements Se
     }
   }
 
+  /** The folder a session (open here or stored) belongs to; undefined when there is no such session. */
+  async projectOf(sessionId: string): Promise<string | undefined> {
+    return this.locate(sessionId).then((found) => found.projectPath, () => undefined)
+  }
+
+  /** Whether a session is open here, stored on disk, or gone (the worktree list's question). */
+  async presence(sessionId: string): Promise<'live' | 'stored' | 'gone'> {
+    if (this.live.has(sessionId)) return 'live'
+    return isSessionId(sessionId) && (await findTranscriptFile(this.options.home, sessionId)) ? 'stored' : 'gone'
+  }
+
+  /** Stops a live session's turn and closes it (its transcript stays); nothing when it is not open here. */
+  async close(sessionId: string): Promise<void> {
+    const live = this.live.get(sessionId)
+    if (!live) return
+    await live.session.abort()
+    this.live.delete(sessionId)
+    await closeLiveSession(live)
+  }
+
   /** Stops the session if it runs and deletes its transcript (never one another process has open). */
   async delete(sessionId: string): Promise<void> {
     const live = this.live.get(sessionId)

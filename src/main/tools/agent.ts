@@ -25,6 +25,10 @@ const inputOf = (backgroundByDefault: boolean) => z.strictObject({
       'Reasoning effort for this agent. Set this ONLY when the user, or instructions such as CLAUDE.md or a skill, explicitly ask that this agent or delegated work run at a specific effort level, never on your own judgment; otherwise omit it and the agent runs at its usual effort. Ignored for subagent_type: "fork": a fork runs at your own effort.',
     ),
   run_in_background: z.boolean().optional().describe(backgroundByDefault ? BACKGROUND_BY_DEFAULT : 'Set to true to run this agent in the background. You will be notified when it completes.'),
+  isolation: z
+    .enum(['worktree', 'remote'])
+    .optional()
+    .describe('Isolation mode. "worktree" creates a temporary git worktree so the agent works on an isolated copy of the repo. "remote" launches the agent in a remote cloud environment (always runs in background; availability is gated).'),
 })
 
 /**
@@ -50,6 +54,7 @@ export function createAgentTool(types: readonly AgentTypeLine[], options: { fork
     validate: async (args) => {
       if (args.description.trim() === '') return 'description must not be empty: give the task in 3-5 words.'
       if (args.prompt.trim() === '') return 'prompt must not be empty: say what the agent should do and report.'
+      if (args.isolation === 'remote') return 'isolation: "remote" is not available in Sous; use isolation: "worktree" for an isolated copy of the repository.'
       return undefined
     },
     async execute(args, ctx) {

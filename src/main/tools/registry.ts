@@ -4,6 +4,8 @@ import { compactTool } from './compact'
 import { editTool } from './edit'
 import { enterPlanModeTool } from './enter-plan-mode'
 import { exitPlanModeTool } from './exit-plan-mode'
+import { enterWorktreeTool } from './enter-worktree'
+import { exitWorktreeTool } from './exit-worktree'
 import { globTool } from './glob'
 import { grepTool } from './grep'
 import { readTool } from './read'
@@ -40,6 +42,8 @@ export function createCoreTools(deps: CoreToolDeps): AnyTool[] {
     taskUpdateTool,
     enterPlanModeTool,
     exitPlanModeTool,
+    enterWorktreeTool,
+    exitWorktreeTool,
     compactTool,
   ]
 }

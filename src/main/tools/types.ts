@@ -112,6 +112,8 @@ export interface ToolContext extends UserChannels {
    * (undefined when it was cut off or voided). A fork starts from it (see agents/fork).
    */
   origin?(): Promise<CallOrigin | undefined>
+  /** EnterWorktree / ExitWorktree: the main agent's way into and out of a git worktree (absent for subagents). */
+  worktree?: WorktreeControl
   /** Subagents: what the Agent and SendMessage tools run, and TaskOutput/TaskStop on agents (see agents/). */
   agents?: SubagentControl
   /** Asks for the conversation to be summarized before the next request (the Compact tool); absent where nothing compacts. */
@@ -149,6 +151,14 @@ export interface AgentCall {
   /** `output_config.effort` for the agent's requests (Claude Code's Agent `effort`); ignored for a fork. */
   effort?: EffortLevel
   run_in_background?: boolean
+  /** `"worktree"`: the agent works in a git worktree of its own (Claude Code's `isolation`). */
+  isolation?: 'worktree' | 'remote'
+}
+
+/** What EnterWorktree and ExitWorktree reach (runtime/worktree-tools.ts). Contract: never throws; failures are error results. */
+export interface WorktreeControl {
+  enter(input: { name?: string; path?: string }): Promise<ToolResult>
+  exit(input: { action: 'keep' | 'remove'; discard_changes?: boolean }): Promise<ToolResult>
 }
 
 /** The session's subagents as tools reach them. Contract: none of these throws; failures are error results. */

@@ -15,8 +15,9 @@ import { settingsRequests } from './settings'
 import { trustRequests } from './trust'
 import { tasksRequests } from './tasks'
 import { planRequests } from './plan'
+import { worktreesRequests } from './worktrees'
 
-const requestDomains = [agentsRequests, appRequests, projectRequests, ptyRequests, sessionRequests, approvalRequests, settingsRequests, filesRequests, trustRequests, extensionsRequests, tasksRequests, planRequests, contextRequests, memoryRequests, checkpointsRequests]
+const requestDomains = [agentsRequests, appRequests, projectRequests, ptyRequests, sessionRequests, approvalRequests, settingsRequests, filesRequests, trustRequests, extensionsRequests, tasksRequests, planRequests, contextRequests, memoryRequests, checkpointsRequests, worktreesRequests]
 const eventDomains = [ptyEvents, sessionEvents, approvalEvents, projectEvents, extensionsEvents, memoryEvents]
 
 describe('the contract, merged from one file per domain', () => {

@@ -15,12 +15,13 @@ import { settingsRequests } from './settings'
 import { planRequests } from './plan'
 import { tasksRequests } from './tasks'
 import { trustRequests } from './trust'
+import { worktreesRequests } from './worktrees'
 
 /**
  * The only truth between the main process and the renderer. Every request channel has an input
  * and an output schema; every event channel has a payload schema. Each domain keeps its channels
  * in its own file beside this one (`app.ts`, `project.ts`, `pty.ts`, `session.ts`, `approval.ts`,
- * `settings.ts`, `files.ts`, `trust.ts`, `extensions.ts`, `tasks.ts`, `plan.ts`, `context.ts`, `agents.ts`, `memory.ts`, `checkpoints.ts`, `parallel.ts`); this file merges them. Adding a channel is one entry in its domain's
+ * `settings.ts`, `files.ts`, `trust.ts`, `extensions.ts`, `tasks.ts`, `plan.ts`, `context.ts`, `agents.ts`, `memory.ts`, `checkpoints.ts`, `parallel.ts`, `worktrees.ts`); this file merges them. Adding a channel is one entry in its domain's
  * file plus one handler in `src/main/host/handlers/` (the compiler names a missing handler); a new
  * domain is one file plus one spread below. Channel names are `domain.verb`.
  */
@@ -41,6 +42,7 @@ export * from './plan'
 export * from './settings'
 export * from './tasks'
 export * from './trust'
+export * from './worktrees'
 
 export const requests = {
   ...appRequests,
@@ -59,6 +61,7 @@ export const requests = {
   ...agentsRequests,
   ...checkpointsRequests,
   ...parallelRequests,
+  ...worktreesRequests,
 } as const
 
 export const events = {

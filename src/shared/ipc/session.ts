@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { WorktreeInfo, WorktreeName } from './worktrees'
 import { AgentEvent, PauseChoice } from '../protocol/agent-event'
 import { AbsPath, Id } from './common'
 import { canonicalMode, PERMISSION_MODE_NAMES } from '../permission-modes'
@@ -58,8 +59,12 @@ export const sessionRequests = {
    * `autoModeOff` says `disableAutoMode` is set, so Shift+Tab leaves auto out.
    */
   'session.create': {
-    input: z.object({ projectPath: AbsPath }).strict(),
-    output: z.object({ sessionId: Id, mode: z.enum(PERMISSION_MODE_NAMES).optional(), autoModeOff: z.boolean().optional() }),
+    /**
+     * `worktree`: start it in a new git worktree of the project's repository (`name` optional, a
+     * random one otherwise); the answer's `worktree` says where, `notes` what to tell the user once.
+     */
+    input: z.object({ projectPath: AbsPath, worktree: z.object({ name: WorktreeName.optional() }).strict().optional() }).strict(),
+    output: z.object({ sessionId: Id, mode: z.enum(PERMISSION_MODE_NAMES).optional(), autoModeOff: z.boolean().optional(), worktree: WorktreeInfo.optional(), notes: z.array(z.string()).optional() }),
   },
   /** Sends a prompt; the reply arrives as `agent.event`s. Resolves when the turn is accepted. */
   'session.prompt': {

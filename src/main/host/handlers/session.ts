@@ -1,5 +1,6 @@
 import { AppError } from '../../../shared/ipc/result'
 import type { SessionService } from '../../session/types'
+import type { WorktreeDesk } from '../../worktrees/desk'
 import type { Handlers } from '../router'
 
 type SessionChannels =
@@ -21,15 +22,21 @@ type SessionChannels =
 /**
  * Handlers of the `session.*` channels: thin delegation to the {@link SessionService}, which
  * raises AppErrors for expected failures. Without a service (a build with no agent) every
- * channel answers UNAVAILABLE.
+ * channel answers UNAVAILABLE. `session.create` with `worktree` starts the session in a new git
+ * worktree through the {@link WorktreeDesk} (UNAVAILABLE without one).
  */
-export function sessionHandlers(deps: { sessions?: SessionService }): Pick<Handlers, SessionChannels> {
+export function sessionHandlers(deps: { sessions?: SessionService; worktrees?: WorktreeDesk }): Pick<Handlers, SessionChannels> {
   const service = (): SessionService => {
     if (!deps.sessions) throw new AppError('UNAVAILABLE', 'The agent is not available in this build.')
     return deps.sessions
   }
   return {
-    'session.create': ({ projectPath }) => service().create(projectPath),
+    'session.create': async ({ projectPath, worktree }) => {
+      if (!worktree) return service().create(projectPath)
+      if (!deps.worktrees) throw new AppError('UNAVAILABLE', 'Worktree sessions are not available in this build.')
+      const { notes, ...created } = await deps.worktrees.createSession(projectPath, { ...(worktree.name && { name: worktree.name }) })
+      return { ...created, ...(notes.length > 0 && { notes }) }
+    },
     'session.prompt': ({ sessionId, text, images }) => service().prompt(sessionId, text, images),
     'session.abort': ({ sessionId }) => service().abort(sessionId),
     'session.continueTurn': ({ sessionId, proceed }) => service().continueTurn(sessionId, proceed),

@@ -9,7 +9,7 @@ import { createEventHub, type EventHub } from '../../base/event-hub'
 import { NodePtyService } from '../../pty/node-pty-service'
 import { createSessionRuntime, type SessionRuntime } from '../../runtime/runtime'
 import { ParallelDesk } from './desk'
-import { plainWorktreeStarter } from './starter'
+import { worktreeDeskStarter } from './starter'
 
 // Run on N through the real session runtime: the real SDK against the scripted server, real git
 // worktrees, the Write tool writing into each session's own worktree.
@@ -51,7 +51,7 @@ beforeEach(() => {
     userHome: temp,
     sandbox: false,
   })
-  desk = new ParallelDesk({ home: join(temp, 'sous-home'), hub, sessions: runtime.sessions, starter: plainWorktreeStarter((path) => runtime.sessions.create(path)), pty, ask: () => runtime.askModel() })
+  desk = new ParallelDesk({ home: join(temp, 'sous-home'), hub, sessions: runtime.sessions, starter: worktreeDeskStarter(runtime.worktrees), pty, ask: () => runtime.askModel() })
 })
 afterEach(async () => {
   desk.dispose()
