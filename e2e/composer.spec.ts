@@ -35,8 +35,8 @@ test('"/" lists the built-in slash commands, and /plan switches the mode without
   const input = chat.getByRole('textbox', { name: 'Message' })
   await input.fill('/')
   const list = chat.getByRole('listbox', { name: 'Slash commands' })
-  // Claude Code's built-ins Sous handles, the mode switches (/auto among them), /auto-decisions, /tasks and /todos, /think, /team, /rewind /checkpoint /undo, /loop, /help; no project commands here.
-  await expect(list.getByRole('option')).toHaveCount(23)
+  // Claude Code's built-ins Sous handles, the mode switches (/auto among them), /auto-decisions, /tasks and /todos, /think, /team, /rewind /checkpoint /undo, /loop, /parallel, /help; no project commands here.
+  await expect(list.getByRole('option')).toHaveCount(24)
   await expect(list.getByRole('option', { name: '/compact' })).toContainText('[instructions]')
   await input.fill('/pl')
   await expect(list.getByRole('option')).toHaveCount(1)

@@ -4,6 +4,8 @@ import { appHandlers, type BadgeShell } from './host/handlers/app'
 import { extensionHandlers } from './host/handlers/extensions'
 import { approvalHandlers, type ApprovalHandlerDeps } from './host/handlers/approval'
 import { checkpointsHandlers } from './host/handlers/checkpoints'
+import { parallelHandlers } from './host/handlers/parallel'
+import type { ParallelDesk } from './worktrees/parallel/desk'
 import type { CheckpointDesk } from './checkpoints/desk'
 import { worktreesHandlers } from './host/handlers/worktrees'
 import type { WorktreeDesk } from './worktrees/desk'
@@ -50,6 +52,8 @@ export interface CoreOptions {
   tasks?: Omit<TaskHandlerDeps, 'sessions'>
   /** The sessions' checkpoints (from the session runtime); without them `checkpoints.*` answers UNAVAILABLE. */
   checkpoints?: CheckpointDesk
+  /** Parallel sessions on worktrees (Run on N, compare, merge); without it `parallel.*` answers UNAVAILABLE. Disposed with the core. */
+  parallel?: ParallelDesk
   /** Worktree sessions (from the session runtime); without them `worktrees.*` and `session.create`'s `worktree` answer UNAVAILABLE. */
   worktrees?: WorktreeDesk
   /** Terminals; without it `pty.*` answers UNAVAILABLE. Disposed with the core. */
@@ -116,6 +120,7 @@ export function createCore(options: CoreOptions): Core {
     ...taskHandlers(options.tasks && { ...options.tasks, ...(options.sessions && { sessions: options.sessions }) }),
     ...agentsHandlers({ sessions: options.sessions, sousHome: options.sousHome }),
     ...checkpointsHandlers({ checkpoints: options.checkpoints }),
+    ...parallelHandlers({ parallel: options.parallel }),
     ...worktreesHandlers({ worktrees: options.worktrees }),
     ...remoteHandlers({ ...(options.remotes && { remotes: options.remotes }) }),
   }
@@ -137,6 +142,7 @@ export function createCore(options: CoreOptions): Core {
       disposed ??= (async () => {
         terminals.dispose()
         options.remotes?.dispose()
+        options.parallel?.dispose()
         const results = await Promise.allSettled([options.sessions?.dispose(), options.pty?.dispose()])
         for (const result of results) if (result.status === 'rejected') log(`dispose failed: ${String(result.reason)}`)
       })()

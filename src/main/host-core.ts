@@ -9,6 +9,8 @@ import type { SessionRuntimeOptions } from './runtime/options'
 import { createAgentTerminals } from './workspace/agent-terminals'
 import { readChildEnvPolicy, readPreferencesSync } from './workspace/preferences'
 import { TERMINAL_FLOW } from './workspace/terminal-flow'
+import { ParallelDesk } from './worktrees/parallel/desk'
+import { worktreeDeskStarter } from './worktrees/parallel/starter'
 
 /** What differs between the desktop app and `sous serve`. */
 export interface HostCoreOptions {
@@ -72,6 +74,16 @@ export function createHostCore(options: HostCoreOptions): HostCore {
   })
   // A remote host opens no remotes of its own; the app and `sous serve` do.
   const remotes = options.transport === 'stdio' ? undefined : new RemoteProjects({ sousHome: options.home, env, keyStore: options.keyStore, events, log: options.log })
+  // Run on N, compare and merge: worktree sessions over the same session runtime and terminals.
+  const parallel = new ParallelDesk({
+    home: options.home,
+    env,
+    hub: events,
+    sessions: runtime.sessions,
+    starter: worktreeDeskStarter(runtime.worktrees),
+    pty,
+    ask: () => runtime.askModel(),
+  })
   const core = createCore({
     ...(remotes && { remotes }),
     sousHome: options.home,
@@ -86,6 +98,7 @@ export function createHostCore(options: HostCoreOptions): HostCore {
     extensions: runtime.extensions,
     tasks: { userTasks: runtime.userTasks, planFile: runtime.planFile },
     checkpoints: runtime.checkpoints,
+    parallel,
     worktrees: runtime.worktrees,
     onWarning: options.log,
     ...(options.pickFolder && { pickFolder: options.pickFolder }),

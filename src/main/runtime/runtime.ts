@@ -45,6 +45,8 @@ export interface SessionRuntime {
   extensions: ExtensionService
   /** Every session's checkpoints as the app's rewind reads and restores them. */
   checkpoints: CheckpointDesk
+  /** A one-shot side question to the small model over the same configuration (commit messages of worktree sessions). */
+  askModel(): Promise<(system: string, user: string, signal: AbortSignal) => Promise<string>>
   /** Worktree sessions: starting one, archiving, cleanup (`worktrees.*`, `session.create`'s `worktree`). */
   worktrees: WorktreeDesk
   dispose(): Promise<void>
@@ -126,6 +128,7 @@ export function createSessionRuntime(options: SessionRuntimeOptions): SessionRun
     extensions,
     userTasks: (sessionId) => sessions.parts(sessionId)?.userTasks,
     checkpoints: new CheckpointDesk({ home: options.home, env: options.env, sessions }),
+    askModel: () => parts.models.askModel(options.preferences?.() ?? {}),
     worktrees: new WorktreeDesk(parts.worktrees, { create: (path) => sessions.create(path), projectOf: (id) => sessions.projectOf(id), close: (id) => sessions.close(id) }),
     planFile: (sessionId) => (isSessionId(sessionId) ? planFilePath(plansDir(parts.userHome, options.env), sessionId) : undefined),
     async dispose() {

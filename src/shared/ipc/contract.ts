@@ -9,6 +9,7 @@ import { filesRequests } from './files'
 import { memoryEvents, memoryRequests } from './memory'
 import { projectEvents, projectRequests } from './project'
 import { remoteEvents, remoteRequests } from './remote'
+import { parallelEvents, parallelRequests } from './parallel'
 import { ptyEvents, ptyRequests } from './pty'
 import { sessionEvents, sessionRequests } from './session'
 import { settingsRequests } from './settings'
@@ -21,7 +22,7 @@ import { worktreesRequests } from './worktrees'
  * The only truth between the main process and the renderer. Every request channel has an input
  * and an output schema; every event channel has a payload schema. Each domain keeps its channels
  * in its own file beside this one (`app.ts`, `project.ts`, `pty.ts`, `session.ts`, `approval.ts`,
- * `settings.ts`, `files.ts`, `trust.ts`, `extensions.ts`, `tasks.ts`, `plan.ts`, `context.ts`, `agents.ts`, `memory.ts`, `checkpoints.ts`, `remote.ts`, `worktrees.ts`); this file merges them. Adding a channel is one entry in its domain's
+ * `settings.ts`, `files.ts`, `trust.ts`, `extensions.ts`, `tasks.ts`, `plan.ts`, `context.ts`, `agents.ts`, `memory.ts`, `checkpoints.ts`, `parallel.ts`, `remote.ts`, `worktrees.ts`); this file merges them. Adding a channel is one entry in its domain's
  * file plus one handler in `src/main/host/handlers/` (the compiler names a missing handler); a new
  * domain is one file plus one spread below. Channel names are `domain.verb`.
  */
@@ -34,6 +35,7 @@ export * from './extensions'
 export * from './context'
 export * from './files'
 export * from './memory'
+export * from './parallel'
 export * from './project'
 export * from './pty'
 export * from './remote'
@@ -61,6 +63,7 @@ export const requests = {
   ...agentsRequests,
   ...checkpointsRequests,
   ...remoteRequests,
+  ...parallelRequests,
   ...worktreesRequests,
 } as const
 
@@ -72,6 +75,7 @@ export const events = {
   ...memoryEvents,
   ...extensionsEvents,
   ...remoteEvents,
+  ...parallelEvents,
 } as const
 
 export type Requests = typeof requests

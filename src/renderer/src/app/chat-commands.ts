@@ -66,5 +66,6 @@ export const SLASH_PALETTE: Readonly<Record<string, string>> = {
   checkpoint: 'checkpoints.rewind',
   undo: 'checkpoints.rewind',
   loop: 'chat.loop',
+  parallel: 'view.parallel',
   help: 'palette',
 }

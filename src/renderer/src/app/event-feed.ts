@@ -6,6 +6,7 @@ import { receiveChatEvent } from '../features/chat/store'
 import { receiveContextEvent } from '../features/context/store'
 import { receiveHookRun, receiveMcpStatus } from '../features/extensions/store'
 import { receiveMemoryChange } from '../features/memory/store'
+import { receiveParallelChange } from '../features/parallel/store'
 import { receiveTaskEvent } from '../features/tasks/store'
 import { receiveTimelineApproval, receiveTimelineEvent, receiveTimelineHook, receiveTimelineResolution } from '../features/timeline/store'
 import { addApproval, refreshApprovals, removeApproval } from '../state/approvals'
@@ -53,6 +54,7 @@ export function startEventFeed(): () => void {
     api.on('hooks.ran', receiveTimelineHook),
     api.on('memory.changed', (change) => void receiveMemoryChange(change)),
     api.on('remote.connection', receiveRemoteConnection),
+    api.on('parallel.changed', receiveParallelChange),
     // Events missed while the link was down: the host's lists are the truth after a reconnect.
     connection.onState((state) => {
       if (state !== 'open') return

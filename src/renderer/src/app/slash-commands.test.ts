@@ -45,7 +45,7 @@ afterEach(() => useExtensionsSection.setState({ section: 'mcp' }))
 describe('the slash-command registry', () => {
   it("has Claude Code's built-ins and the mode switches, unique lower-case names, each described", () => {
     const names = SLASH_COMMANDS.map((entry) => entry.name)
-    expect(names).toEqual(['clear', 'compact', 'model', 'think', 'permissions', 'memory', 'agents', 'team', 'mcp', 'hooks', 'context', 'plan', 'accept-edits', 'ask', 'auto', 'auto-decisions', 'tasks', 'todos', 'rewind', 'checkpoint', 'undo', 'loop', 'help'])
+    expect(names).toEqual(['clear', 'compact', 'model', 'think', 'permissions', 'memory', 'agents', 'team', 'mcp', 'hooks', 'context', 'plan', 'accept-edits', 'ask', 'auto', 'auto-decisions', 'tasks', 'todos', 'rewind', 'checkpoint', 'undo', 'loop', 'parallel', 'help'])
     expect(new Set(names).size).toBe(names.length)
     for (const entry of SLASH_COMMANDS) {
       expect(entry.name).toMatch(/^[a-z][a-z0-9-]*$/)

@@ -128,6 +128,7 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
       else chat.say(loop.say)
     },
   },
+  { name: 'parallel', description: 'Run one prompt in several worktree sessions at once, compare them and merge hunks', run: (chat) => void show(chat, 'parallel', 'The parallel sessions view') },
   { name: 'help', description: 'List the commands', run: help },
 ]
 

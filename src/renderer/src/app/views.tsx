@@ -23,6 +23,7 @@ const MemoryBrowser = lazyNamed(() => import('../features/memory/MemoryBrowser')
 const ExtensionsView = lazyNamed(() => import('../features/extensions/ExtensionsView'), 'ExtensionsView')
 const ContextView = lazyNamed(() => import('../features/context/ContextView'), 'ContextView')
 const AutoDecisionsView = lazyNamed(() => import('../features/auto-mode/AutoDecisionsView'), 'AutoDecisionsView')
+const ParallelView = lazyNamed(() => import('../features/parallel/ParallelView'), 'ParallelView')
 
 /** Fetches a dialog's chunk ahead of its first open; a failure shows in its LazyBoundary if it is opened. */
 const preload = (view: { preload(): Promise<void> }) => void view.preload().catch(() => undefined)
@@ -134,6 +135,14 @@ export const VIEWS: readonly View[] = [
     command: { title: 'Open the auto-mode decision log' },
     render: (context) => <AutoDecisionsView sessionId={context.sessionId} onClose={context.close} />,
     warm: () => preload(AutoDecisionsView),
+  },
+  {
+    id: 'parallel',
+    placement: 'dialog',
+    title: 'Parallel sessions',
+    command: { title: 'Run on N: one prompt in several worktree sessions, compare and merge their hunks' },
+    render: (context) => <ParallelView projectPath={context.project?.path ?? null} onOpenSession={context.openSession} onClose={context.close} />,
+    warm: () => preload(ParallelView),
   },
   {
     id: 'viewer',

@@ -1,0 +1,100 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { useModelServer } from '../../../../test/model-server/vitest'
+import type { RecordedRequest } from '../../../../test/model-server/types'
+import { gitSync, lines, makeRepo, replaceLine } from '../../../../test/support/worktree-repos'
+import { createEventHub, type EventHub } from '../../base/event-hub'
+import { NodePtyService } from '../../pty/node-pty-service'
+import { createSessionRuntime, type SessionRuntime } from '../../runtime/runtime'
+import { ParallelDesk } from './desk'
+import { worktreeDeskStarter } from './starter'
+
+// Run on N through the real session runtime: the real SDK against the scripted server, real git
+// worktrees, the Write tool writing into each session's own worktree.
+const server = useModelServer()
+const ORIGINAL = lines(12)
+
+/** One generic step, by how far the session is: Read shared.txt in its working directory, then Write its model's version, then "done". */
+function agentStep(request: RecordedRequest) {
+  const body = request.body
+  const cwd = /Working directory: ([^\n]+)/.exec((body['system'] as Array<{ text: string }>).map((block) => block.text).join('\n'))?.[1]
+  const messages = body['messages'] as Array<{ content: unknown }>
+  const model = String(body['model'])
+  const results = messages.filter((message) => JSON.stringify(message.content).includes('tool_result')).length
+  const id = `toolu_${model.replace(/\W/g, '')}_${results}`
+  if (results === 0) return { reply: { content: [{ type: 'tool_use' as const, id, name: 'Read', input: { file_path: `${cwd}/shared.txt` } }] } }
+  if (results === 2) return { reply: { content: [{ type: 'text' as const, text: `done with ${model}` }] } }
+  const content = model.includes('opus') ? replaceLine(ORIGINAL, 2, 'opus two') : replaceLine(ORIGINAL, 10, 'sonnet ten')
+  return { reply: { content: [{ type: 'tool_use' as const, id, name: 'Write', input: { file_path: `${cwd}/shared.txt`, content } }] } }
+}
+
+let temp: string
+let hub: EventHub
+let pty: NodePtyService
+let runtime: SessionRuntime
+let desk: ParallelDesk
+
+beforeEach(() => {
+  temp = mkdtempSync(join(tmpdir(), 'sous-desk-'))
+  hub = createEventHub()
+  pty = new NodePtyService({ killGraceMs: 300 })
+  runtime = createSessionRuntime({
+    home: join(temp, 'sous-home'),
+    env: { ANTHROPIC_API_KEY: 'test', ANTHROPIC_BASE_URL: server.url, HOME: temp },
+    hub,
+    pty,
+    preferences: () => ({ autoMemory: false }),
+    permissionMode: 'acceptEdits',
+    answerer: 'interactive',
+    userHome: temp,
+    sandbox: false,
+  })
+  desk = new ParallelDesk({ home: join(temp, 'sous-home'), hub, sessions: runtime.sessions, starter: worktreeDeskStarter(runtime.worktrees), pty, ask: () => runtime.askModel() })
+})
+afterEach(async () => {
+  desk.dispose()
+  await runtime.dispose()
+  await pty.dispose()
+  rmSync(temp, { recursive: true, force: true })
+})
+
+describe('Run on N', () => {
+  it('starts one prompt in a worktree session per model; each edits its own worktree; the base is untouched until a merge', async () => {
+    const base = makeRepo({ 'shared.txt': ORIGINAL })
+    server.setScenario(Array.from({ length: 6 }, () => agentStep))
+    const changed: string[] = []
+    hub.subscribe((channel, payload) => channel === 'parallel.changed' && changed.push((payload as { runId: string }).runId))
+    const run = await desk.start(base, 'Improve shared.txt', ['opus', 'sonnet'])
+    expect(run.sessions.map((session) => [session.model, session.branch])).toEqual([
+      ['opus', `worktree-${run.runId.slice(4)}-1-opus`],
+      ['sonnet', `worktree-${run.runId.slice(4)}-2-sonnet`],
+    ])
+    // Both finish; their state, cost and changed files show.
+    await expect.poll(async () => (await desk.run(run.runId)).sessions.map((session) => session.state), { timeout: 20_000, interval: 200 }).toEqual(['done', 'done'])
+    const now = await desk.run(run.runId)
+    expect(now.sessions.map((session) => session.changed.map((file) => `${file.path} +${file.additions} -${file.deletions}`))).toEqual([['shared.txt +1 -1'], ['shared.txt +1 -1']])
+    expect(now.sessions.every((session) => session.costUsd > 0)).toBe(true)
+    expect(changed).toContain(run.runId)
+    // The models asked were the ones chosen.
+    expect(server.requests.map((request) => String(request.body['model']).replace(/^claude-|-[\d-]+$/g, '')).sort()).toEqual(['opus', 'opus', 'opus', 'sonnet', 'sonnet', 'sonnet'])
+    expect(readFileSync(join(base, 'shared.txt'), 'utf8')).toBe(ORIGINAL)
+    expect(gitSync(base, 'worktree', 'list')).toContain(`.claude/worktrees/${run.runId.slice(4)}-1-opus`)
+    // Take both sessions' hunks.
+    const picks = now.sessions.map((session) => ({ sessionId: session.sessionId, path: 'shared.txt', hunks: [0] }))
+    const plan = await desk.plan(run.runId, picks)
+    await desk.apply(run.runId, { picks, fingerprints: Object.fromEntries(plan.files.map((file) => [file.path, file.fingerprint])) })
+    expect(readFileSync(join(base, 'shared.txt'), 'utf8')).toBe(replaceLine(replaceLine(ORIGINAL, 2, 'opus two'), 10, 'sonnet ten'))
+    // Runs are listed for the project, and a run id of another form is refused.
+    expect((await desk.runs(base)).map((stored) => stored.runId)).toEqual([run.runId])
+    await expect(desk.run('run_00000000')).rejects.toThrow(/No run/)
+  }, 60_000)
+
+  it('a folder that is no git repository: worktrees are unavailable, said once, nothing created', async () => {
+    const plain = mkdtempSync(join(tmpdir(), 'sous-plain-'))
+    await expect(desk.start(plain, 'hello', ['sonnet'])).rejects.toThrow(/need a git repository/)
+    expect(existsSync(join(plain, '.claude'))).toBe(false)
+    rmSync(plain, { recursive: true, force: true })
+  })
+})
