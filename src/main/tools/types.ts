@@ -14,7 +14,8 @@ import type { PlanModeControl } from './plan-types'
 /**
  * The contract between the engine and every tool. The engine knows no tool by name; governance
  * decides before `execute` runs. Tools get their capabilities through {@link ToolContext} and never
- * import the engine.
+ * import the engine. Longer than 300 lines because it is that one contract: the controls tools reach
+ * (subagents, teams, worktrees, plan mode, schedules) are read together with the context that carries them.
  */
 
 export type { CallCheckpoints, CheckpointedCall } from './checkpoint-types'

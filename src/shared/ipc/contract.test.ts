@@ -17,9 +17,10 @@ import { tasksRequests } from './tasks'
 import { planRequests } from './plan'
 import { remoteEvents, remoteRequests } from './remote'
 import { worktreesRequests } from './worktrees'
+import { parallelEvents, parallelRequests } from './parallel'
 
-const requestDomains = [agentsRequests, appRequests, projectRequests, ptyRequests, sessionRequests, approvalRequests, settingsRequests, filesRequests, trustRequests, extensionsRequests, tasksRequests, planRequests, contextRequests, memoryRequests, checkpointsRequests, remoteRequests, worktreesRequests]
-const eventDomains = [ptyEvents, sessionEvents, approvalEvents, projectEvents, extensionsEvents, memoryEvents, remoteEvents]
+const requestDomains = [agentsRequests, appRequests, projectRequests, ptyRequests, sessionRequests, approvalRequests, settingsRequests, filesRequests, trustRequests, extensionsRequests, tasksRequests, planRequests, contextRequests, memoryRequests, checkpointsRequests, remoteRequests, worktreesRequests, parallelRequests]
+const eventDomains = [ptyEvents, sessionEvents, approvalEvents, projectEvents, extensionsEvents, memoryEvents, remoteEvents, parallelEvents]
 
 describe('the contract, merged from one file per domain', () => {
   // A spread silently keeps the last of two equal keys: two domains defining one channel would
