@@ -3,7 +3,7 @@ import type { PrintIO } from './print'
 import { parsePrintArgs, type PrintOptions } from './print-args'
 import { SOUS_VERSION } from '../main/host/version'
 import { connectReconnecting, type OpenedPipe, type ReconnectingHost } from '../main/host/remote/reconnecting'
-import { explainSshFailure, parseRemoteTarget, spawnSshHost, type RemoteTarget } from '../main/host/remote/ssh'
+import { openSshPipe, parseRemoteTarget, type RemoteTarget } from '../main/host/remote/ssh'
 import { createModelRelay } from '../main/services/model/relay'
 import { MemoryKeyStore } from '../main/secrets/memory-key-store'
 
@@ -82,31 +82,17 @@ export async function runRemotePrint(flags: RemoteFlags, argv: string[], env: No
   }
 }
 
-/** One ssh run of `sous host --stdio` there; its failure explained from ssh's stderr and exit code. */
+/** One ssh run of `sous host --stdio` there; what ssh prints goes to stderr with `--verbose`. */
 function openSsh(flags: RemoteFlags, hostArgs: string[], env: NodeJS.ProcessEnv, verbose: PrintIO | undefined): OpenedPipe {
-  const { child } = spawnSshHost({ target: flags.target, ssh: env['SOUS_SSH'], remoteSous: flags.remoteSous, hostArgs, env })
-  let stderr = ''
-  child.stderr.on('data', (chunk: Buffer) => {
-    stderr = (stderr + chunk.toString('utf8')).slice(-8000)
-    verbose?.stderr.write(chunk.toString('utf8'))
+  return openSshPipe({
+    target: flags.target,
+    ssh: env['SOUS_SSH'],
+    remoteSous: flags.remoteSous,
+    hostArgs,
+    env,
+    ...(verbose && { onStderr: (text: string) => void verbose.stderr.write(text) }),
+    killAfterMs: 3000,
   })
-  const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) => {
-    child.once('error', (error) => {
-      stderr += `\n${error.message}`
-      resolve({ code: 127, signal: null })
-    })
-    child.once('exit', (code, signal) => resolve({ code, signal }))
-  })
-  return {
-    input: child.stdout,
-    output: child.stdin,
-    kill: () => {
-      child.stdin.end()
-      const timer = setTimeout(() => child.kill(), 3000)
-      void exited.then(() => clearTimeout(timer))
-    },
-    failure: async () => explainSshFailure({ ...(await exited), stderr, destination: flags.target.destination, remoteSous: flags.remoteSous, version: SOUS_VERSION }),
-  }
 }
 
 function firstLine(text: string): string {

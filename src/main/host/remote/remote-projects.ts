@@ -8,7 +8,7 @@ import { createModelRelay } from '../../services/model/relay'
 import { SOUS_VERSION } from '../version'
 import { createPathMap, someString, type PathMap } from './path-map'
 import { connectReconnecting, type ReconnectingHost } from './reconnecting'
-import { explainSshFailure, spawnSshHost } from './ssh'
+import { openSshPipe } from './ssh'
 
 /** Options of {@link RemoteProjects}. */
 export interface RemoteProjectsOptions {
@@ -130,24 +130,7 @@ export class RemoteProjects {
         const message = state.state === 'reconnecting' ? `reconnecting (attempt ${state.attempt}): ${state.reason}` : state.state === 'lost' ? state.reason : undefined
         this.options.events.emit('remote.connection', { destination: target.destination, projectPath, state: state.state, ...(message && { message }) })
       },
-      open: () => {
-        const { child } = spawnSshHost({ target, ssh: this.options.env['SOUS_SSH'], ...(target.remoteSous && { remoteSous: target.remoteSous }), env: this.options.env })
-        let stderr = ''
-        child.stderr.on('data', (chunk: Buffer) => void (stderr = (stderr + chunk.toString('utf8')).slice(-8000)))
-        const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) => {
-          child.once('error', (error) => {
-            stderr += `\n${error.message}`
-            resolve({ code: 127, signal: null })
-          })
-          child.once('exit', (code, signal) => resolve({ code, signal }))
-        })
-        return {
-          input: child.stdout,
-          output: child.stdin,
-          kill: () => void child.stdin.end(),
-          failure: async () => explainSshFailure({ ...(await exited), stderr, destination: target.destination, remoteSous: target.remoteSous ?? 'sous', version: SOUS_VERSION }),
-        }
-      },
+      open: () => openSshPipe({ target, ssh: this.options.env['SOUS_SSH'], ...(target.remoteSous && { remoteSous: target.remoteSous }), env: this.options.env }),
     })
     if (!connected.ok) throw new AppError('UNAVAILABLE', connected.message)
     const remote: Remote = { target, host: connected.host, paths, tag: `r${this.byTag.size + 1}` }

@@ -1,4 +1,6 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
+import { SOUS_VERSION } from '../version'
+import type { OpenedPipe } from './reconnecting'
 
 /** Where a remote project is: an ssh destination and an absolute folder there. */
 export interface RemoteTarget {
@@ -76,6 +78,41 @@ export function spawnSshHost(options: SshHostOptions): { child: ChildProcessWith
   const argv = [program!, ...sshArgs, '-T', '-o', 'BatchMode=yes', '--', options.target.destination, remote]
   const child = spawn(argv[0]!, argv.slice(1), { env: withoutCredentials(options.env), stdio: ['pipe', 'pipe', 'pipe'] })
   return { child, argv }
+}
+
+/**
+ * One ssh run of `sous host --stdio` as a pipe for {@link connectReconnecting}: its stdout and
+ * stdin, and its failure explained from ssh's exit code and the last 8,000 characters of its stderr
+ * (each chunk also handed to `onStderr`). `kill` ends stdin, which ends the remote host's input;
+ * with `killAfterMs`, an ssh still running that long after is killed.
+ */
+export function openSshPipe(options: SshHostOptions & { onStderr?: (text: string) => void; killAfterMs?: number }): OpenedPipe {
+  const { child } = spawnSshHost(options)
+  let stderr = ''
+  child.stderr.on('data', (chunk: Buffer) => {
+    const text = chunk.toString('utf8')
+    stderr = (stderr + text).slice(-8000)
+    options.onStderr?.(text)
+  })
+  const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) => {
+    child.once('error', (error) => {
+      stderr += `\n${error.message}`
+      resolve({ code: 127, signal: null })
+    })
+    child.once('exit', (code, signal) => resolve({ code, signal }))
+  })
+  const remoteSous = options.remoteSous?.trim() || 'sous'
+  return {
+    input: child.stdout,
+    output: child.stdin,
+    kill: () => {
+      child.stdin.end()
+      if (options.killAfterMs === undefined) return
+      const timer = setTimeout(() => child.kill(), options.killAfterMs)
+      void exited.then(() => clearTimeout(timer))
+    },
+    failure: async () => explainSshFailure({ ...(await exited), stderr, destination: options.target.destination, remoteSous, version: SOUS_VERSION }),
+  }
 }
 
 /** Why an ssh run ended before the remote Sous said hello, for people: ssh's message, its exit code, and the fix. */
