@@ -74,6 +74,36 @@ export function HunkButtons(props: { hunk: Hunk; decision: HunkDecision | undefi
   )
 }
 
+/**
+ * The list beside the diff: each hunk's summary (a link that scrolls the diff to it) and its
+ * buttons. A hunk with no decision yet shows `fallback` (undefined: open).
+ */
+export function HunkList(props: {
+  label: string
+  hunks: readonly Hunk[]
+  decisions: ReadonlyArray<HunkDecision | undefined>
+  fallback?: HunkDecision
+  disabled: boolean
+  onChoose(index: number, d: HunkDecision): void
+  onReveal(index: number): void
+  words?: HunkWords
+  subject?: string
+}) {
+  const { label, hunks, decisions, fallback, disabled, onChoose, onReveal, words, subject } = props
+  return (
+    <ol className="edit-approval__hunks" aria-label={label}>
+      {hunks.map((hunk) => (
+        <li key={hunk.index}>
+          <button type="button" className="link" onClick={() => onReveal(hunk.index)}>
+            {describeHunk(hunk)}
+          </button>
+          <HunkButtons hunk={hunk} decision={decisions[hunk.index] ?? fallback} disabled={disabled} onChoose={onChoose} {...(words && { words })} {...(subject !== undefined && { subject })} />
+        </li>
+      ))}
+    </ol>
+  )
+}
+
 /** Creates the diff editor, tracks each hunk in the proposed side and draws a bar above it. */
 export function mountDiff(monaco: Monaco, element: HTMLElement, filePath: string, before: string, after: string, hunks: Hunk[], language: string, options: { readOnly?: boolean; scheme?: string; style?: DiffStyle } = {}): DiffHandle {
   const uri = (side: string) => monaco.Uri.from({ scheme: options.scheme ?? 'sous-approval', path: `/${side}/${crypto.randomUUID()}${filePath.startsWith('/') ? '' : '/'}${filePath}` })

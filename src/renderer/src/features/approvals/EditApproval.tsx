@@ -1,8 +1,8 @@
 import { useEffect, useMemo, useRef, useState } from 'react'
-import { describeHunk, reviewChange, type HunkDecision } from '../../../../shared/edit-review'
+import { reviewChange, type HunkDecision } from '../../../../shared/edit-review'
 import type { RequestInput } from '../../../../shared/ipc/contract'
 import { decide, decideAll, editReply, tally, type Decisions } from './hunks'
-import { DiffArea, HunkButtons, mountDiff, type DiffHandle } from '../../lib/hunk-diff'
+import { DiffArea, HunkButtons, HunkList, mountDiff, type DiffHandle } from '../../lib/hunk-diff'
 import { languageFor, loadMonaco } from '../../lib/monaco'
 import { RejectReason } from './RejectReason'
 import { DiffOptions } from '../../lib/DiffOptions'
@@ -77,16 +77,7 @@ export function EditApproval({ id, filePath, before, after, busy, onReply }: Edi
           {total} {total === 1 ? 'hunk' : 'hunks'} · {counts.accepted} accepted · {counts.rejected} rejected · {counts.open} open
         </span>
         <DiffOptions label="Approval diff options" value={style} onChange={setDiffLayout} />
-        <ol className="edit-approval__hunks" aria-label="Hunks">
-          {review.hunks.map((hunk) => (
-            <li key={hunk.index}>
-              <button type="button" className="link" onClick={() => handle?.reveal(hunk.index)}>
-                {describeHunk(hunk)}
-              </button>
-              <HunkButtons hunk={hunk} decision={decisions[hunk.index]} disabled={busy || !handle} onChoose={choose} />
-            </li>
-          ))}
-        </ol>
+        <HunkList label="Hunks" hunks={review.hunks} decisions={decisions} disabled={busy || !handle} onChoose={choose} onReveal={(index) => handle?.reveal(index)} />
       </div>
       <DiffArea
         host={host}

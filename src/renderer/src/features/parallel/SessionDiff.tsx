@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react'
-import { describeHunk, reviewChange, type HunkDecision } from '../../../../shared/edit-review'
+import { reviewChange, type HunkDecision } from '../../../../shared/edit-review'
 import type { SessionFileDiff } from '../../../../shared/ipc/contract'
-import { DiffArea, HunkButtons, mountDiff, type DiffHandle, type HunkWords } from '../../lib/hunk-diff'
+import { DiffArea, HunkButtons, HunkList, mountDiff, type DiffHandle, type HunkWords } from '../../lib/hunk-diff'
 import { DiffOptions } from '../../lib/DiffOptions'
 import { languageFor, loadMonaco } from '../../lib/monaco'
 import { setDiffLayout, useLayout } from '../../state/layout'
@@ -77,16 +77,7 @@ export function SessionDiff(props: { diff: SessionFileDiff; session: string; pic
       </div>
       {review && (
         <>
-          <ol className="edit-approval__hunks" aria-label={`Hunks of ${diff.path} in ${session}`}>
-            {review.hunks.map((hunk) => (
-              <li key={hunk.index}>
-                <button type="button" className="link" onClick={() => handle?.reveal(hunk.index)}>
-                  {describeHunk(hunk)}
-                </button>
-                <HunkButtons hunk={hunk} decision={decisions[hunk.index] ?? 'rejected'} disabled={disabled || !handle} onChoose={choose} words={WORDS} subject={subject} />
-              </li>
-            ))}
-          </ol>
+          <HunkList label={`Hunks of ${diff.path} in ${session}`} hunks={review.hunks} decisions={decisions} fallback="rejected" disabled={disabled || !handle} onChoose={choose} onReveal={(index) => handle?.reveal(index)} words={WORDS} subject={subject} />
           <DiffArea
             host={host}
             label={`What picking from ${diff.path} in ${session} takes`}

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react'
-import { describeHunk, type HunkDecision, type Review } from '../../../../shared/edit-review'
-import { DiffArea, HunkButtons, mountDiff, type DiffHandle, type HunkWords } from '../../lib/hunk-diff'
+import { type HunkDecision, type Review } from '../../../../shared/edit-review'
+import { DiffArea, HunkButtons, HunkList, mountDiff, type DiffHandle, type HunkWords } from '../../lib/hunk-diff'
 import { DiffOptions } from '../../lib/DiffOptions'
 import { languageFor, loadMonaco } from '../../lib/monaco'
 import { setDiffLayout, useLayout } from '../../state/layout'
@@ -52,16 +52,7 @@ export function RewindFileDiff(props: { path: string; current: string; target: s
   return (
     <div className="rewind-diff edit-approval" data-testid="rewind-diff">
       <DiffOptions label={`Diff options of ${path}`} value={style} onChange={setDiffLayout} />
-      <ol className="edit-approval__hunks" aria-label={`Hunks of ${path}`}>
-        {review.hunks.map((hunk) => (
-          <li key={hunk.index}>
-            <button type="button" className="link" onClick={() => handle?.reveal(hunk.index)}>
-              {describeHunk(hunk)}
-            </button>
-            <HunkButtons hunk={hunk} decision={decisions[hunk.index] ?? 'accepted'} disabled={disabled || !handle} onChoose={choose} words={WORDS} subject={path} />
-          </li>
-        ))}
-      </ol>
+      <HunkList label={`Hunks of ${path}`} hunks={review.hunks} decisions={decisions} fallback="accepted" disabled={disabled || !handle} onChoose={choose} onReveal={(index) => handle?.reveal(index)} words={WORDS} subject={path} />
       <DiffArea
         host={host}
         label={`What restoring ${path} writes`}
