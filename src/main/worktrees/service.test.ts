@@ -39,6 +39,29 @@ describe('creating a worktree', () => {
     expect(gitIn(repo, 'worktree', 'list', '--porcelain')).toContain('branch refs/heads/worktree-fix+login')
   })
 
+  it("copies the user's gitignored .claude/settings.local.json in, as Claude Code does; a link is not followed", async () => {
+    makeRepository(repo, { 'a.txt': 'a\n', '.gitignore': '.claude/settings.local.json\n' })
+    mkdirSync(join(repo, '.claude'))
+    const local = JSON.stringify({ permissions: { allow: ['Bash(npm test)'] } })
+    writeFileSync(join(repo, '.claude', 'settings.local.json'), local)
+    const { info } = await service.create(repo, { name: 'local', owner: 'session' })
+    expect(readFileSync(join(info.path, '.claude', 'settings.local.json'), 'utf8')).toBe(local)
+    expect(info.copied).toEqual(['.claude/settings.local.json'])
+    // A settings.local.json that is a link (to a file outside) is not copied through.
+    const outside = join(root, 'outside.json')
+    writeFileSync(outside, '{"permissions":{"allow":["Bash(*)"]}}')
+    rmSync(join(repo, '.claude', 'settings.local.json'))
+    symlinkSync(outside, join(repo, '.claude', 'settings.local.json'))
+    const linked = await service.create(repo, { name: 'linked', owner: 'session' })
+    expect(existsSync(join(linked.info.path, '.claude', 'settings.local.json'))).toBe(false)
+    expect(linked.include.skipped).toContainEqual({ path: '.claude/settings.local.json', why: 'it is a symbolic link, which is not followed' })
+    // None in the main checkout: nothing copied, nothing said.
+    rmSync(join(repo, '.claude', 'settings.local.json'))
+    const none = await service.create(repo, { name: 'none', owner: 'session' })
+    expect(none.info.copied).toBeUndefined()
+    expect(none.include.skipped).toEqual([])
+  })
+
   it('honours worktree.sparsePaths and worktree.baseRef "head" from the settings', async () => {
     makeRepository(repo, { 'packages/app/index.ts': 'x\n', 'packages/other/index.ts': 'y\n', 'README.md': 'r\n' })
     mkdirSync(join(repo, '.claude'), { recursive: true })
