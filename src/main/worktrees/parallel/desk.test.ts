@@ -1,10 +1,10 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { useModelServer } from '../../../../test/model-server/vitest'
 import type { RecordedRequest } from '../../../../test/model-server/types'
-import { gitSync, lines, makeRepo, replaceLine } from '../../../../test/support/worktree-repos'
+import { addWorktree, gitSync, lines, makeRepo, replaceLine } from '../../../../test/support/worktree-repos'
 import { createEventHub, type EventHub } from '../../base/event-hub'
 import { NodePtyService } from '../../pty/node-pty-service'
 import { createSessionRuntime, type SessionRuntime } from '../../runtime/runtime'
@@ -90,6 +90,30 @@ describe('Run on N', () => {
     expect((await desk.runs(base)).map((stored) => stored.runId)).toEqual([run.runId])
     await expect(desk.run('run_00000000')).rejects.toThrow(/No run/)
   }, 60_000)
+
+  it("reads no session's worktree that is not the base's: a run record naming another repository's worktree, or a session of no run, is refused", async () => {
+    const base = makeRepo({ 'shared.txt': ORIGINAL })
+    const own = addWorktree(base, 'own')
+    writeFileSync(join(own, 'shared.txt'), replaceLine(ORIGINAL, 3, 'ours'))
+    // Another repository's worktree, holding something that must not be read through this run.
+    const other = makeRepo({ 'secret.txt': 'old\n' })
+    const foreign = addWorktree(other, 'theirs')
+    writeFileSync(join(foreign, 'secret.txt'), 'SECRET\n')
+    const runId = 'run_f0e1d2c3'
+    const session = (id: string, name: string, worktree: string) => ({ sessionId: id, name, branch: `worktree-${name}`, worktree, model: 'sonnet' })
+    mkdirSync(join(temp, 'sous-home', 'parallel', 'runs'), { recursive: true })
+    writeFileSync(join(temp, 'sous-home', 'parallel', 'runs', `${runId}.json`), JSON.stringify({ runId, projectPath: base, prompt: 'p', createdAt: new Date().toISOString(), sessions: [session('s-own', 'own', own), session('s-foreign', 'theirs', foreign)] }))
+    const view = await desk.run(runId)
+    expect(view.sessions[0]!.changed.map((file) => file.path)).toEqual(['shared.txt'])
+    expect(view.sessions[1]).toMatchObject({ sessionId: 's-foreign', changed: [], problem: expect.stringContaining(`no longer belongs to ${base}`) })
+    expect(JSON.stringify(await desk.runs(base))).not.toContain('secret.txt')
+    await expect(desk.diff(runId, 's-foreign', 'secret.txt')).rejects.toThrow(/no longer belongs/)
+    await expect(desk.plan(runId, [{ sessionId: 's-foreign', path: 'secret.txt', hunks: 'all' }])).rejects.toThrow(/no longer belongs/)
+    // A session id that is in no run, or in another run, is refused rather than read or dropped.
+    await expect(desk.plan(runId, [{ sessionId: 's-elsewhere', path: 'shared.txt', hunks: [0] }])).rejects.toThrow(/No session s-elsewhere in run_f0e1d2c3/)
+    await expect(desk.test(runId, 'true', ['s-elsewhere'])).rejects.toThrow(/No session s-elsewhere/)
+    expect(readFileSync(join(base, 'shared.txt'), 'utf8')).toBe(ORIGINAL)
+  })
 
   it('a folder that is no git repository: worktrees are unavailable, said once, nothing created', async () => {
     const plain = mkdtempSync(join(tmpdir(), 'sous-plain-'))

@@ -114,6 +114,8 @@ export class ParallelDesk {
     const pty = this.options.pty
     if (!pty) throw new AppError('UNAVAILABLE', 'Terminals are not available in this build, so test commands cannot run.')
     const run = await this.stored(runId)
+    const foreign = sessionIds?.find((id) => !run.sessions.some((session) => session.sessionId === id))
+    if (foreign) throw new AppError('NOT_FOUND', `No session ${foreign} in ${runId}.`)
     const chosen = run.sessions.filter((session) => !sessionIds || sessionIds.includes(session.sessionId))
     return Promise.all(
       chosen.map(async (session) => {
@@ -146,12 +148,20 @@ export class ParallelDesk {
     const run = await this.stored(runId)
     const session = run.sessions.find((candidate) => candidate.sessionId === sessionId)
     if (!session) throw new AppError('NOT_FOUND', `No session ${sessionId} in ${runId}.`)
-    if (!this.checked.has(session.worktree)) {
-      const [ours, theirs] = await Promise.all([commonDir(run.projectPath, this.options.env), commonDir(session.worktree, this.options.env)])
-      if (!ours || ours !== theirs) throw new AppError('NOT_FOUND', `The worktree of ${session.name} is gone or no longer belongs to ${run.projectPath}.`)
-      this.checked.add(session.worktree)
-    }
+    await this.belongs(run, session)
     return { ...session, projectPath: run.projectPath, prompt: run.prompt }
+  }
+
+  /**
+   * Throws NOT_FOUND unless the session's worktree still shares the base's repository: a run's
+   * record is a file on disk, and a worktree folder can be removed and something else put there,
+   * so nothing is read from a folder of another repository. Checked once per worktree and process.
+   */
+  private async belongs(run: StoredRun, session: StoredSession): Promise<void> {
+    if (this.checked.has(session.worktree)) return
+    const [ours, theirs] = await Promise.all([commonDir(run.projectPath, this.options.env), commonDir(session.worktree, this.options.env)])
+    if (!ours || ours !== theirs) throw new AppError('NOT_FOUND', `The worktree of ${session.name} is gone or no longer belongs to ${run.projectPath}.`)
+    this.checked.add(session.worktree)
   }
 
   private async stored(runId: string): Promise<StoredRun> {
@@ -170,7 +180,10 @@ export class ParallelDesk {
 
   private async sources(run: StoredRun, picks: ReadonlyArray<{ sessionId: string }>): Promise<Map<string, MergeSource>> {
     const ids = [...new Set(picks.map((pick) => pick.sessionId))]
-    return new Map(await Promise.all(ids.filter((id) => run.sessions.some((s) => s.sessionId === id)).map(async (id) => [id, await this.source(run.runId, id)] as const)))
+    // A pick naming a session of another run (or none) is refused, not quietly dropped.
+    const foreign = ids.find((id) => !run.sessions.some((s) => s.sessionId === id))
+    if (foreign) throw new AppError('NOT_FOUND', `No session ${foreign} in ${run.runId}.`)
+    return new Map(await Promise.all(ids.map(async (id) => [id, await this.source(run.runId, id)] as const)))
   }
 
   private async view(run: StoredRun): Promise<ParallelRun> {
@@ -179,6 +192,7 @@ export class ParallelDesk {
         const live = this.tracker.stateOf(session.sessionId)
         const row = { sessionId: session.sessionId, name: session.name, branch: session.branch, worktree: session.worktree, model: session.model, state: live?.state ?? 'idle', costUsd: live?.costUsd ?? 0, ...(live?.message && { message: live.message }) }
         try {
+          await this.belongs(run, session)
           const source = await readSource(run.projectPath, { sessionId: session.sessionId, label: labelOf(session), worktree: session.worktree }, this.options.env)
           return { ...row, changed: [...source.files.values()].map(fileRow) }
         } catch (error) {
