@@ -1,4 +1,4 @@
-import { mkdtempSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync, existsSync } from 'node:fs'
+import { mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync, existsSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -98,6 +98,17 @@ describe('creating a worktree', () => {
     await expect(service.create(repo, { name: 'one', owner: 'session', sessionId: 's2' })).rejects.toThrow(/already exists/)
     gitIn(repo, 'branch', 'worktree-two')
     await expect(service.create(repo, { name: 'two', owner: 'session' })).rejects.toThrow(/branch named worktree-two already exists/)
+  })
+
+  it('refuses every name that is not a branch name or would leave .claude/worktrees, making nothing', async () => {
+    makeRepository(repo, { 'a.txt': 'a\n' })
+    const bad = ['../escape', 'a/../../b', '/abs', 'a/', 'a//b', '-rf', '.hidden', 'a/.git', '..', '.', 'a..b', 'x.lock', 'a.', 'with space', 'a~b', 'a^b', 'a:b', 'a?b', 'a*b', 'a[b', '@{u}', 'a\\b', 'a\nb', 'caf\u00e9', 'x'.repeat(65), '']
+    for (const name of bad) {
+      await expect(service.create(repo, { name, owner: 'session' }), name).rejects.toMatchObject({ code: 'INVALID_INPUT', message: expect.stringMatching(/is not a worktree name/) })
+    }
+    expect(existsSync(join(repo, '.claude', 'worktrees')) ? readdirSync(join(repo, '.claude', 'worktrees')) : []).toEqual([])
+    expect(gitIn(repo, 'branch', '--list', 'worktree-*')).toBe('')
+    expect(gitIn(repo, 'worktree', 'list').trim().split('\n')).toHaveLength(1)
   })
 
   it('says once, with the reason, when worktrees are unavailable: no repository, no git, an old git', async () => {

@@ -1,9 +1,11 @@
+import { execFileSync } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { useModelServer } from '../../../../test/model-server/vitest'
 import type { RecordedRequest } from '../../../../test/model-server/types'
+import { pathWithout } from '../../../../test/support/path-without'
 import { addWorktree, gitSync, lines, makeRepo, replaceLine } from '../../../../test/support/worktree-repos'
 import { createEventHub, type EventHub } from '../../base/event-hub'
 import { NodePtyService } from '../../pty/node-pty-service'
@@ -114,6 +116,24 @@ describe('Run on N', () => {
     await expect(desk.test(runId, 'true', ['s-elsewhere'])).rejects.toThrow(/No session s-elsewhere/)
     expect(readFileSync(join(base, 'shared.txt'), 'utf8')).toBe(ORIGINAL)
   })
+
+  it('git missing or too old: Run on N says which, not "not a repository", and creates nothing', async () => {
+    const base = makeRepo({ 'shared.txt': ORIGINAL })
+    const path = pathWithout(['git'])
+    try {
+      const without = new ParallelDesk({ home: join(temp, 'sous-home'), env: { ...process.env, PATH: path.path }, hub, sessions: runtime.sessions, starter: worktreeDeskStarter(runtime.worktrees) })
+      await expect(without.start(base, 'hello', ['sonnet'])).rejects.toThrow(/Worktrees need git, and no git program was found on PATH/)
+      const real = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim()
+      writeFileSync(join(path.path, 'git'), `#!/bin/sh\nfor a in "$@"; do [ "$a" = --version ] && { echo "git version 2.19.0"; exit 0; }; done\nexec ${real} "$@"\n`, { mode: 0o755 })
+      const old = new ParallelDesk({ home: join(temp, 'sous-home'), env: { ...process.env, PATH: path.path }, hub, sessions: runtime.sessions, starter: worktreeDeskStarter(runtime.worktrees) })
+      await expect(old.start(base, 'hello', ['sonnet'])).rejects.toThrow(/this git is 2\.19\.0/)
+      without.dispose()
+      old.dispose()
+    } finally {
+      path.dispose()
+    }
+    expect(existsSync(join(base, '.claude'))).toBe(false)
+  }, 60_000)
 
   it('a folder that is no git repository: worktrees are unavailable, said once, nothing created', async () => {
     const plain = mkdtempSync(join(tmpdir(), 'sous-plain-'))

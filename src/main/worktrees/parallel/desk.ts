@@ -6,6 +6,7 @@ import type { EventHub } from '../../base/event-hub'
 import type { PtyService } from '../../pty/types'
 import { applyMerge, type ApplyOutcome, type ApplyRequest } from '../merge/apply'
 import { headOf, type WorktreeFile } from '../merge/changes'
+import { checkGit } from '../git-version'
 import { git } from '../merge/git'
 import type { AskModel } from '../merge/commit'
 import { planMerge } from '../merge/plan'
@@ -62,6 +63,9 @@ export class ParallelDesk {
     const base = await realpath(projectPath).catch(() => {
       throw new AppError('NOT_FOUND', `No folder ${projectPath}.`)
     })
+    // git missing or too old says so, rather than "not a repository".
+    const gitCheck = await checkGit(this.options.env ?? process.env, base)
+    if (!gitCheck.ok) throw new AppError('UNAVAILABLE', gitCheck.message)
     await headOf(base, this.options.env).catch(() => {
       throw new AppError('UNAVAILABLE', 'Parallel sessions need a git repository with at least one commit: worktrees are not available in this folder.')
     })
