@@ -7,12 +7,12 @@ import type { PtyService } from '../../pty/types'
 import { applyMerge, type ApplyOutcome, type ApplyRequest } from '../merge/apply'
 import { headOf, type WorktreeFile } from '../merge/changes'
 import { checkGit } from '../git-version'
-import { git } from '../merge/git'
 import type { AskModel } from '../merge/commit'
 import { planMerge } from '../merge/plan'
 import type { MergePlan, MergeSource } from '../merge/plan-types'
 import { readSource } from '../merge/source'
 import { runTestCommand } from '../merge/test-run'
+import { commonDirOf } from './common-dir'
 import { RunStore, type StoredRun, type StoredSession } from './run-store'
 import { SessionActions } from './session-actions'
 import type { WorktreeStarter } from './starter'
@@ -97,12 +97,16 @@ export class ParallelDesk {
   /** The project's runs, newest first, each with its sessions now. */
   async runs(projectPath: string): Promise<ParallelRun[]> {
     const base = await realpath(projectPath).catch(() => projectPath)
-    return Promise.all((await this.store.list(base)).map((run) => this.view(run)))
+    const runs = await this.store.list(base)
+    // One read of the base's HEAD for every session of every run (all of this project).
+    const baseHead = runs.length > 0 ? await headOf(base, this.options.env).catch(() => undefined) : undefined
+    return Promise.all(runs.map((run) => this.view(run, baseHead)))
   }
 
   /** One run with its sessions now. */
   async run(runId: string): Promise<ParallelRun> {
-    return this.view(await this.stored(runId))
+    const run = await this.stored(runId)
+    return this.view(run, await headOf(run.projectPath, this.options.env).catch(() => undefined))
   }
 
   /** One file of a session, both texts. */
@@ -163,7 +167,7 @@ export class ParallelDesk {
    */
   private async belongs(run: StoredRun, session: StoredSession): Promise<void> {
     if (this.checked.has(session.worktree)) return
-    const [ours, theirs] = await Promise.all([commonDir(run.projectPath, this.options.env), commonDir(session.worktree, this.options.env)])
+    const [ours, theirs] = await Promise.all([commonDirOf(run.projectPath, this.options.env), commonDirOf(session.worktree, this.options.env)])
     if (!ours || ours !== theirs) throw new AppError('NOT_FOUND', `The worktree of ${session.name} is gone or no longer belongs to ${run.projectPath}.`)
     this.checked.add(session.worktree)
   }
@@ -190,14 +194,15 @@ export class ParallelDesk {
     return new Map(await Promise.all(ids.map(async (id) => [id, await this.source(run.runId, id)] as const)))
   }
 
-  private async view(run: StoredRun): Promise<ParallelRun> {
+  /** A run's sessions now; `baseHead`: the base's HEAD, read once by the caller (each session reads it when absent). */
+  private async view(run: StoredRun, baseHead?: string): Promise<ParallelRun> {
     const sessions = await Promise.all(
       run.sessions.map(async (session): Promise<ParallelSession> => {
         const live = this.tracker.stateOf(session.sessionId)
         const row = { sessionId: session.sessionId, name: session.name, branch: session.branch, worktree: session.worktree, model: session.model, state: live?.state ?? 'idle', costUsd: live?.costUsd ?? 0, ...(live?.message && { message: live.message }) }
         try {
           await this.belongs(run, session)
-          const source = await readSource(run.projectPath, { sessionId: session.sessionId, label: labelOf(session), worktree: session.worktree }, this.options.env)
+          const source = await readSource(run.projectPath, { sessionId: session.sessionId, label: labelOf(session), worktree: session.worktree }, this.options.env, baseHead)
           return { ...row, changed: [...source.files.values()].map(fileRow) }
         } catch (error) {
           return { ...row, changed: [], problem: `Its worktree cannot be read: ${(error as Error).message}` }
@@ -206,12 +211,6 @@ export class ParallelDesk {
     )
     return { runId: run.runId, projectPath: run.projectPath, prompt: run.prompt, createdAt: run.createdAt, sessions }
   }
-}
-
-/** The repository a checkout belongs to (its common git folder, real path); undefined when it is none. */
-async function commonDir(cwd: string, env?: NodeJS.ProcessEnv): Promise<string | undefined> {
-  const out = await git(['rev-parse', '--path-format=absolute', '--git-common-dir'], { cwd, ...(env && { env }) })
-  return out.ok ? realpath(out.stdout.trim()).catch(() => undefined) : undefined
 }
 
 /** How previews and conflict markers name a session: "worktree a1b2-2-sonnet (sonnet)". */
