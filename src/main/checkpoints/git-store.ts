@@ -1,5 +1,6 @@
 import { copyFile, lstat, mkdir, readFile, rm } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
+import { outsideAnyRepository } from '../base/git-discovery'
 import { unsafeKeys } from '../context/git-status'
 import type { Changes } from './change-feed'
 import { gitText, runGit, type GitCall } from './git'
@@ -37,6 +38,8 @@ export class GitStore {
 
   /** The store for `projectPath`'s repository; a reason when it is none or its configuration could run programs. */
   static async open(projectPath: string, env: NodeJS.ProcessEnv): Promise<GitStore | { reason: string; notRepository?: boolean }> {
+    // No `.git` anywhere above: git would say the same, ~20 ms later (base/git-discovery.ts).
+    if (await outsideAnyRepository(projectPath, env)) return { reason: 'not a git working tree', notRepository: true }
     const call = { cwd: projectPath, env }
     const inside = await runGit(['rev-parse', '--is-inside-work-tree'], call)
     if (!inside.ok && inside.missing) return { reason: 'git is not installed', notRepository: true }
