@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { WorktreeInfo } from '../../shared/ipc/worktrees'
+import { WorktreeInfo } from '../../shared/ipc/worktree-info'
 import { writeFileAtomic } from '../base/atomic-write'
 import { projectDataDir } from '../base/paths'
 import { withFileLock, type FileLockPolicy } from '../store/teams/file-lock'
