@@ -2,6 +2,7 @@ import { Readable, Writable } from 'node:stream'
 import { ndJsonStream } from '@agentclientprotocol/sdk'
 import { sousHome } from '../main/base/paths'
 import { createHostCore } from '../main/host-core'
+import { mcpConnectTimeoutMs } from '../main/services/mcp'
 import { createAcpAgent } from '../main/host/acp/agent'
 import { SOUS_VERSION } from '../main/host/version'
 import { MemoryKeyStore } from '../main/secrets/memory-key-store'
@@ -52,6 +53,9 @@ export async function runAcp(argv: readonly string[], env: NodeJS.ProcessEnv): P
     setMcpConfig: (projectPath, config) => {
       if (config) clientServers.set(projectPath, config)
       else clientServers.delete(projectPath)
+    },
+    whenMcpReady: async (projectPath, names) => {
+      await runtime.mcp.peek(projectPath)?.waitFor(names, mcpConnectTimeoutMs(env) + 2_000)
     },
     log,
   })

@@ -22,6 +22,8 @@ export interface AcpAgentOptions {
   modeOf(sessionId: string): PermissionModeName | undefined
   /** The client's MCP servers for a project (a `--mcp-config` JSON text; undefined: none). */
   setMcpConfig(projectPath: string, config: string | undefined): void
+  /** Waits (bounded by `MCP_TIMEOUT`) until the named servers of a project's open session connected or failed. */
+  whenMcpReady(projectPath: string, names: readonly string[]): Promise<void>
   log(message: string): void
 }
 
@@ -32,6 +34,8 @@ interface AcpSession {
   /** The session's updates, written in order. */
   queue: Promise<void>
   turn?: { cancelled: boolean }
+  /** Said before the first reply: the folder's own configuration is not obeyed until it is trusted. */
+  note?: string
 }
 
 const NO_KEY = 'Sous found no model key. Set ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN) in the environment the editor starts `sous acp` with — in Zed, the "env" of its agent_servers entry — and restart the agent.'
@@ -94,8 +98,11 @@ export function createAcpAgent(options: AcpAgentOptions): AgentApp {
       await folder(params.cwd)
       options.setMcpConfig(params.cwd, mcpConfigText(params.mcpServers))
       const created = await call('session.create', { projectPath: params.cwd })
+      // The editor's servers are part of the session it asked for: their tools are there from the first prompt.
+      if (params.mcpServers.length > 0) await options.whenMcpReady(params.cwd, params.mcpServers.map((server) => server.name))
       const modes = modeState(created.mode ?? 'default', { ...(created.autoModeOff && { autoModeOff: true }) })
-      sessions.set(created.sessionId, { cwd: params.cwd, modes, mapper: new UpdateMapper(), queue: Promise.resolve() })
+      const note = await trustNote(call, params.cwd)
+      sessions.set(created.sessionId, { cwd: params.cwd, modes, mapper: new UpdateMapper(), queue: Promise.resolve(), ...(note && { note }) })
       return { sessionId: created.sessionId, modes }
     })
     .onRequest('session/load', async ({ params, client }) => {
@@ -132,6 +139,8 @@ export function createAcpAgent(options: AcpAgentOptions): AgentApp {
       if (!parts.ok) throw RequestError.invalidParams(undefined, parts.message)
       const turn = { cancelled: false }
       open.turn = turn
+      if (open.note) void send(client, params.sessionId, { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `${open.note}\n\n` } })
+      open.note = undefined
       try {
         return await runTurn(
           {
@@ -158,4 +167,16 @@ export function createAcpAgent(options: AcpAgentOptions): AgentApp {
       turn.cancelled = true
       await call('session.abort', { sessionId: params.sessionId }).catch((error: unknown) => options.log(`session.abort: ${String(error)}`))
     })
+}
+
+/**
+ * What to tell the user about a folder Sous has not trusted: ACP has no trust dialog, so the
+ * folder's own hooks, allow rules, loosening settings and `.mcp.json` servers stay ignored (as in
+ * the app before its trust step) until it is trusted in the app. Undefined when nothing waits.
+ */
+async function trustNote(call: CoreCall, projectPath: string): Promise<string | undefined> {
+  const status = await call('trust.status', { projectPath }).catch(() => undefined)
+  if (!status || status.state === 'trusted' || !status.needsReview) return undefined
+  const what = status.state === 'changed' ? `changed since it was trusted (${status.changed.join(', ')})` : 'not trusted yet'
+  return `Sous: this folder's own configuration is ${what}, so its hooks, allow rules, extra directories and .mcp.json servers are ignored. Open the folder in the Sous app and trust it to use them.`
 }
