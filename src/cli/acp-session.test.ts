@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { PROTOCOL_VERSION, type McpServer } from '@agentclientprotocol/sdk'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { FIXTURE_SERVER } from '../../test/mcp/fixture'
-import { startModelServer, textReply, toolUseReply, type ModelServer } from '../../test/model-server'
+import { startModelServer, textReply, thinkingReply, toolUseReply, type ModelServer } from '../../test/model-server'
 import { chunkText, startAcp, type AcpRun } from '../../test/support/acp-client'
 
 let dir: string
@@ -33,6 +33,19 @@ function env(extra: Record<string, string> = {}): Record<string, string> {
 const never = () => ({ outcome: { outcome: 'cancelled' as const } })
 
 describe('sous acp sessions', () => {
+  it('streams thinking as thought chunks and sends an image with the prompt', async () => {
+    server = await startModelServer({ scenario: [{ ...thinkingReply('Pondering the picture.', 'A red dot.'), chunkSize: 5 }] })
+    run = startAcp(env(), never)
+    await run.connection.agent.request('initialize', { protocolVersion: PROTOCOL_VERSION })
+    const { sessionId } = await run.connection.agent.request('session/new', { cwd: project, mcpServers: [] })
+    const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg=='
+    const answer = await run.connection.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'what is this' }, { type: 'image', mimeType: 'image/png', data: png }] })
+    expect(answer.stopReason).toBe('end_turn')
+    expect(chunkText(run.updates, 'agent_thought_chunk')).toBe('Pondering the picture.')
+    expect(chunkText(run.updates, 'agent_message_chunk')).toBe('A red dot.')
+    expect(JSON.stringify(server.requests[0]?.body['messages'])).toContain(`"data":"${png}"`)
+  }, 60_000)
+
   it('sends the task list as a plan, switches modes it offers and refuses one it does not', async () => {
     server = await startModelServer({ scenario: [toolUseReply('TaskCreate', { subject: 'Write the tests', description: 'Cover the adapter' }), textReply('Planned.')] })
     run = startAcp(env(), never)

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process'
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -5,6 +6,7 @@ import { PROTOCOL_VERSION, type RequestPermissionResponse } from '@agentclientpr
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { startModelServer, textReply, toolUseReply, type ModelServer } from '../../test/model-server'
 import { chunkText, startAcp, type AcpRun } from '../../test/support/acp-client'
+import { ROOT, sousCommand } from '../../test/support/remote-host'
 import { SOUS_VERSION } from '../main/host/version'
 
 let dir: string
@@ -128,5 +130,14 @@ describe('sous acp (a real process, driven by the ACP client SDK)', () => {
     expect((refused as Error).message).toContain(`the client asked for ACP 0; Sous ${SOUS_VERSION} speaks ACP ${PROTOCOL_VERSION}`)
     const newer = await run.connection.agent.request('initialize', { protocolVersion: PROTOCOL_VERSION + 4 })
     expect(newer.protocolVersion).toBe(PROTOCOL_VERSION)
+  }, 60_000)
+
+  it('is listed in sous --help and refuses options it does not know', () => {
+    const [program, ...rest] = sousCommand()
+    const sous = (args: string[]) => spawnSync(program!, [...rest, ...args], { cwd: ROOT, encoding: 'utf8', env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: dir } })
+    expect(sous(['--help']).stdout).toMatch(/sous acp +Be an Agent Client Protocol agent/)
+    const bad = sous(['acp', '--frobnicate'])
+    expect(bad.status).toBe(2)
+    expect(bad.stderr).toContain('sous acp: unknown option: --frobnicate')
   }, 60_000)
 })

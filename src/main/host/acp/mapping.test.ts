@@ -58,6 +58,9 @@ describe('permission requests', () => {
     const question = approval({ toolName: 'AskUserQuestion', suggestions: [], preview: { kind: 'questions', questions: [{ question: 'Which?', header: 'Pick', multiSelect: false, options: [{ label: 'A', description: '' }, { label: 'B', description: '' }] }] } })
     expect(permissionRequest(question).options.map((option) => option.name)).toEqual(['A', 'B', 'Reject'])
     expect(approvalReply(question, { outcome: { outcome: 'selected', optionId: 'answer:1' } })).toEqual({ id: 'ap1', decision: 'allow_once', answers: { 'Which?': 'B' } })
+    const several = approval({ toolName: 'AskUserQuestion', suggestions: [], preview: { kind: 'questions', questions: [{ question: 'One?', header: 'a', multiSelect: true, options: [{ label: 'A', description: '' }, { label: 'B', description: '' }] }] } })
+    expect(permissionRequest(several).options.map((option) => option.optionId)).toEqual(['reject'])
+    expect(approvalReply(several, { outcome: { outcome: 'selected', optionId: 'allow_once' } })).toMatchObject({ id: 'ap1', decision: 'reject' })
   })
 })
 

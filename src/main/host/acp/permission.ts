@@ -17,7 +17,8 @@ export function permissionRequest(approval: ApprovalRequested): RequestPermissio
   const question = singleQuestion(approval)
   if (question) {
     question.options.forEach((option, index) => options.push({ optionId: `answer:${index}`, name: option.label, kind: 'allow_once' }))
-  } else {
+  } else if (approval.preview?.kind !== 'questions') {
+    // Several questions or a multi-select cannot be answered with one option: only Reject is offered.
     options.push({ optionId: 'allow_once', name: approval.preview?.kind === 'plan' ? 'Approve the plan' : 'Allow once', kind: 'allow_once' })
     if (approval.suggestions.length > 0) {
       const rules = approval.suggestions.join(', ')
@@ -55,6 +56,7 @@ export function approvalReply(approval: ApprovalRequested, response: RequestPerm
     const option = label === undefined ? undefined : question.options[Number(label)]
     return option ? { id: approval.id, decision: 'allow_once', answers: { [question.question]: option.label } } : reject()
   }
+  if (approval.preview?.kind === 'questions') return reject('The question could not be answered from the editor.')
   if (chosen === 'allow_once') return { id: approval.id, decision: 'allow_once' }
   if ((chosen === 'allow_session' || chosen === 'allow_always') && approval.suggestions.length > 0) return { id: approval.id, decision: chosen }
   return reject()
