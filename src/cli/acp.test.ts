@@ -111,6 +111,21 @@ describe('sous acp (a real process, driven by the ACP client SDK)', () => {
     expect(messages).toContain('"tool_use_id":"toolu_cut"')
   }, 60_000)
 
+  it('cancels a running command: the prompt answers cancelled and the command gets its tool_result', async () => {
+    server = await startModelServer({ scenario: [toolUseReply('Bash', { command: 'sleep 30' }, { id: 'toolu_sleep' }), textReply('Stopped, going on.')] })
+    run = startAcp(env(), () => ({ outcome: { outcome: 'selected', optionId: 'allow_once' } }))
+    const sessionId = await opened(run)
+    const answer = run.connection.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'wait a while' }] })
+    const acp = run
+    await expect.poll(() => acp.updates.some((n) => n.update.sessionUpdate === 'tool_call_update' && n.update.toolCallId === 'toolu_sleep' && n.update.status === 'in_progress'), { timeout: 20_000 }).toBe(true)
+    const started = Date.now()
+    await run.connection.agent.notify('session/cancel', { sessionId })
+    expect((await answer).stopReason).toBe('cancelled')
+    expect(Date.now() - started).toBeLessThan(10_000)
+    expect((await run.connection.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'go on' }] })).stopReason).toBe('end_turn')
+    expect(JSON.stringify(server.requests.at(-1)?.body['messages'])).toContain('"tool_use_id":"toolu_sleep"')
+  }, 60_000)
+
   it('answers a frame that does not parse with a parse error and keeps the connection', async () => {
     server = await startModelServer({ scenario: [textReply('Still here.')] })
     run = startAcp(env(), () => reject)

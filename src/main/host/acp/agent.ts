@@ -4,6 +4,7 @@ import { agent, PROTOCOL_VERSION, RequestError, type AgentApp, type AgentContext
 import type { PermissionModeName } from '../../../shared/ipc/contract'
 import type { EventHub } from '../../base/event-hub'
 import type { Router } from '../router'
+import { carryApprovals } from './asker'
 import { coreCall, type CoreCall } from './core-call'
 import { mcpConfigText } from './mcp-servers'
 import { modeState, offeredMode } from './modes'
@@ -51,6 +52,17 @@ const NO_KEY = 'Sous found no model key. Set ANTHROPIC_API_KEY (or ANTHROPIC_AUT
 export function createAcpAgent(options: AcpAgentOptions): AgentApp {
   const call: CoreCall = coreCall(options.router)
   const sessions = new Map<string, AcpSession>()
+  let peer: AgentContext | undefined
+  carryApprovals({
+    call,
+    events: options.events,
+    client: () => peer,
+    session: (sessionId) => {
+      const open = sessions.get(sessionId)
+      return open && { cancelled: open.turn?.cancelled ?? false }
+    },
+    log: options.log,
+  })
   const session = (sessionId: string): AcpSession => {
     const found = sessions.get(sessionId)
     if (!found) throw RequestError.sessionNotFound(sessionId)
@@ -93,7 +105,8 @@ export function createAcpAgent(options: AcpAgentOptions): AgentApp {
       await needKey()
       return {}
     })
-    .onRequest('session/new', async ({ params }) => {
+    .onRequest('session/new', async ({ params, client }) => {
+      peer = client
       await needKey()
       await folder(params.cwd)
       options.setMcpConfig(params.cwd, mcpConfigText(params.mcpServers))
@@ -106,6 +119,7 @@ export function createAcpAgent(options: AcpAgentOptions): AgentApp {
       return { sessionId: created.sessionId, modes }
     })
     .onRequest('session/load', async ({ params, client }) => {
+      peer = client
       await needKey()
       await folder(params.cwd)
       options.setMcpConfig(params.cwd, mcpConfigText(params.mcpServers))
@@ -147,7 +161,6 @@ export function createAcpAgent(options: AcpAgentOptions): AgentApp {
             sessionId: params.sessionId,
             call,
             events: options.events,
-            client,
             mapper: open.mapper,
             send: (update) => send(client, params.sessionId, update),
             flush: () => open.queue,

@@ -1,11 +1,9 @@
-import type { AgentContext, PromptResponse, RequestPermissionResponse, SessionUpdate, StopReason } from '@agentclientprotocol/sdk'
+import type { PromptResponse, SessionUpdate, StopReason } from '@agentclientprotocol/sdk'
 import { RequestError } from '@agentclientprotocol/sdk'
-import type { ApprovalRequested } from '../../../shared/ipc/approval'
 import type { EventHub } from '../../base/event-hub'
 import type { AgentEvent, TerminalReason } from '../../../shared/protocol/agent-event'
 import type { PromptImage } from '../../session/types'
 import type { CoreCall } from './core-call'
-import { approvalReply, permissionRequest } from './permission'
 import type { UpdateMapper } from './updates'
 
 /** What one prompt turn needs: the session, the core, the client and the session's update mapper. */
@@ -13,7 +11,6 @@ export interface TurnOptions {
   sessionId: string
   call: CoreCall
   events: EventHub
-  client: AgentContext
   mapper: UpdateMapper
   /** Sends one update, in order with the others of the session (see AcpSessions.send). */
   send(update: SessionUpdate): Promise<void>
@@ -26,26 +23,18 @@ export interface TurnOptions {
 
 /**
  * Runs one `session/prompt` through the core: subscribes to the session's events first, sends the
- * prompt (`session.prompt`), streams every event the mapper turns into an update, carries each
- * approval the queue raises to the client as `session/request_permission` and its answer back as
- * `approval.reply`, and resolves with the stop reason once the main agent's `turn_end` came.
+ * prompt (`session.prompt`), streams every event the mapper turns into an update, and resolves with
+ * the stop reason once the main agent's `turn_end` came (approvals travel on their own: asker.ts).
  *
  * What ACP cannot ask is answered the safe way: the request guard (`turn_limit`) stops the turn
  * (`max_turn_requests`), a budget or loop pause stops the run, each said in the reply's text.
  * Contract: unsubscribes on every path; a turn that ends for an error rejects with its message.
  */
 export async function runTurn(o: TurnOptions, text: string, images: PromptImage[]): Promise<PromptResponse> {
-  const asked = new Map<string, AbortController>()
   let end: (event: Extract<AgentEvent, { type: 'turn_end' }>) => void = () => undefined
   const ended = new Promise<Extract<AgentEvent, { type: 'turn_end' }>>((resolve) => (end = resolve))
   const say = (message: string) => o.send({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `\n\n${message}\n` } })
   const unsubscribe = o.events.subscribe((channel, payload) => {
-    if (channel === 'approval.requested' && (payload as ApprovalRequested).sessionId === o.sessionId) void ask(payload as ApprovalRequested)
-    if (channel === 'approval.resolved') {
-      const resolved = payload as { id: string; outcome: string }
-      // The queue gave up on it (the turn stopped): the client's question is withdrawn.
-      if (resolved.outcome === 'aborted') asked.get(resolved.id)?.abort()
-    }
     if (channel !== 'agent.event') return
     const event = payload as AgentEvent
     if (event.sessionId !== o.sessionId) return
@@ -61,22 +50,6 @@ export async function runTurn(o: TurnOptions, text: string, images: PromptImage[
     }
     if (event.type === 'turn_end') end(event)
   })
-  const ask = async (approval: ApprovalRequested): Promise<void> => {
-    const withdraw = new AbortController()
-    asked.set(approval.id, withdraw)
-    let response: RequestPermissionResponse | undefined
-    try {
-      response = await o.client.request('session/request_permission', permissionRequest(approval), { cancellationSignal: withdraw.signal })
-    } catch (error) {
-      o.log(`the client did not answer a permission request: ${error instanceof Error ? error.message : String(error)}`)
-    } finally {
-      asked.delete(approval.id)
-    }
-    if (withdraw.signal.aborted) return
-    // After a cancel every pending question is a rejection, whatever the client picked.
-    const reply = o.cancelled() ? approvalReply(approval, undefined) : approvalReply(approval, response)
-    await o.call('approval.reply', reply).catch((error: unknown) => o.log(`approval.reply: ${String(error)}`))
-  }
   try {
     await o.call('session.prompt', { sessionId: o.sessionId, text, ...(images.length > 0 && { images }) })
     const last = await ended
@@ -88,7 +61,6 @@ export async function runTurn(o: TurnOptions, text: string, images: PromptImage[
     return { stopReason }
   } finally {
     unsubscribe()
-    for (const withdraw of asked.values()) withdraw.abort()
   }
 }
 
