@@ -24,6 +24,7 @@ describe('promptParts', () => {
     expect(promptParts(Array.from({ length: 6 }, () => ({ type: 'image' as const, mimeType: 'image/png', data: PNG })))).toMatchObject({ ok: false, message: expect.stringContaining('at most 5') })
     expect(promptParts([{ type: 'resource', resource: { uri: 'file:///x.bin', blob: 'AAAA', mimeType: 'application/octet-stream' } }])).toMatchObject({ ok: false })
     expect(promptParts([{ type: 'text', text: '   ' }])).toMatchObject({ ok: false, message: 'the prompt is empty' })
+    expect(promptParts([{ type: 'resource', resource: { uri: 'mem://a"><x', text: 't' } }])).toMatchObject({ ok: true, text: '<context uri="mem://a%22><x">\nt\n</context>' })
   })
 })
 

@@ -32,7 +32,8 @@ export function promptParts(blocks: readonly ContentBlock[]): PromptParts {
     } else if (block.type === 'resource_link') texts.push(`[${block.title ?? block.name}](${displayUri(block.uri)})`)
     else if (block.type === 'resource') {
       const resource = block.resource
-      if ('text' in resource) texts.push(`<context uri="${displayUri(resource.uri)}">\n${resource.text}\n</context>`)
+      // The URI is the client's: a quote in it must not end the attribute.
+      if ('text' in resource) texts.push(`<context uri="${displayUri(resource.uri).replaceAll('"', '%22')}">\n${resource.text}\n</context>`)
       else if (resource.mimeType?.startsWith('image/')) {
         const problem = image(resource.mimeType, resource.blob)
         if (problem) return { ok: false, message: problem }
