@@ -46,6 +46,19 @@ describe('sous acp sessions', () => {
     expect(JSON.stringify(server.requests[0]?.body['messages'])).toContain(`"data":"${png}"`)
   }, 60_000)
 
+  it('lists the slash commands the user can type, and a typed one is expanded', async () => {
+    await mkdir(join(dir, '.claude', 'commands'), { recursive: true })
+    await writeFile(join(dir, '.claude', 'commands', 'greet.md'), '---\ndescription: Say hello to someone\nargument-hint: <name>\n---\nSay hello to $ARGUMENTS warmly.\n')
+    server = await startModelServer({ scenario: [textReply('Hello, Ada!')] })
+    run = startAcp(env(), never)
+    await run.connection.agent.request('initialize', { protocolVersion: PROTOCOL_VERSION })
+    const { sessionId } = await run.connection.agent.request('session/new', { cwd: project, mcpServers: [] })
+    const acp = run
+    await expect.poll(() => acp.updates.find((n) => n.update.sessionUpdate === 'available_commands_update')?.update).toMatchObject({ availableCommands: expect.arrayContaining([{ name: 'greet', description: 'Say hello to someone', input: { hint: '<name>' } }]) })
+    await run.connection.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: '/greet Ada' }] })
+    expect(JSON.stringify(server.requests[0]?.body['messages'])).toContain('Say hello to Ada warmly.')
+  }, 60_000)
+
   it('sends the task list as a plan, switches modes it offers and refuses one it does not', async () => {
     server = await startModelServer({ scenario: [toolUseReply('TaskCreate', { subject: 'Write the tests', description: 'Cover the adapter' }), textReply('Planned.')] })
     run = startAcp(env(), never)

@@ -76,6 +76,17 @@ export function createAcpAgent(options: AcpAgentOptions): AgentApp {
   const needKey = async (): Promise<void> => {
     if (!(await options.hasCredentials())) throw RequestError.authRequired(undefined, NO_KEY)
   }
+  /**
+   * The `/name` commands the user can type (skills, custom commands, MCP prompts; the session
+   * expands them as in the app), sent once the client knows the session: after this answer.
+   */
+  const announceCommands = (client: AgentContext, sessionId: string, projectPath: string): void => {
+    setTimeout(() => {
+      void call('extensions.list', { projectPath })
+        .then((overview) => send(client, sessionId, { sessionUpdate: 'available_commands_update', availableCommands: overview.slashCommands.map((command) => ({ name: command.name, description: command.description, ...(command.argumentHint && { input: { hint: command.argumentHint } }) })) }))
+        .catch((error: unknown) => options.log(`extensions.list: ${String(error)}`))
+    }, 0)
+  }
   const folder = async (cwd: string): Promise<void> => {
     if (!isAbsolute(cwd)) throw RequestError.invalidParams({ cwd }, 'cwd must be an absolute path')
     if (!(await stat(cwd).catch(() => undefined))?.isDirectory()) throw RequestError.invalidParams({ cwd }, `cwd is not a folder: ${cwd}`)
@@ -116,6 +127,7 @@ export function createAcpAgent(options: AcpAgentOptions): AgentApp {
       const modes = modeState(created.mode ?? 'default', { ...(created.autoModeOff && { autoModeOff: true }) })
       const note = await trustNote(call, params.cwd)
       sessions.set(created.sessionId, { cwd: params.cwd, modes, mapper: new UpdateMapper(), queue: Promise.resolve(), ...(note && { note }) })
+      announceCommands(client, created.sessionId, params.cwd)
       return { sessionId: created.sessionId, modes }
     })
     .onRequest('session/load', async ({ params, client }) => {
@@ -132,6 +144,7 @@ export function createAcpAgent(options: AcpAgentOptions): AgentApp {
       // The conversation so far, as the updates a live turn would have sent.
       for (const event of history.events) for (const update of replay.map(event)) void send(client, params.sessionId, update)
       await open.queue
+      announceCommands(client, params.sessionId, open.cwd)
       return { modes }
     })
     .onRequest('session/list', async ({ params }) => {
