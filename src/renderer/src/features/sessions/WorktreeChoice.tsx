@@ -1,0 +1,61 @@
+import { useEffect, useId } from 'react'
+import { loadAvailability, useWorktreeFacts } from '../../state/worktrees'
+import { unavailableReason, worktreeNameProblem } from '../../state/worktree-model'
+import { useSessions } from './store'
+
+/**
+ * "Run in a worktree" for the next new session: a checkbox and an optional name, checked as the
+ * core checks it while typing. Disabled where worktrees cannot be made (not a git repository, git
+ * missing or too old), with the core's one sentence beside it, said once here and nowhere else.
+ */
+export function WorktreeChoice({ projectPath }: { projectPath: string }) {
+  const availability = useWorktreeFacts((state) => state.availability[projectPath])
+  const on = useSessions((state) => state.inWorktree)
+  const name = useSessions((state) => state.worktreeName)
+  const createError = useSessions((state) => state.createError)
+  const creating = useSessions((state) => state.creating)
+  const { setInWorktree, setWorktreeName } = useSessions.getState()
+  const reasonId = useId()
+  const problemId = useId()
+  useEffect(() => void loadAvailability(projectPath), [projectPath])
+
+  const reason = unavailableReason(availability)
+  const usable = availability?.available === true
+  const problem = worktreeNameProblem(name.trim()) ?? createError
+  return (
+    <div className="sessions__worktree" role="group" aria-label="New session options">
+      <label className="sessions__scope">
+        <input
+          type="checkbox"
+          checked={on && usable}
+          disabled={!usable || creating}
+          aria-describedby={reason ? reasonId : undefined}
+          onChange={(event) => setInWorktree(event.target.checked)}
+        />
+        Run in a worktree
+      </label>
+      {reason && (
+        <small id={reasonId} className="sessions__note">
+          {reason}
+        </small>
+      )}
+      {on && usable && (
+        <input
+          className="field field--small"
+          aria-label="Worktree name"
+          placeholder="Worktree name (optional)"
+          value={name}
+          disabled={creating}
+          aria-invalid={problem ? true : undefined}
+          aria-describedby={problem ? problemId : undefined}
+          onChange={(event) => setWorktreeName(event.target.value)}
+        />
+      )}
+      {on && usable && problem && (
+        <small id={problemId} className="sessions__problem" role="alert">
+          {problem}
+        </small>
+      )}
+    </div>
+  )
+}
