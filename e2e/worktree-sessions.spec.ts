@@ -162,6 +162,7 @@ test('no worktrees where there is no git repository, or no git: the checkbox is 
   await expect(checkbox).toBeDisabled()
   await expect(checkbox).toHaveAccessibleDescription(`${projectDir} is not in a git repository, so sessions here cannot have worktrees; they run in the folder itself.`)
   await expect(options.getByText('is not in a git repository')).toHaveCount(1)
+  await expect(options.getByText('· not a git repository')).toBeVisible()
   // The plain "New session" still works as always.
   await expect(app.getByRole('region', { name: 'Sessions' }).getByRole('button', { name: 'New session', exact: true })).toBeEnabled()
 
@@ -177,6 +178,7 @@ test('no worktrees where there is no git repository, or no git: the checkbox is 
     const noGit = page.getByRole('region', { name: 'Sessions' }).getByRole('group', { name: 'New session options' })
     await expect(noGit.getByRole('checkbox', { name: 'Run in a worktree' })).toBeDisabled()
     await expect(noGit.getByRole('checkbox', { name: 'Run in a worktree' })).toHaveAccessibleDescription(/git/)
+    await expect(noGit.getByText('· git is not installed')).toBeVisible()
   } finally {
     await context.close()
     await serve.child.stop()

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { SessionSummary, WorktreeRow } from '../../../shared/ipc/contract'
-import { cleanupReason, cleanupRows, looksLikeWorktreeFolder, mergeSessionLists, sessionWorktrees, unavailableReason, worktreeNameProblem } from './worktree-model'
+import { cleanupReason, cleanupRows, looksLikeWorktreeFolder, mergeSessionLists, removedSentence, sessionWorktrees, unavailableReason, worktreeNameProblem } from './worktree-model'
 
 const base = '/repo'
 const row = (name: string, patch: Partial<WorktreeRow> = {}): WorktreeRow => ({
@@ -58,5 +58,12 @@ describe('worktree facts', () => {
     expect(unavailableReason(undefined)).toBeNull()
     expect(unavailableReason({ available: true, gitVersion: '2.43', repoRoot: base })).toBeNull()
     expect(unavailableReason({ available: false, reason: 'git-missing', message: 'git was not found: install git 2.25 or newer.' })).toBe('git was not found: install git 2.25 or newer.')
+  })
+
+  it('says what a removal took, and what a forced one discarded', () => {
+    expect(removedSentence({ removed: true, path: '/repo/.claude/worktrees/a', branch: 'worktree-a' })).toBe('Removed the worktree /repo/.claude/worktrees/a and its branch worktree-a.')
+    const discarded = { uncommitted: ['x.txt'], commits: [{ sha: 'abc', subject: 'wip' }], summary: '1 uncommitted file and 1 commit on worktree-a' }
+    expect(removedSentence({ removed: true, path: '/w', branch: 'worktree-a', discarded })).toBe('Removed the worktree /w and its branch worktree-a. Discarded: 1 uncommitted file and 1 commit on worktree-a.')
+    expect(removedSentence({ removed: true, path: '/w', branch: 'b', discarded: { uncommitted: [], commits: [], summary: 'nothing' } })).toBe('Removed the worktree /w and its branch b.')
   })
 })

@@ -1,4 +1,4 @@
-import type { SessionSummary, WorktreeAvailability, WorktreeInfo, WorktreeRow } from '../../../shared/ipc/contract'
+import type { SessionSummary, WorktreeAvailability, WorktreeInfo, WorktreeRemoval, WorktreeRow } from '../../../shared/ipc/contract'
 import { worktreeNameShapeProblem } from '../../../shared/ipc/worktrees'
 
 /**
@@ -76,4 +76,10 @@ export function markOf(info: Pick<WorktreeInfo, 'name' | 'branch' | 'path'>): Wo
 export function unavailableReason(availability: WorktreeAvailability | undefined): string | null {
   if (!availability || availability.available) return null
   return availability.message
+}
+
+/** The status line of a removal: what went, and what was discarded with it (a forced one). */
+export function removedSentence(removal: Extract<WorktreeRemoval, { removed: true }>): string {
+  const lost = removal.discarded && (removal.discarded.uncommitted.length > 0 || removal.discarded.commits.length > 0) ? ` Discarded: ${removal.discarded.summary}.` : ''
+  return `Removed the worktree ${removal.path} and its branch ${removal.branch}.${lost}`
 }

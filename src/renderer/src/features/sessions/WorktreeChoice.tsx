@@ -1,7 +1,17 @@
 import { useEffect, useId } from 'react'
 import { loadAvailability, useWorktreeFacts } from '../../state/worktrees'
 import { unavailableReason, worktreeNameProblem } from '../../state/worktree-model'
+import type { WorktreeAvailability } from '../../../../shared/ipc/contract'
 import { useSessions } from './store'
+
+/** The few words beside the disabled checkbox (the core's whole sentence is its description). */
+function shortReason(reason: Extract<WorktreeAvailability, { available: false }>['reason']): string {
+  if (reason === 'not-a-repository') return 'not a git repository'
+  if (reason === 'git-missing') return 'git is not installed'
+  if (reason === 'git-too-old') return 'git is too old'
+  if (reason === 'unsafe-config') return "the repository's git configuration runs programs"
+  return 'git does not work here'
+}
 
 /**
  * "Run in a worktree" for the next new session: a checkbox and an optional name, checked as the
@@ -24,7 +34,7 @@ export function WorktreeChoice({ projectPath }: { projectPath: string }) {
   const problem = worktreeNameProblem(name.trim()) ?? createError
   return (
     <div className="sessions__worktree" role="group" aria-label="New session options">
-      <label className="sessions__scope">
+      <label className="sessions__scope" title={reason ?? undefined}>
         <input
           type="checkbox"
           checked={on && usable}
@@ -33,11 +43,13 @@ export function WorktreeChoice({ projectPath }: { projectPath: string }) {
           onChange={(event) => setInWorktree(event.target.checked)}
         />
         Run in a worktree
+        {/* One line in a small section: the short reason shows, the whole sentence is its description and tooltip. */}
+        {availability && !availability.available && <span className="sessions__note" aria-hidden="true">· {shortReason(availability.reason)}</span>}
       </label>
       {reason && (
-        <small id={reasonId} className="sessions__note">
+        <span id={reasonId} className="visually-hidden">
           {reason}
-        </small>
+        </span>
       )}
       {on && usable && (
         <input

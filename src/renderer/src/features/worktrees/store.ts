@@ -1,7 +1,8 @@
 import { create } from 'zustand'
-import type { WorktreeLoss, WorktreeRemoval } from '../../../../shared/ipc/contract'
+import type { WorktreeLoss } from '../../../../shared/ipc/contract'
 import { api } from '../../api'
 import { forgetWorktree, refreshWorktrees } from '../../state/worktrees'
+import { removedSentence } from '../../state/worktree-model'
 
 /** The session whose worktree is to be archived, as chosen from its row or the palette. */
 export interface ArchiveTarget {
@@ -32,12 +33,6 @@ export interface WorktreesState {
   archive(projectPath: string, force: boolean): Promise<string | null>
   /** Removes one worktree listed for cleanup; resolves to the folder removed, if it was. */
   cleanup(projectPath: string, path: string, force: boolean): Promise<string | null>
-}
-
-/** The status line of a removal: what went, and what was discarded with it. */
-export function removedSentence(removal: Extract<WorktreeRemoval, { removed: true }>): string {
-  const lost = removal.discarded && (removal.discarded.uncommitted.length > 0 || removal.discarded.commits.length > 0) ? ` Discarded: ${removal.discarded.summary}.` : ''
-  return `Removed the worktree ${removal.path} and its branch ${removal.branch}.${lost}`
 }
 
 export const useWorktrees = create<WorktreesState>()((set, get) => ({
