@@ -106,6 +106,10 @@ test('a session in a worktree: its tab, files, terminals and Agent terminal foll
     await expect(tabs.getByRole('tab', { selected: true })).toHaveText('feature-x ⑂ worktree-feature-x')
     await expect(chat.getByLabel('You').first()).toHaveText('Make a file')
     await expect(files.getByRole('treeitem', { name: /^agent\.txt/ })).toBeVisible()
+    // A reload brings the worktree's tab back, still named by its worktree and branch.
+    await app.reload()
+    await expect(tabs.getByRole('tab', { selected: true })).toHaveText('feature-x ⑂ worktree-feature-x')
+    await expect(chat.getByLabel('You').first()).toHaveText('Make a file')
 
     // Archive, from the palette: refused while the worktree holds a commit the base lacks.
     git(worktree, 'add', 'agent.txt')
