@@ -72,7 +72,7 @@ test('a session in a worktree: its tab, files, terminals and Agent terminal foll
     const tabs = app.getByRole('tablist', { name: 'Open projects' })
     await expect(tabs.getByRole('tab', { selected: true })).toHaveText('feature-x ⑂ worktree-feature-x')
     await expect(app.getByLabel('Current project')).toContainText(`worktree feature-x on branch worktree-feature-x · ${worktree}`)
-    await expect(sessions.getByRole('status')).toContainText('This session works in the worktree feature-x (branch worktree-feature-x)')
+    await expect(sessions.getByRole('status')).toContainText('Started in the worktree feature-x (branch worktree-feature-x) from ')
     expect(git(projectDir, 'worktree', 'list')).toContain(worktree)
 
     // The file tree is the worktree's; a new terminal starts in it.

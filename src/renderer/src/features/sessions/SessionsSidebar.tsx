@@ -69,8 +69,15 @@ export function SessionsSidebar({
     <section className="sessions" aria-label="Sessions">
       <header className="sessions__header">
         <h2 className="pane__title">Sessions</h2>
-        <button type="button" className="button button--small" disabled={creating} onClick={() => void startNew()}>
-          {creating ? 'Making the worktree…' : inWorktree && usable ? 'New session in a worktree' : 'New session'}
+        {/* The visible words stay short (the section is narrow); the name says where the session goes. */}
+        <button
+          type="button"
+          className="button button--small"
+          disabled={creating}
+          aria-label={creating ? 'Making the worktree…' : inWorktree && usable ? 'New session in a worktree' : undefined}
+          onClick={() => void startNew()}
+        >
+          {creating ? 'Making…' : inWorktree && usable ? 'New session ⑂' : 'New session'}
         </button>
       </header>
       <WorktreeChoice projectPath={projectPath} />

@@ -151,7 +151,7 @@ export const useSessions = create<SessionsState>()((set, get) => ({
     }
     const { sessionId, worktree, notes = [] } = created.value
     learnWorktree(worktree)
-    const notice = [`This session works in the worktree ${worktree.name} (branch ${worktree.branch}), made from ${worktree.repoRoot} at ${worktree.baseCommit.slice(0, 8)}.`, ...notes].join(' ')
+    const notice = [`Started in the worktree ${worktree.name} (branch ${worktree.branch}) from ${worktree.baseCommit.slice(0, 8)}.`, ...notes].join(' ')
     set((state) => ({ creating: false, inWorktree: false, worktreeName: '', notices: { ...state.notices, [worktree.path]: notice } }))
     void refreshWorktrees(projectPath)
     return { sessionId, path: worktree.path }
