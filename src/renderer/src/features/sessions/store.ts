@@ -67,10 +67,15 @@ export const useSessions = create<SessionsState>()((set, get) => ({
   async search(projectPath, query) {
     set({ query })
     if (!query.trim()) return set({ matches: null })
-    const result = await api.invoke('session.search', get().allProjects ? { query } : { query, projectPath })
+    // This project's search covers its worktree sessions too, as its list does.
+    const worktrees = get().allProjects ? [] : sessionWorktrees(useWorktreeFacts.getState().rows[projectPath] ?? [], projectPath)
+    const [result, ...theirs] = await Promise.all([
+      api.invoke('session.search', get().allProjects ? { query } : { query, projectPath }),
+      ...worktrees.map((row) => api.invoke('session.search', { query, projectPath: row.path })),
+    ])
     // A newer query may have been typed meanwhile; only the latest answer counts.
     if (get().query !== query) return
-    if (result.ok) set({ matches: result.value, error: null })
+    if (result.ok) set({ matches: [...result.value, ...theirs.flatMap((other) => (other.ok ? other.value : []))], error: null })
     else set({ matches: [], error: `Search failed: ${result.error.message}` })
   },
 
