@@ -136,8 +136,11 @@ test('a session in a worktree: its tab, files, terminals and Agent terminal foll
     await dialog.getByRole('button', { name: 'Close' }).click()
 
     // A worktree session whose session is deleted: listed for cleanup, removed only when asked.
-    await options.getByRole('checkbox', { name: 'Run in a worktree' }).check()
-    await options.getByRole('textbox', { name: 'Worktree name' }).fill('left-behind')
+    // (This one from the palette, which ticks the box and puts the cursor in the name field.)
+    await paletteCommand(app, 'new session in a worktree')
+    await expect(options.getByRole('checkbox', { name: 'Run in a worktree' })).toBeChecked()
+    await expect(options.getByRole('textbox', { name: 'Worktree name' })).toBeFocused()
+    await app.keyboard.type('left-behind')
     await sessions.getByRole('button', { name: 'New session in a worktree' }).click()
     await expect(tabs.getByRole('tab', { selected: true })).toHaveText('left-behind ⑂ worktree-left-behind')
     await chat.getByRole('textbox', { name: 'Message' }).fill('Say hi')
