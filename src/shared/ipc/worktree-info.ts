@@ -16,6 +16,29 @@ export const WorktreeName = z
   .max(64)
   .regex(/^[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*$/, 'a worktree name is letters, digits, dots, underscores and dashes, in "/"-separated parts')
 
+/**
+ * Why `name` cannot name a worktree, by its shape alone (undefined when it can): Claude Code's
+ * shape ({@link WorktreeName}), no `.`/`..` segment (it would leave `.claude/worktrees`) and no
+ * segment git forbids in a branch (`.lock` ends, leading dots or dashes, `..`). The main process
+ * checks this first, then asks git (`check-ref-format`); the "New session" field shows the same
+ * sentence as the user types.
+ */
+export function worktreeNameShapeProblem(name: string): string | undefined {
+  const shape = WorktreeName.safeParse(name)
+  if (!shape.success) return `"${printableName(name)}" is not a worktree name: ${shape.error.issues[0]?.message ?? 'invalid'}; at most 64 characters.`
+  for (const segment of name.split('/')) {
+    if (segment === '.' || segment === '..') return `"${name}" is not a worktree name: "${segment}" would leave .claude/worktrees.`
+    if (segment.startsWith('.') || segment.startsWith('-') || segment.endsWith('.lock') || segment.endsWith('.')) return `"${name}" is not a worktree name: git does not accept "${segment}" in a branch name.`
+  }
+  if (name.includes('..')) return `"${name}" is not a worktree name: git does not accept ".." in a branch name.`
+  return undefined
+}
+
+/** A name shown back to the user: control characters replaced, cut at 80 characters. */
+function printableName(name: string): string {
+  return name.replace(/[\p{Cc}\p{Cf}]/gu, '?').slice(0, 80)
+}
+
 /** Who made a worktree: a session started in it, an Agent call with `isolation: "worktree"`, or EnterWorktree. */
 export const WorktreeOwner = z.enum(['session', 'agent', 'entered'])
 export type WorktreeOwner = z.infer<typeof WorktreeOwner>

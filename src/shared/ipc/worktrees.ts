@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { AbsPath, Id } from './common'
 
 import { WorktreeInfo } from './worktree-info'
-export { WorktreeInfo, WorktreeName, WorktreeOwner } from './worktree-info'
+export { WorktreeInfo, WorktreeName, WorktreeOwner, worktreeNameShapeProblem } from './worktree-info'
 
 /**
  * What removing a worktree would lose: files with uncommitted changes (staged, unstaged or
