@@ -25,6 +25,8 @@ export interface CallOutcome {
   denial?: { toolName: string; toolUseId: string; input: unknown; message: string }
   /** A hook answered `continue: false`: the turn ends once every result is in, for this reason. */
   stop?: string
+  /** The tool's result said the turn ends with it (a final-output tool). */
+  ends?: true
 }
 
 /** Parses a call's input against its tool; `ok: false` with the reason when the tool is unknown or the input invalid. */
@@ -71,7 +73,7 @@ export async function processToolCall(block: ToolUseBlock, signal: AbortSignal, 
     })
     const out: ToolResultBlock = { type: 'tool_result', tool_use_id: block.id, content: result.content }
     if (isError) out.is_error = true
-    return { block: out, ...(denial && { denial }), ...(stop !== undefined && { stop }) }
+    return { block: out, ...(denial && { denial }), ...(stop !== undefined && { stop }), ...(result.endsTurn === true && !isError && { ends: true as const }) }
   }
   if (!tool) {
     const names = [...deps.tools.keys()].join(', ')

@@ -26,6 +26,8 @@ export interface ToolResult {
   content: string | Array<TextBlock | ImageBlock | ToolReferenceBlock>
   details?: unknown
   isError?: boolean
+  /** The call was the agent's final output (StructuredOutput): the turn ends once every result is in, with no further request. */
+  endsTurn?: boolean
 }
 
 /** What the approval UI shows before a call runs. */
