@@ -210,7 +210,7 @@ export function parsePrintArgs(argv: string[]): { ok: true; options: Omit<PrintO
 }
 
 /** Rules may come as repeated flags or comma/space separated, as Claude Code accepts them. */
-function splitRules(values: string[] | undefined): string[] {
+export function splitRules(values: string[] | undefined): string[] {
   const rules: string[] = []
   for (const value of values ?? []) {
     // Split on commas and spaces that are not inside parentheses: `Bash(git diff:*) Edit`.
@@ -234,7 +234,7 @@ function splitRules(values: string[] | undefined): string[] {
  * be readable). Checked here so a typo stops the run with a clear error instead of running without
  * the rules the user meant; a file that breaks later fails closed in the settings loader.
  */
-function settingsFlag(value: string): { ok: true; value: string } | { ok: false; error: string } {
+export function settingsFlag(value: string): { ok: true; value: string } | { ok: false; error: string } {
   if (value.trimStart().startsWith('{')) {
     try {
       JSON.parse(value)
