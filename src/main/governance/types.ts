@@ -55,6 +55,8 @@ const SOURCE_LABELS: Record<SettingsSourceName, string> = {
  */
 export function describeOrigin(origin: RuleOrigin): string {
   if (origin.source === 'cli') return origin.behavior === 'allow' ? '--allowedTools' : origin.behavior === 'deny' ? '--disallowedTools' : SOURCE_LABELS.cli
+  // The only in-memory ask rules are auto mode's "ask me next time" patterns (the session's, or the project's file).
+  if (origin.source === 'session' && origin.behavior === 'ask') return `auto mode's "ask me next time" patterns${origin.file ? ` (${origin.file})` : ''}`
   return origin.file ? `${SOURCE_LABELS[origin.source]} (${origin.file})` : SOURCE_LABELS[origin.source]
 }
 

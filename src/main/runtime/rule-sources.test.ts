@@ -7,7 +7,7 @@ import { nextOn, routeByPrompt, useAgentWorld, writeUserCommand } from '../../..
 import { decide } from '../governance/decide/decide'
 import { SessionGrants } from '../governance/decide/session'
 import { loadSettings } from '../governance/settings/load'
-import { describeExplanation } from '../governance/types'
+import { describeExplanation, describeOrigin } from '../governance/types'
 import { readTool } from '../tools/read'
 
 // The "why was I asked" line of an approval names the rule and its source, for every source Claude
@@ -97,5 +97,7 @@ describe('every source has its label', () => {
     expect(await why('command.txt')).toBe(`allow rule Read(./command.txt) from a command's allowed-tools (/cmds/mk.md): ${join(world.project, 'command.txt')}`)
     grants.clearTurn()
     expect(await why('command.txt')).toBe('reads inside the project are allowed')
+    // The in-memory ask rules are auto mode's "ask me next time" patterns.
+    expect(describeOrigin({ text: 'Bash(git push *)', behavior: 'ask', source: 'session', file: '/data/auto-ask.json' })).toBe('auto mode\'s "ask me next time" patterns (/data/auto-ask.json)')
   })
 })
