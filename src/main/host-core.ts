@@ -27,6 +27,8 @@ export interface HostCoreOptions {
   modelRelay?: { fetch: typeof globalThis.fetch }
   /** A remote host driven by `sous -p --remote`: nobody answers asks (denials), the folder is trusted as `-p` trusts it. */
   unattended?: { permissionMode?: SessionRuntimeOptions['permissionMode'] }
+  /** Rules from the command line (`sous serve --allowedTools/--disallowedTools/--settings`): the `cli` and `flag` sources. */
+  cliRules?: SessionRuntimeOptions['cliRules']
   /** Where problems that must not stop the app go (a listener that threw, a corrupt file…). */
   log(message: string): void
   /** `sous acp`: the editor's MCP servers for a project (`--mcp-config` texts), read when its servers start. */
@@ -74,6 +76,7 @@ export function createHostCore(options: HostCoreOptions): HostCore {
     preferences: () => readPreferencesSync(options.home),
     childEnv,
     version: SOUS_VERSION,
+    ...(options.cliRules && { cliRules: options.cliRules }),
   })
   // A remote host opens no remotes of its own; the app and `sous serve` do.
   const remotes = options.transport === 'stdio' ? undefined : new RemoteProjects({ sousHome: options.home, env, keyStore: options.keyStore, events, log: options.log })

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import type { TextBlock } from '../services/model/types'
-import type { Tool, ToolContext, ToolPreview, ToolResult } from './types'
+import type { Tool, ToolContext, ToolPermissionFacts, ToolPermissionResult, ToolPreview, ToolResult } from './types'
 
 /** What a tool file declares; traits left out take the cautious answer. */
 export interface ToolSpec<S extends z.ZodType> {
@@ -20,6 +20,8 @@ export interface ToolSpec<S extends z.ZodType> {
   summarize(input: z.output<S>): string
   preview?(input: z.output<S>, ctx: ToolContext): Promise<ToolPreview | undefined>
   validate?(input: z.output<S>, ctx: ToolContext): Promise<string | undefined>
+  /** Default none (passthrough): see {@link Tool.checkPermissions}. */
+  checkPermissions?(input: z.output<S>, facts: ToolPermissionFacts): ToolPermissionResult
   execute(input: z.output<S>, ctx: ToolContext): Promise<ToolResult>
   maxResultChars?: number
   /** Default false: see {@link Tool.settlesOnAbort}. */
@@ -50,6 +52,7 @@ export function defineTool<S extends z.ZodType>(spec: ToolSpec<S>): Tool<z.outpu
     summarize: spec.summarize,
     preview: spec.preview,
     validate: spec.validate,
+    ...(spec.checkPermissions && { checkPermissions: spec.checkPermissions }),
     execute: spec.execute,
     maxResultChars: spec.maxResultChars,
     ...(spec.settlesOnAbort === true && { settlesOnAbort: true }),
