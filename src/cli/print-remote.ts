@@ -2,8 +2,9 @@ import type { AgentEvent } from '../shared/protocol/agent-event'
 import type { PrintIO } from './print'
 import { parsePrintArgs, type PrintOptions } from './print-args'
 import { SOUS_VERSION } from '../main/host/version'
-import { connectReconnecting, type OpenedPipe, type ReconnectingHost } from '../main/host/remote/reconnecting'
-import { openSshPipe, parseRemoteTarget, type RemoteTarget } from '../main/host/remote/ssh'
+import { connectReconnecting, type ReconnectingHost } from '../main/host/remote/reconnecting'
+import { parseRemoteTarget, type RemoteTarget } from '../main/host/remote/ssh'
+import { remoteTransport } from '../main/host/remote/transport'
 import { createModelRelay } from '../main/services/model/relay'
 import { MemoryKeyStore } from '../main/secrets/memory-key-store'
 
@@ -15,10 +16,17 @@ export interface RemoteFlags {
   ownModelKey: boolean
 }
 
-/** Takes `--remote`, `--remote-sous` and `--remote-model` out of `argv`. Pure. */
+/**
+ * Takes `--remote`, `--devcontainer`, `--remote-command`, `--remote-sous` and `--remote-model` out
+ * of `argv`. `--devcontainer <dir>` is a dev container of this machine's Docker,
+ * `--devcontainer <destination>:<dir>` one of an ssh host's; `--remote-command <cmd>` reaches
+ * `--remote <name>:<dir>` through the user's own command instead of ssh. Pure.
+ */
 export function takeRemoteFlags(argv: readonly string[]): { ok: true; flags: RemoteFlags | undefined; rest: string[] } | { ok: false; message: string } {
   const rest: string[] = []
   let target: string | undefined
+  let devcontainer: string | undefined
+  let command: string | undefined
   let remoteSous = 'sous'
   let ownModelKey = false
   for (let i = 0; i < argv.length; i++) {
@@ -26,6 +34,8 @@ export function takeRemoteFlags(argv: readonly string[]): { ok: true; flags: Rem
     const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined]
     const value = (): string | undefined => inline ?? argv[++i]
     if (flag === '--remote') target = value()
+    else if (flag === '--devcontainer') devcontainer = value() ?? ''
+    else if (flag === '--remote-command') command = value() ?? ''
     else if (flag === '--remote-sous') remoteSous = value() ?? ''
     else if (flag === '--remote-model') {
       const mode = value()
@@ -33,10 +43,19 @@ export function takeRemoteFlags(argv: readonly string[]): { ok: true; flags: Rem
       ownModelKey = mode === 'own'
     } else rest.push(arg)
   }
-  if (target === undefined) return { ok: true, flags: undefined, rest }
+  if (!remoteSous.trim()) return { ok: false, message: '--remote-sous needs the command that starts Sous on the remote' }
+  if (command !== undefined && !command.trim()) return { ok: false, message: '--remote-command needs the command that reaches Sous there (e.g. "kubectl exec -i mypod -- sous")' }
+  if (devcontainer !== undefined) {
+    if (target !== undefined || command !== undefined) return { ok: false, message: '--devcontainer takes the place of --remote and --remote-command: --devcontainer <dir> (this machine) or --devcontainer <destination>:<dir> (an ssh host)' }
+    if (devcontainer.startsWith('/')) return { ok: true, flags: { target: { destination: 'devcontainer', folder: devcontainer.replace(/(.)\/+$/, '$1'), transport: { kind: 'devcontainer', local: true } }, remoteSous, ownModelKey }, rest }
+    const parsed = parseRemoteTarget(devcontainer)
+    if (!parsed.ok) return { ok: false, message: `--devcontainer needs an absolute folder here or <destination>:<absolute dir>: ${parsed.message}` }
+    return { ok: true, flags: { target: { ...parsed.target, transport: { kind: 'devcontainer' } }, remoteSous, ownModelKey }, rest }
+  }
+  if (target === undefined) return command === undefined ? { ok: true, flags: undefined, rest } : { ok: false, message: '--remote-command needs --remote <name>:<absolute dir> (the name is only shown)' }
   const parsed = parseRemoteTarget(target)
   if (!parsed.ok) return parsed
-  if (!remoteSous.trim()) return { ok: false, message: '--remote-sous needs the command that starts Sous on the remote' }
+  if (command !== undefined) return { ok: true, flags: { target: { ...parsed.target, transport: { kind: 'command', command: command.trim() } }, remoteSous, ownModelKey }, rest }
   return { ok: true, flags: { target: parsed.target, remoteSous, ownModelKey }, rest }
 }
 
@@ -58,8 +77,14 @@ export async function runRemotePrint(flags: RemoteFlags, argv: string[], env: No
 
   const hostArgs = ['--unattended', ...(options.permissionModeGiven ? ['--permission-mode', options.permissionMode] : []), ...(flags.ownModelKey ? ['--own-model-key'] : [])]
   const relay = flags.ownModelKey ? undefined : createModelRelay({ env, keyStore: new MemoryKeyStore(env) })
+  const transport = remoteTransport(
+    { ...flags.target, remoteSous: flags.remoteSous },
+    { env, hostArgs, killAfterMs: 3000, ...(options.verbose && { onStderr: (text: string) => void io.stderr.write(text) }) },
+  )
+  const prepared = await transport.prepare()
+  if (!prepared.ok) return fail(io, `sous: ${prepared.message}`, prepared.code)
   const connected = await connectReconnecting({
-    open: () => openSsh(flags, hostArgs, env, options.verbose ? io : undefined),
+    open: () => transport.open(),
     version: SOUS_VERSION,
     ...(relay && { relay }),
     onProblem: (message) => io.stderr.write(`sous: warning: ${message}\n`),
@@ -70,29 +95,17 @@ export async function runRemotePrint(flags: RemoteFlags, argv: string[], env: No
   })
   if (!connected.ok) {
     const code = Number(/exit (\d+)/.exec(connected.message)?.[1] ?? 1)
-    const fix = /does not match|cannot drive/.test(connected.message) ? `\nInstall the same version there: ssh ${flags.target.destination} npm i -g sous@${SOUS_VERSION} (or update the local Sous).` : ''
+    const there = (flags.target.transport?.kind ?? 'ssh') === 'ssh' ? `ssh ${flags.target.destination} ` : ''
+    const fix = /does not match|cannot drive/.test(connected.message) ? `\nInstall the same version there: ${there}npm i -g sous@${SOUS_VERSION} (or update the local Sous).` : ''
     return fail(io, `sous: ${connected.message}${fix}`, code > 0 ? code : 1)
   }
   const host = connected.host
   try {
-    return await runTurn(host, flags.target, options, io)
+    return await runTurn(host, { ...flags.target, folder: prepared.folder }, options, io)
   } finally {
     host.close()
     await host.lost
   }
-}
-
-/** One ssh run of `sous host --stdio` there; what ssh prints goes to stderr with `--verbose`. */
-function openSsh(flags: RemoteFlags, hostArgs: string[], env: NodeJS.ProcessEnv, verbose: PrintIO | undefined): OpenedPipe {
-  return openSshPipe({
-    target: flags.target,
-    ssh: env['SOUS_SSH'],
-    remoteSous: flags.remoteSous,
-    hostArgs,
-    env,
-    ...(verbose && { onStderr: (text: string) => void verbose.stderr.write(text) }),
-    killAfterMs: 3000,
-  })
 }
 
 function firstLine(text: string): string {
