@@ -32,9 +32,9 @@ afterAll(async () => {
 })
 
 /** The Sous "there": this machine's, with a home of its own per mark (so each starts its own host daemon) and the mark in its environment. */
-function sousThere(mark: string): string {
+function sousThere(mark: string, graceMs = 20_000): string {
   const loader = `file://${join(ROOT, 'node_modules', 'tsx', 'dist', 'loader.mjs')}`
-  return `env -u ANTHROPIC_API_KEY HOME=${remoteHome} SOUS_HOME=${join(remoteHome, mark)} REMOTE_MARK=${mark} SOUS_HOST_GRACE_MS=20000 ${process.execPath} --import ${loader} ${join(ROOT, 'src', 'cli', 'index.ts')}`
+  return `env -u ANTHROPIC_API_KEY HOME=${remoteHome} SOUS_HOME=${join(remoteHome, mark)} REMOTE_MARK=${mark} SOUS_HOST_GRACE_MS=${graceMs} ${process.execPath} --import ${loader} ${join(ROOT, 'src', 'cli', 'index.ts')}`
 }
 
 async function sous(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -99,6 +99,38 @@ describe('sous -p --remote-command (a transport the user configures)', () => {
     expect(run.code, run.stderr).toBe(0)
     expect(run.stdout).toBe('Finished after the drop.\n')
     expect(await readFile(join(project, 'after.txt'), 'utf8')).toBe('after\n')
+  }, 120_000)
+
+  it('--resume and --continue go on with a session stored there', async () => {
+    server.setScenario([textReply('First answer.'), textReply('Second answer.'), textReply('Third answer.')])
+    const first = await sous(['--remote', `pod:${project}`, '--remote-command', sousThere('resumed'), '--output-format', 'json', 'remember the word tangerine'])
+    expect(first.code, first.stderr).toBe(0)
+    const sessionId = (JSON.parse(first.stdout) as { session_id: string }).session_id
+    const second = await sous(['--remote', `pod:${project}`, '--remote-command', sousThere('resumed'), '--resume', sessionId, 'what was the word?'])
+    expect(second.code, second.stderr).toBe(0)
+    expect(second.stdout).toBe('Second answer.\n')
+    expect(JSON.stringify(server.requests.at(-1)?.body['messages'])).toContain('tangerine')
+    const third = await sous(['--remote', `pod:${project}`, '--remote-command', sousThere('resumed'), '--continue', 'and again?'])
+    expect(third.code, third.stderr).toBe(0)
+    expect(JSON.stringify(server.requests.at(-1)?.body['messages'])).toContain('what was the word?')
+    const unknown = await sous(['--remote', `pod:${project}`, '--remote-command', sousThere('resumed'), '--resume', '00000000-0000-4000-8000-000000000000', 'hi'])
+    expect(unknown.code).toBe(1)
+    expect(unknown.stderr).toContain('No session 00000000-0000-4000-8000-000000000000')
+  }, 120_000)
+
+  it('a host that ended while the connection was down is said to have interrupted the turn, with how to go on', async () => {
+    server.setScenario([toolUseReply('Bash', { command: 'sleep 20' }, { id: 'toolu_cut' }), textReply('never')])
+    const before = server.requests.length
+    const killer = (async () => {
+      for (let i = 0; i < 600 && server.requests.length === before; i++) await new Promise((resolve) => setTimeout(resolve, 50))
+      await new Promise((resolve) => setTimeout(resolve, 1500))
+      for (const pid of connectors('host-gone')) process.kill(pid, 'SIGKILL')
+    })()
+    const run = await sous(['--remote', `pod:${project}`, '--remote-command', sousThere('host-gone', 200), '--permission-mode', 'bypassPermissions', 'sleep'])
+    await killer
+    expect(run.code).toBe(1)
+    expect(run.stderr).toContain('the host on pod ended while the connection was down: the turn was interrupted')
+    expect(run.stderr).toMatch(/go on with --resume [0-9a-f-]{36}/)
   }, 120_000)
 
   it('a command that is not there, or fails, is reported with its message and exit code', async () => {

@@ -81,6 +81,8 @@ export async function runRemotePrint(flags: RemoteFlags, argv: string[], env: No
     { ...flags.target, remoteSous: flags.remoteSous },
     { env, hostArgs, killAfterMs: 3000, ...(options.verbose && { onStderr: (text: string) => void io.stderr.write(text) }) },
   )
+  let markRestarted!: () => void
+  const restarted = new Promise<void>((resolve) => (markRestarted = resolve))
   const prepared = await transport.prepare()
   if (!prepared.ok) return fail(io, `sous: ${prepared.message}`, prepared.code)
   const connected = await connectReconnecting({
@@ -91,6 +93,7 @@ export async function runRemotePrint(flags: RemoteFlags, argv: string[], env: No
     onState: (state) => {
       if (state.state === 'reconnecting') io.stderr.write(`sous: the connection to ${flags.target.destination} dropped (${firstLine(state.reason)}); reconnecting in ${state.delayMs / 1000} s (attempt ${state.attempt})\n`)
       if (state.state === 'connected') io.stderr.write(`sous: reconnected to ${flags.target.destination}\n`)
+      if (state.state === 'connected' && state.restarted) markRestarted()
     },
   })
   if (!connected.ok) {
@@ -101,7 +104,7 @@ export async function runRemotePrint(flags: RemoteFlags, argv: string[], env: No
   }
   const host = connected.host
   try {
-    return await runTurn(host, { ...flags.target, folder: prepared.folder }, options, io)
+    return await runTurn(host, { ...flags.target, folder: prepared.folder }, options, io, restarted)
   } finally {
     host.close()
     await host.lost
@@ -112,11 +115,16 @@ function firstLine(text: string): string {
   return text.trim().split('\n')[0] ?? text
 }
 
-async function runTurn(client: ReconnectingHost, target: RemoteTarget, options: PrintOptions, io: PrintIO): Promise<number> {
+async function runTurn(client: ReconnectingHost, target: RemoteTarget, options: PrintOptions, io: PrintIO, restarted: Promise<void>): Promise<number> {
   // As the app opens a folder: it must exist there (and joins the remote's recent projects).
   const opened = await client.invoke('project.open', { path: target.folder })
   if (!opened.ok) return fail(io, `sous: ${target.destination}:${target.folder}: ${opened.error.message}`, 1)
-  const created = await client.invoke('session.create', { projectPath: opened.value.path })
+  // --resume / --continue: the session is the remote's, found in its transcripts there.
+  const created = options.resume
+    ? await client.invoke('session.resume', { sessionId: options.resume })
+    : options.continue
+      ? await client.invoke('session.continue', { projectPath: opened.value.path })
+      : await client.invoke('session.create', { projectPath: opened.value.path })
   if (!created.ok) return fail(io, `sous: ${target.destination}:${target.folder}: ${created.error.message}`, 1)
   const { sessionId } = created.value
   let reply = ''
@@ -136,7 +144,8 @@ async function runTurn(client: ReconnectingHost, target: RemoteTarget, options: 
   try {
     const sent = await client.invoke('session.prompt', { sessionId, text: options.prompt })
     if (!sent.ok) return fail(io, `sous: ${sent.error.message}`, 1)
-    const end = await Promise.race([ended, lost])
+    const end = await Promise.race([ended, lost, restarted.then(() => 'restarted' as const)])
+    if (end === 'restarted') return fail(io, `sous: the host on ${target.destination} ended while the connection was down: the turn was interrupted (its transcript there has what happened; go on with --resume ${sessionId})`, 1)
     if (!end) return fail(io, `sous: the connection to ${target.destination} was lost during the turn (the remote keeps it running for its grace period; its transcript has what happened)`, 1)
     if (options.outputFormat === 'json') {
       io.stdout.write(`${JSON.stringify({ type: 'result', subtype: end.reason === 'completed' ? 'success' : 'error_during_execution', is_error: end.reason !== 'completed', result: reply, session_id: sessionId, terminal_reason: end.reason, remote: `${target.destination}:${target.folder}` }, null, 2)}\n`)
@@ -153,7 +162,7 @@ async function runTurn(client: ReconnectingHost, target: RemoteTarget, options: 
 function unsupportedWithRemote(options: PrintOptions): string | undefined {
   if (options.outputFormat !== 'text' && options.outputFormat !== 'json') return `--output-format ${options.outputFormat}`
   if (options.inputFormat !== 'text') return '--input-format stream-json'
-  if (options.resume || options.continue) return '--resume/--continue'
+  if (options.forkSession) return '--fork-session'
   if (options.cwd) return '--cwd (the folder is the one after the destination)'
   if (options.mcpConfigs.length > 0) return '--mcp-config'
   if (options.coordinator) return '--coordinator'

@@ -3,7 +3,9 @@ import { rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startModelServer, textReply, type ModelServer } from '../../../../test/model-server'
 import { ROOT } from '../../../../test/support/remote-host'
+import type { AgentEvent } from '../../../shared/protocol/agent-event'
 import { createHostCore, type HostCore } from '../../host-core'
 import { MemoryKeyStore } from '../../secrets/memory-key-store'
 
@@ -11,17 +13,22 @@ import { MemoryKeyStore } from '../../secrets/memory-key-store'
 let work: string
 let project: string
 let local: HostCore
+let server: ModelServer
+const events: Array<{ channel: string; payload: unknown }> = []
 
-beforeAll(() => {
+beforeAll(async () => {
+  server = await startModelServer({ scenario: [] })
   work = mkdtempSync(join(tmpdir(), 'sous-remote-app-command-'))
   project = join(work, 'project')
   mkdirSync(project, { recursive: true })
   writeFileSync(join(project, 'README.md'), 'behind a command\n')
-  const env = { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: work, SOUS_HOME: join(work, 'local-home'), ANTHROPIC_API_KEY: 'LOCAL-APP-KEY' }
+  const env = { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: work, SOUS_HOME: join(work, 'local-home'), ANTHROPIC_API_KEY: 'LOCAL-APP-KEY', ANTHROPIC_BASE_URL: server.url }
   local = createHostCore({ transport: 'browser', home: env.SOUS_HOME, env, keyStore: new MemoryKeyStore(env), log: () => {} })
+  local.core.events.subscribe((channel, payload) => void events.push({ channel, payload }))
 })
 afterAll(async () => {
   await local.dispose()
+  await server.close()
   await rm(work, { recursive: true, force: true })
 })
 
@@ -36,6 +43,18 @@ describe('a remote project reached through a transport command', () => {
     expect(opened, JSON.stringify(opened)).toMatchObject({ ok: true, value: { path: `ssh://pod${project}`, name: 'project (pod)' } })
     expect(JSON.stringify(await call('files.list', { root: `ssh://pod${project}`, dir: '' }))).toContain('README.md')
     expect(await call('remote.recent', {})).toMatchObject({ ok: true, value: [target] })
+
+    // A session there is listed with every project's sessions here, under the remote's path (which names it).
+    server.setScenario([textReply('Stored over there.')])
+    const created = await call('session.create', { projectPath: `ssh://pod${project}` })
+    if (!created.ok) throw new Error(JSON.stringify(created))
+    const sessionId = (created.value as { sessionId: string }).sessionId
+    expect((await call('session.prompt', { sessionId, text: 'store me' })).ok).toBe(true)
+    await expect.poll(() => events.some((event) => event.channel === 'agent.event' && (event.payload as AgentEvent).type === 'turn_end'), { timeout: 30_000 }).toBe(true)
+    const listed = await call('session.list', {})
+    expect(listed).toMatchObject({ ok: true, value: [{ sessionId, projectPath: `ssh://pod${project}` }] })
+    const history = await call('session.history', { sessionId })
+    expect(JSON.stringify(history)).toContain('Stored over there.')
   }, 120_000)
 
   it('a failing command is told with its stderr and exit code; an empty one is refused by the contract', async () => {

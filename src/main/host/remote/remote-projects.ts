@@ -1,6 +1,6 @@
 import { mkdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { requests, type EventChannel, type EventPayload, type Project, type RecentRemote, type RemoteTarget, type RequestChannel } from '../../../shared/ipc/contract'
+import { requests, type EventChannel, type SessionSummary, type EventPayload, type Project, type RecentRemote, type RemoteTarget, type RequestChannel } from '../../../shared/ipc/contract'
 import { AppError, type Result } from '../../../shared/ipc/result'
 import { writeFileAtomic } from '../../base/atomic-write'
 import type { EventHub } from '../../base/event-hub'
@@ -101,6 +101,29 @@ export class RemoteProjects {
     return { ok: true, value }
   }
 
+  /**
+   * The stored sessions of each connected remote project, for the local list of every project's
+   * sessions (`session.list` without a project): their project path is the remote's
+   * (`ssh://<name>/…`, which names the host), and each is routed to its host from then on. Only
+   * the opened folder's (paths elsewhere there are not mapped); an id a local session has is
+   * dropped, so a remote cannot take a local session's requests. A remote that fails is left out.
+   */
+  async listSessions(localIds: ReadonlySet<string>): Promise<SessionSummary[]> {
+    const lists = await Promise.all(
+      [...this.remotes.values()].map(async (remote) => {
+        const listed = await remote.host.invoke('session.list', { projectPath: remote.folder })
+        if (!listed.ok) return []
+        return listed.value
+          .filter((summary) => !localIds.has(summary.sessionId) && (!this.owners.has(`session:${summary.sessionId}`) || this.owners.get(`session:${summary.sessionId}`) === remote))
+          .map((summary) => {
+            this.owners.set(`session:${summary.sessionId}`, remote)
+            return remote.paths.toLocal(summary)
+          })
+      }),
+    )
+    return lists.flat()
+  }
+
   /** Ends every connection. */
   dispose(): void {
     for (const remote of this.remotes.values()) remote.host.close()
@@ -131,21 +154,48 @@ export class RemoteProjects {
     if (!prepared.ok) throw new AppError('UNAVAILABLE', prepared.message)
     const paths = createPathMap(name, prepared.folder)
     const projectPath = `${paths.prefix}${prepared.folder}`
+    // Filled once connected: a later reconnect to a restarted host recovers this remote's sessions.
+    const made: { remote?: Remote } = {}
     const connected = await connectReconnecting({
       version: SOUS_VERSION,
       relay,
       onProblem: (message) => this.options.log(`${name}: ${message}`),
       onState: (state) => {
-        const message = state.state === 'reconnecting' ? `reconnecting (attempt ${state.attempt}): ${state.reason}` : state.state === 'lost' ? state.reason : undefined
+        const restarted = state.state === 'connected' && state.restarted === true
+        const message =
+          state.state === 'reconnecting' ? `reconnecting (attempt ${state.attempt}): ${state.reason}` : state.state === 'lost' ? state.reason : restarted ? `the host on ${name} had ended meanwhile: its turns in progress were interrupted` : undefined
         this.options.events.emit('remote.connection', { destination: name, projectPath, state: state.state, ...(message && { message }) })
+        if (restarted && made.remote) void this.recover(made.remote)
       },
       open: () => transport.open(),
     })
     if (!connected.ok) throw new AppError('UNAVAILABLE', connected.message)
     const remote: Remote = { target, folder: prepared.folder, host: connected.host, paths, tag: `r${this.byTag.size + 1}` }
+    made.remote = remote
     this.byTag.set(remote.tag, remote)
     connected.host.subscribe((channel, payload) => this.relayEvent(remote, channel, payload))
     return remote
+  }
+
+  /**
+   * After a reconnect to a host that had ended (its grace period ran out, it was killed): each
+   * session of this remote is resumed there from its transcript, and the window is told how its
+   * cut turn ended — the interrupted calls' `tool_end` (the transcript repair marks them) and a
+   * `turn_end` — so no card spins forever. The conversation then goes on as after any resume.
+   */
+  private async recover(remote: Remote): Promise<void> {
+    const sessions = [...this.owners].filter(([key, owner]) => owner === remote && key.startsWith('session:')).map(([key]) => key.slice('session:'.length))
+    for (const sessionId of sessions) {
+      const resumed = await remote.host.invoke('session.resume', { sessionId })
+      if (!resumed.ok) {
+        this.options.log(`${remote.target.destination}: session ${sessionId} could not be resumed: ${resumed.error.message}`)
+        continue
+      }
+      const history = await remote.host.invoke('session.history', { sessionId })
+      const cut = history.ok ? history.value.events.filter((event) => event.type === 'tool_end' && event.interrupted) : []
+      for (const event of cut) this.relayEvent(remote, 'agent.event', event)
+      this.relayEvent(remote, 'agent.event', { type: 'turn_end', sessionId, agentId: 'main', reason: 'aborted', message: `The host on ${remote.target.destination} ended while disconnected; the session was resumed from its transcript.` })
+    }
   }
 
   /** A remote's event, into the local hub with its paths mapped; its approvals and terminals are routed back to it. */
