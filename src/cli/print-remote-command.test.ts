@@ -99,7 +99,8 @@ describe('sous -p --remote-command (a transport the user configures)', () => {
     expect(run.code, run.stderr).toBe(0)
     expect(run.stdout).toBe('Finished after the drop.\n')
     expect(await readFile(join(project, 'after.txt'), 'utf8')).toBe('after\n')
-  }, 120_000)
+    // Each (re)connection starts a Sous from the sources: on a loaded two-core box that is slow.
+  }, 240_000)
 
   it('--resume and --continue go on with a session stored there', async () => {
     server.setScenario([textReply('First answer.'), textReply('Second answer.'), textReply('Third answer.')])
