@@ -222,6 +222,8 @@ test('Stop during a long tool ends the turn and the command', async ({ app, proj
   await chat.getByRole('button', { name: 'Stop' }).click()
   await expect(reply).toContainText('Stopped')
   await expect(chat.getByRole('button', { name: 'Send' })).toBeVisible()
+  // The call was cut by the stop: interrupted, not failed.
+  await expect(reply.getByRole('article', { name: 'Tool Bash: Interrupted' })).toBeVisible()
   // The command itself is gone, not just the turn.
   await expect.poll(() => running('sleep 67.5'), { timeout: 15_000 }).toBe(false)
   expect(existsSync(join(projectDir, 'too-late.txt'))).toBe(false)

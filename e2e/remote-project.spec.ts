@@ -63,3 +63,38 @@ test('Open remote project… over ssh: the tab names the host, and the file tree
     await rm(work, { recursive: true, force: true })
   }
 })
+
+// The same form with the user's own transport command (no ssh): a second Sous started by `sh -c`.
+test('Open remote project… through your own command: the tab has the name given, the file tree is the remote’s', async ({ host, modelServer, lazyChromium, viewport }) => {
+  test.skip(host === 'electron', 'the browser host is enough: the form and the routing are the same code')
+  const work = await realpath(await mkdtemp(join(tmpdir(), 'sous-e2e-remote-command-')))
+  const project = join(work, 'project')
+  await mkdir(project)
+  await writeFile(join(project, 'BEHIND.md'), '# Behind a command\n')
+  const localHome = await prepareAppHome(join(work, 'local-home'))
+  const remoteHome = join(work, 'remote-home')
+  await prepareAppHome(join(remoteHome, '.sous'))
+  const { url, child } = await startServe(localHome, modelServer.url, {})
+  const context = await (await lazyChromium()).newContext({ viewport })
+  try {
+    const app = await context.newPage()
+    await app.goto(url)
+    await app.keyboard.press('Control+Shift+P')
+    const command = app.getByRole('dialog', { name: 'Command palette' }).getByRole('combobox', { name: 'Command' })
+    await command.fill('Open remote project')
+    await command.press('Enter')
+    const form = app.getByRole('region', { name: 'Open remote project' })
+    await form.getByRole('combobox', { name: 'Transport' }).selectOption({ label: 'Your own command' })
+    await form.getByRole('textbox', { name: 'Transport command' }).fill(`env HOME=${remoteHome} SOUS_HOME=${join(remoteHome, '.sous')} SOUS_HOST_GRACE_MS=5000 ${process.execPath} ${join(root, 'bin', 'sous.js')}`)
+    await form.getByRole('textbox', { name: 'Name' }).fill('pod')
+    await form.getByRole('textbox', { name: 'Folder there' }).fill(project)
+    await form.getByRole('button', { name: 'Open remote' }).click()
+    await expect(app.getByRole('tab', { name: 'project (pod)' })).toBeVisible({ timeout: 30_000 })
+    await expect(app.getByLabel('Current project')).toContainText(`ssh://pod${project}`)
+    await expect(app.getByRole('tree', { name: 'Project files' }).getByRole('treeitem', { name: 'BEHIND.md' })).toBeVisible()
+  } finally {
+    await context.close()
+    await child.stop()
+    await rm(work, { recursive: true, force: true })
+  }
+})

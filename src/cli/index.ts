@@ -19,6 +19,10 @@ Usage:
   sous -p, --print "…"    Run one prompt headless and print the answer.
   sous -p --remote <destination>:<absolute dir> [--remote-sous CMD] "…"
                           Run it on another machine over ssh (the key stays here).
+  sous -p --remote <name>:<absolute dir> --remote-command "kubectl exec -i pod -- sous" "…"
+                          … through your own command (Sous appends "host --stdio").
+  sous -p --devcontainer <dir> | <destination>:<dir> "…"
+                          … in the folder's dev container, here or on an ssh host's Docker.
   sous checkpoints <session-id> [--json]
                           List a session's checkpoints.
   sous rewind <session-id> --to <checkpoint-id> [--code|--conversation|--both] [--force] [--json]
@@ -62,7 +66,7 @@ async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<nu
 
 /** Headless mode (`sous -p`): one prompt through the same core, answer on stdout. */
 async function runPrintMode(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<number> {
-  if (argv.some((arg) => arg === '--remote' || arg.startsWith('--remote='))) return runRemotePrintMode(argv, env)
+  if (argv.some((arg) => /^--(remote|devcontainer|remote-command)(=|$)/.test(arg))) return runRemotePrintMode(argv, env)
   const [{ runPrint }, { readStdin }] = await Promise.all([import('./print'), import('./stdin')])
   const controller = new AbortController()
   process.once('SIGINT', () => controller.abort())
@@ -75,7 +79,7 @@ async function runPrintMode(argv: readonly string[], env: NodeJS.ProcessEnv): Pr
   return runPrint([...argv], env, { stdout: process.stdout, stderr: process.stderr, stdin, signal: controller.signal })
 }
 
-/** `sous -p --remote <destination>:<dir>`: the turn runs on another machine over ssh. */
+/** `sous -p --remote <destination>:<dir>` (or `--devcontainer`, `--remote-command`): the turn runs on another machine. */
 async function runRemotePrintMode(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<number> {
   const [{ runRemotePrint, takeRemoteFlags }, { readStdin }] = await Promise.all([import('./print-remote'), import('./stdin')])
   const taken = takeRemoteFlags(argv)

@@ -2,8 +2,9 @@ import type { AgentEvent } from '../shared/protocol/agent-event'
 import type { PrintIO } from './print'
 import { parsePrintArgs, type PrintOptions } from './print-args'
 import { SOUS_VERSION } from '../main/host/version'
-import { connectReconnecting, type OpenedPipe, type ReconnectingHost } from '../main/host/remote/reconnecting'
-import { openSshPipe, parseRemoteTarget, type RemoteTarget } from '../main/host/remote/ssh'
+import { connectReconnecting, type ReconnectingHost } from '../main/host/remote/reconnecting'
+import { parseRemoteTarget, type RemoteTarget } from '../main/host/remote/ssh'
+import { remoteTransport } from '../main/host/remote/transport'
 import { createModelRelay } from '../main/services/model/relay'
 import { MemoryKeyStore } from '../main/secrets/memory-key-store'
 
@@ -15,10 +16,17 @@ export interface RemoteFlags {
   ownModelKey: boolean
 }
 
-/** Takes `--remote`, `--remote-sous` and `--remote-model` out of `argv`. Pure. */
+/**
+ * Takes `--remote`, `--devcontainer`, `--remote-command`, `--remote-sous` and `--remote-model` out
+ * of `argv`. `--devcontainer <dir>` is a dev container of this machine's Docker,
+ * `--devcontainer <destination>:<dir>` one of an ssh host's; `--remote-command <cmd>` reaches
+ * `--remote <name>:<dir>` through the user's own command instead of ssh. Pure.
+ */
 export function takeRemoteFlags(argv: readonly string[]): { ok: true; flags: RemoteFlags | undefined; rest: string[] } | { ok: false; message: string } {
   const rest: string[] = []
   let target: string | undefined
+  let devcontainer: string | undefined
+  let command: string | undefined
   let remoteSous = 'sous'
   let ownModelKey = false
   for (let i = 0; i < argv.length; i++) {
@@ -26,6 +34,8 @@ export function takeRemoteFlags(argv: readonly string[]): { ok: true; flags: Rem
     const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined]
     const value = (): string | undefined => inline ?? argv[++i]
     if (flag === '--remote') target = value()
+    else if (flag === '--devcontainer') devcontainer = value() ?? ''
+    else if (flag === '--remote-command') command = value() ?? ''
     else if (flag === '--remote-sous') remoteSous = value() ?? ''
     else if (flag === '--remote-model') {
       const mode = value()
@@ -33,10 +43,19 @@ export function takeRemoteFlags(argv: readonly string[]): { ok: true; flags: Rem
       ownModelKey = mode === 'own'
     } else rest.push(arg)
   }
-  if (target === undefined) return { ok: true, flags: undefined, rest }
+  if (!remoteSous.trim()) return { ok: false, message: '--remote-sous needs the command that starts Sous on the remote' }
+  if (command !== undefined && !command.trim()) return { ok: false, message: '--remote-command needs the command that reaches Sous there (e.g. "kubectl exec -i mypod -- sous")' }
+  if (devcontainer !== undefined) {
+    if (target !== undefined || command !== undefined) return { ok: false, message: '--devcontainer takes the place of --remote and --remote-command: --devcontainer <dir> (this machine) or --devcontainer <destination>:<dir> (an ssh host)' }
+    if (devcontainer.startsWith('/')) return { ok: true, flags: { target: { destination: 'devcontainer', folder: devcontainer.replace(/(.)\/+$/, '$1'), transport: { kind: 'devcontainer', local: true } }, remoteSous, ownModelKey }, rest }
+    const parsed = parseRemoteTarget(devcontainer)
+    if (!parsed.ok) return { ok: false, message: `--devcontainer needs an absolute folder here or <destination>:<absolute dir>: ${parsed.message}` }
+    return { ok: true, flags: { target: { ...parsed.target, transport: { kind: 'devcontainer' } }, remoteSous, ownModelKey }, rest }
+  }
+  if (target === undefined) return command === undefined ? { ok: true, flags: undefined, rest } : { ok: false, message: '--remote-command needs --remote <name>:<absolute dir> (the name is only shown)' }
   const parsed = parseRemoteTarget(target)
   if (!parsed.ok) return parsed
-  if (!remoteSous.trim()) return { ok: false, message: '--remote-sous needs the command that starts Sous on the remote' }
+  if (command !== undefined) return { ok: true, flags: { target: { ...parsed.target, transport: { kind: 'command', command: command.trim() } }, remoteSous, ownModelKey }, rest }
   return { ok: true, flags: { target: parsed.target, remoteSous, ownModelKey }, rest }
 }
 
@@ -58,52 +77,54 @@ export async function runRemotePrint(flags: RemoteFlags, argv: string[], env: No
 
   const hostArgs = ['--unattended', ...(options.permissionModeGiven ? ['--permission-mode', options.permissionMode] : []), ...(flags.ownModelKey ? ['--own-model-key'] : [])]
   const relay = flags.ownModelKey ? undefined : createModelRelay({ env, keyStore: new MemoryKeyStore(env) })
+  const transport = remoteTransport(
+    { ...flags.target, remoteSous: flags.remoteSous },
+    { env, hostArgs, killAfterMs: 3000, ...(options.verbose && { onStderr: (text: string) => void io.stderr.write(text) }) },
+  )
+  let markRestarted!: () => void
+  const restarted = new Promise<void>((resolve) => (markRestarted = resolve))
+  const prepared = await transport.prepare()
+  if (!prepared.ok) return fail(io, `sous: ${prepared.message}`, prepared.code)
   const connected = await connectReconnecting({
-    open: () => openSsh(flags, hostArgs, env, options.verbose ? io : undefined),
+    open: () => transport.open(),
     version: SOUS_VERSION,
     ...(relay && { relay }),
     onProblem: (message) => io.stderr.write(`sous: warning: ${message}\n`),
     onState: (state) => {
       if (state.state === 'reconnecting') io.stderr.write(`sous: the connection to ${flags.target.destination} dropped (${firstLine(state.reason)}); reconnecting in ${state.delayMs / 1000} s (attempt ${state.attempt})\n`)
       if (state.state === 'connected') io.stderr.write(`sous: reconnected to ${flags.target.destination}\n`)
+      if (state.state === 'connected' && state.restarted) markRestarted()
     },
   })
   if (!connected.ok) {
     const code = Number(/exit (\d+)/.exec(connected.message)?.[1] ?? 1)
-    const fix = /does not match|cannot drive/.test(connected.message) ? `\nInstall the same version there: ssh ${flags.target.destination} npm i -g sous@${SOUS_VERSION} (or update the local Sous).` : ''
+    const there = (flags.target.transport?.kind ?? 'ssh') === 'ssh' ? `ssh ${flags.target.destination} ` : ''
+    const fix = /does not match|cannot drive/.test(connected.message) ? `\nInstall the same version there: ${there}npm i -g sous@${SOUS_VERSION} (or update the local Sous).` : ''
     return fail(io, `sous: ${connected.message}${fix}`, code > 0 ? code : 1)
   }
   const host = connected.host
   try {
-    return await runTurn(host, flags.target, options, io)
+    return await runTurn(host, { ...flags.target, folder: prepared.folder }, options, io, restarted)
   } finally {
     host.close()
     await host.lost
   }
 }
 
-/** One ssh run of `sous host --stdio` there; what ssh prints goes to stderr with `--verbose`. */
-function openSsh(flags: RemoteFlags, hostArgs: string[], env: NodeJS.ProcessEnv, verbose: PrintIO | undefined): OpenedPipe {
-  return openSshPipe({
-    target: flags.target,
-    ssh: env['SOUS_SSH'],
-    remoteSous: flags.remoteSous,
-    hostArgs,
-    env,
-    ...(verbose && { onStderr: (text: string) => void verbose.stderr.write(text) }),
-    killAfterMs: 3000,
-  })
-}
-
 function firstLine(text: string): string {
   return text.trim().split('\n')[0] ?? text
 }
 
-async function runTurn(client: ReconnectingHost, target: RemoteTarget, options: PrintOptions, io: PrintIO): Promise<number> {
+async function runTurn(client: ReconnectingHost, target: RemoteTarget, options: PrintOptions, io: PrintIO, restarted: Promise<void>): Promise<number> {
   // As the app opens a folder: it must exist there (and joins the remote's recent projects).
   const opened = await client.invoke('project.open', { path: target.folder })
   if (!opened.ok) return fail(io, `sous: ${target.destination}:${target.folder}: ${opened.error.message}`, 1)
-  const created = await client.invoke('session.create', { projectPath: opened.value.path })
+  // --resume / --continue: the session is the remote's, found in its transcripts there.
+  const created = options.resume
+    ? await client.invoke('session.resume', { sessionId: options.resume })
+    : options.continue
+      ? await client.invoke('session.continue', { projectPath: opened.value.path })
+      : await client.invoke('session.create', { projectPath: opened.value.path })
   if (!created.ok) return fail(io, `sous: ${target.destination}:${target.folder}: ${created.error.message}`, 1)
   const { sessionId } = created.value
   let reply = ''
@@ -123,7 +144,8 @@ async function runTurn(client: ReconnectingHost, target: RemoteTarget, options: 
   try {
     const sent = await client.invoke('session.prompt', { sessionId, text: options.prompt })
     if (!sent.ok) return fail(io, `sous: ${sent.error.message}`, 1)
-    const end = await Promise.race([ended, lost])
+    const end = await Promise.race([ended, lost, restarted.then(() => 'restarted' as const)])
+    if (end === 'restarted') return fail(io, `sous: the host on ${target.destination} ended while the connection was down: the turn was interrupted (its transcript there has what happened; go on with --resume ${sessionId})`, 1)
     if (!end) return fail(io, `sous: the connection to ${target.destination} was lost during the turn (the remote keeps it running for its grace period; its transcript has what happened)`, 1)
     if (options.outputFormat === 'json') {
       io.stdout.write(`${JSON.stringify({ type: 'result', subtype: end.reason === 'completed' ? 'success' : 'error_during_execution', is_error: end.reason !== 'completed', result: reply, session_id: sessionId, terminal_reason: end.reason, remote: `${target.destination}:${target.folder}` }, null, 2)}\n`)
@@ -140,7 +162,7 @@ async function runTurn(client: ReconnectingHost, target: RemoteTarget, options: 
 function unsupportedWithRemote(options: PrintOptions): string | undefined {
   if (options.outputFormat !== 'text' && options.outputFormat !== 'json') return `--output-format ${options.outputFormat}`
   if (options.inputFormat !== 'text') return '--input-format stream-json'
-  if (options.resume || options.continue) return '--resume/--continue'
+  if (options.forkSession) return '--fork-session'
   if (options.cwd) return '--cwd (the folder is the one after the destination)'
   if (options.mcpConfigs.length > 0) return '--mcp-config'
   if (options.coordinator) return '--coordinator'

@@ -76,6 +76,8 @@ export async function processToolCall(block: ToolUseBlock, signal: AbortSignal, 
       isError,
       content: preview(resultText(result.content)),
       details: result.details,
+      // An error while the turn is being stopped is the stop's doing, not the tool's.
+      ...(isError && signal.aborted && { interrupted: true as const }),
     })
     const out: ToolResultBlock = { type: 'tool_result', tool_use_id: block.id, content: result.content }
     if (isError) out.is_error = true

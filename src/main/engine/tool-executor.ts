@@ -200,7 +200,8 @@ export class ToolExecutor {
     if (!eventsSent) {
       this.push({ type: 'tool_state', toolUseId: block.id, name: block.name, state: 'error' })
       const text = typeof outcome.block.content === 'string' ? outcome.block.content : 'Not executed.'
-      this.push({ type: 'tool_end', toolUseId: block.id, name: block.name, isError: true, content: text })
+      // Settled here only by an abort (queued, or running past the grace): the turn was interrupted.
+      this.push({ type: 'tool_end', toolUseId: block.id, name: block.name, isError: true, content: text, ...(this.controller.signal.aborted && { interrupted: true as const }) })
     }
     this.ended.add(block.id)
     this.pump()

@@ -6,6 +6,7 @@ import type { CompactionRecord } from '../../shared/protocol/compaction'
 import { projectDataDir } from '../base/paths'
 import type { Message } from '../services/model/types'
 import { readLine, type TranscriptEntry } from './transcript-lines'
+import { interruptedCallEnds } from './interrupted-calls'
 import { repairMessages } from './transcript-repair'
 
 /**
@@ -192,6 +193,12 @@ export function parseTranscript(text: string, fallback?: TranscriptFallback): Lo
   const identity = header ?? recovered(fallback, firstAt)
   if (!identity) return undefined
   const repair = repairMessages(messages)
+  // The conversation was cut mid-turn: the calls it cut are shown as interrupted (dated as its last line).
+  if (repair.repaired) {
+    const ends = interruptedCallEnds(events)
+    events.push(...ends)
+    eventTimes.push(...ends.map(() => Date.parse(updatedAt || identity.createdAt)))
+  }
   return {
     sessionId: identity.sessionId,
     projectPath: identity.projectPath,

@@ -34,5 +34,14 @@ export const Preferences = z.object({
   secretEnv: z.array(z.string().min(1).max(200)).max(200).optional(),
   /** Variable names passed to children even though they are held back (Sous's own key included). */
   passEnv: z.array(z.string().min(1).max(200)).max(200).optional(),
+  /**
+   * The user's named transport commands for remote projects ("Open remote project…" lists them):
+   * each reaches a Sous elsewhere (`kubectl exec -i mypod -- sous`); Sous appends ` host --stdio`.
+   * User preferences only: a project can never name a command this machine runs.
+   */
+  remoteTransports: z
+    .array(z.object({ name: z.string().trim().min(1).max(100).regex(/^[^-\s][^\s]*$/, 'a name without spaces, not starting with "-"'), command: z.string().trim().min(1).max(4000) }).strict())
+    .max(50)
+    .optional(),
 })
 export type Preferences = z.infer<typeof Preferences>

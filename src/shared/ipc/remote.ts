@@ -2,14 +2,32 @@ import { z } from 'zod'
 import { Empty } from './common'
 import { Project } from './project'
 
-/** A remote project as the user named it: an ssh destination and an absolute folder there. */
+/**
+ * How the pipe to `sous host --stdio` is opened (docs/guide/remote-projects.md): the system ssh
+ * (the default); a dev container (`devcontainer up`, then `devcontainer exec`), on this machine
+ * (`local`) or on the ssh destination's Docker; or the user's own command (`kubectl exec -i pod --
+ * sous`), run by `/bin/sh` here with ` host --stdio …` appended.
+ */
+export const RemoteTransport = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('ssh') }).strict(),
+  z.object({ kind: z.literal('devcontainer'), local: z.boolean().optional() }).strict(),
+  z.object({ kind: z.literal('command'), command: z.string().trim().min(1).max(4000) }).strict(),
+])
+export type RemoteTransport = z.infer<typeof RemoteTransport>
+
+/** A remote project as the user named it: an ssh destination (or a name) and an absolute folder there. */
 export const RemoteTarget = z
   .object({
-    /** As ssh takes it (`devbox`, `me@10.0.0.5`, an alias of ~/.ssh/config); never an option. */
+    /**
+     * As ssh takes it (`devbox`, `me@10.0.0.5`, an alias of ~/.ssh/config); never an option. With a
+     * user command or a local dev container, only the name the tab and the paths show.
+     */
     destination: z.string().trim().min(1).max(300).regex(/^[^-\s][^\s]*$/, 'an ssh destination: no spaces, not starting with "-"'),
     folder: z.string().trim().min(1).max(4096).startsWith('/', 'an absolute folder on that machine'),
     /** The command that starts Sous there (default `sous`). */
     remoteSous: z.string().trim().min(1).max(1000).optional(),
+    /** Default: ssh. */
+    transport: RemoteTransport.optional(),
   })
   .strict()
 export type RemoteTarget = z.infer<typeof RemoteTarget>

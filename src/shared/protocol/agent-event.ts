@@ -101,6 +101,11 @@ export const AgentEvent = z.discriminatedUnion('type', [
     content: z.string(),
     /** Tool-specific data for the UI (a diff, an exit code…). */
     details: z.unknown().optional(),
+    /**
+     * The call was cut because its turn was interrupted — the user's stop, a dropped connection
+     * whose host ended, a crash found on resume — not because the tool failed (its card says "Interrupted").
+     */
+    interrupted: z.literal(true).optional(),
   }),
   z.object({
     ...base,

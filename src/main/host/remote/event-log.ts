@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto'
 import type { EventChannel } from '../../../shared/ipc/contract'
 import type { EventHub } from '../../base/event-hub'
 import { coalesceDeltas } from '../coalesce-deltas'
@@ -11,8 +12,12 @@ export interface LoggedEvent {
 
 /** The host's events, numbered and kept for a while so a client that reconnects can catch up. */
 export interface EventLog {
+  /** This host run's id (the hello says it): a log, like its numbering, lives as long as its host. */
+  readonly instance: string
   /** The events after `seq` still kept, oldest first. */
   since(seq: number): LoggedEvent[]
+  /** The number of the newest event (0 before the first). */
+  lastSeq(): number
   /** Every new event; returns the unsubscribe function. */
   subscribe(listener: (event: LoggedEvent) => void): () => void
   /** Stops listening to the hub (what is held is logged first). */
@@ -35,6 +40,8 @@ export function createEventLog(hub: EventHub, capacity = 20_000): EventLog {
   })
   const unsubscribe = hub.subscribe(coalescer.listener)
   return {
+    instance: randomUUID(),
+    lastSeq: () => seq,
     since(after) {
       const first = kept.findIndex((event) => event.seq > after)
       return first === -1 ? [] : kept.slice(first)

@@ -31,6 +31,11 @@ export const Hello = z.object({
   model: z.enum(['relay', 'own']).optional(),
   /** Host: its platform and the folder it runs in, for the client's messages. */
   platform: z.string().max(40).optional(),
+  /**
+   * Host: which run of the host this is (new each time a host starts). A client that reconnects
+   * to another instance knows the host it left ended: its turns in progress were cut.
+   */
+  instance: z.string().max(100).optional(),
   /** Client: where to pick up after a dropped connection (the last event sequence it saw). */
   resumeAfter: z.number().int().nonnegative().optional(),
 })

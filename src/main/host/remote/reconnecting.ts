@@ -15,7 +15,10 @@ export interface OpenedPipe {
 }
 
 /** What a remote connection goes through. */
-export type ConnectionState = { state: 'connected' } | { state: 'reconnecting'; attempt: number; delayMs: number; reason: string } | { state: 'lost'; reason: string }
+export type ConnectionState =
+  /** `restarted`: the host answering now is another run than the one left (it ended meanwhile): its turns in progress were cut. */
+  | { state: 'connected'; restarted?: boolean }
+  | { state: 'reconnecting'; attempt: number; delayMs: number; reason: string } | { state: 'lost'; reason: string }
 
 /** Options of {@link connectReconnecting}. */
 export interface ReconnectingOptions extends Omit<RemoteClientOptions, 'input' | 'output' | 'resumeAfter' | 'owned'> {
@@ -81,9 +84,10 @@ export async function connectReconnecting(options: ReconnectingOptions): Promise
         if (closing) break
         const next = await attempt(client.lastSeq())
         if (next.ok) {
+          const restarted = next.client.hello.instance !== client.hello.instance
           current = next.client
           pipe = next.pipe
-          options.onState?.({ state: 'connected' })
+          options.onState?.({ state: 'connected', ...(restarted && { restarted }) })
           return follow(next.client)
         }
         reason = next.message

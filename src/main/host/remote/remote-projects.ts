@@ -1,6 +1,6 @@
 import { mkdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { requests, type EventChannel, type EventPayload, type Project, type RecentRemote, type RemoteTarget, type RequestChannel } from '../../../shared/ipc/contract'
+import { requests, type EventChannel, type SessionSummary, type EventPayload, type Project, type RecentRemote, type RemoteTarget, type RequestChannel } from '../../../shared/ipc/contract'
 import { AppError, type Result } from '../../../shared/ipc/result'
 import { writeFileAtomic } from '../../base/atomic-write'
 import type { EventHub } from '../../base/event-hub'
@@ -8,7 +8,7 @@ import { createModelRelay } from '../../services/model/relay'
 import { SOUS_VERSION } from '../version'
 import { createPathMap, someString, type PathMap } from './path-map'
 import { connectReconnecting, type ReconnectingHost } from './reconnecting'
-import { openSshPipe } from './ssh'
+import { remoteTransport } from './transport'
 
 /** Options of {@link RemoteProjects}. */
 export interface RemoteProjectsOptions {
@@ -24,6 +24,8 @@ export interface RemoteProjectsOptions {
 
 interface Remote {
   target: RemoteTarget
+  /** The project folder as the host sees it (inside a dev container, its workspace folder). */
+  folder: string
   host: ReconnectingHost
   paths: PathMap
   /**
@@ -52,19 +54,22 @@ export class RemoteProjects {
 
   constructor(private readonly options: RemoteProjectsOptions) {}
 
-  /** Connects (once per destination and folder) and opens the folder there. Throws AppError with ssh's message on failure. */
+  /**
+   * Connects (once per transport, destination and folder) and opens the folder there. Throws
+   * AppError with the transport's message (ssh's, the devcontainer CLI's, the user command's) on failure.
+   */
   async open(target: RemoteTarget): Promise<Project> {
-    const paths = createPathMap(target.destination, target.folder)
-    const key = `${paths.prefix}${target.folder}`
+    const name = shownName(target)
+    const key = `${JSON.stringify(target.transport ?? { kind: 'ssh' })}\0${target.destination}\0${target.folder}`
     let remote = this.remotes.get(key)
     if (!remote) {
-      remote = await this.connect(target, paths)
+      remote = await this.connect(target, name)
       this.remotes.set(key, remote)
     }
-    const opened = await remote.host.invoke('project.open', { path: target.folder })
-    if (!opened.ok) throw new AppError(opened.error.code, `${target.destination}:${target.folder}: ${opened.error.message}`)
+    const opened = await remote.host.invoke('project.open', { path: remote.folder })
+    if (!opened.ok) throw new AppError(opened.error.code, `${name}:${remote.folder}: ${opened.error.message}`)
     await this.remember(target)
-    return { path: `${paths.prefix}${opened.value.path}`, name: `${opened.value.name} (${target.destination})`, openedAt: opened.value.openedAt }
+    return { path: `${remote.paths.prefix}${opened.value.path}`, name: `${opened.value.name} (${name})`, openedAt: opened.value.openedAt }
   }
 
   /** Remotes opened before, newest first. */
@@ -96,6 +101,29 @@ export class RemoteProjects {
     return { ok: true, value }
   }
 
+  /**
+   * The stored sessions of each connected remote project, for the local list of every project's
+   * sessions (`session.list` without a project): their project path is the remote's
+   * (`ssh://<name>/…`, which names the host), and each is routed to its host from then on. Only
+   * the opened folder's (paths elsewhere there are not mapped); an id a local session has is
+   * dropped, so a remote cannot take a local session's requests. A remote that fails is left out.
+   */
+  async listSessions(localIds: ReadonlySet<string>): Promise<SessionSummary[]> {
+    const lists = await Promise.all(
+      [...this.remotes.values()].map(async (remote) => {
+        const listed = await remote.host.invoke('session.list', { projectPath: remote.folder })
+        if (!listed.ok) return []
+        return listed.value
+          .filter((summary) => !localIds.has(summary.sessionId) && (!this.owners.has(`session:${summary.sessionId}`) || this.owners.get(`session:${summary.sessionId}`) === remote))
+          .map((summary) => {
+            this.owners.set(`session:${summary.sessionId}`, remote)
+            return remote.paths.toLocal(summary)
+          })
+      }),
+    )
+    return lists.flat()
+  }
+
   /** Ends every connection. */
   dispose(): void {
     for (const remote of this.remotes.values()) remote.host.close()
@@ -113,30 +141,61 @@ export class RemoteProjects {
       const owner = channel.startsWith('approval.') ? this.owners.get(`approval:${record['id']}`) : undefined
       if (owner) return owner
     }
-    for (const remote of this.remotes.values()) if (someString(payload, (text) => remote.paths.owns(text) && text.startsWith(`${remote.paths.prefix}${remote.target.folder}`))) return remote
+    for (const remote of this.remotes.values()) if (someString(payload, (text) => remote.paths.owns(text) && text.startsWith(`${remote.paths.prefix}${remote.folder}`))) return remote
     // A path of a destination opened for another folder still belongs to that machine.
     for (const remote of this.remotes.values()) if (someString(payload, remote.paths.owns)) return remote
     return undefined
   }
 
-  private async connect(target: RemoteTarget, paths: PathMap): Promise<Remote> {
+  private async connect(target: RemoteTarget, name: string): Promise<Remote> {
     const relay = createModelRelay({ env: this.options.env, ...(this.options.keyStore && { keyStore: this.options.keyStore }) })
-    const projectPath = `${paths.prefix}${target.folder}`
+    const transport = remoteTransport(target, { env: this.options.env })
+    const prepared = await transport.prepare()
+    if (!prepared.ok) throw new AppError('UNAVAILABLE', prepared.message)
+    const paths = createPathMap(name, prepared.folder)
+    const projectPath = `${paths.prefix}${prepared.folder}`
+    // Filled once connected: a later reconnect to a restarted host recovers this remote's sessions.
+    const made: { remote?: Remote } = {}
     const connected = await connectReconnecting({
       version: SOUS_VERSION,
       relay,
-      onProblem: (message) => this.options.log(`${target.destination}: ${message}`),
+      onProblem: (message) => this.options.log(`${name}: ${message}`),
       onState: (state) => {
-        const message = state.state === 'reconnecting' ? `reconnecting (attempt ${state.attempt}): ${state.reason}` : state.state === 'lost' ? state.reason : undefined
-        this.options.events.emit('remote.connection', { destination: target.destination, projectPath, state: state.state, ...(message && { message }) })
+        const restarted = state.state === 'connected' && state.restarted === true
+        const message =
+          state.state === 'reconnecting' ? `reconnecting (attempt ${state.attempt}): ${state.reason}` : state.state === 'lost' ? state.reason : restarted ? `the host on ${name} had ended meanwhile: its turns in progress were interrupted` : undefined
+        this.options.events.emit('remote.connection', { destination: name, projectPath, state: state.state, ...(message && { message }) })
+        if (restarted && made.remote) void this.recover(made.remote)
       },
-      open: () => openSshPipe({ target, ssh: this.options.env['SOUS_SSH'], ...(target.remoteSous && { remoteSous: target.remoteSous }), env: this.options.env }),
+      open: () => transport.open(),
     })
     if (!connected.ok) throw new AppError('UNAVAILABLE', connected.message)
-    const remote: Remote = { target, host: connected.host, paths, tag: `r${this.byTag.size + 1}` }
+    const remote: Remote = { target, folder: prepared.folder, host: connected.host, paths, tag: `r${this.byTag.size + 1}` }
+    made.remote = remote
     this.byTag.set(remote.tag, remote)
     connected.host.subscribe((channel, payload) => this.relayEvent(remote, channel, payload))
     return remote
+  }
+
+  /**
+   * After a reconnect to a host that had ended (its grace period ran out, it was killed): each
+   * session of this remote is resumed there from its transcript, and the window is told how its
+   * cut turn ended — the interrupted calls' `tool_end` (the transcript repair marks them) and a
+   * `turn_end` — so no card spins forever. The conversation then goes on as after any resume.
+   */
+  private async recover(remote: Remote): Promise<void> {
+    const sessions = [...this.owners].filter(([key, owner]) => owner === remote && key.startsWith('session:')).map(([key]) => key.slice('session:'.length))
+    for (const sessionId of sessions) {
+      const resumed = await remote.host.invoke('session.resume', { sessionId })
+      if (!resumed.ok) {
+        this.options.log(`${remote.target.destination}: session ${sessionId} could not be resumed: ${resumed.error.message}`)
+        continue
+      }
+      const history = await remote.host.invoke('session.history', { sessionId })
+      const cut = history.ok ? history.value.events.filter((event) => event.type === 'tool_end' && event.interrupted) : []
+      for (const event of cut) this.relayEvent(remote, 'agent.event', event)
+      this.relayEvent(remote, 'agent.event', { type: 'turn_end', sessionId, agentId: 'main', reason: 'aborted', message: `The host on ${remote.target.destination} ended while disconnected; the session was resumed from its transcript.` })
+    }
   }
 
   /** A remote's event, into the local hub with its paths mapped; its approvals and terminals are routed back to it. */
@@ -160,10 +219,21 @@ export class RemoteProjects {
 
   private async remember(target: RemoteTarget): Promise<void> {
     const entry: RecentRemote = { ...target, openedAt: new Date().toISOString() }
-    const rest = (await this.recent()).filter((old) => !(old.destination === target.destination && old.folder === target.folder))
+    const same = (old: RecentRemote): boolean => old.destination === target.destination && old.folder === target.folder && JSON.stringify(old.transport ?? null) === JSON.stringify(target.transport ?? null)
+    const rest = (await this.recent()).filter((old) => !same(old))
     await mkdir(this.options.sousHome, { recursive: true }).catch(() => {})
     await writeFileAtomic(this.file(), JSON.stringify([entry, ...rest].slice(0, 10), null, 2)).catch((error: unknown) => this.options.log(`cannot save the recent remotes: ${String(error)}`))
   }
+}
+
+/**
+ * The name a remote goes by here — in its tab, its paths (`ssh://<name>/…`) and messages: the ssh
+ * destination or the user's name for a command transport; a dev container's is
+ * `<destination or folder name>+devcontainer`, so it never shares paths with the plain ssh host. Pure.
+ */
+export function shownName(target: RemoteTarget): string {
+  if (target.transport?.kind !== 'devcontainer') return target.destination
+  return `${target.transport.local ? (target.folder.split('/').filter(Boolean).at(-1) ?? 'workspace') : target.destination}+devcontainer`
 }
 
 /**

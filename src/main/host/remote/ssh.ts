@@ -1,13 +1,18 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
+import type { RemoteTransport } from '../../../shared/ipc/remote'
 import { SOUS_VERSION } from '../version'
+import { processPipe, stderrTail, withoutCredentials } from './process-pipe'
 import type { OpenedPipe } from './reconnecting'
 
-/** Where a remote project is: an ssh destination and an absolute folder there. */
+/** Where a remote project is: an ssh destination and an absolute folder there (and how to reach it: ssh by default). */
 export interface RemoteTarget {
-  /** As ssh takes it: `host`, `user@host`, an alias of ~/.ssh/config, `ssh://user@host:port`. */
+  /** As ssh takes it: `host`, `user@host`, an alias of ~/.ssh/config, `ssh://user@host:port`; with another transport, a name. */
   destination: string
-  /** The project folder on that machine (absolute). */
+  /** The project folder on that machine (absolute); in a dev container, the workspace folder on the machine that runs Docker. */
   folder: string
+  /** The command that starts Sous there (default `sous`). */
+  remoteSous?: string
+  transport?: RemoteTransport
 }
 
 /**
@@ -81,54 +86,28 @@ export function spawnSshHost(options: SshHostOptions): { child: ChildProcessWith
 }
 
 /**
- * One ssh run of `sous host --stdio` as a pipe for {@link connectReconnecting}: its stdout and
- * stdin, and its failure explained from ssh's exit code and the last 8,000 characters of its stderr
- * (each chunk also handed to `onStderr`). `kill` ends stdin, which ends the remote host's input;
- * with `killAfterMs`, an ssh still running that long after is killed.
+ * One ssh run of `sous host --stdio` as a pipe for {@link connectReconnecting}; its failure is
+ * explained from ssh's exit code and stderr ({@link explainSshFailure}).
  */
 export function openSshPipe(options: SshHostOptions & { onStderr?: (text: string) => void; killAfterMs?: number }): OpenedPipe {
   const { child } = spawnSshHost(options)
-  let stderr = ''
-  child.stderr.on('data', (chunk: Buffer) => {
-    const text = chunk.toString('utf8')
-    stderr = (stderr + text).slice(-8000)
-    options.onStderr?.(text)
-  })
-  const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) => {
-    child.once('error', (error) => {
-      stderr += `\n${error.message}`
-      resolve({ code: 127, signal: null })
-    })
-    child.once('exit', (code, signal) => resolve({ code, signal }))
-  })
   const remoteSous = options.remoteSous?.trim() || 'sous'
-  return {
-    input: child.stdout,
-    output: child.stdin,
-    kill: () => {
-      child.stdin.end()
-      if (options.killAfterMs === undefined) return
-      const timer = setTimeout(() => child.kill(), options.killAfterMs)
-      void exited.then(() => clearTimeout(timer))
-    },
-    failure: async () => explainSshFailure({ ...(await exited), stderr, destination: options.target.destination, remoteSous, version: SOUS_VERSION }),
-  }
+  return processPipe(child, {
+    explain: (end) => explainSshFailure({ ...end, destination: options.target.destination, remoteSous, version: SOUS_VERSION }),
+    ...(options.onStderr && { onStderr: options.onStderr }),
+    ...(options.killAfterMs !== undefined && { killAfterMs: options.killAfterMs }),
+  })
 }
 
 /** Why an ssh run ended before the remote Sous said hello, for people: ssh's message, its exit code, and the fix. */
 export function explainSshFailure(o: { code: number | null; signal: string | null; stderr: string; destination: string; remoteSous: string; version: string }): string {
-  const said = o.stderr.trim().split('\n').slice(-6).join('\n')
+  const said = stderrTail(o.stderr)
   const fix = `Install it there with the same version as here: ssh ${o.destination} npm i -g sous@${o.version} (or pass --remote-sous with the command that starts it).`
   if (o.code === 127 || /command not found|No such file or directory|not found/i.test(said) && o.code !== 255) {
     return `Sous is not installed on ${o.destination} (\`${o.remoteSous}\` was not found, exit ${o.code}).\n${said}\n${fix}`
   }
   if (o.code === 255) return `ssh to ${o.destination} failed (exit 255):\n${said || '(ssh said nothing)'}`
   return `the remote Sous on ${o.destination} ended before the handshake (exit ${o.code ?? o.signal}):\n${said || '(nothing on stderr)'}`
-}
-
-function withoutCredentials(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const { ANTHROPIC_API_KEY: _key, ANTHROPIC_AUTH_TOKEN: _token, ...rest } = env
-  return rest
 }
 
 function hasControl(text: string): boolean {

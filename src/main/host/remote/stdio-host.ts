@@ -72,15 +72,17 @@ export function serveRemoteHost(options: RemoteHostOptions): RemoteHostConnectio
       return
     }
     greeted = true
-    // A client that reconnects names the last event it saw: what it missed comes first.
-    let sent = frame.resumeAfter ?? -1
+    // A client that reconnects names the last event it saw: what it missed comes first. A number
+    // past this log's newest was another host run's (this one started since): nothing is skipped.
+    const resumeAfter = frame.resumeAfter !== undefined && frame.resumeAfter <= options.events.lastSeq() ? frame.resumeAfter : undefined
+    let sent = resumeAfter ?? -1
     const forward = (event: { seq: number; channel: string; payload: unknown }): void => {
       if (event.seq <= sent) return
       sent = event.seq
       channel.send({ t: 'event', seq: event.seq, channel: event.channel, payload: event.payload })
     }
     unsubscribe = options.events.subscribe(forward)
-    if (frame.resumeAfter !== undefined) for (const event of options.events.since(frame.resumeAfter)) forward(event)
+    if (resumeAfter !== undefined) for (const event of options.events.since(resumeAfter)) forward(event)
   }
 
   const answer = async (id: number | string, name: string, payload: unknown): Promise<void> => {
@@ -88,7 +90,7 @@ export function serveRemoteHost(options: RemoteHostOptions): RemoteHostConnectio
     channel.send({ t: 'res', id, result: result as Extract<Frame, { t: 'res' }>['result'] })
   }
 
-  channel.send({ t: 'hello', role: 'host', protocol: REMOTE_PROTOCOL, version: options.version, model: options.model, platform: process.platform })
+  channel.send({ t: 'hello', role: 'host', protocol: REMOTE_PROTOCOL, version: options.version, model: options.model, platform: process.platform, instance: options.events.instance })
   const done = channel.ended.then(() => {
     unsubscribe?.()
     options.tunnel?.failAll('The connection to the local Sous closed.')

@@ -12,7 +12,7 @@ type ToolBlock = Extract<Block, { kind: 'tool' }>
  * What the card shows: the call's own state, that it waits for the user (from the pending
  * approvals), or that the user rejected it (an answer, not a failure: labelled neutrally).
  */
-type CardState = ToolBlock['state'] | 'awaiting_approval' | 'rejected'
+type CardState = ToolBlock['state'] | 'awaiting_approval' | 'rejected' | 'interrupted'
 
 const STATE_LABEL: Record<CardState, string> = {
   pending: 'Pending',
@@ -21,13 +21,14 @@ const STATE_LABEL: Record<CardState, string> = {
   done: 'Done',
   error: 'Failed',
   rejected: 'Rejected',
+  interrupted: 'Interrupted',
 }
 
 /** One tool call: name, what it was asked to do, where it is, and what came back. */
 export const ToolCard = memo(function ToolCard({ tool }: { tool: ToolBlock }) {
   const waiting = usePendingApprovals((pending) => isWaiting(pending.queue, tool.toolUseId))
   const state: CardState =
-    waiting && (tool.state === 'pending' || tool.state === 'running') ? 'awaiting_approval' : isRejected(tool.result) ? 'rejected' : tool.state
+    waiting && (tool.state === 'pending' || tool.state === 'running') ? 'awaiting_approval' : isRejected(tool.result) ? 'rejected' : tool.result?.interrupted ? 'interrupted' : tool.state
   const label = STATE_LABEL[state]
   // Summaries read "Edit /a/b.ts"; the card already names the tool.
   const detail = (tool.summary?.startsWith(`${tool.name} `) ? tool.summary.slice(tool.name.length + 1) : tool.summary) ?? describeInput(tool.input)

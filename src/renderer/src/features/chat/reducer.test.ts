@@ -91,7 +91,7 @@ describe('chat reducer', () => {
     expect(turn?.usage?.costUsd).toBe(0.001)
     expect(turn?.notices).toEqual([{ level: 'warning', message: 'Retrying (attempt 2) in 1.5s: overloaded' }])
     expect(turn?.blocks).toEqual([
-      { kind: 'tool', toolUseId: 'u1', name: 'Read', state: 'error', result: { isError: true, content: 'Stopped before it finished.' } },
+      { kind: 'tool', toolUseId: 'u1', name: 'Read', state: 'error', result: { isError: true, content: 'Stopped before it finished.', interrupted: true } },
     ])
     expect(isRunning(state)).toBe(false)
   })

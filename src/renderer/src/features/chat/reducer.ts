@@ -16,7 +16,8 @@ export type Block =
       progress?: string
       /** The small model's line on what the call is doing, while it runs long (tool_summary). */
       runningSummary?: string
-      result?: { isError: boolean; content: string; details?: unknown }
+      /** `interrupted`: cut by an interrupted turn (a stop, a dropped connection), not a failure of the tool. */
+      result?: { isError: boolean; content: string; details?: unknown; interrupted?: boolean }
       /** Auto mode's classifier judged this call: what it said, and why. */
       auto?: { decision: 'allow' | 'ask'; reason: string; decisionId: string }
     }
@@ -126,7 +127,7 @@ export function reduce(transcript: Transcript, event: AgentEvent): Transcript {
         upsertTool(turn, event.toolUseId, event.name, ({ runningSummary: _summary, ...tool }) => ({
           ...tool,
           state: event.isError ? 'error' : 'done',
-          result: { isError: event.isError, content: event.content, ...(event.details !== undefined && { details: event.details }) },
+          result: { isError: event.isError, content: event.content, ...(event.details !== undefined && { details: event.details }), ...(event.interrupted && { interrupted: true }) },
         })),
       )
     case 'auto_decision':
@@ -285,7 +286,7 @@ function upsertTool(turn: Turn, toolUseId: string, name: string, change: (tool: 
 /** A tool still pending when its turn ends (e.g. aborted) is shown as stopped, not spinning forever. */
 function settleTool(block: Block): Block {
   if (block.kind !== 'tool' || block.state === 'done' || block.state === 'error') return block
-  return { ...block, state: 'error', result: block.result ?? { isError: true, content: 'Stopped before it finished.' } }
+  return { ...block, state: 'error', result: block.result ?? { isError: true, content: 'Stopped before it finished.', interrupted: true } }
 }
 
 function addNotice(turn: Turn, level: Notice['level'], message: string): Turn {

@@ -7,10 +7,13 @@ import { useProjects } from './store'
 /** The "Open remote project…" form: recent remotes, what is in flight, what went wrong. */
 export interface RemoteProjectsState {
   recent: RecentRemote[]
+  /** The user's named transport commands (preferences' `remoteTransports`). */
+  named: Array<{ name: string; command: string }>
   busy: boolean
   error: string | null
   /** Asked from the command palette: the form takes the focus when it shows. */
   focusRequested: boolean
+  /** Reads the recent remotes and the named transport commands. */
   loadRecent(): Promise<void>
   /** Connects over ssh and opens the folder there as a project tab; false (and why) on failure. */
   open(target: RemoteTarget): Promise<boolean>
@@ -30,14 +33,16 @@ export function receiveRemoteConnection(event: EventPayload<'remote.connection'>
 
 export const useRemoteProjects = create<RemoteProjectsState>()((set, get) => ({
   recent: [],
+  named: [],
   busy: false,
   error: null,
   focusRequested: false,
   connections: {},
 
   async loadRecent() {
-    const result = await api.invoke('remote.recent', {})
+    const [result, preferences] = await Promise.all([api.invoke('remote.recent', {}), api.invoke('settings.get', {})])
     if (result.ok) set({ recent: result.value })
+    if (preferences.ok) set({ named: preferences.value.remoteTransports ?? [] })
   },
 
   async open(target) {
