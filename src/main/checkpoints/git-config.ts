@@ -99,3 +99,15 @@ export class ConfigPin {
     return listing
   }
 }
+
+/** The last value of `key` (lower case) in `git config --list --show-scope --null` output (`scope\0key\nvalue\0`…). */
+export function configValue(listing: string, key: string): string | undefined {
+  let value: string | undefined
+  const fields = listing.split('\0')
+  for (let at = 1; at < fields.length; at += 2) {
+    const field = fields[at]!
+    const newline = field.indexOf('\n')
+    if (newline !== -1 && field.slice(0, newline).toLowerCase() === key) value = field.slice(newline + 1)
+  }
+  return value
+}
