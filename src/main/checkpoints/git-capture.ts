@@ -1,11 +1,12 @@
-import { lstat, mkdir, readFile, readlink, rm, symlink, writeFile, chmod } from 'node:fs/promises'
+import { lstatSync, readFileSync, readlinkSync, type Stats } from 'node:fs'
+import { chmod, mkdir, rm, symlink, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { runGit, type GitCall } from './git'
 import { onlyIgnored } from './git-paths'
 import { MAX_FILE_BYTES } from './types'
 
-/** Bytes one capture may hold in memory; past it the snapshot reads the files with git before the call runs. */
-const MAX_CAPTURE_BYTES = 64 * 1024 * 1024
+/** Bytes one capture may hold in memory (read synchronously); past it the snapshot reads the files with git before the call runs. */
+const MAX_CAPTURE_BYTES = 8 * 1024 * 1024
 
 /** One changed path as it was read, in this process, before the call ran. */
 interface CapturedPath {
@@ -29,17 +30,24 @@ export interface Capture {
  * nested repository), one is over the size cap, a name has a newline, or they are too large
  * together: the caller then reads them with git before the call runs, as before.
  */
-export async function captureFiles(root: string, paths: readonly string[]): Promise<Capture | undefined> {
+export function captureFiles(root: string, paths: readonly string[]): Capture | undefined {
+  // Synchronous on purpose: a few small reads cost less than the thread-pool hand-offs of
+  // asynchronous ones, which on a loaded machine each wait for a core (bounded by the cap).
   if (paths.some((path) => path.includes('\n'))) return undefined
+  const infos: Stats[] = []
   let bytes = 0
-  const out: CapturedPath[] = []
   for (const path of paths) {
-    const absolute = join(root, path)
-    const info = await lstat(absolute).catch(() => undefined)
+    const info = quietly(() => lstatSync(join(root, path)))
     if (!info || !(info.isFile() || info.isSymbolicLink()) || info.size > MAX_FILE_BYTES) return undefined
     bytes += info.size
     if (bytes > MAX_CAPTURE_BYTES) return undefined
-    const read = info.isSymbolicLink() ? await readlink(absolute).then((link) => ({ link }), () => undefined) : await readFile(absolute).then((data) => ({ data }), () => undefined)
+    infos.push(info)
+  }
+  const out: CapturedPath[] = []
+  for (const [index, path] of paths.entries()) {
+    const info = infos[index]!
+    const absolute = join(root, path)
+    const read = info.isSymbolicLink() ? quietly(() => ({ link: readlinkSync(absolute) })) : quietly(() => ({ data: readFileSync(absolute) }))
     if (!read) return undefined
     out.push({ path, mode: info.mode & 0o777, ...read })
   }
@@ -49,10 +57,18 @@ export async function captureFiles(root: string, paths: readonly string[]): Prom
   const ignores: Capture['ignores'] = []
   for (const folder of folders) {
     const path = folder ? `${folder}/.gitignore` : '.gitignore'
-    const data = await readFile(join(root, path)).catch(() => undefined)
+    const data = quietly(() => readFileSync(join(root, path)))
     if (data) ignores.push({ path, data })
   }
   return { paths: out, ignores }
+}
+
+function quietly<T>(read: () => T): T | undefined {
+  try {
+    return read()
+  } catch {
+    return undefined
+  }
 }
 
 /**

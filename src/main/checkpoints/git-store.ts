@@ -1,4 +1,5 @@
-import { copyFile, lstat, mkdir, readFile, rm } from 'node:fs/promises'
+import { existsSync, readFileSync } from 'node:fs'
+import { copyFile, lstat, mkdir, rm } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { unsafeKeys } from '../context/git-status'
 import type { Changes } from './change-feed'
@@ -6,6 +7,7 @@ import { gitText, runGit, type GitCall } from './git'
 import { ConfigPin, configValue, globalConfigMark } from './git-config'
 import { addCapture, captureFiles, type Capture } from './git-capture'
 import { addChangedPaths, ignoredFolders } from './git-paths'
+import { readOr, statMark } from './quick-fs'
 import { MAX_FILE_BYTES, type ScanReport, type TreeEntries, type TreeState } from './types'
 
 /**
@@ -53,7 +55,7 @@ export class GitStore {
     const inside = await runGit(['rev-parse', '--is-inside-work-tree'], call)
     if (!inside.ok && inside.missing) return { reason: 'git is not installed', notRepository: true }
     if (!inside.ok || inside.stdout.toString().trim() !== 'true') return { reason: 'not a git working tree', notRepository: true }
-    const marked = pinPath !== undefined ? await globalConfigMark(env) : undefined
+    const marked = pinPath !== undefined ? globalConfigMark(env) : undefined
     const config = await runGit(['config', '--list', '--show-scope', '--null'], call)
     if (!config.ok) return { reason: `the repository's configuration could not be read (${config.error})` }
     const unsafe = unsafeKeys(config.stdout.toString('utf8'))
@@ -89,13 +91,15 @@ export class GitStore {
    */
   private async headFromFiles(): Promise<string | null | undefined> {
     const id = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/
-    const head = (await readFile(join(this.gitDirs.own, 'HEAD'), 'utf8')).trim()
+    // Synchronous: two small reads, on the critical path of every snapshot.
+    await Promise.resolve()
+    const head = readFileSync(join(this.gitDirs.own, 'HEAD'), 'utf8').trim()
     if (id.test(head)) return head
     const name = /^ref: (refs\/heads\/[^\s]+)$/.exec(head)?.[1]
     if (!name || name.split('/').some((part) => part === '..' || part === '.' || part === '')) return undefined
-    const loose = await readFile(join(this.gitDirs.common, name), 'utf8').then((text) => text.trim(), () => undefined)
+    const loose = readOr(join(this.gitDirs.common, name))?.trim()
     if (loose !== undefined) return id.test(loose) ? loose : undefined
-    const packed = await readFile(join(this.gitDirs.common, 'packed-refs'), 'utf8').catch(() => '')
+    const packed = readOr(join(this.gitDirs.common, 'packed-refs')) ?? ''
     for (const line of packed.split('\n')) {
       const [commit, ref] = line.split(' ')
       if (ref === name && commit && id.test(commit)) return commit
@@ -120,15 +124,15 @@ export class GitStore {
     // HEAD as it is now, beside the files (a call may commit once `read` is called).
     const heading = this.head()
     heading.catch(() => undefined)
-    await mkdir(dirname(indexFile), { recursive: true, mode: 0o700 })
-    const fresh = !(await lstat(indexFile).then(() => true, () => false))
+    const fresh = !existsSync(indexFile)
+    if (fresh) await mkdir(dirname(indexFile), { recursive: true, mode: 0o700 })
     let scan: ScanReport | undefined
-    let reason = changes.kind === 'all' ? changes.reason : fresh ? 'no private index yet' : (await statMark(indexFile)) !== this.indexMark ? 'the private index was written by someone else' : undefined
+    let reason = changes.kind === 'all' ? changes.reason : fresh ? 'no private index yet' : statMark(indexFile) !== this.indexMark ? 'the private index was written by someone else' : undefined
     let capture: Capture | undefined
     if (reason === undefined && changes.kind === 'paths') {
       if (changes.paths.length === 0 && this.lastTree !== undefined) scan = { kind: 'unchanged' }
       // A call waits: its files are read here, and git adds them once the call may run.
-      else if (read && (capture = await captureFiles(this.root, changes.paths))) scan = { kind: 'paths', paths: changes.paths.length }
+      else if (read && (capture = captureFiles(this.root, changes.paths))) scan = { kind: 'paths', paths: changes.paths.length }
       else {
         try {
           await addChangedPaths(this.call(indexFile), this.root, changes.paths)
@@ -147,7 +151,7 @@ export class GitStore {
     read?.()
     if (capture) await addCapture(this.call(indexFile), this.gitDirs.own, `${indexFile}.shadow`, capture)
     const tree = scan.kind === 'unchanged' ? this.lastTree! : await gitText(['write-tree'], this.call(indexFile))
-    this.indexMark = await statMark(indexFile)
+    this.indexMark = statMark(indexFile)
     // Off the critical path: the tree is written and is what the checkpoint names; its commit
     // only keeps it reachable (objects that no ref reaches are gc's to prune, after two weeks).
     if (this.lastTree !== tree) {
@@ -286,10 +290,4 @@ export class GitStore {
     }
     return { contents, missing }
   }
-}
-
-/** A file's stat data as one string ('' when it is missing): what tells that someone else rewrote it. */
-export async function statMark(path: string): Promise<string> {
-  const info = await lstat(path).catch(() => undefined)
-  return info ? `${info.ino}:${info.size}:${info.mtimeMs}:${info.ctimeMs}` : ''
 }
