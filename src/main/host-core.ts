@@ -29,6 +29,8 @@ export interface HostCoreOptions {
   unattended?: { permissionMode?: SessionRuntimeOptions['permissionMode'] }
   /** Where problems that must not stop the app go (a listener that threw, a corrupt file…). */
   log(message: string): void
+  /** `sous acp`: the editor's MCP servers for a project (`--mcp-config` texts), read when its servers start. */
+  mcpConfigsFor?(projectPath: string): readonly string[]
   /** The desktop folder dialog. */
   pickFolder?: CoreOptions['pickFolder']
   /** Electron: the renderer URLs that may call. */
@@ -68,6 +70,7 @@ export function createHostCore(options: HostCoreOptions): HostCore {
     ...(options.unattended?.permissionMode && { permissionModeFlag: options.unattended.permissionMode }),
     answerer: options.unattended ? 'unattended' : 'interactive',
     onPtySpawn: agentTerminals.attach,
+    ...(options.mcpConfigsFor && { mcpConfigsFor: options.mcpConfigsFor }),
     preferences: () => readPreferencesSync(options.home),
     childEnv,
     version: SOUS_VERSION,

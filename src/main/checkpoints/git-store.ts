@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { copyFile, lstat, mkdir, rm } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
+import { outsideAnyRepository } from '../base/git-discovery'
 import { unsafeKeys } from '../context/git-status'
 import type { Changes } from './change-feed'
 import { gitText, runGit, type GitCall } from './git'
@@ -48,13 +49,13 @@ export class GitStore {
    * run programs. With `pinPath`, the user's and system's configuration as read now is pinned
    * there and every run of the store reads that copy (re-pinned when their files change and git
    * can read them), so a command that makes `~/.gitconfig` unreadable for a while cannot fail a
-   * snapshot.
+   * snapshot. With no `.git` above it, git is not asked at all (base/git-discovery.ts).
    */
   static async open(projectPath: string, env: NodeJS.ProcessEnv, pinPath?: string): Promise<GitStore | { reason: string; notRepository?: boolean }> {
     const call = { cwd: projectPath, env }
-    const inside = await runGit(['rev-parse', '--is-inside-work-tree'], call)
-    if (!inside.ok && inside.missing) return { reason: 'git is not installed', notRepository: true }
-    if (!inside.ok || inside.stdout.toString().trim() !== 'true') return { reason: 'not a git working tree', notRepository: true }
+    const inside = (await outsideAnyRepository(projectPath, env)) ? undefined : await runGit(['rev-parse', '--is-inside-work-tree'], call)
+    if (inside && !inside.ok && inside.missing) return { reason: 'git is not installed', notRepository: true }
+    if (!inside?.ok || inside.stdout.toString().trim() !== 'true') return { reason: 'not a git working tree', notRepository: true }
     const marked = pinPath !== undefined ? globalConfigMark(env) : undefined
     const config = await runGit(['config', '--list', '--show-scope', '--null'], call)
     if (!config.ok) return { reason: `the repository's configuration could not be read (${config.error})` }

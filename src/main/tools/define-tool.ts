@@ -28,15 +28,21 @@ export interface ToolSpec<S extends z.ZodType> {
 
 /**
  * Builds a {@link Tool} from a spec: fills cautious defaults for the traits and derives the JSON
- * Schema for the API once (input side, so defaulted fields are optional; no `$schema` key).
+ * Schema for the API once, when it is first read (input side, so defaulted fields are optional; no
+ * `$schema` key). Not as the tool is defined: every tool module is defined as the runtime loads, and
+ * converting all of them was ~20 ms of a cold `sous -p` (docs/design/startup.md).
  */
 export function defineTool<S extends z.ZodType>(spec: ToolSpec<S>): Tool<z.output<S>> {
+  let jsonSchema: Record<string, unknown> | undefined
   return {
+    get jsonSchema() {
+      jsonSchema ??= toApiSchema(spec.input)
+      return jsonSchema
+    },
     name: spec.name,
     label: spec.label,
     description: spec.description.trim(),
     inputSchema: spec.input as unknown as z.ZodType<z.output<S>>,
-    jsonSchema: toApiSchema(spec.input),
     isReadOnly: spec.isReadOnly ?? (() => false),
     isDestructive: spec.isDestructive ?? (() => true),
     isConcurrencySafe: spec.isConcurrencySafe ?? (() => false),

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { WorktreeName } from '../../shared/ipc/worktrees'
+import { WorktreeName } from '../../shared/ipc/worktree-info'
 import { git } from './git'
 
 /** A name's folder under `.claude/worktrees` (Claude Code's: `/` becomes `+`, so the folder is one level). */

@@ -9,6 +9,7 @@ import { TrustDialog } from '../features/trust/TrustDialog'
 import { TrustSettings } from '../features/trust/TrustSettings'
 import { lazyNamed } from '../lib/lazy'
 import { InboxDialog } from '../features/inbox/InboxDialog'
+import { useParallel } from '../features/parallel/store'
 import { dismissEntry } from '../state/inbox'
 import { openInboxEntry, useInboxRows } from './inbox-glue'
 import type { ProjectContext, View } from './shell'
@@ -142,7 +143,12 @@ export const VIEWS: readonly View[] = [
     title: 'Parallel sessions',
     command: { title: 'Run on N: one prompt in several worktree sessions, compare and merge their hunks' },
     render: (context) => <ParallelView projectPath={context.project?.path ?? null} onOpenSession={context.openSession} onClose={context.close} />,
-    warm: () => preload(ParallelView),
+    warm: (projectPath) => {
+      preload(ParallelView)
+      // The store is in the main chunk (the event feed feeds it): the runs are read at idle, so the
+      // first open paints from them at once and reads them again.
+      if (projectPath) void useParallel.getState().prefetch(projectPath)
+    },
   },
   {
     id: 'viewer',
