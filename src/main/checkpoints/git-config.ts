@@ -1,4 +1,5 @@
-import { lstat, mkdir, rename, writeFile } from 'node:fs/promises'
+import { lstatSync } from 'node:fs'
+import { mkdir, rename, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { runGit } from './git'
 
@@ -58,8 +59,15 @@ export function globalConfigFiles(env: NodeJS.ProcessEnv): string[] {
 }
 
 /** Those files' stat data as one string, and whether git could read them all (none of them a folder). */
-export async function globalConfigMark(env: NodeJS.ProcessEnv): Promise<{ mark: string; readable: boolean }> {
-  const infos = await Promise.all(globalConfigFiles(env).map((path) => lstat(path).catch(() => undefined)))
+export function globalConfigMark(env: NodeJS.ProcessEnv): { mark: string; readable: boolean } {
+  // Synchronous: three lstats at every snapshot, cheaper than their thread-pool hand-offs.
+  const infos = globalConfigFiles(env).map((path) => {
+    try {
+      return lstatSync(path)
+    } catch {
+      return undefined
+    }
+  })
   return {
     mark: infos.map((info) => (info ? `${info.ino}:${info.size}:${info.mtimeMs}:${info.ctimeMs}` : '')).join('|'),
     readable: infos.every((info) => !info?.isDirectory()),
@@ -89,7 +97,7 @@ export class ConfigPin {
    * The new listing when it re-pinned.
    */
   async refresh(cwd: string): Promise<string | undefined> {
-    const now = await globalConfigMark(this.env)
+    const now = globalConfigMark(this.env)
     if (now.mark === this.mark || !now.readable) return undefined
     const config = await runGit(['config', '--list', '--show-scope', '--null'], { cwd, env: this.env })
     if (!config.ok) return undefined
@@ -98,4 +106,16 @@ export class ConfigPin {
     this.mark = now.mark
     return listing
   }
+}
+
+/** The last value of `key` (lower case) in `git config --list --show-scope --null` output (`scope\0key\nvalue\0`…). */
+export function configValue(listing: string, key: string): string | undefined {
+  let value: string | undefined
+  const fields = listing.split('\0')
+  for (let at = 1; at < fields.length; at += 2) {
+    const field = fields[at]!
+    const newline = field.indexOf('\n')
+    if (newline !== -1 && field.slice(0, newline).toLowerCase() === key) value = field.slice(newline + 1)
+  }
+  return value
 }

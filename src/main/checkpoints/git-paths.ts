@@ -59,7 +59,7 @@ async function addFilesDirectly(call: GitCall, root: string, paths: readonly str
 }
 
 /** Whether `add`'s complaint is only "these are ignored", each named path one of `paths` or a folder above one. */
-function onlyIgnored(stderr: string, paths: readonly string[]): boolean {
+export function onlyIgnored(stderr: string, paths: readonly string[]): boolean {
   const [header, ...names] = stderr.replace(/\n$/, '').split('\n')
   if (header !== 'The following paths are ignored by one of your .gitignore files:' || names.length === 0) return false
   const given = new Set(paths)

@@ -1,11 +1,14 @@
-import { copyFile, lstat, mkdir, readFile, rm } from 'node:fs/promises'
+import { existsSync, readFileSync } from 'node:fs'
+import { copyFile, lstat, mkdir, rm } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { outsideAnyRepository } from '../base/git-discovery'
 import { unsafeKeys } from '../context/git-status'
 import type { Changes } from './change-feed'
 import { gitText, runGit, type GitCall } from './git'
-import { ConfigPin, globalConfigMark } from './git-config'
+import { ConfigPin, configValue, globalConfigMark } from './git-config'
+import { addCapture, captureFiles, type Capture } from './git-capture'
 import { addChangedPaths, ignoredFolders } from './git-paths'
+import { readOr, statMark } from './quick-fs'
 import { MAX_FILE_BYTES, type ScanReport, type TreeEntries, type TreeState } from './types'
 
 /**
@@ -19,10 +22,12 @@ import { MAX_FILE_BYTES, type ScanReport, type TreeEntries, type TreeState } fro
  * whose stat data changed. The first snapshot starts from a copy of the user's index (its stat
  * data spares re-hashing tracked files); an index git cannot use that way starts empty.
  *
- * Cheap: a snapshot's critical path is three git processes (`ls-files` for new large files,
- * `add -A`, `write-tree`); HEAD is read from the files git keeps it in (git itself when they are
- * not plain), and the commit that keeps the tree reachable (`commit-tree` + `update-ref`) is
- * made after the snapshot has answered, on a chain of its own, and only when the tree changed.
+ * Cheap: before a call, the paths a watcher saw change are read into memory ({@link captureFiles})
+ * and the call may run; git adds them from a copy, then `write-tree`. Otherwise (no watcher, a
+ * folder or a deleted path among them) `add` runs first. HEAD is read from the files git keeps
+ * it in (git itself when they are not plain), and the commit that keeps the tree reachable
+ * (`commit-tree` + `update-ref`) is made after the snapshot has answered, on a chain of its own,
+ * and only when the tree changed.
  * {@link GitStore.flush} waits for those commits.
  */
 export class GitStore {
@@ -51,7 +56,7 @@ export class GitStore {
     const inside = (await outsideAnyRepository(projectPath, env)) ? undefined : await runGit(['rev-parse', '--is-inside-work-tree'], call)
     if (inside && !inside.ok && inside.missing) return { reason: 'git is not installed', notRepository: true }
     if (!inside?.ok || inside.stdout.toString().trim() !== 'true') return { reason: 'not a git working tree', notRepository: true }
-    const marked = pinPath !== undefined ? await globalConfigMark(env) : undefined
+    const marked = pinPath !== undefined ? globalConfigMark(env) : undefined
     const config = await runGit(['config', '--list', '--show-scope', '--null'], call)
     if (!config.ok) return { reason: `the repository's configuration could not be read (${config.error})` }
     const unsafe = unsafeKeys(config.stdout.toString('utf8'))
@@ -87,13 +92,15 @@ export class GitStore {
    */
   private async headFromFiles(): Promise<string | null | undefined> {
     const id = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/
-    const head = (await readFile(join(this.gitDirs.own, 'HEAD'), 'utf8')).trim()
+    // Synchronous: two small reads, on the critical path of every snapshot.
+    await Promise.resolve()
+    const head = readFileSync(join(this.gitDirs.own, 'HEAD'), 'utf8').trim()
     if (id.test(head)) return head
     const name = /^ref: (refs\/heads\/[^\s]+)$/.exec(head)?.[1]
     if (!name || name.split('/').some((part) => part === '..' || part === '.' || part === '')) return undefined
-    const loose = await readFile(join(this.gitDirs.common, name), 'utf8').then((text) => text.trim(), () => undefined)
+    const loose = readOr(join(this.gitDirs.common, name))?.trim()
     if (loose !== undefined) return id.test(loose) ? loose : undefined
-    const packed = await readFile(join(this.gitDirs.common, 'packed-refs'), 'utf8').catch(() => '')
+    const packed = readOr(join(this.gitDirs.common, 'packed-refs')) ?? ''
     for (const line of packed.split('\n')) {
       const [commit, ref] = line.split(' ')
       if (ref === name && commit && id.test(commit)) return commit
@@ -110,19 +117,23 @@ export class GitStore {
    * this store left (by its stat data), else — or when reading the paths fails — every file is
    * read, as with `changes` of kind `all`. `read` is called once the working tree (and HEAD) has
    * been read into the private index: what remains (`write-tree`) reads only that index, so a
-   * caller may let the working tree change from then on. Throws on failure.
+   * caller may let the working tree change from then on (with `read`, changed files are read
+   * into memory first and added from there after it, see {@link captureFiles}). Throws on failure.
    */
   async snapshot(indexFile: string, ref: string, changes: Changes = { kind: 'all', reason: 'no file watcher' }, read?: () => void): Promise<{ state: Extract<TreeState, { kind: 'git' }>; scan: ScanReport }> {
     await this.repin()
     // HEAD as it is now, beside the files (a call may commit once `read` is called).
     const heading = this.head()
     heading.catch(() => undefined)
-    await mkdir(dirname(indexFile), { recursive: true, mode: 0o700 })
-    const fresh = !(await lstat(indexFile).then(() => true, () => false))
+    const fresh = !existsSync(indexFile)
+    if (fresh) await mkdir(dirname(indexFile), { recursive: true, mode: 0o700 })
     let scan: ScanReport | undefined
-    let reason = changes.kind === 'all' ? changes.reason : fresh ? 'no private index yet' : (await statMark(indexFile)) !== this.indexMark ? 'the private index was written by someone else' : undefined
+    let reason = changes.kind === 'all' ? changes.reason : fresh ? 'no private index yet' : statMark(indexFile) !== this.indexMark ? 'the private index was written by someone else' : undefined
+    let capture: Capture | undefined
     if (reason === undefined && changes.kind === 'paths') {
       if (changes.paths.length === 0 && this.lastTree !== undefined) scan = { kind: 'unchanged' }
+      // A call waits: its files are read here, and git adds them once the call may run.
+      else if (read && (capture = captureFiles(this.root, changes.paths))) scan = { kind: 'paths', paths: changes.paths.length }
       else {
         try {
           await addChangedPaths(this.call(indexFile), this.root, changes.paths)
@@ -139,8 +150,9 @@ export class GitStore {
     }
     const head = await heading
     read?.()
+    if (capture) await addCapture(this.call(indexFile), this.gitDirs.own, `${indexFile}.shadow`, capture)
     const tree = scan.kind === 'unchanged' ? this.lastTree! : await gitText(['write-tree'], this.call(indexFile))
-    this.indexMark = await statMark(indexFile)
+    this.indexMark = statMark(indexFile)
     // Off the critical path: the tree is written and is what the checkpoint names; its commit
     // only keeps it reachable (objects that no ref reaches are gc's to prune, after two weeks).
     if (this.lastTree !== tree) {
@@ -279,22 +291,4 @@ export class GitStore {
     }
     return { contents, missing }
   }
-}
-
-/** The last value of `key` (lower case) in `git config --list --show-scope --null` output (`scope\0key\nvalue\0`…). */
-function configValue(listing: string, key: string): string | undefined {
-  let value: string | undefined
-  const fields = listing.split('\0')
-  for (let at = 1; at < fields.length; at += 2) {
-    const field = fields[at]!
-    const newline = field.indexOf('\n')
-    if (newline !== -1 && field.slice(0, newline).toLowerCase() === key) value = field.slice(newline + 1)
-  }
-  return value
-}
-
-/** A file's stat data as one string ('' when it is missing): what tells that someone else rewrote it. */
-export async function statMark(path: string): Promise<string> {
-  const info = await lstat(path).catch(() => undefined)
-  return info ? `${info.ino}:${info.size}:${info.mtimeMs}:${info.ctimeMs}` : ''
 }

@@ -1,6 +1,7 @@
 import { GitignoreMatcher } from '../base/gitignore'
 import type { FeedPolicy } from './change-feed'
-import { statMark, type GitStore } from './git-store'
+import type { GitStore } from './git-store'
+import { statMark } from './quick-fs'
 
 /**
  * What a watcher may leave unwatched in a git repository, and what outside the tree makes it
@@ -12,7 +13,7 @@ import { statMark, type GitStore } from './git-store'
 export function gitPolicy(git: GitStore, indexFile: string): FeedPolicy {
   let whole = new Set<string>()
   let rules = ''
-  const fingerprint = async () => (await Promise.all(git.ruleFiles().map(async (path) => `${path}=${await statMark(path)}`))).join('\n')
+  const fingerprint = async () => git.ruleFiles().map((path) => `${path}=${statMark(path)}`).join('\n')
   return {
     root: git.root,
     nested: 'boundary',
