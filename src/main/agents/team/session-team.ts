@@ -94,6 +94,11 @@ export class SessionTeam {
     return this.team?.name
   }
 
+  /** The teammates still in the team (ListAgents). */
+  members(): string[] {
+    return [...(this.team?.members.values() ?? [])].filter((member) => member.state !== 'ended').map((member) => member.name)
+  }
+
   /** Whether an Agent call makes a teammate. */
   spawns(call: AgentCall): boolean {
     return Boolean(call.name?.trim()) && (this.team !== undefined || Boolean(call.team_name?.trim()))
