@@ -8,7 +8,7 @@ import type { AgentDefinition } from './definitions'
  * subagent ends with its task, a schedule would outlive it). `Agent` is among them
  * unless the type asks for it by name in its `tools` (nesting).
  */
-export const NO_SUBAGENT_TOOLS: ReadonlySet<string> = new Set(['Agent', 'SendMessage', 'EnterPlanMode', 'ExitPlanMode', 'AskUserQuestion', 'TaskStop', 'TeamCreate', 'TeamDelete', 'CronCreate', 'CronDelete', 'CronList'])
+export const NO_SUBAGENT_TOOLS: ReadonlySet<string> = new Set(['Agent', 'SendMessage', 'ListAgents', 'EnterPlanMode', 'ExitPlanMode', 'AskUserQuestion', 'TaskStop', 'TeamCreate', 'TeamDelete', 'CronCreate', 'CronDelete', 'CronList'])
 
 /** What a background agent may use: tools that never stop to wait for the user themselves. */
 const BACKGROUND_TOOLS: ReadonlySet<string> = new Set([
