@@ -18,6 +18,7 @@ import { useExtensionsSection, type Section } from '../features/extensions/secti
 import { useRewind } from '../features/rewind/store'
 import { startReplay } from '../features/timeline/replay-store'
 import { useTimeline } from '../features/timeline/store'
+import { api } from '../api'
 
 export type { AppCommand }
 
@@ -215,6 +216,12 @@ export function buildCommands(ctx: Context): AppCommand[] {
         title: 'Export this session as an HTML replay',
         run: () => void useSessions.getState().exportReplay(sessionId),
       },
+      // The per-session toggle for messages other sessions of this machine send (ListAgents / SendMessage).
+      ...(['accept', 'hold', 'refuse', 'settings'] as const).map((policy) => ({
+        id: `session.peers.${policy}`,
+        title: policy === 'settings' ? 'Messages from other sessions: as the settings say' : `Messages from other sessions: ${policy === 'hold' ? 'hold for me' : policy}`,
+        run: () => void api.invoke('session.setPeerPolicy', { sessionId, policy }),
+      })),
       {
         id: 'timeline.replay',
         title: 'Replay this session',
