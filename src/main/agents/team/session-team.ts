@@ -360,6 +360,11 @@ export class SessionTeam {
       if (member && protocol.agent_id === member.name) void this.askUser(team, member, protocol)
       return undefined
     }
+    if (protocol?.type === 'sandbox_permission_request') {
+      // A teammate's sandbox wants a host (a Claude Code teammate in a process of its own): the user answers, never the lead's model.
+      if (member && protocol.workerName === member.name) void this.askHost(team, member, protocol)
+      return undefined
+    }
     if (protocol?.type === 'shutdown_approved' && member) member.state = member.state === 'ended' ? 'ended' : 'ending'
     return teammateMessageBlock(message)
   }
@@ -416,6 +421,22 @@ export class SessionTeam {
       outcome.behavior === 'allow'
         ? { type: 'permission_response', request_id: request.request_id, subtype: 'success', ...(request.tool_use_id !== undefined && { tool_use_id: request.tool_use_id }), response: { permission_updates: outcome.rules }, outcome }
         : { type: 'permission_response', request_id: request.request_id, subtype: 'error', ...(request.tool_use_id !== undefined && { tool_use_id: request.tool_use_id }), error: outcome.message, outcome }
+    if (this.team === team) await this.mail(member.name, LEAD_NAME, JSON.stringify(response)).catch(() => undefined)
+  }
+
+  /** A teammate's sandbox network ask, put in the user's queue; the answer goes back as a `sandbox_permission_response`. */
+  private async askHost(team: Team, member: Member, request: Extract<ProtocolMessage, { type: 'sandbox_permission_request' }>): Promise<void> {
+    const host = request.hostPattern.host
+    const outcome = await this.o.queue.request({
+      sessionId: this.o.sessionId,
+      toolName: 'Bash',
+      input: { host },
+      preview: { kind: 'url', url: host, domain: host },
+      explanation: { kind: 'sandbox', detail: `${member.name} of team ${team.name}: its sandbox wants to reach ${host}, which is not among the allowed domains` },
+      suggestions: [],
+      agent: { id: member.agentId || member.name, type: `teammate ${member.name}`, description: `${member.name} of team ${team.name}` },
+    })
+    const response = { type: 'sandbox_permission_response', requestId: request.requestId, host, allow: outcome.behavior === 'allow', timestamp: new Date(this.now()).toISOString() }
     if (this.team === team) await this.mail(member.name, LEAD_NAME, JSON.stringify(response)).catch(() => undefined)
   }
 

@@ -74,4 +74,37 @@ describe('a teammate in plan mode and its lead', () => {
     const approval = server.requests.find((entry) => promptOf(entry).includes('Plan the change, alice.') && last(entry).includes('[Plan Approved]'))
     expect(approval && last(approval)).toContain('\\"permissionMode\\":\\"default\\"')
   }, 60_000)
+
+  it('a teammate\'s sandbox ask in the lead\'s mailbox reaches the user\'s queue; the answer goes back as a sandbox_permission_response', async () => {
+    server.setScenario(
+      [
+        (request) => {
+          const text = sent(request)
+          if (promptOf(request).includes('Stand by, alice.')) return textReply('alice stands by.')
+          if (/\[Inbox\] \d+ new/.test(last(request))) return textReply('Noted.')
+          if (!text.includes('toolu_create')) return toolUseReply('TeamCreate', { team_name: 'net' }, { id: 'toolu_create' })
+          if (!text.includes('toolu_spawn')) return toolUseReply('Agent', { description: 'Helper', prompt: 'Stand by, alice.', name: 'alice' }, { id: 'toolu_spawn' })
+          return textReply('Done.')
+        },
+      ],
+      { loop: true },
+    )
+    const { sessionId } = await world.runtime.sessions.create(world.project)
+    await world.runtime.sessions.run(sessionId, 'Start the helper.')
+    const mailboxes = new TeamMailboxes(join(world.userHome, '.claude', 'teams', 'net'))
+    const ask = (worker: string, requestId: string) => ({ from: worker, text: JSON.stringify({ type: 'sandbox_permission_request', requestId, workerId: `${worker}@net`, workerName: worker, hostPattern: { host: 'registry.npmjs.org' }, createdAt: Date.now() }) })
+    const asked = nextOn(world, 'approval.requested', (request) => request.sessionId === sessionId)
+    // One from a name that is no member of the team: nobody is asked for it.
+    await mailboxes.send('team-lead', ask('mallory', 'sbx-0'))
+    await mailboxes.send('team-lead', ask('alice', 'sbx-1'))
+    const request = await asked
+    expect(request).toMatchObject({ preview: { kind: 'url', domain: 'registry.npmjs.org' }, agent: { type: 'teammate alice' } })
+    const queue = [...world.runtime.approvals.queues()].find((entry) => entry.sessionId === sessionId)!.queue
+    queue.resolve(request.id, { kind: 'allow_once' })
+    await until(() => world.events.some((event) => event.type === 'team_message' && event.kind === 'sandbox_permission_response'))
+    const answer = world.events.find((event) => event.type === 'team_message' && event.kind === 'sandbox_permission_response')!
+    expect(answer).toMatchObject({ from: 'team-lead', to: 'alice' })
+    expect(JSON.parse((answer as { text: string }).text)).toMatchObject({ requestId: 'sbx-1', host: 'registry.npmjs.org', allow: true })
+    expect(world.events.filter((event) => event.type === 'team_message' && event.kind === 'sandbox_permission_response')).toHaveLength(1)
+  }, 60_000)
 })
