@@ -2,7 +2,6 @@ import { readdir, readFile, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { z } from 'zod'
 import { writeFileAtomic } from '../../base/atomic-write'
-import { isValidMemberName } from '../teams/team-paths'
 
 /**
  * One open session as the others on this machine see it: `$SOUS_HOME/peers/sessions/<id>.json`.
@@ -27,8 +26,11 @@ export function peersDir(sousHome: string): string {
   return join(sousHome, 'peers')
 }
 
+/** A session id as a file name: letters, digits, `-` and `_` (a UUID is). */
+const FILE_NAME = /^[A-Za-z0-9_-]{1,64}$/
+
 function entryPath(root: string, sessionId: string): string {
-  if (!isValidMemberName(sessionId)) throw new Error(`"${sessionId}" is not a usable session id.`)
+  if (!FILE_NAME.test(sessionId)) throw new Error(`"${sessionId}" is not a usable session id.`)
   return join(root, 'sessions', `${sessionId}.json`)
 }
 
