@@ -66,9 +66,11 @@ async function coldStarts(server: ModelServer, base: string): Promise<void> {
     timed([binary, '-p', 'hello'], { ...env, CLAUDE_CONFIG_DIR: join(home, '.claude'), IS_SANDBOX: '1', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', DISABLE_TELEMETRY: '1', DISABLE_AUTOUPDATER: '1', DISABLE_ERROR_REPORTING: '1' }, project)
   const bare = (): Promise<Run> => timed(['node', '-e', '0'], env, project)
   const baselineCli = process.env['SOUS_BENCH_BASELINE']
-  const baseline = (cli: string): Promise<Run> => timed(['node', cli, '-p', 'hello'], { ...env, SOUS_HOME: join(home, 'sous') }, project)
+  const baselineMarks = join(base, 'marks-baseline.json')
+  const baseline = (cli: string): Promise<Run> => timed(['node', cli, '-p', 'hello'], { ...env, SOUS_HOME: join(home, 'sous'), SOUS_STARTUP_MARKS: baselineMarks }, project)
   const runs = { sous: [] as Run[], claude: [] as Run[], node: [] as Run[], baseline: [] as Run[] }
   const marks: Array<Partial<Record<StartupMark, number>>> = []
+  const beforeWire: number[] = []
   // One warm-up round (page cache, the server's first connection), then RUNS interleaved rounds.
   for (let round = 0; round <= RUNS; round++) {
     const mine = await sous()
@@ -76,7 +78,11 @@ async function coldStarts(server: ModelServer, base: string): Promise<void> {
     const floor = await bare()
     const before = baselineCli ? await baseline(baselineCli) : undefined
     if (round === 0) continue
-    if (before) runs.baseline.push(before)
+    if (before) {
+      runs.baseline.push(before)
+      // A build older than the marks leaves none: its column says so.
+      beforeWire.push(existsSync(baselineMarks) ? ((JSON.parse(readFileSync(baselineMarks, 'utf8')) as Partial<Record<StartupMark, number>>).wire ?? NaN) : NaN)
+    }
     runs.sous.push(mine)
     if (theirs) runs.claude.push(theirs)
     runs.node.push(floor)
@@ -95,7 +101,7 @@ async function coldStarts(server: ModelServer, base: string): Promise<void> {
     console.log(`  Sous / Claude Code: wall ×${wallRatio.toFixed(2)} (target ≤ 0.25${wallRatio <= 0.25 ? '' : ', OVER'}), peak RSS ×${rssRatio.toFixed(2)} (target ≤ 0.25${rssRatio <= 0.25 ? '' : ', OVER'}), CPU ×${cpuRatio.toFixed(2)}`)
   } else console.log('  Claude Code: skipped (not installed: set SOUS_BENCH_CLAUDE to the claude binary of @anthropic-ai/claude-code@2.1.328 to compare)')
   console.log(`  node -e 0:   ${ms(wall(runs.node))} wall, ${mib(rss(runs.node))} peak RSS, ${cpu(runs.node)} (the floor any Node program pays)`)
-  if (baselineCli) console.log(`  baseline:    ${ms(wall(runs.baseline))} wall, ${mib(rss(runs.baseline))} peak RSS, ${cpu(runs.baseline)} (${baselineCli}); this build ×${(wall(runs.sous) / wall(runs.baseline)).toFixed(2)} wall, ×${(rss(runs.sous) / rss(runs.baseline)).toFixed(2)} RSS`)
+  if (baselineCli) console.log(`  baseline:    ${ms(wall(runs.baseline))} wall, ${mib(rss(runs.baseline))} peak RSS, ${cpu(runs.baseline)} (${baselineCli}); this build ×${(wall(runs.sous) / wall(runs.baseline)).toFixed(2)} wall, ×${(rss(runs.sous) / rss(runs.baseline)).toFixed(2)} RSS, ×${(median(runs.sous.map((run) => run.cpu)) / median(runs.baseline.map((run) => run.cpu))).toFixed(2)} CPU; its first request on the wire at ${ms(median(beforeWire))}`)
   split(marks)
 }
 

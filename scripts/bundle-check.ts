@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { builtinModules, createRequire } from 'node:module'
-import { dirname, join, relative, resolve } from 'node:path'
+import { basename, dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { Script } from 'node:vm'
 import { init, parse } from 'es-module-lexer'
@@ -8,7 +8,8 @@ import { init, parse } from 'es-module-lexer'
 /**
  * A smoke check of the built app that needs no Electron binary: every module the main process
  * (and the CLI built with it) can load resolves to a file, the preload is CommonJS that requires
- * only `electron`, and every asset the renderer's `index.html` names exists. Run after
+ * only `electron`, every asset the renderer's `index.html` names exists, and what the window loads
+ * before its first paint is small and holds no Monaco ({@link checkFirstPaint}). Run after
  * `npm run build` (`npm run check:bundle`); exits non-zero with one line per problem.
  */
 
@@ -23,7 +24,45 @@ export type BundleProblem = string
 export async function checkBundle(outDir: string): Promise<BundleProblem[]> {
   const main = join(outDir, 'main')
   const entries = ['index.js', 'cli.js'].map((name) => join(main, name))
-  return [...(await checkModuleGraph(entries, main)), ...checkPreload(join(outDir, 'preload', 'index.cjs')), ...checkRenderer(join(outDir, 'renderer', 'index.html')), ...checkCodicon(join(outDir, 'renderer', 'assets'))]
+  const page = join(outDir, 'renderer', 'index.html')
+  return [...(await checkModuleGraph(entries, main)), ...checkPreload(join(outDir, 'preload', 'index.cjs')), ...checkRenderer(page), ...(await checkFirstPaint(page)), ...checkCodicon(join(outDir, 'renderer', 'assets'))]
+}
+
+/** JavaScript the window may load before its first paint (the entry and what it imports statically). */
+export const FIRST_PAINT_BUDGET_BYTES = 16 * 1024
+
+/**
+ * The window's first chunk stays small and free of Monaco (issue 30): the scripts `index.html`
+ * names and everything they import statically (dynamic imports come later, after the boot shell is
+ * painted: `src/renderer/src/main.tsx`) hold no Monaco chunk (`editor.api-*`, `editor.main-*`) and
+ * weigh at most {@link FIRST_PAINT_BUDGET_BYTES}.
+ */
+export async function checkFirstPaint(indexHtml: string): Promise<BundleProblem[]> {
+  if (!existsSync(indexHtml)) return []
+  await init
+  const html = readFileSync(indexHtml, 'utf8')
+  const queue = [...html.matchAll(/<(?:script|link)\b[^>]*\b(?:src|href)\s*=\s*(["'])([^"']+\.js)\1/g)].map((match) => resolve(dirname(indexHtml), match[2]!))
+  const seen = new Set<string>()
+  const problems: BundleProblem[] = []
+  let bytes = 0
+  while (queue.length > 0) {
+    const file = queue.shift()!
+    if (seen.has(file) || !existsSync(file)) continue
+    seen.add(file)
+    const source = readFileSync(file, 'utf8')
+    bytes += Buffer.byteLength(source)
+    if (/^editor\.(?:api|main)-/.test(basename(file))) problems.push(`the window's first chunk loads Monaco (${relative(dirname(indexHtml), file)}) before its first paint: import it where it is shown`)
+    let imports: ReturnType<typeof parse>[0] = []
+    try {
+      imports = parse(source, file)[0]
+    } catch {
+      continue
+    }
+    // `d === -1` is a static import; dynamic ones (d > -1) load after the first paint.
+    for (const entry of imports) if (entry.d === -1 && entry.n?.startsWith('.')) queue.push(resolve(dirname(file), entry.n))
+  }
+  if (bytes > FIRST_PAINT_BUDGET_BYTES) problems.push(`the window loads ${(bytes / 1024).toFixed(0)} kB of JavaScript before its first paint (budget ${FIRST_PAINT_BUDGET_BYTES / 1024} kB): keep the entry to the stylesheet and a loader (src/renderer/src/main.tsx)`)
+  return problems
 }
 
 /**
@@ -161,7 +200,7 @@ async function main(): Promise<void> {
     process.exitCode = 1
     return
   }
-  console.log(`bundle: ${relative(process.cwd(), outDir) || outDir} is complete (main module graph resolves, preload is CommonJS, renderer assets present)`)
+  console.log(`bundle: ${relative(process.cwd(), outDir) || outDir} is complete (main module graph resolves, preload is CommonJS, renderer assets present, the window's first chunk small and without Monaco)`)
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await main()

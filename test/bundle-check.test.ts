@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { checkBundle, checkCodicon } from '../scripts/bundle-check'
+import { checkBundle, checkCodicon, checkFirstPaint, FIRST_PAINT_BUDGET_BYTES } from '../scripts/bundle-check'
 
 // The smoke check of a build, over small planted builds: one that would start, and one with every
 // kind of break it must name. Planted inside the repository so packages resolve as in `out/`.
@@ -64,5 +64,23 @@ describe('bundle check', () => {
   it('names a codicon font face whose file is missing', () => {
     plant({ 'renderer/assets/editor.css': '@font-face{font-family:codicon;src:url(./codicon-2.ttf)}' })
     expect(checkCodicon(join(out, 'renderer', 'assets'))).toEqual(['editor.css names the codicon font ./codicon-2.ttf, which is not in the build'])
+  })
+
+  it('names Monaco or a heavy entry loaded before the first paint, not what is imported later', async () => {
+    plant({
+      'renderer/index.html': '<script type="module" src="./assets/index-1.js"></script><link rel="modulepreload" href="./assets/runtime-1.js">',
+      'renderer/assets/index-1.js': 'import "./runtime-1.js"\nconst app = () => import("./start-1.js")\n',
+      'renderer/assets/runtime-1.js': 'export const r = 1\n',
+      'renderer/assets/start-1.js': `import "./editor.api-1.js"\nexport const big = "${'x'.repeat(FIRST_PAINT_BUDGET_BYTES)}"\n`,
+      'renderer/assets/editor.api-1.js': 'export const monaco = 1\n',
+    })
+    const page = join(out, 'renderer', 'index.html')
+    expect(await checkFirstPaint(page)).toEqual([])
+    // The app imported statically by the entry: Monaco and the whole chunk would load before the paint.
+    plant({ 'renderer/assets/index-1.js': 'import "./runtime-1.js"\nimport "./start-1.js"\n' })
+    const problems = await checkFirstPaint(page)
+    expect(problems).toHaveLength(2)
+    expect(problems[0]).toContain('loads Monaco (assets/editor.api-1.js)')
+    expect(problems[1]).toMatch(/loads \d+ kB of JavaScript before its first paint/)
   })
 })

@@ -15,6 +15,7 @@ Usage:
   sous serve [--port N] [--host 127.0.0.1] [--allow-remote]
                           Serve the app to a browser (loopback only by default).
   sous host --stdio       Be the agent host of another Sous over stdin/stdout (remote projects).
+  sous acp                Be an Agent Client Protocol agent over stdin/stdout (Zed, JetBrains…).
   sous -p, --print "…"    Run one prompt headless and print the answer.
   sous -p --remote <destination>:<absolute dir> [--remote-sous CMD] "…"
                           Run it on another machine over ssh (the key stays here).
@@ -32,6 +33,10 @@ async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<nu
   if (first === 'host') {
     const { runHost } = await import('./host')
     return runHost(argv.slice(1), env)
+  }
+  if (first === 'acp') {
+    const { runAcp } = await import('./acp')
+    return runAcp(argv.slice(1), env)
   }
   if (first === 'serve') {
     const { runServe } = await import('./serve')

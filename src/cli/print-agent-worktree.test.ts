@@ -46,6 +46,32 @@ describe('Agent with isolation: "worktree"', () => {
     expect(JSON.stringify(agentRequest.body['messages'])).toContain(`You are running in an isolated git worktree at \`${path}\``)
   })
 
+  it('from a session that itself runs in a worktree (-w), the agent\'s worktree goes under the main checkout, not inside that worktree', async () => {
+    makeRepository(headless.project, { 'shared.txt': 'base\n' })
+    server.setScenario([
+      routeByPrompt({
+        'Isolate from a worktree.': [toolUseReply('Agent', { description: 'Edit apart', prompt: 'EDIT-FROM-WORKTREE', isolation: 'worktree' }), textReply('Done.')],
+        'EDIT-FROM-WORKTREE': [toolUseReply('Bash', { command: 'echo agent > shared.txt' }), textReply('Edited shared.txt.')],
+      }),
+    ], { loop: true })
+    const run = await headless.sous(['--worktree', 'outer', '--permission-mode', 'bypassPermissions', 'Isolate from a worktree.'])
+    expect(run.code).toBe(0)
+    const outer = join(headless.project, '.claude', 'worktrees', 'outer')
+    const result = agentResult()
+    const branch = /worktreeBranch: (worktree-agent-[0-9a-f]+)/.exec(result)?.[1]
+    expect(branch).toBeDefined()
+    const path = /worktreePath: ([^\\"]+)/.exec(result)![1]!
+    expect(path).toBe(join(headless.project, '.claude', 'worktrees', branch!.replace(/^worktree-/, '')))
+    expect(existsSync(join(outer, '.claude', 'worktrees'))).toBe(false)
+    expect(await readFile(join(path, 'shared.txt'), 'utf8')).toBe('agent\n')
+    // Neither the session's worktree nor the base took the agent's edit.
+    expect(await readFile(join(outer, 'shared.txt'), 'utf8')).toBe('base\n')
+    expect(await readFile(join(headless.project, 'shared.txt'), 'utf8')).toBe('base\n')
+    const listed = gitIn(headless.project, 'worktree', 'list', '--porcelain')
+    expect(listed).toContain('branch refs/heads/worktree-outer')
+    expect(listed).toContain(`branch refs/heads/${branch}`)
+  })
+
   it('removes the worktree again when the agent changed nothing, and the result names none', async () => {
     makeRepository(headless.project, { 'shared.txt': 'base\n' })
     server.setScenario([

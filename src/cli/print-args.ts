@@ -5,6 +5,8 @@ import { takeWorktreeFlag } from './print-worktree'
 // Not `import … from 'node:util'`: Node builds that ESM facade by reading every export, lazy
 // ones too, which costs a cold `sous -p` ~10–20 ms (bench/startup.bench.ts).
 const { parseArgs } = process.getBuiltinModule('node:util')
+const { readFileSync } = process.getBuiltinModule('node:fs')
+const { resolve } = process.getBuiltinModule('node:path')
 
 /** How headless mode prints its outcome. */
 export type OutputFormat = 'text' | 'json' | 'stream-json' | 'sous-events'
@@ -33,6 +35,8 @@ export interface PrintOptions {
   /** Permission rules from the command line (the `cli` settings source), e.g. `Bash(npm test:*)`. */
   allowedTools: string[]
   disallowedTools: string[]
+  /** `--settings`: an absolute settings file path, or JSON text (the `flag` settings source). */
+  settings?: string
   /** `--mcp-config`: files (as given) or JSON texts. */
   mcpConfigs: string[]
   /** `--strict-mcp-config`: only the `--mcp-config` servers. */
@@ -78,6 +82,7 @@ Options:
                                   (auto asks as manual does until its classifier exists)
   --allowedTools <rules...>       allow rules for this run, e.g. "Bash(npm test:*)" Edit
   --disallowedTools <rules...>    deny rules for this run
+  --settings <file-or-json>       extra settings (a file, or JSON text) above the folder's and yours
   --mcp-config <configs...>       MCP servers from JSON files or JSON strings
   --strict-mcp-config             use only the --mcp-config servers
   --model <name>                  model id (default: ANTHROPIC_MODEL or the built-in default)
@@ -127,6 +132,7 @@ export function parsePrintArgs(argv: string[]): { ok: true; options: Omit<PrintO
         'append-system-prompt': { type: 'string' },
         allowedTools: { type: 'string', multiple: true },
         disallowedTools: { type: 'string', multiple: true },
+        settings: { type: 'string' },
         'mcp-config': { type: 'string', multiple: true },
         'strict-mcp-config': { type: 'boolean' },
         coordinator: { type: 'boolean' },
@@ -170,6 +176,8 @@ export function parsePrintArgs(argv: string[]): { ok: true; options: Omit<PrintO
   if (inputFormat === 'stream-json' && outputFormat !== 'stream-json') return { ok: false, error: '--input-format stream-json needs --output-format stream-json' }
   if (values['include-partial-messages'] && outputFormat !== 'stream-json') return { ok: false, error: '--include-partial-messages needs --output-format stream-json' }
   if (values['strict-mcp-config'] && !values['mcp-config']?.length) return { ok: false, error: '--strict-mcp-config needs --mcp-config' }
+  const settings = values.settings === undefined ? undefined : settingsFlag(values.settings)
+  if (settings && !settings.ok) return settings
   const options: Omit<PrintOptions, 'prompt'> & { prompt: string } = {
     prompt: parsed.positionals.join(' '),
     outputFormat,
@@ -192,6 +200,7 @@ export function parsePrintArgs(argv: string[]): { ok: true; options: Omit<PrintO
   if (maxTokensBudget !== undefined) options.maxTokensBudget = maxTokensBudget
   if (effort !== undefined) options.effort = effort
   if (values.cwd !== undefined) options.cwd = values.cwd
+  if (settings) options.settings = settings.value
   if (flag.worktree) options.worktree = flag.worktree
   if (values.model !== undefined) options.model = values.model
   if (values.resume !== undefined) options.resume = values.resume
@@ -201,7 +210,7 @@ export function parsePrintArgs(argv: string[]): { ok: true; options: Omit<PrintO
 }
 
 /** Rules may come as repeated flags or comma/space separated, as Claude Code accepts them. */
-function splitRules(values: string[] | undefined): string[] {
+export function splitRules(values: string[] | undefined): string[] {
   const rules: string[] = []
   for (const value of values ?? []) {
     // Split on commas and spaces that are not inside parentheses: `Bash(git diff:*) Edit`.
@@ -218,4 +227,27 @@ function splitRules(values: string[] | undefined): string[] {
     if (current.trim()) rules.push(current.trim())
   }
   return rules
+}
+
+/**
+ * `--settings`: JSON text (it must parse) or a file, resolved against where `sous` started (it must
+ * be readable). Checked here so a typo stops the run with a clear error instead of running without
+ * the rules the user meant; a file that breaks later fails closed in the settings loader.
+ */
+export function settingsFlag(value: string): { ok: true; value: string } | { ok: false; error: string } {
+  if (value.trimStart().startsWith('{')) {
+    try {
+      JSON.parse(value)
+    } catch (error) {
+      return { ok: false, error: `--settings: the JSON text does not parse: ${error instanceof Error ? error.message : String(error)}` }
+    }
+    return { ok: true, value }
+  }
+  const file = resolve(value)
+  try {
+    readFileSync(file, 'utf8')
+  } catch (error) {
+    return { ok: false, error: `--settings: cannot read ${file}: ${error instanceof Error ? error.message : String(error)}` }
+  }
+  return { ok: true, value: file }
 }

@@ -1,6 +1,7 @@
 import type { AgentEvent } from '../shared/protocol/agent-event'
 import type { QueryResult } from '../main/engine/types'
 import type { PermissionDenial } from './print-permissions'
+import { STRUCTURED_OUTPUT_TOOL } from '../main/tools/structured-output'
 
 /** The final JSON of `--output-format json` (and the last line of `stream-json`), shaped like Claude Code's. */
 export interface PrintResult {
@@ -26,6 +27,8 @@ export interface PrintResult {
   terminal_reason: QueryResult['reason'] | 'invalid_input' | 'background_wait_exceeded'
   /** One line on why it failed, when it did. */
   error?: string
+  /** What the agent handed back with StructuredOutput (Claude Code's key), when it did. */
+  structured_output?: unknown
   /** The plan the agent proposed with ExitPlanMode (`--permission-mode plan`), as Markdown. */
   plan?: string
   /** Where that plan is saved. */
@@ -75,11 +78,23 @@ export function toPrintResult(run: QueryResult, sessionId: string, denials: Perm
     terminal_reason: run.reason,
   }
   if (run.reason !== 'completed') out.error = failureLine(run)
+  const structured = structuredOutputOf(run.messages)
+  if (structured !== undefined) out.structured_output = structured
   if (plan) {
     out.plan = plan.plan
     if (plan.filePath) out.plan_file = plan.filePath
   }
   return out
+}
+
+/** The input of the run's last StructuredOutput call (Claude Code's `structured_output`), if it made one. */
+function structuredOutputOf(messages: QueryResult['messages']): unknown {
+  for (const message of [...messages].reverse()) {
+    if (message.role !== 'assistant' || typeof message.content === 'string') continue
+    const call = [...message.content].reverse().find((block) => block.type === 'tool_use' && block.name === STRUCTURED_OUTPUT_TOOL)
+    if (call?.type === 'tool_use') return call.input
+  }
+  return undefined
 }
 
 /** The one-line reason printed on stderr when a run did not complete. */

@@ -145,6 +145,7 @@ function unsupportedWithRemote(options: PrintOptions): string | undefined {
   if (options.mcpConfigs.length > 0) return '--mcp-config'
   if (options.coordinator) return '--coordinator'
   if (options.allowedTools.length > 0 || options.disallowedTools.length > 0) return '--allowedTools/--disallowedTools'
+  if (options.settings !== undefined) return '--settings'
   return undefined
 }
 

@@ -1,3 +1,5 @@
+import { execFileSync } from 'node:child_process'
+import { existsSync, writeFileSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it, vi } from 'vitest'
@@ -5,6 +7,7 @@ import { textReply, toolUseReply } from '../../test/model-server'
 import { useModelServer } from '../../test/model-server/vitest'
 import { useHeadless } from '../../test/support/headless'
 import { gitIn, makeRepository } from '../../test/support/git-repo'
+import { pathWithout } from '../../test/support/path-without'
 import { takeWorktreeFlag } from './print-worktree'
 
 // `sous -p --worktree` in-process against the scripted server, in a real git repository.
@@ -55,11 +58,33 @@ describe('sous -p --worktree', () => {
     expect(run.stderr).toContain('is not in a git repository')
   })
 
-  it('says clearly that git is missing (a PATH without git)', async () => {
+  it('says clearly that git is missing (a PATH with every program but git)', async () => {
     makeRepository(headless.project, { 'a.txt': 'a\n' })
-    const run = await headless.sous(['-w', 'foo', 'hi'], { env: { PATH: '/nonexistent' } })
-    expect(run.code).toBe(1)
-    expect(run.stderr).toContain('no git program was found on PATH')
+    const noGit = pathWithout(['git'])
+    try {
+      const run = await headless.sous(['-w', 'foo', 'hi'], { env: { PATH: noGit.path } })
+      expect(run.code).toBe(1)
+      expect(run.stderr).toContain('Worktrees need git, and no git program was found on PATH')
+      expect(existsSync(join(headless.project, '.claude'))).toBe(false)
+    } finally {
+      noGit.dispose()
+    }
+  })
+
+  it('says clearly that git is too old (a git that reports 2.20.1)', async () => {
+    makeRepository(headless.project, { 'a.txt': 'a\n' })
+    const path = pathWithout(['git'])
+    // The real git for everything but its version: an old git as the version check sees it.
+    const real = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim()
+    writeFileSync(join(path.path, 'git'), `#!/bin/sh\nfor a in "$@"; do [ "$a" = --version ] && { echo "git version 2.20.1"; exit 0; }; done\nexec ${real} "$@"\n`, { mode: 0o755 })
+    try {
+      const run = await headless.sous(['-w', 'foo', 'hi'], { env: { PATH: path.path } })
+      expect(run.code).toBe(1)
+      expect(run.stderr).toContain('Worktrees need git 2.25.0 or later; this git is 2.20.1. Update git, then try again.')
+      expect(gitIn(headless.project, 'worktree', 'list').trim().split('\n')).toHaveLength(1)
+    } finally {
+      path.dispose()
+    }
   })
 
   it('cannot be combined with --resume or --continue', async () => {

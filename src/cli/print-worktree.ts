@@ -1,4 +1,4 @@
-import { WorktreeName } from '../shared/ipc/worktrees'
+import { WorktreeName } from '../shared/ipc/worktree-info'
 
 /** `-w/--worktree [name]` taken out of the arguments, the rest left for `parseArgs`. */
 export interface WorktreeFlag {

@@ -54,7 +54,7 @@ describe('sous -p', () => {
     const { code, stdout } = await sous(['--output-format', 'json', 'Overwrite it'])
     expect(code).toBe(0)
     const result = JSON.parse(stdout) as { permission_denials: Array<Record<string, unknown>> }
-    expect(result.permission_denials).toEqual([{ tool_name: 'Write', tool_use_id: 'toolu_write', tool_input: { file_path: file, content: 'gone' } }])
+    expect(result.permission_denials).toEqual([{ tool_name: 'Write', tool_use_id: 'toolu_write', tool_input: { file_path: file, content: 'gone' }, message: expect.stringContaining('Write needs approval (Write changes a file)') }])
     expect(await readFile(file, 'utf8')).toBe('keep me\n')
     expect(lastResults(2)[0]).toMatchObject({ is_error: true })
   })

@@ -79,7 +79,7 @@ export async function runPrint(argv: string[], env: NodeJS.ProcessEnv, io: Print
     ...(options.permissionModeGiven && { permissionModeFlag: options.permissionMode }),
     // Nobody can answer a question here: an ask is a denial, reported in the result.
     answerer: 'unattended',
-    cliRules: { allowedTools: options.allowedTools, disallowedTools: options.disallowedTools },
+    cliRules: { allowedTools: options.allowedTools, disallowedTools: options.disallowedTools, ...(options.settings !== undefined && { settings: options.settings }) },
     model: config.value.model,
     maxTurns: options.maxTurns,
     appendSystemPrompt: options.appendSystemPrompt,

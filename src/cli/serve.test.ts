@@ -101,7 +101,11 @@ describe('parseServeArgs', () => {
   it('reads flags in both spellings and rejects nonsense', () => {
     expect(parseServeArgs([])).toEqual({ ok: true, args: { port: 0, host: '127.0.0.1', allowRemote: false } })
     expect(parseServeArgs(['--port=8080', '--host', '::1'])).toMatchObject({ ok: true, args: { port: 8080, host: '::1' } })
-    for (const bad of [['--port'], ['--port', 'x'], ['--port', '70000'], ['--host'], ['--nope']]) {
+    expect(parseServeArgs(['--disallowedTools', 'Bash(rm *) WebFetch', '--settings', '{"permissions":{"ask":["Edit"]}}'])).toMatchObject({
+      ok: true,
+      args: { cliRules: { allowedTools: [], disallowedTools: ['Bash(rm *)', 'WebFetch'], settings: '{"permissions":{"ask":["Edit"]}}' } },
+    })
+    for (const bad of [['--port'], ['--port', 'x'], ['--port', '70000'], ['--host'], ['--nope'], ['--settings', '{bad'], ['--settings', '/no/such/settings.json'], ['--allowedTools']]) {
       expect(parseServeArgs(bad).ok, bad.join(' ')).toBe(false)
     }
   })

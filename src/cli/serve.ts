@@ -6,6 +6,7 @@ import { createHostCore } from '../main/host-core'
 import { checkBindHost } from '../main/host/auth'
 import { startBrowserHost } from '../main/host/ws'
 import { MemoryKeyStore } from '../main/secrets/memory-key-store'
+import { settingsFlag, splitRules } from './print-args'
 
 /** What `sous serve` accepts. */
 export interface ServeArgs {
@@ -14,9 +15,11 @@ export interface ServeArgs {
   allowRemote: boolean
   /** Where the built renderer is; found next to the CLI (or via `SOUS_RENDERER_DIR`) when absent. */
   rendererDir?: string
+  /** `--allowedTools`, `--disallowedTools`, `--settings`: rules for every session this host opens (as in `sous -p`). */
+  cliRules?: { allowedTools: string[]; disallowedTools: string[]; settings?: string }
 }
 
-const USAGE = 'Usage: sous serve [--port N] [--host 127.0.0.1] [--allow-remote]'
+const USAGE = 'Usage: sous serve [--port N] [--host 127.0.0.1] [--allow-remote] [--allowedTools <rules>] [--disallowedTools <rules>] [--settings <file-or-json>]'
 
 /** Parses the arguments after `serve`. Pure. */
 export function parseServeArgs(argv: readonly string[]): { ok: true; args: ServeArgs } | { ok: false; message: string } {
@@ -45,6 +48,21 @@ export function parseServeArgs(argv: readonly string[]): { ok: true; args: Serve
         const text = value()
         if (!text) return { ok: false, message: `--renderer-dir needs a folder.\n${USAGE}` }
         args.rendererDir = resolve(text)
+        break
+      }
+      case '--allowedTools':
+      case '--disallowedTools': {
+        const text = value()
+        if (!text) return { ok: false, message: `${flag} needs rules.\n${USAGE}` }
+        const rules = (args.cliRules ??= { allowedTools: [], disallowedTools: [] })
+        rules[flag === '--allowedTools' ? 'allowedTools' : 'disallowedTools'].push(...splitRules([text]))
+        break
+      }
+      case '--settings': {
+        const text = value()
+        const read = text === undefined ? { ok: false as const, error: '--settings needs a file or JSON text' } : settingsFlag(text)
+        if (!read.ok) return { ok: false, message: `${read.error}\n${USAGE}` }
+        ;(args.cliRules ??= { allowedTools: [], disallowedTools: [] }).settings = read.value
         break
       }
       default:
@@ -84,6 +102,7 @@ export async function runServe(argv: readonly string[], env: NodeJS.ProcessEnv =
     home: sousHome(env),
     env,
     keyStore: new MemoryKeyStore(env),
+    ...(args.cliRules && { cliRules: args.cliRules }),
     log: (message) => process.stderr.write(`[sous] ${message}\n`),
   })
 

@@ -27,8 +27,12 @@ export interface HostCoreOptions {
   modelRelay?: { fetch: typeof globalThis.fetch }
   /** A remote host driven by `sous -p --remote`: nobody answers asks (denials), the folder is trusted as `-p` trusts it. */
   unattended?: { permissionMode?: SessionRuntimeOptions['permissionMode'] }
+  /** Rules from the command line (`sous serve --allowedTools/--disallowedTools/--settings`): the `cli` and `flag` sources. */
+  cliRules?: SessionRuntimeOptions['cliRules']
   /** Where problems that must not stop the app go (a listener that threw, a corrupt file…). */
   log(message: string): void
+  /** `sous acp`: the editor's MCP servers for a project (`--mcp-config` texts), read when its servers start. */
+  mcpConfigsFor?(projectPath: string): readonly string[]
   /** The desktop folder dialog. */
   pickFolder?: CoreOptions['pickFolder']
   /** Electron: the renderer URLs that may call. */
@@ -68,9 +72,11 @@ export function createHostCore(options: HostCoreOptions): HostCore {
     ...(options.unattended?.permissionMode && { permissionModeFlag: options.unattended.permissionMode }),
     answerer: options.unattended ? 'unattended' : 'interactive',
     onPtySpawn: agentTerminals.attach,
+    ...(options.mcpConfigsFor && { mcpConfigsFor: options.mcpConfigsFor }),
     preferences: () => readPreferencesSync(options.home),
     childEnv,
     version: SOUS_VERSION,
+    ...(options.cliRules && { cliRules: options.cliRules }),
   })
   // A remote host opens no remotes of its own; the app and `sous serve` do.
   const remotes = options.transport === 'stdio' ? undefined : new RemoteProjects({ sousHome: options.home, env, keyStore: options.keyStore, events, log: options.log })

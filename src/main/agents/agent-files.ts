@@ -2,7 +2,7 @@ import { lstat, readdir, readFile, realpath } from 'node:fs/promises'
 import { join, sep } from 'node:path'
 import { canonicalMode, PERMISSION_MODE_SPELLINGS } from '../../shared/permission-modes'
 import { listField, loadYaml, parseFrontmatter, stringField, type YamlParse } from '../extensions/frontmatter'
-import { BUILT_IN_AGENTS, FORK_AGENT_TYPE, type AgentCatalog, type AgentDefinition, type AgentFileProblem, type AgentSource } from './definitions'
+import { BUILT_IN_AGENTS, deniedToCustomAgent, FORK_AGENT_TYPE, type AgentCatalog, type AgentDefinition, type AgentFileProblem, type AgentSource } from './definitions'
 
 /** Where custom agents are looked for, and whether the project's own may be used. */
 export interface AgentLocations {
@@ -133,6 +133,8 @@ export function parseAgentFile(text: string, yaml: YamlParse, file: string, sour
   const agent: AgentDefinition = { name, description, source, file, prompt: body.trim(), disallowedTools: [] }
   const tools = toolNames(data, 'tools', warn)
   if (tools !== undefined) agent.tools = tools
+  const withheld = deniedToCustomAgent(agent)
+  if (withheld.length > 0) warn(`"tools": ${withheld.join(', ')} ${withheld.length === 1 ? 'is' : 'are'} not available to custom agents (they act on the main conversation); the agent runs without ${withheld.length === 1 ? 'it' : 'them'} and is told so`)
   agent.disallowedTools = toolNames(data, 'disallowedTools', warn) ?? []
   const model = stringField(data, 'model')
   if (model.problem) warn(`"model" ignored: ${model.problem}`)

@@ -11,7 +11,7 @@ const server = useModelServer()
 const world = useAgentWorld(() => server.url, { coordinator: true })
 
 describe('coordinator mode', () => {
-  it('gives the main agent only Agent, SendMessage and TaskStop; a worker reports back as a user message that starts a turn', async () => {
+  it('gives the main agent only Agent, SendMessage, TaskStop, the team tools and StructuredOutput; a worker reports back as a user message that starts a turn', async () => {
     server.setScenario(
       [
         routeByPrompt({
@@ -28,12 +28,13 @@ describe('coordinator mode', () => {
     expect(first.reason).toBe('completed')
     await reported
     const main = server.requests.find((request) => promptOf(request) === 'Coordinate the fix.')!
-    expect(toolNamesOf(main).sort()).toEqual(['Agent', 'SendMessage', 'TaskStop'])
+    expect(toolNamesOf(main).sort()).toEqual(['Agent', 'SendMessage', 'StructuredOutput', 'TaskStop', 'TeamCreate', 'TeamDelete'])
     expect(systemOf(main)).toContain('<task-notification>')
     // Workers get real tools (chosen from the session's, not from the coordinator's three).
     const worker = server.requests.find((request) => promptOf(request) === 'Find the bug in README.md.')!
     expect(toolNamesOf(worker)).toEqual(expect.arrayContaining(['Bash', 'Read', 'Edit']))
     expect(toolNamesOf(worker)).not.toContain('Agent')
+    expect(toolNamesOf(worker)).not.toContain('StructuredOutput')
     // The worker ran in the background (the main turn did not wait for it).
     expect(world.events.find((event) => event.type === 'agent_start')).toMatchObject({ background: true })
     // Its result came back as a user message of its own, not as a reminder on another message.

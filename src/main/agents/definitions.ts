@@ -100,9 +100,27 @@ export function findAgent(catalog: AgentCatalog, name: string): AgentDefinition 
   return catalog.agents.find((agent) => agent.name === name) ?? catalog.agents.find((agent) => agent.name.toLowerCase() === name.toLowerCase())
 }
 
+/**
+ * The extra layer for custom (user-written) agents, Claude Code's `CUSTOM_AGENT_DISALLOWED_TOOLS`:
+ * tools an agent file never gets, whatever its `tools` list says and whatever exception a built-in
+ * type may have. A repository's agent file is untrusted text, and each of these acts on the main
+ * conversation the agent does not own — leading or disbanding a team, scheduling prompts into the
+ * session, entering or leaving plan mode (approving its own plan), asking the user, stopping
+ * background work, messaging other agents. (`Agent` is not here: naming it lets a type nest.)
+ */
+export const CUSTOM_AGENT_DENIED_TOOLS: ReadonlySet<string> = new Set(['TeamCreate', 'TeamDelete', 'CronCreate', 'CronDelete', 'CronList', 'EnterPlanMode', 'ExitPlanMode', 'AskUserQuestion', 'TaskStop', 'SendMessage'])
+
+/** The tools a custom agent's `tools` names that the custom layer withholds (none for a built-in type). */
+export function deniedToCustomAgent(definition: Pick<AgentDefinition, 'source' | 'tools'>): string[] {
+  if (definition.source === 'built-in') return []
+  return (definition.tools ?? []).filter((name) => CUSTOM_AGENT_DENIED_TOOLS.has(name))
+}
+
 /** How the Agent tool describes a type's tools. */
 export function describeTools(definition: AgentDefinition): string {
-  const allowed = definition.tools ? definition.tools.join(', ') : 'All tools'
+  // The tools the custom layer withholds are not offered to the caller either (see agents/tool-filter).
+  const withheld = deniedToCustomAgent(definition)
+  const allowed = definition.tools ? definition.tools.filter((name) => !withheld.includes(name)).join(', ') || 'No tools' : 'All tools'
   const denied = definition.disallowedTools.length > 0 ? ` except ${definition.disallowedTools.join(', ')}` : ''
   return `${allowed}${denied}${definition.permissionMode === 'plan' ? ' (read-only)' : ''}`
 }

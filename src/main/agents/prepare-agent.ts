@@ -8,7 +8,7 @@ import type { AgentMake } from './agent-record'
 import { DEFAULT_AGENT_TYPE, findAgent, type AgentCatalog } from './definitions'
 import { forkMessages } from './fork'
 import { subagentMode } from './subagent-mode'
-import { subagentTools } from './tool-filter'
+import { subagentTools, withheldToolsNote } from './tool-filter'
 
 /** What an agent's make depends on besides the call: the session, and the agent that calls. */
 export interface PrepareContext {
@@ -56,7 +56,10 @@ export async function prepareTyped(call: AgentCall, background: boolean, context
   const wanted = call.model ?? (definition.model && definition.model !== 'inherit' ? definition.model : undefined)
   const model = wanted ? resolveModelName(wanted, context.env) : context.caller.model
   const { caller } = context
-  const system = await buildSystemPrompt({ cwd: caller.cwd, projectRoot: context.projectRoot, homeDir: context.userHome, base: definition.prompt, lean: definition.lean === true })
+  // A custom agent whose file names tools the custom layer withholds is told, so it does not plan around them.
+  const withheld = withheldToolsNote(definition)
+  const base = withheld ? `${definition.prompt}\n\n${withheld}` : definition.prompt
+  const system = await buildSystemPrompt({ cwd: caller.cwd, projectRoot: context.projectRoot, homeDir: context.userHome, base, lean: definition.lean === true })
   return {
     make: {
       type: definition.name,

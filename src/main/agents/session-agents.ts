@@ -9,6 +9,7 @@ import type { ContextManager } from '../compaction/manager'
 import { InstructionBudget } from '../context/instruction-files'
 import { NestedInstructions } from '../context/nested-instructions'
 import type { RequestGuard } from '../engine/guard'
+import type { SummarizeCall } from '../engine/tool-summary'
 import type { ToolSearchPolicy } from '../engine/deferred-tools'
 import type { QueryHooks } from '../engine/types'
 import type { ReasoningPreference } from '../services/model/capabilities'
@@ -84,6 +85,8 @@ export interface SessionAgentsOptions {
   reasoning?: ReasoningPreference
   /** The session's budget guard and loop brake for one subagent's run (its spend counts toward the session's caps). */
   guard?(agent: { agentId: string; parentToolUseId?: string }): RequestGuard
+  /** The small model's summaries of long-running calls (engine/tool-summary.ts). */
+  toolSummaries?: { summarize: SummarizeCall; afterMs: number }
   /**
    * The session's tool-search policy for a model (`ENABLE_TOOL_SEARCH`, `deferBuiltinTools`):
    * a subagent's MCP tools are deferred past the same threshold as the main agent's. A fork
@@ -371,6 +374,7 @@ export class SessionAgents implements SubagentControl {
         ...(this.o.toolSearch && { toolSearch: this.o.toolSearch(make.model) }),
         ...(reasoningOf(make, this.o.reasoning) && { reasoning: reasoningOf(make, this.o.reasoning) }),
         ...(this.o.guard && { guard: this.o.guard({ agentId: make.id, ...(make.parentToolUseId !== undefined && { parentToolUseId: make.parentToolUseId }) }) }),
+        ...(this.o.toolSummaries && { toolSummaries: this.o.toolSummaries }),
         toolContext: {
           ...this.o.sharedContext(),
           fileState: make.fileState,

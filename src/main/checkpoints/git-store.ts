@@ -1,8 +1,10 @@
 import { copyFile, lstat, mkdir, readFile, rm } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
+import { outsideAnyRepository } from '../base/git-discovery'
 import { unsafeKeys } from '../context/git-status'
 import type { Changes } from './change-feed'
 import { gitText, runGit, type GitCall } from './git'
+import { ConfigPin, globalConfigMark } from './git-config'
 import { addChangedPaths, ignoredFolders } from './git-paths'
 import { MAX_FILE_BYTES, type ScanReport, type TreeEntries, type TreeState } from './types'
 
@@ -32,26 +34,42 @@ export class GitStore {
     /** The worktree's git folder (its HEAD) and the common one (refs, packed-refs). */
     private readonly gitDirs: { own: string; common: string },
     /** `core.excludesFile` as configured (last one wins), for {@link ruleFiles}. */
-    private readonly excludesFile: string | undefined,
+    private excludesFile: string | undefined,
+    /** The pinned user and system configuration every run reads (see `git-config.ts`). */
+    private readonly pin: ConfigPin | undefined,
   ) {}
 
-  /** The store for `projectPath`'s repository; a reason when it is none or its configuration could run programs. */
-  static async open(projectPath: string, env: NodeJS.ProcessEnv): Promise<GitStore | { reason: string; notRepository?: boolean }> {
+  /**
+   * The store for `projectPath`'s repository; a reason when it is none or its configuration could
+   * run programs. With `pinPath`, the user's and system's configuration as read now is pinned
+   * there and every run of the store reads that copy (re-pinned when their files change and git
+   * can read them), so a command that makes `~/.gitconfig` unreadable for a while cannot fail a
+   * snapshot. With no `.git` above it, git is not asked at all (base/git-discovery.ts).
+   */
+  static async open(projectPath: string, env: NodeJS.ProcessEnv, pinPath?: string): Promise<GitStore | { reason: string; notRepository?: boolean }> {
     const call = { cwd: projectPath, env }
-    const inside = await runGit(['rev-parse', '--is-inside-work-tree'], call)
-    if (!inside.ok && inside.missing) return { reason: 'git is not installed', notRepository: true }
-    if (!inside.ok || inside.stdout.toString().trim() !== 'true') return { reason: 'not a git working tree', notRepository: true }
+    const inside = (await outsideAnyRepository(projectPath, env)) ? undefined : await runGit(['rev-parse', '--is-inside-work-tree'], call)
+    if (inside && !inside.ok && inside.missing) return { reason: 'git is not installed', notRepository: true }
+    if (!inside?.ok || inside.stdout.toString().trim() !== 'true') return { reason: 'not a git working tree', notRepository: true }
+    const marked = pinPath !== undefined ? await globalConfigMark(env) : undefined
     const config = await runGit(['config', '--list', '--show-scope', '--null'], call)
     if (!config.ok) return { reason: `the repository's configuration could not be read (${config.error})` }
     const unsafe = unsafeKeys(config.stdout.toString('utf8'))
     if (unsafe.length > 0) return { reason: `the repository's own configuration sets ${unsafe.slice(0, 3).join(', ')}, which can make git run programs` }
     const [root, userIndex, own, common] = (await gitText(['rev-parse', '--path-format=absolute', '--show-toplevel', '--git-path', 'index', '--git-dir', '--git-common-dir'], call)).split('\n')
     if (!root || !userIndex || !own || !common) return { reason: 'git did not name the working tree' }
-    return new GitStore(root, env, userIndex, { own, common }, configValue(config.stdout.toString('utf8'), 'core.excludesfile'))
+    const pin = pinPath !== undefined && marked ? await ConfigPin.make(pinPath, env, config.stdout.toString('utf8'), marked.mark) : undefined
+    return new GitStore(root, env, userIndex, { own, common }, configValue(config.stdout.toString('utf8'), 'core.excludesfile'), pin)
   }
 
   private call(indexFile?: string, input?: string | Buffer): GitCall {
-    return { cwd: this.root, env: this.env, ...(indexFile !== undefined && { indexFile }), ...(input !== undefined && { input }) }
+    return { cwd: this.root, env: this.env, ...(indexFile !== undefined && { indexFile }), ...(input !== undefined && { input }), ...(this.pin && { config: this.pin.path }) }
+  }
+
+  /** Re-pins the user's configuration when it changed (see {@link ConfigPin.refresh}). */
+  private async repin(): Promise<void> {
+    const listing = await this.pin?.refresh(this.root)
+    if (listing !== undefined) this.excludesFile = configValue(listing, 'core.excludesfile')
   }
 
   /** The commit HEAD names now (`null` on an unborn branch). */
@@ -95,6 +113,7 @@ export class GitStore {
    * caller may let the working tree change from then on. Throws on failure.
    */
   async snapshot(indexFile: string, ref: string, changes: Changes = { kind: 'all', reason: 'no file watcher' }, read?: () => void): Promise<{ state: Extract<TreeState, { kind: 'git' }>; scan: ScanReport }> {
+    await this.repin()
     // HEAD as it is now, beside the files (a call may commit once `read` is called).
     const heading = this.head()
     heading.catch(() => undefined)

@@ -38,10 +38,12 @@ export interface GitCall {
   timeoutMs?: number
   /** `GIT_LITERAL_PATHSPECS`: paths from the tree (a file named `*` or `:(top)x`) are never read as globs or magic. */
   literal?: boolean
+  /** A pinned copy of the user's and system's configuration (`git-config.ts`), read instead of theirs. */
+  config?: string
 }
 
 /** The hardened environment: the parent's without credentials and without any `GIT_*` variable. */
-export function gitEnvironment(env: NodeJS.ProcessEnv, indexFile?: string, literal?: boolean): Record<string, string> {
+export function gitEnvironment(env: NodeJS.ProcessEnv, indexFile?: string, literal?: boolean, config?: string): Record<string, string> {
   const out: Record<string, string> = {}
   for (const [name, value] of Object.entries(childEnvironment(env))) if (!name.toUpperCase().startsWith('GIT_')) out[name] = value
   return {
@@ -54,6 +56,7 @@ export function gitEnvironment(env: NodeJS.ProcessEnv, indexFile?: string, liter
     LC_ALL: 'C',
     ...(indexFile !== undefined && { GIT_INDEX_FILE: indexFile }),
     ...(literal && { GIT_LITERAL_PATHSPECS: '1' }),
+    ...(config !== undefined && { GIT_CONFIG_GLOBAL: config, GIT_CONFIG_NOSYSTEM: '1' }),
   }
 }
 
@@ -63,7 +66,7 @@ export function runGit(args: readonly string[], call: GitCall): Promise<GitOutpu
     const child = execFile(
       'git',
       [...HARDENING, ...args],
-      { cwd: call.cwd, env: gitEnvironment(call.env, call.indexFile, call.literal), encoding: 'buffer', maxBuffer: 256 * 1024 * 1024, timeout: call.timeoutMs ?? 60_000 },
+      { cwd: call.cwd, env: gitEnvironment(call.env, call.indexFile, call.literal, call.config), encoding: 'buffer', maxBuffer: 256 * 1024 * 1024, timeout: call.timeoutMs ?? 60_000 },
       (error, stdout, stderr) => {
         if (!error) return resolve({ ok: true, stdout })
         const missing = (error as NodeJS.ErrnoException).code === 'ENOENT'

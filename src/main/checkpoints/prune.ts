@@ -4,7 +4,7 @@ import { findTranscriptFile } from '../store/session-index'
 import { ContentStore } from './content-store'
 import { gitText, runGit } from './git'
 import { GitStore } from './git-store'
-import { checkpointRef, checkpointsDir, indexPath, journalPath, type JournalEntry, type TreeState } from './types'
+import { checkpointRef, checkpointsDir, indexPath, journalPath, pinnedConfigPath, type JournalEntry, type TreeState } from './types'
 
 /**
  * The pruning policy of the checkpoint store, run at most once a day when the app or `sous`
@@ -64,6 +64,7 @@ export async function pruneCheckpoints(home: string, env: NodeJS.ProcessEnv, opt
       if (deleted) {
         await rm(path, { force: true })
         await rm(indexPath(home, sessionId), { force: true })
+        await rm(pinnedConfigPath(home, sessionId), { force: true })
         report.sessions++
       } else {
         const temporary = `${path}.${process.pid}.prune`

@@ -78,6 +78,11 @@ export function indexPath(home: string, sessionId: string): string {
   return join(checkpointsDir(home), 'index', sessionId)
 }
 
+/** The user's and system's git configuration pinned for a session's git runs (see `git-config.ts`). */
+export function pinnedConfigPath(home: string, sessionId: string): string {
+  return `${indexPath(home, sessionId)}.gitconfig`
+}
+
 /** The private ref a session's git checkpoints hang on. */
 export function checkpointRef(sessionId: string): string {
   return `refs/sous/checkpoints/${sessionId}`

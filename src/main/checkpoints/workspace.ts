@@ -2,7 +2,7 @@ import { join } from 'node:path'
 import { ChangeFeed, type WatchTuning } from './change-feed'
 import { ContentStore } from './content-store'
 import { GitStore } from './git-store'
-import { checkpointRef, checkpointsDir, indexPath, type ScanReport, type TreeEntries, type TreeState } from './types'
+import { checkpointRef, checkpointsDir, indexPath, pinnedConfigPath, type ScanReport, type TreeEntries, type TreeState } from './types'
 import { contentPolicy, gitPolicy } from './watch-policy'
 
 /** Where a workspace records from, and whether it watches the tree between snapshots. */
@@ -39,7 +39,7 @@ export class Workspace {
 
   /** The git store, or undefined when the content store serves this folder. */
   git(): Promise<GitStore | undefined> {
-    this.opening ??= GitStore.open(this.o.projectPath, this.o.env).then((store) => ('reason' in store ? undefined : store))
+    this.opening ??= GitStore.open(this.o.projectPath, this.o.env, pinnedConfigPath(this.o.home, this.o.sessionId)).then((store) => ('reason' in store ? undefined : store))
     return this.opening
   }
 

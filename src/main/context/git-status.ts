@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process'
 import { childEnvironment } from '../base/child-env'
+import { outsideAnyRepository } from '../base/git-discovery'
 import { safeGitEnvironment, unsafeKeys } from '../base/git-safety'
 
 export { unsafeKeys } from '../base/git-safety'
@@ -36,6 +37,8 @@ const TIMEOUT_MS = 3_000
 
 /** Reads the git facts of `cwd`; never throws (git missing, a timeout, an odd repository: a reason). */
 export async function readGitStatus(cwd: string, env: NodeJS.ProcessEnv = process.env): Promise<GitReading> {
+  // No `.git` anywhere above: git would say the same, ~20 ms later (base/git-discovery.ts).
+  if (await outsideAnyRepository(cwd, env)) return { kind: 'not_a_repository' }
   const run = (args: string[]) => git(args, cwd, env)
   const inside = await run(['rev-parse', '--is-inside-work-tree'])
   if (!inside.ok && inside.missing) return { kind: 'skipped', reason: 'git is not installed' }

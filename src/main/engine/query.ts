@@ -234,7 +234,7 @@ async function* onMessage(
   if (params.signal.aborted) return aborted()
   const stopped = reply.executor.stopReason()
   if (stopped !== undefined) return finish('hook_stopped', `A hook stopped the turn: ${stopped}`)
-  return proceed('next_turn')
+  return reply.executor.endsTurn() ? finish('completed') : proceed('next_turn')
 }
 
 async function* account(

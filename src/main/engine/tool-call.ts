@@ -3,6 +3,7 @@ import { resultText } from '../tools/result-text'
 import { runToolCall } from '../tools/run-tool'
 import type { AnyTool, ToolContext, ToolResult } from '../tools/types'
 import { preview } from './events'
+import { watchLongCall, type SummarizeCall } from './tool-summary'
 import type { CanUseTool, EventBody, QueryHooks, ToolPermission } from './types'
 
 /** What one call needs besides its block. */
@@ -17,6 +18,8 @@ export interface RunToolDeps {
   emit: (event: EventBody) => void
   /** Queues text for the model's next request (a hook's context after a call). */
   remind?: (text: string, source: string) => void
+  /** The small model's summaries of calls that run long (see tool-summary.ts); absent: none. */
+  summaries?: { summarize: SummarizeCall; afterMs: number }
 }
 
 /** One finished call: the block for the model, whether permission was refused, whether the turn must end. */
@@ -25,7 +28,12 @@ export interface CallOutcome {
   denial?: { toolName: string; toolUseId: string; input: unknown; message: string }
   /** A hook answered `continue: false`: the turn ends once every result is in, for this reason. */
   stop?: string
+  /** The tool's result said the turn ends with it (a final-output tool). */
+  ends?: true
 }
+
+/** How much of a call's progress output its summary request carries (the tail: what it does now). */
+const PROGRESS_FOR_SUMMARY = 2_000
 
 /** Parses a call's input against its tool; `ok: false` with the reason when the tool is unknown or the input invalid. */
 export function parseInput(tool: AnyTool | undefined, input: unknown): { ok: true; value: unknown } | { ok: false; error: string } {
@@ -71,7 +79,7 @@ export async function processToolCall(block: ToolUseBlock, signal: AbortSignal, 
     })
     const out: ToolResultBlock = { type: 'tool_result', tool_use_id: block.id, content: result.content }
     if (isError) out.is_error = true
-    return { block: out, ...(denial && { denial }), ...(stop !== undefined && { stop }) }
+    return { block: out, ...(denial && { denial }), ...(stop !== undefined && { stop }), ...(result.endsTurn === true && !isError && { ends: true as const }) }
   }
   if (!tool) {
     const names = [...deps.tools.keys()].join(', ')
@@ -84,11 +92,15 @@ export async function processToolCall(block: ToolUseBlock, signal: AbortSignal, 
   if (!parsed.ok) {
     return finish({ content: `InputValidationError: ${block.name}: ${parsed.error}`, isError: true })
   }
+  let progressTail = ''
   const ctx: ToolContext = {
     ...deps.context,
     toolUseId: block.id,
     signal,
-    progress: (text) => deps.emit({ type: 'tool_progress', toolUseId: block.id, text }),
+    progress: (text) => {
+      progressTail = (progressTail + text).slice(-PROGRESS_FOR_SUMMARY)
+      deps.emit({ type: 'tool_progress', toolUseId: block.id, text })
+    },
   }
   // The tool's own checks (read before edit, a unique match, not stale) come before any question,
   // so the user is only asked about calls that can run — and sees the real diff.
@@ -124,11 +136,22 @@ export async function processToolCall(block: ToolUseBlock, signal: AbortSignal, 
   // Said once, on this call's card; the user chose to run the call, so it runs.
   if (checkpointNote) deps.emit({ type: 'tool_progress', toolUseId: block.id, text: checkpointNote })
   deps.emit({ type: 'tool_state', toolUseId: block.id, name: block.name, state: 'running' })
+  const summaries = deps.summaries
+  const calledInput = input
+  const stopWatch = summaries
+    ? watchLongCall({
+        ...summaries,
+        request: (elapsedMs) => ({ toolName: runner.name, summary: summaryOf(runner, calledInput), input: calledInput, progress: progressTail, elapsedMs }),
+        emit: (summary) => deps.emit({ type: 'tool_summary', toolUseId: block.id, summary }),
+      })
+    : undefined
   let result: ToolResult
   try {
     result = await runToolCall(runner, input, ctx)
   } catch (error) {
     result = { content: `Error: ${block.name} failed: ${error instanceof Error ? error.message : String(error)}`, isError: true }
+  } finally {
+    stopWatch?.()
   }
   // The tree the call left is recorded off the critical path: the recorder's chain makes the
   // next call's checkpoint wait for it, and it is taken once. A PostToolUse hook may change

@@ -119,6 +119,11 @@ export class ToolExecutor {
     return this.entries.find((entry) => entry.outcome?.stop !== undefined)?.outcome?.stop
   }
 
+  /** Whether one of these calls was the agent's final output (its result ends the turn). */
+  endsTurn(): boolean {
+    return this.entries.some((entry) => entry.outcome?.ends === true)
+  }
+
   /** Permission denials among the settled calls. */
   denials(): NonNullable<CallOutcome['denial']>[] {
     return this.entries.flatMap((entry) => (entry.outcome?.denial ? [entry.outcome.denial] : []))

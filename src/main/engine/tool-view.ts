@@ -63,6 +63,7 @@ function toolDepsOf(params: QueryParams, tools: AnyTool[], reminders: ReminderQu
     remind: (text, source) => reminders.push(text, { source }),
     tools: new Map(tools.map((tool) => [tool.name, tool])),
     canUseTool: params.canUseTool,
+    ...(params.toolSummaries && { summaries: params.toolSummaries }),
     context: {
       cwd: params.cwd,
       projectRoot: params.projectRoot,

@@ -1,3 +1,4 @@
+import type { SummarizeCall } from './tool-summary'
 import type { AgentEvent, TerminalReason, Usage } from '../../shared/protocol/agent-event'
 import type { CompactionNews, Prepared, RequestShape } from '../compaction/types'
 import type { ReminderQueue } from '../context/reminders'
@@ -142,6 +143,8 @@ export interface QueryParams {
   guard?: RequestGuard
   /** Session capabilities for tools (file-state cache, Bash state, PTY hook, small model). */
   toolContext?: Partial<Omit<ToolContext, 'cwd' | 'projectRoot' | 'projectDataDir' | 'sessionId' | 'agentId' | 'toolUseId' | 'signal' | 'progress'>>
+  /** The small model's summaries of tool calls that run long (engine/tool-summary.ts); absent: none are made. */
+  toolSummaries?: { summarize: SummarizeCall; afterMs: number }
   /** The user's output-token target for the turn ("+500k"): a turn that would stop well under it goes on (transitions/token-budget.ts). */
   tokenBudget?: number
   /** Usage of the session before this run, so `usage` events carry session totals. */

@@ -15,8 +15,14 @@ export type PermissionMode = PermissionModeId
 
 export const PERMISSION_MODES: readonly PermissionMode[] = PERMISSION_MODE_NAMES
 
-/** Where settings (and so rules) come from, highest precedence first. */
-export type SettingsSourceName = 'managed' | 'cli' | 'local' | 'project' | 'user' | 'session'
+/**
+ * Where settings (and so rules) come from, highest precedence first — Claude Code's list:
+ * `managed` (policy), `cli` (`--allowedTools`/`--disallowedTools`), `flag` (a `--settings` file or
+ * JSON text), `local`, `project`, `user`, and the two that live in memory: `session` ("allow for
+ * this session" grants) and `command` (a slash command's or skill's `allowed-tools`, for as long as
+ * it runs).
+ */
+export type SettingsSourceName = 'managed' | 'cli' | 'flag' | 'local' | 'project' | 'user' | 'session' | 'command'
 
 /** Rule lists, as in Claude Code's `permissions` block. */
 export type RuleBehavior = 'allow' | 'deny' | 'ask'
@@ -27,8 +33,31 @@ export interface RuleOrigin {
   text: string
   behavior: RuleBehavior
   source: SettingsSourceName
-  /** The settings file that holds it (absent for CLI flags and session grants). */
+  /** The settings file that holds it (absent for CLI flags and session grants; a command's own file for `command`). */
   file?: string
+}
+
+/** How each source is named to people ("why was I asked", `sous -p`'s denials). */
+const SOURCE_LABELS: Record<SettingsSourceName, string> = {
+  managed: 'managed policy settings',
+  cli: 'the command line',
+  flag: '--settings',
+  local: 'local project settings',
+  project: 'project settings',
+  user: 'user settings',
+  session: 'this session\'s grants',
+  command: 'a command\'s allowed-tools',
+}
+
+/**
+ * Where a rule comes from, for people: the source's name and, when there is one, its file
+ * (`user settings (/home/me/.sous/settings.json)`). A command-line rule names its flag.
+ */
+export function describeOrigin(origin: RuleOrigin): string {
+  if (origin.source === 'cli') return origin.behavior === 'allow' ? '--allowedTools' : origin.behavior === 'deny' ? '--disallowedTools' : SOURCE_LABELS.cli
+  // The only in-memory ask rules are auto mode's "ask me next time" patterns (the session's, or the project's file).
+  if (origin.source === 'session' && origin.behavior === 'ask') return `auto mode's "ask me next time" patterns${origin.file ? ` (${origin.file})` : ''}`
+  return origin.file ? `${SOURCE_LABELS[origin.source]} (${origin.file})` : SOURCE_LABELS[origin.source]
 }
 
 /** Why a decision was taken. `kind` says what decided; the rest says which one. */
@@ -44,6 +73,8 @@ export type Explanation =
   | { kind: 'sandbox'; detail: string }
   /** A glob or a recursive search would reach files a deny or ask rule covers. */
   | { kind: 'reaches-denied'; rule: RuleOrigin; detail: string }
+  /** The tool's own permission check decided (it did not pass through to the general rules). */
+  | { kind: 'tool'; tool: string; detail: string }
 
 /** What the approval UI can show with an ask. */
 export type DecisionPreview =
@@ -71,7 +102,7 @@ export type PermissionDecision =
 export function describeExplanation(e: Explanation): string {
   switch (e.kind) {
     case 'rule':
-      return `${e.rule.behavior} rule ${e.rule.text} from ${e.rule.file ?? e.rule.source}${e.detail ? ` (${e.detail})` : ''}`
+      return `${e.rule.behavior} rule ${e.rule.text} from ${describeOrigin(e.rule)}${e.detail ? `: ${e.detail}` : ''}`
     case 'mode':
       return `${e.mode} mode: ${e.detail}`
     case 'default':
@@ -88,6 +119,8 @@ export function describeExplanation(e: Explanation): string {
     case 'sandbox':
       return `sandbox: ${e.detail}`
     case 'reaches-denied':
-      return `${e.detail}, where the ${e.rule.behavior} rule ${e.rule.text} from ${e.rule.file ?? e.rule.source} applies`
+      return `${e.detail}, where the ${e.rule.behavior} rule ${e.rule.text} from ${describeOrigin(e.rule)} applies`
+    case 'tool':
+      return `${e.tool}'s own check: ${e.detail}`
   }
 }

@@ -1,4 +1,5 @@
-import * as nodePty from 'node-pty'
+import { createRequire } from 'node:module'
+import type * as NodePty from 'node-pty'
 import type { IPty } from 'node-pty'
 import { childEnvironment, type ChildEnvPolicy } from '../base/child-env'
 import { killSessionTree } from './process-tree'
@@ -181,7 +182,7 @@ export class NodePtyService implements PtyService {
   spawn(options: SpawnOptions & { flowControl?: boolean }): PtyProcess {
     const env: Record<string, string> = { ...childEnvironment({ ...this.options.env, ...options.env }, this.options.childEnv()), TERM: 'xterm-256color' }
     const file = options.file ?? defaultShell(env)
-    const pty = nodePty.spawn(file, options.args ?? [], {
+    const pty = nodePty().spawn(file, options.args ?? [], {
       name: 'xterm-256color',
       cwd: options.cwd,
       env,
@@ -207,4 +208,15 @@ export class NodePtyService implements PtyService {
     for (const proc of all) proc.kill('SIGHUP')
     await Promise.all(all.map((proc) => proc.exited))
   }
+}
+
+let loaded: typeof NodePty | undefined
+/**
+ * node-pty, loaded at the first spawn: it opens its native addon as it loads, which a cold
+ * `sous -p` that runs no command would pay for (docs/design/startup.md). `require` keeps `spawn`
+ * synchronous; node-pty is CommonJS and stays outside the bundle.
+ */
+function nodePty(): typeof NodePty {
+  loaded ??= createRequire(import.meta.url)('node-pty') as typeof NodePty
+  return loaded
 }

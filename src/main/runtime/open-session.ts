@@ -44,6 +44,7 @@ import { buildToolset, type Opening } from './toolset'
 import { createSessionCheckpoints } from './checkpoints'
 import { maxOutputFromEnv } from '../services/model/capabilities'
 import { guardSetup, subagentGuard } from './guard'
+import { toolSummaries } from './tool-summaries'
 import { autoDecisionEvent, autoModeOptions } from './auto-mode'
 import { SessionRecord } from './session-record'
 import { startingMode } from './starting-mode'
@@ -109,6 +110,7 @@ export function openSession(parts: RuntimeParts, projectPath: string, sessionId:
   // Every request of the session — the main agent's, subagents', memory's, compaction's — goes
   // through the spend meter, so all of it counts toward the session's and the project's caps.
   const model = () => models.get(opening.preferences).then((service) => guard.meter.wrap(service))
+  const summaries = toolSummaries(options.env, model, !unattended(options))
   // Headless runs have no limit unless one is given (--max-turns), as in Claude Code; the desktop
   // keeps a generous guard that asks whether to go on (a subagent at the guard ends its run).
   const maxTurns = options.maxTurns ?? (unattended(options) ? Infinity : (opening.preferences.turnGuard ?? DEFAULT_TURN_GUARD))
@@ -141,6 +143,7 @@ export function openSession(parts: RuntimeParts, projectPath: string, sessionId:
     toolSearch,
     tasks: tasks.access,
     guard: subagentGuard(guard, sessionId, (event) => options.hub.emit('agent.event', event)),
+    ...(summaries && { toolSummaries: summaries }),
   })
   const extensions = openExtensions(parts, opening, gate, queue)
   const peers = openSessionPeers(parts, opening, gate)
@@ -187,6 +190,7 @@ export function openSession(parts: RuntimeParts, projectPath: string, sessionId:
     },
     memory: sessionMemory(parts, { grants, model }),
     guard,
+    ...(summaries && { toolSummaries: summaries }),
     reasoning,
     ...(maxOutputFromEnv(options.env) !== undefined && { maxTokens: maxOutputFromEnv(options.env) }),
     reminders: opening.reminders,

@@ -90,6 +90,8 @@ export interface SessionRuntimeOptions {
   version?: string
   /** `--mcp-config`: absolute file paths or JSON texts. */
   mcpConfigs?: string[]
+  /** More `--mcp-config` texts for one project, read when its servers start (`sous acp`: the editor's servers for the session's folder). */
+  mcpConfigsFor?(projectPath: string): readonly string[]
   /** `--strict-mcp-config`: only the `--mcp-config` servers. */
   strictMcpConfig?: boolean
   /** A project's MCP servers changed (status, tools, logs). */

@@ -70,6 +70,7 @@ export function createSessionRuntime(options: SessionRuntimeOptions): SessionRun
     env: options.env,
     ...(options.childEnv && { childEnv: options.childEnv }),
     ...(options.mcpConfigs && { cliConfigs: options.mcpConfigs }),
+    ...(options.mcpConfigsFor && { projectConfigs: options.mcpConfigsFor }),
     ...(options.strictMcpConfig && { strict: true }),
     trusted: trust.mcp,
     projectApproval,

@@ -5,12 +5,17 @@ import type { SessionHandle } from '../session/session'
 import { createAgentTool } from '../tools/agent'
 import { listAgentsTool } from '../tools/list-agents'
 import { sendMessageTool } from '../tools/send-message'
+import { STRUCTURED_OUTPUT_TOOL, structuredOutputTool } from '../tools/structured-output'
 import { teamCreateTool } from '../tools/team-create'
 import { teamDeleteTool } from '../tools/team-delete'
 import type { AnyTool, ToolContext } from '../tools/types'
 
-/** What the main agent may use in coordinator mode. */
-const COORDINATOR_TOOLS = new Set(['Agent', 'SendMessage', 'TaskStop'])
+/**
+ * What the main agent may use in coordinator mode (Claude Code's coordinator set, plus the team
+ * tools): start, message and stop workers, lead or disband a team of them, and hand back the final
+ * result as data (StructuredOutput, which ends the turn).
+ */
+const COORDINATOR_TOOLS = new Set(['Agent', 'SendMessage', 'TaskStop', 'TeamCreate', 'TeamDelete', STRUCTURED_OUTPUT_TOOL])
 
 /**
  * The session's agent tools, built before the subagents that read them: the agent types (the
@@ -58,9 +63,10 @@ export class AgentToolList {
     if (this.decorated?.from === list) return this.decorated.tools
     // TeamCreate and TeamDelete are the lead's (subagents never get them: see agents/tool-filter.ts).
     const all = this.agentTool ? [...list, this.agentTool, sendMessageTool, listAgentsTool, teamCreateTool, teamDeleteTool] : [...list]
-    // Subagents choose from the whole list; the coordinator itself keeps only its three.
+    // Subagents choose from the whole list; the coordinator itself keeps only its own set, with the
+    // final-output tool that is its alone (a worker's final text is its result already).
     this.allNow = all
-    this.decorated = { from: list, tools: this.coordinator ? all.filter((tool) => COORDINATOR_TOOLS.has(tool.name)) : all }
+    this.decorated = { from: list, tools: this.coordinator ? [...all, structuredOutputTool].filter((tool) => COORDINATOR_TOOLS.has(tool.name)) : all }
     return this.decorated.tools
   }
 }

@@ -26,6 +26,7 @@ import { AgentToolList, MainSessionLink } from './subagent-parts'
 import { notificationTurnText, taskNotificationText } from '../context/task-notification'
 import type { BackgroundEnd } from './background-news'
 import type { RequestGuard } from '../engine/guard'
+import type { SummarizeCall } from '../engine/tool-summary'
 import type { ToolSearchPolicy } from '../engine/deferred-tools'
 import type { ReasoningPreference } from '../services/model/capabilities'
 import { SessionTeam } from '../agents/team/session-team'
@@ -87,6 +88,8 @@ export interface SubagentSession {
   reasoning?: ReasoningPreference
   /** The session's guard for one subagent's run. */
   guard?(agent: { agentId: string; parentToolUseId?: string }): RequestGuard
+  /** The small model's summaries of long-running calls, as the main agent's calls get them. */
+  toolSummaries?: { summarize: SummarizeCall; afterMs: number }
   /** The session's tool-search policy for a model: subagents defer tools as the main agent does. */
   toolSearch?(modelName: string): ToolSearchPolicy
   /** The session's task list: a team's idle teammates claim from it, under their names (`aliases`). */
@@ -119,6 +122,7 @@ export function createSessionSubagents(parts: RuntimeParts, session: SubagentSes
     maxTurns: session.maxTurns,
     ...(session.reasoning && { reasoning: session.reasoning }),
     ...(session.guard && { guard: session.guard }),
+    ...(session.toolSummaries && { toolSummaries: session.toolSummaries }),
     ...(session.toolSearch && { toolSearch: session.toolSearch }),
     main: { model: () => session.modelName, mode: () => session.gate.mode, tools: () => toolList.all, shell: session.tools.shell, fileState: session.tools.fileState },
     openGate: (agent, mode, state) => openSubagentGate(parts, session, agent, mode, state),

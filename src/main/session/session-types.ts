@@ -1,3 +1,4 @@
+import type { SummarizeCall } from '../engine/tool-summary'
 import type { ToolSearchPolicy } from '../engine/deferred-tools'
 import type { ModelSwitch } from '../governance/gate/gate-hooks'
 import type { CompactionRecord } from '../../shared/protocol/compaction'
@@ -53,6 +54,8 @@ export interface SessionEnvironment {
   reasoning?: ReasoningPreference
   /** The budget guard and loop brake: the meter every request of the session goes through, and what was refused in the settings. */
   guard?: SessionGuardSetup
+  /** The small model's summaries of long-running tool calls (engine/tool-summary.ts); absent: none. */
+  toolSummaries?: { summarize: SummarizeCall; afterMs: number }
   /** Session-level hooks: UserPromptSubmit, SessionStart, SessionEnd (Claude Code's protocol). */
   lifecycle?: SessionLifecycle
   /**

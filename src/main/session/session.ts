@@ -313,6 +313,7 @@ export class Session {
         ...(this.env.promptCacheTtl && { promptCacheTtl: this.env.promptCacheTtl }),
         ...(parseTokenBudget(text) !== undefined && { tokenBudget: parseTokenBudget(text) }),
         usageSoFar: { usage: this.usage, costUsd: this.costUsd },
+        ...(this.env.toolSummaries && { toolSummaries: this.env.toolSummaries }),
         reminders: this.reminders,
         ...(this.env.askToContinue && { onTurnLimit: () => this.waitForAnswer(signal) }),
         onMessage: (message) => this.append(message),

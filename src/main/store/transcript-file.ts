@@ -3,8 +3,8 @@ import type { CompactionRecord } from '../../shared/protocol/compaction'
 import type { Message } from '../services/model/types'
 import { TranscriptWriter } from './transcript'
 
-/** Event types a transcript does not keep: deltas and progress (replayable from the messages, or noise) and sizes (recomputed). */
-const NOT_KEPT = new Set<AgentEvent['type']>(['text_delta', 'thinking_delta', 'tool_progress', 'context_status'])
+/** Event types a transcript does not keep: deltas, progress and running summaries (replayable from the messages, or noise) and sizes (recomputed). */
+const NOT_KEPT = new Set<AgentEvent['type']>(['text_delta', 'thinking_delta', 'tool_progress', 'tool_summary', 'context_status'])
 
 /** Whether a transcript keeps this event (the session's and every subagent's alike). */
 export function keptInTranscript(event: AgentEvent): boolean {

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { EffortLevel } from '../../shared/ipc/session'
+import { EffortLevel } from '../../shared/ipc/effort'
 import { agentToolDescription, type AgentTypeLine } from './agent.prompt'
 import { defineTool, errorResult } from './define-tool'
 import type { AnyTool } from './types'

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import type { TextBlock } from '../services/model/types'
-import type { Tool, ToolContext, ToolPreview, ToolResult } from './types'
+import type { Tool, ToolContext, ToolPermissionFacts, ToolPermissionResult, ToolPreview, ToolResult } from './types'
 
 /** What a tool file declares; traits left out take the cautious answer. */
 export interface ToolSpec<S extends z.ZodType> {
@@ -20,6 +20,8 @@ export interface ToolSpec<S extends z.ZodType> {
   summarize(input: z.output<S>): string
   preview?(input: z.output<S>, ctx: ToolContext): Promise<ToolPreview | undefined>
   validate?(input: z.output<S>, ctx: ToolContext): Promise<string | undefined>
+  /** Default none (passthrough): see {@link Tool.checkPermissions}. */
+  checkPermissions?(input: z.output<S>, facts: ToolPermissionFacts): ToolPermissionResult
   execute(input: z.output<S>, ctx: ToolContext): Promise<ToolResult>
   maxResultChars?: number
   /** Default false: see {@link Tool.settlesOnAbort}. */
@@ -28,15 +30,21 @@ export interface ToolSpec<S extends z.ZodType> {
 
 /**
  * Builds a {@link Tool} from a spec: fills cautious defaults for the traits and derives the JSON
- * Schema for the API once (input side, so defaulted fields are optional; no `$schema` key).
+ * Schema for the API once, when it is first read (input side, so defaulted fields are optional; no
+ * `$schema` key). Not as the tool is defined: every tool module is defined as the runtime loads, and
+ * converting all of them was ~20 ms of a cold `sous -p` (docs/design/startup.md).
  */
 export function defineTool<S extends z.ZodType>(spec: ToolSpec<S>): Tool<z.output<S>> {
+  let jsonSchema: Record<string, unknown> | undefined
   return {
+    get jsonSchema() {
+      jsonSchema ??= toApiSchema(spec.input)
+      return jsonSchema
+    },
     name: spec.name,
     label: spec.label,
     description: spec.description.trim(),
     inputSchema: spec.input as unknown as z.ZodType<z.output<S>>,
-    jsonSchema: toApiSchema(spec.input),
     isReadOnly: spec.isReadOnly ?? (() => false),
     isDestructive: spec.isDestructive ?? (() => true),
     isConcurrencySafe: spec.isConcurrencySafe ?? (() => false),
@@ -44,6 +52,7 @@ export function defineTool<S extends z.ZodType>(spec: ToolSpec<S>): Tool<z.outpu
     summarize: spec.summarize,
     preview: spec.preview,
     validate: spec.validate,
+    ...(spec.checkPermissions && { checkPermissions: spec.checkPermissions }),
     execute: spec.execute,
     maxResultChars: spec.maxResultChars,
     ...(spec.settlesOnAbort === true && { settlesOnAbort: true }),

@@ -21,6 +21,12 @@ export const exitWorktreeTool = defineTool({
     'Exits a worktree session created by EnterWorktree and restores the original working directory. action "keep" leaves the worktree and its branch on disk; "remove" deletes them. discard_changes (optional, default false): only meaningful with `action: "remove"`. If the worktree has uncommitted files or commits not on the original branch, the tool will REFUSE to remove it unless this is set to `true`. If the tool returns an error listing changes, confirm with the user before re-invoking with `discard_changes: true`.',
   input,
   isDestructive: (args) => args.action === 'remove',
+  // Its own check: throwing work away is worth a question even where a mode would let the call
+  // through; every other call has nothing special about it and passes through to the general rules.
+  checkPermissions: (args) =>
+    args.action === 'remove' && args.discard_changes === true
+      ? { behavior: 'ask', reason: 'removing the worktree with discard_changes deletes its uncommitted files and unmerged commits' }
+      : { behavior: 'passthrough' },
   summarize: (args) => (args.action === 'remove' ? 'Leave and remove the worktree' : 'Leave the worktree'),
   async execute(args, ctx) {
     if (!ctx.worktree) return errorResult('ExitWorktree cannot be called from a subagent with a cwd override (isolation: "worktree" or explicit cwd) — it would mutate the parent session\'s process-wide working directory. This agent is already isolated; use Bash with `cd` for directory changes within it.')

@@ -1,6 +1,5 @@
 import { stat } from 'node:fs/promises'
 import { isAbsolute, resolve } from 'node:path'
-import { glob } from 'tinyglobby'
 import { GitignoreMatcher, gitignoreRoot } from '../base/gitignore'
 import { z } from 'zod'
 import { defineTool, errorResult } from './define-tool'
@@ -34,6 +33,9 @@ export const globTool = defineTool({
       return errorResult(`Directory does not exist: ${root}`)
     }
     const started = Date.now()
+    // Loaded on the first Glob: tinyglobby's fdir requires picomatch from node_modules as it loads,
+    // which a cold `sous -p` would pay for without a glob (docs/design/startup.md).
+    const { glob } = await import('tinyglobby')
     const matches = await glob(args.pattern, {
       cwd: root,
       absolute: true,

@@ -26,6 +26,8 @@ export interface ToolResult {
   content: string | Array<TextBlock | ImageBlock | ToolReferenceBlock>
   details?: unknown
   isError?: boolean
+  /** The call was the agent's final output (StructuredOutput): the turn ends once every result is in, with no further request. */
+  endsTurn?: boolean
 }
 
 /** What the approval UI shows before a call runs. */
@@ -287,6 +289,25 @@ export interface TaskListAccess {
   ownerOf(agentId: string): string
 }
 
+/**
+ * What a tool's own permission check answers. `allow` and `ask` give the reason people see;
+ * `deny` the message the model gets; `passthrough` means "no opinion: the general rules decide".
+ * An allow rule, bypass mode or a hook's allow still outranks the tool's `ask`; its `deny` is final.
+ */
+export type ToolPermissionResult =
+  | { behavior: 'allow'; reason: string }
+  | { behavior: 'deny'; message: string }
+  | { behavior: 'ask'; reason: string }
+  | { behavior: 'passthrough' }
+
+/** What a tool's permission check may look at besides its input. */
+export interface ToolPermissionFacts {
+  cwd: string
+  projectRoot: string
+  /** The mode the call is judged in. */
+  mode: string
+}
+
 /** A tool as the engine sees it, after `defineTool`. */
 export interface Tool<Input = unknown> {
   /** Model-facing name, as in Claude Code (`Read`, `Edit`, `Bash`). */
@@ -313,6 +334,12 @@ export interface Tool<Input = unknown> {
   preview?(input: Input, ctx: ToolContext): Promise<ToolPreview | undefined>
   /** Semantic checks after the schema; a string is an instructive error for the model. */
   validate?(input: Input, ctx: ToolContext): Promise<string | undefined>
+  /**
+   * The tool's own permission check (Claude Code's `checkPermissions`), asked after the deny and
+   * ask rules: `passthrough` (also what a tool without one gives) defers to the general rules.
+   * Absent or passthrough is the usual answer; see governance/decide.
+   */
+  checkPermissions?(input: Input, facts: ToolPermissionFacts): ToolPermissionResult
   execute(input: Input, ctx: ToolContext): Promise<ToolResult>
   /**
    * Results longer than this are persisted to disk and replaced by a preview (see

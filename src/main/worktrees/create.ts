@@ -1,6 +1,7 @@
 import type { WorktreeInfo, WorktreeOwner } from '../../shared/ipc/worktrees'
 import { git, gitText } from './git'
 import { copyWorktreeInclude, type IncludeOutcome } from './include'
+import { copyLocalSettings } from './local-settings'
 import { newWorktreeFolder } from './location'
 import { checkWorktreeName, randomWorktreeName, worktreeBranchName } from './names'
 import type { Repository } from './repository'
@@ -37,7 +38,8 @@ export function lockReason(owner: WorktreeOwner, sessionId?: string, agentId?: s
  * Makes a worktree as Claude Code lays it out: `<root>/.claude/worktrees/<name>` on a new branch
  * `worktree-<name>`, from the current HEAD (`worktree.baseRef: "head"`) or from `origin/<default>`
  * (`"fresh"`, Claude Code's default; HEAD when the repository has no `origin/HEAD`), checked out
- * sparsely when `worktree.sparsePaths` is set, then `.worktreeinclude`'s files copied in. It is
+ * sparsely when `worktree.sparsePaths` is set, then `.worktreeinclude`'s files and the user's
+ * `.claude/settings.local.json` copied in. It is
  * locked at once with the owner's session id as git's reason, which is how two sessions never
  * share one: a worktree locked for another session is never entered or removed. A name whose
  * folder or branch exists is refused (never reused: it may hold another session's work).
@@ -74,6 +76,9 @@ export async function createWorktree(request: CreateWorktreeRequest): Promise<Cr
       await gitText(['read-tree', '-mu', 'HEAD'], inTree)
     }
     const include = await copyWorktreeInclude(repository.root, path, env)
+    // After .worktreeinclude, which may name it too (then the copy it made stays).
+    await copyLocalSettings(repository.root, path, include)
+    include.copied.sort()
     const info: WorktreeInfo = {
       name,
       path,

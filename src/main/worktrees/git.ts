@@ -44,7 +44,7 @@ export function worktreeGitEnvironment(env: NodeJS.ProcessEnv): Record<string, s
 
 /**
  * Runs `git <hardening> <args>` and resolves with its output as text, or why it failed (the first
- * line git printed on stderr). Contract: never rejects.
+ * `fatal:` or `error:` line git printed on stderr, else its first). Contract: never rejects.
  */
 export function git(args: readonly string[], call: GitCall): Promise<GitResult> {
   return new Promise((resolve) => {
@@ -57,7 +57,9 @@ export function git(args: readonly string[], call: GitCall): Promise<GitResult> 
         const code = (error as { code?: unknown }).code
         // A folder that is gone fails the spawn with ENOENT too: that is not a missing git.
         if (code === 'ENOENT') return resolve(existsSync(call.cwd) ? { ok: false, error: 'git was not found on PATH', missing: true } : { ok: false, error: `the folder ${call.cwd} does not exist` })
-        const said = stderr.trim().split('\n').find((line) => line.trim() !== '')
+        // git's progress lines ("Preparing worktree…") come first on stderr: the error is the fatal: line.
+        const lines = stderr.trim().split('\n').filter((line) => line.trim() !== '')
+        const said = lines.find((line) => /^(fatal|error):/.test(line)) ?? lines[0]
         resolve({ ok: false, error: said ?? error.message.split('\n')[0] ?? 'git failed', ...(typeof code === 'number' && { code }) })
       },
     )

@@ -93,8 +93,13 @@ function reaches(line: string, folder: string): boolean {
   return `${pattern.replace(/\/$/, '')}/` === folder
 }
 
-/** Copies one file; the reason it was skipped, or undefined when copied. */
-async function copyOne(realRoot: string, realWorktree: string, path: string): Promise<string | undefined> {
+/**
+ * Copies one file (`path`, relative) from the main checkout into the worktree, both real paths,
+ * with the checks of {@link copyWorktreeInclude}: no link followed, nothing written outside the
+ * worktree, never over an existing file. The reason it was skipped, or undefined when copied.
+ * Contract: never rejects.
+ */
+export async function copyOne(realRoot: string, realWorktree: string, path: string): Promise<string | undefined> {
   const source = join(realRoot, path)
   const target = join(realWorktree, path)
   if (!isInside(source, realRoot) || !isInside(target, realWorktree)) return 'it would lead outside the project'

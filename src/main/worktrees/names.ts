@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { WorktreeName } from '../../shared/ipc/worktrees'
+import { worktreeNameShapeProblem } from '../../shared/ipc/worktree-info'
 import { git } from './git'
 
 /** A name's folder under `.claude/worktrees` (Claude Code's: `/` becomes `+`, so the folder is one level). */
@@ -24,27 +24,17 @@ export function agentWorktreeName(agentId: string): string {
 }
 
 /**
- * Why `name` cannot name a worktree, or undefined when it can: Claude Code's shape (see
- * {@link WorktreeName}), no `.`/`..` segment and no segment git forbids (`.lock` ends, leading
- * dots), then git's own verdict on the branch (`git check-ref-format --branch`), so nothing git
+ * Why `name` cannot name a worktree, or undefined when it can: its shape (see
+ * {@link worktreeNameShapeProblem}: Claude Code's shape, no `.`/`..` segment, no segment git forbids),
+ * then git's own verdict on the branch (`git check-ref-format --branch`), so nothing git
  * would refuse, or read as an option or a revision, gets as far as `git worktree add`.
  * Contract: never rejects.
  */
 export async function checkWorktreeName(name: string, cwd: string, env?: NodeJS.ProcessEnv): Promise<string | undefined> {
-  const shape = WorktreeName.safeParse(name)
-  if (!shape.success) return `"${printable(name)}" is not a worktree name: ${shape.error.issues[0]?.message ?? 'invalid'}; at most 64 characters.`
-  for (const segment of name.split('/')) {
-    if (segment === '.' || segment === '..') return `"${name}" is not a worktree name: "${segment}" would leave .claude/worktrees.`
-    if (segment.startsWith('.') || segment.startsWith('-') || segment.endsWith('.lock') || segment.endsWith('.')) return `"${name}" is not a worktree name: git does not accept "${segment}" in a branch name.`
-  }
-  if (name.includes('..')) return `"${name}" is not a worktree name: git does not accept ".." in a branch name.`
+  const shape = worktreeNameShapeProblem(name)
+  if (shape) return shape
   const branch = worktreeBranchName(name)
   const verdict = await git(['check-ref-format', '--branch', branch], { cwd, ...(env && { env }) })
   if (!verdict.ok) return verdict.missing ? 'git was not found on PATH' : `"${name}" is not a worktree name: git does not accept the branch name ${branch}.`
   return undefined
-}
-
-/** A name shown back to the user: control characters replaced, cut at 80 characters. */
-function printable(name: string): string {
-  return name.replace(/[\p{Cc}\p{Cf}]/gu, '?').slice(0, 80)
 }

@@ -1,5 +1,6 @@
 import { realpath } from 'node:fs/promises'
 import { basename, dirname, isAbsolute, resolve } from 'node:path'
+import { outsideAnyRepository } from '../base/git-discovery'
 import { SAFE_KEYS, SAFE_WITH_ENVIRONMENT, unsafeKeys } from '../base/git-safety'
 import { git } from './git'
 
@@ -23,10 +24,12 @@ export type RepositoryLookup = { ok: true; repository: Repository } | { ok: fals
  * today). Contract: never rejects.
  */
 export async function findRepository(folder: string, env?: NodeJS.ProcessEnv): Promise<RepositoryLookup> {
+  // No `.git` anywhere above: git would say the same, ~20 ms later (base/git-discovery.ts).
+  if (await outsideAnyRepository(folder, env ?? process.env)) return { ok: false, reason: 'not-a-repository', message: notARepository(folder) }
   const out = await git(['rev-parse', '--show-toplevel', '--git-common-dir', '--is-bare-repository'], { cwd: folder, ...(env && { env }) })
   if (!out.ok) {
     if (out.missing) return { ok: false, reason: 'git-missing', message: 'Worktrees need git, and no git program was found on PATH.' }
-    return { ok: false, reason: 'not-a-repository', message: `${folder} is not in a git repository, so sessions here cannot have worktrees; they run in the folder itself.` }
+    return { ok: false, reason: 'not-a-repository', message: notARepository(folder) }
   }
   const [top, common, bare] = out.stdout.split('\n').map((line) => line.trim())
   if (bare === 'true' || !top || !common) return { ok: false, reason: 'bare', message: `${folder} is in a bare git repository: worktrees need a working tree to start from.` }
@@ -48,4 +51,8 @@ export async function unsafeRepositoryKeys(repository: Repository, env?: NodeJS.
   const out = await git(['config', '--list', '--show-scope', '--null'], { cwd: repository.root, ...(env && { env }) })
   // Keys our hardening overrides (hooksPath, fsmonitor…) are harmless here too.
   return out.ok ? unsafeKeys(out.stdout, [...SAFE_KEYS, ...SAFE_WITH_ENVIRONMENT]) : []
+}
+
+function notARepository(folder: string): string {
+  return `${folder} is not in a git repository, so sessions here cannot have worktrees; they run in the folder itself.`
 }

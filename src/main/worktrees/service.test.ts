@@ -1,4 +1,4 @@
-import { mkdtempSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync, existsSync } from 'node:fs'
+import { mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync, existsSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -39,6 +39,29 @@ describe('creating a worktree', () => {
     expect(gitIn(repo, 'worktree', 'list', '--porcelain')).toContain('branch refs/heads/worktree-fix+login')
   })
 
+  it("copies the user's gitignored .claude/settings.local.json in, as Claude Code does; a link is not followed", async () => {
+    makeRepository(repo, { 'a.txt': 'a\n', '.gitignore': '.claude/settings.local.json\n' })
+    mkdirSync(join(repo, '.claude'))
+    const local = JSON.stringify({ permissions: { allow: ['Bash(npm test)'] } })
+    writeFileSync(join(repo, '.claude', 'settings.local.json'), local)
+    const { info } = await service.create(repo, { name: 'local', owner: 'session' })
+    expect(readFileSync(join(info.path, '.claude', 'settings.local.json'), 'utf8')).toBe(local)
+    expect(info.copied).toEqual(['.claude/settings.local.json'])
+    // A settings.local.json that is a link (to a file outside) is not copied through.
+    const outside = join(root, 'outside.json')
+    writeFileSync(outside, '{"permissions":{"allow":["Bash(*)"]}}')
+    rmSync(join(repo, '.claude', 'settings.local.json'))
+    symlinkSync(outside, join(repo, '.claude', 'settings.local.json'))
+    const linked = await service.create(repo, { name: 'linked', owner: 'session' })
+    expect(existsSync(join(linked.info.path, '.claude', 'settings.local.json'))).toBe(false)
+    expect(linked.include.skipped).toContainEqual({ path: '.claude/settings.local.json', why: 'it is a symbolic link, which is not followed' })
+    // None in the main checkout: nothing copied, nothing said.
+    rmSync(join(repo, '.claude', 'settings.local.json'))
+    const none = await service.create(repo, { name: 'none', owner: 'session' })
+    expect(none.info.copied).toBeUndefined()
+    expect(none.include.skipped).toEqual([])
+  })
+
   it('honours worktree.sparsePaths and worktree.baseRef "head" from the settings', async () => {
     makeRepository(repo, { 'packages/app/index.ts': 'x\n', 'packages/other/index.ts': 'y\n', 'README.md': 'r\n' })
     mkdirSync(join(repo, '.claude'), { recursive: true })
@@ -75,6 +98,17 @@ describe('creating a worktree', () => {
     await expect(service.create(repo, { name: 'one', owner: 'session', sessionId: 's2' })).rejects.toThrow(/already exists/)
     gitIn(repo, 'branch', 'worktree-two')
     await expect(service.create(repo, { name: 'two', owner: 'session' })).rejects.toThrow(/branch named worktree-two already exists/)
+  })
+
+  it('refuses every name that is not a branch name or would leave .claude/worktrees, making nothing', async () => {
+    makeRepository(repo, { 'a.txt': 'a\n' })
+    const bad = ['../escape', 'a/../../b', '/abs', 'a/', 'a//b', '-rf', '.hidden', 'a/.git', '..', '.', 'a..b', 'x.lock', 'a.', 'with space', 'a~b', 'a^b', 'a:b', 'a?b', 'a*b', 'a[b', '@{u}', 'a\\b', 'a\nb', 'caf\u00e9', 'x'.repeat(65), '']
+    for (const name of bad) {
+      await expect(service.create(repo, { name, owner: 'session' }), name).rejects.toMatchObject({ code: 'INVALID_INPUT', message: expect.stringMatching(/is not a worktree name/) })
+    }
+    expect(existsSync(join(repo, '.claude', 'worktrees')) ? readdirSync(join(repo, '.claude', 'worktrees')) : []).toEqual([])
+    expect(gitIn(repo, 'branch', '--list', 'worktree-*')).toBe('')
+    expect(gitIn(repo, 'worktree', 'list').trim().split('\n')).toHaveLength(1)
   })
 
   it('says once, with the reason, when worktrees are unavailable: no repository, no git, an old git', async () => {

@@ -5,8 +5,9 @@ import { createWorktree, lockReason, type CreatedWorktree } from './create'
 import { git } from './git'
 import { checkGit, type GitCheck } from './git-version'
 import { isInside, isManagedWorktreeFolder, worktreesDir } from './location'
-import { WorktreeRegistry } from './registry'
+import { WorktreeRegistry, WorktreeTakenError } from './registry'
 import { removeWorktree } from './remove'
+import { withWorktreeLock } from './repo-lock'
 import { findRepository, unsafeRepositoryKeys, type Repository } from './repository'
 import { readWorktreeSettings } from './settings'
 import { listGitWorktrees } from './git-list'
@@ -84,7 +85,7 @@ export class WorktreeService {
     if (!settings.ok) throw new AppError('INVALID_INPUT', settings.message)
     let created: CreatedWorktree
     try {
-      created = await createWorktree({ repository, settings: settings.settings, ...options, ...(this.options.env && { env: this.options.env }) })
+      created = await withWorktreeLock(this.options.home, repository.root, () => createWorktree({ repository, settings: settings.settings, ...options, ...(this.options.env && { env: this.options.env }) }))
     } catch (error) {
       throw new AppError('INVALID_INPUT', (error as Error).message)
     }
@@ -92,15 +93,28 @@ export class WorktreeService {
     return created
   }
 
-  /** Gives a worktree to a session (after the session got its id): the registry and git's lock both name it. */
+  /**
+   * Gives a worktree to a session (after the session got its id): the registry and git's lock both
+   * name it. `info.sessionId` is the holder the caller saw (undefined: none); if another session
+   * took the worktree since — another process, say — the claim is refused (`CONFLICT`) and
+   * nothing changes, so two sessions never share a worktree.
+   */
   async claim(info: WorktreeInfo, sessionId: string, options: { fresh?: boolean } = {}): Promise<WorktreeInfo> {
-    const claimed = { ...info, sessionId }
     const call = { cwd: info.repoRoot, ...(this.options.env && { env: this.options.env }) }
+    let claimed: WorktreeInfo
+    try {
+      // The registry first: its compare-and-set under the lock decides who gets it.
+      claimed = await this.registry.claim(info, sessionId, info.sessionId)
+    } catch (error) {
+      if (error instanceof WorktreeTakenError) throw new AppError('CONFLICT', error.message)
+      throw error
+    }
     // A worktree made for a session not yet started was left unlocked (see create's `lock`); one
     // taken over (EnterWorktree {path}) carries the old holder's lock.
-    if (info.sessionId !== undefined || !options.fresh) await git(['worktree', 'unlock', '--', info.path], call)
-    await git(['worktree', 'lock', '--reason', lockReason(info.owner, sessionId, info.agentId), '--', info.path], call)
-    await this.registry.put(claimed)
+    await withWorktreeLock(this.options.home, info.repoRoot, async () => {
+      if (info.sessionId !== undefined || !options.fresh) await git(['worktree', 'unlock', '--', info.path], call)
+      await git(['worktree', 'lock', '--reason', lockReason(info.owner, sessionId, info.agentId), '--', info.path], call)
+    })
     return claimed
   }
 
@@ -137,7 +151,7 @@ export class WorktreeService {
     if (!found.ok) return []
     const { root } = found.repository
     const records = await this.registry.list(root)
-    const listed = await listGitWorktrees(root, this.options.env)
+    const listed = await withWorktreeLock(this.options.home, root, () => listGitWorktrees(root, this.options.env))
     const rows: WorktreeRow[] = []
     for (const record of records) {
       const seen = listed.find((item) => item.path === record.path)
@@ -173,7 +187,7 @@ export class WorktreeService {
     if (row.state !== 'missing' && !(await isManagedWorktreeFolder(row.repoRoot, row.path))) throw new AppError('CONFLICT', `${path} is not a folder of .claude/worktrees: it is not removed.`)
     let result: WorktreeRemoval
     try {
-      result = await removeWorktree(row, { ...(options.force && { force: true }), ...(this.options.env && { env: this.options.env }) })
+      result = await withWorktreeLock(this.options.home, row.repoRoot, () => removeWorktree(row, { ...(options.force && { force: true }), ...(this.options.env && { env: this.options.env }) }))
     } catch (error) {
       throw new AppError('CONFLICT', (error as Error).message)
     }

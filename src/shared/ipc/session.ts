@@ -7,9 +7,8 @@ import { peerRequests } from './peers'
 import { PERMISSION_MODE_NAMES } from '../permission-modes'
 import { PermissionModeInput } from './modes'
 export { PermissionModeInput, PermissionModeName } from './modes'
-/** `output_config.effort` levels (the API's, as Claude Code's `effortLevel` setting names them). */
-export const EffortLevel = z.enum(['low', 'medium', 'high', 'xhigh', 'max'])
-export type EffortLevel = z.infer<typeof EffortLevel>
+import { EffortLevel } from './effort'
+export { EffortLevel } from './effort'
 
 /** One stored conversation, as the session list shows it. */
 export const SessionSummary = z.object({

@@ -1,52 +1,8 @@
 import { z } from 'zod'
 import { AbsPath, Id } from './common'
 
-/**
- * A worktree name as Claude Code takes it (EnterWorktree, `-w/--worktree [name]`): `/`-separated
- * segments of letters, digits, dots, underscores and dashes, at most 64 characters. The folder is
- * `.claude/worktrees/<name with / as +>`, the branch `worktree-<same>`. Whether git accepts the
- * branch (`git check-ref-format`) and where the folder really leads are checked in the main process.
- */
-export const WorktreeName = z
-  .string()
-  .min(1)
-  .max(64)
-  .regex(/^[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*$/, 'a worktree name is letters, digits, dots, underscores and dashes, in "/"-separated parts')
-
-/** Who made a worktree: a session started in it, an Agent call with `isolation: "worktree"`, or EnterWorktree. */
-export const WorktreeOwner = z.enum(['session', 'agent', 'entered'])
-export type WorktreeOwner = z.infer<typeof WorktreeOwner>
-
-/** One worktree Sous made, as its registry keeps it. */
-export const WorktreeInfo = z.object({
-  /** The name it was made with (`fix/login`). */
-  name: z.string(),
-  /** Its folder, absolute (`<repo>/.claude/worktrees/fix+login`). */
-  path: z.string(),
-  /** Its branch (`worktree-fix+login`). */
-  branch: z.string(),
-  /** The base checkout it was made from: the repository's main working tree. */
-  repoRoot: z.string(),
-  /** The commit it started from. */
-  baseCommit: z.string(),
-  /** The branch that commit was on (absent when HEAD was detached or the base was `origin/…`). */
-  baseBranch: z.string().optional(),
-  /** The ref it branched from: `HEAD`, or `origin/<default>` for `worktree.baseRef: "fresh"`. */
-  baseRef: z.string(),
-  /** The session it belongs to (absent for a worktree made outside any session we know). */
-  sessionId: z.string().optional(),
-  /** With `owner: "agent"`: the subagent's id. */
-  agentId: z.string().optional(),
-  owner: WorktreeOwner,
-  createdAt: z.string(),
-  /** With `owner: "entered"`: the session works in it now (EnterWorktree; ExitWorktree "keep" clears it). */
-  active: z.boolean().optional(),
-  /** `worktree.sparsePaths` it was made with (cone mode), when any. */
-  sparsePaths: z.array(z.string()).optional(),
-  /** Files `.worktreeinclude` copied in, relative to the worktree. */
-  copied: z.array(z.string()).optional(),
-})
-export type WorktreeInfo = z.infer<typeof WorktreeInfo>
+import { WorktreeInfo } from './worktree-info'
+export { WorktreeInfo, WorktreeName, WorktreeOwner, worktreeNameShapeProblem } from './worktree-info'
 
 /**
  * What removing a worktree would lose: files with uncommitted changes (staged, unstaged or

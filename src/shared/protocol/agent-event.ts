@@ -89,6 +89,8 @@ export const AgentEvent = z.discriminatedUnion('type', [
     summary: z.string().optional(),
   }),
   z.object({ ...base, type: z.literal('tool_progress'), toolUseId: z.string(), text: z.string() }),
+  /** The small model's short line on what a long-running call is doing (only while it runs; never kept). */
+  z.object({ ...base, type: z.literal('tool_summary'), toolUseId: z.string(), summary: z.string() }),
   z.object({
     ...base,
     type: z.literal('tool_end'),

@@ -1,4 +1,4 @@
-import type { Tool } from '../../tools/types'
+import type { Tool, ToolPermissionResult } from '../../tools/types'
 import type { LoadedRule, MergedSettings } from '../settings/types'
 import type { PermissionMode, RuleBehavior } from '../types'
 import type { LinkReach } from './link-reach'
@@ -14,7 +14,7 @@ export interface HookVerdict {
 
 /** Everything {@link decide} needs. */
 export interface DecideInput {
-  tool: Pick<Tool, 'name' | 'isReadOnly'> & Partial<Pick<Tool, 'isBookkeeping'>>
+  tool: Pick<Tool, 'name' | 'isReadOnly'> & Partial<Pick<Tool, 'isBookkeeping' | 'checkPermissions'>>
   input: unknown
   mode: PermissionMode
   settings: MergedSettings
@@ -42,4 +42,6 @@ export interface DecideContext extends DecideInput {
   gitConcern?: string
   /** Where the symlinks below the folders a link-following reader reads lead (see `linkReach`). */
   links?: LinkReach
+  /** The tool's own permission check (`passthrough` when it has none). */
+  own: ToolPermissionResult
 }

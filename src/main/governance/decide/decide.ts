@@ -1,6 +1,7 @@
 import type { LoadedRule } from '../settings/types'
+import type { ToolPermissionResult } from '../../tools/types'
 import type { DecisionPreview, Explanation, PermissionDecision, PermissionMode } from '../types'
-import { describeExplanation } from '../types'
+import { describeExplanation, describeOrigin } from '../types'
 import { bashAllow, bashDefault, bashPreview, bashRuleMatch, bashSearchReview } from './bash-decide'
 import { gitRepositoryConcern } from './git-repository'
 import { linkReach } from './link-reach'
@@ -15,8 +16,8 @@ export type { DecideInput, HookVerdict } from './context'
 
 
 /**
- * Decides whether a tool call may run: deny → plan mode → ask → review-only checks → allow → mode
- * defaults, first match wins. Every decision carries its explanation.
+ * Decides whether a tool call may run: deny → plan mode → the tool's own deny → ask → review-only
+ * checks → allow (rules, hooks, then the tool's own allow or ask) → mode defaults, first match wins. Every decision carries its explanation.
  * Contract: never throws for any input; unknown input shapes fall to ask.
  */
 export async function decide(call: DecideInput): Promise<PermissionDecision> {
@@ -29,12 +30,26 @@ export async function decide(call: DecideInput): Promise<PermissionDecision> {
   const mode = effectiveMode(call.mode, call.settings.disableBypassPermissions)
   const gitConcern = subject.kind === 'bash' ? await gitRepositoryConcern(subject.analysis, call.cwd) : undefined
   const links = subject.kind === 'bash' ? linkReach(subject.analysis, roots) : undefined
-  const ctx: DecideContext = { ...call, mode, record, subject, roots, home, rules, ...(gitConcern ? { gitConcern } : {}), ...(links ? { links } : {}) }
+  const own = ownCheck(call, mode)
+  const ctx: DecideContext = { ...call, mode, record, subject, roots, home, rules, own, ...(gitConcern ? { gitConcern } : {}), ...(links ? { links } : {}) }
   const decision = decideInner(ctx)
   if (decision.behavior === 'ask' && mode === 'dontAsk') {
     return { behavior: 'deny', message: `Permission to use ${call.tool.name} was not granted in advance (dontAsk mode): ${describeExplanation(decision.explanation)}`, explanation: decision.explanation }
   }
   return decision
+}
+
+/**
+ * The tool's own permission check. A check that throws asks (fail closed); a tool without one, or
+ * one that answers `passthrough`, leaves the call to the general rules.
+ */
+function ownCheck(call: DecideInput, mode: PermissionMode): ToolPermissionResult {
+  if (!call.tool.checkPermissions) return { behavior: 'passthrough' }
+  try {
+    return call.tool.checkPermissions(call.input, { cwd: call.cwd, projectRoot: call.projectRoot, mode })
+  } catch (error) {
+    return { behavior: 'ask', reason: `its permission check failed (${error instanceof Error ? error.message : String(error)})` }
+  }
 }
 
 /**
@@ -53,11 +68,13 @@ function decideInner(ctx: DecideContext): PermissionDecision {
     return { behavior: 'deny', message: ctx.hook.reason ?? 'Blocked by a PreToolUse hook.', explanation }
   }
   const denied = findRule(ctx, 'deny')
-  if (denied) return { behavior: 'deny', message: `Permission to use ${name} has been denied by ${denied.rule.text}.`, explanation: denied }
+  if (denied) return { behavior: 'deny', message: `Permission to use ${name} has been denied by the rule ${denied.rule.text} from ${describeOrigin(denied.rule)}.`, explanation: denied }
   if (ctx.mode === 'plan' && !isReadOnly(ctx) && !isBookkeeping(ctx)) {
     const explanation: Explanation = { kind: 'mode', mode: 'plan', detail: `${name} is not read-only` }
     return { behavior: 'deny', message: `Plan mode is active: only read-only tools may run, so ${name} was not run. Finish the plan and ask the user to leave plan mode.`, explanation }
   }
+  // The tool's own refusal is final, whatever allow rules or the mode say (Claude Code: a deny from checkPermissions).
+  if (ctx.own.behavior === 'deny') return { behavior: 'deny', message: ctx.own.message, explanation: { kind: 'tool', tool: name, detail: ctx.own.message } }
   const preview = previewOf(ctx)
   const asked = findRule(ctx, 'ask')
   if (asked) return { behavior: 'ask', explanation: asked, preview }
@@ -72,7 +89,8 @@ function decideInner(ctx: DecideContext): PermissionDecision {
   // Only the mode's own default ask is left for auto mode's classifier: every ask above is a floor,
   // and so is a file tool on a credential store (the sandbox hides them from commands; a model
   // following planted instructions must not be one small model's yes away from a key).
-  if (allowed.behavior === 'ask') return { ...allowed, preview, ...(ctx.settings.broken.length === 0 && !touchesCredentials(ctx) && { classifiable: true as const }) }
+  // A tool's own ask is a floor too: the tool knows something about the call the classifier does not.
+  if (allowed.behavior === 'ask') return { ...allowed, preview, ...(ctx.settings.broken.length === 0 && !touchesCredentials(ctx) && allowed.explanation.kind !== 'tool' && { classifiable: true as const }) }
   return allowed
 }
 
@@ -164,6 +182,8 @@ function allowOrDefault(ctx: DecideContext): PermissionDecision {
   const rule = allowRule(ctx)
   if (rule) return { behavior: 'allow', explanation: rule }
   if (ctx.hook?.decision === 'allow') return { behavior: 'allow', explanation: { kind: 'hook', source: ctx.hook.source, detail: ctx.hook.reason ?? 'allowed by a PreToolUse hook' } }
+  // The tool's own answer comes after the rules that outrank it; `passthrough` falls to the defaults below.
+  if (ctx.own.behavior === 'allow' || ctx.own.behavior === 'ask') return { behavior: ctx.own.behavior, explanation: { kind: 'tool', tool: name, detail: ctx.own.reason } }
   if (subject.kind === 'bash') return bashDefault(ctx, subject)
   if (subject.kind === 'read') {
     if (isInsideRoots(subject.place, ctx.roots)) return { behavior: 'allow', explanation: { kind: 'default', detail: 'reads inside the project are allowed' } }

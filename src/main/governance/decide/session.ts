@@ -21,13 +21,16 @@ export class SessionGrants {
     return undefined
   }
 
-  /** Adds allow rules for the current turn only; returns one message per rule that does not parse. */
+  /**
+   * Adds allow rules for the current turn only (source `command`: the rules a command or skill's
+   * `allowed-tools` brings, named by its file); returns one message per rule that does not parse.
+   */
   addForTurn(texts: readonly string[], file?: string): string[] {
     const errors: string[] = []
     for (const text of texts) {
       const r = parseRule(text)
       if (!r.ok) errors.push(r.error)
-      else if (!this.turn.some((x) => x.origin.text === text)) this.turn.push({ parsed: r.rule, origin: { text, behavior: 'allow', source: 'session', ...(file && { file }) }, sourceRoot: this.projectRoot })
+      else if (!this.turn.some((x) => x.origin.text === text)) this.turn.push({ parsed: r.rule, origin: { text, behavior: 'allow', source: 'command', ...(file && { file }) }, sourceRoot: this.projectRoot })
     }
     return errors
   }

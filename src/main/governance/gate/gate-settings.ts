@@ -88,7 +88,10 @@ export class SettingsWatch {
 
   private signatureNow(): string {
     // The trust file too: trusting or revoking a folder applies from the next call.
-    return [...Object.values(settingsFilePaths(this.projectRoot, this.loadOptions)), trustFilePath(this.loadOptions.sousHome ?? sousHome())]
+    // A `--settings` file too (inline JSON never changes).
+    const flag = this.loadOptions.cli?.settings
+    const flagFile = flag !== undefined && !flag.trimStart().startsWith('{') ? [flag] : []
+    return [...Object.values(settingsFilePaths(this.projectRoot, this.loadOptions)), ...flagFile, trustFilePath(this.loadOptions.sousHome ?? sousHome())]
       .map((file) => {
         try {
           const stats = statSync(file, { bigint: true })

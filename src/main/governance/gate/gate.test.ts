@@ -138,7 +138,7 @@ describe('permission gate', () => {
     })
     const { gate, denials } = makeGate({ headless: true })
     const d = await gate.canUseTool(bash, { command: './test.sh' }, 't1')
-    expect(d.behavior === 'deny' && d.message).toMatch(/denied by Bash\(\.\/test\.sh \*\)/)
+    expect(d.behavior === 'deny' && d.message).toMatch(/denied by the rule Bash\(\.\/test\.sh \*\) from project settings/)
     expect(denials[0]?.reason).toBe('rule')
     // The same hook does approve what only lacked a prompt.
     expect((await gate.canUseTool(bash, { command: 'touch made.txt' }, 't2')).behavior).toBe('allow')

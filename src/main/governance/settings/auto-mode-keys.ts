@@ -10,7 +10,7 @@ import type { SettingsFile } from './schema'
 import type { AutoModeSettings, SettingsDiagnostic } from './types'
 import type { SettingsSourceName } from '../types'
 
-const TRUSTED = new Set<SettingsSourceName>(['managed', 'user', 'cli'])
+const TRUSTED = new Set<SettingsSourceName>(['managed', 'user', 'cli', 'flag'])
 const LINE_CHARS = 500
 const LINES_KEPT = 40
 

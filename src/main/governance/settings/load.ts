@@ -1,6 +1,5 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { homedir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { dirname, join, resolve } from 'node:path'
 import { sousHome } from '../../base/paths'
 import { parseRule } from '../rules/parse'
 import { hookScriptPaths } from '../trust/hook-scripts'
@@ -9,12 +8,11 @@ import { isPartTrusted } from '../trust/trust'
 import { trustFilePath } from '../trust/trust-store'
 import { canonicalMode } from '../../../shared/permission-modes'
 import type { PermissionMode, RuleBehavior, SettingsSourceName } from '../types'
-import { jsonErrorPosition, keyPathPosition } from './json-position'
 import { hookEventProblem } from '../hook-events'
 import { readBehaviourKeys } from './behaviour-keys'
 import { emptyAutoMode, readAutoModeKeys } from './auto-mode-keys'
 import { handlerProblem, readAutoCompactWindow, unknownModeProblem, untrustedNotice, userOnlyModeProblem, type Source } from './load-problems'
-import { SettingsFileSchema } from './schema'
+import { parseSource, readSource } from './read-source'
 import type { LoadedSettings, MergedSettings, SettingsDiagnostic } from './types'
 
 /** Default location of the managed policy file. */
@@ -29,7 +27,14 @@ export interface LoadSettingsOptions {
   /** Home directory for `~` (default os.homedir()). */
   home?: string
   /** Command-line flags (source `cli`). */
-  cli?: { allowedTools?: string[]; disallowedTools?: string[]; askTools?: string[]; permissionMode?: PermissionMode }
+  cli?: {
+    allowedTools?: string[]
+    disallowedTools?: string[]
+    askTools?: string[]
+    permissionMode?: PermissionMode
+    /** `--settings`: an absolute path to a settings file, or JSON text (starts with `{`); source `flag`. */
+    settings?: string
+  }
   /**
    * How the project's own files (`.claude/settings.json`, `.claude/settings.local.json`) are
    * treated. `check` (the default): they loosen nothing — no hooks, allow rules, extra
@@ -93,6 +98,7 @@ export function loadSettings(projectRoot: string, opts: LoadSettingsOptions = {}
   const sources: Source[] = [
     readSource('managed', files.managed, root, merged, diagnostics),
     cliSource(opts.cli, root),
+    flagSource(opts.cli?.settings, root, merged, diagnostics),
     readSource('local', files.local, root, merged, diagnostics),
     readSource('project', files.project, root, merged, diagnostics),
     readSource('user', files.user, home, merged, diagnostics),
@@ -189,12 +195,12 @@ function projectTrusted(root: string, opts: LoadSettingsOptions, sources: Source
   return isPartTrusted(root, opts.sousHome ?? sousHome(), 'settings', settingsFingerprint({ local: text('local'), project: text('project') }, root))
 }
 
-function isEmptyDirectory(path: string): boolean {
-  try {
-    return statSync(path).isDirectory() && readdirSync(path).length === 0
-  } catch {
-    return false
-  }
+/** `--settings`: a file (listed with the settings files, so it is protected and watched) or inline JSON. */
+function flagSource(value: string | undefined, root: string, merged: MergedSettings, diagnostics: SettingsDiagnostic[]): Source {
+  if (value === undefined) return { name: 'flag', sourceRoot: root }
+  if (value.trimStart().startsWith('{')) return parseSource('flag', undefined, value, root, merged, diagnostics)
+  merged.settingsFiles.push(value)
+  return readSource('flag', value, dirname(value), merged, diagnostics)
 }
 
 function cliSource(cli: LoadSettingsOptions['cli'], root: string): Source {
@@ -204,55 +210,6 @@ function cliSource(cli: LoadSettingsOptions['cli'], root: string): Source {
     sourceRoot: root,
     data: { permissions: { allow: cli.allowedTools, deny: cli.disallowedTools, ask: cli.askTools, defaultMode: cli.permissionMode } },
   }
-}
-
-function readSource(name: SettingsSourceName, file: string, sourceRoot: string, merged: MergedSettings, diagnostics: SettingsDiagnostic[]): Source {
-  // An empty folder is what the sandbox puts in place of a settings file that is not there while a command runs: no file.
-  if (!existsSync(file) || isEmptyDirectory(file)) return { name, file, sourceRoot }
-  let text: string
-  try {
-    text = readFileSync(file, 'utf8')
-  } catch (e) {
-    return broken(name, file, sourceRoot, merged, diagnostics, `cannot be read: ${(e as Error).message}`)
-  }
-  if (text.trim() === '') return { name, file, sourceRoot, text }
-  let raw: unknown
-  try {
-    raw = JSON.parse(text)
-  } catch (e) {
-    const message = (e as Error).message
-    return { ...broken(name, file, sourceRoot, merged, diagnostics, `invalid JSON: ${message}`, jsonErrorPosition(text, message)), text }
-  }
-  const parsed = SettingsFileSchema.safeParse(raw)
-  if (parsed.success) return { name, file, sourceRoot, data: parsed.data, text }
-  const issue = parsed.error.issues[0]
-  const where = issue ? keyPathPosition(text, issue.path) : undefined
-  const path = issue?.path.join('.') ?? ''
-  const src: Source = { ...broken(name, file, sourceRoot, merged, diagnostics, `invalid settings at ${path || '(root)'}: ${issue?.message ?? 'schema error'}`, where), text }
-  // Restrictions we can still read are kept: a broken file must never loosen anything.
-  src.data = { permissions: { deny: stringList(raw, 'deny'), ask: stringList(raw, 'ask') } }
-  return src
-}
-
-function stringList(raw: unknown, key: 'deny' | 'ask'): string[] | undefined {
-  const perms = (raw as { permissions?: Record<string, unknown> } | null)?.permissions
-  const list = perms?.[key]
-  return Array.isArray(list) ? list.filter((x): x is string => typeof x === 'string') : undefined
-}
-
-function broken(
-  name: SettingsSourceName,
-  file: string,
-  sourceRoot: string,
-  merged: MergedSettings,
-  diagnostics: SettingsDiagnostic[],
-  message: string,
-  at?: { line: number; column: number },
-): Source {
-  const located = at ? `${file}:${at.line}:${at.column}: ${message}` : `${file}: ${message}`
-  diagnostics.push({ source: name, file, level: 'error', message: located, line: at?.line, column: at?.column })
-  merged.broken.push({ file, message: located })
-  return { name, file, sourceRoot }
 }
 
 function addRule(merged: MergedSettings, diagnostics: SettingsDiagnostic[], src: Source, behavior: RuleBehavior, text: string): void {

@@ -12,6 +12,8 @@ export interface McpRegistryOptions {
   childEnv?(): ChildEnvPolicy
   /** `--mcp-config` (absolute paths or JSON texts) and `--strict-mcp-config`. */
   cliConfigs?: readonly string[]
+  /** More of them for one project, asked when its servers are made (the ACP client's servers for that folder). */
+  projectConfigs?(projectPath: string): readonly string[]
   strict?: boolean
   /**
    * Whether a project's `.mcp.json` servers may run at all, given the file as it was read (`null`:
@@ -41,13 +43,14 @@ export class McpRegistry {
   acquire(projectPath: string, options: { deferStart?: boolean } = {}): { servers: McpServers; release(): Promise<void> } {
     let entry = this.projects.get(projectPath)
     if (!entry) {
+      const cliConfigs = [...(this.options.cliConfigs ?? []), ...(this.options.projectConfigs?.(projectPath) ?? [])]
       const servers = new McpServers({
         projectRoot: projectPath,
         userHome: this.options.userHome,
         sousHome: this.options.sousHome,
         env: this.options.env,
         ...(this.options.childEnv && { childEnv: this.options.childEnv() }),
-        ...(this.options.cliConfigs && { cliConfigs: this.options.cliConfigs }),
+        ...(cliConfigs.length > 0 && { cliConfigs }),
         ...(this.options.strict && { strict: true }),
         trusted: (mcpJsonText) => this.options.trusted(projectPath, mcpJsonText),
         projectApproval: this.options.projectApproval,

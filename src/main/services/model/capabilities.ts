@@ -1,4 +1,4 @@
-import { EffortLevel } from '../../../shared/ipc/session'
+import { EffortLevel } from '../../../shared/ipc/effort'
 import { wireModel } from './config'
 
 export type { EffortLevel }

@@ -4,25 +4,50 @@ import { gitEnv } from './git'
 /** A file's bytes at a commit, or `undefined` when the commit has no such file. */
 export type Blob = Buffer | undefined
 
+/** A `git cat-file --batch` started ahead of its questions. */
+export interface BlobReader {
+  /** Asks once: many files of one commit. Contract: never rejects; a failed run reads as every file absent. */
+  read(commit: string, paths: readonly string[]): Promise<Map<string, Blob>>
+  /** Ends the process unasked (when the caller failed before it knew what to ask). */
+  close(): void
+}
+
 /**
- * Reads many files of one commit in a single `git cat-file --batch` (one process, not one per
- * file: the compare view reads every changed file of every session). Paths with a newline cannot
- * be asked for in batch mode and read as absent. Contract: never rejects; a failed run reads as
- * every file absent.
+ * Starts `git cat-file --batch` in `cwd` now, to be asked later: the process starts while the
+ * caller still works out which commit and paths to ask for (the compare view's first paint waits
+ * for every session's read, and a process start is most of a small read's time on a busy machine).
+ * Many files in one process, not one per file. Paths with a newline cannot be asked for in batch
+ * mode and read as absent.
  */
+export function startBlobReader(cwd: string, env?: NodeJS.ProcessEnv): BlobReader {
+  let asked: readonly string[] = []
+  let settle: ((result: { error: Error | null; stdout: Buffer }) => void) | undefined
+  const finished = new Promise<{ error: Error | null; stdout: Buffer }>((resolve) => (settle = resolve))
+  const child = execFile('git', ['cat-file', '--batch'], { cwd, env: gitEnv(env), encoding: 'buffer', maxBuffer: 1024 * 1024 * 1024 }, (error, stdout) => settle!({ error, stdout }))
+  child.stdin?.on('error', () => undefined)
+  let used = false
+  return {
+    async read(commit, paths) {
+      if (used) throw new Error('a blob reader is asked once')
+      used = true
+      const out = new Map<string, Blob>(paths.map((path) => [path, undefined]))
+      asked = paths.filter((path) => !path.includes('\n'))
+      child.stdin?.end(asked.map((path) => `${commit}:${path}\n`).join(''))
+      const { error, stdout } = await finished
+      if (!error) parseBatch(stdout, asked, out)
+      return out
+    },
+    close() {
+      used = true
+      child.stdin?.end('')
+    },
+  }
+}
+
+/** Reads many files of one commit in a single `git cat-file --batch` (see {@link startBlobReader}). Contract: never rejects. */
 export function readBlobs(cwd: string, commit: string, paths: readonly string[], env?: NodeJS.ProcessEnv): Promise<Map<string, Blob>> {
-  const asked = paths.filter((path) => !path.includes('\n'))
-  const out = new Map<string, Blob>(paths.map((path) => [path, undefined]))
-  if (asked.length === 0) return Promise.resolve(out)
-  return new Promise((resolve) => {
-    const child = execFile('git', ['cat-file', '--batch'], { cwd, env: gitEnv(env), encoding: 'buffer', maxBuffer: 1024 * 1024 * 1024 }, (error, stdout) => {
-      if (error) return resolve(out)
-      parseBatch(stdout, asked, out)
-      resolve(out)
-    })
-    child.stdin?.on('error', () => undefined)
-    child.stdin?.end(asked.map((path) => `${commit}:${path}\n`).join(''))
-  })
+  if (paths.every((path) => path.includes('\n'))) return Promise.resolve(new Map(paths.map((path) => [path, undefined])))
+  return startBlobReader(cwd, env).read(commit, paths)
 }
 
 /** Reads `cat-file --batch` answers in the order asked: `<oid> <type> <size>\n<bytes>\n` or `<name> missing\n`. */

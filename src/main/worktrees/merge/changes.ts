@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 import { lstat, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { reviewChange } from '../../../shared/edit-review'
-import { isBinary, readBlobs } from './blobs'
+import { isBinary, startBlobReader, type BlobReader } from './blobs'
 import { git, gitOut } from './git'
 
 /** Above this a file is compared and merged whole, never hunk by hunk (Monaco and the merge stay quick). */
@@ -51,18 +51,26 @@ export async function forkPointOf(baseRoot: string, worktree: string, env?: Node
   return gitOut(['merge-base', 'HEAD', baseHead], { cwd: worktree, ...(env && { env }) })
 }
 
+/** What {@link worktreeChanges} may be handed already started (see {@link readWorktree}). */
+interface Started {
+  untracked: ReturnType<typeof git>
+  blobs: BlobReader
+}
+
 /**
  * Every file the worktree differs in from `fork`: committed, staged, unstaged and untracked (not
  * ignored) changes alike, each with both texts when they are text. Renames are a deletion and an
  * addition. Contract: throws only when git cannot list the worktree.
  */
-export async function worktreeChanges(worktree: string, fork: string, env?: NodeJS.ProcessEnv): Promise<WorktreeFile[]> {
+export async function worktreeChanges(worktree: string, fork: string, env?: NodeJS.ProcessEnv, started?: Started): Promise<WorktreeFile[]> {
   const options = { cwd: worktree, ...(env && { env }) }
-  const [tracked, untracked] = await Promise.all([
-    git(['diff', '--no-renames', '--no-ext-diff', '--no-textconv', '--name-status', '-z', fork, '--'], options),
-    git(['ls-files', '--others', '--exclude-standard', '-z'], options),
-  ])
-  if (!tracked.ok) throw new Error(`git diff: ${tracked.error}`)
+  const untrackedRun = started?.untracked ?? listUntracked(worktree, env)
+  const blobs = started?.blobs ?? startBlobReader(worktree, env)
+  const [tracked, untracked] = await Promise.all([git(['diff', '--no-renames', '--no-ext-diff', '--no-textconv', '--name-status', '-z', fork, '--'], options), untrackedRun])
+  if (!tracked.ok) {
+    blobs.close()
+    throw new Error(`git diff: ${tracked.error}`)
+  }
   const listed = new Map<string, WorktreeFile['change']>()
   const fields = tracked.stdout.split('\0')
   for (let i = 0; i + 1 < fields.length; i += 2) {
@@ -72,8 +80,29 @@ export async function worktreeChanges(worktree: string, fork: string, env?: Node
   }
   if (untracked.ok) for (const path of untracked.stdout.split('\0')) if (path && !listed.has(path)) listed.set(path, 'added')
   const paths = [...listed.keys()].filter((path) => !path.startsWith(WORKTREES_FOLDER)).sort()
-  const before = await readBlobs(worktree, fork, paths.filter((path) => listed.get(path) !== 'added'), env)
+  const before = await blobs.read(fork, paths.filter((path) => listed.get(path) !== 'added'))
   return Promise.all(paths.map((path) => describe(worktree, path, listed.get(path)!, before.get(path))))
+}
+
+/**
+ * A worktree's fork point and changes, as fast as git allows: the untracked listing and the blob
+ * reader (`git cat-file --batch`) start at once, beside the merge base, rather than one process
+ * after another — the compare view's first paint waits for this for every session.
+ */
+export async function readWorktree(worktree: string, baseHead: string, env?: NodeJS.ProcessEnv): Promise<{ fork: string; files: WorktreeFile[] }> {
+  const started: Started = { untracked: listUntracked(worktree, env), blobs: startBlobReader(worktree, env) }
+  let fork: string
+  try {
+    fork = await gitOut(['merge-base', 'HEAD', baseHead], { cwd: worktree, ...(env && { env }) })
+  } catch (error) {
+    started.blobs.close()
+    throw error
+  }
+  return { fork, files: await worktreeChanges(worktree, fork, env, started) }
+}
+
+function listUntracked(worktree: string, env?: NodeJS.ProcessEnv): ReturnType<typeof git> {
+  return git(['ls-files', '--others', '--exclude-standard', '-z'], { cwd: worktree, ...(env && { env }) })
 }
 
 /** One file's texts, counts and hash. */
@@ -94,10 +123,29 @@ async function describe(worktree: string, path: string, listed: WorktreeFile['ch
   if (whole) return file
   const before = beforeBytes?.toString('utf8')
   const after = afterBytes?.toString('utf8')
-  const review = reviewChange(before ?? '', after ?? '')
+  const counts = countsOf(file.beforeHash, file.afterHash, before ?? '', after ?? '')
+  return { ...file, ...counts, ...(before !== undefined && { before }), ...(after !== undefined && { after }) }
+}
+
+/**
+ * A file's hunk counts by the hashes of its two texts: the compare view reads every session's
+ * changes again at each `parallel.changed` while the sessions work, and most files have not
+ * changed since the last read, so their diff is not computed again. Bounded (oldest out first).
+ */
+const COUNTS = new Map<string, { additions: number; deletions: number; hunks: number }>()
+const MAX_COUNTS = 4096
+
+function countsOf(beforeHash: string, afterHash: string, before: string, after: string): { additions: number; deletions: number; hunks: number } {
+  const key = `${beforeHash}:${afterHash}`
+  const known = COUNTS.get(key)
+  if (known) return known
+  const review = reviewChange(before, after)
+  const counts = { additions: 0, deletions: 0, hunks: review.hunks.length }
   for (const hunk of review.hunks) {
-    file.additions += hunk.afterCount
-    file.deletions += hunk.beforeCount
+    counts.additions += hunk.afterCount
+    counts.deletions += hunk.beforeCount
   }
-  return { ...file, hunks: review.hunks.length, ...(before !== undefined && { before }), ...(after !== undefined && { after }) }
+  if (COUNTS.size >= MAX_COUNTS) COUNTS.delete(COUNTS.keys().next().value!)
+  COUNTS.set(key, counts)
+  return counts
 }

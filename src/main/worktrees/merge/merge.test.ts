@@ -122,6 +122,31 @@ describe('merging worktree sessions into the base, hunk by hunk (real git)', () 
     expect(readFileSync(join(base, 'shared.txt'), 'utf8')).toBe(replaceLine(`${ORIGINAL}edited again\n`, 3, 'A three'))
   })
 
+  it("never overwrites the user's untracked or gitignored file in the base with a session's added file unless confirmed", async () => {
+    const base = makeRepo({ '.gitignore': '.claude/worktrees/\nlocal.env\n', 'a.txt': 'a\n' })
+    const session = addWorktree(base, 's')
+    writeFiles(session, { 'new.txt': 'from the session\n', 'local.env': 'SESSION=1\n' })
+    // The session commits its local.env although the project ignores it (git add -f).
+    gitSync(session, 'add', '-f', 'local.env', 'new.txt')
+    gitSync(session, 'commit', '-qm', 'add files')
+    writeFiles(base, { 'new.txt': "the user's own new file\n", 'local.env': 'USER_SECRET=1\n' })
+    const sessions = [{ sessionId: 'ss', label: 'session S', worktree: session }]
+    const sources = await readSources(base, sessions)
+    const picks: MergePick[] = [{ sessionId: 'ss', path: 'new.txt', hunks: 'all' }, { sessionId: 'ss', path: 'local.env', hunks: 'all' }]
+    const plan = await planMerge(base, sources, picks)
+    expect(plan.files.filter((file) => file.dirty).map((file) => file.path).sort()).toEqual(['local.env', 'new.txt'])
+    // The user's files differ from the session's: each is held back as a conflict with the base.
+    expect(await applyMerge(base, sources, { picks, fingerprints: fingerprints(plan) })).toMatchObject({ written: [], heldBack: [{ path: 'local.env', with: 'base' }, { path: 'new.txt', with: 'base' }] })
+    // Resolved, the file is still the user's uncommitted one: Apply asks first, even for the ignored one.
+    const resolutions = { 'new.txt': 'merged by hand\n', 'local.env': 'USER_SECRET=1\nSESSION=1\n' }
+    const resolved = await planMerge(base, sources, picks, resolutions)
+    await expect(applyMerge(base, sources, { picks, resolutions, fingerprints: fingerprints(resolved) })).rejects.toThrow(/local.env, new.txt have uncommitted changes in the base/)
+    expect(readFileSync(join(base, 'new.txt'), 'utf8')).toBe("the user's own new file\n")
+    expect(readFileSync(join(base, 'local.env'), 'utf8')).toBe('USER_SECRET=1\n')
+    await applyMerge(base, sources, { picks, resolutions, fingerprints: fingerprints(resolved), confirmDirty: ['new.txt', 'local.env'] })
+    expect(readFileSync(join(base, 'local.env'), 'utf8')).toBe('USER_SECRET=1\nSESSION=1\n')
+  })
+
   it('whole files: an added file is created, a binary one copied, a deletion removes; paths that escape are refused', async () => {
     const base = makeRepo({ 'gone.txt': 'bye\n', 'img.bin': 'old\0bytes' })
     const a = addWorktree(base, 'a')

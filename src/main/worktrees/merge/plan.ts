@@ -60,12 +60,14 @@ async function readBase(baseRoot: string, path: string): Promise<BaseFile> {
 }
 
 /**
- * The paths among `paths` with uncommitted changes in the base (modified, staged, untracked): the
- * user's work in progress, which Apply does not overwrite unless the user confirms.
+ * The paths among `paths` with uncommitted changes in the base (modified, staged, untracked,
+ * ignored): the user's work in progress, which Apply does not overwrite unless the user confirms.
  */
 export async function dirtyPaths(baseRoot: string, paths: readonly string[], env?: NodeJS.ProcessEnv): Promise<Set<string>> {
   if (paths.length === 0) return new Set()
-  const result = await git(['status', '--porcelain=v1', '-z', '--untracked-files=all', '--no-renames', '--', ...paths.map((path) => `:(literal)${path}`)], { cwd: baseRoot, ...(env && { env }) })
+  // `--ignored=matching`: a gitignored file of the user's (`.env`, local keys) that a session's
+  // added file would replace is the user's work too, though plain `git status` does not show it.
+  const result = await git(['status', '--porcelain=v1', '-z', '--untracked-files=all', '--ignored=matching', '--no-renames', '--', ...paths.map((path) => `:(literal)${path}`)], { cwd: baseRoot, ...(env && { env }) })
   if (!result.ok) throw new Error(`git status: ${result.error}`)
   const out = new Set<string>()
   for (const entry of result.stdout.split('\0')) if (entry.length > 3) out.add(entry.slice(3))

@@ -1,10 +1,13 @@
-import { forkPointOf, headOf, worktreeChanges } from './changes'
+import { headOf, readWorktree } from './changes'
 import type { MergeSource } from './plan-types'
 
-/** Reads one session's worktree as the merge sees it: its fork point against the base and every file it changed. */
+/**
+ * Reads one session's worktree as the merge sees it: its fork point against the base and every
+ * file it changed. `baseHead`, the base's HEAD, is read when not given (callers reading several
+ * sessions read it once).
+ */
 export async function readSource(baseRoot: string, session: { sessionId: string; label: string; worktree: string }, env?: NodeJS.ProcessEnv, baseHead?: string): Promise<MergeSource> {
-  const fork = await forkPointOf(baseRoot, session.worktree, env, baseHead)
-  const files = await worktreeChanges(session.worktree, fork, env)
+  const { fork, files } = await readWorktree(session.worktree, baseHead ?? (await headOf(baseRoot, env)), env)
   return { ...session, fork, files: new Map(files.map((file) => [file.path, file])) }
 }
 

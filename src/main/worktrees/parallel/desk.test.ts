@@ -1,10 +1,12 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { execFileSync } from 'node:child_process'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { useModelServer } from '../../../../test/model-server/vitest'
 import type { RecordedRequest } from '../../../../test/model-server/types'
-import { gitSync, lines, makeRepo, replaceLine } from '../../../../test/support/worktree-repos'
+import { pathWithout } from '../../../../test/support/path-without'
+import { addWorktree, gitSync, lines, makeRepo, replaceLine } from '../../../../test/support/worktree-repos'
 import { createEventHub, type EventHub } from '../../base/event-hub'
 import { NodePtyService } from '../../pty/node-pty-service'
 import { createSessionRuntime, type SessionRuntime } from '../../runtime/runtime'
@@ -89,6 +91,48 @@ describe('Run on N', () => {
     // Runs are listed for the project, and a run id of another form is refused.
     expect((await desk.runs(base)).map((stored) => stored.runId)).toEqual([run.runId])
     await expect(desk.run('run_00000000')).rejects.toThrow(/No run/)
+  }, 60_000)
+
+  it("reads no session's worktree that is not the base's: a run record naming another repository's worktree, or a session of no run, is refused", async () => {
+    const base = makeRepo({ 'shared.txt': ORIGINAL })
+    const own = addWorktree(base, 'own')
+    writeFileSync(join(own, 'shared.txt'), replaceLine(ORIGINAL, 3, 'ours'))
+    // Another repository's worktree, holding something that must not be read through this run.
+    const other = makeRepo({ 'secret.txt': 'old\n' })
+    const foreign = addWorktree(other, 'theirs')
+    writeFileSync(join(foreign, 'secret.txt'), 'SECRET\n')
+    const runId = 'run_f0e1d2c3'
+    const session = (id: string, name: string, worktree: string) => ({ sessionId: id, name, branch: `worktree-${name}`, worktree, model: 'sonnet' })
+    mkdirSync(join(temp, 'sous-home', 'parallel', 'runs'), { recursive: true })
+    writeFileSync(join(temp, 'sous-home', 'parallel', 'runs', `${runId}.json`), JSON.stringify({ runId, projectPath: base, prompt: 'p', createdAt: new Date().toISOString(), sessions: [session('s-own', 'own', own), session('s-foreign', 'theirs', foreign)] }))
+    const view = await desk.run(runId)
+    expect(view.sessions[0]!.changed.map((file) => file.path)).toEqual(['shared.txt'])
+    expect(view.sessions[1]).toMatchObject({ sessionId: 's-foreign', changed: [], problem: expect.stringContaining(`no longer belongs to ${base}`) })
+    expect(JSON.stringify(await desk.runs(base))).not.toContain('secret.txt')
+    await expect(desk.diff(runId, 's-foreign', 'secret.txt')).rejects.toThrow(/no longer belongs/)
+    await expect(desk.plan(runId, [{ sessionId: 's-foreign', path: 'secret.txt', hunks: 'all' }])).rejects.toThrow(/no longer belongs/)
+    // A session id that is in no run, or in another run, is refused rather than read or dropped.
+    await expect(desk.plan(runId, [{ sessionId: 's-elsewhere', path: 'shared.txt', hunks: [0] }])).rejects.toThrow(/No session s-elsewhere in run_f0e1d2c3/)
+    await expect(desk.test(runId, 'true', ['s-elsewhere'])).rejects.toThrow(/No session s-elsewhere/)
+    expect(readFileSync(join(base, 'shared.txt'), 'utf8')).toBe(ORIGINAL)
+  })
+
+  it('git missing or too old: Run on N says which, not "not a repository", and creates nothing', async () => {
+    const base = makeRepo({ 'shared.txt': ORIGINAL })
+    const path = pathWithout(['git'])
+    try {
+      const without = new ParallelDesk({ home: join(temp, 'sous-home'), env: { ...process.env, PATH: path.path }, hub, sessions: runtime.sessions, starter: worktreeDeskStarter(runtime.worktrees) })
+      await expect(without.start(base, 'hello', ['sonnet'])).rejects.toThrow(/Worktrees need git, and no git program was found on PATH/)
+      const real = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim()
+      writeFileSync(join(path.path, 'git'), `#!/bin/sh\nfor a in "$@"; do [ "$a" = --version ] && { echo "git version 2.19.0"; exit 0; }; done\nexec ${real} "$@"\n`, { mode: 0o755 })
+      const old = new ParallelDesk({ home: join(temp, 'sous-home'), env: { ...process.env, PATH: path.path }, hub, sessions: runtime.sessions, starter: worktreeDeskStarter(runtime.worktrees) })
+      await expect(old.start(base, 'hello', ['sonnet'])).rejects.toThrow(/this git is 2\.19\.0/)
+      without.dispose()
+      old.dispose()
+    } finally {
+      path.dispose()
+    }
+    expect(existsSync(join(base, '.claude'))).toBe(false)
   }, 60_000)
 
   it('a folder that is no git repository: worktrees are unavailable, said once, nothing created', async () => {

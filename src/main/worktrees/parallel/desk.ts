@@ -6,12 +6,13 @@ import type { EventHub } from '../../base/event-hub'
 import type { PtyService } from '../../pty/types'
 import { applyMerge, type ApplyOutcome, type ApplyRequest } from '../merge/apply'
 import { headOf, type WorktreeFile } from '../merge/changes'
-import { git } from '../merge/git'
+import { checkGit } from '../git-version'
 import type { AskModel } from '../merge/commit'
 import { planMerge } from '../merge/plan'
 import type { MergePlan, MergeSource } from '../merge/plan-types'
 import { readSource } from '../merge/source'
 import { runTestCommand } from '../merge/test-run'
+import { commonDirOf } from './common-dir'
 import { RunStore, type StoredRun, type StoredSession } from './run-store'
 import { SessionActions } from './session-actions'
 import type { WorktreeStarter } from './starter'
@@ -62,6 +63,9 @@ export class ParallelDesk {
     const base = await realpath(projectPath).catch(() => {
       throw new AppError('NOT_FOUND', `No folder ${projectPath}.`)
     })
+    // git missing or too old says so, rather than "not a repository".
+    const gitCheck = await checkGit(this.options.env ?? process.env, base)
+    if (!gitCheck.ok) throw new AppError('UNAVAILABLE', gitCheck.message)
     await headOf(base, this.options.env).catch(() => {
       throw new AppError('UNAVAILABLE', 'Parallel sessions need a git repository with at least one commit: worktrees are not available in this folder.')
     })
@@ -93,12 +97,16 @@ export class ParallelDesk {
   /** The project's runs, newest first, each with its sessions now. */
   async runs(projectPath: string): Promise<ParallelRun[]> {
     const base = await realpath(projectPath).catch(() => projectPath)
-    return Promise.all((await this.store.list(base)).map((run) => this.view(run)))
+    const runs = await this.store.list(base)
+    // One read of the base's HEAD for every session of every run (all of this project).
+    const baseHead = runs.length > 0 ? await headOf(base, this.options.env).catch(() => undefined) : undefined
+    return Promise.all(runs.map((run) => this.view(run, baseHead)))
   }
 
   /** One run with its sessions now. */
   async run(runId: string): Promise<ParallelRun> {
-    return this.view(await this.stored(runId))
+    const run = await this.stored(runId)
+    return this.view(run, await headOf(run.projectPath, this.options.env).catch(() => undefined))
   }
 
   /** One file of a session, both texts. */
@@ -114,6 +122,8 @@ export class ParallelDesk {
     const pty = this.options.pty
     if (!pty) throw new AppError('UNAVAILABLE', 'Terminals are not available in this build, so test commands cannot run.')
     const run = await this.stored(runId)
+    const foreign = sessionIds?.find((id) => !run.sessions.some((session) => session.sessionId === id))
+    if (foreign) throw new AppError('NOT_FOUND', `No session ${foreign} in ${runId}.`)
     const chosen = run.sessions.filter((session) => !sessionIds || sessionIds.includes(session.sessionId))
     return Promise.all(
       chosen.map(async (session) => {
@@ -146,12 +156,20 @@ export class ParallelDesk {
     const run = await this.stored(runId)
     const session = run.sessions.find((candidate) => candidate.sessionId === sessionId)
     if (!session) throw new AppError('NOT_FOUND', `No session ${sessionId} in ${runId}.`)
-    if (!this.checked.has(session.worktree)) {
-      const [ours, theirs] = await Promise.all([commonDir(run.projectPath, this.options.env), commonDir(session.worktree, this.options.env)])
-      if (!ours || ours !== theirs) throw new AppError('NOT_FOUND', `The worktree of ${session.name} is gone or no longer belongs to ${run.projectPath}.`)
-      this.checked.add(session.worktree)
-    }
+    await this.belongs(run, session)
     return { ...session, projectPath: run.projectPath, prompt: run.prompt }
+  }
+
+  /**
+   * Throws NOT_FOUND unless the session's worktree still shares the base's repository: a run's
+   * record is a file on disk, and a worktree folder can be removed and something else put there,
+   * so nothing is read from a folder of another repository. Checked once per worktree and process.
+   */
+  private async belongs(run: StoredRun, session: StoredSession): Promise<void> {
+    if (this.checked.has(session.worktree)) return
+    const [ours, theirs] = await Promise.all([commonDirOf(run.projectPath, this.options.env), commonDirOf(session.worktree, this.options.env)])
+    if (!ours || ours !== theirs) throw new AppError('NOT_FOUND', `The worktree of ${session.name} is gone or no longer belongs to ${run.projectPath}.`)
+    this.checked.add(session.worktree)
   }
 
   private async stored(runId: string): Promise<StoredRun> {
@@ -170,16 +188,21 @@ export class ParallelDesk {
 
   private async sources(run: StoredRun, picks: ReadonlyArray<{ sessionId: string }>): Promise<Map<string, MergeSource>> {
     const ids = [...new Set(picks.map((pick) => pick.sessionId))]
-    return new Map(await Promise.all(ids.filter((id) => run.sessions.some((s) => s.sessionId === id)).map(async (id) => [id, await this.source(run.runId, id)] as const)))
+    // A pick naming a session of another run (or none) is refused, not quietly dropped.
+    const foreign = ids.find((id) => !run.sessions.some((s) => s.sessionId === id))
+    if (foreign) throw new AppError('NOT_FOUND', `No session ${foreign} in ${run.runId}.`)
+    return new Map(await Promise.all(ids.map(async (id) => [id, await this.source(run.runId, id)] as const)))
   }
 
-  private async view(run: StoredRun): Promise<ParallelRun> {
+  /** A run's sessions now; `baseHead`: the base's HEAD, read once by the caller (each session reads it when absent). */
+  private async view(run: StoredRun, baseHead?: string): Promise<ParallelRun> {
     const sessions = await Promise.all(
       run.sessions.map(async (session): Promise<ParallelSession> => {
         const live = this.tracker.stateOf(session.sessionId)
         const row = { sessionId: session.sessionId, name: session.name, branch: session.branch, worktree: session.worktree, model: session.model, state: live?.state ?? 'idle', costUsd: live?.costUsd ?? 0, ...(live?.message && { message: live.message }) }
         try {
-          const source = await readSource(run.projectPath, { sessionId: session.sessionId, label: labelOf(session), worktree: session.worktree }, this.options.env)
+          await this.belongs(run, session)
+          const source = await readSource(run.projectPath, { sessionId: session.sessionId, label: labelOf(session), worktree: session.worktree }, this.options.env, baseHead)
           return { ...row, changed: [...source.files.values()].map(fileRow) }
         } catch (error) {
           return { ...row, changed: [], problem: `Its worktree cannot be read: ${(error as Error).message}` }
@@ -188,12 +211,6 @@ export class ParallelDesk {
     )
     return { runId: run.runId, projectPath: run.projectPath, prompt: run.prompt, createdAt: run.createdAt, sessions }
   }
-}
-
-/** The repository a checkout belongs to (its common git folder, real path); undefined when it is none. */
-async function commonDir(cwd: string, env?: NodeJS.ProcessEnv): Promise<string | undefined> {
-  const out = await git(['rev-parse', '--path-format=absolute', '--git-common-dir'], { cwd, ...(env && { env }) })
-  return out.ok ? realpath(out.stdout.trim()).catch(() => undefined) : undefined
 }
 
 /** How previews and conflict markers name a session: "worktree a1b2-2-sonnet (sonnet)". */

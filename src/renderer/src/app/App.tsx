@@ -19,6 +19,7 @@ import { useTheme } from './use-theme'
 import { useWarmUp, useWarmViews } from './use-warm-up'
 import { useShortcuts } from './useShortcuts'
 import { ViewHost } from './ViewHost'
+import { useWorktreeFacts } from '../state/worktrees'
 import { VIEWS } from './views'
 import { Workspace } from './Workspace'
 import './workspace.css'
@@ -60,14 +61,15 @@ export function App() {
   // The OS may ask us to open a folder (dropped on the dock icon, a second launch…).
   useEffect(() => api.on('project.openRequested', ({ path }) => void open(path)), [open])
 
-  const { active, openSession, newSession } = sessions
+  const { active, openSession, openStartedSession, newSession } = sessions
   const context = useMemo<ShellContext>(
-    () => ({ project: current, sessionId: active, dark, fontSize, openSession, newSession }),
-    [current, active, dark, fontSize, openSession, newSession],
+    () => ({ project: current, sessionId: active, dark, fontSize, openSession, openStartedSession, newSession }),
+    [current, active, dark, fontSize, openSession, openStartedSession, newSession],
   )
+  const inWorktree = useWorktreeFacts((state) => (current ? Boolean(state.marks[current.path]) : false))
   const commands = useMemo(
-    () => buildCommands({ current, openProjects, activeSession: active, newSession, views: VIEWS }),
-    [current, openProjects, active, newSession],
+    () => buildCommands({ current, openProjects, activeSession: active, inWorktree, newSession, views: VIEWS }),
+    [current, openProjects, active, inWorktree, newSession],
   )
   useShortcuts(
     useMemo(

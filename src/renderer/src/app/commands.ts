@@ -18,6 +18,7 @@ import { useExtensionsSection, type Section } from '../features/extensions/secti
 import { useRewind } from '../features/rewind/store'
 import { startReplay } from '../features/timeline/replay-store'
 import { useTimeline } from '../features/timeline/store'
+import { useWorktrees } from '../features/worktrees/store'
 import { api } from '../api'
 
 export type { AppCommand }
@@ -26,6 +27,8 @@ interface Context {
   current: Project | null
   openProjects: readonly Project[]
   activeSession: string | null
+  /** The project on screen is a worktree (a worktree session's folder): its session can be archived. */
+  inWorktree: boolean
   newSession(): void
   /** The view registry: each view brings its own command. */
   views: readonly View[]
@@ -93,6 +96,15 @@ export function buildCommands(ctx: Context): AppCommand[] {
       shortcut: 'Alt+Shift+N',
       binding: { key: 'n', alt: true, shift: true },
       run: ctx.newSession,
+    },
+    {
+      id: 'session.newInWorktree',
+      title: 'New session in a worktree…',
+      run: () => {
+        useSessions.getState().setInWorktree(true)
+        revealSection('sessions')
+        focus('input[aria-label="Worktree name"]')
+      },
     },
     {
       id: 'terminal.new',
@@ -222,6 +234,14 @@ export function buildCommands(ctx: Context): AppCommand[] {
         title: policy === 'settings' ? 'Messages from other sessions: as the settings say' : `Messages from other sessions: ${policy === 'hold' ? 'hold for me' : policy}`,
         run: () => void api.invoke('session.setPeerPolicy', { sessionId, policy }),
       })),
+      {
+        id: 'worktrees.archive',
+        title: "Archive this session's worktree…",
+        run: () => {
+          useWorktrees.getState().choose({ sessionId })
+          openView('worktrees')
+        },
+      },
       {
         id: 'timeline.replay',
         title: 'Replay this session',

@@ -31,6 +31,16 @@ export async function openSessionInChat(projectPath: string, sessionId: string):
   return null
 }
 
+/**
+ * Shows a session created a moment ago (a new worktree session): it has no history yet, and a
+ * resume would find no transcript to read, so the chat simply starts on it, empty.
+ */
+export function showStartedSessionInChat(projectPath: string, sessionId: string): void {
+  showSession(projectPath, sessionId)
+  clearTimeline()
+  useChat.setState({ transcript: emptyTranscript, sending: false, stopping: false, error: null })
+}
+
 /** Starts over in the chat: the next prompt creates a new session. */
 export function newSessionInChat(projectPath: string): void {
   const { sessionId } = sessionOnScreen()

@@ -18,6 +18,8 @@ export interface ShellContext {
   fontSize: number
   /** Shows a session in the chat; `projectPath` is its project (search finds other projects' too). */
   openSession(sessionId: string, projectPath: string): void
+  /** Shows a session just created in another folder (a new worktree session), opening that folder's tab. */
+  openStartedSession(sessionId: string, projectPath: string): void
   /** Starts over in the chat of the project on screen. */
   newSession(): void
 }

@@ -1,16 +1,21 @@
 import { useCallback, useEffect, useState } from 'react'
 import { useProjects } from '../features/projects/store'
 import { sessionOnScreen, useSessionOnScreen } from '../state/session'
-import { newSessionInChat, openSessionInChat } from './session-glue'
+import { newSessionInChat, openSessionInChat, showStartedSessionInChat } from './session-glue'
 import { restoreWorkspace, saveWorkspace } from './workspace-memory'
 
-/** Which session each open project shows, and the two ways to change it. */
+/** Sessions created a moment ago whose project is opening: shown as they are, not resumed (they have no transcript yet). */
+const started = new Set<string>()
+
+/** Which session each open project shows, and the ways to change it. */
 export interface ProjectSessions {
   /** The session the chat shows for each open project (so switching tabs brings it back). */
   byProject: Readonly<Record<string, string | null>>
   /** The session of the project on screen. */
   active: string | null
   openSession(sessionId: string, projectPath: string): void
+  /** Shows a session just created in another folder (a new worktree session: nothing to resume yet). */
+  openStartedSession(sessionId: string, projectPath: string): void
   newSession(): void
   /** Why the last switch failed (shown until dismissed). */
   error: string | null
@@ -45,7 +50,8 @@ export function useProjectSessions(currentPath: string | undefined): ProjectSess
   useEffect(() => {
     if (!currentPath) return
     const remembered = byProject[currentPath]
-    if (remembered && sessionOnScreen().sessionId !== remembered)
+    if (remembered && started.delete(remembered)) showStartedSessionInChat(currentPath, remembered)
+    else if (remembered && sessionOnScreen().sessionId !== remembered)
       void openSessionInChat(currentPath, remembered).then(setError)
     // Only on a project switch; `byProject` changes on every new session.
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -60,6 +66,15 @@ export function useProjectSessions(currentPath: string | undefined): ProjectSess
     },
     [currentPath, open],
   )
+  const openStartedSession = useCallback(
+    (sessionId: string, projectPath: string) => {
+      if (projectPath === currentPath) return showStartedSessionInChat(projectPath, sessionId)
+      started.add(sessionId)
+      setByProject((all) => ({ ...all, [projectPath]: sessionId }))
+      void open(projectPath)
+    },
+    [currentPath, open],
+  )
   const newSession = useCallback(() => {
     if (currentPath) newSessionInChat(currentPath)
   }, [currentPath])
@@ -69,6 +84,7 @@ export function useProjectSessions(currentPath: string | undefined): ProjectSess
     byProject,
     active: currentPath ? (byProject[currentPath] ?? null) : null,
     openSession,
+    openStartedSession,
     newSession,
     error,
     dismissError,

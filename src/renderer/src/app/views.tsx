@@ -9,12 +9,16 @@ import { TrustDialog } from '../features/trust/TrustDialog'
 import { TrustSettings } from '../features/trust/TrustSettings'
 import { lazyNamed } from '../lib/lazy'
 import { InboxDialog } from '../features/inbox/InboxDialog'
+import { useParallel } from '../features/parallel/store'
 import { dismissEntry } from '../state/inbox'
 import { heldMessageId } from '../state/inbox-model'
 import { api } from '../api'
 import { openInboxEntry, useInboxRows } from './inbox-glue'
 import type { ProjectContext, View } from './shell'
 import { useFilesRevision } from './use-files-revision'
+import { useProjects } from '../features/projects/store'
+import { useWorktrees } from '../features/worktrees/store'
+import { openView } from '../lib/open-dialog'
 
 /**
  * Dialogs are their own chunks, so they cost the first paint nothing; each one's `warm` fetches it
@@ -26,6 +30,7 @@ const ExtensionsView = lazyNamed(() => import('../features/extensions/Extensions
 const ContextView = lazyNamed(() => import('../features/context/ContextView'), 'ContextView')
 const AutoDecisionsView = lazyNamed(() => import('../features/auto-mode/AutoDecisionsView'), 'AutoDecisionsView')
 const ParallelView = lazyNamed(() => import('../features/parallel/ParallelView'), 'ParallelView')
+const WorktreesView = lazyNamed(() => import('../features/worktrees/WorktreesView'), 'WorktreesView')
 
 /** Fetches a dialog's chunk ahead of its first open; a failure shows in its LazyBoundary if it is opened. */
 const preload = (view: { preload(): Promise<void> }) => void view.preload().catch(() => undefined)
@@ -144,7 +149,21 @@ export const VIEWS: readonly View[] = [
     title: 'Parallel sessions',
     command: { title: 'Run on N: one prompt in several worktree sessions, compare and merge their hunks' },
     render: (context) => <ParallelView projectPath={context.project?.path ?? null} onOpenSession={context.openSession} onClose={context.close} />,
-    warm: () => preload(ParallelView),
+    warm: (projectPath) => {
+      preload(ParallelView)
+      // The store is in the main chunk (the event feed feeds it): the runs are read at idle, so the
+      // first open paints from them at once and reads them again.
+      if (projectPath) void useParallel.getState().prefetch(projectPath)
+    },
+  },
+  {
+    id: 'worktrees',
+    placement: 'dialog',
+    title: 'Worktrees',
+    command: { title: 'Worktrees to clean up, and archive worktree sessions' },
+    // A removed worktree's tab closes: its folder is gone, and with it its shells' working folder.
+    render: (context) => <WorktreesView projectPath={context.project?.path ?? null} onRemoved={(path) => useProjects.getState().closeProject(path)} onClose={context.close} />,
+    warm: () => preload(WorktreesView),
   },
   {
     id: 'viewer',
@@ -159,7 +178,13 @@ export const VIEWS: readonly View[] = [
 /** The session list, reloaded when the files revision goes up (its own render, not the shell's). */
 function SessionsView({ context }: { context: ProjectContext }) {
   const revision = useFilesRevision()
-  return <SessionsSidebar projectPath={context.project.path} activeSessionId={context.sessionId} revision={revision} onOpen={context.openSession} onNew={context.newSession} />
+  return <SessionsSidebar projectPath={context.project.path} activeSessionId={context.sessionId} revision={revision} onOpen={context.openSession} onStarted={context.openStartedSession} onNew={context.newSession} onArchive={askArchive} />
+}
+
+/** A worktree session's Archive button: the Worktrees dialog opens on it (the one place that archives). */
+function askArchive(sessionId: string, title: string): void {
+  useWorktrees.getState().choose({ sessionId, title })
+  openView('worktrees')
 }
 
 /** The file tree and the session's changes, reloaded when the files revision goes up. */

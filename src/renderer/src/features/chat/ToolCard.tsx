@@ -2,6 +2,7 @@ import { memo } from 'react'
 import { isWaiting } from '../../state/approval-queue'
 import { usePendingApprovals } from '../../state/approvals'
 import type { Block } from './reducer'
+import { RunningSummary } from './RunningSummary'
 import { fileChangeOf, isRejected, resultLabel } from './tool-view'
 import { webSearchCardOf } from './web-search-view'
 import { WebSearchCard } from './WebSearchCard'
@@ -49,6 +50,7 @@ export const ToolCard = memo(function ToolCard({ tool }: { tool: ToolBlock }) {
           <strong>{tool.auto.decision === 'allow' ? 'Auto mode allowed' : 'Auto mode asked you'}</strong>: {tool.auto.reason}
         </p>
       )}
+      {tool.runningSummary && !tool.result && <RunningSummary toolName={tool.name} summary={tool.runningSummary} />}
       {tool.progress && !tool.result && <pre className="tool-card__output">{tool.progress}</pre>}
       {change && (
         <details className="tool-card__result">

@@ -14,6 +14,8 @@ export type Block =
       summary?: string
       /** The latest progress output, trimmed to its tail. */
       progress?: string
+      /** The small model's line on what the call is doing, while it runs long (tool_summary). */
+      runningSummary?: string
       result?: { isError: boolean; content: string; details?: unknown }
       /** Auto mode's classifier judged this call: what it said, and why. */
       auto?: { decision: 'allow' | 'ask'; reason: string; decisionId: string }
@@ -73,12 +75,7 @@ export function addPendingTurn(transcript: Transcript, key: string, prompt: stri
 }
 
 /** Ends a turn locally: a prompt that was refused, or a stop that Sous could not confirm. */
-export function failTurn(
-  transcript: Transcript,
-  key: string,
-  message: string,
-  reason: TerminalReason = 'model_error',
-): Transcript {
+export function failTurn(transcript: Transcript, key: string, message: string, reason: TerminalReason = 'model_error'): Transcript {
   return mapTurn(transcript, (turn) => turn.key === key && !turn.end, (turn) => ({
     ...turn,
     blocks: turn.blocks.map(settleTool),
@@ -122,9 +119,11 @@ export function reduce(transcript: Transcript, event: AgentEvent): Transcript {
           progress: ((tool.progress ?? '') + event.text).slice(-PROGRESS_TAIL),
         })),
       )
+    case 'tool_summary': // only while it runs: a summary that lost the race with the result is not shown
+      return update((turn) => upsertTool(turn, event.toolUseId, '', (tool) => (tool.result ? tool : { ...tool, runningSummary: event.summary })))
     case 'tool_end':
       return update((turn) =>
-        upsertTool(turn, event.toolUseId, event.name, (tool) => ({
+        upsertTool(turn, event.toolUseId, event.name, ({ runningSummary: _summary, ...tool }) => ({
           ...tool,
           state: event.isError ? 'error' : 'done',
           result: { isError: event.isError, content: event.content, ...(event.details !== undefined && { details: event.details }) },

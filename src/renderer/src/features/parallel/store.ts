@@ -28,6 +28,12 @@ export interface ParallelState {
   /** The last thing done, for the status line. */
   done: string | null
   load(projectPath: string): Promise<void>
+  /**
+   * Reads the project's runs quietly (no busy line, no error shown), at idle after the project
+   * opens (the dialog's `warm`): the view's first open then paints at once from them while
+   * {@link load} reads them again. Nothing once the store holds a project's runs.
+   */
+  prefetch(projectPath: string): Promise<void>
   start(prompt: string, models: string[]): Promise<void>
   select(runId: string): Promise<void>
   refresh(runId: string): Promise<void>
@@ -62,6 +68,13 @@ export const useParallel = create<ParallelState>()((set, get) => {
       if (get().projectPath !== projectPath) set({ projectPath, runs: [], ...FRESH })
       const runs = await working('Loading runs…', () => api.invoke('parallel.runs', { projectPath }))
       if (runs && get().projectPath === projectPath) set((now) => ({ runs, run: now.run ? (runs.find((run) => run.runId === now.run!.runId) ?? now.run) : (runs[0] ?? null) }))
+    },
+    async prefetch(projectPath) {
+      if (get().projectPath !== null) return
+      const result = await api.invoke('parallel.runs', { projectPath })
+      // Opened (or another project chosen) meanwhile: load's answer is the one to keep.
+      if (!result.ok || get().projectPath !== null) return
+      set({ projectPath, runs: result.value, ...FRESH, run: result.value[0] ?? null })
     },
     async start(prompt, models) {
       const projectPath = get().projectPath

@@ -1,8 +1,12 @@
-import type { KeyboardEvent } from 'react'
+import { useEffect, type KeyboardEvent } from 'react'
+import { lookUpWorktree, useWorktreeFacts } from '../../state/worktrees'
 import { useProjects } from './store'
 import { useRemoteProjects } from './remote-store'
 
-/** Tabs of the open projects, the current one's path, a way to open another, and errors from drops. */
+/**
+ * Tabs of the open projects, the current one's path, a way to open another, and errors from drops.
+ * A project that is a worktree (a worktree session's folder) is named by its worktree and branch.
+ */
 export function ProjectBar() {
   const current = useProjects((state) => state.current)
   const openProjects = useProjects((state) => state.openProjects)
@@ -11,7 +15,13 @@ export function ProjectBar() {
   const error = useProjects((state) => state.error)
   const choosing = useProjects((state) => state.choosing)
   const { setChoosing, clearError, activate, closeProject } = useProjects.getState()
+  const marks = useWorktreeFacts((state) => state.marks)
+  // A worktree's tab restored after a reload: ask once whether (and which) worktree it is.
+  useEffect(() => {
+    for (const project of openProjects) lookUpWorktree(project.path)
+  }, [openProjects])
   if (!current) return null
+  const currentWorktree = marks[current.path]
 
   const onTabKey = (event: KeyboardEvent, index: number) => {
     const move = (to: number) => {
@@ -45,7 +55,8 @@ export function ProjectBar() {
               onClick={() => activate(project.path)}
               onKeyDown={(event) => onTabKey(event, index)}
             >
-              {project.name}
+              {marks[project.path] ? marks[project.path]?.name : project.name}
+              {marks[project.path] && <span className="project-tab__worktree"> ⑂ {marks[project.path]?.branch}</span>}
               {connections[project.path] && (
                 <span className="project-tab__remote" role="status" title={connections[project.path]?.message}>
                   {connections[project.path]?.state === 'lost' ? ' — connection lost' : ' — reconnecting…'}
@@ -67,6 +78,11 @@ export function ProjectBar() {
       </div>
       <div className="project-bar__what" aria-label="Current project">
         <span className="visually-hidden">{current.name} </span>
+        {currentWorktree && (
+          <span className="project-bar__worktree">
+            worktree {currentWorktree.name} on branch {currentWorktree.branch} ·{' '}
+          </span>
+        )}
         <span className="project-bar__path" title={current.path}>
           {current.path}
         </span>

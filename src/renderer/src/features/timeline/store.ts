@@ -45,7 +45,7 @@ function push(sessionId: string | undefined, input: TimelineInput): void {
 /** One `agent.event` of any agent (the main agent's and its subagents'). */
 export function receiveTimelineEvent(event: AgentEvent): void {
   // Deltas never make a mark; leaving them out keeps a streaming reply from scheduling frames here.
-  if (event.type === 'text_delta' || event.type === 'thinking_delta' || event.type === 'tool_progress') return
+  if (event.type === 'text_delta' || event.type === 'thinking_delta' || event.type === 'tool_progress' || event.type === 'tool_summary') return
   push(event.sessionId, { kind: 'event', event })
 }
 
