@@ -1,5 +1,6 @@
 import type { CDPSession, Page } from '@playwright/test'
 import { writeFile } from 'node:fs/promises'
+import { startTaskTrace, type TracedTask } from './task-trace'
 import { attributeLongTasks, profileMarkScript, type AttributedTask, type CpuProfile } from './long-tasks'
 
 /** What a page did while it was watched: frame times (rAF deltas) and long tasks. */
@@ -80,6 +81,8 @@ export interface RunFigures<T> extends FrameFigures {
   cpu: MainThread
   /** With `attribute`: each long task with how much of it the main thread ran (see long-tasks.ts). */
   attributed?: AttributedTask[]
+  /** With `attribute`: the renderer main thread's long tasks from Chromium's trace, wall and thread-CPU time (task-trace.ts). */
+  traced?: TracedTask[]
 }
 
 /** Sampling interval of the CPU profile, µs. */
@@ -101,6 +104,7 @@ export async function measureRun<T>(page: Page, run: () => Promise<T>, profileFi
     // Aligns the profile's clock with the page's (long-tasks.ts); before the watch, so it is no long task of the run.
     markAt = (await page.evaluate(profileMarkScript())) as number
   }
+  const trace = options.attribute ? await startTaskTrace(cdp) : undefined
   await startWatching(page)
   const before = await mainThread(cdp)
   const started = Date.now()
@@ -109,8 +113,9 @@ export async function measureRun<T>(page: Page, run: () => Promise<T>, profileFi
   const after = await mainThread(cdp)
   const watched = await stopWatching(page)
   const profile = profiling ? ((await cdp.send('Profiler.stop')).profile as CpuProfile) : undefined
+  const traced = await trace?.()
   if (profile && profileFile) await writeFile(profileFile, JSON.stringify(profile))
   await cdp.detach()
   const attributed = profile && options.attribute ? attributeLongTasks(profile, watched.longTasks, watched.t0, markAt, PROFILE_INTERVAL_US) : undefined
-  return { ...watched, result, seconds, cpu: { thread: after.thread - before.thread, script: after.script - before.script, layout: after.layout - before.layout }, ...(attributed && { attributed }) }
+  return { ...watched, result, seconds, cpu: { thread: after.thread - before.thread, script: after.script - before.script, layout: after.layout - before.layout }, ...(attributed && { attributed }), ...(traced && { traced }) }
 }

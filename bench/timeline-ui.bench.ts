@@ -141,12 +141,12 @@ async function untilReplayEnd(page: Page): Promise<void> {
 }
 
 /** Each streaming part's longest long task and the most of one the page itself ran. */
-const longestByPart: Array<{ name: string; longest: number; mostRun: number }> = []
+const longestByPart: Array<{ name: string; longest: number; mostRun: number; mostCpu: number }> = []
 
 /** The streaming parts side by side: the strip shown against hidden, before and after. */
 function printLongest(): void {
-  console.log("timeline in Chromium, longest task while streaming (wall time / the page's own work in it):")
-  for (const part of longestByPart) console.log(`  ${part.name}: ${ms(part.longest)} / ${ms(part.mostRun)}`)
+  console.log("timeline in Chromium, longest task while streaming (wall time / the page's own work in it, by the CPU profile / by the trace's thread CPU time):")
+  for (const part of longestByPart) console.log(`  ${part.name}: ${ms(part.longest)} / ${ms(part.mostRun)} / ${ms(part.mostCpu)}`)
 }
 
 /** Runs what `prepare` returns while watching frames, long tasks and CPU, and prints them. */
@@ -155,16 +155,19 @@ async function measured(page: Page, name: string, prepare: () => Promise<() => P
   const before = await marks(page)
   // SOUS_BENCH_PROFILE=<prefix>: the renderer's CPU profile of each part, <prefix>-<part>.cpuprofile, for DevTools.
   const profile = process.env.SOUS_BENCH_PROFILE
-  const { frames, longTasks, seconds, cpu, attributed = [] } = await measureRun(page, run, profile && `${profile}-${name.replace(/\W+/g, '-')}.cpuprofile`, { attribute: true })
+  const { frames, longTasks, seconds, cpu, attributed = [], traced = [] } = await measureRun(page, run, profile && `${profile}-${name.replace(/\W+/g, '-')}.cpuprofile`, { attribute: true })
   const p95 = quantile(frames, 0.95)
   const longest = longTasks.length ? Math.max(...longTasks.map((task) => task.duration)) : 0
   const mostRun = attributed.length ? Math.max(...attributed.map((task) => task.ran)) : 0
-  longestByPart.push({ name, longest, mostRun })
+  const mostCpu = traced.length ? Math.max(...traced.map((task) => task.cpu)) : 0
+  longestByPart.push({ name, longest, mostRun, mostCpu })
   console.log(`timeline in Chromium, ${name}: ${await marks(page)} marks on ${await lanes(page)} lanes (${before} before), ${seconds.toFixed(1)} s:`)
   console.log(`  frames ${frames.length}, p95 ${ms(p95)}, max ${ms(frames.length ? Math.max(...frames) : undefined)}; target p95 ≤ 17 ms: ${p95 === undefined ? 'n/a' : `${(p95 / 17).toFixed(2)}× it`}`)
   console.log(`  long tasks ${longTasks.length}, longest ${ms(longest)}; target none over 50 ms: ${(longest / 50).toFixed(2)}× it`)
   // What each was made of: the main thread's own work, or waiting for a CPU the machine's load took.
   for (const task of attributed) console.log(`    ${ms(task.duration)} at ${(task.start / 1000).toFixed(1)} s: ran ${ms(task.ran)} (garbage collection ${ms(task.gc)}), most in ${task.top}`)
   console.log(`  longest run of the page's own work inside a long task: ${ms(mostRun)}; target under 50 ms: ${(mostRun / 50).toFixed(2)}× it`)
+  // The same question asked of Chromium's trace: the thread's own CPU clock inside each task over 50 ms (wall).
+  console.log(`  trace: ${traced.length} tasks over 50 ms on the main thread${traced.length ? ` (wall / thread CPU: ${traced.map((task) => `${ms(task.wall)} / ${ms(task.cpu)}`).join(', ')})` : ''}; most thread CPU in one: ${ms(mostCpu)}`)
   console.log(`  renderer main thread: ${cpu.thread.toFixed(2)} s CPU (${((100 * cpu.thread) / seconds).toFixed(0)} % of the run), script ${cpu.script.toFixed(2)} s, style and layout ${cpu.layout.toFixed(2)} s`)
 }

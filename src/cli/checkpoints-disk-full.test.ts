@@ -53,7 +53,7 @@ describe.skipIf(refused !== undefined)('a snapshot on a full disk', () => {
     expect(run.code, run.stderr).toBe(0)
     expect(server.failures).toEqual([])
     const events = run.stdout.trim().split('\n').map((line) => JSON.parse(line) as { type: string; toolUseId?: string; text?: string; sessionId?: string; content?: string })
-    // Said once, on the card of the call it failed before, with the kernel's reason.
+    // Said once, on the card of the call whose checkpoint failed (its blob is written while it runs), with the kernel's reason.
     const said = events.filter((event) => event.type === 'tool_progress' && event.text?.startsWith('Checkpoint not recorded'))
     expect(said).toEqual([expect.objectContaining({ toolUseId: 'toolu_full', text: expect.stringMatching(/ENOSPC|no space left/i) })])
     // The user chose to run it: it ran.

@@ -25,6 +25,15 @@ export class GitignoreMatcher {
     return this.matches(path, isDir)
   }
 
+  /**
+   * Judges the paths under `folder` by `text` (undefined: no `.gitignore` there) rather than by
+   * the file as it is when first needed: a caller that read the rules earlier (a checkpoint's,
+   * read before the call that may change them) gives them here.
+   */
+  seed(folder: string, text: string | undefined): void {
+    this.rules.set(folder, Promise.resolve(text === undefined ? undefined : ignore().add(text)))
+  }
+
   /** {@link ignores} for an absolute path under the root (outside it: never ignored). */
   async ignoresAbsolute(absolutePath: string, isDir: boolean): Promise<boolean> {
     const path = relative(this.root, absolutePath).split(sep).join('/')

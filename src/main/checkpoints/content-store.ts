@@ -3,6 +3,7 @@ import { lstat, mkdir, readdir, readFile, readlink, realpath, rename, stat, writ
 import { dirname, join } from 'node:path'
 import { GitignoreMatcher } from '../base/gitignore'
 import type { Changes } from './change-feed'
+import { captureContent, type ContentCapture, type StatKey } from './content-capture'
 import { checkpointsDir, MAX_FILE_BYTES, MAX_FILES, MAX_SESSION_BYTES, type ScanReport, type TreeEntries, type TreeEntry } from './types'
 
 /**
@@ -38,9 +39,13 @@ export class ContentStore {
   /**
    * Records `root` and returns the manifest's id. With `changes` naming paths (a watcher's), the
    * previous snapshot's files are kept and only those paths are read again (a folder whole);
-   * otherwise every folder is walked. Throws on failure (a cap, disk full, permissions).
+   * otherwise every folder is walked. `read` is called once the tree has been read: with it and a
+   * watcher's paths that are files (or links, or gone), they are read into memory first
+   * ({@link captureContent}), `read` is called, and their blobs and the manifest are hashed and
+   * written after, from those bytes, so the call may run meanwhile. Throws on failure (a cap,
+   * disk full, permissions) — after `read` when it fails writing.
    */
-  async snapshot(root: string, changes: Changes = { kind: 'all', reason: 'no file watcher' }): Promise<{ manifest: string; scan: ScanReport }> {
+  async snapshot(root: string, changes: Changes = { kind: 'all', reason: 'no file watcher' }, read?: () => void): Promise<{ manifest: string; scan: ScanReport }> {
     await this.flush()
     const previous = this.previous?.root === root ? this.previous : undefined
     const partial = changes.kind === 'paths' && previous ? changes.paths : undefined
@@ -73,7 +78,12 @@ export class ContentStore {
       if (entry === 'too-large') skipped.add(path)
       else if (entry) entries.set(path, entry)
     }
-    if (!partial) await walk('')
+    const early = partial && read ? captureContent(root, partial, previous!.stats) : undefined
+    if (early) {
+      read!()
+      for (const path of forget(partial!, entries, stats, skipped)) touched!.add(path)
+      await this.fromCapture(root, early, { entries, stats, skipped, touched: touched! })
+    } else if (!partial) await walk('')
     else {
       for (const path of forget(partial, entries, stats, skipped)) touched!.add(path)
       const realRoot = await realpath(root)
@@ -90,6 +100,28 @@ export class ContentStore {
     }
     const scan: ScanReport = !partial ? { kind: 'full', reason: changes.kind === 'all' ? changes.reason : 'no previous snapshot in this process' } : { kind: 'paths', paths: partial.length }
     return { manifest: await this.writeManifest(root, entries, stats, skipped, touched), scan }
+  }
+
+  /** A capture's entries, judged by the `.gitignore` rules read with it, its blobs stored from the bytes read then. */
+  private async fromCapture(root: string, capture: ContentCapture, into: { entries: TreeEntries; stats: Map<string, StatKey>; skipped: Set<string>; touched: Set<string> }): Promise<void> {
+    const matcher = new GitignoreMatcher(root)
+    for (const [folder, text] of capture.ignores) matcher.seed(folder, text)
+    for (const item of capture.paths) {
+      if (item.kind === 'gone' || (await matcher.ignores(item.path, false))) continue
+      if (into.stats.size + into.skipped.size >= MAX_FILES) throw new Error(`the folder has more than ${MAX_FILES} files`)
+      into.touched.add(item.path)
+      into.stats.set(item.path, item.kind === 'bytes' ? { ...item.key, id: await this.store(item.bytes) } : item.key)
+      const entry = item.kind === 'known' ? this.previous?.entries.get(item.path) : item.kind === 'bytes' ? { mode: item.mode, id: into.stats.get(item.path)!.id } : undefined
+      if (entry) into.entries.set(item.path, entry)
+      else into.skipped.add(item.path)
+    }
+  }
+
+  /** Stores `bytes` as a blob (once); its id. */
+  private async store(bytes: Buffer): Promise<string> {
+    const id = createHash('sha256').update(bytes).digest('hex')
+    await this.putBlob(id, bytes)
+    return id
   }
 
   /** One file's entry (its blob stored), `too-large` past the cap, undefined for what is neither file nor link. */
@@ -115,8 +147,7 @@ export class ContentStore {
       bytes = await readFile(absolute)
       mode = info.mode & 0o111 ? '100755' : '100644'
     } else return undefined
-    const id = createHash('sha256').update(bytes).digest('hex')
-    await this.putBlob(id, bytes)
+    const id = await this.store(bytes)
     stats.set(path, { ...key, id })
     return { mode, id }
   }
@@ -231,15 +262,6 @@ interface Manifest {
   /** path → [mode, blob id], or null for a file gone since the base. */
   files: Record<string, [string, string] | null>
   skipped: string[]
-}
-
-interface StatKey {
-  size: number
-  mtimeMs: number
-  ctimeMs: number
-  ino: number
-  mode: number
-  id: string
 }
 
 /** Drops from a snapshot's maps every path that is one of `paths` or lies under one (they are read again); the entries dropped. */

@@ -34,8 +34,8 @@ export interface RecorderOptions {
  * while the model answers is someone else's.
  * A prompt's checkpoint is not awaited either (no tool runs before the model answers). A call
  * is checkpointed at most once. A snapshot that fails never stops the call: the checkpoint is recorded as missing
- * and the failure is said once, on that call's card (or in a notice, when it failed after the
- * tree was read). Never throws.
+ * and the failure is said once, on that call's card (when it failed after the tree was read,
+ * once the call ended: {@link tail}). Never throws.
  */
 export class CheckpointRecorder implements CallCheckpoints {
   private chain: Promise<unknown> = Promise.resolve()
@@ -73,16 +73,27 @@ export class CheckpointRecorder implements CallCheckpoints {
     // The call may run once the tree is read; the tree object and the journal line follow on the chain.
     const first = await Promise.race([read, state])
     if (first === 'read') {
-      void state.then((late) => {
-        if (late?.kind === 'missing') this.o.notice(`No checkpoint was recorded before ${call.name}: ${late.reason}. Rewinding to it cannot restore code.`)
-      })
+      this.tails.set(call.toolUseId, state.then((late) => (late?.kind === 'missing' ? cardNote(late.reason) : undefined)))
       return undefined
     }
     if (first?.kind !== 'missing') return undefined
-    return `Checkpoint not recorded before this call: ${first.reason}. The call ran anyway; this checkpoint cannot restore code.`
+    return cardNote(first.reason)
+  }
+
+  /** What remained of a call's checkpoint once it was let run, by call: claimed by {@link tail}, else said in a notice by {@link after}. */
+  private readonly tails = new Map<string, Promise<string | undefined>>()
+
+  async tail(toolUseId: string): Promise<string | undefined> {
+    const tail = this.tails.get(toolUseId)
+    this.tails.delete(toolUseId)
+    return tail
   }
 
   async after(toolUseId: string): Promise<void> {
+    // A caller that did not ask for the tail (not the engine) still hears of its failure, once.
+    const unclaimed = this.tails.get(toolUseId)
+    this.tails.delete(toolUseId)
+    void unclaimed?.then((note) => note && this.o.notice(note))
     const id = this.ids.get(toolUseId)
     if (id === undefined) return
     // At most one after-state per call, as at most one checkpoint.
@@ -155,4 +166,9 @@ export class CheckpointRecorder implements CallCheckpoints {
   private async lastTurn(): Promise<number> {
     return (await this.journal.read()).reduce((most, checkpoint) => Math.max(most, checkpoint.turn), 0)
   }
+}
+
+/** The line a call's card gets when its checkpoint could not be recorded. */
+function cardNote(reason: string): string {
+  return `Checkpoint not recorded before this call: ${reason}. The call ran anyway; this checkpoint cannot restore code.`
 }

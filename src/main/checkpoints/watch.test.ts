@@ -1,4 +1,6 @@
 import { execFileSync, spawn } from 'node:child_process'
+import { createHash } from 'node:crypto'
+import { existsSync, writeFileSync } from 'node:fs'
 import { link, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -34,6 +36,8 @@ async function seed(kind: 'git' | 'content'): Promise<void> {
   }
   watched = new Workspace({ home, sessionId: 'watched', projectPath: project, env: process.env, watch: true })
 }
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
 
 let fresh = 0
 /** What a full scan records now: a workspace of a new session, no watcher, no private index yet. */
@@ -150,6 +154,34 @@ describe('a call’s checkpoint in git', () => {
     expect(recorder.workspace.lastScan).toEqual({ kind: 'paths', paths: 1 })
     expect(checkpoint.before).toEqual(expected)
     await recorder.close()
+  })
+})
+
+describe('a call’s checkpoint outside git', () => {
+  beforeEach(() => seed('content'))
+  afterEach(async () => {
+    await watched.close()
+    await rm(root, { recursive: true, force: true })
+  })
+
+  it('lets the call run before the blobs are written, and records the tree from before the call', async () => {
+    const first = await files(await watched.snapshot())
+    await writeFile(join(project, 'src', 'one.txt'), 'before the call\n')
+    // Not a full scan's: it would store the blob this test expects not to be stored yet.
+    const expected = first.map(([path, entry]) => [path, path === 'src/one.txt' ? `100644 ${sha256('before the call\n')}` : entry])
+    const blob = (text: string) => join(home, 'checkpoints', 'blobs', sha256(text).slice(0, 2), sha256(text).slice(2))
+    let storedBeforeTheCall: boolean | undefined
+    // The call: the moment the checkpoint lets it run, it rewrites the file read a moment ago and
+    // makes it ignored (its rules are the ones read with it).
+    const state = await watched.snapshot(() => {
+      storedBeforeTheCall = existsSync(blob('before the call\n'))
+      writeFileSync(join(project, 'src', 'one.txt'), 'the call\n')
+      writeFileSync(join(project, '.gitignore'), 'build/\n*.log\n*.txt\n')
+    })
+    expect(watched.lastScan).toEqual({ kind: 'paths', paths: 1 })
+    expect(storedBeforeTheCall).toBe(false)
+    expect(await files(state)).toEqual(expected)
+    expect(existsSync(blob('the call\n'))).toBe(false)
   })
 })
 

@@ -60,9 +60,14 @@ export class Workspace {
         const taken = await git.snapshot(indexFile, checkpointRef(this.o.sessionId), changes, read)
         ;[state, this.lastScan] = [taken.state, taken.scan]
       } else {
-        const taken = await this.content.snapshot(this.o.projectPath, changes)
+        let told = false
+        const tell = read && (() => {
+          told = true
+          read()
+        })
+        const taken = await this.content.snapshot(this.o.projectPath, changes, tell)
         ;[state, this.lastScan] = [{ kind: 'content', root: this.o.projectPath, manifest: taken.manifest }, taken.scan]
-        read?.()
+        if (!told) read?.()
       }
       feed?.done(true, this.lastScan.kind === 'full')
       return state

@@ -158,7 +158,13 @@ export async function processToolCall(block: ToolUseBlock, signal: AbortSignal, 
   // The tree the call left is recorded off the critical path: the recorder's chain makes the
   // next call's checkpoint wait for it, and it is taken once. A PostToolUse hook may change
   // files (a formatter) — those changes are someone else's — so with one configured it waits.
+  // The rest of its checkpoint (stored while it ran) is claimed first, then the after-state is
+  // enqueued at once (before any other call's checkpoint), then the rest is awaited: a failure
+  // there is said on this call's card, once, as one before it would be.
+  const tail = checkpointed?.tail?.(block.id).catch(() => undefined)
   const left = checkpointed?.after(block.id).catch(() => undefined)
+  const lateNote = await tail
+  if (lateNote) deps.emit({ type: 'tool_progress', toolUseId: block.id, text: lateNote })
   if (left && deps.hooks?.postToolUse && (deps.hooks.runsPostToolUseHooks?.() ?? true)) await left
   if (decision.userNote && result.isError !== true) result = withNote(result, decision.userNote)
   const postToolUse = deps.hooks?.postToolUse

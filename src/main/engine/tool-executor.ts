@@ -104,7 +104,11 @@ export class ToolExecutor {
   async *drain(): AsyncGenerator<EventBody> {
     for (;;) {
       yield* this.takeEvents()
-      if (this.entries.every((entry) => entry.state === 'settled')) return this.release()
+      if (this.entries.every((entry) => entry.state === 'settled')) {
+        // What a call pushed while the events above were being handled, and it settled meanwhile.
+        yield* this.takeEvents()
+        return this.release()
+      }
       await new Promise<void>((resolve) => (this.wake = resolve))
     }
   }

@@ -17,6 +17,13 @@ export interface CheckpointedCall {
  */
 export interface CallCheckpoints {
   before(call: CheckpointedCall): Promise<string | undefined>
+  /**
+   * The part of a call's checkpoint taken while the call ran (blobs, tree, journal line): the
+   * engine claims it once the call ended, right before `after`, and awaits it before the card
+   * closes; resolves with a note for the
+   * card when that part failed (the checkpoint is then missing). Never rejects.
+   */
+  tail?(toolUseId: string): Promise<string | undefined>
   after(toolUseId: string): Promise<void>
   /** Resolves once every snapshot asked for so far is recorded. */
   landed?(): Promise<void>
