@@ -1,4 +1,4 @@
-import { mkdirSync, rmdirSync } from 'node:fs'
+import { closeSync, fstatSync, lstatSync, mkdirSync, openSync, rmdirSync, unlinkSync, writeSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { walkTree } from '../../base/walk-tree'
 import { isUnder } from '../paths/place'
@@ -17,7 +17,12 @@ import { existsHere } from '../paths/real-path'
  * - an absent path whose creation alone would run something ({@link BLOCK_CREATION}) gets an empty
  *   folder Sous makes itself ({@link PlaceholderScope}), which the library then binds read-only:
  *   git does not list empty folders, nothing can be created in it, and it cannot be removed or
- *   renamed (a mount point). Sous makes it, rather than the library's bubblewrap, so that commands
+ *   renamed (a mount point). An absent *file* outside the project (a home's `.gitconfig` or
+ *   `.bashrc`, the user settings file) gets an empty regular file instead (`{}` for a `.json`): the
+ *   placeholder is on the host for as long as the command runs, and a folder there broke every
+ *   program outside the sandbox that reads it meanwhile (git: "unable to access '~/.gitconfig': Is
+ *   a directory"), while an empty start-up file or `{}` reads as no configuration. Bound read-only,
+ *   it cannot be written, removed or renamed over inside the sandbox either. Sous makes it, rather than the library's bubblewrap, so that commands
  *   running at once share one (the library's, made by one command's bubblewrap while another is
  *   being wrapped, made the other's fail to start), and removes it when the last of them ended;
  * - any other absent path is left alone: what would load it checks it first (the settings, hook
@@ -80,10 +85,17 @@ const SKIPPED = new Set(['node_modules', '.git'])
 export class PlaceholderScope {
   private readonly held: string[] = []
 
-  constructor(private readonly writableRoots: readonly string[]) {}
+  /** `projectRoot`: inside it a file placeholder would show in `git status`, so every placeholder there is a folder. */
+  constructor(
+    private readonly writableRoots: readonly string[],
+    private readonly projectRoot?: string,
+  ) {}
 
-  /** Makes (or shares) an empty folder at the absent `path`; false when none is needed or none could be made. */
-  hold(path: string): boolean {
+  /**
+   * Makes (or shares) a placeholder at the absent `path`: an empty folder, or, for a `file` outside
+   * the project, an empty file. False when none is needed or none could be made.
+   */
+  hold(path: string, file = false): boolean {
     // Outside every writable folder the command cannot create it anyway.
     if (!this.writableRoots.some((dir) => isInside(path, dir))) return false
     const entry = HELD.get(path)
@@ -93,13 +105,14 @@ export class PlaceholderScope {
       return true
     }
     if (existsHere(path)) return false
-    let created: string | undefined
+    const asFile = file && !(this.projectRoot !== undefined && isInside(path, this.projectRoot))
+    let made: Omit<Held, 'count'> | undefined
     try {
-      created = mkdirSync(path, { recursive: true, mode: 0o755 })
+      made = asFile ? makeFile(path) : { top: mkdirSync(path, { recursive: true, mode: 0o755 }) ?? path }
     } catch {
       return false
     }
-    HELD.set(path, { count: 1, top: created ?? path })
+    HELD.set(path, { count: 1, ...made })
     this.held.push(path)
     return true
   }
@@ -122,8 +135,45 @@ export class PlaceholderScope {
       const entry = HELD.get(path)
       if (!entry || --entry.count > 0) continue
       HELD.delete(path)
-      removeEmptyUpTo(path, entry.top)
+      if (entry.file && !unlinkIfOurs(path, entry.file)) continue
+      removeEmptyUpTo(entry.file ? dirname(path) : path, entry.top)
     }
+  }
+}
+
+/** A placeholder in use: how many commands hold it, the topmost folder made for it, and, for a file, what identifies it. */
+interface Held {
+  count: number
+  top: string
+  file?: { dev: number; ino: number; size: number }
+}
+
+/** Makes the empty file placeholder at `path` (and the folders above it): `{}` for JSON, so a reader sees no settings rather than bad ones. */
+function makeFile(path: string): Omit<Held, 'count'> {
+  const parent = mkdirSync(dirname(path), { recursive: true, mode: 0o755 })
+  // `wx`: never over something that appeared since the check.
+  const fd = openSync(path, 'wx', 0o644)
+  try {
+    if (path.endsWith('.json')) writeSync(fd, '{}\n')
+    const st = fstatSync(fd)
+    return { top: parent ?? path, file: { dev: st.dev, ino: st.ino, size: st.size } }
+  } finally {
+    closeSync(fd)
+  }
+}
+
+/**
+ * Removes the file placeholder unless somebody outside the sandbox replaced or wrote it meanwhile
+ * (`git config --global` renames its own file over it): then it is theirs and stays.
+ */
+function unlinkIfOurs(path: string, file: NonNullable<Held['file']>): boolean {
+  try {
+    const st = lstatSync(path)
+    if (!st.isFile() || st.dev !== file.dev || st.ino !== file.ino || st.size !== file.size) return false
+    unlinkSync(path)
+    return true
+  } catch {
+    return false
   }
 }
 
@@ -132,10 +182,10 @@ export function isPlaceholder(path: string): boolean {
   return HELD.has(path)
 }
 
-/** Placeholder folders in use, by path: how many commands hold each, and the topmost folder made for it. */
-const HELD = new Map<string, { count: number; top: string }>()
+/** Placeholders in use, by path. */
+const HELD = new Map<string, Held>()
 
-/** Removes `path` and the empty folders above it up to `top`, stopping at the first that is not empty (somebody put something there). */
+/** Removes `path` and the empty folders above it up to `top` (when `top` is not above it, nothing), stopping at the first that is not empty (somebody put something there). */
 function removeEmptyUpTo(path: string, top: string): void {
   for (let dir = path; isInside(dir, top); dir = dirname(dir)) {
     try {
@@ -152,11 +202,11 @@ function removeEmptyUpTo(path: string, top: string): void {
  * `blockCreation`) an empty folder in its place made through `placeholders` (without a scope, the
  * path itself, for the library to protect as it does).
  */
-export function protect(path: string, blockCreation: boolean, placeholders?: PlaceholderScope): string[] {
+export function protect(path: string, blockCreation: boolean, placeholders?: PlaceholderScope, file = false): string[] {
   if (existsHere(path)) return [path]
   if (!blockCreation) return []
   if (!placeholders) return [path]
-  return placeholders.hold(path) ? [path] : []
+  return placeholders.hold(path, file) ? [path] : []
 }
 
 /** Options of {@link projectProtection}. */
@@ -178,7 +228,7 @@ export function projectProtection(root: string, o: ProtectionOptions): string[] 
   for (const file of nestedInstructionFiles(root)) denies.push(file)
   // A hook script that is not there yet would run, as the trusted hook, whatever a command put there.
   for (const script of o.hookScripts ?? []) if (isInside(script, root)) denies.push(...protect(script, true, o.placeholders))
-  if (o.writableRoots.some((dir) => isInside(o.home, dir))) for (const name of HOME_FILES) denies.push(...protect(join(o.home, name), true, o.placeholders))
+  if (o.writableRoots.some((dir) => isInside(o.home, dir))) for (const name of HOME_FILES) denies.push(...protect(join(o.home, name), true, o.placeholders, true))
   return [...new Set(denies)]
 }
 
