@@ -188,7 +188,7 @@ export class BashSandbox {
       ...projectProtection(this.projectRoot, { home, writableRoots: writable, hookScripts: this.protection.hookScripts, placeholders }),
       // A settings file that is not there yet cannot be created either (headless, the project's own is obeyed without a trust check);
       // the settings loader reads the empty folder standing in for it as no file.
-      ...(this.protection.protectFiles ?? []).flatMap((file) => protect(file, true, placeholders)),
+      ...(this.protection.protectFiles ?? []).flatMap((file) => protect(file, true, placeholders, true)),
       ...(this.protection.denyWrite ?? []),
       ...gitWriteDenies(this.projectRoot, placeholders),
     ]
@@ -205,7 +205,7 @@ export class BashSandbox {
 
   private scopeFor(commandId: string): PlaceholderScope {
     this.releasePlaceholders(commandId)
-    const scope = new PlaceholderScope(this.writableRoots())
+    const scope = new PlaceholderScope(this.writableRoots(), this.projectRoot)
     this.placeholders.set(commandId, scope)
     return scope
   }

@@ -1,8 +1,10 @@
-import { mkdirSync, rmdirSync } from 'node:fs'
-import { dirname, join, resolve } from 'node:path'
+import { join, resolve } from 'node:path'
 import { walkTree } from '../../base/walk-tree'
 import { isUnder } from '../paths/place'
 import { existsHere } from '../paths/real-path'
+import type { PlaceholderScope } from './placeholders'
+
+export { isPlaceholder, PlaceholderScope } from './placeholders'
 
 /**
  * What a sandboxed command may not write in the project: every file a trusted configuration runs
@@ -17,7 +19,12 @@ import { existsHere } from '../paths/real-path'
  * - an absent path whose creation alone would run something ({@link BLOCK_CREATION}) gets an empty
  *   folder Sous makes itself ({@link PlaceholderScope}), which the library then binds read-only:
  *   git does not list empty folders, nothing can be created in it, and it cannot be removed or
- *   renamed (a mount point). Sous makes it, rather than the library's bubblewrap, so that commands
+ *   renamed (a mount point). An absent *file* outside the project (a home's `.gitconfig` or
+ *   `.bashrc`, the user settings file) gets an empty regular file instead (`{}` for a `.json`): the
+ *   placeholder is on the host for as long as the command runs, and a folder there broke every
+ *   program outside the sandbox that reads it meanwhile (git: "unable to access '~/.gitconfig': Is
+ *   a directory"), while an empty start-up file or `{}` reads as no configuration. Bound read-only,
+ *   it cannot be written, removed or renamed over inside the sandbox either. Sous makes it, rather than the library's bubblewrap, so that commands
  *   running at once share one (the library's, made by one command's bubblewrap while another is
  *   being wrapped, made the other's fail to start), and removes it when the last of them ended;
  * - any other absent path is left alone: what would load it checks it first (the settings, hook
@@ -73,90 +80,15 @@ const MAX_DIRECTORIES = 2000
 const SKIPPED = new Set(['node_modules', '.git'])
 
 /**
- * The empty folders one command's protection stands in for absent paths with. The folders are
- * shared by every command running at once (counted), and removed, when still empty, once the last
- * of them released its scope.
- */
-export class PlaceholderScope {
-  private readonly held: string[] = []
-
-  constructor(private readonly writableRoots: readonly string[]) {}
-
-  /** Makes (or shares) an empty folder at the absent `path`; false when none is needed or none could be made. */
-  hold(path: string): boolean {
-    // Outside every writable folder the command cannot create it anyway.
-    if (!this.writableRoots.some((dir) => isInside(path, dir))) return false
-    const entry = HELD.get(path)
-    if (entry) {
-      entry.count++
-      this.held.push(path)
-      return true
-    }
-    if (existsHere(path)) return false
-    let created: string | undefined
-    try {
-      created = mkdirSync(path, { recursive: true, mode: 0o755 })
-    } catch {
-      return false
-    }
-    HELD.set(path, { count: 1, top: created ?? path })
-    this.held.push(path)
-    return true
-  }
-
-  /**
-   * Keeps a placeholder another command made alive while this one starts: the library scans its
-   * working directory for protected names itself, finds the folder and binds it, and bubblewrap
-   * fails when the other command's end removed it in between.
-   */
-  share(path: string): void {
-    const entry = HELD.get(path)
-    if (!entry) return
-    entry.count++
-    this.held.push(path)
-  }
-
-  /** The command ended (or never started): its share of each folder is given back. */
-  release(): void {
-    for (const path of this.held.splice(0)) {
-      const entry = HELD.get(path)
-      if (!entry || --entry.count > 0) continue
-      HELD.delete(path)
-      removeEmptyUpTo(path, entry.top)
-    }
-  }
-}
-
-/** Whether `path` is a placeholder folder a running command holds (it stands for nothing being there). */
-export function isPlaceholder(path: string): boolean {
-  return HELD.has(path)
-}
-
-/** Placeholder folders in use, by path: how many commands hold each, and the topmost folder made for it. */
-const HELD = new Map<string, { count: number; top: string }>()
-
-/** Removes `path` and the empty folders above it up to `top`, stopping at the first that is not empty (somebody put something there). */
-function removeEmptyUpTo(path: string, top: string): void {
-  for (let dir = path; isInside(dir, top); dir = dirname(dir)) {
-    try {
-      rmdirSync(dir)
-    } catch {
-      return
-    }
-    if (dir === top) return
-  }
-}
-
-/**
  * The deny entries that protect `path`: itself when it exists; when it does not, nothing, or (with
  * `blockCreation`) an empty folder in its place made through `placeholders` (without a scope, the
  * path itself, for the library to protect as it does).
  */
-export function protect(path: string, blockCreation: boolean, placeholders?: PlaceholderScope): string[] {
+export function protect(path: string, blockCreation: boolean, placeholders?: PlaceholderScope, file = false): string[] {
   if (existsHere(path)) return [path]
   if (!blockCreation) return []
   if (!placeholders) return [path]
-  return placeholders.hold(path) ? [path] : []
+  return placeholders.hold(path, file) ? [path] : []
 }
 
 /** Options of {@link projectProtection}. */
@@ -178,7 +110,7 @@ export function projectProtection(root: string, o: ProtectionOptions): string[] 
   for (const file of nestedInstructionFiles(root)) denies.push(file)
   // A hook script that is not there yet would run, as the trusted hook, whatever a command put there.
   for (const script of o.hookScripts ?? []) if (isInside(script, root)) denies.push(...protect(script, true, o.placeholders))
-  if (o.writableRoots.some((dir) => isInside(o.home, dir))) for (const name of HOME_FILES) denies.push(...protect(join(o.home, name), true, o.placeholders))
+  if (o.writableRoots.some((dir) => isInside(o.home, dir))) for (const name of HOME_FILES) denies.push(...protect(join(o.home, name), true, o.placeholders, true))
   return [...new Set(denies)]
 }
 

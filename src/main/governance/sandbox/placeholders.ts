@@ -1,0 +1,153 @@
+import { closeSync, fstatSync, lstatSync, mkdirSync, openSync, rmdirSync, unlinkSync, writeSync } from 'node:fs'
+import { dirname, resolve } from 'node:path'
+import { isUnder } from '../paths/place'
+import { existsHere } from '../paths/real-path'
+
+/*
+ * The placeholders that stand in for absent protected paths while sandboxed commands run (see
+ * `project-protection.ts` for which paths get one and why): empty folders, or, outside the
+ * project, empty files. Shared by every command running at once, counted, and removed once the
+ * last command gave its share back.
+ */
+
+/**
+ * The empty folders one command's protection stands in for absent paths with. The folders are
+ * shared by every command running at once (counted), and removed, when still empty, once the last
+ * of them released its scope.
+ */
+export class PlaceholderScope {
+  private readonly held: string[] = []
+
+  /** `projectRoot`: inside it a file placeholder would show in `git status`, so every placeholder there is a folder. */
+  constructor(
+    private readonly writableRoots: readonly string[],
+    private readonly projectRoot?: string,
+  ) {}
+
+  /**
+   * Makes (or shares) a placeholder at the absent `path`: an empty folder, or, for a `file` outside
+   * the project, an empty file. False when none is needed or none could be made.
+   */
+  hold(path: string, file = false): boolean {
+    // Outside every writable folder the command cannot create it anyway.
+    if (!this.writableRoots.some((dir) => isInside(path, dir))) return false
+    const entry = HELD.get(path)
+    if (entry) {
+      entry.count++
+      this.held.push(path)
+      return true
+    }
+    if (existsHere(path)) return false
+    const asFile = file && !(this.projectRoot !== undefined && isInside(path, this.projectRoot))
+    let made: Omit<Held, 'count'> | undefined
+    try {
+      made = asFile ? makeFile(path) : makeFolder(path)
+    } catch {
+      return false
+    }
+    HELD.set(path, { count: 1, ...made })
+    this.held.push(path)
+    return true
+  }
+
+  /**
+   * Keeps a placeholder another command made alive while this one starts: the library scans its
+   * working directory for protected names itself, finds the folder and binds it, and bubblewrap
+   * fails when the other command's end removed it in between.
+   */
+  share(path: string): void {
+    const entry = HELD.get(path)
+    if (!entry) return
+    entry.count++
+    this.held.push(path)
+  }
+
+  /** The command ended (or never started): its share of each placeholder is given back; the last share removes it. */
+  release(): void {
+    for (const path of this.held.splice(0)) {
+      const entry = HELD.get(path)
+      if (!entry || --entry.count > 0) continue
+      HELD.delete(path)
+      if (!entry.folder && !unlinkIfOurs(path, entry.id)) continue
+      removeEmptyUpTo(entry.folder ? path : dirname(path), entry.top)
+    }
+  }
+}
+
+/** Whether `path` is still the file placeholder identified by `id`, unwritten. */
+function sameAs(path: string, id: Held['id']): boolean {
+  try {
+    const st = lstatSync(path)
+    return st.isFile() && st.dev === id.dev && st.ino === id.ino && st.size === id.size
+  } catch {
+    return false
+  }
+}
+
+/** Makes the empty folder placeholder at `path` (and the folders above it). */
+function makeFolder(path: string): Omit<Held, 'count'> {
+  const top = mkdirSync(path, { recursive: true, mode: 0o755 }) ?? path
+  const st = lstatSync(path)
+  return { top, folder: true, id: { dev: st.dev, ino: st.ino, size: 0 } }
+}
+
+/** A placeholder in use: how many commands hold it, the topmost folder made for it, whether it is a folder, and what identifies it. */
+interface Held {
+  count: number
+  top: string
+  folder?: boolean
+  id: { dev: number; ino: number; size: number }
+}
+
+/** Makes the empty file placeholder at `path` (and the folders above it): `{}` for JSON, so a reader sees no settings rather than bad ones. */
+function makeFile(path: string): Omit<Held, 'count'> {
+  const parent = mkdirSync(dirname(path), { recursive: true, mode: 0o755 })
+  // `wx`: never over something that appeared since the check.
+  const fd = openSync(path, 'wx', 0o644)
+  try {
+    if (path.endsWith('.json')) writeSync(fd, '{}\n')
+    const st = fstatSync(fd)
+    return { top: parent ?? path, id: { dev: st.dev, ino: st.ino, size: st.size } }
+  } finally {
+    closeSync(fd)
+  }
+}
+
+/**
+ * Removes the file placeholder unless somebody outside the sandbox replaced or wrote it meanwhile
+ * (`git config --global` renames its own file over it): then it is theirs and stays.
+ */
+function unlinkIfOurs(path: string, id: Held['id']): boolean {
+  try {
+    if (!sameAs(path, id)) return false
+    unlinkSync(path)
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** Whether `path` is a placeholder folder a running command holds (it stands for nothing being there). */
+export function isPlaceholder(path: string): boolean {
+  return HELD.has(path)
+}
+
+/** Placeholders in use, by path. */
+const HELD = new Map<string, Held>()
+
+/** Removes `path` and the empty folders above it up to `top` (when `top` is not above it, nothing), stopping at the first that is not empty (somebody put something there). */
+function removeEmptyUpTo(path: string, top: string): void {
+  for (let dir = path; isInside(dir, top); dir = dirname(dir)) {
+    try {
+      rmdirSync(dir)
+    } catch {
+      return
+    }
+    if (dir === top) return
+  }
+}
+
+
+function isInside(path: string, dir: string): boolean {
+  return isUnder(resolve(path), resolve(dir))
+}
