@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { reviewChange } from '../../../shared/edit-review'
 import { isBinary, startBlobReader, type BlobReader } from './blobs'
 import { git, gitOut } from './git'
-import { headFromFiles, knownBlobs, knownMergeBase, rememberBlobs, rememberMergeBase } from './read-cache'
+import { headFromFiles, knownBlobs, readBefore, knownMergeBase, rememberBlobs, rememberMergeBase } from './read-cache'
 
 /** Above this a file is compared and merged whole, never hunk by hunk (Monaco and the merge stay quick). */
 export const MAX_TEXT_BYTES = 2 * 1024 * 1024
@@ -115,8 +115,10 @@ async function forkFiles(worktree: string, fork: string, paths: readonly string[
 export async function readWorktree(worktree: string, baseHead: string, env?: NodeJS.ProcessEnv): Promise<{ fork: string; files: WorktreeFile[] }> {
   const untracked = listUntracked(worktree, env)
   const head = await headFromFiles(worktree)
-  const cached = head === undefined ? undefined : knownMergeBase(head, baseHead)
-  if (cached) return { fork: cached, files: await worktreeChanges(worktree, cached, env, { untracked }) }
+  // A worktree still at the base's HEAD (no commit on either side since the fork: the usual
+  // case) forked there; no process asks.
+  const cached = head === undefined ? undefined : head === baseHead ? head : knownMergeBase(head, baseHead)
+  if (cached) return { fork: cached, files: await worktreeChanges(worktree, cached, env, { untracked, ...(!readBefore(cached) && { blobs: startBlobReader(worktree, env) }) }) }
   const started: Started = { untracked, blobs: startBlobReader(worktree, env) }
   let fork: string
   try {

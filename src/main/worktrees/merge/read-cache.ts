@@ -81,6 +81,14 @@ const MAX_BLOB_BYTES = 64 * 1024 * 1024
 /** A larger file is read again each time rather than crowd out the many small ones. */
 const MAX_CACHED_BLOB = 2 * 1024 * 1024
 
+/** Commits whose files were read before (a hint only: their files may have been let go since). */
+const READ_COMMITS = new Bounded<true>(1024)
+
+/** Whether files of `commit` were read before: a reader started ahead for a commit never read is likely to be asked. */
+export function readBefore(commit: string): boolean {
+  return READ_COMMITS.get(commit) === true
+}
+
 /** The files of `commit` among `paths` already read, and the paths still to ask git for. */
 export function knownBlobs(commit: string, paths: readonly string[]): { known: Map<string, Blob>; missing: string[] } {
   const known = new Map<string, Blob>()
@@ -99,6 +107,7 @@ export function knownBlobs(commit: string, paths: readonly string[]): { known: M
  */
 export function rememberBlobs(commit: string, read: ReadonlyMap<string, Blob>): void {
   if (!HEX.test(commit)) return
+  READ_COMMITS.set(commit, true)
   for (const [path, blob] of read) {
     if (!blob || blob.length > MAX_CACHED_BLOB) continue
     const key = `${commit}:${path}`
