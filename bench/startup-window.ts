@@ -37,7 +37,7 @@ export async function windowFigures(server: ModelServer, base: string): Promise<
 async function loads(url: string, project: string): Promise<void> {
   const browser = await launchChromium()
   try {
-    const figures: Array<{ fcp: number; screen: number; longTasks: number[] }> = []
+    const figures: Array<{ fcp: number; screen: number; longTasks: number[]; frames: string[] }> = []
     let page: Page | undefined
     for (let load = 0; load < LOADS; load++) {
       await page?.close()
@@ -55,12 +55,20 @@ async function loads(url: string, project: string): Promise<void> {
         new PerformanceObserver((list) => {
           for (const entry of list.getEntries()) window.__startupLongTasks.push(entry.duration)
         }).observe({ type: 'longtask', buffered: true })
+        // Long animation frames name the scripts that ran in them: where each long task came from.
+        window.__startupFrames = []
+        new PerformanceObserver((list) => {
+          for (const entry of list.getEntries()) {
+            const scripts = entry.scripts.filter((script) => script.duration > 10).map((script) => (script.sourceURL.split('/').pop() || script.invoker) + ' ' + Math.round(script.duration))
+            window.__startupFrames.push(Math.round(entry.startTime) + '+' + Math.round(entry.duration) + ' ms: ' + (scripts.join(', ') || 'style/layout/render'))
+          }
+        }).observe({ type: 'long-animation-frame', buffered: true })
       `)
       await openProject(page, url, project)
       await page.evaluate(`new Promise((done) => setTimeout(() => requestIdleCallback(() => done(), { timeout: 3000 }), 2500))`)
       const fcp = (await page.evaluate(`performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? -1`)) as number
       const screen = (await page.evaluate('window.__startScreen ?? -1')) as number
-      figures.push({ fcp, screen, longTasks: (await page.evaluate('window.__startupLongTasks')) as number[] })
+      figures.push({ fcp, screen, longTasks: (await page.evaluate('window.__startupLongTasks')) as number[], frames: (await page.evaluate('window.__startupFrames')) as string[] })
     }
     const fcps = figures.map((load) => load.fcp)
     const longest = figures.map((load) => Math.max(0, ...load.longTasks))
@@ -70,6 +78,8 @@ async function loads(url: string, project: string): Promise<void> {
     console.log(`  the app's start screen painted (React's first render, the open-project form): median ${median(screens).toFixed(0)} ms (${screens.map((screen) => screen.toFixed(0)).join(', ')}); the first paint before it is index.html's boot shell`)
     const over = figures.map((load) => load.longTasks.filter((task) => task > 50).length)
     console.log(`  long tasks over 50 ms during start: ${over.join(', ')} per load; longest ${longest.map((task) => task.toFixed(0)).join(', ')} ms (target: none${over.some(Boolean) ? ', OVER' : ''})`)
+    const last = figures.at(-1)
+    if (last) console.log(`  the last load's long animation frames (start+duration, scripts over 10 ms): ${last.frames.join('; ') || 'none'}`)
     await page?.close()
   } finally {
     await browser.close()

@@ -1,6 +1,5 @@
 import { homedir } from 'node:os'
 import { CheckpointDesk } from '../checkpoints/desk'
-import { pruneDaily } from '../checkpoints/prune'
 import type { PermissionGate } from '../governance/gate/gate'
 import { HookLog } from '../governance/hooks/log'
 import { MemoryService } from '../memory/service'
@@ -117,8 +116,9 @@ export function createSessionRuntime(options: SessionRuntimeOptions): SessionRun
   const sessions = new SessionManager({ home: options.home, open: (projectPath, sessionId) => openSession(parts, projectPath, sessionId) })
   // Scheduled prompts fire into sessions open here, between their turns.
   parts.schedule.attach({ isIdle: (id) => sessions.parts(id) !== undefined && !sessions.isBusy(id), prompt: (id, text) => sessions.prompt(id, text) })
-  // Old checkpoints and those of deleted sessions go, at most once a day (checkpoints/prune.ts).
-  void pruneDaily(options.home, options.env)
+  // Old checkpoints and those of deleted sessions go, at most once a day (checkpoints/prune.ts);
+  // imported here, not statically: nothing waits for it, so `sous -p` does not compile it first.
+  void import('../checkpoints/prune').then(({ pruneDaily }) => pruneDaily(options.home, options.env)).catch(() => undefined)
   return {
     sessions,
     approvals: parts.approvals,

@@ -1,5 +1,5 @@
 import { dirname } from 'node:path'
-import lockfile from 'proper-lockfile'
+import { properLockfile } from '../base/proper-lockfile'
 import { AppError } from '../../shared/ipc/result'
 import { makePrivateFolder } from './transcript'
 
@@ -17,7 +17,7 @@ const STALE_MS = 10_000
 export async function lockTranscript(path: string, sessionId: string, onLost?: (error: Error) => void): Promise<() => Promise<void>> {
   makePrivateFolder(dirname(path))
   try {
-    const release = await lockfile.lock(path, {
+    const release = await properLockfile().lock(path, {
       realpath: false,
       stale: STALE_MS,
       // The default throws from a timer, which would end the process.

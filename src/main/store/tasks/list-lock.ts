@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises'
 import { setTimeout as sleep } from 'node:timers/promises'
-import lockfile from 'proper-lockfile'
+import { properLockfile } from '../../base/proper-lockfile'
 
 /** How hard to try for the list lock (the seeds' numbers: up to 30 retries, 5–100 ms backoff). */
 export interface LockPolicy {
@@ -68,7 +68,7 @@ export class ListLock {
   private async acquire(onCompromised: (error: Error) => void): Promise<() => Promise<void>> {
     for (let attempt = 0; ; attempt++) {
       try {
-        const release = await lockfile.lock(this.dir, { lockfilePath: `${this.dir}.lock`, realpath: false, retries: 0, onCompromised })
+        const release = await properLockfile().lock(this.dir, { lockfilePath: `${this.dir}.lock`, realpath: false, retries: 0, onCompromised })
         this.stats.acquired++
         return release
       } catch (error) {

@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
-import lockfile from 'proper-lockfile'
+import { properLockfile } from '../../base/proper-lockfile'
 
 /** How hard to try for a file's lock. */
 export interface FileLockPolicy {
@@ -59,7 +59,7 @@ async function holding<T>(file: string, critical: () => Promise<T>, policy: File
 async function acquire(file: string, policy: FileLockPolicy, onCompromised: (error: Error) => void): Promise<() => Promise<void>> {
   for (let attempt = 0; ; attempt++) {
     try {
-      return await lockfile.lock(file, { lockfilePath: `${file}.lock`, realpath: false, retries: 0, onCompromised })
+      return await properLockfile().lock(file, { lockfilePath: `${file}.lock`, realpath: false, retries: 0, onCompromised })
     } catch (error) {
       if ((error as { code?: string }).code !== 'ELOCKED') throw error
       if (attempt >= policy.retries) throw new FileBusyError(`${file} is busy (its lock was held through ${policy.retries} retries); try again.`)

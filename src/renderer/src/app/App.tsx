@@ -21,8 +21,17 @@ import { useShortcuts } from './useShortcuts'
 import { ViewHost } from './ViewHost'
 import { useWorktreeFacts } from '../state/worktrees'
 import { VIEWS } from './views'
-import { Workspace } from './Workspace'
+import { LazyBoundary } from '../lib/LazyBoundary'
+import { lazyNamed } from '../lib/lazy'
 import './workspace.css'
+
+/**
+ * The workspace (chat, timeline, sidebar views, terminals: most of the app's code) is its own
+ * chunk: the start screen needs none of it, and evaluating it with the rest made the window's
+ * start one long task (docs/design/startup.md). It is fetched in the first idle moment, so
+ * opening a project seldom waits for it.
+ */
+const Workspace = lazyNamed(() => import('./Workspace'), 'Workspace')
 
 /**
  * The composition root: project tabs on top; for the project on screen the workspace (the
@@ -38,7 +47,7 @@ export function App() {
   const { dark, fontSize } = useTheme()
   const sessions = useProjectSessions(current?.path)
   const [paletteOpen, setPaletteOpen] = useState(false)
-  useWarmUp()
+  useWarmUp(Workspace.preload)
   // Everything waiting for the user, in every project: its count in the title, the badge and the top bar.
   const waiting = useInboxRows().length
   useAttentionCount(waiting)
@@ -90,13 +99,15 @@ export function App() {
         {sessions.error && <ErrorBanner message={sessions.error} onDismiss={sessions.dismissError} />}
         <main className="app__main">
           {context.project && (
-            <Workspace
-              context={{ ...context, project: context.project }}
-              views={VIEWS}
-              openProjects={openProjects}
-              sessions={sessions.byProject}
-              inert={choosing}
-            />
+            <LazyBoundary what="the workspace">
+              <Workspace
+                context={{ ...context, project: context.project }}
+                views={VIEWS}
+                openProjects={openProjects}
+                sessions={sessions.byProject}
+                inert={choosing}
+              />
+            </LazyBoundary>
           )}
           {(!current || choosing) && <OpenProject />}
         </main>
