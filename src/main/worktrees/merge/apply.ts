@@ -48,24 +48,24 @@ export async function applyMerge(baseRoot: string, sources: ReadonlyMap<string, 
   const work = plan.files.filter((file) => file.action !== 'none')
   const contents = await Promise.all(work.map((file) => contentOf(file, sources)))
   const undo: Array<() => Promise<void>> = []
-  const outcome: ApplyOutcome = { written: [], deleted: [], heldBack }
-  try {
-    for (const [index, file] of work.entries()) {
+  // Every file at once (each checked, backed up, then written atomically on its own), not one
+  // after another: on a busy machine each file's handful of system calls waits its turn, and a
+  // hundred hunks span tens of files. Any failure puts back every file touched.
+  const settled = await Promise.allSettled(
+    work.map(async (file, index) => {
       const target = await resolveInside(baseRoot, file.path)
-      undo.push(await backup(target))
-      if (file.action === 'delete') {
-        await rm(target, { force: true })
-        outcome.deleted.push(file.path)
-      } else {
-        await writeKeepingMode(target, contents[index]!)
-        outcome.written.push(file.path)
-      }
-    }
-  } catch (error) {
-    for (const restore of undo.reverse()) await restore().catch(() => undefined)
-    throw new AppError('INTERNAL', `Nothing was applied: ${(error as Error).message}`)
+      const saved = await backup(target)
+      undo.push(saved.restore)
+      if (file.action === 'delete') await rm(target, { force: true })
+      else await writeKeepingMode(target, contents[index]!, saved.mode)
+    }),
+  )
+  const failed = settled.find((result): result is PromiseRejectedResult => result.status === 'rejected')
+  if (failed) {
+    await Promise.all(undo.map((restore) => restore().catch(() => undefined)))
+    throw new AppError('INTERNAL', `Nothing was applied: ${(failed.reason as Error).message}`)
   }
-  return outcome
+  return { written: work.filter((file) => file.action !== 'delete').map((file) => file.path), deleted: work.filter((file) => file.action === 'delete').map((file) => file.path), heldBack }
 }
 
 /** The bytes a file's action writes (a copy is read from the session's worktree and checked against the preview's hash). */
@@ -78,19 +78,20 @@ async function contentOf(file: MergePlanFile, sources: ReadonlyMap<string, Merge
   return bytes
 }
 
-/** How to put `target` back as it is now (removed again when it did not exist). */
-async function backup(target: string): Promise<() => Promise<void>> {
+/** How to put `target` back as it is now (removed again when it did not exist), and its permission bits (undefined: a new file). */
+async function backup(target: string): Promise<{ restore: () => Promise<void>; mode?: number }> {
   const before = await readFile(target).catch(() => undefined)
   const mode = before ? (await stat(target)).mode & 0o7777 : undefined
-  return async () => {
+  const restore = async () => {
     if (before === undefined) await rm(target, { force: true })
-    else await writeKeepingMode(target, before, mode)
+    else await writeKeepingMode(target, before, mode ?? 0o644)
   }
+  return { restore, ...(mode !== undefined && { mode }) }
 }
 
-/** Writes atomically (a temp file renamed over the target), keeping the target's permission bits (0o644 for a new file). */
-async function writeKeepingMode(target: string, data: string | Buffer, mode?: number): Promise<void> {
-  const keep = mode ?? (await stat(target).then((info) => info.mode & 0o7777).catch(() => 0o644))
+/** Writes atomically (a temp file renamed over the target) with permission bits `mode` (the target's, read by its backup; 0o644 for a new file). */
+async function writeKeepingMode(target: string, data: string | Buffer, mode = 0o644): Promise<void> {
+  const keep = mode
   await mkdir(dirname(target), { recursive: true })
   const temp = `${target}.sous-${randomBytes(4).toString('hex')}.tmp`
   try {

@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { reviewChange } from '../../../shared/edit-review'
 import { isBinary, startBlobReader, type BlobReader } from './blobs'
 import { git, gitOut } from './git'
+import { headFromFiles, knownBlobs, readBefore, knownMergeBase, rememberBlobs, rememberMergeBase } from './read-cache'
 
 /** Above this a file is compared and merged whole, never hunk by hunk (Monaco and the merge stay quick). */
 export const MAX_TEXT_BYTES = 2 * 1024 * 1024
@@ -37,9 +38,13 @@ export function hashOf(data: string | Buffer): string {
   return createHash('sha256').update(data).digest('hex')
 }
 
-/** The commit HEAD points at in `cwd`; throws when it is not a git checkout with a commit. */
-export function headOf(cwd: string, env?: NodeJS.ProcessEnv): Promise<string> {
-  return gitOut(['rev-parse', '--verify', 'HEAD^{commit}'], { cwd, ...(env && { env }) })
+/**
+ * The commit HEAD points at in `cwd`; throws when it is not a git checkout with a commit. Read
+ * from git's files when they are plain (no process: the compare view reads every session's HEAD
+ * at each open), else from `git rev-parse`.
+ */
+export async function headOf(cwd: string, env?: NodeJS.ProcessEnv): Promise<string> {
+  return (await headFromFiles(cwd)) ?? gitOut(['rev-parse', '--verify', 'HEAD^{commit}'], { cwd, ...(env && { env }) })
 }
 
 /**
@@ -54,7 +59,8 @@ export async function forkPointOf(baseRoot: string, worktree: string, env?: Node
 /** What {@link worktreeChanges} may be handed already started (see {@link readWorktree}). */
 interface Started {
   untracked: ReturnType<typeof git>
-  blobs: BlobReader
+  /** Absent: started only if some file of the fork point is not cached. */
+  blobs?: BlobReader
 }
 
 /**
@@ -65,10 +71,10 @@ interface Started {
 export async function worktreeChanges(worktree: string, fork: string, env?: NodeJS.ProcessEnv, started?: Started): Promise<WorktreeFile[]> {
   const options = { cwd: worktree, ...(env && { env }) }
   const untrackedRun = started?.untracked ?? listUntracked(worktree, env)
-  const blobs = started?.blobs ?? startBlobReader(worktree, env)
+  const blobs = started ? started.blobs : startBlobReader(worktree, env)
   const [tracked, untracked] = await Promise.all([git(['diff', '--no-renames', '--no-ext-diff', '--no-textconv', '--name-status', '-z', fork, '--'], options), untrackedRun])
   if (!tracked.ok) {
-    blobs.close()
+    blobs?.close()
     throw new Error(`git diff: ${tracked.error}`)
   }
   const listed = new Map<string, WorktreeFile['change']>()
@@ -80,24 +86,48 @@ export async function worktreeChanges(worktree: string, fork: string, env?: Node
   }
   if (untracked.ok) for (const path of untracked.stdout.split('\0')) if (path && !listed.has(path)) listed.set(path, 'added')
   const paths = [...listed.keys()].filter((path) => !path.startsWith(WORKTREES_FOLDER)).sort()
-  const before = await blobs.read(fork, paths.filter((path) => listed.get(path) !== 'added'))
+  const before = await forkFiles(worktree, fork, paths.filter((path) => listed.get(path) !== 'added'), blobs, env)
   return Promise.all(paths.map((path) => describe(worktree, path, listed.get(path)!, before.get(path))))
 }
 
+/** The files at the fork point: from the cache (a commit's files never change), the rest in one `git cat-file --batch`. */
+async function forkFiles(worktree: string, fork: string, paths: readonly string[], started: BlobReader | undefined, env?: NodeJS.ProcessEnv): Promise<Map<string, Buffer | undefined>> {
+  const { known, missing } = knownBlobs(fork, paths)
+  if (missing.length === 0) {
+    started?.close()
+    return known
+  }
+  const read = await (started ?? startBlobReader(worktree, env)).read(fork, missing)
+  rememberBlobs(fork, read)
+  for (const [path, blob] of read) known.set(path, blob)
+  return known
+}
+
 /**
- * A worktree's fork point and changes, as fast as git allows: the untracked listing and the blob
- * reader (`git cat-file --batch`) start at once, beside the merge base, rather than one process
- * after another — the compare view's first paint waits for this for every session.
+ * A worktree's fork point and changes, as fast as git allows. The working tree is listed afresh
+ * each time (`git diff --name-status` against the fork and the untracked listing, at once), and
+ * its files read from disk; what cannot go stale is cached (see `read-cache.ts`): HEAD is read
+ * from files, the fork point by the two commits' ids, the fork point's files by commit and path.
+ * A warm read is then two processes per worktree, in parallel. Cold, the blob reader (`git
+ * cat-file --batch`) starts beside the merge base rather than after it — the compare view's first
+ * paint waits for this for every session.
  */
 export async function readWorktree(worktree: string, baseHead: string, env?: NodeJS.ProcessEnv): Promise<{ fork: string; files: WorktreeFile[] }> {
-  const started: Started = { untracked: listUntracked(worktree, env), blobs: startBlobReader(worktree, env) }
+  const untracked = listUntracked(worktree, env)
+  const head = await headFromFiles(worktree)
+  // A worktree still at the base's HEAD (no commit on either side since the fork: the usual
+  // case) forked there; no process asks.
+  const cached = head === undefined ? undefined : head === baseHead ? head : knownMergeBase(head, baseHead)
+  if (cached) return { fork: cached, files: await worktreeChanges(worktree, cached, env, { untracked, ...(!readBefore(cached) && { blobs: startBlobReader(worktree, env) }) }) }
+  const started: Started = { untracked, blobs: startBlobReader(worktree, env) }
   let fork: string
   try {
-    fork = await gitOut(['merge-base', 'HEAD', baseHead], { cwd: worktree, ...(env && { env }) })
+    fork = await gitOut(['merge-base', head ?? 'HEAD', baseHead], { cwd: worktree, ...(env && { env }) })
   } catch (error) {
-    started.blobs.close()
+    started.blobs?.close()
     throw error
   }
+  if (head !== undefined) rememberMergeBase(head, baseHead, fork)
   return { fork, files: await worktreeChanges(worktree, fork, env, started) }
 }
 

@@ -90,6 +90,11 @@ describe('Run on N', () => {
     expect(readFileSync(join(base, 'shared.txt'), 'utf8')).toBe(replaceLine(replaceLine(ORIGINAL, 2, 'opus two'), 10, 'sonnet ten'))
     // Runs are listed for the project, and a run id of another form is refused.
     expect((await desk.runs(base)).map((stored) => stored.runId)).toEqual([run.runId])
+    // Two reads at once (the idle warm-up and the view opened) share one; the next read is fresh.
+    const [first, second] = [desk.runs(base), desk.runs(base)]
+    expect(await first).toBe(await second)
+    writeFileSync(join(now.sessions[0]!.worktree, 'late.txt'), 'written after the first read\n')
+    expect((await desk.runs(base))[0]!.sessions[0]!.changed.map((file) => file.path)).toContain('late.txt')
     await expect(desk.run('run_00000000')).rejects.toThrow(/No run/)
   }, 60_000)
 

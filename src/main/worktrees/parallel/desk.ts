@@ -50,6 +50,8 @@ export class ParallelDesk {
   private readonly tracker: RunTracker
   /** Worktrees seen to share the base's repository (checked once per process). */
   private readonly checked = new Set<string>()
+  /** Reads of a project's runs under way, by base path (see {@link runs}). */
+  private readonly reading = new Map<string, Promise<ParallelRun[]>>()
   readonly actions: SessionActions
 
   constructor(private readonly options: ParallelDeskOptions) {
@@ -94,9 +96,22 @@ export class ParallelDesk {
     return this.run(runId)
   }
 
-  /** The project's runs, newest first, each with its sessions now. */
+  /**
+   * The project's runs, newest first, each with its sessions now. A call while another read of
+   * the same project is under way shares it: the compare view opened at once after the project
+   * races the window's idle warm-up, which asks the same, and on a busy machine two reads of
+   * every worktree at once take twice as long as one. (Nothing is kept once the read is done.)
+   */
   async runs(projectPath: string): Promise<ParallelRun[]> {
     const base = await realpath(projectPath).catch(() => projectPath)
+    const under = this.reading.get(base)
+    if (under) return under
+    const read = this.readRuns(base).finally(() => this.reading.delete(base))
+    this.reading.set(base, read)
+    return read
+  }
+
+  private async readRuns(base: string): Promise<ParallelRun[]> {
     const runs = await this.store.list(base)
     // One read of the base's HEAD for every session of every run (all of this project).
     const baseHead = runs.length > 0 ? await headOf(base, this.options.env).catch(() => undefined) : undefined
