@@ -64,7 +64,7 @@ describe('a teammate\'s ExitPlanMode and the lead\'s plan_approval_response', ()
     expect(last(rejected)).toContain('The team lead wants you to keep planning; plan mode stays on. Their feedback: Add a test step.')
     expect(existsSync(target)).toBe(false)
     const requests = world.events.filter((event) => event.type === 'team_message' && event.kind === 'plan_approval_request')
-    expect(requests[0]).toMatchObject({ from: 'alice', to: 'team-lead' })
+    expect(requests[0]).toMatchObject({ from: 'alice', to: 'team-lead', summary: 'plan for approval: Plan v1' })
     expect(JSON.parse((requests[0] as { text: string }).text)).toMatchObject({ type: 'plan_approval_request', from: 'alice', planContent: '# Plan v1\n\n1. Write done.txt', requestId: expect.stringMatching(/^plan_approval-\d+@alice@plans2$/) })
     const leadInbox = server.requests.find((request) => !promptOf(request).includes('Plan the work, alice.') && last(request).includes('Plan v1'))!
     expect(last(leadInbox)).toMatch(/\[Inbox\] 1 new message/)
@@ -81,7 +81,9 @@ describe('a teammate\'s ExitPlanMode and the lead\'s plan_approval_response', ()
     await until(() => existsSync(target))
     // The mailbox copies of the lead's answers were not delivered to alice a second time.
     expect(server.requests.some((entry) => promptOf(entry).includes('Plan the work, alice.') && sent(entry).includes('[Plan Approved]'))).toBe(false)
-    expect(world.events.filter((event) => event.type === 'team_message' && event.kind === 'plan_approval_response').map((event) => JSON.parse((event as { text: string }).text).approved)).toEqual([false, true])
+    const answers = world.events.filter((event) => event.type === 'team_message' && event.kind === 'plan_approval_response')
+    expect(answers.map((event) => JSON.parse((event as { text: string }).text).approved)).toEqual([false, true])
+    expect(answers.map((event) => (event as { summary: string }).summary)).toEqual(['plan rejected: Add a test step.', 'plan approved'])
   }, 60_000)
 
   it('an approval forged into the teammate\'s mailbox settles nothing: it stays in plan mode, waiting for the lead', async () => {
