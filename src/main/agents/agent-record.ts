@@ -8,7 +8,7 @@ import type { Message, TextBlock } from '../services/model/types'
 import type { EffortLevel, ReasoningPreference } from '../services/model/capabilities'
 import type { FileStateCache } from '../tools/file-state'
 import type { ShellState } from '../tools/shell/shell-state'
-import type { AnyTool, SubagentGrants } from '../tools/types'
+import type { AnyTool, PlanOutcome, SubagentGrants } from '../tools/types'
 import type { SubagentOutcome } from './run-subagent'
 import type { TranscriptFile } from '../store/transcript-file'
 import type { ApprovalAsker } from '../governance/approvals/queue'
@@ -59,6 +59,8 @@ export interface TeammateLink {
   mode?(): PermissionModeName | undefined
   /** Each run's gate as it opens: a mode the lead sets applies to the running turn too. */
   onGate?(gate: PermissionGate): void
+  /** Its ExitPlanMode: the plan goes to the lead as a `plan_approval_request`, and the call waits for the answer. */
+  proposePlan?(plan: string, toolUseId: string, signal: AbortSignal): Promise<PlanOutcome>
   /** A run ended and no message waits: the teammate is idle (or stopped, or failed). */
   onRunEnd(outcome: SubagentOutcome): void
 }

@@ -33,6 +33,7 @@ import { watchShells } from './shell-events'
 import { sidechainPath } from './sidechain'
 import { TranscriptFile } from '../store/transcript-file'
 import { subagentContext, type SubagentCompaction } from './subagent-context'
+import { teammatePlanMode } from './teammate-plan-mode'
 
 /** A foreground agent still running after this long goes on in the background (Claude Code: two minutes). */
 export const FOREGROUND_LIMIT_MS = 120_000
@@ -297,8 +298,10 @@ export class SessionAgents implements SubagentControl {
   async prepareTeammate(call: AgentCall): Promise<Prepared | { error: string }> {
     const prepared = await prepareTyped(call, true, this.prepareContext(undefined))
     if ('error' in prepared) return prepared
-    const send = this.o.main.tools().find((tool) => tool.name === 'SendMessage')
-    const tools = send && !prepared.make.tools.includes(send) ? [...prepared.make.tools, send] : prepared.make.tools
+    // SendMessage, its way to talk; and for one that starts in plan mode, ExitPlanMode (its plan goes to the lead).
+    const wanted = prepared.make.mode === 'plan' ? ['SendMessage', 'ExitPlanMode'] : ['SendMessage']
+    const added = this.o.main.tools().filter((tool) => wanted.includes(tool.name) && !prepared.make.tools.includes(tool))
+    const tools = [...prepared.make.tools, ...added]
     return { ...prepared, make: { ...prepared.make, tools } }
   }
 
@@ -381,6 +384,7 @@ export class SessionAgents implements SubagentControl {
           shell: parts.shell,
           isReadDenied: (path: string) => parts!.gate.isReadDenied(path),
           agents: this,
+          ...(make.teammate?.proposePlan && { planMode: teammatePlanMode(parts.gate, make.teammate.proposePlan) }),
           ...(context && { requestCompaction: (instructions?: string) => context.request('auto', instructions) }),
         },
         usageSoFar: { usage: record.usage, costUsd: record.costUsd },

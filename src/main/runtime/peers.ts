@@ -9,7 +9,9 @@ import { basename } from 'node:path'
 import type { AgentEvent } from '../../shared/protocol/agent-event'
 import { listPeers, peersDir, publishPeer, unpublishPeer, type PeerEntry } from '../store/peers/peer-registry'
 import { parsePeerFrame, type PeerFrame } from '../store/peers/peer-frames'
+import { HeldMessages } from '../store/peers/held-messages'
 import { TeamMailboxes } from '../store/teams/mailbox'
+import { withFileLock } from '../store/teams/file-lock'
 import type { PeerControl, PeerRow, ToolResult } from '../tools/types'
 import { errorResult } from '../tools/define-tool'
 import { crossSessionMessage, deliveryNotice, idleNotice, peerAddress } from './peer-texts'
@@ -71,6 +73,8 @@ export interface SessionPeersOptions {
 export class SessionPeers implements PeerControl {
   private readonly root: string
   private readonly mailboxes: TeamMailboxes
+  /** The held messages on disk: they outlive the process, until the user releases or drops them. */
+  private readonly heldStore: HeldMessages
   private readonly startedAt: number
   readonly ref: string
   readonly name: string
@@ -87,6 +91,7 @@ export class SessionPeers implements PeerControl {
   constructor(private readonly o: SessionPeersOptions) {
     this.root = peersDir(o.sousHome)
     this.mailboxes = new TeamMailboxes(this.root, (problem) => this.warn(`The cross-session inbox is damaged and was skipped: ${problem.file}: ${problem.message}${problem.keptAt ? ` (kept at ${problem.keptAt})` : ''}.`))
+    this.heldStore = new HeldMessages(this.root, o.sessionId, (file, critical) => withFileLock(file, critical), (message) => this.warn(message))
     this.startedAt = this.now()
     this.ref = o.sessionId.replace(/[^0-9a-f]/gi, '').slice(0, 6).toLowerCase() || o.sessionId.slice(0, 6)
     this.name = `${basename(o.projectPath).replace(/[^A-Za-z0-9_.-]+/g, '-').slice(0, 40) || 'session'}-${this.ref.slice(0, 2)}`
@@ -98,6 +103,12 @@ export class SessionPeers implements PeerControl {
     // Only this user reads and writes the peers folder: another account cannot post messages.
     await chmod(this.root, 0o700).catch(() => undefined)
     await this.publish()
+    // What was held when the session last closed waits for the user again (the attention inbox lists it).
+    for (const held of await this.heldStore.read()) {
+      if (this.heldMessages.has(held.id)) continue
+      this.heldMessages.set(held.id, held)
+      this.event(held, 'held')
+    }
     this.timer = setInterval(() => void this.tick(), this.o.pollMs ?? PEER_POLL_MS)
     this.timer.unref?.()
   }
@@ -125,6 +136,7 @@ export class SessionPeers implements PeerControl {
     const held = this.heldMessages.get(id)
     if (!held) return false
     this.heldMessages.delete(id)
+    this.track(this.heldStore.remove(id))
     if (action === 'release') this.o.deliver(crossSessionMessage(held.from.replace(/ \[[^\]]*\]$/, ''), this.refOf(held.from), held.text))
     this.event(held, action === 'release' ? 'released' : 'dropped')
     this.post(held.fromSessionId, { type: 'peer_message_status', origMsgId: held.msgId, status: action === 'release' ? 'delivered' : 'dropped', byName: this.name })
@@ -236,6 +248,7 @@ export class SessionPeers implements PeerControl {
       delivered = true
     } else if (frame.text) {
       this.heldMessages.set(message.id, message)
+      this.track(this.heldStore.add(message))
       this.event(message, 'held')
       this.post(fromSessionId, { type: 'peer_message_status', origMsgId: frame.msgId, status: 'held', byName: this.name })
     }
@@ -258,6 +271,13 @@ export class SessionPeers implements PeerControl {
     const write = this.mailboxes.send(sessionId, { from: this.o.sessionId, text: JSON.stringify(frame) }).catch(() => undefined)
     this.writes.add(write)
     void write.finally(() => this.writes.delete(write))
+  }
+
+  /** A write close waits for (a failure is told, and the message stays in memory for this run). */
+  private track(write: Promise<void>): void {
+    const tracked = write.catch((error: unknown) => this.warn(`A held message could not be kept on disk: ${error instanceof Error ? error.message : String(error)}`))
+    this.writes.add(tracked)
+    void tracked.finally(() => this.writes.delete(tracked))
   }
 
   /** Rewrites the entry (kept track of: close removes the entry only after the last rewrite landed). */

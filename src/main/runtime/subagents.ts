@@ -21,6 +21,7 @@ import type { AnyTool, SubagentGrants, ToolContext } from '../tools/types'
 import { projectTrustOf } from './options'
 import type { SessionHandle } from '../session/session'
 import type { RuntimeParts } from './shared'
+import { plansDir } from '../store/plan-files'
 import { TurnFeed } from '../session/turn-feed'
 import { AgentToolList, MainSessionLink } from './subagent-parts'
 import { notificationTurnText, taskNotificationText } from '../context/task-notification'
@@ -153,6 +154,7 @@ export function createSessionSubagents(parts: RuntimeParts, session: SubagentSes
     toLead: (text) => inbox.push(text),
     emit: (event) => main.emit(event),
     leadMode: () => session.gate.mode,
+    plansDir: plansDir(parts.userHome, options.env),
   })
   return {
     agents,

@@ -31,18 +31,19 @@ export const exitPlanModeTool = defineTool({
 })
 
 function resultFor(outcome: PlanOutcome): { content: string; isError?: boolean } {
-  const saved = (o: { filePath?: string; fileError?: string }): string => (o.filePath ? `The plan is saved at ${o.filePath}.` : `Note: ${o.fileError}.`)
+  const saved = (o: { filePath?: string; fileError?: string }): string => (o.filePath ? `The plan is saved at ${o.filePath}.` : o.fileError ? `Note: ${o.fileError}.` : '')
   switch (outcome.outcome) {
     case 'approved': {
       const mode = outcome.mode === 'acceptEdits' ? 'edits are accepted without asking' : outcome.mode === 'default' ? 'each edit is approved by the user' : `permission mode ${outcome.mode}`
       const edited = outcome.edited ? ' The user edited the plan before approving it: follow the approved version below, not your draft.' : ''
+      const feedback = outcome.feedback ? ` Their note: ${outcome.feedback}` : ''
       return {
-        content: `The user approved your plan and plan mode is over (${mode}). You can start implementing now; if it has several steps, track them with TaskCreate.${edited} ${saved(outcome)}\n\n## Approved plan\n\n${outcome.plan}`,
+        content: `${outcome.approver ?? 'The user'} approved your plan and plan mode is over (${mode}).${feedback} You can start implementing now; if it has several steps, track them with TaskCreate.${edited} ${saved(outcome)}\n\n## Approved plan\n\n${outcome.plan}`,
       }
     }
     case 'keep_planning':
       return {
-        content: `The user wants you to keep planning; plan mode stays on.${outcome.feedback ? ` Their feedback: ${outcome.feedback}` : ''}\nRevise the plan and present it again with ExitPlanMode. ${saved(outcome)}`,
+        content: `${outcome.approver ?? 'The user'} wants you to keep planning; plan mode stays on.${outcome.feedback ? ` Their feedback: ${outcome.feedback}` : ''}\nRevise the plan and present it again with ExitPlanMode. ${saved(outcome)}`,
         isError: true,
       }
     case 'unattended':

@@ -12,8 +12,9 @@ export interface PlanModeControl {
 
 /** How a proposed plan ended. */
 export type PlanOutcome =
-  | { outcome: 'approved'; mode: PermissionModeName; plan: string; edited: boolean; filePath?: string; fileError?: string }
-  | { outcome: 'keep_planning'; feedback?: string; filePath?: string; fileError?: string }
+  /** `approver`: who decided, when it is not the user (a teammate's plan goes to its team lead). */
+  | { outcome: 'approved'; mode: PermissionModeName; plan: string; edited: boolean; approver?: string; feedback?: string; filePath?: string; fileError?: string }
+  | { outcome: 'keep_planning'; approver?: string; feedback?: string; filePath?: string; fileError?: string }
   /** Headless: saved, and nobody here can approve it. */
   | { outcome: 'unattended'; filePath?: string; fileError?: string }
   | { outcome: 'aborted'; message: string }

@@ -15,8 +15,11 @@ import type { SubagentOutcome } from '../run-subagent'
 import type { TeammateLink } from '../agent-record'
 import { BubbledAsks } from './bubbled-asks'
 import { MemberMode } from './member-mode'
+import { PlanApprovals, type PlanApprovalRequest } from './plan-approvals'
+import { planFilePath, writePlanFile } from '../../store/plan-files'
+import type { PlanOutcome } from '../../tools/types'
 import type { PermissionModeName } from '../../../shared/ipc/contract'
-import { claimedTaskText, inboxReminder, shutdownInstruction, TEAMMATE_SYSTEM_PROMPT_ADDENDUM, teammateIdentity } from './teammate-prompt'
+import { claimedTaskText, inboxReminder, planApprovalInstruction, shutdownInstruction, TEAMMATE_SYSTEM_PROMPT_ADDENDUM, teammateIdentity } from './teammate-prompt'
 
 /** How often mailboxes are looked at (Claude Code polls about once a second). */
 export const TEAM_POLL_MS = 1_000
@@ -46,6 +49,8 @@ export interface SessionTeamOptions {
   emit(event: AgentEvent): void
   /** The lead's permission mode now: a teammate's is never looser. */
   leadMode?(): PermissionModeName
+  /** Claude Code's plans folder: a teammate's plan is saved there (`<session>-<member>.md`) before it goes to the lead. */
+  plansDir?: string
   now?(): number
   pollMs?: number
 }
@@ -90,6 +95,7 @@ export class SessionTeam {
   private timer: NodeJS.Timeout | undefined
   private ticking = false
   private readonly asks: BubbledAsks
+  private readonly plans = new PlanApprovals()
 
   constructor(private readonly o: SessionTeamOptions) {
     this.asks = new BubbledAsks({ attended: o.queue.attended, post: (member, request) => this.mail(LEAD_NAME, member, JSON.stringify(request)).then(() => undefined) })
@@ -182,6 +188,7 @@ export class SessionTeam {
         asker: (grants) => this.asks.askerFor(name, grants),
         mode: () => member.mode.current(),
         onGate: (gate) => member.mode.attach(gate),
+        proposePlan: (plan, _toolUseId, signal) => this.proposePlan(team, member, plan, signal),
         onRunEnd: (outcome) => void this.runEnded(team, member, outcome),
       },
       parentToolUseId: ctx.toolUseId,
@@ -247,6 +254,7 @@ export class SessionTeam {
     if (this.timer) clearInterval(this.timer)
     this.timer = undefined
     this.asks.abortAll()
+    this.plans.abortAll()
     this.team = undefined
   }
 
@@ -275,6 +283,8 @@ export class SessionTeam {
       }
       case 'plan_approval_response': {
         if (sender !== LEAD_NAME) return errorResult('Only the lead answers a plan approval request.')
+        const waiting = this.plans.pendingOf(recipient)
+        if (waiting && waiting !== message.request_id) return errorResult(`${recipient} waits on plan approval request "${waiting}", not "${message.request_id}": answer that one.`)
         // The lead's own call, in this process: an approval moves the teammate out of plan mode here
         // (to the lead's mode at most), never on the word of a mailbox file anyone could write.
         let moved = ''
@@ -283,10 +293,28 @@ export class SessionTeam {
           moved = 'error' in set ? ` Its mode could not be changed: ${set.error}` : ` It now works in ${set.mode} mode.`
         }
         const mode = member.mode.current()
+        // The teammate's ExitPlanMode waits on this very call: it is settled here, in this process.
+        this.plans.answer(recipient, message.request_id, message.approve, message.feedback, message.approve ? mode : undefined)
         await this.mail(recipient, sender, JSON.stringify({ type: 'plan_approval_response', requestId: message.request_id, approved: message.approve, ...(message.feedback && { feedback: message.feedback }), timestamp: at, ...(message.approve && mode && { permissionMode: mode }) }))
         return { content: `Plan ${message.approve ? 'approved' : 'rejected'}; ${recipient} was told.${moved}` }
       }
     }
+  }
+
+  /** A teammate's ExitPlanMode: its plan saved, a `plan_approval_request` in the lead's mailbox, and the wait for the lead's answer. */
+  private async proposePlan(team: Team, member: Member, plan: string, signal: AbortSignal): Promise<PlanOutcome> {
+    if (this.team !== team || member.state === 'ended') return { outcome: 'aborted', message: 'You are no longer in the team: nobody can approve the plan.' }
+    const requestId = `plan_approval-${this.now()}@${member.name}@${team.name}`
+    let filePath = ''
+    if (this.o.plansDir) {
+      const path = planFilePath(this.o.plansDir, `${this.o.sessionId}-${member.name}`)
+      filePath = await writePlanFile(path, plan).then(() => path, () => '')
+    }
+    const request: PlanApprovalRequest = { type: 'plan_approval_request', from: member.name, timestamp: new Date(this.now()).toISOString(), planFilePath: filePath, planContent: plan, requestId }
+    const post = async (): Promise<void> => {
+      if (!(await this.mail(LEAD_NAME, member.name, JSON.stringify(request), `plan for approval (${requestId})`))) throw new Error('the team ended')
+    }
+    return this.plans.request(member.name, plan, requestId, post, signal, filePath || undefined)
   }
 
   /** Writes into a member's mailbox and tells the desktop. */
@@ -366,6 +394,9 @@ export class SessionTeam {
       return undefined
     }
     if (protocol?.type === 'shutdown_approved' && member) member.state = member.state === 'ended' ? 'ended' : 'ending'
+    if (protocol?.type === 'plan_approval_request' && member && protocol.from === member.name && this.plans.isPending(protocol.requestId)) {
+      return `${teammateMessageBlock(message)}\n\n${planApprovalInstruction(member.name, protocol.requestId)}`
+    }
     return teammateMessageBlock(message)
   }
 
@@ -383,6 +414,15 @@ export class SessionTeam {
       const what = protocol.type === 'team_permission_update' ? 'permission rules are' : 'permission mode changes are'
       this.o.emit({ type: 'notice', sessionId: this.o.sessionId, agentId: 'main', level: 'warning', message: `A ${protocol.type} from "${message.from}" in ${member.name}'s mailbox was dropped: ${what} never accepted from a mailbox.` })
       return
+    }
+    if (protocol?.type === 'plan_approval_response') {
+      // The lead's answer already settled the ExitPlanMode waiting on it; a response nobody gave
+      // here, for a request that waits, came from the file alone and settles nothing.
+      if (this.plans.wasAnswered(protocol.requestId)) return
+      if (this.plans.isPending(protocol.requestId)) {
+        this.o.emit({ type: 'notice', sessionId: this.o.sessionId, agentId: 'main', level: 'warning', message: `A plan_approval_response from "${message.from}" in ${member.name}'s mailbox was dropped: only the lead's own SendMessage answers a plan.` })
+        return
+      }
     }
     let text = teammateMessageBlock(message)
     if (protocol?.type === 'shutdown_request' && message.from === LEAD_NAME) {

@@ -36,3 +36,8 @@ export function claimedTaskText(task: Task): string {
 export function inboxReminder(blocks: string[]): string {
   return `[Inbox] ${blocks.length} new message${blocks.length === 1 ? '' : 's'} from your team:\n\n${blocks.join('\n\n')}`
 }
+
+/** What the lead is told with a teammate's plan approval request: how to answer it. */
+export function planApprovalInstruction(member: string, requestId: string): string {
+  return `${member} is in plan mode and waits for your approval of the plan above. Answer with SendMessage({to: "${member}", message: {type: "plan_approval_response", request_id: "${requestId}", approve: true}}) to let it implement, or approve: false with feedback to keep it planning.`
+}

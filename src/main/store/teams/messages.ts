@@ -89,6 +89,10 @@ export function messageSummary(message: InboxMessage): string {
         return `shutdown rejected: ${protocol.reason}`
       case 'task_assignment':
         return `task #${protocol.taskId}: ${protocol.subject}`
+      case 'plan_approval_request':
+        return `plan for approval: ${(protocol.planContent.split('\n').find((line) => line.trim() !== '') ?? '').replace(/^#+\s*/, '').slice(0, 100)}`
+      case 'plan_approval_response':
+        return protocol.approved ? `plan approved${protocol.feedback ? `: ${protocol.feedback}` : ''}` : `plan rejected${protocol.feedback ? `: ${protocol.feedback}` : ''}`
       default:
         return protocol.type.replace(/_/g, ' ')
     }
