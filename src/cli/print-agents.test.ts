@@ -75,9 +75,9 @@ describe('subagents through sous -p', () => {
     expect(code).toBe(0)
     const result = JSON.parse(stdout) as Record<string, unknown>
     expect(result).toMatchObject({ type: 'result', subtype: 'success', result: 'FINAL: both workers reported.' })
-    // The coordinator offered only its three tools, and both results reached it as user messages.
+    // The coordinator offered only its own tools, and both results reached it as user messages.
     const first = server.requests.find((request) => promptOf(request) === 'Coordinate the survey.')!
-    expect(toolNamesOf(first).sort()).toEqual(['Agent', 'SendMessage', 'TaskStop'])
+    expect(toolNamesOf(first).sort()).toEqual(['Agent', 'SendMessage', 'StructuredOutput', 'TaskStop', 'TeamCreate', 'TeamDelete'])
     expect(server.requests.some((request) => reported(request, 'A-RESULT'))).toBe(true)
     expect(server.requests.some((request) => reported(request, 'B-RESULT'))).toBe(true)
     // Every request of the coordinator counts: two in its first turn, at least one per report turn.

@@ -10,7 +10,7 @@ export type PromptParts = { ok: true; text: string; images: PromptImage[] } | { 
 
 /**
  * An ACP prompt's blocks as one Sous prompt: text as it is; a resource link as a line naming it
- * (a `file://` link by its path, so the agent can Read it); an embedded text resource as a
+ * (a file link by its path, so the agent can Read it); an embedded text resource as a
  * `<context>` block with its URI (Zed sends @-mentioned files this way); images (and embedded
  * image blobs) as the prompt's pictures. Audio and other blobs are refused, not dropped silently.
  */
@@ -46,11 +46,10 @@ export function promptParts(blocks: readonly ContentBlock[]): PromptParts {
   return { ok: true, text: text || 'See the attached image.', images }
 }
 
-/** A `file://` URI as its path; anything else as written. */
+/** A file URI as its path; anything else as written. */
 function displayUri(uri: string): string {
-  if (!uri.startsWith('file://')) return uri
   try {
-    return fileURLToPath(uri)
+    return new URL(uri).protocol === 'file:' ? fileURLToPath(uri) : uri
   } catch {
     return uri
   }
