@@ -144,6 +144,9 @@ describe('settings and session handlers', () => {
       stopAgentNode: unused,
       compact: unused,
       inspectContext: unused,
+      peerStatus: unused,
+      setPeerPolicy: unused,
+      settlePeerMessage: unused,
     }
     const withAgent = createCore({ sousHome: home, transport: 'electron', keyStore: new MemoryKeyStore({}), sessions })
     expect(await withAgent.router.invoke('session.create', { projectPath: home }, app)).toEqual({ ok: true, value: { sessionId: 's1' } })

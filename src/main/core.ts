@@ -15,6 +15,7 @@ import { projectHandlers, type PickFolder } from './host/handlers/project'
 import { userTerminals } from './host/handlers/pty'
 import { sessionHandlers } from './host/handlers/session'
 import { autoModeHandlers } from './host/handlers/auto-mode'
+import { peerHandlers } from './host/handlers/peers'
 import { settingsHandlers } from './host/handlers/settings'
 import { taskHandlers, type TaskHandlerDeps } from './host/handlers/tasks'
 import { trustHandlers } from './host/handlers/trust'
@@ -111,6 +112,7 @@ export function createCore(options: CoreOptions): Core {
     ...settingsHandlers({ keyStore: options.keyStore }),
     ...sessionHandlers({ sessions: options.sessions, ...(options.worktrees && { worktrees: options.worktrees }) }),
     ...autoModeHandlers({ sessions: options.sessions }),
+    ...peerHandlers({ sessions: options.sessions }),
     ...contextHandlers({ sessions: options.sessions }),
     ...workspaceHandlers({ sousHome: options.sousHome }),
     ...approvalHandlers(options.approvals ?? { queues: () => [] }),

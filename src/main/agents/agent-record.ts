@@ -55,6 +55,10 @@ export interface TeammateLink {
   name: string
   color: string
   asker(grants: SessionGrants): ApprovalAsker
+  /** The mode its next run starts in, when the lead changed it (a mode_set_request, an approved plan). */
+  mode?(): PermissionModeName | undefined
+  /** Each run's gate as it opens: a mode the lead sets applies to the running turn too. */
+  onGate?(gate: PermissionGate): void
   /** A run ended and no message waits: the teammate is idle (or stopped, or failed). */
   onRunEnd(outcome: SubagentOutcome): void
 }

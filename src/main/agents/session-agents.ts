@@ -431,13 +431,14 @@ export class SessionAgents implements SubagentControl {
   private openParts(record: AgentRecord, cwd: string): RunParts {
     const { make } = record
     const shell = new ShellState(cwd)
-    const gate = this.o.openGate({ id: make.id, type: make.type, description: make.description }, make.mode, {
+    const gate = this.o.openGate({ id: make.id, type: make.type, description: make.description }, make.teammate?.mode?.() ?? make.mode, {
       shell,
       fileState: make.fileState,
       ...(make.parentToolUseId !== undefined && { parentToolUseId: make.parentToolUseId }),
       ...(make.grants && { grants: make.grants }),
       ...(make.teammate && { asker: (grants: SessionGrants) => make.teammate!.asker(grants) }),
     })
+    make.teammate?.onGate?.(gate)
     const path = sidechainPath(this.o.transcriptPath, make.id)
     const sidechain = new TranscriptFile(path, { sessionId: this.o.sessionId, projectPath: this.o.projectRoot }, record.messages.length > 0)
     const identity = { sessionId: this.o.sessionId, agentId: make.id, ...(make.parentToolUseId !== undefined && { parentToolUseId: make.parentToolUseId }) }

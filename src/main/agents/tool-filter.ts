@@ -10,7 +10,7 @@ export { CUSTOM_AGENT_DENIED_TOOLS } from './definitions'
  * subagent ends with its task, a schedule would outlive it). `Agent` is among them
  * unless the type asks for it by name in its `tools` (nesting).
  */
-export const NO_SUBAGENT_TOOLS: ReadonlySet<string> = new Set(['Agent', 'SendMessage', 'EnterPlanMode', 'ExitPlanMode', 'AskUserQuestion', 'TaskStop', 'TeamCreate', 'TeamDelete', 'CronCreate', 'CronDelete', 'CronList'])
+export const NO_SUBAGENT_TOOLS: ReadonlySet<string> = new Set(['Agent', 'SendMessage', 'ListAgents', 'EnterPlanMode', 'ExitPlanMode', 'AskUserQuestion', 'TaskStop', 'TeamCreate', 'TeamDelete', 'CronCreate', 'CronDelete', 'CronList'])
 
 /** What the subagent is told when its file named tools it does not get (empty when it named none). */
 export function withheldToolsNote(definition: Pick<AgentDefinition, 'source' | 'tools'>): string {

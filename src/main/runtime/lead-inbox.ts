@@ -15,9 +15,10 @@ export class LeadInbox {
   constructor(
     reminders: ReminderQueue,
     private readonly handle: () => SessionHandle | undefined,
+    source = 'team',
   ) {
     this.feed = new TurnFeed(handle)
-    reminders.addSource({ source: 'team', due: () => this.pending.splice(0) })
+    reminders.addSource({ source, due: () => this.pending.splice(0) })
   }
 
   /** Resolves once no inbox turn is waiting to start or running. */

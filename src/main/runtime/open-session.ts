@@ -48,6 +48,8 @@ import { toolSummaries } from './tool-summaries'
 import { autoDecisionEvent, autoModeOptions } from './auto-mode'
 import { SessionRecord } from './session-record'
 import { startingMode } from './starting-mode'
+import { openSessionPeers } from './peer-wiring'
+import type { SessionPeers } from './peers'
 import type { ModelService } from '../services/model/types'
 
 
@@ -61,6 +63,8 @@ export interface RuntimeSessionParts extends SessionParts {
   userTasks: UserTaskEdits
   /** The ends of the main agent's background work, and (unattended) the turns they start. */
   background: BackgroundNews
+  /** The session among the other sessions of this machine (ListAgents, SendMessage across sessions, held messages). */
+  peers: SessionPeers
   setMode(mode: PermissionModeName): void
   release(): Promise<void>
 }
@@ -142,6 +146,7 @@ export function openSession(parts: RuntimeParts, projectPath: string, sessionId:
     ...(summaries && { toolSummaries: summaries }),
   })
   const extensions = openExtensions(parts, opening, gate, queue)
+  const peers = openSessionPeers(parts, opening, gate)
   const plan = new PlanMode({
     sessionId,
     plansDir: plansDir(parts.userHome, options.env),
@@ -162,7 +167,7 @@ export function openSession(parts: RuntimeParts, projectPath: string, sessionId:
     model,
     modelName,
     context: contextSetup({ env: parts.options.env, fileState: opening.tools.fileState, nested: opening.nested, gate, tasks: tasks.access, plan, extensions }),
-    toolset: () => buildToolset(parts, opening, { gate, tasks, plan, extensions, subagents, checkpoints, approvals: queue }),
+    toolset: () => buildToolset(parts, opening, { gate, tasks, plan, extensions, subagents, checkpoints, approvals: queue, peers: peers.peers }),
     canUseTool: (tool, input, toolUseId, callOptions) => gate.canUseTool(tool, input, toolUseId, callOptions),
     hooks: loopHooks(gate, taskReminders, (call) => opening.nested.onToolCall(call.tool.name, call.input, opening.tools.shell.cwd)),
     ...extensions.environment,
@@ -203,6 +208,7 @@ export function openSession(parts: RuntimeParts, projectPath: string, sessionId:
     attach: (session) => {
       record.attach(session)
       subagents.attach(session)
+      peers.attach(session)
       background.attach(session)
     },
     taskSnapshot: async () => ({ listId: tasks.access.listId, tasks: (await tasks.access.store.list()).tasks }),
@@ -214,6 +220,7 @@ export function openSession(parts: RuntimeParts, projectPath: string, sessionId:
     denials,
     userTasks: tasks.user,
     background,
+    peers: peers.peers,
     setMode: (mode) => {
       if (mode === 'auto' && gate.settingsNow().disableAutoMode) throw new AppError('UNAVAILABLE', 'Auto mode is turned off by disableAutoMode in the settings.')
       const previous = gate.mode
@@ -228,6 +235,7 @@ export function openSession(parts: RuntimeParts, projectPath: string, sessionId:
     // session's state is freed here rather than with the toolset.
     async release() {
       await subagents.team.dispose()
+      await peers.release()
       parts.schedule.scheduler.close(sessionId)
       await subagents.agents.dispose()
       // The last call's after-state is what a later rewind compares with: let it land, then stop

@@ -3,6 +3,7 @@ import type { EventHub } from '../base/event-hub'
 import type { AgentEvent } from '../../shared/protocol/agent-event'
 import type { SessionHandle } from '../session/session'
 import { createAgentTool } from '../tools/agent'
+import { listAgentsTool } from '../tools/list-agents'
 import { sendMessageTool } from '../tools/send-message'
 import { STRUCTURED_OUTPUT_TOOL, structuredOutputTool } from '../tools/structured-output'
 import { teamCreateTool } from '../tools/team-create'
@@ -61,7 +62,7 @@ export class AgentToolList {
   withAgentTools(list: AnyTool[]): AnyTool[] {
     if (this.decorated?.from === list) return this.decorated.tools
     // TeamCreate and TeamDelete are the lead's (subagents never get them: see agents/tool-filter.ts).
-    const all = this.agentTool ? [...list, this.agentTool, sendMessageTool, teamCreateTool, teamDeleteTool] : [...list]
+    const all = this.agentTool ? [...list, this.agentTool, sendMessageTool, listAgentsTool, teamCreateTool, teamDeleteTool] : [...list]
     // Subagents choose from the whole list; the coordinator itself keeps only its own set, with the
     // final-output tool that is its alone (a worker's final text is its result already).
     this.allNow = all

@@ -152,6 +152,7 @@ export function createSessionSubagents(parts: RuntimeParts, session: SubagentSes
     queue: session.queue,
     toLead: (text) => inbox.push(text),
     emit: (event) => main.emit(event),
+    leadMode: () => session.gate.mode,
   })
   return {
     agents,

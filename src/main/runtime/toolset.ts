@@ -19,6 +19,7 @@ import { createWorktreeControl } from './worktree-tools'
 import type { SessionSubagents } from './subagents'
 import type { createSessionTasks } from './tasks'
 import type { CheckpointRecorder } from '../checkpoints/recorder'
+import type { PeerControl } from '../tools/types'
 
 /** One session being opened: where it works and what it owns. */
 export interface Opening {
@@ -38,7 +39,7 @@ export interface Opening {
 export async function buildToolset(
   parts: RuntimeParts,
   opening: Opening,
-  session: { gate: PermissionGate; tasks: ReturnType<typeof createSessionTasks>; plan: PlanMode; extensions: ExtensionParts; subagents: SessionSubagents; checkpoints: CheckpointRecorder; approvals: ApprovalAsker },
+  session: { gate: PermissionGate; tasks: ReturnType<typeof createSessionTasks>; plan: PlanMode; extensions: ExtensionParts; subagents: SessionSubagents; checkpoints: CheckpointRecorder; approvals: ApprovalAsker; peers: PeerControl },
 ): Promise<Toolset> {
   const { options } = parts
   const { tools, sessionId } = opening
@@ -61,6 +62,8 @@ export async function buildToolset(
     bashOutputMaxChars: () => gate.settingsNow().behaviour.bashOutputMaxChars,
     // The lead and its teammates reach the one team of the session.
     team: subagents.team,
+    // Every agent reaches the other sessions of this machine (a subagent's send goes out under the session's address).
+    peers: session.peers,
     ...(onPtySpawn && { onPtySpawn: (terminal: PtyProcess, command: string) => onPtySpawn(sessionId, terminal, command) }),
   }
   const context = {

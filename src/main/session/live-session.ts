@@ -1,4 +1,5 @@
 import type { PermissionModeName } from '../../shared/ipc/contract'
+import type { PeerPolicyName, PeerStatus } from '../../shared/ipc/peers'
 import type { QueryResult } from '../engine/types'
 import type { AutoDecision } from '../governance/auto/decision-log'
 import { Session, type SessionEnvironment, type SessionSeed } from './session'
@@ -20,6 +21,12 @@ export interface SessionParts {
     askNextTime(decisionId: string, scope: 'session' | 'project'): string | undefined
     /** `disableAutoMode` is set: the mode cannot be switched to auto. */
     off(): boolean
+  }
+  /** The session among the sessions of this machine (absent where the parts publish none). */
+  peers?: {
+    status(): PeerStatus
+    setOverride(policy: PeerPolicyName | undefined): void
+    settleHeld(id: string, action: 'release' | 'drop'): boolean
   }
   /**
    * Coordinator mode: resolves once every worker has reported and the turns the reports started

@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto'
 import { rm } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import type { PermissionModeName } from '../../shared/ipc/contract'
+import type { PeerPolicyName, PeerStatus } from '../../shared/ipc/peers'
 import type { PauseChoice } from '../../shared/protocol/agent-event'
 import type { EffortLevel } from '../../shared/ipc/session'
 import type { AgentTree } from '../../shared/protocol/agent-tree'
@@ -89,6 +90,26 @@ export class SessionManager<P extends SessionParts = SessionParts> implements Se
     const set = this.record(sessionId).parts.setMode
     if (!set) throw new AppError('UNAVAILABLE', 'This session has no permission gate to switch.')
     set(mode)
+  }
+
+  /** A live session's place among the sessions of this machine. */
+  async peerStatus(sessionId: string): Promise<PeerStatus> {
+    const peers = this.record(sessionId).parts.peers
+    if (!peers) throw new AppError('UNAVAILABLE', 'This session does not take part in messages between sessions.')
+    return peers.status()
+  }
+
+  /** The per-session toggle for messages from other sessions. */
+  async setPeerPolicy(sessionId: string, policy: PeerPolicyName | undefined): Promise<PeerStatus> {
+    const peers = this.record(sessionId).parts.peers
+    if (!peers) throw new AppError('UNAVAILABLE', 'This session does not take part in messages between sessions.')
+    peers.setOverride(policy)
+    return peers.status()
+  }
+
+  /** Releases or drops a message a live session holds for its user. */
+  async settlePeerMessage(sessionId: string, messageId: string, action: 'release' | 'drop'): Promise<void> {
+    if (!this.record(sessionId).parts.peers?.settleHeld(messageId, action)) throw new AppError('NOT_FOUND', 'No message of that id is held in this session.')
   }
 
   /** A live session's permission mode now (undefined where its parts have no gate). */

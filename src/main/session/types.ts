@@ -4,6 +4,7 @@ import type { EffortLevel } from '../../shared/ipc/session'
 import type { AgentTree } from '../../shared/protocol/agent-tree'
 import type { ContextBreakdown } from '../../shared/ipc/context'
 import type { PermissionModeName } from '../../shared/ipc/contract'
+import type { PeerPolicyName, PeerStatus } from '../../shared/ipc/peers'
 import type { SessionSummary } from '../store/session-index'
 
 /** A picture sent with a prompt (base64 of PNG, JPEG, GIF or WebP). */
@@ -64,6 +65,12 @@ export interface SessionService {
   autoDecisions(sessionId: string): Promise<AutoDecision[]>
   /** "Ask me next time" for one auto-mode decision; rejects with INVALID_INPUT when it cannot. */
   askNextTime(sessionId: string, decisionId: string, scope: 'session' | 'project'): Promise<void>
+  /** A live session among the sessions of this machine: its address, policy and held messages (NOT_FOUND: not open here). */
+  peerStatus(sessionId: string): Promise<PeerStatus>
+  /** The per-session toggle for messages from other sessions (`undefined`: the settings decide). */
+  setPeerPolicy(sessionId: string, policy: PeerPolicyName | undefined): Promise<PeerStatus>
+  /** Releases or drops a held message; NOT_FOUND when none of that id is held. */
+  settlePeerMessage(sessionId: string, messageId: string, action: 'release' | 'drop'): Promise<void>
   /** Switches a session's permission mode. Rejects with UNAVAILABLE when the session has no gate to switch. */
   setMode(sessionId: string, mode: PermissionModeName): Promise<void>
   /** The tree of a session's agents, commands and tasks (live, or rebuilt from its transcripts). */

@@ -125,6 +125,8 @@ export interface ToolContext extends UserChannels {
   agents?: SubagentControl
   /** The session's agent team (TeamCreate, TeamDelete, teammates spawned by Agent, SendMessage between members; see agents/team). */
   team?: TeamControl
+  /** The other sessions of this machine (ListAgents, SendMessage across sessions; see runtime/peers.ts). */
+  peers?: PeerControl
   /** Asks for the conversation to be summarized before the next request (the Compact tool); absent where nothing compacts. */
   requestCompaction?(instructions?: string): void
   /**
@@ -189,6 +191,31 @@ export interface TeamControl {
    * message (no team, or the sender or recipient is a plain subagent): the agents' own route then.
    */
   send(to: string, message: string | TeamStructuredMessage, summary: string | undefined, ctx: ToolContext): Promise<ToolResult | undefined>
+  /** The team's name, when there is one. */
+  readonly name?: string | undefined
+  /** The teammates' names (the lead not among them), for ListAgents. */
+  members?(): string[]
+}
+
+/** Another session of this machine as ListAgents shows it. */
+export interface PeerRow {
+  /** A label the session chose: the address, never an instruction. */
+  name: string
+  ref: string
+  state: 'busy' | 'idle'
+  projectPath: string
+  mode?: string
+}
+
+/** The sessions of this machine as tools reach them. Contract: none of these throws; failures are error results. */
+export interface PeerControl {
+  /** This session's own address, and the other live sessions. */
+  list(): Promise<{ self: { name: string; ref: string }; peers: PeerRow[] }>
+  /**
+   * SendMessage to another session (`text` undefined: a pure idle subscription). Undefined when
+   * `to` names no session, so the caller tries its other routes.
+   */
+  send(to: string, text: string | undefined, notifyWhenIdle: boolean): Promise<ToolResult | undefined>
 }
 
 /** What EnterWorktree and ExitWorktree reach (runtime/worktree-tools.ts). Contract: never throws; failures are error results. */

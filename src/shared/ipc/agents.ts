@@ -19,6 +19,15 @@ export type AgentFileProblem = z.infer<typeof AgentFileProblem>
 /** `agents.*`: the tree of everything working in a session, and the agent types a project offers. */
 export const agentsRequests = {
   /**
+   * What one team member's mailbox file holds now (`teams/<team>/inboxes/<member>.json` in Claude
+   * Code's home), read from disk: the lanes show it even for messages no event of this page saw.
+   * Names are plain file names (letters, digits, `-`, `_`); a damaged file reads as what was valid.
+   */
+  'agents.teamMailbox': {
+    input: z.object({ team: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/u), member: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/u) }).strict(),
+    output: z.object({ messages: z.array(z.object({ from: z.string(), text: z.string(), timestamp: z.string(), read: z.boolean().optional(), color: z.string().optional(), summary: z.string().optional(), kind: z.string() })) }),
+  },
+  /**
    * The session's tree as it stands: rebuilt from its transcripts, with what runs in this process
    * marked live (a session no one has open shows what was running as stopped). The UI keeps it
    * live from `agent.event`s with the same fold (`shared/protocol/agent-tree.ts`).

@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { WorktreeInfo, WorktreeName } from './worktrees'
 import { AgentEvent, PauseChoice } from '../protocol/agent-event'
 import { AbsPath, Id } from './common'
+import { peerRequests } from './peers'
 
 import { PERMISSION_MODE_NAMES } from '../permission-modes'
 import { PermissionModeInput } from './modes'
@@ -48,6 +49,7 @@ export const AutoDecisionEntry = z.object({
 export type AutoDecisionEntry = z.infer<typeof AutoDecisionEntry>
 
 export const sessionRequests = {
+  ...peerRequests,
   /** Starts a new conversation in a project. */
   /**
    * Starts a conversation. `mode` is the mode it starts in (the settings' `defaultMode` may name one);

@@ -139,6 +139,12 @@ export const AgentEvent = z.discriminatedUnion('type', [
   z.object({ ...base, type: z.literal('scheduled_fire'), jobId: z.string(), cron: z.string(), prompt: z.string(), at: z.number() }),
   /** A durable scheduled prompt missed these runs while the app was closed: listed, not replayed. */
   z.object({ ...base, type: z.literal('scheduled_missed'), jobId: z.string(), cron: z.string(), prompt: z.string(), runs: z.array(z.number()) }),
+  /**
+   * A message from another session of this machine (ListAgents / SendMessage across sessions):
+   * `held` waits for the user in the attention inbox; `released`, `dropped` or `refused` settle it;
+   * `delivered` went straight to the model. `from` is the sender's label (never an instruction).
+   */
+  z.object({ ...base, type: z.literal('peer_message'), messageId: z.string(), from: z.string(), fromSessionId: z.string(), status: z.enum(['delivered', 'held', 'released', 'dropped', 'refused']), text: z.string(), at: z.number() }),
   z.object({
     ...base,
     type: z.literal('notice'),

@@ -14,6 +14,8 @@ import type { Prepared } from '../prepare-agent'
 import type { SubagentOutcome } from '../run-subagent'
 import type { TeammateLink } from '../agent-record'
 import { BubbledAsks } from './bubbled-asks'
+import { MemberMode } from './member-mode'
+import type { PermissionModeName } from '../../../shared/ipc/contract'
 import { claimedTaskText, inboxReminder, shutdownInstruction, TEAMMATE_SYSTEM_PROMPT_ADDENDUM, teammateIdentity } from './teammate-prompt'
 
 /** How often mailboxes are looked at (Claude Code polls about once a second). */
@@ -42,6 +44,8 @@ export interface SessionTeamOptions {
   toLead(text: string): void
   /** Events of the main agent (team messages), into its transcript and out. */
   emit(event: AgentEvent): void
+  /** The lead's permission mode now: a teammate's is never looser. */
+  leadMode?(): PermissionModeName
   now?(): number
   pollMs?: number
 }
@@ -54,6 +58,8 @@ interface Member {
   state: 'working' | 'idle' | 'ending' | 'ended'
   /** The shutdown request it was sent and has not answered. */
   shutdownRequest?: string
+  /** Its mode as the lead set it (an approved plan), and its running gate. */
+  mode: MemberMode
   /** Settles when it has ended (its run after an approved shutdown, or a stop). */
   ended: Promise<void>
   markEnded(): void
@@ -92,6 +98,11 @@ export class SessionTeam {
   /** The team's name, when there is one. */
   get name(): string | undefined {
     return this.team?.name
+  }
+
+  /** The teammates still in the team (ListAgents). */
+  members(): string[] {
+    return [...(this.team?.members.values() ?? [])].filter((member) => member.state !== 'ended').map((member) => member.name)
   }
 
   /** Whether an Agent call makes a teammate. */
@@ -153,7 +164,7 @@ export class SessionTeam {
     const color = TEAM_COLORS[team.members.size % TEAM_COLORS.length]!
     let markEnded = (): void => {}
     const ended = new Promise<void>((resolve) => (markEnded = resolve))
-    const member: Member = { name, agentId: '', agentType: call.subagent_type ?? 'general-purpose', color, state: 'working', ended, markEnded }
+    const member: Member = { name, agentId: '', agentType: call.subagent_type ?? 'general-purpose', color, state: 'working', mode: new MemberMode(), ended, markEnded }
     team.members.set(name, member)
     const prepared = await this.o.agents.prepareTeammate(call)
     if ('error' in prepared) {
@@ -164,7 +175,15 @@ export class SessionTeam {
     const prompt = `${teammateIdentity(team.name, name)}\n\n${call.prompt}`
     const make = { ...prepared.make, system: [...prepared.make.system, { type: 'text' as const, text: TEAMMATE_SYSTEM_PROMPT_ADDENDUM }] }
     const launched = this.o.agents.launch({ ...prepared, make, messages: [{ role: 'user', content: [{ type: 'text', text: prompt }] }] }, prompt, {
-      teammate: { team: team.name, name, color, asker: (grants) => this.asks.askerFor(name, grants), onRunEnd: (outcome) => void this.runEnded(team, member, outcome) },
+      teammate: {
+        team: team.name,
+        name,
+        color,
+        asker: (grants) => this.asks.askerFor(name, grants),
+        mode: () => member.mode.current(),
+        onGate: (gate) => member.mode.attach(gate),
+        onRunEnd: (outcome) => void this.runEnded(team, member, outcome),
+      },
       parentToolUseId: ctx.toolUseId,
     })
     if ('error' in launched) {
@@ -256,8 +275,16 @@ export class SessionTeam {
       }
       case 'plan_approval_response': {
         if (sender !== LEAD_NAME) return errorResult('Only the lead answers a plan approval request.')
-        await this.mail(recipient, sender, JSON.stringify({ type: 'plan_approval_response', requestId: message.request_id, approved: message.approve, ...(message.feedback && { feedback: message.feedback }), timestamp: at }))
-        return { content: `Plan ${message.approve ? 'approved' : 'rejected'}; ${recipient} was told.` }
+        // The lead's own call, in this process: an approval moves the teammate out of plan mode here
+        // (to the lead's mode at most), never on the word of a mailbox file anyone could write.
+        let moved = ''
+        if (message.approve) {
+          const set = member.mode.set(this.o.leadMode?.() === 'plan' ? 'default' : (this.o.leadMode?.() ?? 'default'), this.o.leadMode?.() ?? 'default')
+          moved = 'error' in set ? ` Its mode could not be changed: ${set.error}` : ` It now works in ${set.mode} mode.`
+        }
+        const mode = member.mode.current()
+        await this.mail(recipient, sender, JSON.stringify({ type: 'plan_approval_response', requestId: message.request_id, approved: message.approve, ...(message.feedback && { feedback: message.feedback }), timestamp: at, ...(message.approve && mode && { permissionMode: mode }) }))
+        return { content: `Plan ${message.approve ? 'approved' : 'rejected'}; ${recipient} was told.${moved}` }
       }
     }
   }
@@ -333,6 +360,11 @@ export class SessionTeam {
       if (member && protocol.agent_id === member.name) void this.askUser(team, member, protocol)
       return undefined
     }
+    if (protocol?.type === 'sandbox_permission_request') {
+      // A teammate's sandbox wants a host (a Claude Code teammate in a process of its own): the user answers, never the lead's model.
+      if (member && protocol.workerName === member.name) void this.askHost(team, member, protocol)
+      return undefined
+    }
     if (protocol?.type === 'shutdown_approved' && member) member.state = member.state === 'ended' ? 'ended' : 'ending'
     return teammateMessageBlock(message)
   }
@@ -343,6 +375,13 @@ export class SessionTeam {
     if (protocol?.type === 'permission_response') {
       // Only the lead answers; an answer from anyone else is dropped (and shows in the desktop's log of messages).
       this.asks.answer(member.name, message.from, protocol)
+      return
+    }
+    if (protocol?.type === 'team_permission_update' || protocol?.type === 'mode_set_request') {
+      // As Claude Code 2.1.328: permission rules and mode changes are never accepted from a mailbox
+      // file (anyone who can write it could loosen the teammate's permissions).
+      const what = protocol.type === 'team_permission_update' ? 'permission rules are' : 'permission mode changes are'
+      this.o.emit({ type: 'notice', sessionId: this.o.sessionId, agentId: 'main', level: 'warning', message: `A ${protocol.type} from "${message.from}" in ${member.name}'s mailbox was dropped: ${what} never accepted from a mailbox.` })
       return
     }
     let text = teammateMessageBlock(message)
@@ -382,6 +421,22 @@ export class SessionTeam {
       outcome.behavior === 'allow'
         ? { type: 'permission_response', request_id: request.request_id, subtype: 'success', ...(request.tool_use_id !== undefined && { tool_use_id: request.tool_use_id }), response: { permission_updates: outcome.rules }, outcome }
         : { type: 'permission_response', request_id: request.request_id, subtype: 'error', ...(request.tool_use_id !== undefined && { tool_use_id: request.tool_use_id }), error: outcome.message, outcome }
+    if (this.team === team) await this.mail(member.name, LEAD_NAME, JSON.stringify(response)).catch(() => undefined)
+  }
+
+  /** A teammate's sandbox network ask, put in the user's queue; the answer goes back as a `sandbox_permission_response`. */
+  private async askHost(team: Team, member: Member, request: Extract<ProtocolMessage, { type: 'sandbox_permission_request' }>): Promise<void> {
+    const host = request.hostPattern.host
+    const outcome = await this.o.queue.request({
+      sessionId: this.o.sessionId,
+      toolName: 'Bash',
+      input: { host },
+      preview: { kind: 'url', url: host, domain: host },
+      explanation: { kind: 'sandbox', detail: `${member.name} of team ${team.name}: its sandbox wants to reach ${host}, which is not among the allowed domains` },
+      suggestions: [],
+      agent: { id: member.agentId || member.name, type: `teammate ${member.name}`, description: `${member.name} of team ${team.name}` },
+    })
+    const response = { type: 'sandbox_permission_response', requestId: request.requestId, host, allow: outcome.behavior === 'allow', timestamp: new Date(this.now()).toISOString() }
     if (this.team === team) await this.mail(member.name, LEAD_NAME, JSON.stringify(response)).catch(() => undefined)
   }
 

@@ -9,6 +9,8 @@ import type { SettingsSourceName } from '../types'
 
 export type { BehaviourSettings }
 
+const STRICTNESS = { accept: 0, hold: 1, refuse: 2 } as const
+
 /** Claude Code's clamp of `bashOutputMaxChars`. */
 export const BASH_OUTPUT_MAX_CHARS = { min: 4_000, default: 30_000, max: 128_000 } as const
 
@@ -34,6 +36,14 @@ export function readBehaviourKeys(data: SettingsFile, source: { name: SettingsSo
   if (background !== undefined && into.agentsInBackground === undefined) {
     if (typeof background === 'boolean') into.agentsInBackground = background
     else warn('agentsInBackground', background, 'true or false')
+  }
+  const peers = data['crossSessionMessages']
+  if (peers !== undefined) {
+    if (peers !== 'accept' && peers !== 'hold' && peers !== 'refuse') warn('crossSessionMessages', peers, '"accept", "hold" or "refuse"')
+    // A repository's settings (project, local) are untrusted: they may only make the policy stricter.
+    else if (source.name === 'project' || source.name === 'local') {
+      if (into.crossSessionMessagesFloor === undefined || STRICTNESS[peers] > STRICTNESS[into.crossSessionMessagesFloor]) into.crossSessionMessagesFloor = peers
+    } else if (into.crossSessionMessages === undefined) into.crossSessionMessages = peers
   }
   const defer = data['deferBuiltinTools']
   if (defer !== undefined && into.deferBuiltinTools === undefined) {

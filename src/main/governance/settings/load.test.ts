@@ -165,4 +165,17 @@ describe('Claude Code behaviour keys', () => {
     expect(diagnostics.map((d) => `${d.level} ${d.message.split(' ')[0]}`)).toEqual(['warning promptCacheTtl'])
   })
 
+  it('crossSessionMessages: the user\'s settings choose; a repository\'s settings only make it stricter; a bad value is a warning', () => {
+    project = makeTempProject({ crossSessionMessages: 'accept' })
+    const opts = { projectTrust: 'assume' as const, managedPath: join(project.base, 'm.json'), sousHome: project.sousHome, home: project.home }
+    // The project's own "accept" loosens nothing: it is no user choice.
+    expect(loadSettings(project.root, opts).settings.behaviour).toEqual({ crossSessionMessagesFloor: 'accept' })
+    write(join(project.sousHome, 'settings.json'), { crossSessionMessages: 'refuse' })
+    expect(loadSettings(project.root, opts).settings.behaviour).toEqual({ crossSessionMessages: 'refuse', crossSessionMessagesFloor: 'accept' })
+    write(join(project.root, '.claude', 'settings.local.json'), { crossSessionMessages: 'hold' })
+    write(join(project.sousHome, 'settings.json'), { crossSessionMessages: 'sometimes' })
+    const { settings, diagnostics } = loadSettings(project.root, opts)
+    expect(settings.behaviour).toEqual({ crossSessionMessagesFloor: 'hold' })
+    expect(diagnostics.map((d) => d.message)).toContain('crossSessionMessages "sometimes" is ignored: expected "accept", "hold" or "refuse"')
+  })
 })

@@ -13,6 +13,14 @@ export interface BehaviourSettings {
    * say `run_in_background` runs in the background. Default false (Sous waits for the agent).
    */
   agentsInBackground?: boolean
+  /**
+   * Sous's `crossSessionMessages`: what the session does with a message from another session of
+   * this machine (`accept`, `hold` for the user, `refuse`), from the user's, managed or command-line
+   * settings. Unset: accept, but hold a message from a session in another permission mode.
+   */
+  crossSessionMessages?: 'accept' | 'hold' | 'refuse'
+  /** The strictest `crossSessionMessages` a project's own settings ask for: a repository may tighten the policy, never loosen it. */
+  crossSessionMessagesFloor?: 'accept' | 'hold' | 'refuse'
   /** Sous's `deferBuiltinTools`: rarely used built-in tools wait behind ToolSearch (engine/deferred-tools.ts). */
   deferBuiltinTools?: boolean
 }

@@ -19,6 +19,7 @@ import { useRewind } from '../features/rewind/store'
 import { startReplay } from '../features/timeline/replay-store'
 import { useTimeline } from '../features/timeline/store'
 import { useWorktrees } from '../features/worktrees/store'
+import { api } from '../api'
 
 export type { AppCommand }
 
@@ -227,6 +228,12 @@ export function buildCommands(ctx: Context): AppCommand[] {
         title: 'Export this session as an HTML replay',
         run: () => void useSessions.getState().exportReplay(sessionId),
       },
+      // The per-session toggle for messages other sessions of this machine send (ListAgents / SendMessage).
+      ...(['accept', 'hold', 'refuse', 'settings'] as const).map((policy) => ({
+        id: `session.peers.${policy}`,
+        title: policy === 'settings' ? 'Messages from other sessions: as the settings say' : `Messages from other sessions: ${policy === 'hold' ? 'hold for me' : policy}`,
+        run: () => void api.invoke('session.setPeerPolicy', { sessionId, policy }),
+      })),
       {
         id: 'worktrees.archive',
         title: "Archive this session's worktree…",

@@ -54,6 +54,7 @@ const CARD: Record<InboxRow['kind'], string> = {
   finished: 'textarea[aria-label="Message"], [aria-label="Message"]',
   failed: 'textarea[aria-label="Message"], [aria-label="Message"]',
   scheduled: 'textarea[aria-label="Message"], [aria-label="Message"]',
+  peer: 'textarea[aria-label="Message"], [aria-label="Message"]',
 }
 
 /**

@@ -11,6 +11,8 @@ import { lazyNamed } from '../lib/lazy'
 import { InboxDialog } from '../features/inbox/InboxDialog'
 import { useParallel } from '../features/parallel/store'
 import { dismissEntry } from '../state/inbox'
+import { heldMessageId } from '../state/inbox-model'
+import { api } from '../api'
 import { openInboxEntry, useInboxRows } from './inbox-glue'
 import type { ProjectContext, View } from './shell'
 import { useFilesRevision } from './use-files-revision'
@@ -198,6 +200,10 @@ function InboxView({ onOpenSession, onClose }: { onOpenSession(sessionId: string
     <InboxDialog
       rows={rows}
       onDismiss={dismissEntry}
+      onPeer={(row, action) => {
+        const messageId = heldMessageId(row)
+        if (messageId) void api.invoke('session.peerMessage', { sessionId: row.sessionId, messageId, action }).then((result) => (result.ok ? undefined : dismissEntry(row.id)))
+      }}
       onClose={onClose}
       onOpen={(row) => {
         onClose()

@@ -1,12 +1,24 @@
 import { describe, expect, it } from 'vitest'
 import type { ApprovalRequested } from '../../../shared/ipc/contract'
 import type { AgentEvent } from '../../../shared/protocol/agent-event'
-import { applyEvent, applyInputWait, approvalEntry, inboxList, seen, type EventEntries } from './inbox-model'
+import { applyEvent, applyInputWait, approvalEntry, heldMessageId, inboxList, seen, type EventEntries } from './inbox-model'
 
 const base = { sessionId: 's1', agentId: 'main' }
 const nobody = () => false
 
 describe('inbox model', () => {
+  it('keeps a message held from another session through turns and openings until it is released or dropped', () => {
+    const held = { ...base, type: 'peer_message', messageId: 'm1', from: 'alpha-ab [ab12cd]', fromSessionId: 'other', status: 'held', text: 'Check the tests\nplease', at: 1 } as AgentEvent
+    let entries = applyEvent({}, held, 1, nobody)
+    expect(Object.values(entries).map((e) => [e.id, e.kind, e.title])).toEqual([['peer:m1', 'peer', 'Message from alpha-ab [ab12cd] (held): Check the tests']])
+    expect(heldMessageId(Object.values(entries)[0]!)).toBe('m1')
+    entries = applyEvent(entries, { ...base, type: 'turn_start' } as AgentEvent, 2, nobody)
+    expect(Object.keys(seen(entries, 's1'))).toEqual(['peer:m1'])
+    expect(applyEvent(entries, { ...held, status: 'released' } as AgentEvent, 3, nobody)).toEqual({})
+    expect(applyEvent(entries, { ...held, status: 'dropped' } as AgentEvent, 3, nobody)).toEqual({})
+    expect(applyEvent({}, { ...held, status: 'delivered' } as AgentEvent, 3, nobody)).toEqual({})
+  })
+
   it('keeps a pause until it is answered, and a run that ended unseen until the session is looked at', () => {
     let entries: EventEntries = {}
     entries = applyEvent(entries, { ...base, type: 'session_pause', pauseId: 'p1', reason: 'budget', message: 'cap', choices: ['stop'] } as AgentEvent, 1, nobody)

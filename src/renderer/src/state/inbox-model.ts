@@ -7,9 +7,10 @@ import type { AgentEvent } from '../../../shared/protocol/agent-event'
  * ended while the user looked elsewhere. Approvals are the host's pending list (so answering one
  * anywhere, in any window or browser page, withdraws it everywhere); the other entries come from
  * the session events this page heard (a scheduled prompt that fired, or runs missed while the app was
- * closed, stay until the user opens the session). Pure, so the rules are tested on their own.
+ * closed, stay until the user opens the session; a message another session sent, held for the user,
+ * stays until it is released or dropped). Pure, so the rules are tested on their own.
  */
-export type InboxKind = 'approval' | 'plan' | 'question' | 'pause' | 'input' | 'finished' | 'failed' | 'scheduled'
+export type InboxKind = 'approval' | 'plan' | 'question' | 'pause' | 'input' | 'finished' | 'failed' | 'scheduled' | 'peer'
 
 export interface InboxEntry {
   /** Unique in the inbox: the approval id, `pause:<id>`, `run:<session>`. */
@@ -53,10 +54,15 @@ export function applyEvent(entries: EventEntries, event: AgentEvent, at: number,
       const runs = event.runs.length === 1 ? 'a run' : `${event.runs.length} runs`
       return { ...entries, [id]: { id, kind: 'scheduled', sessionId, title: `Missed ${runs} while closed (not run): ${clip(event.prompt)}`, at } }
     }
+    case 'peer_message': {
+      const id = `peer:${event.messageId}`
+      if (event.status !== 'held') return without(entries, (entry) => entry.id === id)
+      return { ...entries, [id]: { id, kind: 'peer', sessionId, title: `Message from ${clip(event.from)} (held): ${clip(event.text.split('\n', 1)[0] ?? '')}`, at } }
+    }
     case 'turn_start':
       if (event.agentId !== 'main') return entries
-      // A new turn: the last one's ending is old news, and so is any pause of it (a scheduled prompt's news stays: its turn is what starts).
-      return without(entries, (entry) => entry.sessionId === sessionId && entry.kind !== 'scheduled')
+      // A new turn: the last one's ending is old news, and so is any pause of it (a scheduled prompt's news stays: its turn is what starts; a held message waits for the user's word).
+      return without(entries, (entry) => entry.sessionId === sessionId && entry.kind !== 'scheduled' && entry.kind !== 'peer')
     case 'turn_end': {
       if (event.agentId !== 'main') return entries
       const rest = without(entries, (entry) => entry.sessionId === sessionId && entry.kind === 'pause')
@@ -81,6 +87,11 @@ export function applyInputWait(entries: EventEntries, change: { sessionId: strin
 /** The entries of a session the user has just opened (its run's ending has been seen). */
 export function seen(entries: EventEntries, sessionId: string): EventEntries {
   return without(entries, (entry) => entry.sessionId === sessionId && (entry.kind === 'finished' || entry.kind === 'failed' || entry.kind === 'scheduled'))
+}
+
+/** The id of the held message an inbox entry stands for (undefined for any other entry). */
+export function heldMessageId(entry: Pick<InboxEntry, 'id' | 'kind'>): string | undefined {
+  return entry.kind === 'peer' ? entry.id.slice('peer:'.length) : undefined
 }
 
 /** The whole inbox, oldest first. */

@@ -196,6 +196,7 @@ export function reduce(transcript: Transcript, event: AgentEvent): Transcript {
     case 'approval_answered':
     case 'scheduled_fire':
     case 'scheduled_missed':
+    case 'peer_message':
       // Not part of the conversation: the task list, the mode, the agent tree, the timeline and the inbox (scheduled prompts) have their own state.
       return transcript
     case 'sandbox_unavailable':

@@ -17,14 +17,16 @@ const KIND_LABELS: Record<InboxKind, string> = {
   finished: 'Finished',
   failed: 'Failed',
   scheduled: 'Scheduled',
+  peer: 'Message',
 }
 
 /**
  * The attention inbox: everything that waits for the user, in every open project and session,
  * oldest first. Enter (or a click) on an entry opens its project and session with its card; the
- * arrow keys move between entries. It takes the focus only because the user opened it.
+ * arrow keys move between entries. It takes the focus only because the user opened it. A message
+ * another session sent and this one holds is released into the conversation or dropped here.
  */
-export function InboxDialog({ rows, onOpen, onDismiss, onClose }: { rows: readonly InboxRow[]; onOpen(row: InboxRow): void; onDismiss(id: string): void; onClose(): void }) {
+export function InboxDialog({ rows, onOpen, onDismiss, onPeer, onClose }: { rows: readonly InboxRow[]; onOpen(row: InboxRow): void; onDismiss(id: string): void; onPeer?(row: InboxRow, action: 'release' | 'drop'): void; onClose(): void }) {
   const onKeyDown = (event: KeyboardEvent<HTMLUListElement>) => {
     if (event.key !== 'ArrowDown' && event.key !== 'ArrowUp') return
     const buttons = [...event.currentTarget.querySelectorAll<HTMLButtonElement>('.inbox__open')]
@@ -46,6 +48,16 @@ export function InboxDialog({ rows, onOpen, onDismiss, onClose }: { rows: readon
                 <span className="inbox__project">{row.projectName}</span>
                 <span className="inbox__title">{row.title}</span>
               </button>
+              {row.kind === 'peer' && onPeer && (
+                <>
+                  <button type="button" className="button button--small" aria-label={`Release: ${row.title} in ${row.projectName}`} onClick={() => onPeer(row, 'release')}>
+                    Release
+                  </button>
+                  <button type="button" className="button button--quiet button--small" aria-label={`Drop: ${row.title} in ${row.projectName}`} onClick={() => onPeer(row, 'drop')}>
+                    Drop
+                  </button>
+                </>
+              )}
               {(row.kind === 'finished' || row.kind === 'failed' || row.kind === 'scheduled') && (
                 <button type="button" className="button button--quiet button--small" aria-label={`Dismiss: ${row.title} in ${row.projectName}`} onClick={() => onDismiss(row.id)}>
                   ×
