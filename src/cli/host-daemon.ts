@@ -50,7 +50,7 @@ export async function runHostDaemon(args: HostArgs, env: NodeJS.ProcessEnv): Pro
   const tunnel = args.model === 'relay' ? createModelTunnel((frame) => send(frame)) : undefined
   // The client's `local` MCP servers: offered in its hello, reached through it.
   const mcpTunnel = createMcpTunnel((frame) => send(frame))
-  const { core, dispose } = createHostCore({
+  const { core, runtime, dispose } = createHostCore({
     transport: 'stdio',
     home: sousHome(env),
     env,
@@ -61,6 +61,8 @@ export async function runHostDaemon(args: HostArgs, env: NodeJS.ProcessEnv): Pro
     log,
   })
   const events = createEventLog(core.events)
+  // A client that reconnects offers its local servers again: the ones the drop ended start anew.
+  mcpTunnel.onOffer(() => runtime.mcp.restartTunnelled())
   let current: Socket | undefined
   let timer: NodeJS.Timeout | undefined
   let finish!: () => void

@@ -38,7 +38,7 @@ export async function runHost(argv: readonly string[], env: NodeJS.ProcessEnv): 
   const tunnel = args.model === 'relay' ? createModelTunnel((frame) => send(frame)) : undefined
   // The client's `local` MCP servers: offered in its hello, reached through it.
   const mcpTunnel = createMcpTunnel((frame) => send(frame))
-  const { core, dispose } = createHostCore({
+  const { core, runtime, dispose } = createHostCore({
     transport: 'stdio',
     home: sousHome(hostEnv),
     env: hostEnv,
@@ -49,6 +49,8 @@ export async function runHost(argv: readonly string[], env: NodeJS.ProcessEnv): 
     log: (message) => process.stderr.write(`[sous host] ${message}\n`),
   })
   const events = createEventLog(core.events)
+  // A client that reconnects offers its local servers again: the ones the drop ended start anew.
+  mcpTunnel.onOffer(() => runtime.mcp.restartTunnelled())
   const connection = serveRemoteHost({
     router: core.router,
     events,

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -35,7 +35,7 @@ afterAll(async () => {
 
 function sousThere(mark: string): string {
   const loader = `file://${join(ROOT, 'node_modules', 'tsx', 'dist', 'loader.mjs')}`
-  return `env -u ANTHROPIC_API_KEY HOME=${remoteHome} SOUS_HOME=${join(remoteHome, mark)} SOUS_HOST_GRACE_MS=2000 ${process.execPath} --import ${loader} ${join(ROOT, 'src', 'cli', 'index.ts')}`
+  return `env -u ANTHROPIC_API_KEY HOME=${remoteHome} SOUS_HOME=${join(remoteHome, mark)} REMOTE_MARK=${mark} SOUS_HOST_GRACE_MS=20000 ${process.execPath} --import ${loader} ${join(ROOT, 'src', 'cli', 'index.ts')}`
 }
 
 function settings(value: unknown): void {
@@ -50,6 +50,21 @@ async function sous(mark: string, prompt: string): Promise<{ code: number; stdou
   const env = { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: work, SOUS_HOME: localHome, ANTHROPIC_API_KEY: 'sk-ant-local', ANTHROPIC_BASE_URL: server.url }
   const code = await runRemotePrint(taken.flags, taken.rest, env, { stdout: { write: (text: string) => (stdout += text) }, stderr: { write: (text: string) => (stderr += text) } })
   return { code, stdout, stderr }
+}
+
+/** The pids of the connectors (`… host --stdio`) started with `mark` in their environment. */
+function connectors(mark: string): number[] {
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .filter((pid) => {
+      try {
+        const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')
+        return argv.includes('host') && argv.includes('--stdio') && readFileSync(`/proc/${pid}/environ`, 'utf8').includes(`REMOTE_MARK=${mark}`)
+      } catch {
+        return false
+      }
+    })
+    .map(Number)
 }
 
 /** The text of every tool result the model was sent in its last request. */
@@ -92,6 +107,29 @@ describe('an MCP server marked local, offered to a remote project', () => {
     expect(run.stdout).toBe('It crashed.\n')
     expect(lastToolResults()).toMatch(/MCP server \\"laptop\\" stopped while calling crash: the local MCP server ended: the server process exited with code 3/)
   }, 180_000)
+
+  it('after a dropped channel, the reconnect starts the local server again and its tool answers', async () => {
+    settings({ remoteLocalMcpServers: ['laptop'], mcpServers: { laptop: { command: process.execPath, args: [FIXTURE] } } })
+    server.setScenario([
+      toolUseReply('WaitForMcpServers', { servers: ['laptop'], timeout: 30_000 }, { id: 'toolu_wait' }),
+      toolUseReply('Bash', { command: 'sleep 8' }, { id: 'toolu_sleep' }),
+      toolUseReply('WaitForMcpServers', { servers: ['laptop'], timeout: 60_000 }, { id: 'toolu_wait_again' }),
+      toolUseReply('mcp__laptop__echo', { message: 'after the drop' }, { id: 'toolu_echo' }),
+      textReply('Back.'),
+    ])
+    const before = server.requests.length
+    const killer = (async () => {
+      for (let i = 0; i < 1200 && server.requests.length < before + 2; i++) await new Promise((resolve) => setTimeout(resolve, 50))
+      await new Promise((resolve) => setTimeout(resolve, 1000))
+      for (const pid of connectors('local-mcp-drop')) process.kill(pid, 'SIGKILL')
+    })()
+    const run = await sous('local-mcp-drop', 'survive a drop')
+    await killer
+    expect(run.stderr).toContain('reconnected to pod')
+    expect(run.code, run.stderr).toBe(0)
+    expect(run.stdout).toBe('Back.\n')
+    expect(lastToolResults()).toContain('echo: after the drop')
+  }, 240_000)
 
   it('a name with no user server, or a settings file that does not parse, offers nothing and says why', async () => {
     settings({ remoteLocalMcpServers: ['nowhere'] })

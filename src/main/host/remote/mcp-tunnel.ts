@@ -3,8 +3,10 @@ import { MAX_MCP_MESSAGE_CHARS, type Frame } from './frames'
 
 /** The remote host's end of the local MCP servers: transports for the MCP manager, fed by `mcp.*` frames. */
 export interface McpTunnel extends TunnelledMcpServers {
-  /** The names the connected client offers (its hello's `localMcpServers`). */
+  /** The names the connected client offers (its hello's `localMcpServers`); then each `onOffer` listener runs. */
   offer(names: readonly string[]): void
+  /** Runs after each offer (a client connected or reconnected): the host restarts what the last drop ended. */
+  onOffer(listener: () => void): void
   /** Takes the `mcp.*` frames of the client; false for any other frame. */
   onFrame(frame: Frame): boolean
   /** Ends every open transport (the connection is gone): their calls fail with this message. */
@@ -21,11 +23,14 @@ export function createMcpTunnel(send: (frame: Frame) => boolean): McpTunnel {
   const open = new Map<string, TunnelTransport>()
   let offered: readonly string[] = []
   let next = 0
+  const listeners: Array<() => void> = []
   return {
     names: () => offered,
     offer(names) {
       offered = [...names]
+      for (const listener of listeners) listener()
     },
+    onOffer: (listener) => void listeners.push(listener),
     transport(name, onEnd) {
       const id = `p${++next}`
       const transport = new TunnelTransport(id, name, send, (reason) => {

@@ -97,6 +97,17 @@ export class McpRegistry {
     for (const [path, entry] of this.projects) if (path === projectPath || realPath(path) === wanted) entry.servers.startHeld()
   }
 
+  /**
+   * Starts again every tunnelled server that failed (a remote host whose client reconnected and
+   * offered its `local` servers anew: the drop had ended their runs).
+   */
+  restartTunnelled(): void {
+    const offered = new Set(this.options.tunnelled?.names() ?? [])
+    for (const entry of this.projects.values()) {
+      for (const state of entry.servers.states()) if (offered.has(state.name) && state.scope === 'user' && state.status === 'failed') void entry.servers.restart(state.name)
+    }
+  }
+
   /** Stops every project's servers. */
   async dispose(): Promise<void> {
     const entries = [...this.projects.values()]
