@@ -19,6 +19,9 @@ export interface LocalMcpHost {
   closeAll(): void
 }
 
+/** The most local server processes one connection keeps running at once. */
+const MAX_RUNS = 32
+
 interface Run {
   transport?: Transport
   /** Settles once the server started (or could not): messages wait for it, in order. */
@@ -46,6 +49,8 @@ export function serveLocalMcp(offer: LocalMcpOffer, send: (frame: Frame) => bool
   const opened = (frame: FrameOf<'mcp.open'>): void => {
     if (runs.has(frame.id)) return
     if (!offer.names.includes(frame.server)) return void send({ t: 'mcp.closed', id: frame.id, message: `this Sous runs no MCP server named "${frame.server}" for the remote` })
+    // A host cannot make this machine start processes without bound: one run per project folder there is the norm.
+    if (runs.size >= MAX_RUNS) return void send({ t: 'mcp.closed', id: frame.id, message: `this Sous already runs ${MAX_RUNS} local MCP servers for the remote` })
     const run: Run = { ready: Promise.resolve(false), stderr: '', ended: false }
     runs.set(frame.id, run)
     run.ready = (async () => {

@@ -69,6 +69,13 @@ describe('the MCP tunnel', () => {
     expect(ends[0]).toContain('runs no MCP server named "intruder"')
   }, 30_000)
 
+  it('a host cannot make this machine start more than 32 local servers at once', () => {
+    const sent: Frame[] = []
+    const local = serveLocalMcp({ names: ['laptop'], open: () => new Promise(() => {}) }, (frame) => sent.push(frame) > 0)
+    for (let i = 1; i <= 33; i++) local.onFrame({ t: 'mcp.open', id: `p${i}`, server: 'laptop' })
+    expect(sent).toEqual([{ t: 'mcp.closed', id: 'p33', message: 'this Sous already runs 32 local MCP servers for the remote' }])
+  })
+
   it('frames with a bad server name or a message that is not JSON-RPC fail the schema', () => {
     expect(readFrame(JSON.stringify({ t: 'mcp.open', id: 'p1', server: 'a__b' })).ok).toBe(false)
     expect(readFrame(JSON.stringify({ t: 'mcp.send', id: 'p1', message: { jsonrpc: '1.0' } })).ok).toBe(false)
