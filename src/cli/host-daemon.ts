@@ -6,6 +6,7 @@ import { sousHome } from '../main/base/paths'
 import { createHostCore } from '../main/host-core'
 import { createEventLog } from '../main/host/remote/event-log'
 import type { Frame } from '../main/host/remote/frames'
+import { createMcpTunnel } from '../main/host/remote/mcp-tunnel'
 import { createModelTunnel } from '../main/host/remote/model-tunnel'
 import { serveRemoteHost } from '../main/host/remote/stdio-host'
 import { SOUS_VERSION } from '../main/host/version'
@@ -47,16 +48,21 @@ export async function runHostDaemon(args: HostArgs, env: NodeJS.ProcessEnv): Pro
   const log = (message: string): void => void process.stderr.write(`[sous host ${new Date().toISOString()}] ${message}\n`)
   let send: (frame: Frame) => boolean = () => false
   const tunnel = args.model === 'relay' ? createModelTunnel((frame) => send(frame)) : undefined
-  const { core, dispose } = createHostCore({
+  // The client's `local` MCP servers: offered in its hello, reached through it.
+  const mcpTunnel = createMcpTunnel((frame) => send(frame))
+  const { core, runtime, dispose } = createHostCore({
     transport: 'stdio',
     home: sousHome(env),
     env,
     keyStore: new MemoryKeyStore(env),
     ...(tunnel && { modelRelay: { fetch: tunnel.fetch } }),
+    tunnelledMcp: mcpTunnel,
     ...(args.unattended && { unattended: { ...(args.permissionMode && { permissionMode: args.permissionMode }) } }),
     log,
   })
   const events = createEventLog(core.events)
+  // A client that reconnects offers its local servers again: the ones the drop ended start anew.
+  mcpTunnel.onOffer(() => runtime.mcp.restartTunnelled())
   let current: Socket | undefined
   let timer: NodeJS.Timeout | undefined
   let finish!: () => void
@@ -70,7 +76,7 @@ export async function runHostDaemon(args: HostArgs, env: NodeJS.ProcessEnv): Pro
     current?.destroy()
     current = socket
     socket.on('error', () => socket.destroy())
-    const connection = serveRemoteHost({ router: core.router, events, input: socket, output: socket, version: SOUS_VERSION, model: args.model, ...(tunnel && { tunnel }), log })
+    const connection = serveRemoteHost({ router: core.router, events, input: socket, output: socket, version: SOUS_VERSION, model: args.model, ...(tunnel && { tunnel }), mcpTunnel, log })
     send = connection.send
     void connection.done.then((reason) => {
       if (current !== socket) return

@@ -1,5 +1,6 @@
 import { sousHome } from '../main/base/paths'
 import { createHostCore } from '../main/host-core'
+import { createMcpTunnel } from '../main/host/remote/mcp-tunnel'
 import { createModelTunnel } from '../main/host/remote/model-tunnel'
 import { serveRemoteHost } from '../main/host/remote/stdio-host'
 import { createEventLog } from '../main/host/remote/event-log'
@@ -35,16 +36,21 @@ export async function runHost(argv: readonly string[], env: NodeJS.ProcessEnv): 
   const output = process.stdout
   let send: (frame: Frame) => boolean = () => false
   const tunnel = args.model === 'relay' ? createModelTunnel((frame) => send(frame)) : undefined
-  const { core, dispose } = createHostCore({
+  // The client's `local` MCP servers: offered in its hello, reached through it.
+  const mcpTunnel = createMcpTunnel((frame) => send(frame))
+  const { core, runtime, dispose } = createHostCore({
     transport: 'stdio',
     home: sousHome(hostEnv),
     env: hostEnv,
     keyStore: new MemoryKeyStore(hostEnv),
     ...(tunnel && { modelRelay: { fetch: tunnel.fetch } }),
+    tunnelledMcp: mcpTunnel,
     ...(args.unattended && { unattended: { ...(args.permissionMode && { permissionMode: args.permissionMode }) } }),
     log: (message) => process.stderr.write(`[sous host] ${message}\n`),
   })
   const events = createEventLog(core.events)
+  // A client that reconnects offers its local servers again: the ones the drop ended start anew.
+  mcpTunnel.onOffer(() => runtime.mcp.restartTunnelled())
   const connection = serveRemoteHost({
     router: core.router,
     events,
@@ -53,6 +59,7 @@ export async function runHost(argv: readonly string[], env: NodeJS.ProcessEnv): 
     version: SOUS_VERSION,
     model: args.model,
     ...(tunnel && { tunnel }),
+    mcpTunnel,
     log: (message) => process.stderr.write(`[sous host] ${message}\n`),
   })
   send = connection.send

@@ -7,6 +7,9 @@ import { parseRemoteTarget, type RemoteTarget } from '../main/host/remote/ssh'
 import { remoteTransport } from '../main/host/remote/transport'
 import { createModelRelay } from '../main/services/model/relay'
 import { MemoryKeyStore } from '../main/secrets/memory-key-store'
+import { loadLocalMcpOffer } from '../main/host/remote/local-mcp-servers'
+import { sousHome } from '../main/base/paths'
+import { homedir } from 'node:os'
 
 /** The flags `--remote` brings, taken out of the argument list before `sous -p` reads the rest. */
 export interface RemoteFlags {
@@ -85,10 +88,13 @@ export async function runRemotePrint(flags: RemoteFlags, argv: string[], env: No
   const restarted = new Promise<void>((resolve) => (markRestarted = resolve))
   const prepared = await transport.prepare()
   if (!prepared.ok) return fail(io, `sous: ${prepared.message}`, prepared.code)
+  const local = loadLocalMcpOffer({ sousHome: sousHome(env), userHome: env['HOME'] ?? homedir(), env })
+  for (const problem of local.problems) io.stderr.write(`sous: warning: ${problem}\n`)
   const connected = await connectReconnecting({
     open: () => transport.open(),
     version: SOUS_VERSION,
     ...(relay && { relay }),
+    ...(local.offer && { localMcp: local.offer }),
     onProblem: (message) => io.stderr.write(`sous: warning: ${message}\n`),
     onState: (state) => {
       if (state.state === 'reconnecting') io.stderr.write(`sous: the connection to ${flags.target.destination} dropped (${firstLine(state.reason)}); reconnecting in ${state.delayMs / 1000} s (attempt ${state.attempt})\n`)

@@ -33,6 +33,8 @@ export interface HostCoreOptions {
   log(message: string): void
   /** `sous acp`: the editor's MCP servers for a project (`--mcp-config` texts), read when its servers start. */
   mcpConfigsFor?(projectPath: string): readonly string[]
+  /** A remote host: the MCP servers the local Sous runs for it (host/remote/mcp-tunnel.ts). */
+  tunnelledMcp?: SessionRuntimeOptions['tunnelledMcp']
   /** The desktop folder dialog. */
   pickFolder?: CoreOptions['pickFolder']
   /** Electron: the renderer URLs that may call. */
@@ -73,6 +75,7 @@ export function createHostCore(options: HostCoreOptions): HostCore {
     answerer: options.unattended ? 'unattended' : 'interactive',
     onPtySpawn: agentTerminals.attach,
     ...(options.mcpConfigsFor && { mcpConfigsFor: options.mcpConfigsFor }),
+    ...(options.tunnelledMcp && { tunnelledMcp: options.tunnelledMcp }),
     preferences: () => readPreferencesSync(options.home),
     childEnv,
     version: SOUS_VERSION,

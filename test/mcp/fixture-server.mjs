@@ -8,6 +8,7 @@
  *   FIXTURE_NAME            the server name it reports (default "fixture")
  *   FIXTURE_EXIT_AT_START   exit with this code before the handshake (a server that cannot start)
  *   FIXTURE_STDERR          a line written to stderr at start (its log)
+ *   FIXTURE_PID_FILE        write "<pid> <parent pid>" to this file at start (where it runs)
  *
  * Tools: echo (read-only), add, crash (exits with code 3 mid-call), hang (never answers),
  * sleep {ms} (answers after ms, reports its own time), big {chars}, env (its environment, JSON),
@@ -16,9 +17,11 @@
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
+import { writeFileSync } from 'node:fs'
 import { z } from 'zod'
 
 const delay = Number(process.env.FIXTURE_START_DELAY_MS ?? 0)
+if (process.env.FIXTURE_PID_FILE) writeFileSync(process.env.FIXTURE_PID_FILE, `${process.pid} ${process.ppid}`)
 if (process.env.FIXTURE_STDERR) process.stderr.write(`${process.env.FIXTURE_STDERR}\n`)
 if (process.env.FIXTURE_EXIT_AT_START) {
   process.stderr.write('fixture: refusing to start\n')

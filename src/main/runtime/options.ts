@@ -7,6 +7,7 @@ import type { ChildEnvPolicy } from '../base/child-env'
 import type { EventHub } from '../base/event-hub'
 import type { PtyProcess, PtyService } from '../pty/types'
 import type { McpServerState } from '../services/mcp'
+import type { TunnelledMcpServers } from '../services/mcp/tunnelled'
 import type { KeyStore } from '../secrets/key-store'
 import type { MemoryService } from '../memory/service'
 import type { AnswererKind } from '../governance/approvals/answerer'
@@ -92,6 +93,8 @@ export interface SessionRuntimeOptions {
   mcpConfigs?: string[]
   /** More `--mcp-config` texts for one project, read when its servers start (`sous acp`: the editor's servers for the session's folder). */
   mcpConfigsFor?(projectPath: string): readonly string[]
+  /** A remote host: the MCP servers the local Sous runs for it (`remoteLocalMcpServers`), tunnelled over the channel. */
+  tunnelledMcp?: TunnelledMcpServers
   /** `--strict-mcp-config`: only the `--mcp-config` servers. */
   strictMcpConfig?: boolean
   /** A project's MCP servers changed (status, tools, logs). */

@@ -70,6 +70,7 @@ export function createSessionRuntime(options: SessionRuntimeOptions): SessionRun
     ...(options.childEnv && { childEnv: options.childEnv }),
     ...(options.mcpConfigs && { cliConfigs: options.mcpConfigs }),
     ...(options.mcpConfigsFor && { projectConfigs: options.mcpConfigsFor }),
+    ...(options.tunnelledMcp && { tunnelled: options.tunnelledMcp }),
     ...(options.strictMcpConfig && { strict: true }),
     trusted: trust.mcp,
     projectApproval,

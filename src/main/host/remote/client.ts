@@ -5,6 +5,7 @@ import type { AnyEventListener } from '../../base/event-hub'
 import type { RelayedRequest, RelaySink } from '../../services/model/relay'
 import { mismatch, REMOTE_PROTOCOL, type Frame, type FrameOf, type Hello } from './frames'
 import { openLineChannel } from './line-channel'
+import { serveLocalMcp, type LocalMcpOffer } from './local-mcp'
 
 /** Options of {@link connectRemoteHost}. */
 export interface RemoteClientOptions {
@@ -15,6 +16,8 @@ export interface RemoteClientOptions {
   version: string
   /** Sends the host's model requests with the local key (services/model/relay.ts); without it they are refused. */
   relay?: (request: RelayedRequest, sink: RelaySink) => Promise<void>
+  /** The MCP servers the user marked `local` (local-mcp-servers.ts): offered in our hello, run here on the host's `mcp.open`. */
+  localMcp?: LocalMcpOffer
   /** What the host did wrong (a bad frame, an event of a session it does not own…): told, then dropped. */
   onProblem?(message: string): void
   /** How long to wait for the host's hello. Default 60 s (ssh may ask an agent, jump a host…). */
@@ -68,7 +71,12 @@ export async function connectRemoteHost(options: RemoteClientOptions): Promise<{
     },
   })
 
+  const localMcp = options.localMcp && serveLocalMcp(options.localMcp, (frame) => channel.send(frame))
   const handle = (frame: Frame): void => {
+    if (frame.t === 'mcp.open' || frame.t === 'mcp.send' || frame.t === 'mcp.close') {
+      if (!localMcp?.onFrame(frame)) channel.send({ t: 'mcp.closed', id: frame.id, message: 'this Sous offers no local MCP servers' })
+      return
+    }
     switch (frame.t) {
       case 'res':
         return answered(frame)
@@ -139,6 +147,7 @@ export async function connectRemoteHost(options: RemoteClientOptions): Promise<{
   }
 
   const closed = channel.ended.then(() => {
+    localMcp?.closeAll()
     for (const controller of relays.values()) controller.abort()
     for (const [id, entry] of waiting) {
       waiting.delete(id)
@@ -167,7 +176,7 @@ export async function connectRemoteHost(options: RemoteClientOptions): Promise<{
     channel.close()
     return { ok: false, message: `the remote Sous does not match: ${why}` }
   }
-  channel.send({ t: 'hello', role: 'client', protocol: REMOTE_PROTOCOL, version: options.version, ...(options.resumeAfter !== undefined && { resumeAfter: options.resumeAfter }) })
+  channel.send({ t: 'hello', role: 'client', protocol: REMOTE_PROTOCOL, version: options.version, ...(options.resumeAfter !== undefined && { resumeAfter: options.resumeAfter }), ...(options.localMcp && { localMcpServers: [...options.localMcp.names] }) })
 
   const client: RemoteHostClient = {
     hello: hello.hello,

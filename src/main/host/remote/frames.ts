@@ -9,7 +9,7 @@ import { ResultError } from '../../../shared/ipc/result'
  *
  * Order on a connection: the host writes `hello` first; the client answers with its own `hello`
  * (or goes away); the host answers a mismatched client with `refused` and ends. Only then do
- * `req`/`res`, `event` and the model relay (`model.*`) flow.
+ * `req`/`res`, `event`, the model relay (`model.*`) and the local MCP servers (`mcp.*`) flow.
  */
 
 /** Bumped when a frame's meaning changes; the Sous version must match too (one contract). */
@@ -20,6 +20,14 @@ export const MAX_LINE_BYTES = 16 * 1024 * 1024
 
 const RequestId = z.union([z.number().int().safe(), z.string().min(1).max(200)])
 const RelayId = z.string().min(1).max(100)
+
+/** The longest MCP message either end sends through the tunnel (JSON characters); a bigger result is answered with an error. */
+export const MAX_MCP_MESSAGE_CHARS = 8 * 1024 * 1024
+
+/** A server name as MCP configuration allows it (no `__`: tool names are mcp__<server>__<tool>). */
+const McpServerName = z.string().min(1).max(100).refine((name) => !name.includes('__') && name.trim() !== '', 'not a valid MCP server name')
+/** One JSON-RPC message: its shape is the MCP client's to check; here only that it is one. */
+const JsonRpcMessage = z.looseObject({ jsonrpc: z.literal('2.0') })
 
 /** What each side says first. */
 export const Hello = z.object({
@@ -38,6 +46,8 @@ export const Hello = z.object({
   instance: z.string().max(100).optional(),
   /** Client: where to pick up after a dropped connection (the last event sequence it saw). */
   resumeAfter: z.number().int().nonnegative().optional(),
+  /** Client: the MCP servers it runs for the host (the user's `remoteLocalMcpServers`; see mcp-tunnel.ts). */
+  localMcpServers: z.array(McpServerName).max(64).optional(),
 })
 export type Hello = z.infer<typeof Hello>
 
@@ -73,6 +83,16 @@ export const Frame = z.discriminatedUnion('t', [
   z.object({ t: z.literal('model.end'), id: RelayId }),
   /** Client → host: the request could not be sent (refused by policy, network error). */
   z.object({ t: z.literal('model.error'), id: RelayId, message: z.string().max(2000) }),
+  /** Host → client: start one of the MCP servers you offered (`id` names this run of it). */
+  z.object({ t: z.literal('mcp.open'), id: RelayId, server: McpServerName }),
+  /** Host → client: a JSON-RPC message for that server. */
+  z.object({ t: z.literal('mcp.send'), id: RelayId, message: JsonRpcMessage }),
+  /** Host → client: stop it. */
+  z.object({ t: z.literal('mcp.close'), id: RelayId }),
+  /** Client → host: a JSON-RPC message from the server. */
+  z.object({ t: z.literal('mcp.message'), id: RelayId, message: JsonRpcMessage }),
+  /** Client → host: the server ended or could not start (why, in one line). */
+  z.object({ t: z.literal('mcp.closed'), id: RelayId, message: z.string().max(2000) }),
 ])
 export type Frame = z.infer<typeof Frame>
 export type FrameOf<T extends Frame['t']> = Extract<Frame, { t: T }>

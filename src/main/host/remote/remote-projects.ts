@@ -1,4 +1,5 @@
 import { mkdir, readFile } from 'node:fs/promises'
+import { homedir } from 'node:os'
 import { join } from 'node:path'
 import { requests, type EventChannel, type SessionSummary, type EventPayload, type Project, type RecentRemote, type RemoteTarget, type RequestChannel } from '../../../shared/ipc/contract'
 import { AppError, type Result } from '../../../shared/ipc/result'
@@ -6,6 +7,7 @@ import { writeFileAtomic } from '../../base/atomic-write'
 import type { EventHub } from '../../base/event-hub'
 import { createModelRelay } from '../../services/model/relay'
 import { SOUS_VERSION } from '../version'
+import { loadLocalMcpOffer } from './local-mcp-servers'
 import { createPathMap, someString, type PathMap } from './path-map'
 import { connectReconnecting, type ReconnectingHost } from './reconnecting'
 import { remoteTransport } from './transport'
@@ -19,6 +21,8 @@ export interface RemoteProjectsOptions {
   keyStore?: { get(): Promise<string | undefined> }
   /** The local hub: a remote's events are emitted here, paths mapped. */
   events: EventHub
+  /** The user's home (`~/.claude.json`'s MCP servers, for `remoteLocalMcpServers`). Default: `HOME`. */
+  userHome?: string
   log(message: string): void
 }
 
@@ -156,9 +160,13 @@ export class RemoteProjects {
     const projectPath = `${paths.prefix}${prepared.folder}`
     // Filled once connected: a later reconnect to a restarted host recovers this remote's sessions.
     const made: { remote?: Remote } = {}
+    // Read at each open, so a server marked `local` since the last one applies.
+    const local = loadLocalMcpOffer({ sousHome: this.options.sousHome, userHome: this.options.userHome ?? this.options.env['HOME'] ?? homedir(), env: this.options.env })
+    for (const problem of local.problems) this.options.log(`${name}: ${problem}`)
     const connected = await connectReconnecting({
       version: SOUS_VERSION,
       relay,
+      ...(local.offer && { localMcp: local.offer }),
       onProblem: (message) => this.options.log(`${name}: ${message}`),
       onState: (state) => {
         const restarted = state.state === 'connected' && state.restarted === true

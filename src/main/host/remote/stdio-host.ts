@@ -4,6 +4,7 @@ import type { Router } from '../router'
 import type { EventLog } from './event-log'
 import { mismatch, REMOTE_PROTOCOL, type Frame } from './frames'
 import { openLineChannel } from './line-channel'
+import type { McpTunnel } from './mcp-tunnel'
 import type { ModelTunnel } from './model-tunnel'
 
 /** Options of {@link serveRemoteHost}. */
@@ -18,6 +19,8 @@ export interface RemoteHostOptions {
   model: 'relay' | 'own'
   /** With `relay`: the tunnel the host's model service fetches through. */
   tunnel?: ModelTunnel
+  /** The MCP servers the client runs for this host (its hello names them; their messages come as `mcp.*`). */
+  mcpTunnel?: McpTunnel
   /** Problems worth a line on stderr (never a credential: none is here). */
   log(message: string): void
 }
@@ -53,6 +56,7 @@ export function serveRemoteHost(options: RemoteHostOptions): RemoteHostConnectio
       const frame = read.frame
       if (!greeted) return greet(frame)
       if (options.tunnel?.onFrame(frame)) return
+      if (options.mcpTunnel?.onFrame(frame)) return
       if (frame.t === 'req') return void answer(frame.id, frame.channel, frame.payload)
       channel.send({ t: 'bad-frame', message: `A client does not send "${frame.t}" frames; dropped.` })
     },
@@ -72,6 +76,7 @@ export function serveRemoteHost(options: RemoteHostOptions): RemoteHostConnectio
       return
     }
     greeted = true
+    options.mcpTunnel?.offer(frame.localMcpServers ?? [])
     // A client that reconnects names the last event it saw: what it missed comes first. A number
     // past this log's newest was another host run's (this one started since): nothing is skipped.
     const resumeAfter = frame.resumeAfter !== undefined && frame.resumeAfter <= options.events.lastSeq() ? frame.resumeAfter : undefined
@@ -94,6 +99,7 @@ export function serveRemoteHost(options: RemoteHostOptions): RemoteHostConnectio
   const done = channel.ended.then(() => {
     unsubscribe?.()
     options.tunnel?.failAll('The connection to the local Sous closed.')
+    options.mcpTunnel?.failAll('the connection to the local Sous closed')
     return refusedWith ?? 'the client closed the connection'
   })
   return { done, send: (frame) => channel.send(frame) }

@@ -16,6 +16,8 @@ export type McpScope = 'cli' | 'local' | 'project' | 'user'
 export type McpServerConfig =
   | { type: 'stdio'; command: string; args: string[]; env: Record<string, string>; cwd?: string; timeout?: number }
   | { type: 'http' | 'sse'; url: string; headers: Record<string, string>; timeout?: number }
+  /** A server the local Sous runs for this remote host (never read from a file: see tunnelled.ts). */
+  | { type: 'tunnel'; timeout?: number }
 
 /** One configured server: what the file said, what it expands to, and where it came from. */
 export interface McpServerDefinition {
@@ -128,6 +130,7 @@ function parseEntry(name: string, entry: unknown): { ok: true; config: McpServer
 
 /** Expands `${VAR}` in command, args, env, url and headers (the places Claude Code expands). */
 function expandConfig(config: McpServerConfig, env: Readonly<Record<string, string | undefined>>): { config: McpServerConfig; missing: string[] } {
+  if (config.type === 'tunnel') return { config, missing: [] }
   if (config.type === 'stdio') {
     const command = expandVariables(config.command, env)
     const args = config.args.map((arg) => expandVariables(arg, env))
@@ -147,6 +150,7 @@ function expandConfig(config: McpServerConfig, env: Readonly<Record<string, stri
 function paddedFields(config: McpServerConfig): string[] {
   const padded = (value: string) => value !== value.trim()
   const fields: string[] = []
+  if (config.type === 'tunnel') return fields
   if (config.type === 'stdio') {
     if (padded(config.command)) fields.push('command')
     config.args.forEach((arg, index) => padded(arg) && fields.push(`args[${index}]`))

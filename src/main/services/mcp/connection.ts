@@ -1,3 +1,4 @@
+// Longer than 300 lines because it is one server's whole life (start, calls, lists, end) in one class.
 import { pathToFileURL } from 'node:url'
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
@@ -5,9 +6,10 @@ import type { McpServerDefinition } from './config'
 import { describeEnd, listPrompts, listResources, listTools, toCallResult, toContent } from './convert'
 import { childSignal, codeOf, CONNECTION_CLOSED, formatMs, REQUEST_TIMEOUT } from './requests'
 import { ServerLog } from './server-log'
-import { createTransport, describeTarget } from './transports'
+import { createTransport, describeTarget, transportOf } from './transports'
 import type * as SdkModule from './sdk'
-import type { ProcessEnd } from './stdio-transport'
+import type { ServerEnd } from './stdio-transport'
+import type { TunnelledMcpServers } from './tunnelled'
 import { McpCallError, type McpCallResult, type McpContent, type McpLogLine, type McpServerState, type McpStatus, type McpToolInfo } from './types'
 
 /** Options of one {@link McpConnection}. */
@@ -21,6 +23,8 @@ export interface McpConnectionOptions {
   /** Wall-clock limit of one tool call when the server sets no `timeout` (`MCP_TOOL_TIMEOUT`). */
   callTimeoutMs: number
   clientVersion: string
+  /** The servers the local Sous runs for this remote host (a `tunnel` definition's transport). */
+  tunnelled?: TunnelledMcpServers
   /** Status, tools, resources, prompts or logs changed. */
   onChange(): void
 }
@@ -38,7 +42,7 @@ export class McpConnection {
   private error: string | undefined
   private client: Client | undefined
   private generation = 0
-  private exit: ProcessEnd | { error: string } | undefined
+  private exit: ServerEnd | undefined
   private readonly logs = new ServerLog()
   private lists: Pick<McpServerState, 'tools' | 'resources' | 'prompts' | 'serverInfo' | 'instructions'> = { tools: [], resources: [], prompts: [] }
 
@@ -63,7 +67,7 @@ export class McpConnection {
 
   /** The server's own name for itself and its transport, for labels. */
   get transportName(): 'stdio' | 'http' | 'sse' {
-    return this.options.definition.config.type
+    return transportOf(this.options.definition)
   }
 
   /** A copy of everything known, for views and the tool pool. */
@@ -72,7 +76,7 @@ export class McpConnection {
     return {
       name: definition.name,
       scope: definition.scope,
-      transport: definition.config.type,
+      transport: transportOf(definition),
       ...(definition.file && { file: definition.file }),
       status: this.status,
       ...(this.error && { error: this.error }),
@@ -198,8 +202,9 @@ export class McpConnection {
   }
 
   private transport(generation: number, sdk: Sdk): Transport {
-    return createTransport(sdk, this.options.definition.config, {
+    return createTransport(sdk, this.name, this.options.definition.config, {
       projectRoot: this.options.projectRoot,
+      ...(this.options.tunnelled && { tunnelled: this.options.tunnelled }),
       childEnv: this.options.childEnv,
       onStderr: (line) => generation === this.generation && this.log('stderr', line),
       onExit: (end) => {
@@ -209,7 +214,6 @@ export class McpConnection {
       },
     })
   }
-
 
   private listChangedHandlers(generation: number) {
     const refresh = (what: 'tools' | 'resources' | 'prompts') => ({

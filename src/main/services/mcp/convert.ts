@@ -1,5 +1,5 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import type { ProcessEnd } from './stdio-transport'
+import type { ServerEnd } from './stdio-transport'
 import type { McpCallResult, McpContent, McpPromptInfo, McpResourceInfo, McpToolInfo } from './types'
 
 /** Claude Code's ceiling for `anthropic/maxResultSizeChars`. */
@@ -136,7 +136,8 @@ export function toContent(block: unknown): McpContent {
 }
 
 /** "exited with code 1", "was killed by SIGKILL", "could not start: spawn x ENOENT". */
-export function describeEnd(end: ProcessEnd | { error: string }): string {
+export function describeEnd(end: ServerEnd): string {
+  if ('gone' in end) return end.gone
   if ('error' in end) return `could not start: ${end.error}`
   if (end.signal) return `the server process was killed by ${end.signal}`
   return `the server process exited with code ${end.code ?? 'unknown'}`

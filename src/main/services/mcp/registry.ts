@@ -1,6 +1,7 @@
 import { realpathSync } from 'node:fs'
 import type { ChildEnvPolicy } from '../../base/child-env'
 import { McpServers } from './servers'
+import type { TunnelledMcpServers } from './tunnelled'
 import type { McpServerState } from './types'
 
 /** What every project's MCP servers are started with. */
@@ -23,6 +24,8 @@ export interface McpRegistryOptions {
   /** `all` in headless runs (Claude Code loads project servers there without asking); `ask` otherwise. */
   projectApproval: 'all' | 'ask'
   clientVersion?: string
+  /** A remote host's servers run by the local Sous (see tunnelled.ts). */
+  tunnelled?: TunnelledMcpServers
   /** A project's servers changed (status, tools, logs). */
   onChange?(projectPath: string, states: McpServerState[]): void
 }
@@ -55,6 +58,7 @@ export class McpRegistry {
         trusted: (mcpJsonText) => this.options.trusted(projectPath, mcpJsonText),
         projectApproval: this.options.projectApproval,
         ...(this.options.clientVersion && { clientVersion: this.options.clientVersion }),
+        ...(this.options.tunnelled && { tunnelled: this.options.tunnelled }),
       })
       const unsubscribe = servers.subscribe(() => this.options.onChange?.(projectPath, servers.states()))
       entry = { servers, users: 0, unsubscribe }
@@ -91,6 +95,17 @@ export class McpRegistry {
   startHeld(projectPath: string): void {
     const wanted = realPath(projectPath)
     for (const [path, entry] of this.projects) if (path === projectPath || realPath(path) === wanted) entry.servers.startHeld()
+  }
+
+  /**
+   * Starts again every tunnelled server that failed (a remote host whose client reconnected and
+   * offered its `local` servers anew: the drop had ended their runs).
+   */
+  restartTunnelled(): void {
+    const offered = new Set(this.options.tunnelled?.names() ?? [])
+    for (const entry of this.projects.values()) {
+      for (const state of entry.servers.states()) if (offered.has(state.name) && state.scope === 'user' && state.status === 'failed') void entry.servers.restart(state.name)
+    }
   }
 
   /** Stops every project's servers. */

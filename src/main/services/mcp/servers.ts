@@ -4,6 +4,7 @@ import { McpChoices, toolKey, type McpProjectOff } from './choices'
 import { childEnvironment, type ChildEnvPolicy } from '../../base/child-env'
 import { McpConnection } from './connection'
 import { loadMcpSources, type McpProjectChoices } from './sources'
+import { withTunnelled, type TunnelledMcpServers } from './tunnelled'
 import type { McpServerState } from './types'
 
 /** Options of {@link McpServers}. */
@@ -32,6 +33,8 @@ export interface McpServersOptions {
    */
   projectApproval: 'all' | 'ask'
   clientVersion?: string
+  /** A remote host's servers run by the local Sous: they join as user servers and win over a same-named one here. */
+  tunnelled?: TunnelledMcpServers
 }
 
 /** Claude Code's default for `MCP_TIMEOUT`: how long a server may take to start. */
@@ -78,7 +81,7 @@ export class McpServers {
     this.off = this.userChoices.offIn(options.projectRoot)
     const connectTimeoutMs = mcpConnectTimeoutMs(options.env)
     const callTimeoutMs = positive(options.env['MCP_TOOL_TIMEOUT']) ?? DEFAULT_CALL_TIMEOUT_MS
-    for (const definition of sources.servers) {
+    for (const definition of withTunnelled(sources.servers, options.tunnelled, this.problems)) {
       const connection = new McpConnection({
         definition,
         projectRoot: options.projectRoot,
@@ -86,6 +89,7 @@ export class McpServers {
         connectTimeoutMs,
         callTimeoutMs,
         clientVersion: options.clientVersion ?? '0.0.0',
+        ...(options.tunnelled && { tunnelled: options.tunnelled }),
         onChange: () => this.changed(),
       })
       this.connections.set(definition.name, connection)

@@ -9,6 +9,9 @@ export interface ProcessEnd {
   signal: NodeJS.Signals | null
 }
 
+/** How any server ended: its process, a start that failed, or (`gone`) a tunnel's end, said as is. */
+export type ServerEnd = ProcessEnd | { error: string } | { gone: string }
+
 /** Options of {@link ProcessTransport}. */
 export interface ProcessTransportOptions {
   command: string
