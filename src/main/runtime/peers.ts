@@ -97,17 +97,27 @@ export class SessionPeers implements PeerControl {
     this.name = `${basename(o.projectPath).replace(/[^A-Za-z0-9_.-]+/g, '-').slice(0, 40) || 'session'}-${this.ref.slice(0, 2)}`
   }
 
-  /** Publishes the session and starts reading its inbox. */
-  async open(): Promise<void> {
+  /** Publishes the session and starts reading its inbox (close waits for it to be done). */
+  open(): Promise<void> {
+    this.opening ??= this.start().catch((error: unknown) => this.warn(`Messages from other sessions are off for this session: ${error instanceof Error ? error.message : String(error)}`))
+    return this.opening
+  }
+
+  private opening: Promise<void> | undefined
+
+  private async start(): Promise<void> {
     await mkdir(this.root, { recursive: true, mode: 0o700 }).catch(() => undefined)
     // Only this user reads and writes the peers folder: another account cannot post messages.
     await chmod(this.root, 0o700).catch(() => undefined)
     await this.publish()
     // What was held when the session last closed waits for the user again (the attention inbox lists it).
-    for (const held of await this.heldStore.read()) {
-      if (this.heldMessages.has(held.id)) continue
-      this.heldMessages.set(held.id, held)
-      this.event(held, 'held')
+    const held = await this.heldStore.read()
+    // Closed while it opened: close takes the entry away once this is done; nothing more starts.
+    if (this.closed) return
+    for (const message of held) {
+      if (this.heldMessages.has(message.id)) continue
+      this.heldMessages.set(message.id, message)
+      this.event(message, 'held')
     }
     this.timer = setInterval(() => void this.tick(), this.o.pollMs ?? PEER_POLL_MS)
     this.timer.unref?.()
@@ -178,6 +188,7 @@ export class SessionPeers implements PeerControl {
   async close(): Promise<void> {
     if (this.closed) return
     this.closed = true
+    await this.opening?.catch(() => undefined)
     if (this.timer) clearInterval(this.timer)
     this.fireIdle('exited')
     await Promise.allSettled([...this.writes])
@@ -298,7 +309,13 @@ export class SessionPeers implements PeerControl {
   }
 
   private warn(message: string): void {
-    this.o.emit({ type: 'notice', sessionId: this.o.sessionId, agentId: 'main', level: 'warning', message })
+    // After close the session's transcript may be gone: a late read's warning has no one to tell.
+    if (this.closed) return
+    try {
+      this.o.emit({ type: 'notice', sessionId: this.o.sessionId, agentId: 'main', level: 'warning', message })
+    } catch {
+      // The notice could not be recorded; the operation that warned has already carried on.
+    }
   }
 
   private now(): number {
