@@ -29,9 +29,34 @@ beforeAll(async () => {
   writeFileSync(join(project, '.mcp.json'), JSON.stringify({ mcpServers: { laptop: { command: 'sh', args: ['-c', 'echo remote > remote-ran.txt'] } } }))
 }, 60_000)
 afterAll(async () => {
+  // The remote hosts wait SOUS_HOST_GRACE_MS for a reconnect and write into their home meanwhile:
+  // they are stopped (and gone) before the folder is removed.
+  const hosts = remoteProcesses()
+  for (const pid of hosts) {
+    try {
+      process.kill(pid, 'SIGTERM')
+    } catch {
+      // It ended between the listing and now.
+    }
+  }
+  for (let waited = 0; waited < 5_000 && hosts.some((pid) => existsSync(`/proc/${pid}`)); waited += 50) await new Promise((resolve) => setTimeout(resolve, 50))
   await server.close()
-  await rm(work, { recursive: true, force: true })
+  await rm(work, { recursive: true, force: true, maxRetries: 5 })
 })
+
+/** Every process started with a SOUS_HOME under this test's remote home (connectors and the hosts they started). */
+function remoteProcesses(): number[] {
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name) && Number(name) !== process.pid)
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/environ`, 'utf8').includes(`SOUS_HOME=${remoteHome}/`)
+      } catch {
+        return false
+      }
+    })
+    .map(Number)
+}
 
 function sousThere(mark: string): string {
   const loader = `file://${join(ROOT, 'node_modules', 'tsx', 'dist', 'loader.mjs')}`
