@@ -1,6 +1,7 @@
-import { createHash, randomBytes } from 'node:crypto'
-import { lstat, mkdir, readdir, readFile, readlink, realpath, rename, stat, writeFile } from 'node:fs/promises'
+import { createHash } from 'node:crypto'
+import { lstat, mkdir, readdir, readFile, readlink, realpath, stat } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
+import { writeFileAtomic } from '../base/atomic-write'
 import { GitignoreMatcher } from '../base/gitignore'
 import type { Changes } from './change-feed'
 import { captureContent, type ContentCapture, type StatKey } from './content-capture'
@@ -160,9 +161,8 @@ export class ContentStore {
       await mkdir(dirname(path), { recursive: true, mode: 0o700 })
       this.folders.add(dirname(path))
     }
-    const temporary = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`
-    await writeFile(temporary, bytes, { mode: 0o600 })
-    await rename(temporary, path)
+    // Atomic, and a write the disk refused leaves no partial blob behind to fill it further.
+    await writeFileAtomic(path, bytes)
     this.added += bytes.length
   }
 
@@ -194,7 +194,7 @@ export class ContentStore {
     const id = createHash('sha256').update(text).digest('hex')
     const path = this.manifestPath(id)
     await mkdir(dirname(path), { recursive: true, mode: 0o700 })
-    if (!(await stat(path).then(() => true, () => false))) await writeFile(path, text, { mode: 0o600 })
+    if (!(await stat(path).then(() => true, () => false))) await writeFileAtomic(path, text)
     const state = { root, manifest: id, entries, stats, skipped, depth: full ? 0 : previous.depth + 1 }
     this.previous = state
     // The full listing that keeps chains short is written after the snapshot answered (the
@@ -217,7 +217,7 @@ export class ContentStore {
     const text = JSON.stringify({ files, skipped: [...state.skipped].sort() } satisfies Manifest)
     const id = createHash('sha256').update(text).digest('hex')
     const path = this.manifestPath(id)
-    if (!(await stat(path).then(() => true, () => false))) await writeFile(path, text, { mode: 0o600 })
+    if (!(await stat(path).then(() => true, () => false))) await writeFileAtomic(path, text)
     if (this.previous === state) this.previous = { ...state, manifest: id, depth: 0 }
   }
 
