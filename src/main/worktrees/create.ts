@@ -6,6 +6,7 @@ import { newWorktreeFolder } from './location'
 import { checkWorktreeName, randomWorktreeName, worktreeBranchName } from './names'
 import type { Repository } from './repository'
 import type { WorktreeSettings } from './settings'
+import { linkSharedDirectories } from './symlinks'
 
 /** What {@link createWorktree} needs. */
 export interface CreateWorktreeRequest {
@@ -39,7 +40,7 @@ export function lockReason(owner: WorktreeOwner, sessionId?: string, agentId?: s
  * `worktree-<name>`, from the current HEAD (`worktree.baseRef: "head"`) or from `origin/<default>`
  * (`"fresh"`, Claude Code's default; HEAD when the repository has no `origin/HEAD`), checked out
  * sparsely when `worktree.sparsePaths` is set, then `.worktreeinclude`'s files and the user's
- * `.claude/settings.local.json` copied in. It is
+ * `.claude/settings.local.json` copied in, and `worktree.symlinkDirectories` linked. It is
  * locked at once with the owner's session id as git's reason, which is how two sessions never
  * share one: a worktree locked for another session is never entered or removed. A name whose
  * folder or branch exists is refused (never reused: it may hold another session's work).
@@ -78,6 +79,7 @@ export async function createWorktree(request: CreateWorktreeRequest): Promise<Cr
     const include = await copyWorktreeInclude(repository.root, path, env)
     // After .worktreeinclude, which may name it too (then the copy it made stays).
     await copyLocalSettings(repository.root, path, include)
+    if (settings.symlinkDirectories) await linkSharedDirectories(repository.root, path, settings.symlinkDirectories, notes)
     include.copied.sort()
     const info: WorktreeInfo = {
       name,
