@@ -48,12 +48,12 @@ export async function readWorktreeSettings(projectRoot: string, options: { sousH
       baseRef = ref
     }
     if (paths !== undefined && sparsePaths === undefined) {
-      const problem = sparseProblem(paths)
+      const problem = folderListProblem(paths)
       if (problem) return { ok: false, message: `worktree.sparsePaths in ${file}: ${problem}` }
       sparsePaths = (paths as string[]).map((path) => path.replace(/\/+$/, ''))
     }
     if (links !== undefined && symlinkDirectories === undefined && file !== files.project) {
-      const problem = sparseProblem(links)
+      const problem = folderListProblem(links)
       if (problem) return { ok: false, message: `worktree.symlinkDirectories in ${file}: ${problem}` }
       symlinkDirectories = (links as string[]).map((path) => path.replace(/\/+$/, ''))
     }
@@ -65,7 +65,7 @@ export async function readWorktreeSettings(projectRoot: string, options: { sousH
 }
 
 /** Why a `sparsePaths` or `symlinkDirectories` value is refused: it must be folders inside the repository. */
-function sparseProblem(paths: unknown): string | undefined {
+function folderListProblem(paths: unknown): string | undefined {
   if (!Array.isArray(paths) || paths.some((path) => typeof path !== 'string')) return 'it must be a list of folder names.'
   for (const path of paths as string[]) {
     if (path.trim() === '' || isAbsolute(path) || path.split(/[\\/]/).some((part) => part === '..') || path.startsWith('-') || /[\0\n\r]/.test(path)) return `"${path}" is not a folder inside the repository.`

@@ -5,27 +5,24 @@ import { isInside } from './location'
 /**
  * Links `worktree.symlinkDirectories` (folders such as `node_modules`) from the main checkout into
  * a new worktree, as Claude Code does, so a worktree does not need its own copy. Each link is
- * relative (`../../../node_modules`), so moving the repository keeps it working. Skipped, with
- * a sentence saying why added to `notes` (told to the user once): a folder that is absent or not a folder in the main checkout,
- * one whose real place is outside the main checkout, a place in the worktree that already holds
- * something (a tracked folder is never replaced) or whose parent leads outside the worktree.
- * The names were checked by the settings reader (inside the repository, no `..`). Returns the
- * folders linked. Contract: never rejects.
+ * relative (`../../../node_modules`), so moving the repository keeps it working. A folder is
+ * skipped, with a sentence saying why added to `notes` (told to the user once), when it is absent
+ * or not a folder in the main checkout, its real place is outside the main checkout, the worktree
+ * already holds something there (a tracked folder is never replaced) or its parent in the
+ * worktree leads outside it. The names were checked by the settings reader (inside the
+ * repository, no `..`). Contract: never rejects.
  */
-export async function linkSharedDirectories(root: string, worktree: string, folders: readonly string[], notes: string[]): Promise<string[]> {
-  const linked: string[] = []
+export async function linkSharedDirectories(root: string, worktree: string, folders: readonly string[], notes: string[]): Promise<void> {
   let realRoot: string, realWorktree: string
   try {
     ;[realRoot, realWorktree] = await Promise.all([realpath(root), realpath(worktree)])
   } catch {
-    return linked
+    return
   }
   for (const folder of folders) {
     const why = await linkOne(realRoot, realWorktree, folder)
-    if (why === undefined) linked.push(folder)
-    else notes.push(`worktree.symlinkDirectories: ${folder} was not linked from the main checkout: ${why}.`)
+    if (why !== undefined) notes.push(`worktree.symlinkDirectories: ${folder} was not linked from the main checkout: ${why}.`)
   }
-  return linked
 }
 
 async function linkOne(realRoot: string, realWorktree: string, folder: string): Promise<string | undefined> {
