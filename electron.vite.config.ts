@@ -8,7 +8,7 @@ import { injectCspMeta } from './src/shared/csp'
  * Three builds: the main process (plus the CLI, which shares its core), the sandboxed preload
  * (CommonJS, as sandboxed preloads must be) and the renderer, which the browser host serves too.
  */
-const BUNDLED = ['@anthropic-ai/sdk', 'zod', 'ws', 'picomatch', 'ignore', 'turndown', 'tinyglobby', 'proper-lockfile']
+const BUNDLED = ['@anthropic-ai/sdk', 'zod', 'ws', 'picomatch', 'ignore', 'turndown', 'tinyglobby']
 
 /**
  * The bundled SDK's free `Headers` and `FormData` are ours (src/main/services/model/sdk-globals.ts):

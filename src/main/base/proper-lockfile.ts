@@ -1,12 +1,15 @@
-import ProperLockfile from 'proper-lockfile'
+import { createRequire } from 'node:module'
+import type ProperLockfile from 'proper-lockfile'
+
+let loaded: typeof ProperLockfile | undefined
 
 /**
- * proper-lockfile, bundled (electron.vite.config.ts) with graceful-fs, retry and signal-exit.
- * Not required from node_modules: that was eight CommonJS files resolved, read and compiled one
- * after the other on `sous -p`'s way to its first request (the transcript's lock), and an ES
- * import of it from node_modules would make Node 20 run its CommonJS export lexer
- * (`cjsPreparseModuleExports`) as well (docs/design/startup.md).
+ * proper-lockfile, required (not imported) on the first lock. It is CommonJS: imported from an ES
+ * module, Node 20 first runs its CommonJS export lexer (`cjsPreparseModuleExports`, whose
+ * WebAssembly it compiles on first use) — the one CommonJS import left on `sous -p`'s way to its
+ * first request (docs/design/startup.md). `require` reads the same module without the lexer.
  */
 export function properLockfile(): typeof ProperLockfile {
-  return ProperLockfile
+  loaded ??= createRequire(import.meta.url)('proper-lockfile') as typeof ProperLockfile
+  return loaded
 }
