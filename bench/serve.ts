@@ -12,6 +12,8 @@ export interface ServeOptions {
   userHome: string
   /** The scripted model server's URL. */
   modelUrl: string
+  /** The built CLI to serve from (another build's `out/main/cli.js`, for before/after); default this checkout's. */
+  cli?: string
 }
 
 /**
@@ -19,7 +21,7 @@ export interface ServeOptions {
  * loopback port, and resolves with its URL once it listens. The caller kills the child.
  */
 export async function startServe(options: ServeOptions): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, [...nodeFlags(), join(root, 'out/main/cli.js'), 'serve', '--port', '0'], {
+  const child = spawn(process.execPath, [...nodeFlags(), options.cli ?? join(root, 'out/main/cli.js'), 'serve', '--port', '0'], {
     cwd: root,
     env: { ...process.env, HOME: options.userHome, SOUS_HOME: options.sousHome, ANTHROPIC_BASE_URL: options.modelUrl, ANTHROPIC_API_KEY: 'sk-ant-bench-not-a-real-key' },
     stdio: ['ignore', 'pipe', 'inherit'],
