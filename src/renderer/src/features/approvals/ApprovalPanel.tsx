@@ -2,7 +2,7 @@ import { useEffect, useRef, type KeyboardEvent } from 'react'
 import type { ApprovalRequested, RequestInput } from '../../../../shared/ipc/contract'
 import { lazyNamed } from '../../lib/lazy'
 import { LazyBoundary } from '../../lib/LazyBoundary'
-import { loadMonaco } from '../../lib/monaco'
+import { preloadMonaco } from '../../lib/monaco-preload'
 import { ofSession } from '../../state/approval-queue'
 import { usePendingApprovals } from '../../state/approvals'
 import { setReviewWide, useLayout } from '../../state/layout'
@@ -34,11 +34,15 @@ export function ApprovalPanel({ sessionId, onOpenPlan }: { sessionId: string | n
   // Expanded, the review takes the work area's full width (the shell's terminals yield); remembered.
   const wide = useLayout((state) => state.reviewWide)
 
-  // Load the diff review and Monaco in the first idle moment after the chat appears, so the first
-  // edit approval opens without waiting for them. Parsing Monaco is one long task; right after
-  // start-up nothing is streaming. (A failure here is retried when an approval needs them.)
+  // Load the diff review and fetch Monaco in the first idle moment after the chat appears, so the
+  // first edit approval waits for no download. Monaco is fetched and compiled, not evaluated:
+  // its evaluation is one long task (90–300 ms), which the first diff pays instead of the window's
+  // start (issue 30). (A failure here is retried when an approval needs them.)
   useEffect(() => {
-    const warm = () => void Promise.all([EditApproval.preload(), loadMonaco()]).catch(() => undefined)
+    const warm = () => {
+      EditApproval.preload().catch(() => undefined)
+      preloadMonaco()
+    }
     const id = requestIdleCallback(warm, { timeout: 2000 })
     return () => cancelIdleCallback(id)
   }, [])
