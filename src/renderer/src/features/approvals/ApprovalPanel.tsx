@@ -13,6 +13,7 @@ import { QuestionCard } from './QuestionCard'
 import { describeRequest } from './describe'
 import { shortcutAction } from './shortcuts'
 import { useApprovalAnswers } from './store'
+import { warmMonacoOnEdits } from './warm-monaco'
 import './approvals.css'
 
 /** The diff review (with Monaco behind it) is its own chunk: nothing of it loads before first paint. */
@@ -35,16 +36,21 @@ export function ApprovalPanel({ sessionId, onOpenPlan }: { sessionId: string | n
   const wide = useLayout((state) => state.reviewWide)
 
   // Load the diff review and fetch Monaco in the first idle moment after the chat appears, so the
-  // first edit approval waits for no download. Monaco is fetched and compiled, not evaluated:
-  // its evaluation is one long task (90–300 ms), which the first diff pays instead of the window's
-  // start (issue 30). (A failure here is retried when an approval needs them.)
+  // first edit approval waits for no download. Monaco is fetched and compiled, not evaluated: its
+  // evaluation is one long task (90–300 ms), which must not be in the window's start (issue 30);
+  // it runs when the agent starts an edit (`warmMonacoOnEdits`). (A failure here is retried when an
+  // approval needs them.)
   useEffect(() => {
     const warm = () => {
       EditApproval.preload().catch(() => undefined)
       preloadMonaco()
     }
     const id = requestIdleCallback(warm, { timeout: 2000 })
-    return () => cancelIdleCallback(id)
+    const stopWarming = warmMonacoOnEdits()
+    return () => {
+      cancelIdleCallback(id)
+      stopWarming()
+    }
   }, [])
 
   const press = (action: 'approve' | 'reject'): boolean => {
