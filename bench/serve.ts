@@ -17,11 +17,12 @@ export interface ServeOptions {
 }
 
 /**
- * Starts the built `sous serve` (`out/main/cli.js`, so benches need `npm run build` first) on a free
- * loopback port, and resolves with its URL once it listens. The caller kills the child.
+ * Starts the built `sous serve` (`out/main/cli.js`, so benches need `npm run build` first; another
+ * build's with `SOUS_BENCH_SERVE_CLI=<its out/main/cli.js>`, for before/after) on a free loopback
+ * port, and resolves with its URL once it listens. The caller kills the child.
  */
 export async function startServe(options: ServeOptions): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, [...nodeFlags(), options.cli ?? join(root, 'out/main/cli.js'), 'serve', '--port', '0'], {
+  const child = spawn(process.execPath, [...nodeFlags(), options.cli ?? process.env.SOUS_BENCH_SERVE_CLI ?? join(root, 'out/main/cli.js'), 'serve', '--port', '0'], {
     cwd: root,
     env: { ...process.env, HOME: options.userHome, SOUS_HOME: options.sousHome, ANTHROPIC_BASE_URL: options.modelUrl, ANTHROPIC_API_KEY: 'sk-ant-bench-not-a-real-key' },
     stdio: ['ignore', 'pipe', 'inherit'],

@@ -10,6 +10,7 @@
  *    every event pays anyway), since every streamed delta goes through it;
  * 4. the context view of a resumed 1,000-message session, from the click on the status bar's
  *    meter to its table of parts on screen (the whole way: contract, main process, rendering).
+ * `SOUS_BENCH_UI=diff` runs 2 alone; `SOUS_BENCH_SERVE_CLI` serves another build (bench/serve.ts).
  * Needs a build (`npm run bench` builds first). Prints figures; asserts nothing. Figures swing with
  * machine load (other Chromium instances on a 2-core box double the long tasks): run it alone.
  */
@@ -28,7 +29,7 @@ import { startModelServer, type ModelServer } from '../test/model-server'
 
 
 export default async function bench(): Promise<void> {
-  eventCheckCost()
+  if (process.env.SOUS_BENCH_UI !== 'diff') eventCheckCost()
   const server = await startModelServer({ scenario: [] })
   const home = await mkdtemp(join(tmpdir(), 'sous-bench-ui-'))
   const project = join(home, 'project')
@@ -42,12 +43,14 @@ export default async function bench(): Promise<void> {
   try {
     const page = await browser.newPage({ viewport: BENCH_VIEWPORT })
     await openProject(page, serve.url, project)
-    // Let start-up settle (Monaco is preloaded in the first idle moment) as it would while a person types.
+    // Let start-up settle (Monaco is fetched in the first idle moment) as it would while a person types.
     await page.waitForTimeout(3000)
-    if (!process.env.SOUS_BENCH_ONLY_FAST) await streaming(page, server, 'stream 5,000 tokens at ~200 tokens/s', markdownOf(20_000), 5)
-    await streaming(page, server, 'stream 80,000 characters at ~1,000 tokens/s', markdownOf(80_000), 1)
+    // `SOUS_BENCH_UI=diff`: the first diff approval only (a cold page's first diff, as after start-up).
+    const diffOnly = process.env.SOUS_BENCH_UI === 'diff'
+    if (!process.env.SOUS_BENCH_ONLY_FAST && !diffOnly) await streaming(page, server, 'stream 5,000 tokens at ~200 tokens/s', markdownOf(20_000), 5)
+    if (!diffOnly) await streaming(page, server, 'stream 80,000 characters at ~1,000 tokens/s', markdownOf(80_000), 1)
     await bigDiff(page, server, project)
-    await contextView(page)
+    if (!diffOnly) await contextView(page)
   } finally {
     await browser.close()
     serve.child.kill('SIGTERM')
@@ -151,7 +154,7 @@ async function bigDiff(page: Page, server: ModelServer, project: string): Promis
     await new Promise((r) => requestAnimationFrame(r))
     return performance.now() - start
   })()`)) as number
-  console.log(`diff approval, 5,000 lines / 40 hunks (Monaco preloaded at idle, first diff): first paint ${ms(rel(marks.painted))}, diff computed ${ms(rel(marks.computed))}; reject one hunk → next frame ${ms(toggle)}`)
+  console.log(`diff approval, 5,000 lines / 40 hunks (Monaco fetched at idle, evaluated from the Write's start; first diff): first paint ${ms(rel(marks.painted))}, diff computed ${ms(rel(marks.computed))}; reject one hunk → next frame ${ms(toggle)}`)
   await panel.getByRole('button', { name: 'Reject all' }).click()
 }
 
