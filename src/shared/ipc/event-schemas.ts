@@ -49,11 +49,6 @@ export type EventSchema<C extends EventChannel = EventChannel> = (typeof events)
 const loaded = new Map<Domain, Partial<typeof events>>()
 const loading = new Map<Domain, Promise<Partial<typeof events>>>()
 
-/** Whether `name` is an event channel of the contract (a name from outside may be anything). */
-export function isEventChannel(name: unknown): name is EventChannel {
-  return typeof name === 'string' && Object.hasOwn(domainOf, name)
-}
-
 /** The channel's schema if its domain has been loaded, else undefined (then {@link loadEventSchema}). */
 export function loadedEventSchema<C extends EventChannel>(channel: C): EventSchema<C> | undefined {
   return loaded.get(domainOf[channel])?.[channel] as EventSchema<C> | undefined
