@@ -58,6 +58,22 @@ describe('withCheckedEvents while schemas load', () => {
     expect(seen).toEqual(['pty first', 'agent turn_end', 'pty after the agent event', 'reply'])
   })
 
+  it('does not hand a waiting event to a listener that unsubscribed meanwhile', async () => {
+    vi.resetModules()
+    const { withCheckedEvents } = await import('./checked-events')
+    const transport = fakeTransport()
+    const api = withCheckedEvents(transport, () => undefined)
+    const kept: unknown[] = []
+    const dropped: unknown[] = []
+    api.on('agent.event', (event) => kept.push(event.type))
+    const stop = api.on('agent.event', (event) => dropped.push(event.type))
+    transport.push('agent.event', turnEnd)
+    stop()
+    await api.settled()
+    expect(kept).toEqual(['turn_end'])
+    expect(dropped).toEqual([])
+  })
+
   it('drops and reports, never delivers unchecked, what waited for a domain that could not load; the next event tries again', async () => {
     vi.resetModules()
     vi.doMock('../../../shared/ipc/parallel', () => {

@@ -99,11 +99,13 @@ export function withCheckedEvents(transport: SousApi, report: (problem: Malforme
         return new Promise<typeof result>((resolve) => waiting.push({ run: () => resolve(result) }))
       }),
     on<C extends EventChannel>(channel: C, listener: (payload: EventPayload<C>) => void): () => void {
+      // An event that waited is not handed to a listener that has unsubscribed meanwhile.
+      let subscribed = true
       // The transport's payload type is a promise nothing has kept yet: treat it as unknown.
-      return transport.on(channel, (payload: unknown) => {
+      const unsubscribe = transport.on(channel, (payload: unknown) => {
         const deliver = (schema: EventSchema): void => {
           const checked = check(channel, schema, payload)
-          if (checked.ok) listener(checked.value as EventPayload<C>)
+          if (checked.ok && subscribed) listener(checked.value as EventPayload<C>)
         }
         const schema = loadedEventSchema(channel)
         if (schema && waiting.length === 0) return deliver(schema)
@@ -120,6 +122,10 @@ export function withCheckedEvents(transport: SousApi, report: (problem: Malforme
         })
         if (waiting.length === 1) drain()
       })
+      return () => {
+        subscribed = false
+        unsubscribe()
+      }
     },
     settled: () => (waiting.length === 0 ? Promise.resolve() : new Promise((resolve) => idle.push(resolve))),
   }
