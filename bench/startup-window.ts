@@ -111,6 +111,9 @@ function printLoads(figures: LoadFigures[]): void {
   console.log(`  long tasks over 50 ms during start: ${over.join(', ')} per load; longest ${longest.map((task) => task.toFixed(0)).join(', ')} ms, median ${median(longest).toFixed(0)} ms (target: none${over.some(Boolean) ? ', OVER' : ''})`)
   const last = figures.at(-1)
   if (last) console.log(`  the last load's long animation frames (start+duration, scripts over 10 ms): ${last.frames.join('; ') || 'none'}`)
+  // And the load with the longest task, when that is another: where the worst of the run came from.
+  const worst = longest.indexOf(Math.max(...longest))
+  if (worst !== figures.length - 1 && longest[worst]! > 0) console.log(`  load ${worst + 1}'s (the longest task's) long animation frames: ${figures[worst]!.frames.join('; ') || 'none'}`)
 }
 
 /** Memory of an idle window with the project open, in a browser of its own (no renderers of earlier loads). */
