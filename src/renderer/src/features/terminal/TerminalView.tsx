@@ -41,7 +41,7 @@ export function TerminalView({ info, sessionId, fontSize, dark, visible }: Termi
     let stop: (() => void) | undefined
     let observer: ResizeObserver | undefined
     let frame = 0
-    // After the frame that first shows the view, in two tasks (construct, then open and wire): in
+    // After the frame that first shows the view, in three tasks (construct; open; fit and wire): in
     // the commit's task, the terminal's start was 40–90 ms of the project's first render, one long
     // task with the rest of the workspace (issue 30, bench/startup-window.ts).
     const cancel = afterPaint([
@@ -63,9 +63,10 @@ export function TerminalView({ info, sessionId, fontSize, dark, visible }: Termi
           return true
         })
       },
+      () => openXterm(made!, element),
       () => {
         const kit = made!
-        openXterm(kit, element)
+        kit.safeFit()
         const update = useTerminals.getState().update
         if (info.kind === 'agent') {
           const agent = wireAgent(kit, () => session.current)

@@ -53,11 +53,14 @@ export function makeXterm(options: { fontSize: number; theme: ITheme }): XtermKi
   return { term, fit, search, safeFit, dispose: () => term.dispose() }
 }
 
-/** Puts a {@link makeXterm} terminal in `host` (it measures the font there), WebGL where available, and fits it. */
+/**
+ * Puts a {@link makeXterm} terminal in `host` (it measures the font there), WebGL where available.
+ * The caller fits it (`safeFit`), in the same task or the next one: before anything is written,
+ * a terminal not fitted yet looks the same as a fitted one.
+ */
 export function openXterm(kit: XtermKit, host: HTMLElement): void {
   kit.term.open(host)
   void loadWebgl(kit.term)
-  kit.safeFit()
 }
 
 /**
