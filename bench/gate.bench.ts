@@ -149,6 +149,26 @@ async function printSandboxSplit(sandbox: BashSandbox, project: string): Promise
       `(its 'which bash' alone ${which.toFixed(1)} ms, a ripgrep scan like its own of ${process.cwd()} ${scan.toFixed(1)} ms); bubblewrap run ${m(run)} ms; ` +
       `floor: 'bwrap --ro-bind / / true' ${floor.toFixed(1)} ms, 'bash -c true' ${bash.toFixed(1)} ms`,
   )
+  const scope = new PlaceholderScope(sandbox.config.filesystem.allowWrite.map((e) => (typeof e === 'string' ? e : e.path)), project)
+  await printBwrapSplit(await SandboxManager.wrapWithSandbox('true', undefined, sandbox.commandConfig(scope), undefined, { commandId: 'split-bwrap', commandText: 'true' }), project)
+  SandboxManager.cleanupAfterCommand()
+  scope.release()
+}
+
+/**
+ * The bubblewrap run taken apart, in turn: the command's own bwrap (its mounts and namespaces)
+ * running `true`, then bash under the library's seccomp helper in it, then the whole wrapped
+ * command, which adds the two socat relays to the proxy and the wait until both listen.
+ */
+async function printBwrapSplit(wrapped: string, project: string): Promise<void> {
+  const at = / -- (\S+) -c /.exec(wrapped)
+  const helper = /(\S+\/apply-seccomp) /.exec(wrapped)
+  if (!at || !helper) return console.log('bubblewrap split: the wrapped command has another shape than bench/gate.bench.ts expects')
+  const bwrap = wrapped.slice(0, at.index)
+  const shell = at[1]!
+  const run = (script: string) => () => spawnAndWait('/bin/bash', ['-c', script], project)
+  const [alone, seccomp, whole] = await inTurn(20, [run(`${bwrap} -- /bin/true`), run(`${bwrap} -- ${shell} -c 'SRT_ALLOW_NESTED_USERNS=0 ${helper[1]} ${shell} -c true'`), run(wrapped)])
+  console.log(`bubblewrap run taken apart (load ${loadavg()[0]!.toFixed(1)}): its mounts and namespaces running true ${alone!.toFixed(1)} ms, with the seccomp helper ${seccomp!.toFixed(1)} ms, with the socat relays (the whole command) ${whole!.toFixed(1)} ms`)
 }
 
 function spawnAndWait(file: string, args: string[], cwd: string): Promise<unknown> {
