@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto'
-import { existsSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { SandboxManager, type SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime'
 import { afterAll, describe, expect, it, vi } from 'vitest'
@@ -79,26 +80,38 @@ describe('readdress', () => {
 
 describe('WrapCache', () => {
   it.skipIf(unavailable !== undefined)(skippedUnless('reuses a wrap only as the library would write it, and wraps afresh after each change a command could make', unavailable), async () => {
+    // A folder of PATH the sandbox can write (in a temp dir, outside the scan of the working directory), ahead of the system's.
+    const path = process.env['PATH']
+    const bin = mkdtempSync(join(tmpdir(), 'sous-wrap-cache-bin-'))
+    process.env['PATH'] = `${bin}:${path}`
     const cache = new WrapCache()
     expect(await sameAsLibrary(cache)).toBe(false)
     expect(await sameAsLibrary(cache)).toBe(true)
     expect(await sameAsLibrary(cache)).toBe(true)
-    const changes: Array<[string, () => void]> = [
-      ['a nested repository', () => writeFileSync(join(mkdirFolder(project, 'sub/.git'), 'HEAD'), 'ref: refs/heads/main\n')],
-      ['a folder the read denies expand in', () => writeFileSync(join(mkdirFolder(project, 'secrets'), 'key'), 'k')],
-      ['a denied file', () => writeFileSync(join(project, '.env'), 'TOKEN=1')],
-      ['a link in place of a folder', () => symlinkSync(outside, join(project, 'linked'))],
-      ['a protected start-up file', () => writeFileSync(join(project, '.bashrc'), '')],
+    const gone = (...paths: string[]) => () => paths.forEach((p) => rmSync(p, { recursive: true, force: true }))
+    mkdirFolder(project, 'src')
+    // Each change alone, from a state whose wrap was being reused, and undone after.
+    const changes: Array<[string, () => void, () => void]> = [
+      ['a nested repository', () => writeFileSync(join(mkdirFolder(project, 'sub/.git'), 'HEAD'), 'ref: refs/heads/main\n'), gone(join(project, 'sub'))],
+      ['a folder the read denies expand in', () => writeFileSync(join(mkdirFolder(project, 'secrets'), 'key'), 'k'), gone(join(project, 'secrets'))],
+      ['a denied file', () => writeFileSync(join(project, '.env'), 'TOKEN=1'), gone(join(project, '.env'))],
+      ['a link in place of a folder', () => (rmSync(join(project, 'src'), { recursive: true }), symlinkSync(outside, join(project, 'src'))), () => (rmSync(join(project, 'src')), mkdirFolder(project, 'src'))],
+      ['a folder made unreadable', () => chmodSync(join(project, 'src'), 0o000), () => chmodSync(join(project, 'src'), 0o755)],
+      ['a protected start-up file', () => writeFileSync(join(project, '.bashrc'), ''), gone(join(project, '.bashrc'))],
+      ['a shell found first on PATH', () => writeFileSync(join(bin, 'bash'), '#!/bin/sh\nexec /bin/bash "$@"\n', { mode: 0o755 }), gone(join(bin, 'bash'))],
     ]
-    for (const [what, change] of changes) {
-      change()
-      expect(await sameAsLibrary(cache), what).toBe(false)
-      // Once the library has seen it, the same state may be reused again (when nothing in it lives for one command only).
+    for (const [what, make, undo] of changes) {
       await sameAsLibrary(cache)
+      expect(await sameAsLibrary(cache), `${what}: reused before`).toBe(true)
+      make()
+      expect(await sameAsLibrary(cache), what).toBe(false)
+      undo()
     }
-    // A repository without hooks gets a mount point for them, which lives for one command: never reused.
-    for (let i = 0; i < 2; i++) expect(await sameAsLibrary(cache)).toBe(false)
-    for (const made of ['sub', 'secrets', '.env', 'linked', '.bashrc']) rmSync(join(project, made), { recursive: true, force: true })
+    // A repository without hooks gets a mount point for them, which lives for one command: never reused while it is so.
+    writeFileSync(join(mkdirFolder(project, 'sub/.git'), 'HEAD'), 'ref: refs/heads/main\n')
+    for (let i = 0; i < 3; i++) expect(await sameAsLibrary(cache)).toBe(false)
+    gone(join(project, 'sub'), join(project, 'src'), bin)()
+    process.env['PATH'] = path
     expect(await sameAsLibrary(cache)).toBe(false)
     expect(await sameAsLibrary(cache)).toBe(true)
   })

@@ -1,6 +1,7 @@
 import { getDefaultWritePaths, SandboxManager, type SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime'
 // Not re-exported by the package's index; the same module instance (the package has no exports map).
 import { registerCommandText } from '@anthropic-ai/sandbox-runtime/dist/sandbox/sandbox-manager.js'
+import { delimiter } from 'node:path'
 import { wrapFingerprint } from './wrap-fingerprint'
 
 /*
@@ -117,7 +118,7 @@ function fingerprint(config: SandboxRuntimeConfig): string | undefined {
   const sockets = [SandboxManager.getLinuxHttpSocketPath(), SandboxManager.getLinuxSocksSocketPath()].filter((p): p is string => typeof p === 'string')
   const cwd = workingDirectory()
   if (cwd === undefined) return undefined
-  return wrapFingerprint({ config, libraryWritable: getDefaultWritePaths(), libraryPaths: sockets, cwd })
+  return wrapFingerprint({ config, libraryWritable: getDefaultWritePaths(), libraryPaths: sockets, cwd, searchPath: (process.env['PATH'] ?? '').split(delimiter) })
 }
 
 /** The attribution key the library derives from a command id (`encodeSandboxedCommand`). */

@@ -12,7 +12,8 @@ import { isUnder } from '../paths/place'
  * - what the read and write patterns (globs) expand to below their literal part;
  * - what a denied folder holds that a re-allowed path lies in (it re-binds what is allowed inside);
  * - its ripgrep scan of the process's working directory for protected names (`.git/HEAD`,
- *   `.bashrc`, `.vscode`, …), four levels deep, `node_modules` left out.
+ *   `.bashrc`, `.vscode`, …), four levels deep, `node_modules` left out;
+ * - the folders of PATH, where it looks up the shell.
  * The fingerprint records each of those as names, types, modes and link targets — never times,
  * which a command can set back (`touch -d`) and which tick too coarsely to tell two changes apart.
  * Files' contents are not in it: the library looks at none. Of the working directory's scan only
@@ -35,6 +36,8 @@ export interface FingerprintInput {
   /** Other paths it binds (its proxy and monitor sockets). */
   libraryPaths: readonly string[]
   cwd: string
+  /** The folders of PATH, where it looks the shell up (`which bash`) for every command. */
+  searchPath: readonly string[]
 }
 
 /**
@@ -61,6 +64,11 @@ export function wrapFingerprint(input: FingerprintInput): string | undefined {
       if (!isUnder(allowed, denied) || allowed === denied) continue
       for (let dir = dirname(allowed); isUnder(dir, denied); dir = dirname(dir)) out.list(dir)
     }
+  }
+  // Where the shell is looked up: a folder a command can write could hold another `bash` by the next command.
+  for (const dir of input.searchPath.filter((d) => d.startsWith('/'))) {
+    out.chain(resolve(dir))
+    if (writable.some((root) => isUnder(resolve(dir), root))) out.list(resolve(dir))
   }
   // The library's scan, where a sandboxed command can change what it finds.
   const depth = input.config.mandatoryDenySearchDepth ?? LIBRARY_SCAN_DEPTH
