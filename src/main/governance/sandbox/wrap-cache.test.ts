@@ -9,6 +9,7 @@ import { BashSandbox } from './bash-sandbox'
 import { PlaceholderScope } from './project-protection'
 import { runCollected } from './run-collected'
 import { attributionOf, readdress, WrapCache } from './wrap-cache'
+import { boundSources } from './wrap-fingerprint'
 
 // Real bubblewrap over real files. The project lies outside the temp dirs (the sandbox makes those
 // writable), and the process works in it, so the library's own scan of its working directory
@@ -75,6 +76,13 @@ describe('readdress', () => {
     const to = attributionOf('sous-bash-bbbbbbbbbbbbbbbbbbbbbb')
     const wrapped = `--setenv SRT_ENCODED_CMD ${from} --setenv HTTP_PROXY 'http://srt.${encodeURIComponent(from)}:t@localhost:3128'`
     expect(readdress(wrapped, from, to)).toBe(`--setenv SRT_ENCODED_CMD ${to} --setenv HTTP_PROXY 'http://srt.${encodeURIComponent(to)}:t@localhost:3128'`)
+  })
+})
+
+describe('boundSources', () => {
+  it('reads every bound path as the library quotes it', () => {
+    const wrapped = `/usr/bin/bwrap --bind /tmp/s.sock /tmp/s.sock --ro-bind / / --ro-bind '/p/a b' '/p/a b' --bind '/p/it'"'"'s' '/p/it'"'"'s' --tmpfs /x -- bash -c 'echo --bind'`
+    expect(boundSources(wrapped)).toEqual(['/tmp/s.sock', '/', '/p/a b', "/p/it's"])
   })
 })
 

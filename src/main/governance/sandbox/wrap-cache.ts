@@ -2,7 +2,7 @@ import { getDefaultWritePaths, SandboxManager, type SandboxRuntimeConfig } from 
 // Not re-exported by the package's index; the same module instance (the package has no exports map).
 import { registerCommandText } from '@anthropic-ai/sandbox-runtime/dist/sandbox/sandbox-manager.js'
 import { delimiter } from 'node:path'
-import { wrapFingerprint } from './wrap-fingerprint'
+import { boundSources, pathsSignature, wrapFingerprint } from './wrap-fingerprint'
 
 /*
  * Reuse of one wrapped command for the next (sandbox-runtime 0.0.83, Linux). The library builds
@@ -19,7 +19,8 @@ import { wrapFingerprint } from './wrap-fingerprint'
  *   object (a denied domain installs a new one), the working directory and PATH;
  * - the disk fingerprint (`wrap-fingerprint.ts`), taken again for every command: the types,
  *   modes and link targets of every policy path and the folders above it, and the listings of the
- *   folders the library expands patterns in or scans for protected names. A `.git`, `.bashrc` or
+ *   folders the library expands patterns in or scans for protected names; and what every path the
+ *   wrap binds is (its own monitor socket included, which no API names). A `.git`, `.bashrc` or
  *   `.vscode` a command made, a link put in place of a folder, a folder made unreadable: each
  *   changes a listing or a type, and the next command is wrapped afresh (and protected).
  * A wrap is kept for reuse only when its fingerprint was the same before and after the library
@@ -35,6 +36,9 @@ interface Entry {
   key: string
   library: SandboxRuntimeConfig | undefined
   fingerprint: string
+  /** What the wrap binds, and what each of those paths was when it was kept. */
+  bound: string[]
+  boundSignature: string
   wrapped: string
   /** The id's attribution key as the wrap carries it (raw, and percent-encoded in proxy URLs). */
   attribution: string
@@ -70,7 +74,7 @@ export class WrapCache {
     const key = JSON.stringify([command, config, workingDirectory(), process.env['PATH'] ?? ''])
     const before = this.enabled ? fingerprint(config) : undefined
     const entry = this.entry
-    if (entry && before !== undefined && entry.key === key && entry.library === SandboxManager.getConfig() && entry.fingerprint === before) {
+    if (entry && before !== undefined && entry.key === key && entry.library === SandboxManager.getConfig() && entry.fingerprint === before && pathsSignature(entry.bound) === entry.boundSignature) {
       o.signal?.throwIfAborted()
       // What the library's own wrap registers, so violations name the user's command.
       registerCommandText(command, { commandId: o.commandId, commandText: o.commandText })
@@ -92,7 +96,8 @@ export class WrapCache {
     const after = before === undefined ? undefined : fingerprint(config)
     // Alone: no other command was live before it began, none began or is live now.
     const keep = alone && started === begun && [...live].every((id) => id === o.commandId) && after === before && after !== undefined && library === SandboxManager.getConfig() && reusable(wrapped, attributionOf(o.commandId))
-    this.entry = keep ? { key, library, fingerprint: after, wrapped, attribution: attributionOf(o.commandId) } : undefined
+    const bound = boundSources(wrapped)
+    this.entry = keep ? { key, library, fingerprint: after, bound, boundSignature: pathsSignature(bound), wrapped, attribution: attributionOf(o.commandId) } : undefined
     return wrapped
   }
 
@@ -105,11 +110,6 @@ export class WrapCache {
   /** The command ended or never ran (its cleanup, if any, is {@link ended}'s). */
   left(commandId: string): void {
     live.delete(commandId)
-  }
-
-  /** Forgets the kept wrap (the library's state changed in a way no key shows). */
-  clear(): void {
-    this.entry = undefined
   }
 }
 

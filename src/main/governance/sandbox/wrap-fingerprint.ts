@@ -83,6 +83,27 @@ export function wrapFingerprint(input: FingerprintInput): string | undefined {
   return out.text()
 }
 
+/**
+ * The folders and files a wrapped command binds (each `--bind`/`--ro-bind` source, unquoted as the
+ * library quotes: single quotes, `'"'"'` for a quote), for {@link pathsSignature}: whatever the
+ * library added of its own (its monitor's socket among them) is then covered too.
+ */
+export function boundSources(wrapped: string): string[] {
+  const found = new Set<string>()
+  for (const m of wrapped.matchAll(/--(?:ro-)?bind(?:-try)? ('(?:[^']|'"'"')*'|[^\s']+)/g)) {
+    const word = m[1] as string
+    found.add(word.startsWith("'") ? word.slice(1, -1).replaceAll(`'"'"'`, "'") : word)
+  }
+  return [...found].filter((path) => path.startsWith('/'))
+}
+
+/** What each of `paths` and every folder above it is now (type, mode, owner, link target). */
+export function pathsSignature(paths: readonly string[]): string {
+  const out = new Fingerprint()
+  for (const path of paths) out.chain(resolve(path))
+  return out.text() ?? ''
+}
+
 /** The path up to its first pattern character's component (the library expands the rest). */
 function literalPart(path: string): string {
   const absolute = resolve(path)
