@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -171,6 +172,30 @@ describe('BashSandbox with reused wraps', () => {
       expect(existsSync(join(outside, 'x'))).toBe(false)
     } finally {
       spy.mockRestore()
+    }
+  })
+})
+
+describe('BashSandbox with reused wraps in a git repository', () => {
+  it.skipIf(unavailable !== undefined)(skippedUnless("reuses wraps while git's absent files stay uncreatable and leave nothing behind", unavailable), async () => {
+    // What the tests before left (a nested repository without hooks is wrapped afresh every time).
+    for (const made of ['.git', 'nested', 'CLAUDE.md', '.env']) rmSync(join(project, made), { recursive: true, force: true })
+    execFileSync('git', ['init', '-q', project])
+    const spy = vi.spyOn(SandboxManager, 'wrapWithSandbox')
+    try {
+      expect((await sandboxed('echo one')).stdout).toBe('one\n')
+      expect((await sandboxed('echo two')).stdout).toBe('two\n')
+      expect(spy).toHaveBeenCalledTimes(1)
+      for (const file of ['.git/modules/x/config', '.git/config.worktree']) {
+        expect((await sandboxed(`mkdir -p "$(dirname ${file})" 2>/dev/null; echo planted > ${file}`)).exitCode, file).not.toBe(0)
+      }
+      expect(spy).toHaveBeenCalledTimes(1)
+      // The folder and file that stood in for them while the commands ran are gone again.
+      expect(existsSync(join(project, '.git', 'modules'))).toBe(false)
+      expect(existsSync(join(project, '.git', 'config.worktree'))).toBe(false)
+    } finally {
+      spy.mockRestore()
+      rmSync(join(project, '.git'), { recursive: true, force: true })
     }
   })
 })
