@@ -8,27 +8,27 @@ import { boundSources, pathsSignature, wrapFingerprint } from './wrap-fingerprin
  * Reuse of one wrapped command for the next (sandbox-runtime 0.0.83, Linux). The library builds
  * the bubblewrap command afresh for every command: a blocking `which bash`, a ripgrep scan of the
  * process's working directory, the expansion of every pattern and the real path of every policy
- * path, 10–20 ms of each sandboxed Bash call (bench/gate.bench.ts). The Bash tool wraps the same
- * script every time (the user's command travels in the environment), so what comes out differs
- * between two commands only by the command's id, unless the policy, the library's configuration,
- * the working directory, PATH or the disk changed.
+ * path, 15–70 ms of each sandboxed Bash call on this machine (bench/gate.bench.ts). The Bash tool
+ * wraps the same script every time (the user's command travels in the environment), so what comes
+ * out differs between two commands only by the command's id, unless the policy, the library's
+ * configuration, the working directory, PATH or the disk changed.
  *
  * A wrap is reused only when all of these are as they were:
- * - the script, the command's whole policy (Sous recomputes it for every command from the files
- *   as they are now: git's files, protected files, placeholders), the library's configuration
- *   object (a denied domain installs a new one), the working directory and PATH;
- * - the disk fingerprint (`wrap-fingerprint.ts`), taken again for every command: the types,
- *   modes and link targets of every policy path and the folders above it, and the listings of the
+ * - the script, the command's whole policy (Sous recomputes it for every command from the files as
+ *   they are now: git's files, protected files, placeholders), the library's configuration object
+ *   (a denied domain installs a new one), the working directory and PATH;
+ * - the disk fingerprint (`wrap-fingerprint.ts`), taken again for every command: the types, modes
+ *   and link targets of every policy path and the folders above it, and the listings of the
  *   folders the library expands patterns in or scans for protected names; and what every path the
  *   wrap binds is (its own monitor socket included, which no API names). A `.git`, `.bashrc` or
  *   `.vscode` a command made, a link put in place of a folder, a folder made unreadable: each
  *   changes a listing or a type, and the next command is wrapped afresh (and protected).
  * A wrap is kept for reuse only when its fingerprint was the same before and after the library
- * built it and no other sandboxed command ran meanwhile (a command changing the disk during the
- * scan could otherwise leave a wrap that saw one state under a fingerprint of another), and when
- * it holds nothing that lives for one command only: no mount point the library made for an absent
- * path (`/dev/null` or its empty folder as a source, removed after the command) and no file of
- * bubblewrap arguments (closed after the command).
+ * built it and no other sandboxed command of the process was live or began meanwhile (one changing
+ * the disk during the scan could otherwise leave a wrap that saw one state under a fingerprint of
+ * another), and when it holds nothing that lives for one command only: no mount point the library
+ * made for an absent path (`/dev/null` or its empty folder as a source, removed after the command)
+ * and no file of bubblewrap arguments (closed after the command).
  */
 
 /** What one command's wrap follows from besides the disk. */
