@@ -8,7 +8,9 @@
  * - 20 MB of command output through a terminal: MB/s end to end (flow control on: the PTY
  *   only runs ahead of xterm's write callbacks by its high-water mark), renderer frame time
  *   p95, long tasks, and the main process's event-loop lag while it streams.
- * Needs a build (`npm run bench` builds first). Prints figures; asserts nothing.
+ * Needs a build (`npm run bench` builds first); `SOUS_BENCH_RENDERER=<another build's
+ * out/renderer>` serves that one instead, to compare two builds run after run. Prints figures;
+ * asserts nothing.
  */
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -20,9 +22,10 @@ import { startBrowserHost } from '../src/main/host/ws'
 import { NodePtyService } from '../src/main/pty/node-pty-service'
 import { MemoryKeyStore } from '../src/main/secrets/memory-key-store'
 import { TERMINAL_FLOW } from '../src/main/workspace/terminal-flow'
+import { mainThread } from './frames'
 
 const root = resolve(import.meta.dirname, '..')
-const rendererDir = join(root, 'out', 'renderer')
+const rendererDir = process.env.SOUS_BENCH_RENDERER ?? join(root, 'out', 'renderer')
 
 function percentile(values: number[], p: number): number {
   if (values.length === 0) return 0
@@ -165,6 +168,10 @@ export default async function bench(): Promise<void> {
     await page.keyboard.type('head -c 15000000 /dev/urandom | base64 -w 76; echo BENCH-$((40+2))-DONE')
     const lag = monitorEventLoopDelay({ resolution: 10 })
     lag.enable()
+    const cdp = await page.context().newCDPSession(page)
+    await cdp.send('Performance.enable')
+    const threadBefore = await mainThread(cdp)
+    const cpuBefore = process.cpuUsage()
     const started = performance.now()
     await page.keyboard.press('Enter')
     // A function, not a string: the app's CSP forbids eval.
@@ -178,6 +185,9 @@ export default async function bench(): Promise<void> {
       { polling: 100, timeout: 300_000 },
     )
     const seconds = (performance.now() - started) / 1000
+    const hostCpu = process.cpuUsage(cpuBefore)
+    const threadAfter = await mainThread(cdp)
+    await cdp.detach()
     lag.disable()
     counting()
     const { frames, longTasks } = (await page.evaluate(
@@ -191,6 +201,10 @@ export default async function bench(): Promise<void> {
       `terminal flood: ${mb.toFixed(1)} MB in ${seconds.toFixed(2)} s = ${(mb / seconds).toFixed(1)} MB/s end to end (target ≥ 12, issue 30)`,
     )
     console.log(`  ${events} pty.data events, ${(chars / events / 1000).toFixed(1)} KB each on average`)
+    // Where the flood's CPU went: on a loaded machine its wall time says more about the machine than about Sous.
+    console.log(
+      `  CPU during the flood: renderer main thread ${(threadAfter.thread - threadBefore.thread).toFixed(2)} s (script ${(threadAfter.script - threadBefore.script).toFixed(2)} s, style and layout ${(threadAfter.layout - threadBefore.layout).toFixed(2)} s); this process ${((hostCpu.user + hostCpu.system) / 1e6).toFixed(2)} s (host core, PTY, WebSocket, and Playwright's client)`,
+    )
     console.log(
       `  renderer frames: ${frames.length}, p50 ${percentile(frames, 50).toFixed(1)} ms, p95 ${percentile(frames, 95).toFixed(1)} ms (target ≤ 17, issue 30), max ${Math.max(...frames).toFixed(0)} ms`,
     )
