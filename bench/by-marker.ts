@@ -71,6 +71,8 @@ export async function withScriptedBrowser(
     files: number
     prepare(folders: BenchFolders): Promise<void>
     scripts(project: string): ScriptsByMarker
+    /** Another build's `out/main/cli.js` to serve (a baseline). */
+    cli?: string
   },
   body: (page: Page) => Promise<void>,
 ): Promise<void> {
@@ -88,7 +90,7 @@ export async function withScriptedBrowser(
     scenario: [routeByMarker(options.scripts(folders.project))],
     loop: true,
   })
-  const serve = await startServe({ sousHome: home, userHome: folders.userHome, modelUrl: server.url })
+  const serve = await startServe({ sousHome: home, userHome: folders.userHome, modelUrl: server.url, ...(options.cli && { cli: options.cli }) })
   const browser = await launchChromium()
   try {
     const page = await browser.newPage({ viewport: BENCH_VIEWPORT })

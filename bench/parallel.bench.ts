@@ -6,7 +6,9 @@
  * and applying 100 picked hunks to the base (target ≤ 500 ms), through the engine the desk uses: a plan read fresh from the worktrees, the checks and the writes; once with a base
  * that has not moved since the fork and once with a base that has (every file then merged by
  * `git merge-file`). Real git, real files. Needs a build (`npm run bench` builds first). Prints
- * figures; asserts nothing. Figures swing with machine load: run it alone.
+ * figures; asserts nothing. Figures swing with machine load: run it alone. `BENCH_FIRST_OPENS=n`
+ * starts the app n times per compare figure (one first open each); `SOUS_BENCH_BASELINE=<another
+ * build's out/main/cli.js>` runs that build's compare view too, start by start in turn with this one.
  */
 import { execFileSync } from 'node:child_process'
 import { mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs'
@@ -24,6 +26,8 @@ import { ms, quantile } from './frames'
 const SESSIONS = 4
 const FILES = 50
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 7)
+/** Fresh starts of `sous serve` per compare-view figure: each gives one first open. */
+const FIRST_OPENS = Number(process.env['BENCH_FIRST_OPENS'] ?? 1)
 
 const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, GIT_AUTHOR_NAME: 'Bench', GIT_AUTHOR_EMAIL: 'b@example.invalid', GIT_COMMITTER_NAME: 'Bench', GIT_COMMITTER_EMAIL: 'b@example.invalid' } })
 
@@ -84,27 +88,57 @@ async function firstPaint(page: Page): Promise<number> {
 }
 
 /**
- * The compare view in the app. `settled`: the first open comes after the window's idle warm-up
- * (the dialog's chunk and the runs read at idle, as when a user opens it a few seconds after the
- * project); otherwise at once after the project opened, racing that warm-up.
+ * The compare view in the app, from a fresh `sous serve` (`cli`: another build's, a baseline):
+ * every round's first paint, the first one the view's first open. `settled`: that first open comes
+ * after the window's idle warm-up (the dialog's chunk and the runs read at idle, as when a user
+ * opens it a few seconds after the project); otherwise at once after the project opened, racing
+ * the warm-up and the main side's read ahead.
  */
-async function compareBench(settled: boolean): Promise<void> {
+async function compareRounds(settled: boolean, cli?: string): Promise<number[]> {
   const prepare = async ({ home, project }: { home: string; project: string }) => {
     const sessions = makeRun(project, SESSIONS, FILES)
     const run = { runId: 'run_be0c0001', projectPath: realpathSync(project), prompt: 'Bench the compare view', createdAt: new Date().toISOString(), sessions: sessions.map((session) => ({ ...session, branch: `worktree-${session.name}`, model: 'sonnet' })) }
     write(home, 'parallel/runs/run_be0c0001.json', JSON.stringify(run))
     write(home, 'settings.json', `${JSON.stringify({ sous: { autoMemory: false } })}\n`)
   }
-  await withScriptedBrowser({ prefix: 'sous-bench-parallel-', files: 0, prepare, scripts: () => ({}) }, async (page) => {
+  const times: number[] = []
+  await withScriptedBrowser({ prefix: 'sous-bench-parallel-', files: 0, prepare, scripts: () => ({}), ...(cli && { cli }) }, async (page) => {
     // requestIdleCallback's timeout is 3 s: by then the warm-up has run.
     if (settled) await page.waitForTimeout(3500)
-    const times: number[] = []
     for (let round = 0; round < ROUNDS; round++) {
       times.push(await firstPaint(page))
-      if (process.env['BENCH_TRACE']) console.error(`round ${round}: ${times.at(-1)} ms`)
+      if (process.env['BENCH_TRACE']) console.error(`${cli ? 'baseline ' : ''}round ${round}: ${times.at(-1)} ms`)
     }
-    console.log(`compare view, ${SESSIONS} sessions × ${FILES} changed files, first paint (palette Enter → table drawn), ${settled ? 'opened after the idle warm-up' : 'opened at once after the project'}: first open ${ms(times[0])}, then p50 ${ms(quantile(times.slice(1), 0.5))}, p95 ${ms(quantile(times.slice(1), 0.95))} (target ≤ 300 ms; load ${os.loadavg()[0]!.toFixed(1)})`)
   })
+  return times
+}
+
+/**
+ * {@link compareRounds} from `FIRST_OPENS` fresh starts (the view's first open is one figure per
+ * start), interleaved with a baseline build's when `SOUS_BENCH_BASELINE` names its `out/main/cli.js`.
+ */
+async function compareBench(settled: boolean): Promise<void> {
+  const baseline = process.env['SOUS_BENCH_BASELINE']
+  const builds = baseline ? [{ name: 'this build', cli: undefined }, { name: 'baseline', cli: baseline }] : [{ name: 'this build', cli: undefined }]
+  const firsts = new Map<string, number[]>(builds.map((build) => [build.name, []]))
+  const later = new Map<string, number[]>(builds.map((build) => [build.name, []]))
+  for (let start = 0; start < FIRST_OPENS; start++) {
+    // Each start alternates which build goes first, so neither always meets the other's leftovers.
+    for (const build of start % 2 === 0 ? builds : [...builds].reverse()) {
+      const times = await compareRounds(settled, build.cli)
+      firsts.get(build.name)!.push(times[0]!)
+      later.get(build.name)!.push(...times.slice(1))
+    }
+  }
+  const when = settled ? 'opened after the idle warm-up' : 'opened at once after the project'
+  for (const build of builds) {
+    const first = firsts.get(build.name)!
+    const rest = later.get(build.name)!
+    const label = baseline ? ` [${build.name}]` : ''
+    const opens = first.length > 1 ? `first open p50 ${ms(quantile(first, 0.5))} of ${first.length} starts (${first.map((time) => Math.round(time)).join(', ')} ms)` : `first open ${ms(first[0])}`
+    console.log(`compare view${label}, ${SESSIONS} sessions × ${FILES} changed files, first paint (palette Enter → table drawn), ${when}: ${opens}, then p50 ${ms(quantile(rest, 0.5))}, p95 ${ms(quantile(rest, 0.95))} (target ≤ 300 ms; load ${os.loadavg()[0]!.toFixed(1)})`)
+  }
+  if (baseline) console.log(`  first open, this build ÷ baseline (p50s): ${((quantile(firsts.get('this build')!, 0.5) ?? NaN) / (quantile(firsts.get('baseline')!, 0.5) ?? NaN)).toFixed(2)}`)
 }
 
 /** The main side's part: reading every session's changes (what `parallel.runs` does per open), cold and then warm. */

@@ -12,14 +12,21 @@ export interface ServeOptions {
   userHome: string
   /** The scripted model server's URL. */
   modelUrl: string
+  /** Another build's `out/main/cli.js` to serve instead (a baseline; its renderer is the `renderer` folder beside its `main`). */
+  cli?: string
 }
 
 /**
- * Starts the built `sous serve` (`out/main/cli.js`, so benches need `npm run build` first) on a free
- * loopback port, and resolves with its URL once it listens. The caller kills the child.
+ * Starts the built `sous serve` (`out/main/cli.js`, so benches need `npm run build` first; another
+ * build's with `SOUS_BENCH_SERVE_CLI=<its out/main/cli.js>`, for before/after) on a free loopback
+ * port, and resolves with its URL once it listens. The caller kills the child.
  */
 export async function startServe(options: ServeOptions): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, [...nodeFlags(), join(root, 'out/main/cli.js'), 'serve', '--port', '0'], {
+  const other = options.cli ?? process.env.SOUS_BENCH_SERVE_CLI
+  const cli = other === undefined ? join(root, 'out/main/cli.js') : resolve(other)
+  // A baseline's own renderer: left to itself, serve would find this build's `out/renderer` above it.
+  const rendererFlag = other === undefined ? [] : ['--renderer-dir', resolve(cli, '..', '..', 'renderer')]
+  const child = spawn(process.execPath, [...nodeFlags(), cli, 'serve', '--port', '0', ...rendererFlag], {
     cwd: root,
     env: { ...process.env, HOME: options.userHome, SOUS_HOME: options.sousHome, ANTHROPIC_BASE_URL: options.modelUrl, ANTHROPIC_API_KEY: 'sk-ant-bench-not-a-real-key' },
     stdio: ['ignore', 'pipe', 'inherit'],

@@ -105,9 +105,11 @@ export function createCore(options: CoreOptions): Core {
   const terminals = userTerminals({ pty: options.pty, events, agent: agentTerminals })
   const memory = options.memory ?? new MemoryService({ sousHome: options.sousHome, hub: events, preferences: () => readPreferencesSync(options.sousHome) })
 
+  const parallel = options.parallel
   const handlers: Handlers = {
     ...appHandlers({ version: SOUS_VERSION, transport: options.transport, ...(options.badge && { badge: options.badge }) }),
-    ...projectHandlers({ recent, pickFolder: options.pickFolder }),
+    // A project with worktree sessions has its runs read ahead (the compare view's first open).
+    ...projectHandlers({ recent, pickFolder: options.pickFolder, ...(parallel && { onOpened: (path: string) => void parallel.warm(path) }) }),
     ...terminals.handlers,
     ...settingsHandlers({ keyStore: options.keyStore }),
     ...sessionHandlers({ sessions: options.sessions, ...(options.worktrees && { worktrees: options.worktrees }) }),

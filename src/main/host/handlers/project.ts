@@ -11,8 +11,14 @@ export function projectHandlers(deps: {
   recent: RecentProjects
   /** The desktop's folder dialog; absent in the browser host. */
   pickFolder?: PickFolder
+  /** Told of each project opened, once it is (not awaited: the reply does not wait for it). */
+  onOpened?: (path: string) => void
 }): Pick<Handlers, 'project.open' | 'project.recent' | 'project.pick'> {
-  const open = async (path: string) => deps.recent.add(await existingDirectory(path))
+  const open = async (path: string) => {
+    const project = await deps.recent.add(await existingDirectory(path))
+    deps.onOpened?.(project.path)
+    return project
+  }
   return {
     'project.open': ({ path }) => open(path),
     'project.recent': () => deps.recent.list(),

@@ -4,6 +4,7 @@ import type { PtyProcess, PtyService } from '../../pty/types'
 import type { AgentTerminals } from '../../workspace/agent-terminals'
 import type { Handlers } from '../router'
 import { existingDirectory } from './folders'
+import { createOutputTail, type OutputTail } from './output-tail'
 
 /**
  * The user's terminals: PTYs the renderer created. The Bash tool's PTYs (`agent`) can be typed
@@ -24,7 +25,7 @@ export const SCROLLBACK_CHARS = 200_000
 /** A user terminal: its process, its recent output, and what no page has acknowledged yet. */
 interface Live {
   proc: PtyProcess
-  scrollback: string
+  scrollback: OutputTail
   unacked: number
 }
 
@@ -55,10 +56,10 @@ export function userTerminals(deps: { pty?: PtyService; events: EventHub; agent?
           throw new AppError('UNAVAILABLE', `Cannot start a terminal: ${(error as Error).message}`)
         }
         const { id } = proc
-        const entry: Live = { proc, scrollback: '', unacked: 0 }
+        const entry: Live = { proc, scrollback: createOutputTail(SCROLLBACK_CHARS), unacked: 0 }
         live.set(id, entry)
         proc.onData((data) => {
-          entry.scrollback = keepTail(entry.scrollback + data)
+          entry.scrollback.push(data)
           entry.unacked += data.length
           deps.events.emit('pty.data', { id, data })
         })
@@ -86,19 +87,11 @@ export function userTerminals(deps: { pty?: PtyService; events: EventHub; agent?
         // The page that would have acknowledged this output is gone.
         if (entry.unacked > 0) entry.proc.ack(entry.unacked)
         entry.unacked = 0
-        return { data: entry.scrollback }
+        return { data: entry.scrollback.text() }
       },
     },
     dispose() {
       for (const entry of live.values()) entry.proc.kill()
     },
   }
-}
-
-/** The last {@link SCROLLBACK_CHARS} of a terminal's output, cut at a line start where one is near. */
-function keepTail(text: string): string {
-  if (text.length <= SCROLLBACK_CHARS) return text
-  const tail = text.slice(text.length - SCROLLBACK_CHARS)
-  const line = tail.indexOf('\n')
-  return line !== -1 && line < 4096 ? tail.slice(line + 1) : tail
 }

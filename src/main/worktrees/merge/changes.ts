@@ -56,9 +56,12 @@ export async function forkPointOf(baseRoot: string, worktree: string, env?: Node
   return gitOut(['merge-base', 'HEAD', baseHead], { cwd: worktree, ...(env && { env }) })
 }
 
+/** Each changed path and how, against the fork point. */
+type Listing = Map<string, WorktreeFile['change']>
+
 /** What {@link worktreeChanges} may be handed already started (see {@link readWorktree}). */
 interface Started {
-  untracked: ReturnType<typeof git>
+  listing: Promise<Listing>
   /** Absent: started only if some file of the fork point is not cached. */
   blobs?: BlobReader
 }
@@ -69,25 +72,54 @@ interface Started {
  * addition. Contract: throws only when git cannot list the worktree.
  */
 export async function worktreeChanges(worktree: string, fork: string, env?: NodeJS.ProcessEnv, started?: Started): Promise<WorktreeFile[]> {
-  const options = { cwd: worktree, ...(env && { env }) }
-  const untrackedRun = started?.untracked ?? listUntracked(worktree, env)
   const blobs = started ? started.blobs : startBlobReader(worktree, env)
-  const [tracked, untracked] = await Promise.all([git(['diff', '--no-renames', '--no-ext-diff', '--no-textconv', '--name-status', '-z', fork, '--'], options), untrackedRun])
-  if (!tracked.ok) {
+  let listed: Listing
+  try {
+    listed = await (started?.listing ?? listAgainst(worktree, fork, env))
+  } catch (error) {
     blobs?.close()
-    throw new Error(`git diff: ${tracked.error}`)
+    throw error
   }
-  const listed = new Map<string, WorktreeFile['change']>()
+  const paths = [...listed.keys()].filter((path) => !path.startsWith(WORKTREES_FOLDER)).sort()
+  const before = await forkFiles(worktree, fork, paths.filter((path) => listed.get(path) !== 'added'), blobs, env)
+  const files = await Promise.all(paths.map((path) => describe(worktree, path, listed.get(path)!, before.get(path))))
+  // `git status` also lists a file staged and then put back as it was, or added and then removed:
+  // no change against the fork point.
+  return files.filter((file) => !(file.change === 'modified' && file.afterHash === file.beforeHash) && !(file.change === 'deleted' && listed.get(file.path) === 'added'))
+}
+
+/** The changes against `fork` from `git diff --name-status` and the untracked listing (`untracked`, when already started), side by side. */
+async function listAgainst(worktree: string, fork: string, env?: NodeJS.ProcessEnv, untrackedRun = listUntracked(worktree, env)): Promise<Listing> {
+  const [tracked, untracked] = await Promise.all([git(['diff', '--no-renames', '--no-ext-diff', '--no-textconv', '--name-status', '-z', fork, '--'], { cwd: worktree, ...(env && { env }) }), untrackedRun])
+  if (!tracked.ok) throw new Error(`git diff: ${tracked.error}`)
+  const listed: Listing = new Map()
   const fields = tracked.stdout.split('\0')
   for (let i = 0; i + 1 < fields.length; i += 2) {
     const status = fields[i]!
-    const path = fields[i + 1]!
-    listed.set(path, status === 'A' ? 'added' : status === 'D' ? 'deleted' : 'modified')
+    listed.set(fields[i + 1]!, status === 'A' ? 'added' : status === 'D' ? 'deleted' : 'modified')
   }
   if (untracked.ok) for (const path of untracked.stdout.split('\0')) if (path && !listed.has(path)) listed.set(path, 'added')
-  const paths = [...listed.keys()].filter((path) => !path.startsWith(WORKTREES_FOLDER)).sort()
-  const before = await forkFiles(worktree, fork, paths.filter((path) => listed.get(path) !== 'added'), blobs, env)
-  return Promise.all(paths.map((path) => describe(worktree, path, listed.get(path)!, before.get(path))))
+  return listed
+}
+
+/**
+ * The changes of a worktree whose HEAD is its fork point, in one process: `git status` lists
+ * staged, unstaged and untracked changes against HEAD at once (the usual case, no commit since the
+ * fork: half the processes of {@link listAgainst}). `--no-optional-locks`: the read never writes
+ * the index a session's own git may be using.
+ */
+async function listAtHead(worktree: string, env?: NodeJS.ProcessEnv): Promise<Listing> {
+  const status = await git(['--no-optional-locks', 'status', '--porcelain=v1', '-z', '--no-renames', '--untracked-files=all'], { cwd: worktree, ...(env && { env }) })
+  if (!status.ok) throw new Error(`git status: ${status.error}`)
+  const listed: Listing = new Map()
+  for (const entry of status.stdout.split('\0')) {
+    if (entry.length < 4) continue
+    const [x, path] = [entry[0], entry.slice(3)]
+    // Not in HEAD (untracked, or staged as new): added; out of the index: deleted; otherwise
+    // modified (a file gone from the working tree is found deleted when it is read).
+    if (!listed.has(path)) listed.set(path, x === '?' || x === 'A' ? 'added' : x === 'D' ? 'deleted' : 'modified')
+  }
+  return listed
 }
 
 /** The files at the fork point: from the cache (a commit's files never change), the rest in one `git cat-file --batch`. */
@@ -105,30 +137,33 @@ async function forkFiles(worktree: string, fork: string, paths: readonly string[
 
 /**
  * A worktree's fork point and changes, as fast as git allows. The working tree is listed afresh
- * each time (`git diff --name-status` against the fork and the untracked listing, at once), and
- * its files read from disk; what cannot go stale is cached (see `read-cache.ts`): HEAD is read
- * from files, the fork point by the two commits' ids, the fork point's files by commit and path.
- * A warm read is then two processes per worktree, in parallel. Cold, the blob reader (`git
- * cat-file --batch`) starts beside the merge base rather than after it — the compare view's first
- * paint waits for this for every session.
+ * each time, and its files read from disk; what cannot go stale is cached (see `read-cache.ts`):
+ * HEAD is read from files, the fork point by the two commits' ids, the fork point's files by
+ * commit and path. A warm read of a worktree whose HEAD is its fork point (no commit since) is then
+ * one process (`git status`); after a commit, two in parallel (`git diff --name-status` against the
+ * fork and the untracked listing). Cold, the blob reader (`git cat-file --batch`) starts beside the
+ * merge base rather than after it — the compare view's first paint waits for this for every session.
  */
 export async function readWorktree(worktree: string, baseHead: string, env?: NodeJS.ProcessEnv): Promise<{ fork: string; files: WorktreeFile[] }> {
-  const untracked = listUntracked(worktree, env)
   const head = await headFromFiles(worktree)
   // A worktree still at the base's HEAD (no commit on either side since the fork: the usual
   // case) forked there; no process asks.
   const cached = head === undefined ? undefined : head === baseHead ? head : knownMergeBase(head, baseHead)
-  if (cached) return { fork: cached, files: await worktreeChanges(worktree, cached, env, { untracked, ...(!readBefore(cached) && { blobs: startBlobReader(worktree, env) }) }) }
-  const started: Started = { untracked, blobs: startBlobReader(worktree, env) }
+  if (cached) {
+    const listing = cached === head ? listAtHead(worktree, env) : listAgainst(worktree, cached, env)
+    return { fork: cached, files: await worktreeChanges(worktree, cached, env, { listing, ...(!readBefore(cached) && { blobs: startBlobReader(worktree, env) }) }) }
+  }
+  const untracked = listUntracked(worktree, env)
+  const blobs = startBlobReader(worktree, env)
   let fork: string
   try {
     fork = await gitOut(['merge-base', head ?? 'HEAD', baseHead], { cwd: worktree, ...(env && { env }) })
   } catch (error) {
-    started.blobs?.close()
+    blobs.close()
     throw error
   }
   if (head !== undefined) rememberMergeBase(head, baseHead, fork)
-  return { fork, files: await worktreeChanges(worktree, fork, env, started) }
+  return { fork, files: await worktreeChanges(worktree, fork, env, { listing: listAgainst(worktree, fork, env, untracked), blobs }) }
 }
 
 function listUntracked(worktree: string, env?: NodeJS.ProcessEnv): ReturnType<typeof git> {

@@ -38,6 +38,24 @@ describe("the compare view's reads keep only what cannot go stale (real git)", (
     expect([...third.files.keys()]).toEqual(['new.txt', 'shared.txt'])
   })
 
+  it('a worktree at its fork point (listed by one git status) shows what the diff against the fork would, and nothing more', async () => {
+    const base = makeRepo({ 'shared.txt': ORIGINAL, 'other.txt': 'other\n', 'gone.txt': 'gone\n', 'unindexed.txt': 'unindexed\n' })
+    const worktree = addWorktree(base, 'a')
+    const sessions = [{ sessionId: 'sa', label: 'session A', worktree }]
+    // Staged and put back as it was; staged as new and then deleted; deleted from disk; out of the
+    // index but still on disk; staged new; untracked; edited unstaged.
+    writeFiles(worktree, { 'other.txt': 'staged for a while\n', 'fleeting.txt': 'fleeting\n', 'staged.txt': 'staged\n', 'untracked.txt': 'untracked\n', 'shared.txt': replaceLine(ORIGINAL, 3, 'A three') })
+    gitSync(worktree, 'add', 'other.txt', 'fleeting.txt', 'staged.txt')
+    writeFiles(worktree, { 'other.txt': 'other\n' })
+    rmSync(join(worktree, 'fleeting.txt'))
+    rmSync(join(worktree, 'gone.txt'))
+    gitSync(worktree, 'rm', '-q', '--cached', 'unindexed.txt')
+    const read = (await readSources(base, sessions)).get('sa')!
+    expect([...read.files.values()].map((file) => `${file.path} ${file.change}`)).toEqual(['gone.txt deleted', 'shared.txt modified', 'staged.txt added', 'unindexed.txt deleted', 'untracked.txt added'])
+    expect(read.files.get('shared.txt')!.before).toBe(ORIGINAL)
+    expect(read.files.get('gone.txt')!.before).toBe('gone\n')
+  })
+
   it('a base that moves and is taken into the worktree moves the fork point', async () => {
     const { base, worktree, sessions } = oneSession()
     const before = (await readSources(base, sessions)).get('sa')!

@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process'
+import { randomUUID } from 'node:crypto'
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -8,6 +9,9 @@ import type { RecordedRequest } from '../../../../test/model-server/types'
 import { pathWithout } from '../../../../test/support/path-without'
 import { addWorktree, gitSync, lines, makeRepo, replaceLine } from '../../../../test/support/worktree-repos'
 import { createEventHub, type EventHub } from '../../base/event-hub'
+import { createCore } from '../../core'
+import { APP_URL } from '../../host/sender-policy'
+import { MemoryKeyStore } from '../../secrets/memory-key-store'
 import { NodePtyService } from '../../pty/node-pty-service'
 import { createSessionRuntime, type SessionRuntime } from '../../runtime/runtime'
 import { ParallelDesk } from './desk'
@@ -146,4 +150,107 @@ describe('Run on N', () => {
     expect(existsSync(join(plain, '.claude'))).toBe(false)
     rmSync(plain, { recursive: true, force: true })
   })
+})
+
+/** A PATH whose git logs each call's subcommand (after the `-c` hardening) to a file, then runs the real git. */
+function tracedGit(): { env: NodeJS.ProcessEnv; calls(): string[]; clear(): void; dispose(): void } {
+  const path = pathWithout(['git'])
+  const log = join(path.path, 'calls.log')
+  const real = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim()
+  writeFileSync(join(path.path, 'git'), `#!/bin/sh\nprintf '%s\\n' "$*" >> '${log}'\nexec ${real} "$@"\n`, { mode: 0o755 })
+  writeFileSync(log, '')
+  const subcommand = (line: string) => line.replace(/^(?:-c \S+ )*(?:--no-optional-locks )?/, '').split(' ')[0]!
+  return {
+    env: { ...process.env, PATH: path.path },
+    calls: () => readFileSync(log, 'utf8').split('\n').filter(Boolean).map(subcommand),
+    clear: () => writeFileSync(log, ''),
+    dispose: path.dispose,
+  }
+}
+
+/** A base with two worktree sessions in a stored run: A edits shared.txt unstaged, B commits its edit (its fork point then needs `git merge-base`). */
+function storedRun() {
+  // A line of its own, so no other test's repository has the same commits (the read cache is per process).
+  const base = makeRepo({ 'shared.txt': ORIGINAL, 'note.txt': `note ${randomUUID()}\n` })
+  const a = addWorktree(base, 'a')
+  const b = addWorktree(base, 'b')
+  writeFileSync(join(a, 'shared.txt'), replaceLine(ORIGINAL, 2, 'a two'))
+  writeFileSync(join(b, 'shared.txt'), replaceLine(ORIGINAL, 9, 'b nine'))
+  gitSync(b, 'commit', '-qam', 'b works')
+  const runId = 'run_a1b2c3d4'
+  const session = (id: string, name: string, worktree: string) => ({ sessionId: id, name, branch: `worktree-${name}`, worktree, model: 'sonnet' })
+  mkdirSync(join(temp, 'sous-home', 'parallel', 'runs'), { recursive: true })
+  writeFileSync(join(temp, 'sous-home', 'parallel', 'runs', `${runId}.json`), JSON.stringify({ runId, projectPath: base, prompt: 'p', createdAt: new Date().toISOString(), sessions: [session('sa', 'a', a), session('sb', 'b', b)] }))
+  return { base, a, b, runId }
+}
+
+const changedOf = (run: { sessions: Array<{ changed: Array<{ path: string; hunks: number }> }> }) => run.sessions.map((session) => session.changed.map((file) => `${file.path} ${file.hunks}`))
+
+describe('Reading ahead for the compare view (real git)', () => {
+  it("opening a project reads its runs ahead: the view's first open then only lists the working trees, and every write since still shows", async () => {
+    const { base, a, b } = storedRun()
+    const traced = tracedGit()
+    const core = createCore({ sousHome: join(temp, 'core-home'), transport: 'electron', keyStore: new MemoryKeyStore({}), onWarning: () => {}, parallel: new ParallelDesk({ home: join(temp, 'sous-home'), env: traced.env, hub, sessions: runtime.sessions, starter: worktreeDeskStarter(runtime.worktrees) }) })
+    const sender = { transport: 'electron' as const, frameUrl: APP_URL }
+    const runs = async () => {
+      const result = await core.router.invoke('parallel.runs', { projectPath: base }, sender)
+      if (!result.ok) throw new Error(result.error.message)
+      return result.value as Array<{ sessions: Array<{ changed: Array<{ path: string; hunks: number }> }> }>
+    }
+    try {
+      expect((await core.router.invoke('project.open', { path: base }, sender)).ok).toBe(true)
+      // Nothing but the open asked: the fork point's files were read (one batch per worktree) and B's merge base found.
+      await expect.poll(() => traced.calls().filter((call) => call === 'cat-file' || call === 'merge-base').sort(), { timeout: 20_000 }).toEqual(['cat-file', 'cat-file', 'merge-base'])
+      await runs() // shares the read ahead if it is still under way
+      traced.clear()
+      expect(changedOf((await runs())[0]!)).toEqual([['shared.txt 1'], ['shared.txt 1']])
+      // The first open: the working-tree listing of each worktree, nothing else (A, at its fork
+      // point, in one `git status`; B, a commit past it, diffed against it beside its untracked files).
+      expect(traced.calls().sort()).toEqual(['diff', 'ls-files', 'status'])
+      // Writes after the read ahead: an unstaged edit and a new file in A, a new commit in B, then the
+      // base moves and A takes it in (A's fork point moves). Each shows at the next read.
+      writeFileSync(join(a, 'note.txt'), 'edited by a\n')
+      writeFileSync(join(a, 'new.txt'), 'new in a\n')
+      writeFileSync(join(b, 'shared.txt'), replaceLine(replaceLine(ORIGINAL, 9, 'b nine'), 1, 'b one'))
+      gitSync(b, 'commit', '-qam', 'b again')
+      expect(changedOf((await runs())[0]!)).toEqual([['new.txt 1', 'note.txt 1', 'shared.txt 1'], ['shared.txt 2']])
+      writeFileSync(join(base, 'other.txt'), 'the base moved\n')
+      gitSync(base, 'add', '-A')
+      gitSync(base, 'commit', '-qm', 'base moves')
+      gitSync(a, 'add', '-A')
+      gitSync(a, 'commit', '-qm', 'a works')
+      gitSync(a, 'merge', '-q', '--no-edit', 'main')
+      traced.clear()
+      expect(changedOf((await runs())[0]!)).toEqual([['new.txt 1', 'note.txt 1', 'shared.txt 1'], ['shared.txt 2']])
+      // New commits are new keys: both merge bases asked again, A's new fork point's files read.
+      expect(traced.calls().filter((call) => call === 'merge-base')).toHaveLength(2)
+      expect(traced.calls()).toContain('cat-file')
+    } finally {
+      await core.dispose()
+      traced.dispose()
+    }
+  }, 60_000)
+
+  it("a commit through the session's actions reads its run ahead, so the next open asks git for no merge base", async () => {
+    const { a, runId } = storedRun()
+    const traced = tracedGit()
+    const own = new ParallelDesk({ home: join(temp, 'sous-home'), env: traced.env, hub, sessions: runtime.sessions, starter: worktreeDeskStarter(runtime.worktrees) })
+    try {
+      await own.run(runId)
+      writeFileSync(join(a, 'more.txt'), 'more\n')
+      traced.clear()
+      await own.actions.commit(runId, 'sa', 'a works')
+      // The read ahead after the commit: A's new merge base, then its listing (the base remembered by then).
+      const after = () => traced.calls().slice(traced.calls().indexOf('commit'))
+      // (A's diff runs only once its merge base is known; B's fork point was read before.)
+      await expect.poll(() => ({ mergeBases: after().filter((call) => call === 'merge-base').length, diffs: after().filter((call) => call === 'diff').length }), { timeout: 20_000 }).toEqual({ mergeBases: 1, diffs: 2 })
+      traced.clear()
+      const view = await own.run(runId)
+      expect(traced.calls()).not.toContain('merge-base')
+      expect(changedOf(view)).toEqual([['more.txt 1', 'shared.txt 1'], ['shared.txt 1']])
+    } finally {
+      own.dispose()
+      traced.dispose()
+    }
+  }, 60_000)
 })

@@ -17,6 +17,7 @@ import { RunStore, type StoredRun, type StoredSession } from './run-store'
 import { SessionActions } from './session-actions'
 import type { WorktreeStarter } from './starter'
 import { RunTracker } from './tracker'
+import { RunWarmer } from './warmer'
 
 /** What the desk needs from the session layer. */
 export interface ParallelSessions {
@@ -48,6 +49,7 @@ const fileRow = (file: WorktreeFile) => ({ path: file.path, change: file.change,
 export class ParallelDesk {
   private readonly store: RunStore
   private readonly tracker: RunTracker
+  private readonly warmer: RunWarmer
   /** Worktrees seen to share the base's repository (checked once per process). */
   private readonly checked = new Set<string>()
   /** Reads of a project's runs under way, by base path (see {@link runs}). */
@@ -56,8 +58,9 @@ export class ParallelDesk {
 
   constructor(private readonly options: ParallelDeskOptions) {
     this.store = new RunStore(options.home)
-    this.tracker = new RunTracker(options.hub)
-    this.actions = new SessionActions({ resolve: (runId, sessionId) => this.session(runId, sessionId), ...(options.env && { env: options.env }), ...(options.ask && { ask: options.ask }) })
+    this.warmer = new RunWarmer((runId) => this.run(runId))
+    this.tracker = new RunTracker(options.hub, (runId) => this.warmer.moved(runId))
+    this.actions = new SessionActions({ resolve: (runId, sessionId) => this.session(runId, sessionId), moved: (runId) => this.warmer.moved(runId), ...(options.env && { env: options.env }), ...(options.ask && { ask: options.ask }) })
   }
 
   /** Starts `prompt` in one new worktree session per entry of `models`; resolves once every prompt is accepted. */
@@ -109,6 +112,18 @@ export class ParallelDesk {
     const read = this.readRuns(base).finally(() => this.reading.delete(base))
     this.reading.set(base, read)
     return read
+  }
+
+  /**
+   * Reads the project's runs ahead, as soon as the project opens: the compare view's first open
+   * right after it then finds the read cache ready (the fork points' files, the merge bases, the
+   * hunk counts, each worktree checked as the base's), or shares this read if it is still under
+   * way. The main side starts it, not the window's idle warm-up, which a busy machine puts off for
+   * seconds. Nothing is kept that can go stale: the open lists and reads the working trees again.
+   * A project without runs costs one listing of the runs folder. Contract: never rejects.
+   */
+  async warm(projectPath: string): Promise<void> {
+    await this.runs(projectPath).catch(() => undefined)
   }
 
   private async readRuns(base: string): Promise<ParallelRun[]> {
@@ -163,6 +178,7 @@ export class ParallelDesk {
   }
 
   dispose(): void {
+    this.warmer.dispose()
     this.tracker.dispose()
   }
 
@@ -211,6 +227,7 @@ export class ParallelDesk {
 
   /** A run's sessions now; `baseHead`: the base's HEAD, read once by the caller (each session reads it when absent). */
   private async view(run: StoredRun, baseHead?: string): Promise<ParallelRun> {
+    this.warmer.reading(run.runId)
     const sessions = await Promise.all(
       run.sessions.map(async (session): Promise<ParallelSession> => {
         const live = this.tracker.stateOf(session.sessionId)

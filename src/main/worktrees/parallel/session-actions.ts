@@ -9,10 +9,11 @@ type Resolved = StoredSession & { projectPath: string; prompt: string }
 
 /**
  * The per-session actions of the parallel view: Update from base (preview, then merge or rebase),
- * a commit with a drafted message, and Open PR where `gh` is set up.
+ * a commit with a drafted message, and Open PR where `gh` is set up. `moved` hears of an update or
+ * a commit done (the worktree's HEAD moved): the desk reads the run ahead then.
  */
 export class SessionActions {
-  constructor(private readonly deps: { resolve(runId: string, sessionId: string): Promise<Resolved>; env?: NodeJS.ProcessEnv; ask?: () => Promise<AskModel> }) {}
+  constructor(private readonly deps: { resolve(runId: string, sessionId: string): Promise<Resolved>; env?: NodeJS.ProcessEnv; ask?: () => Promise<AskModel>; moved?: (runId: string) => void }) {}
 
   async updatePreview(runId: string, sessionId: string): Promise<UpdatePreview> {
     const session = await this.deps.resolve(runId, sessionId)
@@ -21,7 +22,9 @@ export class SessionActions {
 
   async update(runId: string, sessionId: string, choice: { mode: 'merge' | 'rebase'; baseHead: string; head: string }): Promise<{ head: string }> {
     const session = await this.deps.resolve(runId, sessionId)
-    return applyUpdate(session.projectPath, session.worktree, choice, this.deps.env)
+    const updated = await applyUpdate(session.projectPath, session.worktree, choice, this.deps.env)
+    this.deps.moved?.(runId)
+    return updated
   }
 
   async draftCommit(runId: string, sessionId: string): Promise<{ message: string }> {
@@ -33,7 +36,9 @@ export class SessionActions {
 
   async commit(runId: string, sessionId: string, message: string): Promise<{ commit: string }> {
     const session = await this.deps.resolve(runId, sessionId)
-    return commitAll(session.worktree, message, this.deps.env)
+    const committed = await commitAll(session.worktree, message, this.deps.env)
+    this.deps.moved?.(runId)
+    return committed
   }
 
   async prStatus(runId: string, sessionId: string): Promise<PrAvailability> {

@@ -14,14 +14,18 @@ const SETTLE_MS = 150
 /**
  * Follows the sessions of runs through the event hub — turns starting and ending, approvals
  * waiting, spend, tool calls that may have changed files — and tells `parallel.changed` for their
- * run, at most once per {@link SETTLE_MS}. Sessions not in a run are ignored.
+ * run, at most once per {@link SETTLE_MS}. Sessions not in a run are ignored. `onTurnEnd` hears of
+ * each main turn's end (its worktree may hold a new commit): the desk reads the run ahead then.
  */
 export class RunTracker {
   private readonly live = new Map<string, LiveState & { runId: string; projectPath: string }>()
   private readonly pending = new Map<string, ReturnType<typeof setTimeout>>()
   private readonly stop: () => void
 
-  constructor(private readonly hub: EventHub) {
+  constructor(
+    private readonly hub: EventHub,
+    private readonly onTurnEnd?: (runId: string) => void,
+  ) {
     this.stop = hub.subscribe((channel, payload) => {
       if (channel === 'agent.event') this.onAgentEvent(payload as { sessionId: string; agentId: string; type: string; [key: string]: unknown })
       else if (channel === 'approval.requested' || channel === 'approval.resolved') {
@@ -59,6 +63,7 @@ export class RunTracker {
     else if (event.type === 'turn_end' && event.agentId === 'main') {
       const reason = String(event['reason'])
       this.update(entry, { state: reason === 'completed' ? 'done' : reason === 'aborted' ? 'stopped' : 'failed', message: typeof event['message'] === 'string' ? event['message'] : undefined })
+      this.onTurnEnd?.(entry.runId)
     } else if (event.type === 'budget_status' && typeof event['spentUsd'] === 'number') this.update(entry, { costUsd: event['spentUsd'] })
     else if (event.type === 'usage' && event.agentId === 'main' && typeof event['costUsd'] === 'number') this.update(entry, { costUsd: Math.max(entry.costUsd, event['costUsd']) })
     else if (event.type === 'tool_end') this.tell(entry.runId, entry.projectPath)

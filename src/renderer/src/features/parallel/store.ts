@@ -49,6 +49,9 @@ export interface ParallelState {
 
 const FRESH = { run: null, shown: null, diff: null, picks: {}, plan: null, resolutions: {}, confirmDirty: [], tests: null, error: null, done: null } as const
 
+/** The idle warm-up's read of a project's runs while it is under way (see `prefetch` and `load`). */
+let prefetching: { projectPath: string; answer: ReturnType<typeof api.invoke<'parallel.runs'>> } | null = null
+
 export const useParallel = create<ParallelState>()((set, get) => {
   /** Runs `work` with a busy label; its error goes to the store. */
   async function working<T>(label: string, work: () => Promise<{ ok: true; value: T } | { ok: false; error: { message: string } }>): Promise<T | undefined> {
@@ -66,13 +69,26 @@ export const useParallel = create<ParallelState>()((set, get) => {
     busy: null,
     async load(projectPath) {
       if (get().projectPath !== projectPath) set({ projectPath, runs: [], ...FRESH })
+      // Opened at once after the project, while the idle warm-up's read is under way: the view
+      // paints from that read when it comes, unless this one's answer came first.
+      let answered = false
+      const early = prefetching?.projectPath === projectPath ? prefetching.answer : undefined
+      void early?.then((result) => {
+        if (!result.ok || answered || get().projectPath !== projectPath || get().run !== null) return
+        set({ runs: result.value, run: result.value[0] ?? null })
+      })
       const runs = await working('Loading runs…', () => api.invoke('parallel.runs', { projectPath }))
+      answered = true
       if (runs && get().projectPath === projectPath) set((now) => ({ runs, run: now.run ? (runs.find((run) => run.runId === now.run!.runId) ?? now.run) : (runs[0] ?? null) }))
     },
     async prefetch(projectPath) {
       if (get().projectPath !== null) return
-      const result = await api.invoke('parallel.runs', { projectPath })
-      // Opened (or another project chosen) meanwhile: load's answer is the one to keep.
+      const answer = api.invoke('parallel.runs', { projectPath })
+      prefetching = { projectPath, answer }
+      const result = await answer.finally(() => {
+        if (prefetching?.answer === answer) prefetching = null
+      })
+      // Opened (or another project chosen) meanwhile: load takes it from here.
       if (!result.ok || get().projectPath !== null) return
       set({ projectPath, runs: result.value, ...FRESH, run: result.value[0] ?? null })
     },
