@@ -105,3 +105,19 @@ test('the log follows a streaming reply, and stops following once the reader scr
   await app.waitForTimeout(300)
   expect(await fromEnd()).toBeGreaterThan(300)
 })
+
+test('code blocks in a reply show highlighted, in the first language group and the last', async ({ app, projectDir, modelServer }) => {
+  const text = ['Two blocks:', '', '```ts', 'const a = 1 < 2', '```', '', '```wasm', '(module (func $f))', '```', '', 'The end.'].join('\n')
+  await modelServer.setScenario([{ reply: { content: [{ type: 'text', text }] }, chunkSize: 12 }])
+  await openByPath(app, projectDir)
+  const chat = app.getByRole('region', { name: 'Chat' })
+  await chat.getByRole('textbox', { name: 'Message' }).fill('Show me code')
+  await chat.getByRole('textbox', { name: 'Message' }).press('Enter')
+  const reply = chat.getByRole('log', { name: 'Conversation' }).getByLabel('Assistant')
+  await expect(reply).toContainText('The end.')
+  // Whatever had arrived when the block was first shown, no text is lost and both end up coloured.
+  await expect(reply.locator('code.language-ts .hljs-keyword')).toHaveText('const')
+  await expect(reply.locator('code.language-ts')).toHaveText('const a = 1 < 2')
+  await expect(reply.locator('code.language-wasm .hljs-keyword').first()).toBeVisible()
+  await expect(reply.locator('code.language-wasm')).toHaveText('(module (func $f))')
+})

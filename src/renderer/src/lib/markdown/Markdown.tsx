@@ -1,6 +1,6 @@
 import { memo, useMemo, useRef, useSyncExternalStore } from 'react'
-import { highlighterReady, onHighlighterReady } from './highlighter'
-import { createBlockSplitter, hasFencedCode, renderMarkdown } from './render'
+import { highlighterVersion, onHighlighterChange } from './highlighter'
+import { createBlockSplitter, knownFenceLanguages, renderMarkdown } from './render'
 import 'highlight.js/styles/github-dark-dimmed.css'
 import './markdown.css'
 
@@ -8,12 +8,13 @@ import './markdown.css'
 const GROUP = 32
 
 /**
- * One markdown block; memoised, so a finished block is parsed and rendered once — twice if it has
- * code and the highlighter arrives after it was first shown.
+ * One markdown block; memoised, so a finished block is parsed and rendered once — again only if it
+ * has code whose language the highlighter learnt after it was first shown.
  */
-const MarkdownBlock = memo(function MarkdownBlock({ text, highlighted }: { text: string; highlighted: boolean }) {
-  const colour = highlighted && hasFencedCode(text)
-  // `colour` is not read here: renderMarkdown reads the highlighter, and `colour` says it arrived.
+const MarkdownBlock = memo(function MarkdownBlock({ text, highlighted }: { text: string; highlighted: number }) {
+  // `highlighted` (the highlighter's version) makes this run again when languages arrive; `colour`
+  // changes only if this block's own languages did. renderMarkdown reads the highlighter itself.
+  const colour = highlighted > 0 ? knownFenceLanguages(text) : ''
   // eslint-disable-next-line react-hooks/exhaustive-deps
   const html = useMemo(() => renderMarkdown(text), [text, colour])
   return <div className="markdown__block" dangerouslySetInnerHTML={{ __html: html }} />
@@ -21,7 +22,7 @@ const MarkdownBlock = memo(function MarkdownBlock({ text, highlighted }: { text:
 
 /** A run of blocks; skipped entirely while its blocks stay the same strings. */
 const BlockGroup = memo(
-  function BlockGroup({ blocks, highlighted }: { blocks: readonly string[]; highlighted: boolean }) {
+  function BlockGroup({ blocks, highlighted }: { blocks: readonly string[]; highlighted: number }) {
     return blocks.map((block, index) => <MarkdownBlock key={index} text={block} highlighted={highlighted} />)
   },
   (before, after) =>
@@ -40,7 +41,7 @@ export const Markdown = memo(function Markdown({ text }: { text: string }) {
   splitter.current ??= createBlockSplitter()
   const split = splitter.current
   const blocks = useMemo(() => split(text), [split, text])
-  const highlighted = useSyncExternalStore(onHighlighterReady, highlighterReady)
+  const highlighted = useSyncExternalStore(onHighlighterChange, highlighterVersion)
   const groups: string[][] = []
   for (let start = 0; start < blocks.length; start += GROUP) groups.push(blocks.slice(start, start + GROUP))
   return (

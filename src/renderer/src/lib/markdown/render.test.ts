@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { highlighterReady, loadHighlighter, onHighlighterReady } from './highlighter'
-import { createBlockSplitter, hasFencedCode, renderMarkdown, splitBlocks } from './render'
+import { HIGHLIGHTED_LANGUAGES, highlighterOrLoad, highlighterReady, highlighterVersion, loadHighlighter, onHighlighterChange } from './highlighter'
+// The list highlight.js/lib/common registers, read as text (importing it would register them all).
+import common from '../../../../../node_modules/highlight.js/lib/common.js?raw'
+import { createBlockSplitter, hasFencedCode, knownFenceLanguages, renderMarkdown, splitBlocks } from './render'
 
 // First in the file: the highlighter is module state, fetched by the first code block rendered.
 describe('the highlighter, fetched on first use', () => {
@@ -8,13 +10,35 @@ describe('the highlighter, fetched on first use', () => {
     expect(highlighterReady()).toBe(false)
     expect(renderMarkdown('Just words, no code.')).not.toContain('hljs-')
     expect(highlighterReady()).toBe(false)
-    const arrived = new Promise<void>((resolve) => onHighlighterReady(resolve))
+    const arrived = new Promise<void>((resolve) => onHighlighterChange(resolve))
     const plain = renderMarkdown('```ts\nconst a = 1 < 2\n```')
     expect(plain).not.toContain('hljs-keyword')
     expect(plain).toContain('const a = 1 &lt; 2')
     await arrived
-    expect(highlighterReady()).toBe(true)
+    // The first group has arrived, not all of them: TypeScript colours, the last group's languages not yet.
+    expect(highlighterVersion()).toBe(1)
+    expect(highlighterReady()).toBe(false)
     expect(renderMarkdown('```ts\nconst a = 1\n```')).toContain('<span class="hljs-keyword">const</span>')
+    const early = renderMarkdown('```lua\nlocal x = "<b>"\n```')
+    expect(early).toContain('local x = &quot;&lt;b&gt;&quot;')
+    expect(early).not.toContain('language-lua')
+    expect(knownFenceLanguages('```ts\nx\n```\n\n```lua\ny\n```')).toBe('ts')
+    await loadHighlighter()
+    expect(highlighterReady()).toBe(true)
+    expect(knownFenceLanguages('```ts\nx\n```\n\n```lua\ny\n```')).toBe('ts lua')
+    expect(renderMarkdown('```lua\nlocal x = 1\n```')).toContain('<span class="hljs-keyword">local</span>')
+  })
+
+  it('registers the same languages as highlight.js/lib/common, and a block in each renders highlighted', () => {
+    const names = [...common.matchAll(/registerLanguage\('([^']+)'/g)].map((match) => match[1]!)
+    expect(names.length).toBeGreaterThan(30)
+    expect([...HIGHLIGHTED_LANGUAGES].sort()).toEqual([...names].sort())
+    for (const name of names) {
+      expect(highlighterOrLoad()?.getLanguage(name), name).toBeDefined()
+      const html = renderMarkdown(`\`\`\`${name}\nif (a < b) { return "x" } // note\n\`\`\``)
+      expect(html, name).toContain(`<code class="hljs language-${name}">`)
+      expect(html.replace(/<[^>]+>/g, ''), name).toContain('if (a &lt; b) { return &quot;x&quot; } // note')
+    }
   })
 
   it('knows which blocks have code to colour', () => {

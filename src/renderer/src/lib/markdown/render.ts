@@ -52,9 +52,26 @@ export function renderMarkdown(markdown: string): string {
   return marked.parse(markdown, { async: false })
 }
 
+const FENCE_LANGUAGE = /^ {0,3}(?:`{3,}|~{3,})[ \t]*([^\s`~]+)/gm
+
 /** Whether a block has a fenced code block naming a language (it renders again, coloured, later). */
 export function hasFencedCode(markdown: string): boolean {
   return /^ {0,3}(`{3,}|~{3,})[ \t]*[^\s`~]/m.test(markdown)
+}
+
+/**
+ * The languages of a block's code fences that the highlighter knows now, as one string: when it
+ * changes, the block has code that would colour differently (languages arrive in groups).
+ */
+export function knownFenceLanguages(markdown: string): string {
+  if (!hasFencedCode(markdown)) return ''
+  const hljs = highlighterOrLoad()
+  if (!hljs) return ''
+  const known: string[] = []
+  for (const [, language] of markdown.matchAll(FENCE_LANGUAGE)) {
+    if (language && hljs.getLanguage(language.toLowerCase())) known.push(language.toLowerCase())
+  }
+  return known.join(' ')
 }
 
 /**
