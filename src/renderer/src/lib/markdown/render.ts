@@ -46,7 +46,7 @@ const marked = new Marked({
 
 /**
  * Renders untrusted markdown to HTML that is safe to put into the DOM. Code in a named language is
- * highlighted once the highlighter has arrived (see `highlighter.ts`); before that it is plain.
+ * highlighted once its language has arrived (see `highlighter.ts`); before that it is plain.
  */
 export function renderMarkdown(markdown: string): string {
   return marked.parse(markdown, { async: false })
