@@ -1,4 +1,4 @@
-import { useState } from 'react'
+import { memo, useState } from 'react'
 import type { ParallelRun, ParallelSession, ParallelState } from '../../../../shared/ipc/contract'
 
 const STATE_LABEL: Record<ParallelState, string> = { starting: 'starting', running: 'working', waiting: 'waiting for you', done: 'done', stopped: 'stopped', failed: 'failed', idle: 'idle' }
@@ -13,7 +13,7 @@ export function formatCost(usd: number): string {
  * what can be done with it (open it, its actions). `actions` renders the selected session's extra
  * controls (Update from base, commit, Open PR).
  */
-export function SessionCards(props: { run: ParallelRun; selected: string | null; onSelect(sessionId: string): void; onOpen(session: ParallelSession): void; onShowFile(sessionId: string, path: string): void }) {
+export const SessionCards = memo(function SessionCards(props: { run: ParallelRun; selected: string | null; onSelect(sessionId: string): void; onOpen(session: ParallelSession): void; onShowFile(sessionId: string, path: string): void }) {
   const { run, selected, onSelect, onOpen, onShowFile } = props
   return (
     <ul className="parallel-sessions" aria-label="Sessions side by side">
@@ -47,7 +47,7 @@ export function SessionCards(props: { run: ParallelRun; selected: string | null;
       ))}
     </ul>
   )
-}
+})
 
 /**
  * How many of a session's changed files its card lists before "Show all": the compare table below
