@@ -3,6 +3,7 @@ import { defineConfig, externalizeDepsPlugin } from 'electron-vite'
 import react from '@vitejs/plugin-react'
 import type { Plugin } from 'vite'
 import { injectCspMeta } from './src/shared/csp'
+import { monacoPreload } from './scripts/monaco-preload-plugin'
 
 /**
  * Three builds: the main process (plus the CLI, which shares its core), the sandboxed preload
@@ -54,7 +55,7 @@ export default defineConfig({
   renderer: {
     root: 'src/renderer',
     // The CSP meta goes in at build time only: the dev server's refresh preamble is inline.
-    plugins: [react(), { name: 'sous-csp-meta', apply: 'build', transformIndexHtml: injectCspMeta }],
+    plugins: [react(), { name: 'sous-csp-meta', apply: 'build', transformIndexHtml: injectCspMeta }, monacoPreload()],
     build: {
       outDir: 'out/renderer',
       minify: true,

@@ -6,8 +6,9 @@
 import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
 import { spawn, spawnSync } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
 import { SandboxManager } from '@anthropic-ai/sandbox-runtime'
-import type { BashSandbox } from '../src/main/governance/sandbox/bash-sandbox'
+import { BashSandbox } from '../src/main/governance/sandbox/bash-sandbox'
 import { PlaceholderScope } from '../src/main/governance/sandbox/project-protection'
 import { join } from 'node:path'
 import { ApprovalQueue } from '../src/main/governance/approvals/queue'
@@ -16,12 +17,13 @@ import { DenialLog } from '../src/main/governance/approvals/denials'
 import { createBashClassifier } from '../src/main/governance/gate/bash-preview'
 import { SessionGrants } from '../src/main/governance/decide/session'
 import { createPermissionGate } from '../src/main/governance/gate/gate'
-import { startBashSandbox } from '../src/main/governance/gate/gate-sandbox'
+import { sandboxOptionsFor, startBashSandbox } from '../src/main/governance/gate/gate-sandbox'
 import { HookRunner } from '../src/main/governance/hooks/runner'
 import { loadSettings, settingsFilePaths } from '../src/main/governance/settings/load'
 import { grantTrust, trustStatus } from '../src/main/governance/trust/trust'
 import { NodePtyService } from '../src/main/pty/node-pty-service'
 import { createBashTool } from '../src/main/tools/bash'
+import { WRAPPER } from '../src/main/tools/shell/command-run'
 import { runToolCall } from '../src/main/tools/run-tool'
 import { createToolContext, createToolSession } from '../src/main/tools/tool-session'
 
@@ -87,16 +89,21 @@ export default async function bench(): Promise<void> {
     const { settings } = loadSettings(project, opts)
     const sb = await startBashSandbox(settings, { projectRoot: project, sousHome, home: base })
     if (sb?.state.available) {
+      const sandbox = sb.state.sandbox as BashSandbox
+      // The same project's sandbox without reuse of the last wrap (as before issue 30), run in turn with it.
+      const unreused = BashSandbox.forProject({ ...sandboxOptionsFor(settings, { projectRoot: project, sousHome, home: base }), reuseWraps: false })
       const plain = createBashTool({ pty })
       const boxed = createBashTool({ pty, sandbox: sb.state })
+      const boxedFresh = createBashTool({ pty, sandbox: { available: true, sandbox: unreused } })
       const ctx = () => createToolContext(session, { cwd: project, projectRoot: project, projectDataDir: join(base, 'data'), sessionId: 'b', agentId: 'main', toolUseId: 't', signal: new AbortController().signal })
-      const bare = await per(20, () => runToolCall(plain, { command: 'echo hi' }, ctx()))
-      const wrapped = await per(20, () => runToolCall(boxed, { command: 'echo hi' }, ctx()))
-      // Where a sandboxed call's time goes: building the bwrap command (the library scans the
-      // project for files it must protect, with ripgrep, on every command) against the rest.
-      const wrapping = await per(20, () => sb.state.available && sb.state.sandbox.wrap('echo hi', { commandId: 'bench', commandText: 'echo hi' }))
-      console.log(`Bash 'echo hi' round trip: plain ${bare.toFixed(1)} ms, in the sandbox ${wrapped.toFixed(1)} ms (target ≤ 30 ms${wrapped <= 30 ? '' : ', OVER'}), of which building the sandboxed command ${wrapping.toFixed(1)} ms (load ${loadavg()[0]!.toFixed(1)})`)
-      if (sb.state.available) await printSandboxSplit(sb.state.sandbox as BashSandbox, project)
+      const [bare, wrapped, wrappedFresh] = await inTurn(20, [() => runToolCall(plain, { command: 'echo hi' }, ctx()), () => runToolCall(boxed, { command: 'echo hi' }, ctx()), () => runToolCall(boxedFresh, { command: 'echo hi' }, ctx())])
+      // Building the bubblewrap command alone, as the Bash tool asks for it (its script, a fresh id, cleaned up after).
+      const [wrapping, wrappingFresh] = await inTurn(20, [() => wrapOnce(sandbox), () => wrapOnce(unreused)])
+      console.log(
+        `Bash 'echo hi' round trip: plain ${bare!.toFixed(1)} ms, in the sandbox ${wrapped!.toFixed(1)} ms (target ≤ 30 ms${wrapped! <= 30 ? '' : ', OVER'}), of which building the sandboxed command ${wrapping!.toFixed(1)} ms; ` +
+          `without reusing the last wrap ${wrappedFresh!.toFixed(1)} ms, building ${wrappingFresh!.toFixed(1)} ms (x${(wrappedFresh! / wrapped!).toFixed(2)}, load ${loadavg()[0]!.toFixed(1)})`,
+      )
+      await printSandboxSplit(sandbox, project)
     } else console.log(`sandbox: ${sb?.state.available === false ? sb.state.reason : 'disabled'}`)
     await sb?.dispose()
   } finally {
@@ -123,7 +130,7 @@ async function printSandboxSplit(sandbox: BashSandbox, project: string): Promise
     const t1 = performance.now()
     const wrapped = await SandboxManager.wrapWithSandbox('echo hi', undefined, config, undefined, { commandId: `split-${i}`, commandText: 'echo hi' })
     const t2 = performance.now()
-    await new Promise((done) => spawn('/bin/bash', ['-c', wrapped], { cwd: project, stdio: 'ignore' }).on('exit', done))
+    await spawnAndWait('/bin/bash', ['-c', wrapped], project)
     run.push(performance.now() - t2)
     SandboxManager.cleanupAfterCommand()
     scope.release()
@@ -133,9 +140,57 @@ async function printSandboxSplit(sandbox: BashSandbox, project: string): Promise
   const which = await per(20, () => spawnSync('which', ['bash'], { stdio: ['ignore', 'pipe', 'ignore'] }))
   const rg = (sandbox.config as { ripgrep?: { command: string } }).ripgrep?.command ?? 'rg'
   const scan = await per(20, () => spawnSync(rg, ['--files', '--hidden', '--no-ignore', '--no-config', '--max-depth', '4', '--iglob', '.gitconfig', '--iglob', '**/.vscode/**', '--iglob', '**/.git/HEAD', '-g', '!**/node_modules/**'], { cwd: process.cwd(), stdio: ['ignore', 'pipe', 'ignore'] }))
+  // The floor: bubblewrap doing nothing but start (no namespaces, proxies or seccomp helper), and plain bash.
+  const floor = await per(20, () => spawnAndWait('bwrap', ['--ro-bind', '/', '/', 'true'], project))
+  const bash = await per(20, () => spawnAndWait('/bin/bash', ['-c', 'true'], project))
   const m = (values: number[]) => median(values).toFixed(1)
   console.log(
-    `sandbox split of one 'echo hi' (load ${loadavg()[0]!.toFixed(1)}): Sous's per-command policy ${m(sous)} ms; library wrap ${m(library)} ms ` +
-      `(its 'which bash' alone ${which.toFixed(1)} ms, a ripgrep scan like its own of ${process.cwd()} ${scan.toFixed(1)} ms); bubblewrap run ${m(run)} ms`,
+    `sandbox split of one 'echo hi' without reuse (load ${loadavg()[0]!.toFixed(1)}): Sous's per-command policy ${m(sous)} ms; library wrap ${m(library)} ms ` +
+      `(its 'which bash' alone ${which.toFixed(1)} ms, a ripgrep scan like its own of ${process.cwd()} ${scan.toFixed(1)} ms); bubblewrap run ${m(run)} ms; ` +
+      `floor: 'bwrap --ro-bind / / true' ${floor.toFixed(1)} ms, 'bash -c true' ${bash.toFixed(1)} ms`,
   )
+  const scope = new PlaceholderScope(sandbox.config.filesystem.allowWrite.map((e) => (typeof e === 'string' ? e : e.path)), project)
+  await printBwrapSplit(await SandboxManager.wrapWithSandbox('true', undefined, sandbox.commandConfig(scope), undefined, { commandId: 'split-bwrap', commandText: 'true' }), project)
+  SandboxManager.cleanupAfterCommand()
+  scope.release()
+}
+
+/**
+ * The bubblewrap run taken apart, in turn: the command's own bwrap (its mounts and namespaces)
+ * running `true`, then bash under the library's seccomp helper in it, then the whole wrapped
+ * command, which adds the two socat relays to the proxy and the wait until both listen.
+ */
+async function printBwrapSplit(wrapped: string, project: string): Promise<void> {
+  const at = / -- (\S+) -c /.exec(wrapped)
+  const helper = /(\S+\/apply-seccomp) /.exec(wrapped)
+  if (!at || !helper) return console.log('bubblewrap split: the wrapped command has another shape than bench/gate.bench.ts expects')
+  const bwrap = wrapped.slice(0, at.index)
+  const shell = at[1]!
+  const run = (script: string) => () => spawnAndWait('/bin/bash', ['-c', script], project)
+  const [alone, seccomp, whole] = await inTurn(20, [run(`${bwrap} -- /bin/true`), run(`${bwrap} -- ${shell} -c 'SRT_ALLOW_NESTED_USERNS=0 ${helper[1]} ${shell} -c true'`), run(wrapped)])
+  console.log(`bubblewrap run taken apart (load ${loadavg()[0]!.toFixed(1)}): its mounts and namespaces running true ${alone!.toFixed(1)} ms, with the seccomp helper ${seccomp!.toFixed(1)} ms, with the socat relays (the whole command) ${whole!.toFixed(1)} ms`)
+}
+
+function spawnAndWait(file: string, args: string[], cwd: string): Promise<unknown> {
+  return new Promise((done) => spawn(file, args, { cwd, stdio: 'ignore' }).on('exit', done))
+}
+
+/** Medians of each of `fns`, run in turn `runs` times (so load changes hit each alike). */
+async function inTurn(runs: number, fns: Array<() => unknown>): Promise<number[]> {
+  const times = fns.map((): number[] => [])
+  for (let i = 0; i < runs; i++) {
+    for (const [k, fn] of fns.entries()) {
+      const start = performance.now()
+      await fn()
+      times[k]!.push(performance.now() - start)
+    }
+  }
+  return times.map(median)
+}
+
+/** One wrap as the Bash tool asks for it: its script, a fresh unguessable id, cleaned up after. */
+async function wrapOnce(sandbox: BashSandbox): Promise<void> {
+  const commandId = `sous-bash-${randomBytes(16).toString('base64url')}`
+  await sandbox.wrap(WRAPPER, { commandId, commandText: 'echo hi' })
+  sandbox.cleanup(commandId)
 }

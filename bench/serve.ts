@@ -17,13 +17,15 @@ export interface ServeOptions {
 }
 
 /**
- * Starts the built `sous serve` (`out/main/cli.js`, so benches need `npm run build` first) on a free
- * loopback port, and resolves with its URL once it listens. The caller kills the child.
+ * Starts the built `sous serve` (`out/main/cli.js`, so benches need `npm run build` first; another
+ * build's with `SOUS_BENCH_SERVE_CLI=<its out/main/cli.js>`, for before/after) on a free loopback
+ * port, and resolves with its URL once it listens. The caller kills the child.
  */
 export async function startServe(options: ServeOptions): Promise<{ url: string; child: ChildProcess }> {
-  const cli = options.cli === undefined ? join(root, 'out/main/cli.js') : resolve(options.cli)
+  const other = options.cli ?? process.env.SOUS_BENCH_SERVE_CLI
+  const cli = other === undefined ? join(root, 'out/main/cli.js') : resolve(other)
   // A baseline's own renderer: left to itself, serve would find this build's `out/renderer` above it.
-  const rendererFlag = options.cli === undefined ? [] : ['--renderer-dir', resolve(cli, '..', '..', 'renderer')]
+  const rendererFlag = other === undefined ? [] : ['--renderer-dir', resolve(cli, '..', '..', 'renderer')]
   const child = spawn(process.execPath, [...nodeFlags(), cli, 'serve', '--port', '0', ...rendererFlag], {
     cwd: root,
     env: { ...process.env, HOME: options.userHome, SOUS_HOME: options.sousHome, ANTHROPIC_BASE_URL: options.modelUrl, ANTHROPIC_API_KEY: 'sk-ant-bench-not-a-real-key' },

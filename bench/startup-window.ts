@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process'
 import { existsSync, readFileSync } from 'node:fs'
 import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { Page } from '@playwright/test'
+import type { Browser, Page } from '@playwright/test'
 import { launchChromium, openProject, startServe } from './serve'
 import type { ModelServer } from '../test/model-server'
 
@@ -18,6 +18,8 @@ const mib = (bytes: number) => `${(bytes / 1048576).toFixed(1)} MiB`
  * preloads, Monaco's among them, count: they are start-up too; target: none over 50 ms). Then the
  * memory of the idle window with that project open: the renderer's RSS and JS heap, and the
  * serving process's RSS (what the desktop app's main process would hold).
+ * `SOUS_BENCH_BASELINE=<another build's out/main/cli.js>` serves that build's window too, and its
+ * loads alternate with this build's (the other build needs a `node_modules` above it).
  */
 export async function windowFigures(server: ModelServer, base: string): Promise<void> {
   const project = join(base, 'project')
@@ -25,65 +27,93 @@ export async function windowFigures(server: ModelServer, base: string): Promise<
   await mkdir(project, { recursive: true })
   await mkdir(userHome, { recursive: true })
   const serve = await startServe({ sousHome: join(base, 'sous-home'), userHome, modelUrl: server.url })
+  // Another build's window beside this one, load for load (`SOUS_BENCH_BASELINE`: its out/main/cli.js).
+  const baselineCli = process.env['SOUS_BENCH_BASELINE']
+  const baseline = baselineCli ? await startServe({ sousHome: join(base, 'sous-home-baseline'), userHome, modelUrl: server.url, cli: baselineCli }) : undefined
   try {
-    await loads(serve.url, project)
+    await loads([{ name: 'this build', url: serve.url }, ...(baseline ? [{ name: `baseline (${baselineCli})`, url: baseline.url }] : [])], project)
     await idleWindow(serve.url, project, serve.child.pid)
   } finally {
     serve.child.kill('SIGTERM')
+    baseline?.child.kill('SIGTERM')
   }
 }
 
-/** The cold loads: first contentful paint, the start screen, long tasks. */
-async function loads(url: string, project: string): Promise<void> {
+interface LoadFigures {
+  fcp: number
+  screen: number
+  longTasks: number[]
+  frames: string[]
+}
+
+/** The cold loads, interleaved between the builds: first contentful paint, the start screen, long tasks. */
+async function loads(builds: ReadonlyArray<{ name: string; url: string }>, project: string): Promise<void> {
   const browser = await launchChromium()
   try {
-    const figures: Array<{ fcp: number; screen: number; longTasks: number[]; frames: string[] }> = []
-    let page: Page | undefined
+    const figures = builds.map(() => [] as LoadFigures[])
     for (let load = 0; load < LOADS; load++) {
-      await page?.close()
-      page = await browser.newPage({ viewport: VIEWPORT })
-      const cdp = await page.context().newCDPSession(page)
-      await cdp.send('Network.setCacheDisabled', { cacheDisabled: true })
-      await page.addInitScript(`
-        window.__startScreen = undefined
-        new MutationObserver((changes, observer) => {
-          if (!document.querySelector('.open-project input')) return
-          observer.disconnect()
-          requestAnimationFrame(() => (window.__startScreen = performance.now()))
-        }).observe(document, { childList: true, subtree: true })
-        window.__startupLongTasks = []
-        new PerformanceObserver((list) => {
-          for (const entry of list.getEntries()) window.__startupLongTasks.push(entry.duration)
-        }).observe({ type: 'longtask', buffered: true })
-        // Long animation frames name the scripts that ran in them: where each long task came from.
-        window.__startupFrames = []
-        new PerformanceObserver((list) => {
-          for (const entry of list.getEntries()) {
-            const scripts = entry.scripts.filter((script) => script.duration > 10).map((script) => (script.sourceURL.split('/').pop() || script.invoker) + ' ' + Math.round(script.duration))
-            window.__startupFrames.push(Math.round(entry.startTime) + '+' + Math.round(entry.duration) + ' ms: ' + (scripts.join(', ') || 'style/layout/render'))
-          }
-        }).observe({ type: 'long-animation-frame', buffered: true })
-      `)
-      await openProject(page, url, project)
-      await page.evaluate(`new Promise((done) => setTimeout(() => requestIdleCallback(() => done(), { timeout: 3000 }), 2500))`)
-      const fcp = (await page.evaluate(`performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? -1`)) as number
-      const screen = (await page.evaluate('window.__startScreen ?? -1')) as number
-      figures.push({ fcp, screen, longTasks: (await page.evaluate('window.__startupLongTasks')) as number[], frames: (await page.evaluate('window.__startupFrames')) as string[] })
+      for (const [index, build] of builds.entries()) figures[index]!.push(await coldLoad(browser, build.url, project))
     }
-    const fcps = figures.map((load) => load.fcp)
-    const longest = figures.map((load) => Math.max(0, ...load.longTasks))
-    console.log(`sous serve window, Chromium ${VIEWPORT.width}×${VIEWPORT.height}, ${LOADS} cold loads (navigation → project open → idle)`)
-    console.log(`  first contentful paint: median ${median(fcps).toFixed(0)} ms (${fcps.map((fcp) => fcp.toFixed(0)).join(', ')}); target ≤ 200 ms${median(fcps) <= 200 ? '' : ', OVER'}`)
-    const screens = figures.map((load) => load.screen)
-    console.log(`  the app's start screen painted (React's first render, the open-project form): median ${median(screens).toFixed(0)} ms (${screens.map((screen) => screen.toFixed(0)).join(', ')}); the first paint before it is index.html's boot shell`)
-    const over = figures.map((load) => load.longTasks.filter((task) => task > 50).length)
-    console.log(`  long tasks over 50 ms during start: ${over.join(', ')} per load; longest ${longest.map((task) => task.toFixed(0)).join(', ')} ms (target: none${over.some(Boolean) ? ', OVER' : ''})`)
-    const last = figures.at(-1)
-    if (last) console.log(`  the last load's long animation frames (start+duration, scripts over 10 ms): ${last.frames.join('; ') || 'none'}`)
-    await page?.close()
+    console.log(`sous serve window, Chromium ${VIEWPORT.width}×${VIEWPORT.height}, ${LOADS} cold loads (navigation → project open → idle)${builds.length > 1 ? ', interleaved with the baseline' : ''}`)
+    for (const [index, build] of builds.entries()) {
+      if (builds.length > 1) console.log(`  ${build.name}:`)
+      printLoads(figures[index]!)
+    }
   } finally {
     await browser.close()
   }
+}
+
+/** One cold load in a fresh page with the cache off, until the project is open and the page idle. */
+async function coldLoad(browser: Browser, url: string, project: string): Promise<LoadFigures> {
+  const page = await browser.newPage({ viewport: VIEWPORT })
+  try {
+    const cdp = await page.context().newCDPSession(page)
+    await cdp.send('Network.setCacheDisabled', { cacheDisabled: true })
+    await page.addInitScript(`
+      window.__startScreen = undefined
+      new MutationObserver((changes, observer) => {
+        if (!document.querySelector('.open-project input')) return
+        observer.disconnect()
+        requestAnimationFrame(() => (window.__startScreen = performance.now()))
+      }).observe(document, { childList: true, subtree: true })
+      window.__startupLongTasks = []
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries()) window.__startupLongTasks.push(entry.duration)
+      }).observe({ type: 'longtask', buffered: true })
+      // Long animation frames name the scripts that ran in them: where each long task came from.
+      window.__startupFrames = []
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries()) {
+          const scripts = entry.scripts.filter((script) => script.duration > 10).map((script) => (script.sourceURL.split('/').pop() || script.invoker) + ' ' + Math.round(script.duration))
+          window.__startupFrames.push(Math.round(entry.startTime) + '+' + Math.round(entry.duration) + ' ms: ' + (scripts.join(', ') || 'style/layout/render'))
+        }
+      }).observe({ type: 'long-animation-frame', buffered: true })
+    `)
+    await openProject(page, url, project)
+    await page.evaluate(`new Promise((done) => setTimeout(() => requestIdleCallback(() => done(), { timeout: 3000 }), 2500))`)
+    const fcp = (await page.evaluate(`performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? -1`)) as number
+    const screen = (await page.evaluate('window.__startScreen ?? -1')) as number
+    return { fcp, screen, longTasks: (await page.evaluate('window.__startupLongTasks')) as number[], frames: (await page.evaluate('window.__startupFrames')) as string[] }
+  } finally {
+    await page.close()
+  }
+}
+
+/** One build's figures over its loads. */
+function printLoads(figures: LoadFigures[]): void {
+  const fcps = figures.map((load) => load.fcp)
+  const longest = figures.map((load) => Math.max(0, ...load.longTasks))
+  console.log(`  first contentful paint: median ${median(fcps).toFixed(0)} ms (${fcps.map((fcp) => fcp.toFixed(0)).join(', ')}); target ≤ 200 ms${median(fcps) <= 200 ? '' : ', OVER'}`)
+  const screens = figures.map((load) => load.screen)
+  console.log(`  the app's start screen painted (React's first render, the open-project form): median ${median(screens).toFixed(0)} ms (${screens.map((screen) => screen.toFixed(0)).join(', ')}); the first paint before it is index.html's boot shell`)
+  const over = figures.map((load) => load.longTasks.filter((task) => task > 50).length)
+  console.log(`  long tasks over 50 ms during start: ${over.join(', ')} per load; longest ${longest.map((task) => task.toFixed(0)).join(', ')} ms, median ${median(longest).toFixed(0)} ms (target: none${over.some(Boolean) ? ', OVER' : ''})`)
+  const last = figures.at(-1)
+  if (last) console.log(`  the last load's long animation frames (start+duration, scripts over 10 ms): ${last.frames.join('; ') || 'none'}`)
+  // And the load with the longest task, when that is another: where the worst of the run came from.
+  const worst = longest.indexOf(Math.max(...longest))
+  if (worst !== figures.length - 1 && longest[worst]! > 0) console.log(`  load ${worst + 1}'s (the longest task's) long animation frames: ${figures[worst]!.frames.join('; ') || 'none'}`)
 }
 
 /** Memory of an idle window with the project open, in a browser of its own (no renderers of earlier loads). */

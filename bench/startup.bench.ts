@@ -19,7 +19,7 @@ import { spawn } from 'node:child_process'
 import { existsSync, readFileSync } from 'node:fs'
 import { mkdir, mkdtemp, rm } from 'node:fs/promises'
 import { loadavg, tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { dirname, join, resolve } from 'node:path'
 import { startModelServer, textReply, type ModelServer } from '../test/model-server'
 import type { StartupMark } from '../src/main/base/startup-marks'
 import { windowFigures } from './startup-window'
@@ -66,6 +66,7 @@ async function coldStarts(server: ModelServer, base: string): Promise<void> {
     timed([binary, '-p', 'hello'], { ...env, CLAUDE_CONFIG_DIR: join(home, '.claude'), IS_SANDBOX: '1', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', DISABLE_TELEMETRY: '1', DISABLE_AUTOUPDATER: '1', DISABLE_ERROR_REPORTING: '1' }, project)
   const bare = (): Promise<Run> => timed(['node', '-e', '0'], env, project)
   const baselineCli = process.env['SOUS_BENCH_BASELINE']
+  if (baselineCli && !inModulePackage(baselineCli)) console.log(`  note: no package.json with "type": "module" above ${baselineCli}: Node 20 then detects each chunk's module format from its syntax, which made the same build ~2.9 MiB and ~20 ms CPU heavier; copy the project's package.json beside that build's main/ folder`)
   const baselineMarks = join(base, 'marks-baseline.json')
   const baseline = (cli: string): Promise<Run> => timed(['node', cli, '-p', 'hello'], { ...env, SOUS_HOME: join(home, 'sous'), SOUS_STARTUP_MARKS: baselineMarks }, project)
   const runs = { sous: [] as Run[], claude: [] as Run[], node: [] as Run[], baseline: [] as Run[] }
@@ -125,6 +126,15 @@ function split(marks: Array<Partial<Record<StartupMark, number>>>): void {
     before = name
   }
   console.log('  (steps overlap where the CLI runs them side by side: each is "since the previous mark", not its own cost)')
+}
+
+/** Whether the nearest package.json above `file` says `"type": "module"` (as out/main's does: the project's). */
+function inModulePackage(file: string): boolean {
+  for (let dir = dirname(resolve(file)); ; dir = dirname(dir)) {
+    const manifest = join(dir, 'package.json')
+    if (existsSync(manifest)) return (JSON.parse(readFileSync(manifest, 'utf8')) as { type?: string }).type === 'module'
+    if (dirname(dir) === dir) return false
+  }
 }
 
 function claudeBinary(): string | undefined {

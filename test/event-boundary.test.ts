@@ -25,7 +25,7 @@ class ClonedIpc implements IpcLike {
 }
 
 describe('the event boundary over the Electron preload', () => {
-  it('delivers events that match the contract and drops malformed ones, held events included', () => {
+  it('delivers events that match the contract and drops malformed ones, held events included', async () => {
     const ipc = new ClonedIpc()
     const problems: MalformedEvent[] = []
     const api = withCheckedEvents(createDesktopApi(ipc, () => ''), (problem) => problems.push(problem))
@@ -38,6 +38,8 @@ describe('the event boundary over the Electron preload', () => {
     api.on('agent.event', (event) => ends.push(event.type))
     ipc.push('agent.event', { sessionId: 's', agentId: 'main', type: 'turn_end', reason: 'exploded' })
     ipc.push('agent.event', { sessionId: 's', agentId: 'main', type: 'turn_end', reason: 'aborted' })
+    // Each domain's schemas load on its first event; until then what arrived waits, in order.
+    await api.settled()
     expect(opened).toEqual([{ path: '/early' }])
     expect(ends).toEqual(['turn_end'])
     expect(problems.map((problem) => [problem.channel, problem.issues.split(':')[0]])).toEqual([

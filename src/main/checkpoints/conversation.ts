@@ -23,7 +23,7 @@ async function storedAt(home: string, checkpoint: Checkpoint): Promise<{ message
   const bytes = await readFile(path).catch(() => undefined)
   if (!bytes) throw new Error(`the session's transcript is missing (${path})`)
   if (bytes.length < checkpoint.transcriptBytes) throw new Error('the transcript is shorter than it was at the checkpoint')
-  const parsed = parseTranscript(bytes.subarray(0, checkpoint.transcriptBytes).toString('utf8'), { sessionId: checkpoint.sessionId, projectPath: checkpoint.projectPath })
+  const parsed = await parseTranscript(bytes.subarray(0, checkpoint.transcriptBytes).toString('utf8'), { sessionId: checkpoint.sessionId, projectPath: checkpoint.projectPath })
   if (!parsed) throw new Error('the transcript cannot be read')
   return { messages: parsed.messages, events: parsed.events }
 }

@@ -5,7 +5,8 @@ import type { AgentEvent } from '../../shared/protocol/agent-event'
 import type { CompactionRecord } from '../../shared/protocol/compaction'
 import { projectDataDir } from '../base/paths'
 import type { Message } from '../services/model/types'
-import { readLine, type TranscriptEntry } from './transcript-lines'
+import type * as TranscriptLines from './transcript-lines'
+import type { TranscriptEntry } from './transcript-lines'
 import { interruptedCallEnds } from './interrupted-calls'
 import { repairMessages } from './transcript-repair'
 
@@ -129,6 +130,8 @@ export interface TranscriptFallback {
   modifiedAt?: string
 }
 
+let lineReader: Promise<typeof TranscriptLines> | undefined
+
 /**
  * Reads and repairs a transcript; `undefined` when the file is missing, or when it has no readable
  * header and no fallback says whose it is. Never throws.
@@ -145,7 +148,10 @@ export async function loadTranscript(path: string, fallback?: Omit<TranscriptFal
  * listed in `skipped`; one that can be mended (a message block the API would refuse) is mended.
  * Without a readable header, `fallback` supplies the id and project (when it knows the project).
  */
-export function parseTranscript(text: string, fallback?: TranscriptFallback): LoadedTranscript | undefined {
+export async function parseTranscript(text: string, fallback?: TranscriptFallback): Promise<LoadedTranscript | undefined> {
+  // The line reader checks each event against the protocol's zod schemas: built on the first
+  // transcript read, not as the store loads (a new session, as `sous -p` opens, reads none).
+  const { readLine } = await (lineReader ??= import('./transcript-lines'))
   const skipped: LoadedTranscript['skipped'] = []
   let mended = false
   let header: Extract<TranscriptEntry, { type: 'session' }> | undefined

@@ -26,13 +26,13 @@ export const cronCreateTool = defineTool({
   isBookkeeping: () => true,
   summarize: (args) => `${args.cron}: ${args.prompt}`,
   async validate(args) {
-    const parsed = parseCron(args.cron)
+    const parsed = await parseCron(args.cron)
     return parsed.ok ? undefined : parsed.reason
   },
   async execute(args, ctx) {
     const schedule = scheduleOf(ctx)
     if (!('create' in schedule)) return schedule
-    const parsed = parseCron(args.cron)
+    const parsed = await parseCron(args.cron)
     if (!parsed.ok) return errorResult(parsed.reason)
     if (parsed.cron.frequent && !(await schedule.confirm(`'${args.cron}' fires more than once a minute: ${args.prompt}`, ctx.toolUseId, ctx.signal))) {
       return errorResult(`CronCreate refused: '${args.cron}' fires more than once a minute, and the user did not confirm it.`)

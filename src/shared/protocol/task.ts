@@ -20,15 +20,5 @@ export const TaskItem = z.object({
 })
 export type TaskItem = z.infer<typeof TaskItem>
 
-/** Where a task sorts: the place the user gave it, else its id (so a list nobody reordered is by id). */
-export function taskPosition(task: { id: string; position?: number }): number {
-  return task.position ?? Number(task.id)
-}
-
-/**
- * The order of a task list, shared by the task panel and the TaskList tool: by position, then by
- * id. Claude Code's lists have no positions, so they read in id order.
- */
-export function compareTaskOrder(a: { id: string; position?: number }, b: { id: string; position?: number }): number {
-  return taskPosition(a) - taskPosition(b) || Number(a.id) - Number(b.id)
-}
+// The order lives apart from the schema, so code that sorts tasks need not build the protocol's zod schemas.
+export { compareTaskOrder, taskPosition } from './task-order'

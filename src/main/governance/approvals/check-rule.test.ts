@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import { analyzeBashSync } from '../bash/analyze'
-import { initBashParser } from '../bash/parser'
+import { loadBashAnalyzer } from '../bash/analyzer'
 import { matchBashRule } from '../decide/match'
 import { parseRule } from '../rules/parse'
 import type { ApprovalRequest } from './queue'
@@ -49,7 +49,7 @@ describe('the rule an approval offers for a quoted command', () => {
     return analysis.commands.every((c, index) => c.argv.length === 0 || matchBashRule([loaded], c, 'allow', analysis.verdicts[index]) !== undefined)
   }
 
-  beforeAll(() => initBashParser())
+  beforeAll(() => loadBashAnalyzer())
 
   it.each([
     ['touch "my file.txt"', ['Bash(touch "my file.txt")']],

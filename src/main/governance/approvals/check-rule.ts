@@ -1,6 +1,4 @@
-import { analyzeBashSync } from '../bash/analyze'
-import { isReadOnlyCommand, stripSafeWrappers } from '../bash/commands'
-import { bashParserIfReady } from '../bash/parser'
+import { bashAnalyzerIfReady } from '../bash/analyzer'
 import { allowTexts } from '../decide/match'
 import { bashPatternMatches } from '../rules/bash-pattern'
 import { parseRule, toolNameMatches, type ParsedRule } from '../rules/parse'
@@ -61,7 +59,9 @@ export function checkRule(request: ApprovalRequest, text: string | readonly stri
  */
 function commandsOf(request: ApprovalRequest): CheckedCommand[] {
   const command = (request.input as { command?: unknown } | null)?.command
-  if (typeof command === 'string' && bashParserIfReady()) {
+  const analyzer = bashAnalyzerIfReady()
+  if (typeof command === 'string' && analyzer) {
+    const { analyzeBashSync, isReadOnlyCommand, stripSafeWrappers } = analyzer
     // The rule's reach does not depend on where the command runs: paths are not looked at here.
     const analysis = analyzeBashSync(command, { cwd: '/', projectRoot: '/' })
     const real = analysis.commands.flatMap((parsed, index) => (parsed.argv.length > 0 ? [{ parsed, verdict: analysis.verdicts[index] }] : []))

@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { initBashParser } from '../bash/parser'
+import { loadBashAnalyzer } from '../bash/analyzer'
 import { decide } from '../decide/decide'
 import { SessionGrants } from '../decide/session'
 import { loadSettings } from '../settings/load'
@@ -12,7 +12,7 @@ import { suggestRules } from './suggest'
 
 let project: TempProject
 beforeAll(async () => {
-  await initBashParser()
+  await loadBashAnalyzer()
 })
 afterEach(() => project?.cleanup())
 

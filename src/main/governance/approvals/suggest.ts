@@ -1,7 +1,5 @@
 import { relative } from 'node:path'
-import { analyzeBashSync } from '../bash/analyze'
-import { isReadOnlyCommand, stripSafeWrappers } from '../bash/commands'
-import { bashParserIfReady } from '../bash/parser'
+import { bashAnalyzerIfReady } from '../bash/analyzer'
 import { hostOf } from '../rules/domain'
 import { quoteWord, writtenText } from '../decide/match'
 import { placeOf } from '../paths/place'
@@ -19,7 +17,9 @@ const SUBCOMMAND_TOOLS = new Set(['git', 'npm', 'pnpm', 'yarn', 'bun', 'cargo', 
 export function suggestRules(toolName: string, input: unknown, where: { cwd: string; projectRoot: string; home: string }): string[] {
   const rec = (input ?? {}) as Record<string, unknown>
   if (toolName === 'Bash' && typeof rec.command === 'string') {
-    if (!bashParserIfReady()) return []
+    const analyzer = bashAnalyzerIfReady()
+    if (!analyzer) return []
+    const { analyzeBashSync, isReadOnlyCommand, stripSafeWrappers } = analyzer
     const a = analyzeBashSync(rec.command, { cwd: where.cwd, projectRoot: where.projectRoot, home: where.home })
     const rules: string[] = []
     for (const c of a.commands) {

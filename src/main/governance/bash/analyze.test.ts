@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest'
-import { analyzeBash, analyzeBashSync } from './analyze'
+import { analyzeBashSync } from './analyze'
+import { analyzeBash } from './analyzer'
 import { initBashParser } from './parser'
 
 const opts = { cwd: '/p', projectRoot: '/p', home: '/h' }

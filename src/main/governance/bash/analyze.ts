@@ -1,5 +1,5 @@
 import type { Node } from 'web-tree-sitter'
-import { bashParserIfReady, initBashParser } from './parser'
+import { bashParserIfReady } from './parser'
 import { dynamicWord, evalWord, plainWord } from './words'
 import type { WordValue } from './words'
 import type { AnalyzeOptions, BashAnalysis, BashCommand, BashRedirect } from './types'
@@ -11,14 +11,10 @@ import { commandEvaluationProblem, evaluatingProblem } from './eval-sinks'
 export const MAX_COMMAND_LENGTH = 10_000
 const MAX_SHELL_DEPTH = 3
 
-/** Analyses a bash command string; loads the parser on first use. */
-export async function analyzeBash(command: string, opts: AnalyzeOptions): Promise<BashAnalysis> {
-  await initBashParser()
-  return analyzeBashSync(command, opts)
-}
-
 /**
- * Synchronous analysis; {@link initBashParser} must have finished (a bug otherwise).
+ * Synchronous analysis; the parser must be ready (a bug otherwise). Outside `bash/`, reach it
+ * through the seam (`analyzer.ts`: `analyzeBash`, `bashAnalyzerIfReady`), which loads this module
+ * with the parser.
  * Contract: never throws for any input string; anything it cannot vouch for lands in `problems`.
  */
 export function analyzeBashSync(command: string, opts: AnalyzeOptions): BashAnalysis {
@@ -47,7 +43,7 @@ interface Frame {
 /** Walks the syntax tree with an explicit stack (deep nesting must not overflow) and collects simple commands. */
 function collect(source: string, problems: string[], nestedBase: boolean, depth: number): BashCommand[] {
   const parser = bashParserIfReady()
-  if (!parser) throw new Error('initBashParser() must finish before analyzeBashSync()')
+  if (!parser) throw new Error('the parser must be ready before analyzeBashSync() (loadBashAnalyzer)')
   const tree = parser.parse(source)
   if (!tree) {
     problems.push('the command could not be parsed')

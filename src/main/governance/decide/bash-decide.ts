@@ -1,4 +1,5 @@
-import { ACCEPT_EDITS_COMMANDS, stripSafeWrappers } from '../bash/commands'
+// Only ever given an analysis, so the analyzer is loaded (analyzer.ts).
+import { bashAnalyzer } from '../bash/analyzer'
 import type { BashAnalysis, BashPath } from '../bash/types'
 import { isInsideRoots, type Place } from '../paths/place'
 import type { LoadedRule } from '../settings/types'
@@ -108,8 +109,8 @@ export function bashDefault(ctx: DecideContext, subject: BashSubject): Permissio
   if (ctx.mode === 'acceptEdits' && real.length > 0 && !outside) {
     const ok = real.every(({ command, i }) => {
       if (readOnlyInside(analysis, i)) return true
-      const { argv, execWrapper } = stripSafeWrappers(command.argv)
-      return !execWrapper && !command.dynamic && command.assignments.length === 0 && !analysis.verdicts[i]?.runsProgram && ACCEPT_EDITS_COMMANDS.has(argv[0] ?? '')
+      const { argv, execWrapper } = bashAnalyzer().stripSafeWrappers(command.argv)
+      return !execWrapper && !command.dynamic && command.assignments.length === 0 && !analysis.verdicts[i]?.runsProgram && bashAnalyzer().ACCEPT_EDITS_COMMANDS.has(argv[0] ?? '')
     })
     if (ok && analysis.paths.every((path) => path.exempt || (path.inside && path.resolved !== '')))
       return { behavior: 'allow', explanation: { kind: 'mode', mode: 'acceptEdits', detail: 'file operations inside the project are accepted' } }

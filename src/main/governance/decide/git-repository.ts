@@ -1,7 +1,8 @@
 import { execFile } from 'node:child_process'
 import { childEnvironment } from '../../base/child-env'
 import { SAFE_KEYS, SAFE_WITH_ENVIRONMENT, safeGitEnvironment, unsafeKeys } from '../../base/git-safety'
-import { unwrapCommand } from '../bash/commands'
+// Only ever given an analysis, so the analyzer is loaded (analyzer.ts).
+import { bashAnalyzer } from '../bash/analyzer'
 import type { BashAnalysis } from '../bash/types'
 
 /**
@@ -18,7 +19,7 @@ const TIMEOUT_MS = 3_000
 
 /** Why the read-only git commands of `analysis` must be asked about in `cwd`, or undefined. Contract: never throws. */
 export async function gitRepositoryConcern(analysis: BashAnalysis, cwd: string): Promise<string | undefined> {
-  const git = analysis.commands.find((command, i) => analysis.verdicts[i]?.readOnly && command.argv[unwrapCommand(command.argv).start] === 'git')
+  const git = analysis.commands.find((command, i) => analysis.verdicts[i]?.readOnly && command.argv[bashAnalyzer().unwrapCommand(command.argv).start] === 'git')
   if (!git) return undefined
   const found = await readConfig(cwd)
   if (found.kind === 'missing') return undefined

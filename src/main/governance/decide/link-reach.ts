@@ -1,6 +1,7 @@
 import { readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
-import { unwrapCommand } from '../bash/commands'
+// Only ever given an analysis, so the analyzer is loaded (analyzer.ts).
+import { bashAnalyzer } from '../bash/analyzer'
 import type { BashAnalysis, BashCommand } from '../bash/types'
 import { realDirectory, realPathOf } from '../paths/real-path'
 import { isUnder, type Place } from '../paths/place'
@@ -60,7 +61,7 @@ export function linkReach(analysis: BashAnalysis, roots: readonly string[]): Lin
  * `none`.
  */
 export function followingPaths(command: BashCommand): 'all' | 'recursive' | 'none' {
-  const { start } = unwrapCommand(command.argv)
+  const { start } = bashAnalyzer().unwrapCommand(command.argv)
   const name = command.argv[start] ?? ''
   const args = command.argv.slice(start + 1)
   const options = args.slice(0, args.includes('--') ? args.indexOf('--') : args.length)

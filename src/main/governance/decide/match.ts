@@ -4,7 +4,8 @@ import { bashPatternMatches } from '../rules/bash-pattern'
 import { domainMatches } from '../rules/domain'
 import { isAllowableToolGlob, skillMatches, toolNameMatches } from '../rules/parse'
 import { compilePathPattern, pathPatternMatches, pathPatternMayMatchBelow } from '../rules/path-pattern'
-import { denyCandidates, SAFE_ENV_VARS, stripSafeWrappers } from '../bash/commands'
+// Only ever given an analysis, so the analyzer is loaded (analyzer.ts).
+import { bashAnalyzer } from '../bash/analyzer'
 import type { BashCommand, CommandVerdict } from '../bash/types'
 import type { Place } from '../paths/place'
 import type { LoadedRule } from '../settings/types'
@@ -35,7 +36,7 @@ export function quoteWord(word: string): string {
 /** Text forms of a command that deny/ask rules are tried against (wrappers peeled, quoted and plain). */
 export function denyTexts(command: BashCommand): string[] {
   const out = new Set<string>()
-  for (const form of denyCandidates(command.argv)) {
+  for (const form of bashAnalyzer().denyCandidates(command.argv)) {
     out.add(form.map(quoteWord).join(' '))
     out.add(form.join(' '))
   }
@@ -48,9 +49,9 @@ export function denyTexts(command: BashCommand): string[] {
  * `find -delete`, assignments of variables that change what runs).
  */
 export function allowText(command: BashCommand, verdict?: CommandVerdict): string | undefined {
-  if (command.assignments.some((assignment) => !assignment.literal || !SAFE_ENV_VARS.has(assignment.name))) return undefined
+  if (command.assignments.some((assignment) => !assignment.literal || !bashAnalyzer().SAFE_ENV_VARS.has(assignment.name))) return undefined
   if (verdict?.runsProgram) return undefined
-  const { argv, execWrapper } = stripSafeWrappers(command.argv)
+  const { argv, execWrapper } = bashAnalyzer().stripSafeWrappers(command.argv)
   if (execWrapper) return undefined
   if (argv[0] === 'find' && argv.some((word) => ['-exec', '-execdir', '-ok', '-okdir', '-delete'].includes(word))) return undefined
   return argv.map(quoteWord).join(' ')
@@ -72,7 +73,7 @@ export function allowTexts(command: BashCommand, verdict?: CommandVerdict): stri
 /** A plain command's text as written, or undefined when it is not plain (see {@link allowTexts}). */
 export function writtenText(command: BashCommand): string | undefined {
   const written = command.text.trim()
-  const plain = command.assignments.length === 0 && !command.dynamic && command.redirects.length === 0 && stripSafeWrappers(command.argv).argv.length === command.argv.length && !/[\r\n]/.test(written)
+  const plain = command.assignments.length === 0 && !command.dynamic && command.redirects.length === 0 && bashAnalyzer().stripSafeWrappers(command.argv).argv.length === command.argv.length && !/[\r\n]/.test(written)
   return plain && written !== '' ? written : undefined
 }
 

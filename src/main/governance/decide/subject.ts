@@ -1,6 +1,6 @@
 import { resolve } from 'node:path'
 import picomatch from 'picomatch'
-import { analyzeBash } from '../bash/analyze'
+import { analyzeBash } from '../bash/analyzer'
 import type { BashAnalysis } from '../bash/types'
 import { placeOf, type Place } from '../paths/place'
 import { realPathOf } from '../paths/real-path'

@@ -1,7 +1,6 @@
 import { homedir } from 'node:os'
 import type { BashInspection, BashTraits } from '../../tools/bash'
-import { analyzeBash, analyzeBashSync } from '../bash/analyze'
-import { bashParserIfReady, initBashParser } from '../bash/parser'
+import { analyzeBash, bashAnalyzerIfReady, loadBashAnalyzer } from '../bash/analyzer'
 import type { BashAnalysis } from '../bash/types'
 
 /** Where commands are judged: the project, extra roots, and the home for `~`. */
@@ -20,10 +19,10 @@ export interface BashClassifier {
 }
 
 /**
- * Builds the Bash tool's classifier over the syntax tree. The parser loads on the first command
+ * Builds the Bash tool's classifier over the syntax tree. The analyzer and its parser load on the first command
  * (not with the session, so a turn without Bash never pays for it); `classify` answers
- * synchronously, and until the parser is ready (or for anything it cannot parse cleanly) a command
- * is neither read-only nor concurrency-safe (fail closed). `inspect` waits for the parser.
+ * synchronously, and until they are ready (or for anything it cannot parse cleanly) a command
+ * is neither read-only nor concurrency-safe (fail closed). `inspect` waits for them.
  */
 export async function createBashClassifier(where: BashWhere): Promise<BashClassifier> {
   const analyzeOptions = (cwd?: string) => ({
@@ -34,11 +33,13 @@ export async function createBashClassifier(where: BashWhere): Promise<BashClassi
   })
   return {
     classify(command) {
-      if (!bashParserIfReady()) {
-        void initBashParser()
+      const analyzer = bashAnalyzerIfReady()
+      if (!analyzer) {
+        // A load that fails is seen again where a decision awaits it (`inspect`, the gate).
+        loadBashAnalyzer().catch(() => undefined)
         return { readOnly: false, concurrencySafe: false }
       }
-      const readOnly = analyzeBashSync(command, analyzeOptions()).readOnly
+      const readOnly = analyzer.analyzeBashSync(command, analyzeOptions()).readOnly
       // Only commands that change nothing may run beside others.
       return { readOnly, concurrencySafe: readOnly }
     },

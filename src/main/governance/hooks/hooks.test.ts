@@ -1,7 +1,7 @@
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { initBashParser } from '../bash/parser'
+import { loadBashAnalyzer } from '../bash/analyzer'
 import { decide } from '../decide/decide'
 import { loadSettings } from '../settings/load'
 import { makeTempProject, type TempProject } from '../../../../test/support/governance'
@@ -12,7 +12,7 @@ import { StopHookGuard } from './stop-guard'
 
 let project: TempProject
 beforeAll(async () => {
-  await initBashParser()
+  await loadBashAnalyzer()
 })
 afterEach(() => project?.cleanup())
 

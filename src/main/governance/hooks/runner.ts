@@ -1,6 +1,5 @@
 import { childEnvironment, type ChildEnvPolicy } from '../../base/child-env'
-import { analyzeBashSync } from '../bash/analyze'
-import { bashParserIfReady } from '../bash/parser'
+import { bashAnalyzerIfReady } from '../bash/analyzer'
 import { matchBashRule } from '../decide/match'
 import { parseRule, toolNameMatches } from '../rules/parse'
 import type { LoadedHook } from '../settings/types'
@@ -184,8 +183,9 @@ function ifMatches(rule: string, f: Record<string, unknown>): boolean {
   if (r.kind === 'tool') return toolNameMatches(r.tool, tool)
   if (r.kind !== 'bash' || tool !== 'Bash') return r.tool === tool
   const command = (f.tool_input as { command?: unknown } | undefined)?.command
-  if (typeof command !== 'string' || !bashParserIfReady()) return true
-  const a = analyzeBashSync(command, { cwd: '/', projectRoot: '/' })
+  const analyzer = bashAnalyzerIfReady()
+  if (typeof command !== 'string' || !analyzer) return true
+  const a = analyzer.analyzeBashSync(command, { cwd: '/', projectRoot: '/' })
   if (a.problems.some((p) => /syntax|incomplete/.test(p))) return true
   const loaded = { parsed: r, origin: { text: rule, behavior: 'ask' as const, source: 'session' as const }, sourceRoot: '/' }
   return a.commands.some((c) => c.argv.length > 0 && matchBashRule([loaded], c, 'ask') !== undefined)

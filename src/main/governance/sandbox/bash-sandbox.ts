@@ -6,9 +6,11 @@ import { gitWriteDenies } from './git-denies'
 import { GitControlGuard } from './git-guard'
 import { defaultDenyRead } from './credential-reads'
 import { PERMITTED_DEVICE_WRITES } from './device-writes'
+import { networkRefusals } from './network-refusals'
 import { libraryCwdDenies, PlaceholderScope, projectProtection, protect } from './project-protection'
 import { runCollected, type CollectedRun } from './run-collected'
 import { sandboxToolPaths } from './tool-paths'
+import { WrapCache } from './wrap-cache'
 
 /** Options of {@link BashSandbox.start}. */
 export interface BashSandboxOptions {
@@ -46,6 +48,8 @@ export interface BashSandboxOptions {
   monitorViolations?: boolean
   /** The ripgrep the library scans for protected paths with (default: the bundled one). */
   ripgrep?: string
+  /** Reuse the last command's wrap when nothing it follows from changed (`wrap-cache.ts`; default true). */
+  reuseWraps?: boolean
 }
 
 export type SandboxStart = { ok: true; sandbox: BashSandbox } | { ok: false; reason: string }
@@ -75,13 +79,15 @@ export class BashSandbox {
   private readonly guard: GitControlGuard
   /** Each wrapped command's placeholder folders, released when it ends. */
   private readonly placeholders = new Map<string, PlaceholderScope>()
+  private readonly wraps: WrapCache
 
   private constructor(
     readonly config: SandboxRuntimeConfig,
     private readonly projectRoot: string,
-    private readonly protection: Pick<BashSandboxOptions, 'home' | 'protectFiles' | 'hookScripts' | 'denyWrite'> = {},
+    private readonly protection: Pick<BashSandboxOptions, 'home' | 'protectFiles' | 'hookScripts' | 'denyWrite' | 'reuseWraps'> = {},
   ) {
     this.guard = new GitControlGuard(projectRoot)
+    this.wraps = new WrapCache(protection.reuseWraps ?? true)
   }
 
   /**
@@ -150,7 +156,8 @@ export class BashSandbox {
   /**
    * The shell string that runs `command` inside the sandbox (run it with `/bin/bash -c`), with this
    * project's configuration. `commandText` is what violations are attributed to (the user's
-   * command when `command` is a wrapper script).
+   * command when `command` is a wrapper script). The last command's wrap serves when nothing it
+   * follows from changed (`wrap-cache.ts`).
    */
   async wrap(command: string, opts: WrapOptions = {}): Promise<string> {
     const commandId = opts.commandId ?? command
@@ -158,7 +165,7 @@ export class BashSandbox {
     let wrapped: string
     const scope = this.scopeFor(commandId)
     try {
-      wrapped = await SandboxManager.wrapWithSandbox(command, undefined, this.commandConfig(scope), opts.signal, { commandId, commandText: opts.commandText ?? command })
+      wrapped = await this.wraps.wrap(command, this.commandConfig(scope), { commandId, commandText: opts.commandText ?? command, signal: opts.signal })
     } catch (error) {
       SandboxManager.unregisterCommandNetworkLists(commandId)
       this.releasePlaceholders(commandId)
@@ -224,12 +231,14 @@ export class BashSandbox {
   release(commandId: string): void {
     SandboxManager.unregisterCommandNetworkLists(commandId)
     this.releasePlaceholders(commandId)
+    this.wraps.left(commandId)
   }
 
   /** Releases per-command mount points (and, given its id, the command's placeholder folders); call once after each wrapped command ended. */
   cleanup(commandId?: string): void {
     if (commandId) this.releasePlaceholders(commandId)
-    SandboxManager.cleanupAfterCommand()
+    // A reused wrap was never counted by the library: its cleanup would end another command's count.
+    if (commandId === undefined || this.wraps.ended(commandId)) SandboxManager.cleanupAfterCommand()
     this.guard.end()
   }
 
@@ -247,21 +256,9 @@ export class BashSandbox {
     SandboxManager.updateConfig({ ...current, network: { ...current.network, deniedDomains: [...denied, ...added] } })
   }
 
-  /**
-   * Calls `listener` with the command id and line of every network refusal from now on, as the
-   * proxy attributes it (the id the command's proxy username carries). Returns the unsubscribe.
-   */
+  /** Calls `listener` with the command id and line of every network refusal from now on (see {@link networkRefusals}). Returns the unsubscribe. */
   onNetworkRefused(listener: (commandId: string, line: string) => void): () => void {
-    const store = SandboxManager.getSandboxViolationStore()
-    let seen = store.getTotalCount()
-    return store.subscribe((violations) => {
-      const total = store.getTotalCount()
-      const fresh = violations.slice(Math.max(0, violations.length - (total - seen)))
-      seen = total
-      for (const v of fresh) {
-        if (v.encodedCommand && v.line.startsWith('deny network-outbound ')) listener(Buffer.from(v.encodedCommand, 'base64').toString('utf8'), v.line)
-      }
-    })
+    return networkRefusals(listener)
   }
 
   /** Appends a `<sandbox_violations>` block to stderr when the command hit the sandbox (or the git guard removed what it wrote). */

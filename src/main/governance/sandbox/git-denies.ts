@@ -9,12 +9,28 @@ import { isPlaceholder, protect, type PlaceholderScope } from './project-protect
  * when each command is wrapped, because a repository can appear, or gain worktrees, between
  * commands (REFERENCE 3.3 caveat 6: the library only protects a `.git` that exists at wrap time).
  *
- * Absent files get a placeholder mount from the library (it blocks their creation), except
+ * Absent files get a placeholder (see {@link GIT_OWN}; it blocks their creation), except
  * {@link GUARDED}: git refuses to start when `commondir` exists but is empty, and warns on every
  * command about an unreadable `alternates`, so a placeholder would break or clutter every git
  * command while the sandboxed one runs; `GitControlGuard` removes them as they appear instead.
  */
 export const GUARDED = ['commondir', 'objects/info/alternates', 'objects/info/http-alternates']
+
+/**
+ * What git reads in its folder and runs or loads from: denied whether they exist or not. An absent
+ * one gets a placeholder Sous makes (a file for a config, else a folder; git reads an empty config
+ * as none, and an empty folder as no hooks or submodules), so that the library never makes a mount
+ * point of its own for it: its `/dev/null` mount points live for one command, so a wrap that has
+ * one cannot serve the next command (`wrap-cache.ts`), and in most repositories `modules` and
+ * `config.worktree` are absent.
+ */
+const GIT_OWN: ReadonlyArray<readonly [string, boolean]> = [
+  ['config', true],
+  ['config.worktree', true],
+  ['hooks', false],
+  ['info', false],
+  ['modules', false],
+]
 
 export function gitWriteDenies(root: string, placeholders?: PlaceholderScope): string[] {
   const layout = gitLayout(root)
@@ -26,7 +42,7 @@ export function gitWriteDenies(root: string, placeholders?: PlaceholderScope): s
   // A linked worktree's or submodule's pointer: rewriting it moves git to a folder of the command's choosing.
   if (layout.kind === 'file') denies.push(layout.dotGit)
   for (const dir of gitFolders(layout)) {
-    denies.push(...['config', 'config.worktree', 'hooks', 'info', 'modules'].map((name) => join(dir, name)))
+    denies.push(...GIT_OWN.map(([name, file]) => held(join(dir, name), file, placeholders)))
     denies.push(...existing([...GUARDED, 'gitdir'].map((name) => join(dir, name))))
     denies.push(...worktreePointers(dir))
   }
@@ -83,6 +99,12 @@ function configuredHooksPath(gitDir: string | undefined, root: string): string |
  */
 function hookManagerFiles(root: string): string[] {
   return existing(['.husky', '.pre-commit-config.yaml', 'lefthook.yml', '.lefthook.yml', 'lefthook-local.yml', 'lefthook.yaml', '.lefthook'].map((name) => join(root, name)))
+}
+
+/** `path`, with a placeholder standing in for it when it is absent (when none can be made, the library makes its own mount point). */
+function held(path: string, file: boolean, placeholders: PlaceholderScope | undefined): string {
+  if (placeholders && !existsSync(path)) placeholders.hold(path, file)
+  return path
 }
 
 function existing(paths: string[]): string[] {

@@ -1,5 +1,5 @@
 import { closeSync, fstatSync, lstatSync, mkdirSync, openSync, rmdirSync, unlinkSync, writeSync } from 'node:fs'
-import { dirname, resolve } from 'node:path'
+import { dirname, resolve, sep } from 'node:path'
 import { isUnder } from '../paths/place'
 import { existsHere } from '../paths/real-path'
 
@@ -18,7 +18,7 @@ import { existsHere } from '../paths/real-path'
 export class PlaceholderScope {
   private readonly held: string[] = []
 
-  /** `projectRoot`: inside it a file placeholder would show in `git status`, so every placeholder there is a folder. */
+  /** `projectRoot`: inside it a file placeholder would show in `git status`, so every placeholder there is a folder (but in its git folder). */
   constructor(
     private readonly writableRoots: readonly string[],
     private readonly projectRoot?: string,
@@ -38,7 +38,8 @@ export class PlaceholderScope {
       return true
     }
     if (existsHere(path)) return false
-    const asFile = file && !(this.projectRoot !== undefined && isInside(path, this.projectRoot))
+    // Inside a git folder no file is listed by `git status`, so a file may stand in for a file there.
+    const asFile = file && !(this.projectRoot !== undefined && isInside(path, this.projectRoot) && !path.split(sep).includes('.git'))
     let made: Omit<Held, 'count'> | undefined
     try {
       made = asFile ? makeFile(path) : makeFolder(path)

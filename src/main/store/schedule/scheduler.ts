@@ -89,7 +89,7 @@ export class Scheduler {
     const now = this.now()
     let changed = false
     for (const job of jobs) {
-      const parsed = parseCron(job.cron)
+      const parsed = await parseCron(job.cron)
       if (!parsed.ok) {
         this.deps.problem(sessionId, `Scheduled job ${job.id} is left out: ${parsed.reason}`)
         continue
@@ -118,7 +118,7 @@ export class Scheduler {
   async create(sessionId: string, input: NewJob): Promise<{ ok: true; job: ListedJob } | { ok: false; reason: string }> {
     const session = this.sessions.get(sessionId)
     if (!session) return { ok: false, reason: 'Scheduled prompts are not available in this session.' }
-    const parsed = parseCron(input.cron)
+    const parsed = await parseCron(input.cron)
     if (!parsed.ok) return parsed
     if (session.jobs.size >= MAX_JOBS) return { ok: false, reason: `Too many scheduled jobs (max ${MAX_JOBS}). Cancel one first.` }
     if (input.durable && session.durableBroken) return { ok: false, reason: session.durableBroken }

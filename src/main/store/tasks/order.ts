@@ -1,4 +1,4 @@
-import { compareTaskOrder, taskPosition } from '../../../shared/protocol/task'
+import { compareTaskOrder, taskPosition } from '../../../shared/protocol/task-order'
 import { normalizeTaskId, type Task } from './task'
 import type { TaskMap } from './graph'
 

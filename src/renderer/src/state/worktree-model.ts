@@ -1,5 +1,5 @@
 import type { SessionSummary, WorktreeAvailability, WorktreeInfo, WorktreeRemoval, WorktreeRow } from '../../../shared/ipc/contract'
-import { worktreeNameShapeProblem } from '../../../shared/ipc/worktrees'
+import { worktreeNameShapeProblem } from '../../../shared/ipc/worktree-info'
 
 /**
  * The pure side of the renderer's worktree facts (`state/worktrees.ts`): which worktrees hold a

@@ -86,7 +86,7 @@ export class SharedSandbox {
           network.end(commandId)
           sandbox.release(commandId)
         }
-        sandbox.cleanup()
+        sandbox.cleanup(commandId)
       },
     }
   }

@@ -2,7 +2,7 @@ import { useEffect, useRef, type KeyboardEvent } from 'react'
 import type { ApprovalRequested, RequestInput } from '../../../../shared/ipc/contract'
 import { lazyNamed } from '../../lib/lazy'
 import { LazyBoundary } from '../../lib/LazyBoundary'
-import { loadMonaco } from '../../lib/monaco'
+import { preloadMonaco } from '../../lib/monaco-preload'
 import { ofSession } from '../../state/approval-queue'
 import { usePendingApprovals } from '../../state/approvals'
 import { setReviewWide, useLayout } from '../../state/layout'
@@ -13,6 +13,7 @@ import { QuestionCard } from './QuestionCard'
 import { describeRequest } from './describe'
 import { shortcutAction } from './shortcuts'
 import { useApprovalAnswers } from './store'
+import { warmMonacoOnEdits } from './warm-monaco'
 import './approvals.css'
 
 /** The diff review (with Monaco behind it) is its own chunk: nothing of it loads before first paint. */
@@ -34,13 +35,22 @@ export function ApprovalPanel({ sessionId, onOpenPlan }: { sessionId: string | n
   // Expanded, the review takes the work area's full width (the shell's terminals yield); remembered.
   const wide = useLayout((state) => state.reviewWide)
 
-  // Load the diff review and Monaco in the first idle moment after the chat appears, so the first
-  // edit approval opens without waiting for them. Parsing Monaco is one long task; right after
-  // start-up nothing is streaming. (A failure here is retried when an approval needs them.)
+  // Load the diff review and fetch Monaco in the first idle moment after the chat appears, so the
+  // first edit approval waits for no download. Monaco is fetched and compiled, not evaluated: its
+  // evaluation is one long task (90–300 ms), which must not be in the window's start (issue 30);
+  // it runs when the agent starts an edit (`warmMonacoOnEdits`). (A failure here is retried when an
+  // approval needs them.)
   useEffect(() => {
-    const warm = () => void Promise.all([EditApproval.preload(), loadMonaco()]).catch(() => undefined)
+    const warm = () => {
+      EditApproval.preload().catch(() => undefined)
+      preloadMonaco()
+    }
     const id = requestIdleCallback(warm, { timeout: 2000 })
-    return () => cancelIdleCallback(id)
+    const stopWarming = warmMonacoOnEdits()
+    return () => {
+      cancelIdleCallback(id)
+      stopWarming()
+    }
   }, [])
 
   const press = (action: 'approve' | 'reject'): boolean => {

@@ -1,4 +1,5 @@
-import { useEffect, useId, useState, type FormEvent, type KeyboardEvent } from 'react'
+import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react'
+import { useFocusAfterPaint } from '../../lib/use-focus-after-paint'
 import { useProjects } from './store'
 import { OpenRemoteProject } from './OpenRemoteProject'
 import './projects.css'
@@ -9,6 +10,9 @@ export function OpenProject() {
   const [path, setPath] = useState('')
   const inputId = useId()
   const errorId = useId()
+  const input = useRef<HTMLInputElement>(null)
+  // Not autoFocus: a focus in the commit of the window's first render forces its first layout there.
+  useFocusAfterPaint(input)
 
   useEffect(() => {
     void loadRecent()
@@ -35,6 +39,7 @@ export function OpenProject() {
             Project folder path
           </label>
           <input
+            ref={input}
             id={inputId}
             className="field"
             type="text"
@@ -43,7 +48,6 @@ export function OpenProject() {
             onChange={(event) => setPath(event.target.value)}
             spellCheck={false}
             autoComplete="off"
-            autoFocus
             aria-invalid={error ? true : undefined}
             aria-describedby={error ? errorId : undefined}
           />

@@ -5,7 +5,8 @@ import { useTerminals, type TerminalInfo } from './store'
 import { darkTheme, lightTheme } from './theme'
 import { wireAgent } from './wire-agent'
 import { wireShell } from './wire-shell'
-import { createXterm, type XtermKit } from './xterm-setup'
+import { makeXterm, openXterm, type XtermKit } from './xterm-setup'
+import { afterPaint } from '../../lib/after-paint'
 
 export interface TerminalViewProps {
   info: TerminalInfo
@@ -36,49 +37,61 @@ export function TerminalView({ info, sessionId, fontSize, dark, visible }: Termi
   useEffect(() => {
     const element = host.current
     if (!element) return
-    const made = createXterm(element, {
-      fontSize: initial.current.fontSize,
-      theme: initial.current.dark ? darkTheme : lightTheme,
-    })
-    made.term.attachCustomKeyEventHandler((event) => {
-      // Ctrl/Cmd+Shift+F searches the scrollback; everything else goes to the program.
-      if (
-        event.type === 'keydown' &&
-        event.shiftKey &&
-        (event.ctrlKey || event.metaKey) &&
-        event.key.toLowerCase() === 'f'
-      ) {
-        setSearching(true)
-        return false
-      }
-      // Let the app's shortcuts through (palette, settings).
-      if (event.shiftKey && (event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 'p') return false
-      return true
-    })
-    const update = useTerminals.getState().update
-    let stop: () => void
-    if (info.kind === 'agent') {
-      const agent = wireAgent(made, () => session.current)
-      agent.showSession(session.current)
-      showSession.current = agent.showSession
-      stop = agent.dispose
-    } else {
-      // A tab brought back by a reload takes up its shell (read once: later ids are this view's own).
-      stop = wireShell(made, info.projectPath, (patch) => update(info.key, patch), useTerminals.getState().terminals.find((t) => t.key === info.key)?.ptyId)
-    }
-    // Fit on the next frame: the observer fires during layout, and fitting there loops.
+    let made: XtermKit | undefined
+    let stop: (() => void) | undefined
+    let observer: ResizeObserver | undefined
     let frame = 0
-    const observer = new ResizeObserver(() => {
-      cancelAnimationFrame(frame)
-      frame = requestAnimationFrame(made.safeFit)
-    })
-    observer.observe(element)
-    setKit(made)
+    // After the frame that first shows the view, in three tasks (construct; open; fit and wire): in
+    // the commit's task, the terminal's start was 40–90 ms of the project's first render, one long
+    // task with the rest of the workspace (issue 30, bench/startup-window.ts).
+    const cancel = afterPaint([
+      () => {
+        made = makeXterm({ fontSize: initial.current.fontSize, theme: initial.current.dark ? darkTheme : lightTheme })
+        made.term.attachCustomKeyEventHandler((event) => {
+          // Ctrl/Cmd+Shift+F searches the scrollback; everything else goes to the program.
+          if (
+            event.type === 'keydown' &&
+            event.shiftKey &&
+            (event.ctrlKey || event.metaKey) &&
+            event.key.toLowerCase() === 'f'
+          ) {
+            setSearching(true)
+            return false
+          }
+          // Let the app's shortcuts through (palette, settings).
+          if (event.shiftKey && (event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 'p') return false
+          return true
+        })
+      },
+      () => openXterm(made!, element),
+      () => {
+        const kit = made!
+        kit.safeFit()
+        const update = useTerminals.getState().update
+        if (info.kind === 'agent') {
+          const agent = wireAgent(kit, () => session.current)
+          agent.showSession(session.current)
+          showSession.current = agent.showSession
+          stop = agent.dispose
+        } else {
+          // A tab brought back by a reload takes up its shell (read once: later ids are this view's own).
+          stop = wireShell(kit, info.projectPath, (patch) => update(info.key, patch), useTerminals.getState().terminals.find((t) => t.key === info.key)?.ptyId)
+        }
+        // Fit on the next frame: the observer fires during layout, and fitting there loops.
+        observer = new ResizeObserver(() => {
+          cancelAnimationFrame(frame)
+          frame = requestAnimationFrame(kit.safeFit)
+        })
+        observer.observe(element)
+        setKit(kit)
+      },
+    ])
     return () => {
+      cancel()
       cancelAnimationFrame(frame)
-      observer.disconnect()
-      stop()
-      made.dispose()
+      observer?.disconnect()
+      stop?.()
+      made?.dispose()
       setKit(null)
     }
   }, [info.key, info.kind, info.projectPath, info.generation])

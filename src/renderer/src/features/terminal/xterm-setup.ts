@@ -14,8 +14,12 @@ export interface XtermKit {
   dispose(): void
 }
 
-/** Opens an xterm in `host`: fit, search, web links, Unicode 11 widths, WebGL where available. */
-export function createXterm(host: HTMLElement, options: { fontSize: number; theme: ITheme }): XtermKit {
+/**
+ * An xterm with the addons every Sous terminal uses (fit, search, web links, Unicode 11 widths),
+ * not yet in the page: constructing one is much of a terminal's start-up script, so a caller can
+ * do it in a task of its own before {@link openXterm}.
+ */
+export function makeXterm(options: { fontSize: number; theme: ITheme }): XtermKit {
   const term = new Terminal({
     fontFamily: 'ui-monospace, "SF Mono", "JetBrains Mono", "DejaVu Sans Mono", Menlo, Consolas, monospace',
     fontSize: options.fontSize,
@@ -39,17 +43,24 @@ export function createXterm(host: HTMLElement, options: { fontSize: number; them
   )
   term.loadAddon(new Unicode11Addon())
   term.unicode.activeVersion = '11'
-  term.open(host)
-  void loadWebgl(term)
   const safeFit = () => {
     try {
       fit.fit()
     } catch {
-      // No size yet (hidden tab).
+      // No size yet (hidden tab, or not opened yet).
     }
   }
-  safeFit()
   return { term, fit, search, safeFit, dispose: () => term.dispose() }
+}
+
+/**
+ * Puts a {@link makeXterm} terminal in `host` (it measures the font there), WebGL where available.
+ * The caller fits it (`safeFit`), in the same task or the next one: before anything is written,
+ * a terminal not fitted yet looks the same as a fitted one.
+ */
+export function openXterm(kit: XtermKit, host: HTMLElement): void {
+  kit.term.open(host)
+  void loadWebgl(kit.term)
 }
 
 /**
