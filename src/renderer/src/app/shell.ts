@@ -75,6 +75,12 @@ export interface DialogView {
    * project changes; must be cheap to repeat and never throw.
    */
   warm?(projectPath: string | null): void
+  /**
+   * The lazy component `render` shows, when it is one: opened before its chunk is in, the host
+   * shows nothing until it arrives and then mounts the view (`ChunkGate`), rather than letting
+   * it suspend — React holds a suspended dialog back for up to 300 ms after its fallback.
+   */
+  chunk?: { loaded(): boolean; preload(): Promise<void> }
 }
 
 /** Always mounted; shows itself when its own state says so (the file viewer, the drop target). */

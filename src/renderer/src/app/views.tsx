@@ -90,6 +90,7 @@ export const VIEWS: readonly View[] = [
       </SettingsDialog>
     ),
     warm: () => preload(SettingsDialog),
+    chunk: SettingsDialog,
   },
   {
     id: 'inbox',
@@ -118,6 +119,7 @@ export const VIEWS: readonly View[] = [
       // The browser's store is in its chunk: this waits for the preload, then lists in the background.
       if (projectPath) void import('../features/memory/store').then(({ useMemory }) => useMemory.getState().prefetch(projectPath)).catch(() => undefined)
     },
+    chunk: MemoryBrowser,
   },
   {
     id: 'extensions',
@@ -126,6 +128,7 @@ export const VIEWS: readonly View[] = [
     command: { title: 'Open extensions: MCP servers, skills, commands, hooks', keys: { label: 'Alt+Shift+X', binding: { key: 'x', alt: true, shift: true } } },
     render: (context) => <ExtensionsView projectPath={context.project?.path ?? null} onClose={context.close} />,
     warm: () => preload(ExtensionsView),
+    chunk: ExtensionsView,
   },
   {
     id: 'context',
@@ -134,6 +137,7 @@ export const VIEWS: readonly View[] = [
     command: { title: 'Open the context view (what the next request holds)' },
     render: (context) => <ContextView sessionId={context.sessionId} onClose={context.close} />,
     warm: () => preload(ContextView),
+    chunk: ContextView,
   },
   {
     id: 'auto-decisions',
@@ -142,6 +146,7 @@ export const VIEWS: readonly View[] = [
     command: { title: 'Open the auto-mode decision log' },
     render: (context) => <AutoDecisionsView sessionId={context.sessionId} onClose={context.close} />,
     warm: () => preload(AutoDecisionsView),
+    chunk: AutoDecisionsView,
   },
   {
     id: 'parallel',
@@ -155,6 +160,7 @@ export const VIEWS: readonly View[] = [
       // first open paints from them at once and reads them again.
       if (projectPath) void useParallel.getState().prefetch(projectPath)
     },
+    chunk: ParallelView,
   },
   {
     id: 'worktrees',
@@ -164,6 +170,7 @@ export const VIEWS: readonly View[] = [
     // A removed worktree's tab closes: its folder is gone, and with it its shells' working folder.
     render: (context) => <WorktreesView projectPath={context.project?.path ?? null} onRemoved={(path) => useProjects.getState().closeProject(path)} onClose={context.close} />,
     warm: () => preload(WorktreesView),
+    chunk: WorktreesView,
   },
   {
     id: 'viewer',

@@ -5,6 +5,8 @@ import { createElement, lazy, useState, type ComponentProps, type ComponentType,
 export type LazyComponent<C extends ComponentType<any>> = FunctionComponent<ComponentProps<C>> & {
   /** Fetches the component's chunk now (at idle, before the user asks for it); resolves when it is in. */
   preload(): Promise<void>
+  /** Whether the chunk is in: a component mounted now renders at once, without suspending. */
+  loaded(): boolean
 }
 
 /**
@@ -36,5 +38,6 @@ export function lazyNamed<K extends string, C extends ComponentType<any>>(load: 
   }) as LazyComponent<C>
   Lazy.displayName = `Lazy(${name})`
   Lazy.preload = async () => void (await fetch())
+  Lazy.loaded = () => loaded !== undefined
   return Lazy
 }

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react'
+import { useCallback, useEffect, useState } from 'react'
 import type { ParallelSession } from '../../../../shared/ipc/contract'
 import { Dialog, DialogHeader } from '../../lib/Dialog'
 import { CompareMatrix } from './CompareMatrix'
@@ -21,17 +21,25 @@ export function ParallelView({ projectPath, onOpenSession, onClose }: { projectP
   const state = useParallel()
   const picked = usePickCount()
   const [selected, setSelected] = useState<string | null>(null)
-  const { load } = state
+  const { load, show, test } = state
+  // Stable callbacks: the cards and the compare table (memo) are drawn again only when their rows
+  // change, not at every busy line.
+  const onShow = useCallback((sessionId: string, path: string) => void show(sessionId, path), [show])
+  const onTest = useCallback((command: string) => void test(command), [test])
+  const onSelect = useCallback((id: string) => setSelected((now) => (now === id ? null : id)), [])
   useEffect(() => {
     if (projectPath) void load(projectPath)
   }, [projectPath, load])
   const run = state.run
   const shownSession = run?.sessions.find((session) => session.sessionId === state.shown?.sessionId)
   const actionsOf = run?.sessions.find((session) => session.sessionId === selected)
-  const open = (session: ParallelSession) => {
-    onClose()
-    onOpenSession(session.sessionId, session.worktree)
-  }
+  const open = useCallback(
+    (session: ParallelSession) => {
+      onClose()
+      onOpenSession(session.sessionId, session.worktree)
+    },
+    [onClose, onOpenSession],
+  )
 
   return (
     <Dialog label="Parallel sessions" className="dialog parallel-dialog" onClose={onClose} initialFocus=".parallel-form textarea">
@@ -70,9 +78,9 @@ export function ParallelView({ projectPath, onOpenSession, onClose }: { projectP
             {!run && <p className="parallel__empty">No run yet: write a prompt and start it in several worktree sessions at once.</p>}
             {run && (
               <>
-                <SessionCards run={run} selected={selected} onSelect={(id) => setSelected((now) => (now === id ? null : id))} onOpen={open} onShowFile={(id, path) => void state.show(id, path)} />
+                <SessionCards run={run} selected={selected} onSelect={onSelect} onOpen={open} onShowFile={onShow} />
                 {actionsOf && <SessionActionsPanel runId={run.runId} session={actionsOf} onChanged={() => void state.refresh(run.runId)} />}
-                <CompareMatrix run={run} shown={state.shown} tests={state.tests} busy={state.busy !== null} onShow={(id, path) => void state.show(id, path)} onTest={(command) => void state.test(command)} />
+                <CompareMatrix run={run} shown={state.shown} tests={state.tests} busy={state.busy !== null} onShow={onShow} onTest={onTest} />
                 {state.diff && shownSession && state.shown && (
                   <SessionDiff
                     key={`${state.shown.sessionId}\0${state.shown.path}`}

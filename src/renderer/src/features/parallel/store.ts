@@ -47,6 +47,11 @@ export interface ParallelState {
   test(command: string): Promise<void>
 }
 
+/** Whether two answers hold the same rows (they are plain data from one JSON message each). */
+function sameRows(a: unknown, b: unknown): boolean {
+  return a === b || JSON.stringify(a) === JSON.stringify(b)
+}
+
 const FRESH = { run: null, shown: null, diff: null, picks: {}, plan: null, resolutions: {}, confirmDirty: [], tests: null, error: null, done: null } as const
 
 /** The idle warm-up's read of a project's runs while it is under way (see `prefetch` and `load`). */
@@ -79,7 +84,13 @@ export const useParallel = create<ParallelState>()((set, get) => {
       })
       const runs = await working('Loading runs…', () => api.invoke('parallel.runs', { projectPath }))
       answered = true
-      if (runs && get().projectPath === projectPath) set((now) => ({ runs, run: now.run ? (runs.find((run) => run.runId === now.run!.runId) ?? now.run) : (runs[0] ?? null) }))
+      if (!runs || get().projectPath !== projectPath) return
+      // The same rows as the early answer's (the usual case: both shared one read) keep their
+      // objects, so the 4 × 50 cells on screen are not drawn a second time for nothing.
+      set((now) => {
+        const run = now.run ? (runs.find((row) => row.runId === now.run!.runId) ?? now.run) : (runs[0] ?? null)
+        return { runs: sameRows(now.runs, runs) ? now.runs : runs, run: sameRows(now.run, run) ? now.run : run }
+      })
     },
     async prefetch(projectPath) {
       if (get().projectPath !== null) return
