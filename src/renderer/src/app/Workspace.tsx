@@ -30,6 +30,13 @@ const SPLITTER_ROOM = 6 + 2 * 3
 const PADDING = 24
 
 /**
+ * The workspace's width before its first layout: it spans the window (`.app__main`), and
+ * `window.innerWidth` is known without a layout, so the first frame has the right columns and the
+ * workspace is laid out once, in the frame, not in the task that mounts it (`useSize`).
+ */
+const windowWidth = () => ({ width: window.innerWidth, height: 0 })
+
+/**
  * The project on screen: the sidebar's sections, the chat, and every open project's terminals,
  * with splitters between them (drag or arrow keys; remembered, clamped to the window). Focus mode
  * shows the chat alone; a diff under review with "Expand" on takes the terminals' room too.
@@ -37,7 +44,7 @@ const PADDING = 24
 export function Workspace({ context, views, openProjects, sessions, inert }: WorkspaceProps) {
   const current = context.project.path
   const element = useRef<HTMLDivElement>(null)
-  const { width } = useSize(element)
+  const { width } = useSize(element, windowWidth)
   const layout = useLayout()
   const sessionId = useSessionOnScreen((state) => state.sessionId)
   const reviewing = usePendingApprovals((state) => ofSession(state.queue, sessionId)[0]?.preview?.kind === 'diff')
