@@ -114,6 +114,17 @@ function printLoads(figures: LoadFigures[]): void {
   // And the load with the longest task, when that is another: where the worst of the run came from.
   const worst = longest.indexOf(Math.max(...longest))
   if (worst !== figures.length - 1 && longest[worst]! > 0) console.log(`  load ${worst + 1}'s (the longest task's) long animation frames: ${figures[worst]!.frames.join('; ') || 'none'}`)
+  // Over every load: each script that ran over 30 ms in a long frame, by chunk (the hash left out,
+  // so two builds' lines compare), so one load's frames are not all there is to go by.
+  const scripts = new Map<string, number[]>()
+  for (const frame of figures.flatMap((load) => load.frames)) {
+    for (const [, name, duration] of frame.slice(frame.indexOf(': ') + 2).matchAll(/([^\s,]+) (\d+)/g)) {
+      if (Number(duration) <= 30) continue
+      const chunk = name!.replace(/-[\w-]{8}\.js$/, '-*.js')
+      scripts.set(chunk, [...(scripts.get(chunk) ?? []), Number(duration)])
+    }
+  }
+  console.log(`  scripts over 30 ms in long frames, all loads: ${[...scripts].map(([name, durations]) => `${name} ${durations.join(', ')}`).join('; ') || 'none'}`)
 }
 
 /** Memory of an idle window with the project open, in a browser of its own (no renderers of earlier loads). */

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react'
+import { useDeferredValue, useEffect, useMemo, useState } from 'react'
 import { api } from '../api'
 import { Palette } from '../features/palette/Palette'
 import { OpenProject } from '../features/projects/OpenProject'
@@ -75,6 +75,11 @@ export function App() {
     () => ({ project: current, sessionId: active, dark, fontSize, openSession, openStartedSession, newSession }),
     [current, active, dark, fontSize, openSession, openStartedSession, newSession],
   )
+  // The workspace's first mount is a background render (React renders it in slices of a few ms),
+  // and the start screen stays until it commits: the reply to `project.open` updates external
+  // stores, which React renders synchronously, and the whole workspace rendered in that one task
+  // was a long task of the window's start (issue 30). Later changes render as before.
+  const workspaceMounted = useDeferredValue(current !== null)
   const inWorktree = useWorktreeFacts((state) => (current ? Boolean(state.marks[current.path]) : false))
   const commands = useMemo(
     () => buildCommands({ current, openProjects, activeSession: active, inWorktree, newSession, views: VIEWS }),
@@ -98,7 +103,7 @@ export function App() {
         <EventProblemBanner />
         {sessions.error && <ErrorBanner message={sessions.error} onDismiss={sessions.dismissError} />}
         <main className="app__main">
-          {context.project && (
+          {context.project && workspaceMounted && (
             <LazyBoundary what="the workspace">
               <Workspace
                 context={{ ...context, project: context.project }}
@@ -109,7 +114,7 @@ export function App() {
               />
             </LazyBoundary>
           )}
-          {(!current || choosing) && <OpenProject />}
+          {(!current || choosing || !workspaceMounted) && <OpenProject />}
         </main>
         <ViewHost views={VIEWS} context={context} />
         {paletteOpen && <Palette commands={commands} onClose={() => setPaletteOpen(false)} />}
