@@ -81,11 +81,11 @@ async function coldLoad(browser: Browser, url: string, project: string): Promise
       new PerformanceObserver((list) => {
         for (const entry of list.getEntries()) window.__startupLongTasks.push(entry.duration)
       }).observe({ type: 'longtask', buffered: true })
-      // Long animation frames name the scripts that ran in them: where each long task came from.
+      // Long animation frames name the scripts that ran in them (and how: module-script, event-listener…): where each long task came from.
       window.__startupFrames = []
       new PerformanceObserver((list) => {
         for (const entry of list.getEntries()) {
-          const scripts = entry.scripts.filter((script) => script.duration > 10).map((script) => (script.sourceURL.split('/').pop() || script.invoker) + ' ' + Math.round(script.duration))
+          const scripts = entry.scripts.filter((script) => script.duration > 10).map((script) => (script.sourceURL.split('/').pop() || script.invoker) + '(' + script.invokerType + ') ' + Math.round(script.duration))
           window.__startupFrames.push(Math.round(entry.startTime) + '+' + Math.round(entry.duration) + ' ms: ' + (scripts.join(', ') || 'style/layout/render'))
         }
       }).observe({ type: 'long-animation-frame', buffered: true })
@@ -120,7 +120,7 @@ function printLoads(figures: LoadFigures[]): void {
   for (const frame of figures.flatMap((load) => load.frames)) {
     for (const [, name, duration] of frame.slice(frame.indexOf(': ') + 2).matchAll(/([^\s,]+) (\d+)/g)) {
       if (Number(duration) <= 30) continue
-      const chunk = name!.replace(/-[\w-]{8}\.js$/, '-*.js')
+      const chunk = name!.replace(/-[\w-]{8}\.js\(/, '-*.js(')
       scripts.set(chunk, [...(scripts.get(chunk) ?? []), Number(duration)])
     }
   }
