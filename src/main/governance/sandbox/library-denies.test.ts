@@ -71,6 +71,18 @@ describe.runIf(process.platform === 'linux')('the library\'s mandatory denies in
     expect((await run('echo x > sub/file.txt && cat sub/file.txt')).stdout.trim()).toBe('x')
   })
 
+  it('holds with the process in / (the desktop app started from a launcher)', async (ctx) => {
+    if (!sandbox) return ctx.skip(unavailable)
+    execFileSync('git', ['init', '-q', join(project, 'sub')])
+    const previous = process.cwd()
+    process.chdir('/')
+    try {
+      await expectRefused(['sub/.git/hooks/pre-commit', '.vscode/settings.json', '.mcp.json'])
+    } finally {
+      process.chdir(previous)
+    }
+  })
+
   it('refuses creating the editor and agent folders at the root and one level down', async (ctx) => {
     if (!sandbox) return ctx.skip(unavailable)
     mkdirSync(join(project, 'sub'))

@@ -53,7 +53,7 @@ export function libraryDenies(root: string, placeholders?: PlaceholderScope): st
     visit(path, entry, depth) {
       const name = entry.name.toLowerCase()
       if (depth === 0) return
-      if (FILES.has(name) && depth <= NESTED_DEPTH) denies.push(path)
+      if (FILES.has(name)) denies.push(path)
       if (!entry.isDirectory() || depth > NESTED_DEPTH - 1) return
       if (FOLDERS.has(name) || (CLAUDE_FOLDERS.has(name) && parentName(entry) === '.claude')) denies.push(path)
       if (name === '.git' && existsSync(join(path, 'HEAD'))) {
