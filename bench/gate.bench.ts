@@ -139,7 +139,7 @@ async function printSandboxSplit(sandbox: BashSandbox, project: string): Promise
   }
   const which = await per(20, () => spawnSync('which', ['bash'], { stdio: ['ignore', 'pipe', 'ignore'] }))
   const rg = (sandbox.config as { ripgrep?: { command: string } }).ripgrep?.command ?? 'rg'
-  const scan = await per(20, () => spawnSync(rg, ['--files', '--hidden', '--no-ignore', '--no-config', '--max-depth', '4', '--iglob', '.gitconfig', '--iglob', '**/.vscode/**', '--iglob', '**/.git/HEAD', '-g', '!**/node_modules/**'], { cwd: process.cwd(), stdio: ['ignore', 'pipe', 'ignore'] }))
+  const scan = await per(20, () => spawnSync(rg, ['--files', '--hidden', '--no-ignore', '--no-config', '--max-depth', String((sandbox.config.mandatoryDenySearchDepth ?? 3) + 1), '--iglob', '.gitconfig', '--iglob', '**/.vscode/**', '--iglob', '**/.git/HEAD', '-g', '!**/node_modules/**'], { cwd: process.cwd(), stdio: ['ignore', 'pipe', 'ignore'] }))
   // The floor: bubblewrap doing nothing but start (no namespaces, proxies or seccomp helper), and plain bash.
   const floor = await per(20, () => spawnAndWait('bwrap', ['--ro-bind', '/', '/', 'true'], project))
   const bash = await per(20, () => spawnAndWait('/bin/bash', ['-c', 'true'], project))

@@ -7,7 +7,8 @@ import { GitControlGuard } from './git-guard'
 import { defaultDenyRead } from './credential-reads'
 import { PERMITTED_DEVICE_WRITES } from './device-writes'
 import { networkRefusals } from './network-refusals'
-import { libraryCwdDenies, PlaceholderScope, projectProtection, protect } from './project-protection'
+import { libraryCwdDenies, libraryDenies, LIBRARY_SCAN_DEPTH } from './library-denies'
+import { PlaceholderScope, projectProtection, protect } from './project-protection'
 import { runCollected, type CollectedRun } from './run-collected'
 import { sandboxToolPaths } from './tool-paths'
 import { WrapCache } from './wrap-cache'
@@ -116,6 +117,8 @@ export class BashSandbox {
         denyWrite: [...(o.protectFiles ?? []).flatMap((file) => protect(file, false)), ...(o.denyWrite ?? [])],
       },
       ignoreViolations: { '*': PERMITTED_DEVICE_WRITES },
+      // Its scan of the process's working directory (often `/` or a home folder) at its least: the project's share of it is Sous's own.
+      mandatoryDenySearchDepth: LIBRARY_SCAN_DEPTH,
       ...(o.ripgrep ? { ripgrep: { command: o.ripgrep } } : {}),
     } as SandboxRuntimeConfig
   }
@@ -188,9 +191,11 @@ export class BashSandbox {
     const writable = this.writableRoots()
     const home = this.protection.home ?? homedir()
     const denies = [
-      // The library's own mandatory denies are relative to process.cwd(), not the project; named first, an absent one gets no file
-      // placeholder. Only when that directory is this project: a folder made elsewhere (a shared temp dir) would be seen, bound and
-      // then removed under another Sous process's command.
+      // The library's own mandatory denies are relative to process.cwd(), not the project: Sous computes them for the project root
+      // (`library-denies.ts`), and names the working directory's first when that is in this project, so an absent one gets no file
+      // placeholder. Not elsewhere: a folder made there (a shared temp dir) would be seen, bound and then removed under another
+      // Sous process's command.
+      ...libraryDenies(this.projectRoot, placeholders),
       ...libraryCwdDenies([this.projectRoot], placeholders),
       ...projectProtection(this.projectRoot, { home, writableRoots: writable, hookScripts: this.protection.hookScripts, placeholders }),
       // A settings file that is not there yet cannot be created either (headless, the project's own is obeyed without a trust check);

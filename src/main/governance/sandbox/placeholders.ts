@@ -65,7 +65,8 @@ export class PlaceholderScope {
 
   /** The command ended (or never started): its share of each placeholder is given back; the last share removes it. */
   release(): void {
-    for (const path of this.held.splice(0)) {
+    // Last made first: a placeholder's folders above it (`.claude` for `.claude/commands`) may hold a later one (`.claude/agents`).
+    for (const path of this.held.splice(0).reverse()) {
       const entry = HELD.get(path)
       if (!entry || --entry.count > 0) continue
       HELD.delete(path)

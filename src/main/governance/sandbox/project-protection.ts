@@ -67,13 +67,6 @@ export const BLOCK_CREATION = ['.vscode', '.idea']
 /** Start-up files of a home folder: protected (absent ones included) wherever a home lies inside a writable root. */
 export const HOME_FILES = ['.bashrc', '.bash_profile', '.zshrc', '.zprofile', '.profile', '.gitconfig', '.ripgreprc']
 
-/**
- * What the library itself protects in its process's working directory (`DANGEROUS_FILES` and
- * `getDangerousDirectories()` of sandbox-runtime 0.0.83), absent ones with a `/dev/null` file.
- * When that directory is writable, Sous names them first (see {@link libraryCwdDenies}).
- */
-const LIBRARY_CWD_NAMES = ['.gitconfig', '.gitmodules', '.bashrc', '.bash_profile', '.zshrc', '.zprofile', '.profile', '.ripgreprc', '.mcp.json', '.vscode', '.idea', '.claude/commands', '.claude/agents']
-
 /** Bounds on the walk for nested instruction files (`sub/CLAUDE.md`), done for each command. */
 const MAX_DEPTH = 4
 const MAX_DIRECTORIES = 2000
@@ -114,19 +107,6 @@ export function projectProtection(root: string, o: ProtectionOptions): string[] 
   return [...new Set(denies)]
 }
 
-/**
- * The library's own working-directory denies, named by Sous first when that directory is writable,
- * so an absent one gets a placeholder folder (the library then finds it there and binds it).
- */
-export function libraryCwdDenies(writableRoots: string[], placeholders?: PlaceholderScope, cwd: string | undefined = workingDirectory()): string[] {
-  if (cwd === undefined) return []
-  if (!writableRoots.some((dir) => isInside(cwd, dir))) {
-    for (const name of LIBRARY_CWD_NAMES) placeholders?.share(join(cwd, name))
-    return []
-  }
-  return LIBRARY_CWD_NAMES.flatMap((name) => protect(join(cwd, name), true, placeholders))
-}
-
 /** `CLAUDE.md` and `CLAUDE.local.md` below the project root (the root's own are in {@link LOADED_BY_CONFIG}). */
 function nestedInstructionFiles(root: string): string[] {
   const found: string[] = []
@@ -143,12 +123,4 @@ function nestedInstructionFiles(root: string): string[] {
 
 function isInside(path: string, dir: string): boolean {
   return isUnder(resolve(path), resolve(dir))
-}
-
-function workingDirectory(): string | undefined {
-  try {
-    return process.cwd()
-  } catch {
-    return undefined
-  }
 }
