@@ -70,7 +70,7 @@ export function libraryDenies(root: string, placeholders?: PlaceholderScope): st
  * so an absent one gets a placeholder folder (the library then finds it there and binds it); when
  * it is not, a placeholder another command holds there is shared, so that it outlives this one's wrap.
  */
-export function libraryCwdDenies(writableRoots: string[], placeholders?: PlaceholderScope, cwd: string | undefined = workingDirectory()): string[] {
+export function libraryCwdDenies(writableRoots: string[], placeholders?: PlaceholderScope, cwd: string | undefined = processWorkingDirectory()): string[] {
   if (cwd === undefined) return []
   if (!writableRoots.some((dir) => isUnder(resolve(cwd), resolve(dir)))) {
     for (const name of LIBRARY_NAMES) placeholders?.share(join(cwd, name))
@@ -90,7 +90,8 @@ function parentName(entry: Dirent): string {
   return parent.slice(parent.lastIndexOf('/') + 1).toLowerCase()
 }
 
-function workingDirectory(): string | undefined {
+/** The process's working directory (the folder the library scans), or undefined when it is gone. */
+export function processWorkingDirectory(): string | undefined {
   try {
     return process.cwd()
   } catch {

@@ -2,6 +2,7 @@ import { getDefaultWritePaths, SandboxManager, type SandboxRuntimeConfig } from 
 // Not re-exported by the package's index; the same module instance (the package has no exports map).
 import { registerCommandText } from '@anthropic-ai/sandbox-runtime/dist/sandbox/sandbox-manager.js'
 import { delimiter } from 'node:path'
+import { processWorkingDirectory } from './library-denies'
 import { boundSources, pathsSignature, wrapFingerprint } from './wrap-fingerprint'
 
 /*
@@ -71,7 +72,7 @@ export class WrapCache {
     o: { commandId: string; commandText: string; signal?: AbortSignal },
     wrapFresh = () => SandboxManager.wrapWithSandbox(command, undefined, config, o.signal, { commandId: o.commandId, commandText: o.commandText }),
   ): Promise<string> {
-    const key = JSON.stringify([command, config, workingDirectory(), process.env['PATH'] ?? ''])
+    const key = JSON.stringify([command, config, processWorkingDirectory(), process.env['PATH'] ?? ''])
     const before = this.enabled ? fingerprint(config) : undefined
     const entry = this.entry
     if (entry && before !== undefined && entry.key === key && entry.library === SandboxManager.getConfig() && entry.fingerprint === before && pathsSignature(entry.bound) === entry.boundSignature) {
@@ -116,7 +117,7 @@ export class WrapCache {
 /** The disk fingerprint of `config`'s wrap (see `wrap-fingerprint.ts`). */
 function fingerprint(config: SandboxRuntimeConfig): string | undefined {
   const sockets = [SandboxManager.getLinuxHttpSocketPath(), SandboxManager.getLinuxSocksSocketPath()].filter((p): p is string => typeof p === 'string')
-  const cwd = workingDirectory()
+  const cwd = processWorkingDirectory()
   if (cwd === undefined) return undefined
   return wrapFingerprint({ config, libraryWritable: getDefaultWritePaths(), libraryPaths: sockets, cwd, searchPath: (process.env['PATH'] ?? '').split(delimiter) })
 }
@@ -144,12 +145,4 @@ function reusable(wrapped: string, attribution: string): boolean {
  */
 export function readdress(wrapped: string, from: string, to: string): string {
   return wrapped.split(encodeURIComponent(from)).join(encodeURIComponent(to)).split(from).join(to)
-}
-
-function workingDirectory(): string | undefined {
-  try {
-    return process.cwd()
-  } catch {
-    return undefined
-  }
 }

@@ -1,4 +1,5 @@
 import { useEffect, type RefObject } from 'react'
+import { afterPaint } from './after-paint'
 
 /**
  * Focuses `ref`'s element once the frame that shows it has been painted, unless focus has gone
@@ -8,18 +9,14 @@ import { useEffect, type RefObject } from 'react'
  * over 50 ms during start). After the paint the layout is already done and focusing costs nothing.
  */
 export function useFocusAfterPaint(ref: RefObject<HTMLElement | null>): void {
-  useEffect(() => {
-    let timer: ReturnType<typeof setTimeout> | undefined
-    // A frame callback runs just before the paint; the task it queues runs after it.
-    const frame = requestAnimationFrame(() => {
-      timer = setTimeout(() => {
-        const active = document.activeElement
-        if (!active || active === document.body) ref.current?.focus()
-      }, 0)
-    })
-    return () => {
-      cancelAnimationFrame(frame)
-      clearTimeout(timer)
-    }
-  }, [ref])
+  useEffect(
+    () =>
+      afterPaint([
+        () => {
+          const active = document.activeElement
+          if (!active || active === document.body) ref.current?.focus()
+        },
+      ]),
+    [ref],
+  )
 }
