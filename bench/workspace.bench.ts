@@ -9,8 +9,12 @@
  *   only runs ahead of xterm's write callbacks by its high-water mark), renderer frame time
  *   p95, long tasks, and the main process's event-loop lag while it streams.
  * Needs a build (`npm run bench` builds first); `SOUS_BENCH_RENDERER=<another build's
- * out/renderer>` serves that one instead, to compare two builds run after run. Prints figures;
- * asserts nothing.
+ * out/renderer>` serves that one instead, to compare two builds run after run (main's build is
+ * the usual baseline). The flood's renderer CPU is also printed per MB, the figure that moves
+ * least with the machine's load. To see where the flood's time goes: `SOUS_BENCH_PROFILE=<file>`
+ * writes the renderer's CPU profile of it (a build made with `electron-vite build --sourcemap`
+ * maps it to sources), `SOUS_BENCH_TIMELINE=1` prints its main thread's CPU by trace event
+ * (`=self`: self times of every event). Prints figures; asserts nothing.
  */
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -23,6 +27,7 @@ import { NodePtyService } from '../src/main/pty/node-pty-service'
 import { MemoryKeyStore } from '../src/main/secrets/memory-key-store'
 import { TERMINAL_FLOW } from '../src/main/workspace/terminal-flow'
 import { mainThread } from './frames'
+import { startTimeline } from './timeline'
 
 const root = resolve(import.meta.dirname, '..')
 const rendererDir = process.env.SOUS_BENCH_RENDERER ?? join(root, 'out', 'renderer')
@@ -170,6 +175,13 @@ export default async function bench(): Promise<void> {
     lag.enable()
     const cdp = await page.context().newCDPSession(page)
     await cdp.send('Performance.enable')
+    const profileFile = process.env.SOUS_BENCH_PROFILE
+    if (profileFile) {
+      await cdp.send('Profiler.enable')
+      await cdp.send('Profiler.setSamplingInterval', { interval: 200 })
+      await cdp.send('Profiler.start')
+    }
+    const timeline = process.env.SOUS_BENCH_TIMELINE ? await startTimeline(cdp, process.env.SOUS_BENCH_TIMELINE === 'self') : undefined
     const threadBefore = await mainThread(cdp)
     const cpuBefore = process.cpuUsage()
     const started = performance.now()
@@ -187,6 +199,8 @@ export default async function bench(): Promise<void> {
     const seconds = (performance.now() - started) / 1000
     const hostCpu = process.cpuUsage(cpuBefore)
     const threadAfter = await mainThread(cdp)
+    const traced = await timeline?.()
+    if (profileFile) writeFileSync(profileFile, JSON.stringify((await cdp.send('Profiler.stop')).profile))
     await cdp.detach()
     lag.disable()
     counting()
@@ -203,7 +217,7 @@ export default async function bench(): Promise<void> {
     console.log(`  ${events} pty.data events, ${(chars / events / 1000).toFixed(1)} KB each on average`)
     // Where the flood's CPU went: on a loaded machine its wall time says more about the machine than about Sous.
     console.log(
-      `  CPU during the flood: renderer main thread ${(threadAfter.thread - threadBefore.thread).toFixed(2)} s (script ${(threadAfter.script - threadBefore.script).toFixed(2)} s, style and layout ${(threadAfter.layout - threadBefore.layout).toFixed(2)} s); this process ${((hostCpu.user + hostCpu.system) / 1e6).toFixed(2)} s (host core, PTY, WebSocket, and Playwright's client)`,
+      `  CPU during the flood: renderer main thread ${(threadAfter.thread - threadBefore.thread).toFixed(2)} s = ${((1000 * (threadAfter.thread - threadBefore.thread)) / mb).toFixed(0)} ms per MB (script ${(threadAfter.script - threadBefore.script).toFixed(2)} s, style and layout ${(threadAfter.layout - threadBefore.layout).toFixed(2)} s); this process ${((hostCpu.user + hostCpu.system) / 1e6).toFixed(2)} s (host core, PTY, WebSocket, and Playwright's client)`,
     )
     console.log(
       `  renderer frames: ${frames.length}, p50 ${percentile(frames, 50).toFixed(1)} ms, p95 ${percentile(frames, 95).toFixed(1)} ms (target ≤ 17, issue 30), max ${Math.max(...frames).toFixed(0)} ms`,
@@ -211,6 +225,7 @@ export default async function bench(): Promise<void> {
     console.log(
       `  long tasks: ${longTasks.length} (${longTasks.filter((d) => d > 50).length} over 50 ms; longest ${longTasks.length ? Math.max(...longTasks).toFixed(0) : 0} ms)`,
     )
+    if (traced) console.log(`  main thread by trace event (thread-CPU ms, count): ${[...traced].map(([name, { ms, count }]) => `${name} ${ms.toFixed(0)} (${count})`).join(', ')}`)
     // The histogram holds timer intervals; the lag is what exceeds the 10 ms resolution.
     const lagMs = (ns: number) => Math.max(0, ns / 1e6 - 10).toFixed(1)
     console.log(

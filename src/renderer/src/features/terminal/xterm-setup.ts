@@ -3,6 +3,7 @@ import { FitAddon } from '@xterm/addon-fit'
 import { SearchAddon } from '@xterm/addon-search'
 import { Unicode11Addon } from '@xterm/addon-unicode11'
 import { WebLinksAddon } from '@xterm/addon-web-links'
+import { skipEmptySelectionRedraws } from './selection-redraws'
 
 /** An xterm with the addons every Sous terminal uses. */
 export interface XtermKit {
@@ -60,6 +61,8 @@ export function makeXterm(options: { fontSize: number; theme: ITheme }): XtermKi
  */
 export function openXterm(kit: XtermKit, host: HTMLElement): void {
   kit.term.open(host)
+  // Halves the DOM renderer's row building while output streams (see selection-redraws.ts).
+  skipEmptySelectionRedraws(kit.term)
   void loadWebgl(kit.term)
 }
 
