@@ -12,7 +12,9 @@
  * 3. `sous serve` in Chromium at 1440×900, five loads: first contentful paint (target ≤ 200 ms),
  *    long tasks during start (target: none over 50 ms), and the memory of an idle window with one
  *    project open (bench/startup-window.ts).
- * `SOUS_BENCH_STARTUP=cli` or `=window` runs one half. Needs a build (`npm run bench` builds first). Prints figures; asserts nothing. The machine may be
+ * 4. The floor under 1 (bench/startup-floor.ts): `node -e 0`, then the builtins, zod and the SDK's
+ *    Messages client loaded, beside this build's `-p hello`; only with `SOUS_BENCH_STARTUP=floor`.
+ * `SOUS_BENCH_STARTUP=cli` or `=window` runs one half (`=floor` the floor alone). Needs a build (`npm run bench` builds first). Prints figures; asserts nothing. The machine may be
  * shared: the load average is printed, and only the ratios of one run compare builds.
  */
 import { spawn } from 'node:child_process'
@@ -22,6 +24,7 @@ import { loadavg, tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { startModelServer, textReply, type ModelServer } from '../test/model-server'
 import type { StartupMark } from '../src/main/base/startup-marks'
+import { floorFigures } from './startup-floor'
 import { windowFigures } from './startup-window'
 
 const root = resolve(import.meta.dirname, '..')
@@ -43,8 +46,11 @@ export default async function bench(): Promise<void> {
   try {
     console.log(`load average ${loadavg().map((value) => value.toFixed(2)).join(' ')} (other work on the machine moves absolute figures; ratios of one run are what compare)`)
     const only = process.env['SOUS_BENCH_STARTUP']
-    if (only !== 'window') await coldStarts(server, base)
-    if (only !== 'cli') await windowFigures(server, join(base, 'window'))
+    if (only === 'floor') await floorFigures(server, join(base, 'floor'), Number(process.env['BENCH_ROUNDS'] ?? RUNS))
+    else {
+      if (only !== 'window') await coldStarts(server, base)
+      if (only !== 'cli') await windowFigures(server, join(base, 'window'))
+    }
   } finally {
     await server.close()
     await rm(base, { recursive: true, force: true })

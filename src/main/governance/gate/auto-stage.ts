@@ -3,7 +3,7 @@ import { AutoAskPatterns } from '../auto/ask-patterns'
 import { classify, type AutoVerdict } from '../auto/classifier'
 import { AutoDecisionLog, type AutoDecision } from '../auto/decision-log'
 import { describeExplanation } from '../types'
-import { allowCall } from './stages'
+import { allowCall } from './allow-call'
 import type { AutoMode, AutoModeOptions, AutoOrigin } from './types'
 
 export type { AutoMode, AutoModeOptions, AutoOrigin } from './types'

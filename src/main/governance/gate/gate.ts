@@ -8,7 +8,8 @@ import type { HookAggregate } from '../hooks/types'
 import { createSessionHooks } from './gate-hooks'
 import { SettingsWatch, type GateNotice } from './gate-settings'
 import { createAutoMode } from './auto-stage'
-import { askTheUser, noOneToAsk, permissionRequestHooks, preToolUseHooks, rulesAndMode, verdict, type GateCall, type GateSession } from './stages'
+import { loadGateStages } from './stages-load'
+import type { GateCall, GateSession } from './types'
 import type { PermissionDecision } from '../types'
 import type { GateDecision, PermissionGate, PermissionGateOptions } from './types'
 
@@ -17,7 +18,8 @@ export type { GateDecision, PermissionGate, PermissionGateOptions } from './type
 /**
  * Builds the permission gate of a session. A call goes through the stages of `stages.ts` in order
  * (PreToolUse hooks → rules and mode → auto mode's classifier → PermissionRequest hooks → headless
- * refusal → the user); the first stage that answers decides.
+ * refusal → the user); the first stage that answers decides. The stages load at the first call
+ * judged (`stages-load.ts`), before any of them runs.
  */
 export function createPermissionGate(options: PermissionGateOptions): PermissionGate {
   let mode = options.mode
@@ -79,6 +81,8 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
   async function canUseTool(tool: AnyTool, input: unknown, toolUseId: string, callOptions: { signal?: AbortSignal } = {}): Promise<GateDecision> {
     tellAutoFallback()
     const call: GateCall = { tool, input, replaced: false, toolUseId, cwd: cwd(), mode, settings: settings(), signal: callOptions.signal, ...(mode === 'auto' && { autoAsk: auto.patterns.rules() }) }
+    // The call is taken as it stands (mode, settings, cwd) before the stages load, as before the seam.
+    const { preToolUseHooks, rulesAndMode, permissionRequestHooks, noOneToAsk, askTheUser } = await loadGateStages()
     return (
       (await preToolUseHooks(session, call)) ??
       (await rulesAndMode(session, call)) ??
@@ -91,7 +95,9 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
 
   async function check(tool: AnyTool, input: unknown): Promise<PermissionDecision> {
     try {
-      return await verdict(options, { tool, input, mode, settings: settings(), cwd: cwd(), ...(mode === 'auto' && { autoAsk: auto.patterns.rules() }) })
+      const call = { tool, input, mode, settings: settings(), cwd: cwd(), ...(mode === 'auto' && { autoAsk: auto.patterns.rules() }) }
+      const { verdict } = await loadGateStages()
+      return await verdict(options, call)
     } catch (error) {
       return { behavior: 'deny', message: `the permission check failed: ${(error as Error).message}`, explanation: { kind: 'default', detail: 'the permission check failed' } }
     }

@@ -6,24 +6,21 @@ import { decide } from '../decide/decide'
 import { describeExplanation, type DecisionPreview, type Explanation, type PermissionDecision } from '../types'
 import type { GateCall, GateDecision, GateSession, PermissionGateOptions } from './types'
 import { nobodyCanAnswer } from '../approvals/answerer'
+import { allowCall } from './allow-call'
 
 /**
  * The stages a tool call passes through in the permission gate, in order:
  * {@link preToolUseHooks} → {@link rulesAndMode} → {@link permissionRequestHooks} →
  * {@link noOneToAsk} → {@link askTheUser}. Each returns the gate's final answer, or `undefined` to
- * hand the call to the next stage; the last one always answers.
+ * hand the call to the next stage; the last one always answers. Loaded behind a seam
+ * (`stages-load.ts`) at the first call the gate judges, with the decision itself (`decide/`).
  */
 
 export type { GateCall, GateSession } from './types'
+export { allowCall } from './allow-call'
 
 /** Asks that no saved rule can ever silence: offering "always allow" for them would be a lie. */
 const NO_RULE_HELPS = new Set<Explanation['kind']>(['bash-analysis', 'protected-path', 'settings-error', 'reaches-denied'])
-
-/** Allows the call, with the replaced input when a hook (or `updated`) changed it. */
-export function allowCall(call: GateCall, updated?: unknown): GateDecision {
-  if (updated !== undefined) return { behavior: 'allow', updatedInput: updated }
-  return call.replaced ? { behavior: 'allow', updatedInput: call.input } : { behavior: 'allow' }
-}
 
 /**
  * PreToolUse hooks: exit 2 blocks before any rule is looked at, even an allow rule (Claude Code's
