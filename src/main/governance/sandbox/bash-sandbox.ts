@@ -202,7 +202,7 @@ export class BashSandbox {
       // the settings loader reads the empty folder standing in for it as no file.
       ...(this.protection.protectFiles ?? []).flatMap((file) => protect(file, true, placeholders, true)),
       ...(this.protection.denyWrite ?? []),
-      ...gitWriteDenies(this.projectRoot, placeholders),
+      ...gitWriteDenies(this.projectRoot, placeholders, home),
     ]
     return {
       ...this.config,
