@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { readFile, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -6,6 +6,7 @@ import { startModelServer, textReply, toolUseReply, type ModelServer } from '../
 import { ROOT } from '../../test/support/remote-host'
 import { sandboxScratch, skippedUnless } from '../../test/support/sandbox-scratch'
 import { sshdProblem, startTestSshd, type TestSshd } from '../../test/support/sshd'
+import { findBridges } from '../main/governance/sandbox/bridge-watch'
 import { SOUS_VERSION } from '../main/host/version'
 import { runRemotePrint, takeRemoteFlags } from './print-remote'
 
@@ -67,6 +68,37 @@ function sshClients(): number[] {
       }
     })
     .map(Number)
+}
+
+/** Processes whose environment holds `entry` (`NAME=value`). */
+function processesWithEnv(entry: string): number[] {
+  return readdirSync('/proc').filter((name) => /^\d+$/.test(name)).filter((pid) => {
+    try {
+      return readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').includes(entry)
+    } catch {
+      return false
+    }
+  }).map(Number)
+}
+
+/** Whether `pid` has a descendant whose command line starts with `name`. */
+function hasChild(pid: number, name: string): boolean {
+  const children = readdirSync('/proc').filter((entry) => /^\d+$/.test(entry)).flatMap((entry) => {
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8')
+      return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid ? [Number(entry)] : []
+    } catch {
+      return []
+    }
+  })
+  return children.some((child) => {
+    try {
+      if (readFileSync(`/proc/${child}/cmdline`, 'utf8').split('\0')[0] === name) return true
+    } catch {
+      return false
+    }
+    return hasChild(child, name)
+  })
 }
 
 async function waitFor(check: () => boolean): Promise<void> {
@@ -149,6 +181,29 @@ describe.skipIf(problem !== undefined)(skippedUnless('sous -p --remote over a re
     expect(run.code, run.stderr).toBe(0)
     expect(run.stdout).toBe('Finished after the drop.\n')
     expect(await readFile(join(project, 'after.txt'), 'utf8')).toBe('after\n')
+  }, 120_000)
+
+  it('a remote host killed mid-command leaves no sandbox bridge running there', async () => {
+    // A home of its own, so the host killed is this test's (earlier tests' hosts wait out their grace).
+    const home = join(remoteHome, 'dies')
+    server.setScenario([toolUseReply('Bash', { command: 'sleep 20; echo never > never.txt' }, { id: 'toolu_dies' }), textReply('Never.')], { loop: true })
+    let bridges: Array<{ pid: number; socket: string }> = []
+    const killer = (async () => {
+      for (let i = 0; i < 400 && bridges.length === 0; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 50))
+        const host = processesWithEnv(`SOUS_HOME=${home}`).find((pid) => findBridges(pid).length > 0 && hasChild(pid, 'sleep'))
+        if (host === undefined) continue
+        bridges = findBridges(host)
+        process.kill(host, 'SIGKILL')
+      }
+    })()
+    await sous(['--remote', `${sshd.destination}:${project}`, '--remote-sous', remoteSous(`SOUS_HOME=${home}`), '--permission-mode', 'bypassPermissions', 'sleep there'])
+    await killer
+    expect(bridges.length).toBeGreaterThan(0)
+    await waitFor(() => bridges.every((bridge) => !existsSync(`/proc/${bridge.pid}`)))
+    const left = bridges.filter((bridge) => existsSync(`/proc/${bridge.pid}`))
+    for (const bridge of left) process.kill(bridge.pid, 'SIGTERM')
+    expect(left).toEqual([])
   }, 120_000)
 
   it('a remote folder that does not exist is reported with the destination', async () => {

@@ -98,6 +98,12 @@ export async function runPrint(argv: string[], env: NodeJS.ProcessEnv, io: Print
     ...(options.outputFormat === 'stream-json' && { onMessage: (sessionId: string, message: Message) => sessionId === streamSession && claudeStream?.onMessage(message) }),
   })
   const manager = runtime.sessions
+  // A transcript the disk refuses is said on stderr whatever the format, up to the session's close
+  // (which says what could not be saved at all), so this listener outlives the run's own.
+  const stopStorage = hub.subscribe((channel, payload) => {
+    const event = payload as AgentEvent
+    if (channel === 'agent.event' && event.type === 'notice' && event.topic === 'storage') io.stderr.write(`sous: ${event.level === 'info' ? 'note' : event.level}: ${event.message}\n`)
+  })
   try {
     const { sessionId, projectPath, notes } = await openSession(runtime, options, cwd, home)
     for (const note of notes ?? []) io.stderr.write(`sous: ${note}\n`)
@@ -179,6 +185,7 @@ export async function runPrint(argv: string[], env: NodeJS.ProcessEnv, io: Print
     throw error
   } finally {
     await runtime.dispose()
+    stopStorage()
     await pty.dispose()
   }
 }
@@ -229,7 +236,7 @@ function onEvent(io: PrintIO, options: PrintOptions, event: AgentEvent): void {
   // A refused budget or loop-brake setting, and a cap's 80 % warning, are said whatever the format.
   if (event.type === 'notice' && event.topic === 'budget' && !(options.verbose && options.outputFormat === 'text')) io.stderr.write(`sous: warning: ${event.message}\n`)
   if (options.outputFormat === 'sous-events') return writeLine(io, streamLine(event))
-  if (options.verbose && options.outputFormat === 'text') {
+  if (options.verbose && options.outputFormat === 'text' && !(event.type === 'notice' && event.topic === 'storage')) {
     const line = verboseLine(event)
     if (line) io.stderr.write(`${line}\n`)
   }

@@ -31,6 +31,7 @@ import { prepareFork, prepareTyped, type PrepareContext, type Prepared } from '.
 import { runSubagent, type SubagentOutcome } from './run-subagent'
 import { watchShells } from './shell-events'
 import { sidechainPath } from './sidechain'
+import { saveNotice } from '../store/save-notice'
 import { TranscriptFile } from '../store/transcript-file'
 import { subagentContext, type SubagentCompaction } from './subagent-context'
 import { teammatePlanMode } from './teammate-plan-mode'
@@ -444,8 +445,8 @@ export class SessionAgents implements SubagentControl {
     })
     make.teammate?.onGate?.(gate)
     const path = sidechainPath(this.o.transcriptPath, make.id)
-    const sidechain = new TranscriptFile(path, { sessionId: this.o.sessionId, projectPath: this.o.projectRoot }, record.messages.length > 0)
     const identity = { sessionId: this.o.sessionId, agentId: make.id, ...(make.parentToolUseId !== undefined && { parentToolUseId: make.parentToolUseId }) }
+    const sidechain = new TranscriptFile(path, { sessionId: this.o.sessionId, projectPath: this.o.projectRoot }, record.messages.length > 0, (report) => this.o.emit(saveNotice(report, identity, `the ${make.type} agent's`)))
     const unwatch = watchShells(shell, identity, (event) => {
       sidechain.appendEvent(event)
       this.o.emit(event)
@@ -461,6 +462,8 @@ export class SessionAgents implements SubagentControl {
     parts.gate.abortPending()
     await parts.shell.dispose().catch(() => undefined)
     parts.release()
+    // A last try at what a full disk held back of its sidechain; what cannot be written is said.
+    parts.sidechain.close()
     if (record.parts === parts) record.parts = undefined
   }
 

@@ -10,6 +10,7 @@ import type { AgentEvent } from '../../shared/protocol/agent-event'
 import { listPeers, peersDir, publishPeer, unpublishPeer, type PeerEntry } from '../store/peers/peer-registry'
 import { parsePeerFrame, type PeerFrame } from '../store/peers/peer-frames'
 import { HeldMessages } from '../store/peers/held-messages'
+import { readPeerChoice, writePeerChoice } from '../store/peers/peer-choice'
 import { TeamMailboxes } from '../store/teams/mailbox'
 import { withFileLock } from '../store/teams/file-lock'
 import type { PeerControl, PeerRow, ToolResult } from '../tools/types'
@@ -79,6 +80,8 @@ export class SessionPeers implements PeerControl {
   readonly ref: string
   readonly name: string
   private override: PeerPolicy | undefined
+  /** The toggle's writes, one after another (each writes the toggle as it is then, so the last choice lands last). */
+  private choiceWrites: Promise<void> = Promise.resolve()
   private readonly heldMessages = new Map<string, HeldPeerMessage & { msgId: string }>()
   /** Sessions waiting for this one to go idle: sender session id → its message id and name. */
   private readonly subscribers = new Map<string, { msgId: string }>()
@@ -95,6 +98,8 @@ export class SessionPeers implements PeerControl {
     this.startedAt = this.now()
     this.ref = o.sessionId.replace(/[^0-9a-f]/gi, '').slice(0, 6).toLowerCase() || o.sessionId.slice(0, 6)
     this.name = `${basename(o.projectPath).replace(/[^A-Za-z0-9_.-]+/g, '-').slice(0, 40) || 'session'}-${this.ref.slice(0, 2)}`
+    // The user's toggle outlives the process, as the held messages do.
+    this.override = readPeerChoice(this.root, o.sessionId, (message) => this.warn(message))
   }
 
   /** Publishes the session and starts reading its inbox (close waits for it to be done). */
@@ -131,9 +136,11 @@ export class SessionPeers implements PeerControl {
     return { policy: stricter(base, settings.floor), source: this.override ? 'session' : settings.policy ? 'settings' : 'default' }
   }
 
-  /** The user's toggle for this session (undefined: back to the settings). */
+  /** The user's toggle for this session (undefined: back to the settings), kept on disk for when it is opened again. */
   setOverride(policy: PeerPolicy | undefined): void {
     this.override = policy
+    const write = (this.choiceWrites = this.choiceWrites.then(() => writePeerChoice(this.root, this.o.sessionId, this.override)))
+    this.track(write, 'The choice for messages from other sessions could not be kept on disk (it holds until the session closes)')
   }
 
   /** What the app shows: the session's address, its policy, the held messages. */
@@ -284,9 +291,9 @@ export class SessionPeers implements PeerControl {
     void write.finally(() => this.writes.delete(write))
   }
 
-  /** A write close waits for (a failure is told, and the message stays in memory for this run). */
-  private track(write: Promise<void>): void {
-    const tracked = write.catch((error: unknown) => this.warn(`A held message could not be kept on disk: ${error instanceof Error ? error.message : String(error)}`))
+  /** A write close waits for (a failure is told, and what it wrote stays in memory for this run). */
+  private track(write: Promise<void>, what = 'A held message could not be kept on disk'): void {
+    const tracked = write.catch((error: unknown) => this.warn(`${what}: ${error instanceof Error ? error.message : String(error)}`))
     this.writes.add(tracked)
     void tracked.finally(() => this.writes.delete(tracked))
   }

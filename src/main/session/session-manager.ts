@@ -14,6 +14,8 @@ import { AppError } from '../../shared/ipc/result'
 import { projectDataDir } from '../base/paths'
 import type { QueryResult } from '../engine/types'
 import type { AutoDecision } from '../governance/auto/decision-log'
+import { writePeerChoice } from '../store/peers/peer-choice'
+import { peersDir } from '../store/peers/peer-registry'
 import { findTranscriptFile, listSessions, loadStoredTranscript, summarize, type SessionSummary } from '../store/session-index'
 import { lockTranscript } from '../store/session-lock'
 import { isSessionId, loadTranscript, transcriptPath, type LoadedTranscript } from '../store/transcript'
@@ -300,8 +302,9 @@ export class SessionManager<P extends SessionParts = SessionParts> implements Se
       if (live) await closeLiveSession({ ...live, unlock: async () => {} })
       this.live.delete(sessionId)
       await rm(path, { force: true })
-      // Its subagents' sidechains (`<id>/agents/`) go with it.
+      // Its subagents' sidechains (`<id>/agents/`) go with it, and its choice for messages from other sessions.
       await rm(path.replace(/\.jsonl$/, ''), { recursive: true, force: true })
+      await writePeerChoice(peersDir(this.options.home), sessionId, undefined)
     } finally {
       await (live?.unlock ?? unlock)?.()
     }

@@ -11,6 +11,7 @@ import { addUsage, zeroUsage } from '../engine/usage'
 import type { SessionMemoryPort } from '../memory/agents/session-memory'
 import { resolveModelAlias } from '../services/model/config'
 import type { Message } from '../services/model/types'
+import { saveNotice } from '../store/save-notice'
 import { keptInTranscript, TranscriptFile } from '../store/transcript-file'
 import { emptyResult, runToEnd, turnEnd } from '../engine/run'
 import { compactionTurn } from './compaction-turn'
@@ -85,7 +86,9 @@ export class Session {
       reminders: this.reminders,
       account: (usage, costUsd, model) => this.account(usage, costUsd, model),
     })
-    this.transcript = new TranscriptFile(env.transcriptPath, { sessionId: id, projectPath }, seed?.persisted === true)
+    // A disk that refuses the transcript is said, not thrown: the turn goes on (see TranscriptFile).
+    // The notice goes out only: written into the transcript, it would wait with the lines it is about.
+    this.transcript = new TranscriptFile(env.transcriptPath, { sessionId: id, projectPath }, seed?.persisted === true, (report) => env.hub.emit('agent.event', saveNotice(report, { sessionId: id, agentId: 'main' }, "this session's")))
     this.context = new SessionContext(withMemorySection(env, this.memory), { projectPath, model: () => this.model ?? env.modelName, history: seed?.compactions ?? [], onReplace: (messages, record) => this.replace(messages, record) })
     this.tree = new SessionTree(env, this)
     env.attach?.(sessionHandle(this, (event) => this.emit(event), (event) => this.transcript.appendEvent(event)))
@@ -223,6 +226,8 @@ export class Session {
     const toolset = this.toolset
     this.toolset = undefined
     await (await toolset?.catch(() => undefined))?.dispose?.()
+    // A last try at what a full disk held back; what still cannot be written is said.
+    this.transcript.close()
   }
 
   /**

@@ -1,7 +1,7 @@
 import type { AgentEvent } from '../../shared/protocol/agent-event'
 import type { CompactionRecord } from '../../shared/protocol/compaction'
 import type { Message } from '../services/model/types'
-import { TranscriptWriter } from './transcript'
+import { TranscriptWriter, type TranscriptEntry } from './transcript'
 
 /** Event types a transcript does not keep: deltas, progress and running summaries (replayable from the messages, or noise) and sizes (recomputed). */
 const NOT_KEPT = new Set<AgentEvent['type']>(['text_delta', 'thinking_delta', 'tool_progress', 'tool_summary', 'context_status'])
@@ -12,43 +12,103 @@ export function keptInTranscript(event: AgentEvent): boolean {
 }
 
 /**
+ * What a transcript file says about its saving, each once per change: `failing` when a write was
+ * refused (the disk is full…) and lines are held in memory; `saved` when writing worked again and
+ * the held lines were written, in order; `lost` when the file was closed with lines still held.
+ * `error` is the refusal as the system gave it (`ENOSPC: no space left on device, open '…'`).
+ */
+export type TranscriptSaveReport =
+  | { kind: 'failing'; path: string; error: string; held: number }
+  | { kind: 'saved'; path: string; written: number }
+  | { kind: 'lost'; path: string; error: string; lost: number }
+
+/**
  * One transcript file (a session's, or a subagent's sidechain), written line by line as things
  * happen: created with its header on the first line written, so a conversation that never said
  * anything leaves no file, or continued when it exists already (a resumed session, an agent
  * started again). The one way a conversation's messages and events reach disk.
+ *
+ * Contract: appending never throws. A write the disk refuses leaves the file as it was (no torn
+ * line) and the entry is held in memory, with every entry after it, until a later append finds
+ * the disk writable again; then they are written in order, stamped with the time they happened.
+ * `report` hears each change of state once (see {@link TranscriptSaveReport}), so the session
+ * goes on and the user is told, instead of the turn ending with the error.
  */
 export class TranscriptFile {
   private writer: TranscriptWriter | undefined
+  /** Entries not on disk yet, oldest first. */
+  private held: TranscriptEntry[] = []
+  /** The refusal that made the entries wait, while they wait. */
+  private failing: string | undefined
 
   constructor(
     readonly path: string,
     private readonly header: { sessionId: string; projectPath: string },
     /** The file exists already. */
     existing = false,
+    private readonly report?: (report: TranscriptSaveReport) => void,
   ) {
     if (existing) this.writer = TranscriptWriter.open(path)
   }
 
   appendMessage(message: Message): void {
-    this.file().appendMessage(message)
+    this.append({ type: 'message', at: stamp(), message })
   }
 
   /** Writes the event as it is; callers skip what {@link keptInTranscript} leaves out. */
   appendEvent(event: AgentEvent): void {
-    this.file().appendEvent(event)
+    this.append({ type: 'event', at: stamp(), event })
   }
 
   setTitle(title: string): void {
-    this.file().setTitle(title)
+    this.append({ type: 'title', at: stamp(), title })
   }
 
   /** The conversation was replaced (a compaction, a repair): a boundary line; every earlier line stays. */
   replaceMessages(messages: Message[], why: 'compaction' | 'repair', compaction?: CompactionRecord): void {
-    this.file().replaceMessages(messages, why, compaction)
+    this.append({ type: 'messages_replaced', at: stamp(), why, messages, ...(compaction && { compaction }) })
   }
 
-  private file(): TranscriptWriter {
-    this.writer ??= TranscriptWriter.create(this.path, this.header)
-    return this.writer
+  /**
+   * The owner is done with the file (the session closes): one last try at the held entries. Returns
+   * (and reports) what could not be saved, if anything; the held entries are then let go.
+   */
+  close(): TranscriptSaveReport | undefined {
+    if (this.held.length > 0) this.flush()
+    if (this.held.length === 0) return undefined
+    const lost: TranscriptSaveReport = { kind: 'lost', path: this.path, error: this.failing ?? 'not written', lost: this.held.length }
+    this.held = []
+    this.failing = undefined
+    this.report?.(lost)
+    return lost
   }
+
+  private append(entry: TranscriptEntry): void {
+    this.held.push(entry)
+    this.flush()
+  }
+
+  /** Writes the held entries in order, stopping at the first the disk refuses. */
+  private flush(): void {
+    const waited = this.failing !== undefined ? this.held.length : 0
+    try {
+      this.writer ??= TranscriptWriter.create(this.path, this.header)
+      while (this.held.length > 0) {
+        this.writer.write(this.held[0]!)
+        this.held.shift()
+      }
+    } catch (error) {
+      if (this.failing !== undefined) return
+      this.failing = error instanceof Error ? error.message : String(error)
+      this.report?.({ kind: 'failing', path: this.path, error: this.failing, held: this.held.length })
+      return
+    }
+    if (this.failing === undefined) return
+    this.failing = undefined
+    this.report?.({ kind: 'saved', path: this.path, written: waited })
+  }
+}
+
+function stamp(): string {
+  return new Date().toISOString()
 }

@@ -1,8 +1,9 @@
-import { appendFileSync, chmodSync, closeSync, fstatSync, mkdirSync, openSync, readSync } from 'node:fs'
+import { chmodSync, mkdirSync } from 'node:fs'
 import { readFile, stat } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import type { AgentEvent } from '../../shared/protocol/agent-event'
 import type { CompactionRecord } from '../../shared/protocol/compaction'
+import { appendWhole, endsWithNewline } from '../base/append-whole'
 import { projectDataDir } from '../base/paths'
 import type { Message } from '../services/model/types'
 import type * as TranscriptLines from './transcript-lines'
@@ -14,7 +15,8 @@ import { repairMessages } from './transcript-repair'
  * Session transcripts: one append-only JSONL file per session at
  * `$SOUS_HOME/projects/<slug>/sessions/<id>.jsonl`. Each line is written synchronously as it
  * happens, so a crash loses at most the line being written: on load a torn last line is left out,
- * and a writer that continues the file ends that torn line first, so what it appends is kept.
+ * and a writer that continues the file ends that torn line first, so what it appends is kept. A
+ * write the disk refuses (full) is taken back whole (see base/append-whole.ts): it never tears a line.
  */
 
 export type { TranscriptEntry } from './transcript-lines'
@@ -40,50 +42,69 @@ export function sessionsDir(home: string, projectPath: string): string {
 
 /** Appends entries to one transcript file. */
 export class TranscriptWriter {
-  private constructor(readonly path: string) {}
+  /** Whether the file may end mid-line (a crash before this writer, a write whose part could not be taken back). */
+  private tailUnsure: boolean
 
-  /** Starts a new transcript (creates folders, writes the header line). */
+  private constructor(readonly path: string, tailUnsure: boolean) {
+    this.tailUnsure = tailUnsure
+  }
+
+  /**
+   * Starts a new transcript (creates folders, writes the header line). Throws when the disk
+   * refuses (the file then holds no part of the header).
+   */
   static create(path: string, header: { sessionId: string; projectPath: string; createdAt?: string }): TranscriptWriter {
     makePrivateFolder(dirname(path))
-    const writer = new TranscriptWriter(path)
-    writer.append({ type: 'session', version: 1, sessionId: header.sessionId, projectPath: header.projectPath, createdAt: header.createdAt ?? new Date().toISOString() })
+    // A file left by an earlier try whose header could not be written may be there already.
+    const writer = new TranscriptWriter(path, true)
+    writer.write({ type: 'session', version: 1, sessionId: header.sessionId, projectPath: header.projectPath, createdAt: header.createdAt ?? new Date().toISOString() })
     return writer
   }
 
   /**
-   * Continues an existing transcript. A file cut mid-line by a crash gets its line ended first;
-   * otherwise the next entry would be glued to the torn one and lost with it.
+   * Continues an existing transcript. A file cut mid-line by a crash gets its line ended before the
+   * first entry this writer appends; otherwise that entry would be glued to the torn one and lost with it.
    */
   static open(path: string): TranscriptWriter {
-    if (!endsWithNewline(path)) appendFileSync(path, '\n')
-    return new TranscriptWriter(path)
+    return new TranscriptWriter(path, true)
   }
 
   appendMessage(message: Message): void {
-    this.append({ type: 'message', at: now(), message })
+    this.write({ type: 'message', at: now(), message })
   }
 
   appendEvent(event: AgentEvent): void {
-    this.append({ type: 'event', at: now(), event })
+    this.write({ type: 'event', at: now(), event })
   }
 
   setTitle(title: string): void {
-    this.append({ type: 'title', at: now(), title })
+    this.write({ type: 'title', at: now(), title })
   }
 
   replaceMessages(messages: Message[], why: 'compaction' | 'repair' | 'rewind', compaction?: CompactionRecord): void {
-    this.append({ type: 'messages_replaced', at: now(), why, messages, ...(compaction && { compaction }) })
+    this.write({ type: 'messages_replaced', at: now(), why, messages, ...(compaction && { compaction }) })
   }
 
   /** A rewind to a checkpoint: the conversation then, and how many stored events (cards) it keeps. */
   rewindTo(messages: Message[], keepEvents: number): void {
-    this.append({ type: 'messages_replaced', at: now(), why: 'rewind', messages, keepEvents })
+    this.write({ type: 'messages_replaced', at: now(), why: 'rewind', messages, keepEvents })
   }
 
-  private append(entry: TranscriptEntry): void {
-    // One write per line; a crash mid-write leaves at most a torn last line, which load ignores.
-    // Transcripts hold everything the agent read: only the user may read them (the mode applies on creation).
-    appendFileSync(this.path, `${JSON.stringify(entry)}\n`, { mode: 0o600 })
+  /**
+   * Appends one entry as one line, whole or not at all. Throws the disk's error (ENOSPC…) when it
+   * could not be written; the file is then as it was.
+   */
+  write(entry: TranscriptEntry): void {
+    const line = `${JSON.stringify(entry)}\n`
+    const start = this.tailUnsure && !endsWithNewline(this.path) ? '\n' : ''
+    try {
+      // Transcripts hold everything the agent read: only the user may read them (the mode applies on creation).
+      appendWhole(this.path, start + line, 0o600)
+      this.tailUnsure = false
+    } catch (error) {
+      if ((error as { torn?: boolean }).torn) this.tailUnsure = true
+      throw error
+    }
   }
 }
 
@@ -224,25 +245,6 @@ function recovered(fallback: TranscriptFallback | undefined, firstAt: string): {
   if (!fallback?.projectPath) return undefined
   const createdAt = firstAt || fallback.modifiedAt || new Date(0).toISOString()
   return { sessionId: fallback.sessionId, projectPath: fallback.projectPath, createdAt }
-}
-
-/** Whether the file ends with a newline (or is empty); a missing file counts as ended. */
-function endsWithNewline(path: string): boolean {
-  let descriptor: number
-  try {
-    descriptor = openSync(path, 'r')
-  } catch {
-    return true
-  }
-  try {
-    const size = fstatSync(descriptor).size
-    if (size === 0) return true
-    const last = Buffer.alloc(1)
-    readSync(descriptor, last, 0, 1, size - 1)
-    return last[0] === 0x0a
-  } finally {
-    closeSync(descriptor)
-  }
 }
 
 function now(): string {

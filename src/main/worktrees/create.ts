@@ -1,5 +1,6 @@
 import type { WorktreeInfo, WorktreeOwner } from '../../shared/ipc/worktrees'
 import { git, gitText } from './git'
+import { shareHooksPath } from './hooks-path'
 import { copyWorktreeInclude, type IncludeOutcome } from './include'
 import { copyLocalSettings } from './local-settings'
 import { newWorktreeFolder } from './location'
@@ -40,7 +41,8 @@ export function lockReason(owner: WorktreeOwner, sessionId?: string, agentId?: s
  * `worktree-<name>`, from the current HEAD (`worktree.baseRef: "head"`) or from `origin/<default>`
  * (`"fresh"`, Claude Code's default; HEAD when the repository has no `origin/HEAD`), checked out
  * sparsely when `worktree.sparsePaths` is set, then `.worktreeinclude`'s files and the user's
- * `.claude/settings.local.json` copied in, and `worktree.symlinkDirectories` linked. It is
+ * `.claude/settings.local.json` copied in, and `worktree.symlinkDirectories` linked; a relative
+ * `core.hooksPath` is pointed at the main checkout's folder (see hooks-path.ts). It is
  * locked at once with the owner's session id as git's reason, which is how two sessions never
  * share one: a worktree locked for another session is never entered or removed. A name whose
  * folder or branch exists is refused (never reused: it may hold another session's work).
@@ -76,7 +78,8 @@ export async function createWorktree(request: CreateWorktreeRequest): Promise<Cr
       // `--no-checkout` left the index empty: fill it and the tree within the sparse cone.
       await gitText(['read-tree', '-mu', 'HEAD'], inTree)
     }
-    const include = await copyWorktreeInclude(repository.root, path, env)
+    // Side by side: one writes the shared config, the other files of the worktree.
+    const [include] = await Promise.all([copyWorktreeInclude(repository.root, path, env), shareHooksPath(repository, path, env)])
     // After .worktreeinclude, which may name it too (then the copy it made stays).
     await copyLocalSettings(repository.root, path, include)
     if (settings.symlinkDirectories) await linkSharedDirectories(repository.root, path, settings.symlinkDirectories, notes)

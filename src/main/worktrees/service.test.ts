@@ -203,6 +203,40 @@ describe('an untrusted repository', () => {
   })
 })
 
+describe("the repository's core.hooksPath in a new worktree", () => {
+  // husky's layout: `core.hooksPath = .husky/_`, a folder `husky install` generates and git ignores,
+  // so a new worktree has none of its own. As Claude Code does, the worktree is pointed at the main
+  // checkout's folder, so the user's commits there run the project's hooks; nothing runs while it is made.
+  it('points a relative hooks path at the main checkout, so a commit in the worktree runs its hooks', async () => {
+    makeRepository(repo, { 'a.txt': 'a\n', '.gitignore': '.husky/_\n' })
+    const marker = join(root, 'pre-commit-ran')
+    mkdirSync(join(repo, '.husky', '_'), { recursive: true })
+    writeFileSync(join(repo, '.husky', '_', 'pre-commit'), `#!/bin/sh\necho "$PWD" >> ${marker}\n`, { mode: 0o755 })
+    gitIn(repo, 'config', 'core.hooksPath', '.husky/_')
+    const { info } = await service.create(repo, { name: 'hooks', owner: 'session' })
+    expect(existsSync(marker)).toBe(false)
+    expect(gitIn(info.path, 'config', '--get', 'core.hooksPath').trim()).toBe(join(repo, '.husky', '_'))
+    writeFileSync(join(info.path, 'b.txt'), 'b\n')
+    gitIn(info.path, 'add', 'b.txt')
+    gitIn(info.path, 'commit', '-q', '-m', 'in the worktree')
+    expect(readFileSync(marker, 'utf8').trim()).toBe(info.path)
+    // The main checkout's own commits still run the same hooks.
+    writeFileSync(join(repo, 'c.txt'), 'c\n')
+    gitIn(repo, 'add', 'c.txt')
+    gitIn(repo, 'commit', '-q', '-m', 'in the base')
+    expect(readFileSync(marker, 'utf8').trim().split('\n')).toEqual([info.path, repo])
+  })
+
+  it('leaves an absolute hooks path, and no hooks path, as they are', async () => {
+    makeRepository(repo, { 'a.txt': 'a\n' })
+    const plain = await service.create(repo, { name: 'plain', owner: 'session' })
+    expect(() => gitIn(plain.info.path, 'config', '--get', 'core.hooksPath')).toThrow()
+    gitIn(repo, 'config', 'core.hooksPath', join(root, 'team-hooks'))
+    const absolute = await service.create(repo, { name: 'absolute', owner: 'session' })
+    expect(gitIn(absolute.info.path, 'config', '--get', 'core.hooksPath').trim()).toBe(join(root, 'team-hooks'))
+  })
+})
+
 describe('removing and cleanup', () => {
   it('refuses to remove a worktree with unmerged commits or changes, says what would be lost, and removes when forced', async () => {
     makeRepository(repo, { 'a.txt': 'a\n' })

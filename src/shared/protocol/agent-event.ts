@@ -150,8 +150,11 @@ export const AgentEvent = z.discriminatedUnion('type', [
     type: z.literal('notice'),
     level: z.enum(['info', 'warning', 'error']),
     message: z.string(),
-    /** What the notice is about, when headless output must say it too (`budget`: a cap's warning or a refused guard setting). */
-    topic: z.enum(['budget']).optional(),
+    /**
+     * What the notice is about, when headless output must say it too (`budget`: a cap's warning or
+     * a refused guard setting; `storage`: a transcript the disk would not take, or took again).
+     */
+    topic: z.enum(['budget', 'storage']).optional(),
   }),
   /**
    * Memories recall picked for a turn's prompt: `attached` when they went with one of the turn's

@@ -2,6 +2,7 @@ import { homedir, tmpdir } from 'node:os'
 import { resolve } from 'node:path'
 import { SandboxManager, type SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime'
 import { ripgrepCommand } from '../../base/ripgrep'
+import { initializeLibrary, resetLibrary } from './bridge-watch'
 import { gitWriteDenies } from './git-denies'
 import { GitControlGuard } from './git-guard'
 import { defaultDenyRead } from './credential-reads'
@@ -135,7 +136,7 @@ export class BashSandbox {
     if (deps.errors.length > 0) return { ok: false, reason: `sandbox unavailable: ${deps.errors.join('; ')}` }
     const config = { ...BashSandbox.configFor({ ...o, ripgrep }), ...sandboxToolPaths() }
     try {
-      await SandboxManager.initialize(
+      await initializeLibrary(
         config,
         async ({ host, port }) => {
           if (!o.askNetwork) return { allow: false, reason: 'not in the allowed domains' }
@@ -150,7 +151,7 @@ export class BashSandbox {
     const sandbox = new BashSandbox(config, resolve(o.projectRoot), o)
     const probe = await sandbox.run('true', { cwd: o.projectRoot, timeoutMs: 30_000 })
     if (probe.exitCode !== 0) {
-      await SandboxManager.reset().catch(() => undefined)
+      await resetLibrary().catch(() => undefined)
       return { ok: false, reason: `sandbox unavailable: probe failed (exit ${probe.exitCode}): ${probe.stderr.trim().split('\n').slice(-2).join(' ')}` }
     }
     return { ok: true, sandbox }
@@ -202,7 +203,7 @@ export class BashSandbox {
       // the settings loader reads the empty folder standing in for it as no file.
       ...(this.protection.protectFiles ?? []).flatMap((file) => protect(file, true, placeholders, true)),
       ...(this.protection.denyWrite ?? []),
-      ...gitWriteDenies(this.projectRoot, placeholders),
+      ...gitWriteDenies(this.projectRoot, placeholders, home),
     ]
     return {
       ...this.config,
@@ -294,6 +295,6 @@ export class BashSandbox {
 
   /** Stops the proxies and forgets the configuration. */
   async dispose(): Promise<void> {
-    await SandboxManager.reset()
+    await resetLibrary()
   }
 }

@@ -18,7 +18,8 @@ let project: string
 let sandbox: BashSandbox | undefined
 let unavailable = ''
 
-const git = (...args: string[]): string => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.invalid', ...args], { cwd: project, encoding: 'utf8' })
+// The user's git as the sandbox's `home` sees it: that home's own config, no system config.
+const git = (...args: string[]): string => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.invalid', ...args], { cwd: project, encoding: 'utf8', env: { ...process.env, HOME: join(base, 'home'), XDG_CONFIG_HOME: join(base, 'home', '.config'), GIT_CONFIG_NOSYSTEM: '1' } })
 const run = async (command: string) => {
   if (!sandbox) throw new Error('no sandbox')
   return sandbox.run(command, { cwd: project })
@@ -102,6 +103,51 @@ describe.runIf(process.platform === 'linux')('git files in the sandbox (real rep
     expect(result.exitCode).not.toBe(0)
     expect(existsSync(join(project, 'tools', 'hooks', 'pre-commit'))).toBe(false)
     rmSync(join(project, 'tools'), { recursive: true, force: true })
+  })
+
+  // The hooks path as git itself reads it: the last value wins, comments and quotes are git's, an
+  // included file counts, and so does the user's own config (a relative path there names a folder
+  // of each repository). Each is tried with the folder absent too: `mkdir -p` must not get through.
+  it.for([
+    ['named twice (the last wins)', () => {
+      git('config', '--add', 'core.hooksPath', 'decoy')
+      git('config', '--add', 'core.hooksPath', 'tools/hooks')
+    }],
+    ['with a comment after it', () => {
+      writeFileSync(join(project, '.git', 'config'), `${readFileSync(join(project, '.git', 'config'), 'utf8')}[core]\n\thooksPath = "tools/hooks" ; the team's hooks\n`)
+    }],
+    ['in a file the config includes', () => {
+      writeFileSync(join(project, 'team.gitconfig'), '[core]\n\thooksPath = tools/hooks\n')
+      git('config', 'include.path', '../team.gitconfig')
+    }],
+    ["in the user's own config", () => {
+      mkdirSync(join(base, 'home'), { recursive: true })
+      writeFileSync(join(base, 'home', '.gitconfig'), '[core]\n\thooksPath = tools/hooks\n')
+    }],
+  ] as const)('refuses the hooks path %s, also while its folder is absent', async ([, configure], ctx) => {
+    if (!sandbox) return ctx.skip(unavailable)
+    git('init', '-q')
+    configure()
+    try {
+      expect(git('config', '--get', 'core.hooksPath').trim()).toBe('tools/hooks')
+      const result = await run('mkdir -p tools/hooks; echo planted > tools/hooks/pre-commit')
+      expect(result.exitCode).not.toBe(0)
+      expect(existsSync(join(project, 'tools', 'hooks', 'pre-commit'))).toBe(false)
+      // What stood in for the absent folder is gone with the command.
+      expect(existsSync(join(project, 'tools'))).toBe(false)
+    } finally {
+      rmSync(join(base, 'home', '.gitconfig'), { force: true })
+    }
+  })
+
+  it('refuses to rewrite a config file the repository includes', async (ctx) => {
+    if (!sandbox) return ctx.skip(unavailable)
+    git('init', '-q')
+    writeFileSync(join(project, 'team.gitconfig'), '[alias]\n\tst = status\n')
+    git('config', 'include.path', '../team.gitconfig')
+    const result = await run('printf "[core]\\n\\tfsmonitor = ./evil.sh\\n" > team.gitconfig')
+    expect(result.exitCode).not.toBe(0)
+    expect(readFileSync(join(project, 'team.gitconfig'), 'utf8')).toBe('[alias]\n\tst = status\n')
   })
 
   it('keeps a folder that is not a repository from becoming one, and follows it once it is', async (ctx) => {

@@ -1,6 +1,8 @@
-import { existsSync, readFileSync, readdirSync } from 'node:fs'
-import { isAbsolute, join, resolve } from 'node:path'
+import { existsSync, readdirSync } from 'node:fs'
+import { homedir } from 'node:os'
+import { join } from 'node:path'
 import { gitLayout } from '../paths/git-layout'
+import { readGitConfigFacts } from './git-config-read'
 import { isPlaceholder, protect, type PlaceholderScope } from './project-protection'
 
 /**
@@ -32,7 +34,11 @@ const GIT_OWN: ReadonlyArray<readonly [string, boolean]> = [
   ['modules', false],
 ]
 
-export function gitWriteDenies(root: string, placeholders?: PlaceholderScope): string[] {
+/**
+ * The denies for the working tree at `root`; `home` is the user's, whose git config can name a
+ * hooks path too (a relative one names a folder of every repository).
+ */
+export function gitWriteDenies(root: string, placeholders?: PlaceholderScope, home = homedir()): string[] {
   const layout = gitLayout(root)
   // Not a repository yet: a sandboxed `git init` plus a hook would run outside the sandbox later.
   // An empty read-only folder stands in for it (never a `/dev/null` file, which git lists as untracked).
@@ -46,8 +52,10 @@ export function gitWriteDenies(root: string, placeholders?: PlaceholderScope): s
     denies.push(...existing([...GUARDED, 'gitdir'].map((name) => join(dir, name))))
     denies.push(...worktreePointers(dir))
   }
-  const hooksPath = configuredHooksPath(layout.commonDir ?? layout.gitDir, root)
-  if (hooksPath) denies.push(hooksPath)
+  // Hooks in `core.hooksPath` run on the user's next commit, and a file the config includes is config:
+  // each as git reads them (the user's config too, includes followed), an absent hooks folder held.
+  const facts = readGitConfigFacts({ root, home, repository: gitFolders(layout).flatMap((dir) => [join(dir, 'config'), join(dir, 'config.worktree')]) })
+  denies.push(...facts.hooksPaths.map((path) => held(path, false, placeholders)), ...facts.includes)
   return [...new Set([...denies, ...hookManagerFiles(root)])]
 }
 
@@ -65,32 +73,6 @@ function worktreePointers(dir: string): string[] {
     return []
   }
   return existing(names.flatMap((name) => ['commondir', 'gitdir', 'config.worktree'].map((file) => join(dir, 'worktrees', name, file))))
-}
-
-/** `core.hooksPath` from the repository's config: hooks there run on the user's next commit. */
-function configuredHooksPath(gitDir: string | undefined, root: string): string | undefined {
-  if (!gitDir) return undefined
-  let text: string
-  try {
-    text = readFileSync(join(gitDir, 'config'), 'utf8')
-  } catch {
-    return undefined
-  }
-  let inCore = false
-  for (const line of text.split('\n')) {
-    const section = /^\s*\[\s*([^\]\s"]+)/.exec(line)
-    if (section) {
-      inCore = section[1]?.toLowerCase() === 'core'
-      continue
-    }
-    const entry = /^\s*hookspath\s*=\s*(.*?)\s*$/i.exec(line)
-    if (inCore && entry?.[1]) {
-      const value = entry[1].replace(/^"(.*)"$/, '$1')
-      const expanded = value.startsWith('~/') ? join(process.env.HOME ?? '', value.slice(2)) : value
-      return isAbsolute(expanded) ? expanded : resolve(root, expanded)
-    }
-  }
-  return undefined
 }
 
 /**
