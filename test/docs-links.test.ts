@@ -2,13 +2,13 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { anchorsOf, brokenLinks, contractDomains, linksOf, markdownFiles, unnamedDomains, unnamedFolders } from './docs'
+import { anchorsOf, brokenLinks, conflictMarkers, contractDomains, linksOf, markdownFiles, unnamedDomains, unnamedFolders } from './docs'
 import { readRankTable } from './layers'
 import { ROOT } from './source-scan'
 
 /**
  * The docs hold together: every relative link (and anchor) in the README and under docs/ leads
- * somewhere, and the map (docs/architecture.md) names, in its prose outside the rank table, every
+ * somewhere, no merge left its conflict markers in them, and the map (docs/architecture.md) names, in its prose outside the rank table, every
  * folder the table ranks and every domain of the contract — so a new folder or domain cannot be
  * added to the code without the map saying where it lives.
  */
@@ -32,6 +32,10 @@ describe('the docs', () => {
     expect(domains).toContain('session')
     expect(domains.length).toBeGreaterThanOrEqual(14)
     expect(unnamedDomains(map, domains)).toEqual([])
+  })
+
+  it('hold no conflict markers a merge left behind', () => {
+    expect(documents.flatMap((file) => conflictMarkers(file, read(file)))).toEqual([])
   })
 
   it('the README keeps the test command CI runs', () => {
@@ -86,6 +90,11 @@ describe('the checks can fail', () => {
       'src/main/projects/',
     ])
     expect(unnamedFolders(`${table}\n\`src/main/app/\`, \`src/renderer/src/app/\`, governance/gate/, src/main/*, (projects/)`, rows)).toEqual([])
+  })
+
+  it('reports conflict markers, and not a heading underlined with =', () => {
+    const merged = ['# Title', '', 'Heading', '=======', '<<<<<<< HEAD', 'ours', '=======', 'theirs', '>>>>>>> w-remote2', '<<<<<<<<'].join('\n')
+    expect(conflictMarkers('a.md', merged)).toEqual(['a.md:5', 'a.md:9'])
   })
 
   it('reports a contract domain the map leaves out', () => {

@@ -148,3 +148,12 @@ export function unnamedDomains(map: string, domains: readonly string[]): string[
   return domains.filter((domain) => !text.includes(`\`${domain}\``))
 }
 
+
+/**
+ * The lines of `text` that a merge left as conflict markers (`<<<<<<< ours`, `>>>>>>> theirs`),
+ * as `file:line`. The `=======` between them is not looked for: Markdown uses it to underline a
+ * heading.
+ */
+export function conflictMarkers(file: string, text: string): string[] {
+  return text.split('\n').flatMap((line, index) => (/^(<{7}|>{7})( |$)/.test(line) ? [`${file}:${index + 1}`] : []))
+}
