@@ -9,7 +9,7 @@ import { spawn, spawnSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { SandboxManager } from '@anthropic-ai/sandbox-runtime'
 import { BashSandbox } from '../src/main/governance/sandbox/bash-sandbox'
-import { PlaceholderScope } from '../src/main/governance/sandbox/project-protection'
+import { isPlaceholder, PlaceholderScope } from '../src/main/governance/sandbox/project-protection'
 import { join } from 'node:path'
 import { ApprovalQueue } from '../src/main/governance/approvals/queue'
 import { UnattendedAnswerer } from '../src/main/governance/approvals/answerer'
@@ -130,6 +130,7 @@ async function printSandboxSplit(sandbox: BashSandbox, project: string): Promise
   const sous: number[] = []
   const library: number[] = []
   const run: number[] = []
+  const released: number[] = []
   for (let i = 0; i < 20; i++) {
     const t0 = performance.now()
     const scope = new PlaceholderScope(sandbox.config.filesystem.allowWrite.map((e) => (typeof e === 'string' ? e : e.path)), project)
@@ -140,7 +141,9 @@ async function printSandboxSplit(sandbox: BashSandbox, project: string): Promise
     await spawnAndWait('/bin/bash', ['-c', wrapped], project)
     run.push(performance.now() - t2)
     SandboxManager.cleanupAfterCommand()
+    const t3 = performance.now()
     scope.release()
+    released.push(performance.now() - t3)
     sous.push(t1 - t0)
     library.push(t2 - t1)
   }
@@ -152,7 +155,7 @@ async function printSandboxSplit(sandbox: BashSandbox, project: string): Promise
   const bash = await per(20, () => spawnAndWait('/bin/bash', ['-c', 'true'], project))
   const m = (values: number[]) => median(values).toFixed(1)
   console.log(
-    `sandbox split of one 'echo hi' without reuse (load ${loadavg()[0]!.toFixed(1)}): Sous's per-command policy ${m(sous)} ms; library wrap ${m(library)} ms ` +
+    `sandbox split of one 'echo hi' without reuse (load ${loadavg()[0]!.toFixed(1)}): Sous's per-command policy ${m(sous)} ms (and removing its ${sandboxPlaceholders(sandbox, project)} placeholders after the command ${m(released)} ms); library wrap ${m(library)} ms ` +
       `(its 'which bash' alone ${which.toFixed(1)} ms, a ripgrep scan like its own of ${process.cwd()} ${scan.toFixed(1)} ms); bubblewrap run ${m(run)} ms; ` +
       `floor: 'bwrap --ro-bind / / true' ${floor.toFixed(1)} ms, 'bash -c true' ${bash.toFixed(1)} ms`,
   )
@@ -160,6 +163,14 @@ async function printSandboxSplit(sandbox: BashSandbox, project: string): Promise
   await printBwrapSplit(await SandboxManager.wrapWithSandbox('true', undefined, sandbox.commandConfig(scope), undefined, { commandId: 'split-bwrap', commandText: 'true' }), project)
   SandboxManager.cleanupAfterCommand()
   scope.release()
+}
+
+/** How many placeholders one command of `sandbox` makes now (folders and files standing in for absent protected paths). */
+function sandboxPlaceholders(sandbox: BashSandbox, project: string): number {
+  const scope = new PlaceholderScope(sandbox.config.filesystem.allowWrite.map((e) => (typeof e === 'string' ? e : e.path)), project)
+  const held = sandbox.commandConfig(scope).filesystem.denyWrite.filter((path) => isPlaceholder(path)).length
+  scope.release()
+  return held
 }
 
 /**
