@@ -168,7 +168,7 @@ async function printSandboxSplit(sandbox: BashSandbox, project: string): Promise
 /** How many placeholders one command of `sandbox` makes now (folders and files standing in for absent protected paths). */
 function sandboxPlaceholders(sandbox: BashSandbox, project: string): number {
   const scope = new PlaceholderScope(sandbox.config.filesystem.allowWrite.map((e) => (typeof e === 'string' ? e : e.path)), project)
-  const held = sandbox.commandConfig(scope).filesystem.denyWrite.filter((path) => isPlaceholder(path)).length
+  const held = sandbox.commandConfig(scope).filesystem.denyWrite.filter((entry) => isPlaceholder(typeof entry === 'string' ? entry : entry.path)).length
   scope.release()
   return held
 }
