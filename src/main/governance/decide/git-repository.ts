@@ -35,9 +35,9 @@ type ConfigReading = { kind: 'listing'; listing: string } | { kind: 'bare' } | {
 
 /**
  * Which repository git finds from `cwd`, then its configuration. `git config --list` alone treats
- * a refused bare repository as no repository at all, so `rev-parse` is what tells; both run at
- * once (the listing is used only when `rev-parse` found a repository), which halves the wait
- * inside a repository. With no `.git` and no `HEAD` anywhere above `cwd` and no variable
+ * a refused bare repository as no repository at all, so `rev-parse` asks first. (Running both at
+ * once measured no faster on the two shared cores: p50 17.8 ms one after the other, 19.6 ms at
+ * once, load 11.) With no `.git` and no `HEAD` anywhere above `cwd` and no variable
  * pointing git elsewhere, git would answer "not a git repository" (`base/git-discovery.ts`):
  * that answer is taken without running it, the one case git is not asked (issue 30: the gate's
  * read-only chain spent ~5 ms on that `git rev-parse`).
@@ -45,7 +45,7 @@ type ConfigReading = { kind: 'listing'; listing: string } | { kind: 'bare' } | {
 async function readConfig(cwd: string): Promise<ConfigReading> {
   const env = gitEnvironment()
   if (await outsideAnyRepository(cwd, env)) return { kind: 'listing', listing: '' }
-  const [found, config] = await Promise.all([git(['rev-parse', '--absolute-git-dir'], cwd, env), git(['config', '--list', '--show-scope', '--null'], cwd, env)])
+  const found = await git(['rev-parse', '--absolute-git-dir'], cwd, env)
   if (found.kind !== 'ok') {
     if (found.kind === 'missing') return found
     if (/cannot use bare repository/i.test(found.stderr)) return { kind: 'bare' }
@@ -53,6 +53,7 @@ async function readConfig(cwd: string): Promise<ConfigReading> {
     if (/not a git repository/i.test(found.stderr)) return { kind: 'listing', listing: '' }
     return { kind: 'failed', message: found.stderr.trim().split('\n')[0] || 'failed' }
   }
+  const config = await git(['config', '--list', '--show-scope', '--null'], cwd, env)
   if (config.kind === 'ok') return { kind: 'listing', listing: config.stdout }
   return config.kind === 'missing' ? config : { kind: 'failed', message: config.stderr.trim().split('\n')[0] || 'failed' }
 }
