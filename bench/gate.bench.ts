@@ -9,7 +9,7 @@ import { spawn, spawnSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { SandboxManager } from '@anthropic-ai/sandbox-runtime'
 import { BashSandbox } from '../src/main/governance/sandbox/bash-sandbox'
-import { PlaceholderScope } from '../src/main/governance/sandbox/project-protection'
+import { isPlaceholder, PlaceholderScope } from '../src/main/governance/sandbox/project-protection'
 import { join } from 'node:path'
 import { ApprovalQueue } from '../src/main/governance/approvals/queue'
 import { UnattendedAnswerer } from '../src/main/governance/approvals/answerer'
@@ -79,11 +79,18 @@ export default async function bench(): Promise<void> {
     const queue = new ApprovalQueue({ projectRoot: project, sousHome, sessionGrants: new SessionGrants(project) })
     const gate = createPermissionGate({ projectRoot: project, cwd: project, sousHome, home: base, managedPath: opts.managedPath, mode: 'default', approvals: new UnattendedAnswerer(queue.sessionGrants), hooks: new HookRunner({ hooks: [], sessionId: 'b', projectRoot: project }), sessionId: 'b', denials: new DenialLog() })
     const readOnly = await per(500, () => gate.canUseTool(bash, { command: 'git status && ls -la src | wc -l' }, 't'))
+    // The same chain in a repository: a read-only git command there has git asked which configuration it reads (decide/git-repository.ts).
+    const repo = join(base, 'repo')
+    mkdirSync(repo)
+    spawnSync('git', ['init', '-q'], { cwd: repo })
+    const repoGate = createPermissionGate({ projectRoot: repo, cwd: repo, sousHome, home: base, managedPath: opts.managedPath, mode: 'default', approvals: new UnattendedAnswerer(queue.sessionGrants), hooks: new HookRunner({ hooks: [], sessionId: 'b', projectRoot: repo }), sessionId: 'b', denials: new DenialLog() })
+    const inRepository = await per(100, () => repoGate.canUseTool(bash, { command: 'git status && ls -la | wc -l' }, 't'))
     const ruled = await per(500, () => gate.canUseTool(bash, { command: './test.sh --fast && tool7 run x' }, 't'))
     const searching = await per(500, () => gate.canUseTool(bash, { command: 'grep -rn TODO src && cat src/*.ts | wc -l' }, 't'))
     const budget = 1 // ms, median (issue 10)
     const verdict = (ms: number) => `${fmt(ms)} (${((ms / budget) * 100).toFixed(0)}% of the 1 ms budget)`
     console.log(`canUseTool: read-only chain ${verdict(readOnly)}, allow-rule chain (41 rules) ${verdict(ruled)}`)
+    console.log(`canUseTool: read-only git chain in a repository (git asked which configuration it reads) ${verdict(inRepository)}`)
     console.log(`canUseTool: recursive search and a glob checked against Read deny rules ${verdict(searching)}`)
 
     const { settings } = loadSettings(project, opts)
@@ -123,6 +130,7 @@ async function printSandboxSplit(sandbox: BashSandbox, project: string): Promise
   const sous: number[] = []
   const library: number[] = []
   const run: number[] = []
+  const released: number[] = []
   for (let i = 0; i < 20; i++) {
     const t0 = performance.now()
     const scope = new PlaceholderScope(sandbox.config.filesystem.allowWrite.map((e) => (typeof e === 'string' ? e : e.path)), project)
@@ -133,7 +141,9 @@ async function printSandboxSplit(sandbox: BashSandbox, project: string): Promise
     await spawnAndWait('/bin/bash', ['-c', wrapped], project)
     run.push(performance.now() - t2)
     SandboxManager.cleanupAfterCommand()
+    const t3 = performance.now()
     scope.release()
+    released.push(performance.now() - t3)
     sous.push(t1 - t0)
     library.push(t2 - t1)
   }
@@ -145,7 +155,7 @@ async function printSandboxSplit(sandbox: BashSandbox, project: string): Promise
   const bash = await per(20, () => spawnAndWait('/bin/bash', ['-c', 'true'], project))
   const m = (values: number[]) => median(values).toFixed(1)
   console.log(
-    `sandbox split of one 'echo hi' without reuse (load ${loadavg()[0]!.toFixed(1)}): Sous's per-command policy ${m(sous)} ms; library wrap ${m(library)} ms ` +
+    `sandbox split of one 'echo hi' without reuse (load ${loadavg()[0]!.toFixed(1)}): Sous's per-command policy ${m(sous)} ms (and removing its ${sandboxPlaceholders(sandbox, project)} placeholders after the command ${m(released)} ms); library wrap ${m(library)} ms ` +
       `(its 'which bash' alone ${which.toFixed(1)} ms, a ripgrep scan like its own of ${process.cwd()} ${scan.toFixed(1)} ms); bubblewrap run ${m(run)} ms; ` +
       `floor: 'bwrap --ro-bind / / true' ${floor.toFixed(1)} ms, 'bash -c true' ${bash.toFixed(1)} ms`,
   )
@@ -153,6 +163,14 @@ async function printSandboxSplit(sandbox: BashSandbox, project: string): Promise
   await printBwrapSplit(await SandboxManager.wrapWithSandbox('true', undefined, sandbox.commandConfig(scope), undefined, { commandId: 'split-bwrap', commandText: 'true' }), project)
   SandboxManager.cleanupAfterCommand()
   scope.release()
+}
+
+/** How many placeholders one command of `sandbox` makes now (folders and files standing in for absent protected paths). */
+function sandboxPlaceholders(sandbox: BashSandbox, project: string): number {
+  const scope = new PlaceholderScope(sandbox.config.filesystem.allowWrite.map((e) => (typeof e === 'string' ? e : e.path)), project)
+  const held = sandbox.commandConfig(scope).filesystem.denyWrite.filter((entry) => isPlaceholder(typeof entry === 'string' ? entry : entry.path)).length
+  scope.release()
+  return held
 }
 
 /**
@@ -167,8 +185,13 @@ async function printBwrapSplit(wrapped: string, project: string): Promise<void> 
   const bwrap = wrapped.slice(0, at.index)
   const shell = at[1]!
   const run = (script: string) => () => spawnAndWait('/bin/bash', ['-c', script], project)
-  const [alone, seccomp, whole] = await inTurn(20, [run(`${bwrap} -- /bin/true`), run(`${bwrap} -- ${shell} -c 'SRT_ALLOW_NESTED_USERNS=0 ${helper[1]} ${shell} -c true'`), run(wrapped)])
-  console.log(`bubblewrap run taken apart (load ${loadavg()[0]!.toFixed(1)}): its mounts and namespaces running true ${alone!.toFixed(1)} ms, with the seccomp helper ${seccomp!.toFixed(1)} ms, with the socat relays (the whole command) ${whole!.toFixed(1)} ms`)
+  // Each runs through `bash -c`, as the Bash tool's wrapped command does: the bare bwrap through it too is what the others compare with.
+  const [bare, alone, seccomp, whole] = await inTurn(20, [run('bwrap --ro-bind / / /bin/true'), run(`${bwrap} -- /bin/true`), run(`${bwrap} -- ${shell} -c 'SRT_ALLOW_NESTED_USERNS=0 ${helper[1]} ${shell} -c true'`), run(wrapped)])
+  const mounts = (bwrap.match(/ --(?:ro-bind|bind|tmpfs|dev|proc) /g) ?? []).length
+  console.log(
+    `bubblewrap run taken apart, each through bash -c (load ${loadavg()[0]!.toFixed(1)}): a bare 'bwrap --ro-bind / / true' ${bare!.toFixed(1)} ms; the command's own bwrap (${mounts} mounts, its namespaces) running true ${alone!.toFixed(1)} ms, ` +
+      `with the seccomp helper ${seccomp!.toFixed(1)} ms, with the socat relays (the whole command) ${whole!.toFixed(1)} ms`,
+  )
 }
 
 function spawnAndWait(file: string, args: string[], cwd: string): Promise<unknown> {

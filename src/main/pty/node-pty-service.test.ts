@@ -125,6 +125,25 @@ describe('NodePtyService', () => {
     expect(out.chunks).toBeLessThan(500)
   })
 
+  it('delivers output at once from the moment flushOn arrives, even split across reads', async () => {
+    // A batch that never ends within the test: only flushOn can deliver before the exit.
+    const slow = new NodePtyService({ batchMs: 60_000 })
+    const script = "printf before; sleep 0.3; printf MA; sleep 0.3; printf 'RK after'; exec sleep 30"
+    const marked = slow.spawn({ file: '/bin/bash', args: ['-c', script], cwd: dir, flushOn: 'MARK' })
+    const unmarked = slow.spawn({ file: '/bin/bash', args: ['-c', script], cwd: dir })
+    const out = collector(marked)
+    const control = collector(unmarked)
+    try {
+      await out.until(/MARK after/)
+      // What came before the marker was batched with it; without flushOn nothing has been delivered yet.
+      expect(out.text).toBe('beforeMARK after')
+      expect(out.chunks).toBe(1)
+      expect(control.chunks).toBe(0)
+    } finally {
+      await slow.dispose()
+    }
+  })
+
   it('pauses above the high-water mark and resumes after acks', async () => {
     const proc = service.spawn({ file: '/bin/bash', args: ['-c', 'yes | head -c 1000000; echo; echo DONE; read -r _'], cwd: dir, flowControl: true })
     const out = collector(proc)

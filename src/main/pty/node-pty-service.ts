@@ -3,7 +3,7 @@ import type * as NodePty from 'node-pty'
 import type { IPty } from 'node-pty'
 import { childEnvironment, type ChildEnvPolicy } from '../base/child-env'
 import { killSessionTree } from './process-tree'
-import type { PtyProcess, PtyService, SpawnOptions } from './types'
+import type { DeliveryOptions, PtyProcess, PtyService, SpawnOptions } from './types'
 
 /** Output is gathered for this long and delivered as one data event (as VS Code does). */
 export const BATCH_MS = 5
@@ -19,6 +19,8 @@ type ExitInfo = { exitCode: number; signal?: number }
 /** Tunables, mostly so tests and benchmarks can shorten the grace period. */
 export interface NodePtyServiceOptions {
   killGraceMs?: number
+  /** How long output is gathered into one data event (default {@link BATCH_MS}). */
+  batchMs?: number
   highWaterChars?: number
   lowWaterChars?: number
   /**
@@ -46,6 +48,9 @@ class NodePtyProcess implements PtyProcess {
   private paused = false
   private killTimer: NodeJS.Timeout | undefined
   private exitInfo: ExitInfo | undefined
+  /** The end of the output so far that could be the start of `flushOn`, and whether `flushOn` has arrived. */
+  private flushTail = ''
+  private flushing = false
   /** Resolves once the PTY has exited and its last output was delivered. */
   readonly exited: Promise<ExitInfo>
 
@@ -55,6 +60,7 @@ class NodePtyProcess implements PtyProcess {
     private readonly flowControl: boolean,
     private readonly options: Required<NodePtyServiceOptions>,
     onGone: () => void,
+    private readonly flushOn?: string,
   ) {
     this.pid = pty.pid
     pty.onData((chunk) => this.receive(chunk))
@@ -135,7 +141,17 @@ class NodePtyProcess implements PtyProcess {
         this.pty.pause()
       }
     }
-    this.flushTimer ??= setTimeout(() => this.flush(), BATCH_MS)
+    if (this.flushNow(chunk)) this.flush()
+    else this.flushTimer ??= setTimeout(() => this.flush(), this.options.batchMs)
+  }
+
+  /** Whether `flushOn` has arrived, in this chunk or before (it may be split across chunks). */
+  private flushNow(chunk: string): boolean {
+    if (this.flushing || !this.flushOn) return this.flushing
+    const seen = this.flushTail + chunk
+    this.flushing = seen.includes(this.flushOn)
+    this.flushTail = this.flushOn.length > 1 ? seen.slice(1 - this.flushOn.length) : ''
+    return this.flushing
   }
 
   private flush(): void {
@@ -168,6 +184,7 @@ export class NodePtyService implements PtyService {
   constructor(options: NodePtyServiceOptions = {}) {
     this.options = {
       killGraceMs: options.killGraceMs ?? KILL_GRACE_MS,
+      batchMs: options.batchMs ?? BATCH_MS,
       highWaterChars: options.highWaterChars ?? HIGH_WATER_CHARS,
       lowWaterChars: options.lowWaterChars ?? LOW_WATER_CHARS,
       childEnv: options.childEnv ?? (() => ({})),
@@ -179,7 +196,7 @@ export class NodePtyService implements PtyService {
    * Contract: the child's environment is the service's base (this process's) plus `options.env`, minus every variable
    * the child-environment policy holds back — an explicit `env` cannot bring a credential back.
    */
-  spawn(options: SpawnOptions & { flowControl?: boolean }): PtyProcess {
+  spawn(options: SpawnOptions & DeliveryOptions): PtyProcess {
     const env: Record<string, string> = { ...childEnvironment({ ...this.options.env, ...options.env }, this.options.childEnv()), TERM: 'xterm-256color' }
     const file = options.file ?? defaultShell(env)
     const pty = nodePty().spawn(file, options.args ?? [], {
@@ -190,7 +207,7 @@ export class NodePtyService implements PtyService {
       rows: options.rows ?? 24,
     })
     const id = `pty_${this.nextId++}`
-    const proc = new NodePtyProcess(id, pty, options.flowControl ?? true, this.options, () => this.processes.delete(id))
+    const proc = new NodePtyProcess(id, pty, options.flowControl ?? true, this.options, () => this.processes.delete(id), options.flushOn)
     this.processes.set(id, proc)
     return proc
   }

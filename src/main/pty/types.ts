@@ -32,8 +32,20 @@ export interface PtyProcess {
   kill(signal?: NodeJS.Signals): void
 }
 
+/** How one PTY delivers its output, besides what it runs. */
+export interface DeliveryOptions {
+  /** Flow control (see {@link PtyProcess.ack}); default on. */
+  flowControl?: boolean
+  /**
+   * Once this text has arrived, output is delivered as it comes instead of after the batch
+   * interval: a consumer waiting for an end marker (the Bash tool) hears it at once, not ~5 ms
+   * later. Output before it is batched as usual.
+   */
+  flushOn?: string
+}
+
 export interface PtyService {
-  spawn(options: SpawnOptions & { flowControl?: boolean }): PtyProcess
+  spawn(options: SpawnOptions & DeliveryOptions): PtyProcess
   get(id: string): PtyProcess | undefined
   /** Every live PTY. */
   list(): PtyProcess[]

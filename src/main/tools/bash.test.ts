@@ -52,6 +52,18 @@ describe('Bash', () => {
     expect(result.details).toMatchObject({ exitCode: 0, command: 'echo hi; printf "a\\tb\\n"' })
   })
 
+  it('ends on its end marker without waiting for the terminal to deliver a batch', async () => {
+    // Output batches that never end within the test: only the marker's own delivery can end the run (the PTY's flushOn).
+    const slow = new NodePtyService({ killGraceMs: 300, batchMs: 60_000 })
+    try {
+      const result = await runToolCall(createBashTool({ pty: slow }), { command: 'echo hi' }, world.ctx())
+      expect(textOf(result)).toBe('hi')
+      expect(result.details).toMatchObject({ exitCode: 0 })
+    } finally {
+      await slow.dispose()
+    }
+  })
+
   it('reports a failing exit code as an error with the output', async () => {
     const result = await runToolCall(bash, { command: 'echo oops >&2; exit 7' }, world.ctx())
     expect(result.isError).toBe(true)

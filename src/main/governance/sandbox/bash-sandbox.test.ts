@@ -54,6 +54,13 @@ describe('BashSandbox', () => {
     expect(r.stderr).toMatch(/sandbox_violations[\s\S]*example\.invalid/)
   })
 
+  it('names each writable folder once (the library binds every entry it is given, a repeated /tmp twice)', () => {
+    const config = BashSandbox.configFor({ projectRoot: project, allowWrite: ['/tmp', project] })
+    const roots = config.filesystem.allowWrite.map((entry) => (typeof entry === 'string' ? entry : entry.path))
+    expect(roots).toEqual([...new Set(roots)])
+    expect(roots).toEqual(expect.arrayContaining([project, '/tmp']))
+  })
+
   it.skipIf(unavailable !== undefined)(skippedUnless('hides credential folders', unavailable), async () => {
     const r = await sandbox.run(`ls ${join(base, 'home', '.ssh')}/id_rsa`, { cwd: project })
     expect(r.exitCode).not.toBe(0)

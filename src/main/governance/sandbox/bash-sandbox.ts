@@ -113,7 +113,8 @@ export class BashSandbox {
       filesystem: {
         denyRead: [...defaultDenyRead(home, o.sousHome), ...(o.denyRead ?? [])],
         allowRead: o.allowRead ?? [],
-        allowWrite: [root, tmpdir(), '/tmp', ...(o.allowWrite ?? [])],
+        // Each once: `tmpdir()` is `/tmp` unless TMPDIR says otherwise, and the library binds every entry it is given (a second `--bind /tmp /tmp`).
+        allowWrite: [...new Set([root, tmpdir(), '/tmp', ...(o.allowWrite ?? [])])],
         // What exists now (the violation monitor's view); each command gets its own set (commandConfig).
         denyWrite: [...(o.protectFiles ?? []).flatMap((file) => protect(file, false)), ...(o.denyWrite ?? [])],
       },

@@ -99,6 +99,8 @@ export class CommandRun {
       cols: options.cols ?? 120,
       rows: options.rows ?? 40,
       flowControl: false,
+      // The marker is what the run waits for: delivered as it arrives, not a batch interval later.
+      flushOn: this.markerPrefix,
     })
     this.done = new Promise<CommandEnd>((resolve) => {
       let timer: NodeJS.Timeout | undefined
