@@ -113,8 +113,7 @@ export class BashSandbox {
       filesystem: {
         denyRead: [...defaultDenyRead(home, o.sousHome), ...(o.denyRead ?? [])],
         allowRead: o.allowRead ?? [],
-        // Each once: `tmpdir()` is `/tmp` unless TMPDIR says otherwise, and the library binds every entry it is given (a second `--bind /tmp /tmp`).
-        allowWrite: [...new Set([root, tmpdir(), '/tmp', ...(o.allowWrite ?? [])])],
+        allowWrite: [...new Set([root, tmpdir(), '/tmp', ...(o.allowWrite ?? [])])], // once each: tmpdir() is mostly /tmp, and the library binds every entry
         // What exists now (the violation monitor's view); each command gets its own set (commandConfig).
         denyWrite: [...(o.protectFiles ?? []).flatMap((file) => protect(file, false)), ...(o.denyWrite ?? [])],
       },
