@@ -1,7 +1,7 @@
 import type { SousApi } from '../../../shared/ipc/api'
 import { withCheckedEvents } from './checked-events'
 import { createEventProblemLog, type EventProblemLog } from './event-problems'
-import { socketProtocols } from './socket-key'
+import { pageSocketProtocols } from './socket-key'
 import { createWsClient, type ConnectionState } from './ws-client'
 
 /**
@@ -40,7 +40,7 @@ function pickTransport(): { api: SousApi; connection: Connection; pathForFile: (
       pathForFile: (file) => preload.getPathForFile?.(file) || undefined,
     }
   }
-  const client = createWsClient({ url: wsUrl(), protocols: socketProtocols() })
+  const client = createWsClient({ url: wsUrl(), protocols: pageSocketProtocols() })
   return { api: client, connection: client, pathForFile: () => undefined }
 }
 

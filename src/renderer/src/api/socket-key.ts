@@ -51,3 +51,16 @@ export function socketProtocols(win: Pick<Window, 'location' | 'history' | 'loca
   }
   return key ? [PROTOCOL, `${KEY_PREFIX}${key}`] : [PROTOCOL]
 }
+
+let pageProtocols: string[] | undefined
+
+/**
+ * {@link socketProtocols} of this page, worked out once: the app's start takes the key in a task
+ * of its own before the api opens the socket (`app/start.tsx`). The first touch of localStorage
+ * and the address bar's rewrite were most of the api chunk's evaluation (16 of 22 ms in a profile
+ * at load average 9), and the socket's creation the rest. Once, not twice: the key leaves the
+ * address bar on the first call, and where storage refused it a second call would find none.
+ */
+export function pageSocketProtocols(): string[] {
+  return (pageProtocols ??= socketProtocols())
+}

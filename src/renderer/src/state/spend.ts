@@ -1,6 +1,7 @@
 import { create } from 'zustand'
 import { rollUp, ROOT, type AgentTree } from '../../../shared/protocol/agent-tree'
 import type { Usage } from '../../../shared/protocol/agent-event'
+import { groupDigits } from '../lib/group-digits'
 
 /**
  * What the session on screen spent, from one source for every figure that shows it: the chat's
@@ -76,7 +77,7 @@ export function formatUsd(usd: number): string {
 
 /** Token counts as every spend figure shows them: exact below 10,000, then `10.4k`, then `1.25M`. */
 export function formatTokens(count: number): string {
-  if (count < 10_000) return count.toLocaleString('en-US')
+  if (count < 10_000) return groupDigits(count)
   if (count < 1_000_000) return `${(count / 1000).toFixed(1)}k`
   return `${(count / 1_000_000).toFixed(2)}M`
 }

@@ -3,6 +3,7 @@ import type { PermissionModeName } from '../../../../shared/ipc/contract'
 import { openView } from '../../lib/open-dialog'
 import { budgetFacts, compactCount, highMark, lowMark, modeLabel, nextMode, statusFacts, type UsageHistory } from './status'
 import { formatTokens, formatUsd, useSessionSpend } from '../../state/spend'
+import { groupDigits } from '../../lib/group-digits'
 import './status-bar.css'
 
 /** What the status bar shows and the one thing it changes (the mode); the shell wires it to the chat. */
@@ -60,7 +61,8 @@ export function StatusBar({ transcript, mode, modeProblem: problem, setMode, act
         type="button"
         className="status-bar__context"
         aria-label={`Context used: ${compactCount(facts.contextUsed)} of ${compactCount(facts.contextWindow)} tokens. Open the context view`}
-        title={`${facts.contextUsed.toLocaleString()} of ${facts.contextWindow.toLocaleString()} tokens${facts.autoCompactAt ? `; automatic compaction at ${facts.autoCompactAt.toLocaleString()}` : ''}. Open the context view`}
+        // Grouped as the footers are, without ICU: its number formatter's first use was a long task of the first render (lib/group-digits.ts).
+        title={`${groupDigits(facts.contextUsed)} of ${groupDigits(facts.contextWindow)} tokens${facts.autoCompactAt ? `; automatic compaction at ${groupDigits(facts.autoCompactAt)}` : ''}. Open the context view`}
         onClick={() => openView('context')}
       >
         <meter min={0} max={1} low={lowMark(facts)} high={highMark(facts)} optimum={0} value={share} aria-hidden="true" />
