@@ -15,7 +15,8 @@ export interface TracedTask {
   what: string
 }
 
-interface TraceEvent {
+/** One event of Chromium's trace, as CDP's `Tracing.dataCollected` carries it (the fields these benches read). */
+export interface TraceEvent {
   name: string
   ph: string
   pid: number

@@ -5,17 +5,7 @@
  * can force a layout), so the names do not add up to the thread's total.
  */
 import type { CDPSession } from '@playwright/test'
-
-interface TraceEvent {
-  name: string
-  ph: string
-  pid: number
-  tid: number
-  ts: number
-  dur?: number
-  tdur?: number
-  args?: { name?: string }
-}
+import type { TraceEvent } from './task-trace'
 
 /** The trace event names summed, in the order printed. */
 const NAMES = ['RunTask', 'FunctionCall', 'TimerFire', 'FireAnimationFrame', 'EventDispatch', 'UpdateLayoutTree', 'Layout', 'PrePaint', 'Paint', 'Layerize', 'Commit', 'MinorGC', 'MajorGC', 'V8.GC_SCAVENGER', 'V8.GC_MC_BACKGROUND_MARKING']
