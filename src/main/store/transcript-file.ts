@@ -15,12 +15,24 @@ export function keptInTranscript(event: AgentEvent): boolean {
  * What a transcript file says about its saving, each once per change: `failing` when a write was
  * refused (the disk is full…) and lines are held in memory; `saved` when writing worked again and
  * the held lines were written, in order; `lost` when the file was closed with lines still held.
+ * `capped` when the held lines reached {@link TranscriptFileOptions.holdLimitBytes}: saving stops there
+ * for good (the held lines are still written when the disk takes them; nothing said after them is).
  * `error` is the refusal as the system gave it (`ENOSPC: no space left on device, open '…'`).
  */
 export type TranscriptSaveReport =
   | { kind: 'failing'; path: string; error: string; held: number }
   | { kind: 'saved'; path: string; written: number }
+  | { kind: 'capped'; path: string; error: string; held: number; limitBytes: number }
   | { kind: 'lost'; path: string; error: string; lost: number }
+
+/** Default {@link TranscriptFileOptions.holdLimitBytes}: a long stretch of a session, and still far from what memory can bear. */
+export const HOLD_LIMIT_BYTES = 32 * 1024 * 1024
+
+/** How a transcript file behaves on a full disk. */
+export interface TranscriptFileOptions {
+  /** How much may wait in memory (the lines' length in characters) before saving stops; {@link HOLD_LIMIT_BYTES} unless set. */
+  holdLimitBytes?: number
+}
 
 /**
  * One transcript file (a session's, or a subagent's sidechain), written line by line as things
@@ -33,13 +45,26 @@ export type TranscriptSaveReport =
  * the disk writable again; then they are written in order, stamped with the time they happened.
  * `report` hears each change of state once (see {@link TranscriptSaveReport}), so the session
  * goes on and the user is told, instead of the turn ending with the error.
+ *
+ * What waits is capped ({@link TranscriptFileOptions.holdLimitBytes}), so a disk that stays full
+ * cannot make memory grow without bound. Past the cap the file stops for good: the held entries
+ * are still written (they follow what is on disk without a gap) but every later one is counted as
+ * lost, even when the disk takes writes again. Writing later ones would leave a gap that what
+ * follows depends on (a tool result whose call was dropped, a message_end of a lost message), and
+ * the reader cannot tell a gap from a conversation; a file that simply ends is what a crash leaves,
+ * and resumes cleanly (calls left open get synthesized results).
  */
 export class TranscriptFile {
   private writer: TranscriptWriter | undefined
-  /** Entries not on disk yet, oldest first. */
-  private held: TranscriptEntry[] = []
+  /** Entries not on disk yet, oldest first, serialized (one line each). */
+  private held: string[] = []
+  /** The length of {@link held}'s lines. */
+  private heldBytes = 0
   /** The refusal that made the entries wait, while they wait. */
   private failing: string | undefined
+  /** Entries dropped since the cap was reached (undefined until it is): none is written after. */
+  private dropped: number | undefined
+  private readonly holdLimitBytes: number
 
   constructor(
     readonly path: string,
@@ -47,7 +72,9 @@ export class TranscriptFile {
     /** The file exists already. */
     existing = false,
     private readonly report?: (report: TranscriptSaveReport) => void,
+    options: TranscriptFileOptions = {},
   ) {
+    this.holdLimitBytes = options.holdLimitBytes ?? HOLD_LIMIT_BYTES
     if (existing) this.writer = TranscriptWriter.open(path)
   }
 
@@ -75,16 +102,37 @@ export class TranscriptFile {
    */
   close(): TranscriptSaveReport | undefined {
     if (this.held.length > 0) this.flush()
-    if (this.held.length === 0) return undefined
-    const lost: TranscriptSaveReport = { kind: 'lost', path: this.path, error: this.failing ?? 'not written', lost: this.held.length }
+    const count = this.held.length + (this.dropped ?? 0)
+    if (count === 0) return undefined
+    const lost: TranscriptSaveReport = { kind: 'lost', path: this.path, error: this.failing ?? this.stoppedBy ?? 'not written', lost: count }
     this.held = []
+    this.heldBytes = 0
     this.failing = undefined
+    this.dropped = undefined
     this.report?.(lost)
     return lost
   }
 
+  /** The refusal saving stopped on, once capped (kept for the close's report). */
+  private stoppedBy: string | undefined
+
   private append(entry: TranscriptEntry): void {
-    this.held.push(entry)
+    if (this.dropped !== undefined) {
+      // Stopped: the held prefix may still go to disk, nothing after the gap may.
+      if (this.held.length > 0) this.flush()
+      this.dropped++
+      return
+    }
+    const line = `${JSON.stringify(entry)}\n`
+    if (this.failing !== undefined && this.heldBytes + line.length > this.holdLimitBytes) {
+      this.dropped = 1
+      this.stoppedBy = this.failing
+      this.report?.({ kind: 'capped', path: this.path, error: this.failing, held: this.held.length, limitBytes: this.holdLimitBytes })
+      if (this.held.length > 0) this.flush()
+      return
+    }
+    this.held.push(line)
+    this.heldBytes += line.length
     this.flush()
   }
 
@@ -94,8 +142,8 @@ export class TranscriptFile {
     try {
       this.writer ??= TranscriptWriter.create(this.path, this.header)
       while (this.held.length > 0) {
-        this.writer.write(this.held[0]!)
-        this.held.shift()
+        this.writer.writeLine(this.held[0]!)
+        this.heldBytes -= this.held.shift()!.length
       }
     } catch (error) {
       if (this.failing !== undefined) return
@@ -105,6 +153,8 @@ export class TranscriptFile {
     }
     if (this.failing === undefined) return
     this.failing = undefined
+    // Capped: the prefix is on disk, but saving has not come back (the close says what was lost).
+    if (this.dropped !== undefined) return
     this.report?.({ kind: 'saved', path: this.path, written: waited })
   }
 }

@@ -76,6 +76,31 @@ describe('a transcript on a full disk', () => {
     // No part of a header was left behind: a later session of that id starts a clean file.
     expect(readFileSync(path, 'utf8')).toBe('')
   })
+
+  it.skipIf(refusal !== undefined)(skippedUnless('caps what waits in memory: past the cap saving stops for good, the file keeps a prefix without a gap, and closing counts what was lost', refusal), async () => {
+    const path = transcriptPath(disk.root, '/work/app', 's4')
+    const reports: TranscriptSaveReport[] = []
+    // Room for about two of the 6000-character messages.
+    const file = new TranscriptFile(path, { sessionId: 's4', projectPath: '/work/app' }, false, (report) => reports.push(report), { holdLimitBytes: 13_000 })
+    file.appendMessage(said('one', 10))
+    disk.fill()
+    file.appendMessage(said('two'))
+    file.appendMessage(said('three'))
+    file.appendMessage(said('four'))
+    file.appendMessage(said('five', 10))
+    expect(reports).toEqual([
+      { kind: 'failing', path, error: expect.stringMatching(/ENOSPC/), held: 1 },
+      { kind: 'capped', path, error: expect.stringMatching(/ENOSPC/), held: 2, limitBytes: 13_000 },
+    ])
+    // The disk takes writes again: the held prefix goes to disk, nothing after the gap does.
+    disk.free()
+    file.appendMessage(said('six', 10))
+    expect(reports).toHaveLength(2)
+    expect(file.close()).toEqual({ kind: 'lost', path, error: expect.stringMatching(/ENOSPC/), lost: 3 })
+    const loaded = await loadTranscript(path)
+    expect(loaded).toMatchObject({ repaired: false, skipped: [] })
+    expect(loaded!.messages.map(firstWord)).toEqual(['one', 'two', 'three'])
+  })
 })
 
 function firstWord(message: Message): string {

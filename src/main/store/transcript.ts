@@ -95,7 +95,11 @@ export class TranscriptWriter {
    * could not be written; the file is then as it was.
    */
   write(entry: TranscriptEntry): void {
-    const line = `${JSON.stringify(entry)}\n`
+    this.writeLine(`${JSON.stringify(entry)}\n`)
+  }
+
+  /** {@link write} for an entry already serialized (`JSON.stringify(entry) + '\n'`), so a caller that measured it does not serialize it twice. */
+  writeLine(line: string): void {
     const start = this.tailUnsure && !endsWithNewline(this.path) ? '\n' : ''
     try {
       // Transcripts hold everything the agent read: only the user may read them (the mode applies on creation).
