@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { mkdirSync, mkdtempSync, rmSync, statfsSync } from 'node:fs'
-import { readFile, writeFile } from 'node:fs/promises'
+import { readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -47,12 +47,17 @@ describe.skipIf(refused !== undefined)('a snapshot on a full disk', () => {
         await writeFile(join(mountPoint, 'filler'), Buffer.alloc(Math.max(0, bavail * bsize - 256 * 1024)))
         return toolUseReply('Bash', { command: 'echo ran > ran.txt' }, { id: 'toolu_full' })
       },
+      // The user frees the space: the next checkpoint is saved, and the session says so.
+      async () => {
+        await rm(join(mountPoint, 'filler'))
+        return toolUseReply('Bash', { command: 'echo again > again.txt' }, { id: 'toolu_freed' })
+      },
       textReply('Done.'),
     ])
     const run = await headless.sous(['--permission-mode', 'bypassPermissions', '--output-format', 'sous-events', 'Write two files'])
     expect(run.code, run.stderr).toBe(0)
     expect(server.failures).toEqual([])
-    const events = run.stdout.trim().split('\n').map((line) => JSON.parse(line) as { type: string; toolUseId?: string; text?: string; sessionId?: string; content?: string })
+    const events = run.stdout.trim().split('\n').map((line) => JSON.parse(line) as { type: string; toolUseId?: string; text?: string; sessionId?: string; content?: string; message?: string; level?: string })
     // Said once, on the card of the call whose checkpoint failed (its blob is written while it runs), with the kernel's reason.
     const said = events.filter((event) => event.type === 'tool_progress' && event.text?.startsWith('Checkpoint not recorded'))
     expect(said).toEqual([expect.objectContaining({ toolUseId: 'toolu_full', text: expect.stringMatching(/ENOSPC|no space left/i) })])
@@ -62,7 +67,17 @@ describe.skipIf(refused !== undefined)('a snapshot on a full disk', () => {
     const sessionId = events.find((event) => event.sessionId)!.sessionId!
     const checkpoints = await readCheckpoints(join(mountPoint, 'sous'), sessionId)
     const states = checkpoints.map((checkpoint) => [checkpoint.trigger.kind === 'tool' ? checkpoint.trigger.toolUseId : 'prompt', checkpoint.before.kind])
-    expect(states).toEqual([['prompt', 'content'], ['toolu_first', 'content'], ['toolu_full', 'missing']])
+    expect(states).toEqual([['prompt', 'content'], ['toolu_first', 'content'], ['toolu_full', 'missing'], ['toolu_freed', 'content']])
+    // The session is told once that checkpoints are not saved (the folder and the kernel's reason), and once that they are again; on stderr too.
+    const folder = join(mountPoint, 'sous', 'checkpoints')
+    const notices = events.filter((event) => event.type === 'notice' && event.message?.includes('Checkpoints are'))
+    expect(notices).toEqual([
+      expect.objectContaining({ level: 'warning', message: expect.stringMatching(new RegExp(`^Checkpoints are not being saved to ${folder}: .*(ENOSPC|no space left)`, 'i')) }),
+      expect.objectContaining({ level: 'info', message: `Checkpoints are saved again to ${folder}.` }),
+    ])
+    expect(run.stderr.match(/Checkpoints are not being saved/g)).toHaveLength(1)
+    expect(run.stderr).toContain(`sous: note: Checkpoints are saved again to ${folder}.`)
+    expect(await readFile(join(headless.project, 'again.txt'), 'utf8')).toBe('again\n')
     expect(checkpoints[2]!.before).toMatchObject({ reason: expect.stringMatching(/ENOSPC|no space left/i) })
   }, 60_000)
 })

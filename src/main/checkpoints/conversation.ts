@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import { rmSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import type { AgentEvent } from '../../shared/protocol/agent-event'
 import type { Message } from '../services/model/types'
@@ -44,13 +45,21 @@ export async function forkAt(home: string, checkpoint: Checkpoint): Promise<stri
 /**
  * A new session continuing a whole stored conversation (`--fork-session` without `--at`). Returns
  * its id. `events` (the original's cards up to the fork) let the app draw the fork's history.
+ * Throws when the disk refuses it, leaving no file of the fork.
  */
 export function forkMessages(home: string, projectPath: string, messages: readonly Message[], events: readonly AgentEvent[] = []): string {
   const sessionId = randomUUID()
-  const writer = TranscriptWriter.create(transcriptPath(home, projectPath, sessionId), { sessionId, projectPath })
-  // The cards carry the original's session id; the fork's own id goes on them.
-  for (const event of events) writer.appendEvent({ ...event, sessionId })
-  for (const message of messages) writer.appendMessage(message)
+  const path = transcriptPath(home, projectPath, sessionId)
+  try {
+    const writer = TranscriptWriter.create(path, { sessionId, projectPath })
+    // The cards carry the original's session id; the fork's own id goes on them.
+    for (const event of events) writer.appendEvent({ ...event, sessionId })
+    for (const message of messages) writer.appendMessage(message)
+  } catch (error) {
+    // A fork the disk refused part way is no session: nothing of it is left to resume.
+    rmSync(path, { force: true })
+    throw new Error(`the fork could not be written to ${path} (${error instanceof Error ? error.message : String(error)}); no session was created`)
+  }
   return sessionId
 }
 

@@ -101,12 +101,25 @@ export class CheckpointDesk {
     return { files, skipped: plan.skipped }
   }
 
-  /** Restores with the user's choices: the code first; when it is refused the conversation is not touched. */
+  /**
+   * Restores with the user's choices, both or neither: the code's files are staged, then the
+   * conversation is rewound, then the project changes; a refusal of either (a full disk) leaves the
+   * project and the transcript as they were.
+   */
   async restore(choice: RestoreChoice): Promise<RestoreOutcome & { messages?: number }> {
     this.idle(choice.sessionId)
     const found = await this.find(choice.sessionId, choice.checkpointId)
     const checkpoint = found.checkpoints[found.index]!
     let outcome: RestoreOutcome = { restored: [], kept: [], skipped: [] }
+    const rewindTranscript = () => rewindConversation(this.o.home, checkpoint)
+    let messages: number | undefined
+    let refused: AppError | undefined
+    const conversation = async () => {
+      messages = await (this.o.sessions?.whileClosed ? this.o.sessions.whileClosed(choice.sessionId, rewindTranscript) : rewindTranscript()).catch((error: unknown) => {
+        refused = error instanceof AppError ? error : new AppError('CONFLICT', `the conversation could not be rewound: ${error instanceof Error ? error.message : String(error)}; nothing was changed`)
+        throw refused
+      })
+    }
     if (choice.mode !== 'conversation') {
       const { plan, workspace } = await this.plan(choice.sessionId, choice.checkpointId)
       const contents = new Map(Object.entries(choice.contents ?? {}).map(([path, text]) => [path, Buffer.from(text, 'utf8')]))
@@ -114,17 +127,16 @@ export class CheckpointDesk {
         ...(choice.paths && { only: new Set(choice.paths) }),
         overwrite: new Set(choice.overwrite ?? []),
         contents,
-      }).catch((error: Error) => ({ error: `the restore failed part way: ${error.message}` }))
+        ...(choice.mode === 'both' && { beforeChanging: conversation }),
+      }).catch((error: Error) => {
+        if (refused) throw refused
+        return { error: `the restore failed part way: ${error.message}` }
+      })
       if ('error' in applied) throw new AppError('CONFLICT', applied.error)
       outcome = applied
-    }
+    } else await conversation()
     if (choice.mode === 'code') return outcome
-    const rewindTranscript = () => rewindConversation(this.o.home, checkpoint)
-    const messages = await (this.o.sessions?.whileClosed ? this.o.sessions.whileClosed(choice.sessionId, rewindTranscript) : rewindTranscript()).catch((error: unknown) => {
-      if (error instanceof AppError) throw error
-      throw new AppError('CONFLICT', `the conversation could not be rewound: ${error instanceof Error ? error.message : String(error)}`)
-    })
-    return { ...outcome, messages }
+    return { ...outcome, messages: messages! }
   }
 
   /** A new session whose conversation ends at the checkpoint; returns its id. */

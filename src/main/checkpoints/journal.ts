@@ -1,14 +1,19 @@
-import { appendFileSync, mkdirSync } from 'node:fs'
+import { mkdirSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
+import { appendWhole, endsWithNewline } from '../base/append-whole'
 import { journalPath, type Checkpoint, type JournalEntry } from './types'
 
 /**
  * A session's checkpoint journal: `$SOUS_HOME/checkpoints/sessions/<id>.jsonl`, one line per
  * checkpoint and one per after-state, appended synchronously (a crash loses at most the line
- * being written; a torn line is skipped on read).
+ * being written; a torn line is skipped on read). A line the disk refuses (ENOSPC) is taken back
+ * whole (see base/append-whole.ts), so a full disk never tears one.
  */
 export class Journal {
+  /** Whether the file may end mid-line (a crash, a refused write that could not be cut back): the next line starts a new one. */
+  private tailUnsure = true
+
   constructor(readonly path: string) {}
 
   /** The journal of `sessionId` under `home`. */
@@ -16,9 +21,17 @@ export class Journal {
     return new Journal(journalPath(home, sessionId))
   }
 
+  /** Appends one line, whole or not at all. Throws the disk's error (ENOSPC…); the file is then as it was. */
   append(entry: JournalEntry): void {
     mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 })
-    appendFileSync(this.path, `${JSON.stringify(entry)}\n`, { mode: 0o600 })
+    const start = this.tailUnsure && !endsWithNewline(this.path) ? '\n' : ''
+    try {
+      appendWhole(this.path, `${start}${JSON.stringify(entry)}\n`, 0o600)
+      this.tailUnsure = false
+    } catch (error) {
+      if ((error as { torn?: boolean }).torn) this.tailUnsure = true
+      throw error
+    }
   }
 
   /** The checkpoints, oldest first, with their after-states joined in; empty when there is no journal. */

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { statSync } from 'node:fs'
 import type { CallCheckpoints, CheckpointedCall } from '../tools/types'
 import { Journal } from './journal'
-import type { CheckpointTrigger, TreeState } from './types'
+import { checkpointsDir, type CheckpointTrigger, type TreeState } from './types'
 import { Workspace, type WorkspaceOptions } from './workspace'
 
 /** Where one session's checkpoints come from and go. */
@@ -15,8 +15,11 @@ export interface RecorderOptions {
   transcriptPath: string
   /** `fileCheckpointingEnabled` (Claude Code's setting), read at every checkpoint; false turns them off. */
   enabled(): boolean
-  /** Says a prompt's checkpoint failed (a call's failure goes on its tool card instead). */
-  notice(message: string): void
+  /**
+   * Says, once per change, that checkpoints are not being saved (naming the folder and the error)
+   * and when they are saved again (`info`). A call's own failure also goes on its tool card.
+   */
+  notice(message: string, level?: 'warning' | 'info'): void
   /** Watch the tree between snapshots (see {@link WorkspaceOptions.watch}); on unless false. */
   watch?: WorkspaceOptions['watch']
 }
@@ -35,7 +38,8 @@ export interface RecorderOptions {
  * A prompt's checkpoint is not awaited either (no tool runs before the model answers). A call
  * is checkpointed at most once. A snapshot that fails never stops the call: the checkpoint is recorded as missing
  * and the failure is said once, on that call's card (when it failed after the tree was read,
- * once the call ended: {@link tail}). Never throws.
+ * once the call ended: {@link tail}). While snapshots fail (a full disk) the session is told once
+ * that checkpoints are not being saved, and once when one is saved again. Never throws.
  */
 export class CheckpointRecorder implements CallCheckpoints {
   private chain: Promise<unknown> = Promise.resolve()
@@ -55,8 +59,7 @@ export class CheckpointRecorder implements CallCheckpoints {
     const transcriptBytes = this.transcriptBytes()
     void this.enqueue(async () => {
       this.turn = (this.turn ?? (await this.lastTurn())) + 1
-      const state = await this.record({ kind: 'prompt', prompt: text.slice(0, 500) }, transcriptBytes)
-      if (state.kind === 'missing') this.o.notice(`No checkpoint was recorded at this prompt: ${state.reason}. Rewinding to it cannot restore code.`)
+      await this.record({ kind: 'prompt', prompt: text.slice(0, 500) }, transcriptBytes)
     })
   }
 
@@ -98,7 +101,15 @@ export class CheckpointRecorder implements CallCheckpoints {
     if (id === undefined) return
     // At most one after-state per call, as at most one checkpoint.
     this.ids.delete(toolUseId)
-    const step = this.enqueue(async () => this.journal.append({ type: 'after', id, at: new Date().toISOString(), after: await this.workspace.snapshot() }))
+    const step = this.enqueue(async () => {
+      const after = await this.workspace.snapshot()
+      try {
+        this.journal.append({ type: 'after', id, at: new Date().toISOString(), after })
+        this.saving(after)
+      } catch (error) {
+        this.saving({ kind: 'missing', reason: `the journal could not be written (${error instanceof Error ? error.message : String(error)})` })
+      }
+    })
     this.lastAfter = step
     await step
   }
@@ -136,9 +147,24 @@ export class CheckpointRecorder implements CallCheckpoints {
     try {
       this.journal.append({ type: 'checkpoint', id, sessionId, projectPath, turn: this.turn ?? 0, at: new Date().toISOString(), trigger, before, transcriptBytes })
     } catch (error) {
-      return { kind: 'missing', reason: `the journal could not be written (${error instanceof Error ? error.message : String(error)})` }
+      return this.saving({ kind: 'missing', reason: `the journal could not be written (${error instanceof Error ? error.message : String(error)})` })
     }
-    return before
+    return this.saving(before)
+  }
+
+  /** The reason checkpoints are failing, while they fail. */
+  private failing: string | undefined
+
+  /** Tells the session when saving checkpoints starts failing and when it works again, once each; returns `state`. */
+  private saving(state: TreeState): TreeState {
+    if (state.kind === 'missing') {
+      if (this.failing === undefined) this.o.notice(`Checkpoints are not being saved to ${checkpointsDir(this.o.home)}: ${state.reason}. The session goes on and its files are untouched, but what happens until they are saved again cannot be rewound (free some space; Sous says when they are saved again).`)
+      this.failing = state.reason
+    } else if (this.failing !== undefined) {
+      this.failing = undefined
+      this.o.notice(`Checkpoints are saved again to ${checkpointsDir(this.o.home)}.`, 'info')
+    }
+    return state
   }
 
   private enqueue<T>(step: () => Promise<T>): Promise<T | undefined> {

@@ -1,4 +1,4 @@
-import { chmod, lstat, mkdir, readdir, rename, rmdir, symlink, unlink, writeFile } from 'node:fs/promises'
+import { chmod, lstat, mkdir, mkdtemp, readdir, rename, rm, rmdir, symlink, unlink, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import type { RestorePlan } from './restore-plan'
 import type { Workspace } from './workspace'
@@ -22,6 +22,12 @@ export interface ApplyOptions {
   overwrite?: ReadonlySet<string>
   /** Text to write instead of the checkpoint's (a file with some hunks deselected in the preview). */
   contents?: ReadonlyMap<string, Buffer>
+  /**
+   * Runs once every file to write is staged and before the project changes (a rewind writes the
+   * conversation's line there). When it throws, the staged files are removed, the project is as it
+   * was, and the error is thrown on.
+   */
+  beforeChanging?: () => Promise<void>
 }
 
 /**
@@ -30,6 +36,12 @@ export interface ApplyOptions {
  * leads through a symlink, or into `.git`, is skipped (restore never follows a symlink out of the
  * project); a symlink in the checkpoint is recreated as a link, never written through. Folders
  * left empty by a deletion are removed, so the tree matches the checkpoint's.
+ *
+ * Every file is written first into a staging folder in the project (`.sous-restore-*`), and only
+ * then does anything in the project change (deletions, then renames, which need no space): a disk
+ * that refuses a write (full) refuses the restore with the project as it was. Throws only when
+ * {@link ApplyOptions.beforeChanging} did (nothing changed) or a change failed part way (rare: a
+ * rename or a folder refused).
  */
 export async function applyRestore(workspace: Workspace, plan: RestorePlan, options: ApplyOptions = {}): Promise<RestoreOutcome | { error: string }> {
   const conflicts = new Set(plan.conflicts)
@@ -50,6 +62,40 @@ export async function applyRestore(workspace: Workspace, plan: RestorePlan, opti
     const path = chosen.find((change) => change.entry && missing.includes(change.entry.id))?.path
     return { error: `checkpoint ${plan.checkpoint.id} cannot be restored: the store has lost ${missing.length} of its files' contents (${path ?? missing[0]} among them); nothing was written` }
   }
+  const writes = chosen.filter((change) => change.entry || given(change.path))
+  const staging = writes.length > 0 ? await mkdtemp(join(plan.root, '.sous-restore-')) : undefined
+  try {
+    const staged = await stage(staging, plan.root, writes, (path) => given(path), contents).catch((error: Error) => ({ error: `the restored files could not be written (${error.message}); nothing was changed` }))
+    if ('error' in staged) return staged
+    await options.beforeChanging?.()
+    return await applyChanges(plan, chosen, staged, given, { kept, skipped })
+  } finally {
+    if (staging) await rm(staging, { recursive: true, force: true })
+  }
+}
+
+/** Writes each file to write into `staging` (its mode set), by path: nothing in the project changes yet. */
+async function stage(staging: string | undefined, root: string, writes: RestorePlan['changes'], given: (path: string) => Buffer | undefined, contents: ReadonlyMap<string, Buffer>): Promise<Map<string, string>> {
+  const staged = new Map<string, string>()
+  for (const [index, change] of writes.entries()) {
+    // A file the checkpoint did not have but whose deletion the user took only in part stays a plain file.
+    const entry = change.entry ?? { mode: '100644', id: '' }
+    const bytes = given(change.path) ?? contents.get(entry.id)!
+    const temporary = join(staging!, String(index))
+    if (entry.mode === '120000' && !given(change.path)) await symlink(bytes.toString('utf8'), temporary)
+    else {
+      const existing = await lstat(join(root, change.path)).catch(() => undefined)
+      await writeFile(temporary, bytes)
+      await chmod(temporary, entry.mode === '100755' ? 0o755 : existing?.isFile() ? existing.mode & 0o777 & ~0o111 : 0o644)
+    }
+    staged.set(change.path, temporary)
+  }
+  return staged
+}
+
+/** Deletes, then moves the staged files into place. */
+async function applyChanges(plan: RestorePlan, chosen: RestorePlan['changes'], staged: ReadonlyMap<string, string>, given: (path: string) => Buffer | undefined, done: Pick<RestoreOutcome, 'kept' | 'skipped'>): Promise<RestoreOutcome> {
+  const { kept, skipped } = done
   const restored: string[] = []
   // Deletions first: a file (or a symlink) may give way to a folder of the same name, and back.
   // Each path is checked when it is written, after the deletions: a symlink that replaced a
@@ -70,8 +116,6 @@ export async function applyRestore(workspace: Workspace, plan: RestorePlan, opti
       skipped.push({ path: change.path, why })
       continue
     }
-    // A file the checkpoint did not have but whose deletion the user took only in part stays a plain file.
-    const entry = change.entry ?? { mode: '100644', id: '' }
     const absolute = join(plan.root, change.path)
     await mkdir(dirname(absolute), { recursive: true })
     const existing = await lstat(absolute).catch(() => undefined)
@@ -79,15 +123,8 @@ export async function applyRestore(workspace: Workspace, plan: RestorePlan, opti
       skipped.push({ path: change.path, why: 'a folder is there now' })
       continue
     }
-    const bytes = given(change.path) ?? contents.get(entry.id)!
-    const temporary = `${absolute}.sous-restore-${process.pid}`
-    if (entry.mode === '120000' && !given(change.path)) await symlink(bytes.toString('utf8'), temporary)
-    else {
-      await writeFile(temporary, bytes)
-      await chmod(temporary, entry.mode === '100755' ? 0o755 : existing && !existing.isSymbolicLink() ? existing.mode & 0o777 & ~0o111 : 0o644)
-    }
     // A rename replaces a symlink that is there now instead of writing through it.
-    await rename(temporary, absolute)
+    await rename(staged.get(change.path)!, absolute)
     restored.push(change.path)
   }
   return { restored, kept, skipped }

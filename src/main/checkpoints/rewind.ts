@@ -51,28 +51,35 @@ export async function findCheckpoint(home: string, sessionId: string, checkpoint
 
 /**
  * Rewinds a stored session to a checkpoint: its code (conflicts kept unless `force`), its
- * conversation, or both. The code goes first; when it is refused the conversation is not touched.
+ * conversation, or both. Both or neither: the code's files are staged first, then the
+ * conversation's line is written (whole or not at all), then the project changes; a disk that
+ * refuses either write (full) refuses the rewind with the project and the transcript as they were.
  */
 export async function rewind(request: RewindRequest): Promise<RewindDone | RewindRefused> {
   const found = await findCheckpoint(request.home, request.sessionId, request.checkpointId, request.projectPath)
   if ('error' in found) return found
   const checkpoint = found.checkpoints[found.index]!
   let outcome: RestoreOutcome = { restored: [], kept: [], skipped: [] }
+  let messages: number | undefined
+  let refused: RewindRefused | undefined
+  const conversation = async () => {
+    try {
+      messages = await rewindConversation(request.home, checkpoint)
+    } catch (error) {
+      refused = { error: `the conversation could not be rewound: ${error instanceof Error ? error.message : String(error)}; nothing was changed` }
+      throw error
+    }
+  }
   if (request.mode !== 'conversation') {
     const workspace = new Workspace({ home: request.home, sessionId: request.sessionId, projectPath: checkpoint.projectPath, env: request.env })
     const plan = await planRestore(workspace, found.checkpoints, found.index)
     if ('error' in plan) return plan
-    const applied = await applyRestore(workspace, plan, { force: request.force === true }).catch((error: Error) => ({ error: `the restore failed part way: ${error.message}` }))
+    const applied = await applyRestore(workspace, plan, { force: request.force === true, ...(request.mode === 'both' && { beforeChanging: conversation }) }).catch((error: Error) => refused ?? { error: `the restore failed part way: ${error.message}` })
     if ('error' in applied) return applied
     outcome = applied
+  } else {
+    await conversation().catch(() => undefined)
+    if (refused) return refused
   }
-  const done: RewindDone = { checkpoint: checkpoint.id, mode: request.mode, ...outcome }
-  if (request.mode !== 'code') {
-    try {
-      done.messages = await rewindConversation(request.home, checkpoint)
-    } catch (error) {
-      return { error: `the conversation could not be rewound: ${error instanceof Error ? error.message : String(error)}` }
-    }
-  }
-  return done
+  return { checkpoint: checkpoint.id, mode: request.mode, ...outcome, ...(messages !== undefined && { messages }) }
 }

@@ -18,6 +18,6 @@ export function createSessionCheckpoints(parts: RuntimeParts, session: { project
     env: options.env,
     transcriptPath: transcriptPath(options.home, session.projectPath, session.sessionId),
     enabled: () => session.gate.fileCheckpointingEnabled(),
-    notice: (message) => options.hub.emit('agent.event', { type: 'notice', sessionId: session.sessionId, agentId: 'main', level: 'warning', message }),
+    notice: (message, level = 'warning') => options.hub.emit('agent.event', { type: 'notice', sessionId: session.sessionId, agentId: 'main', level, topic: 'storage', message }),
   })
 }
