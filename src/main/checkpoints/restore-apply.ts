@@ -1,4 +1,5 @@
-import { chmod, lstat, mkdir, mkdtemp, readdir, rename, rm, rmdir, symlink, unlink, writeFile } from 'node:fs/promises'
+import { constants } from 'node:fs'
+import { chmod, copyFile, lstat, mkdir, mkdtemp, readdir, readlink, rename, rm, rmdir, symlink, unlink, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import type { RestorePlan } from './restore-plan'
 import type { Workspace } from './workspace'
@@ -93,6 +94,25 @@ async function stage(staging: string | undefined, root: string, writes: RestoreP
   return staged
 }
 
+/**
+ * Moves a staged file to `to`. A rename replaces a symlink that is there now instead of writing
+ * through it. Where `to` is on another file system than the staging folder (a mount inside the
+ * project: rename says EXDEV), what is there is removed and the file copied in its place, a link
+ * made again as a link: never written through either.
+ */
+async function moveIntoPlace(from: string, to: string): Promise<void> {
+  try {
+    await rename(from, to)
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error
+    const staged = await lstat(from)
+    await unlink(to).catch(ignoreMissing)
+    if (staged.isSymbolicLink()) return await symlink(await readlink(from), to)
+    await copyFile(from, to, constants.COPYFILE_EXCL)
+    await chmod(to, staged.mode & 0o777)
+  }
+}
+
 /** Deletes, then moves the staged files into place. */
 async function applyChanges(plan: RestorePlan, chosen: RestorePlan['changes'], staged: ReadonlyMap<string, string>, given: (path: string) => Buffer | undefined, done: Pick<RestoreOutcome, 'kept' | 'skipped'>): Promise<RestoreOutcome> {
   const { kept, skipped } = done
@@ -123,8 +143,7 @@ async function applyChanges(plan: RestorePlan, chosen: RestorePlan['changes'], s
       skipped.push({ path: change.path, why: 'a folder is there now' })
       continue
     }
-    // A rename replaces a symlink that is there now instead of writing through it.
-    await rename(staged.get(change.path)!, absolute)
+    await moveIntoPlace(staged.get(change.path)!, absolute)
     restored.push(change.path)
   }
   return { restored, kept, skipped }
