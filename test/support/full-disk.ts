@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process'
 import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, rmdirSync, writeSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { afterEach, beforeEach } from 'vitest'
 
 /**
  * A small real filesystem (a tmpfs) for tests of what happens when the disk is full: writes there
@@ -76,5 +77,31 @@ export function mountSmallDisk(bytes: number): SmallDisk {
         rmSync(root, { recursive: true, force: true })
       }
     },
+  }
+}
+
+/**
+ * A small disk of `bytes` mounted before each test of the file and unmounted after it (none where
+ * `refusal` says mounting is refused: those tests skip). The returned disk is the current test's.
+ */
+export function smallDiskEach(bytes: number, refusal: string | undefined): Omit<SmallDisk, 'dispose'> {
+  let current: SmallDisk | undefined
+  beforeEach(() => {
+    if (refusal === undefined) current = mountSmallDisk(bytes)
+  })
+  afterEach(() => {
+    current?.dispose()
+    current = undefined
+  })
+  const mounted = (): SmallDisk => {
+    if (!current) throw new Error('no small disk is mounted: outside a test, or mounting was refused')
+    return current
+  }
+  return {
+    get root() {
+      return mounted().root
+    },
+    fill: () => mounted().fill(),
+    free: () => mounted().free(),
   }
 }

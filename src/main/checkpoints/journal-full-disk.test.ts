@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { mountSmallDisk, smallDiskRefusal, type SmallDisk } from '../../../test/support/full-disk'
+import { describe, expect, it } from 'vitest'
+import { smallDiskEach, smallDiskRefusal } from '../../../test/support/full-disk'
 import { skippedUnless } from '../../../test/support/sandbox-scratch'
 import { Journal } from './journal'
 import type { JournalEntry } from './types'
@@ -9,13 +9,7 @@ import type { JournalEntry } from './types'
 // A real full disk (a small tmpfs filled to its last page): the kernel writes part of a line, then ENOSPC.
 const refusal = smallDiskRefusal()
 
-let disk: SmallDisk
-beforeEach(() => {
-  if (refusal === undefined) disk = mountSmallDisk(256 * 1024)
-})
-afterEach(() => {
-  if (refusal === undefined) disk.dispose()
-})
+const disk = smallDiskEach(256 * 1024, refusal)
 
 /** A checkpoint line of about `size` characters (its prompt), big enough to cross the journal's last page. */
 const checkpoint = (id: string, size = 10): JournalEntry => ({

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { mountSmallDisk, smallDiskRefusal, type SmallDisk } from '../../../test/support/full-disk'
+import { describe, expect, it } from 'vitest'
+import { smallDiskEach, smallDiskRefusal } from '../../../test/support/full-disk'
 import { skippedUnless } from '../../../test/support/sandbox-scratch'
 import type { Message } from '../services/model/types'
 import { loadTranscript, TranscriptWriter, transcriptPath } from './transcript'
@@ -11,13 +11,7 @@ import { TranscriptFile, type TranscriptSaveReport } from './transcript-file'
 // ENOSPC and tear mid-line as they would on a full home folder.
 const refusal = smallDiskRefusal()
 
-let disk: SmallDisk
-beforeEach(() => {
-  if (refusal === undefined) disk = mountSmallDisk(256 * 1024)
-})
-afterEach(() => {
-  if (refusal === undefined) disk.dispose()
-})
+const disk = smallDiskEach(256 * 1024, refusal)
 
 /** A message of about `size` characters: big enough to cross the transcript's last page. */
 const said = (text: string, size = 6000): Message => ({ role: 'user', content: [{ type: 'text', text: `${text} ${'x'.repeat(size)}` }] })
