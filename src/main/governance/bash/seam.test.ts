@@ -1,7 +1,8 @@
-import { readdirSync, readFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { join, relative, resolve } from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { makeTempProject, type TempProject } from '../../../../test/support/governance'
+import { ROOT, sourceFiles } from '../../../../test/source-scan'
 
 /**
  * The Bash analyzer loads behind a seam (`analyzer.ts`), with the parser, on the first command
@@ -13,11 +14,8 @@ import { makeTempProject, type TempProject } from '../../../../test/support/gove
 const governance = resolve(import.meta.dirname, '..')
 const main = resolve(governance, '..')
 
-function sources(folder: string): string[] {
-  return readdirSync(folder, { withFileTypes: true, recursive: true })
-    .filter((entry) => entry.isFile() && /\.tsx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name))
-    .map((entry) => join(entry.parentPath, entry.name))
-}
+/** The main process's sources, tests left out, as absolute paths. */
+const mainSources = (): string[] => sourceFiles('src/main', { tests: false }).map((file) => join(ROOT, file))
 
 /** Modules outside `bash/` may import (values or types) without loading the analyzer. */
 const OUTSIDE_ALLOWED = new Set(['analyzer', 'types'])
@@ -40,7 +38,7 @@ async function fresh() {
 describe('the Bash analyzer seam', () => {
   it('nothing outside bash/ imports the analyzer statically, and only the seam imports its parts', () => {
     const offending: string[] = []
-    for (const file of sources(main)) {
+    for (const file of mainSources()) {
       const text = readFileSync(file, 'utf8')
       const inBash = file.startsWith(join(governance, 'bash') + '/')
       for (const match of text.matchAll(/^(?:import|export)\s[^'"]*?from\s+'([^']+)'/gm)) {

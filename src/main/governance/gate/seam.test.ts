@@ -1,7 +1,8 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, relative, resolve } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { ROOT, sourceFiles } from '../../../../test/source-scan'
 
 /**
  * The gate's stages and the decision (`stages.ts`, `decide/`) load behind a seam
@@ -13,11 +14,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 const governance = resolve(import.meta.dirname, '..')
 const main = resolve(governance, '..')
 
-function sources(folder: string): string[] {
-  return readdirSync(folder, { withFileTypes: true, recursive: true })
-    .filter((entry) => entry.isFile() && /\.tsx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name))
-    .map((entry) => join(entry.parentPath, entry.name))
-}
+/** The main process's sources, tests left out, as absolute paths. */
+const mainSources = (): string[] => sourceFiles('src/main', { tests: false }).map((file) => join(ROOT, file))
 
 /** Who may import a deferred module with a value import: the stages import the decision. */
 const DEFERRED: Record<string, string[]> = {
@@ -67,7 +65,7 @@ const write = (path: string) => ({ file_path: join(project, path), content: 'x' 
 describe('the gate stages seam', () => {
   it('nothing imports the stages or the decision statically but the stages themselves', () => {
     const offending: string[] = []
-    for (const file of sources(main)) {
+    for (const file of mainSources()) {
       const text = readFileSync(file, 'utf8')
       for (const match of text.matchAll(/^(import|export)\s(type\s)?[^'"]*?from\s+'([^']+)'/gm)) {
         if (match[2]) continue
