@@ -1,4 +1,5 @@
 import type { McpServerStatus } from '../../../../shared/ipc/contract'
+import { groupDigits } from '../../lib/group-digits'
 import { scopeLabel, statusLabel, tokens } from './describe'
 import { useExtensions } from './store'
 
@@ -77,7 +78,7 @@ export function McpServerCard({ server }: { server: McpServerStatus }) {
                   <span className="extensions__description">{tool.description}</span>
                 </td>
                 <td>{tool.readOnly ? 'read-only' : tool.destructive ? 'may destroy' : 'changes things'}</td>
-                <td className="extensions__number">{tool.schemaTokens.toLocaleString('en-US')}</td>
+                <td className="extensions__number">{groupDigits(tool.schemaTokens)}</td>
               </tr>
             ))}
           </tbody>

@@ -1,4 +1,5 @@
 import type { ExtensionProblem, McpServerStatus } from '../../../../shared/ipc/contract'
+import { groupDigits } from '../../lib/group-digits'
 
 /** A server's status in words, as the Extensions view shows it. */
 export function statusLabel(status: McpServerStatus['status']): string {
@@ -38,7 +39,7 @@ export function scopeLabel(scope: string): string {
 
 /** `12345` → `12,345 tokens`. */
 export function tokens(count: number): string {
-  return `${count.toLocaleString('en-US')} token${count === 1 ? '' : 's'}`
+  return `${groupDigits(count)} token${count === 1 ? '' : 's'}`
 }
 
 /** The problems of one part of the view: files under `skills/`, under `commands/`, or the rest (MCP configuration). */
