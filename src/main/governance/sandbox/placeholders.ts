@@ -63,6 +63,17 @@ export class PlaceholderScope {
     this.held.push(path)
   }
 
+  /**
+   * Shares every placeholder among `paths` that another command made: a deny entry names a path
+   * that exists when the policy is computed, and one that exists only as another command's
+   * placeholder (a linked worktree's `config.worktree`, a `.vscode` folder) is removed when that
+   * command ends — bubblewrap, still starting this one, then fails ("Can't get type of source").
+   */
+  keep(paths: readonly string[]): void {
+    const mine = new Set(this.held)
+    for (const path of paths) if (!mine.has(path) && HELD.has(path)) this.share(path)
+  }
+
   /** The command ended (or never started): its share of each placeholder is given back; the last share removes it. */
   release(): void {
     // Last made first: a placeholder's folders above it (`.claude` for `.claude/commands`) may hold a later one (`.claude/agents`).
