@@ -13,6 +13,7 @@ import { PlaceholderScope, projectProtection, protect } from './project-protecti
 import { runCollected, type CollectedRun } from './run-collected'
 import { sandboxToolPaths } from './tool-paths'
 import { WrapCache } from './wrap-cache'
+import { linkedWorktreeGitDirs } from './worktree-git-dirs'
 import type { BashSandboxOptions, WrapOptions } from './sandbox-options'
 
 export type { BashSandboxOptions, WrapOptions } from './sandbox-options'
@@ -64,7 +65,8 @@ export class BashSandbox {
       filesystem: {
         denyRead: [...defaultDenyRead(home, o.sousHome), ...(o.denyRead ?? [])],
         allowRead: o.allowRead ?? [],
-        allowWrite: [...new Set([root, tmpdir(), '/tmp', ...(o.allowWrite ?? [])])], // once each: tmpdir() is mostly /tmp, and the library binds every entry
+        // Once each: tmpdir() is mostly /tmp, and the library binds every entry. A linked worktree's git folders, so git works there.
+        allowWrite: [...new Set([root, tmpdir(), '/tmp', ...linkedWorktreeGitDirs(root), ...(o.allowWrite ?? [])])],
         // What exists now (the violation monitor's view); each command gets its own set (commandConfig).
         denyWrite: [...(o.protectFiles ?? []).flatMap((file) => protect(file, false)), ...(o.denyWrite ?? [])],
       },
