@@ -59,6 +59,9 @@ describe('a linked worktree in the sandbox', () => {
     expect(existsSync(join(common, 'hooks', 'pre-commit'))).toBe(false)
     expect(readFileSync(join(repo, 'a.txt'), 'utf8')).toBe('one\n')
     expect(readFileSync(join(tree, '.git'), 'utf8')).toContain(join(common, 'worktrees', 'tree'))
+    // The shared objects are writable, but an alternates file sending git elsewhere is removed as it appears.
+    await run(`echo ${base} > ${join(common, 'objects', 'info', 'alternates')}`)
+    expect(existsSync(join(common, 'objects', 'info', 'alternates'))).toBe(false)
   })
 })
 
