@@ -1,7 +1,8 @@
 import { constants } from 'node:fs'
-import { chmod, copyFile, lstat, mkdir, mkdtemp, readdir, readlink, rename, rm, rmdir, symlink, unlink, writeFile } from 'node:fs/promises'
+import { chmod, copyFile, lstat, mkdir, readdir, readlink, rename, rm, rmdir, symlink, unlink, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import type { RestorePlan } from './restore-plan'
+import { makeStaging } from './restore-staging'
 import type { Workspace } from './workspace'
 
 /** What a restore did. */
@@ -38,7 +39,8 @@ export interface ApplyOptions {
  * project); a symlink in the checkpoint is recreated as a link, never written through. Folders
  * left empty by a deletion are removed, so the tree matches the checkpoint's.
  *
- * Every file is written first into a staging folder in the project (`.sous-restore-*`), and only
+ * Every file is written first into a staging folder in the project (`.sous-restore-<pid>-*`; one a
+ * crashed restore left is removed by the next, see `restore-staging.ts`), and only
  * then does anything in the project change (deletions, then renames, which need no space): a disk
  * that refuses a write (full) refuses the restore with the project as it was. Throws only when
  * {@link ApplyOptions.beforeChanging} did (nothing changed) or a change failed part way (rare: a
@@ -64,7 +66,7 @@ export async function applyRestore(workspace: Workspace, plan: RestorePlan, opti
     return { error: `checkpoint ${plan.checkpoint.id} cannot be restored: the store has lost ${missing.length} of its files' contents (${path ?? missing[0]} among them); nothing was written` }
   }
   const writes = chosen.filter((change) => change.entry || given(change.path))
-  const staging = writes.length > 0 ? await mkdtemp(join(plan.root, '.sous-restore-')) : undefined
+  const staging = writes.length > 0 ? await makeStaging(plan.root) : undefined
   try {
     const staged = await stage(staging, plan.root, writes, (path) => given(path), contents).catch((error: Error) => ({ error: `the restored files could not be written (${error.message}); nothing was changed` }))
     if ('error' in staged) return staged
