@@ -30,7 +30,7 @@ export const HOLD_LIMIT_BYTES = 32 * 1024 * 1024
 
 /** How a transcript file behaves on a full disk. */
 export interface TranscriptFileOptions {
-  /** How much may wait in memory (the lines' length in characters) before saving stops; {@link HOLD_LIMIT_BYTES} unless set. */
+  /** How much may wait in memory (the lines' size in UTF-8, as they go to disk) before saving stops; {@link HOLD_LIMIT_BYTES} unless set. */
   holdLimitBytes?: number
 }
 
@@ -56,9 +56,9 @@ export interface TranscriptFileOptions {
  */
 export class TranscriptFile {
   private writer: TranscriptWriter | undefined
-  /** Entries not on disk yet, oldest first, serialized (one line each). */
-  private held: string[] = []
-  /** The length of {@link held}'s lines. */
+  /** Entries not on disk yet, oldest first, serialized (one line each) with their size in UTF-8. */
+  private held: Array<{ line: string; bytes: number }> = []
+  /** The size of {@link held}'s lines in UTF-8, as they go to disk. */
   private heldBytes = 0
   /** The refusal that made the entries wait, while they wait. */
   private failing: string | undefined
@@ -124,15 +124,16 @@ export class TranscriptFile {
       return
     }
     const line = `${JSON.stringify(entry)}\n`
-    if (this.failing !== undefined && this.heldBytes + line.length > this.holdLimitBytes) {
+    const bytes = Buffer.byteLength(line)
+    if (this.failing !== undefined && this.heldBytes + bytes > this.holdLimitBytes) {
       this.dropped = 1
       this.stoppedBy = this.failing
       this.report?.({ kind: 'capped', path: this.path, error: this.failing, held: this.held.length, limitBytes: this.holdLimitBytes })
       if (this.held.length > 0) this.flush()
       return
     }
-    this.held.push(line)
-    this.heldBytes += line.length
+    this.held.push({ line, bytes })
+    this.heldBytes += bytes
     this.flush()
   }
 
@@ -142,8 +143,8 @@ export class TranscriptFile {
     try {
       this.writer ??= TranscriptWriter.create(this.path, this.header)
       while (this.held.length > 0) {
-        this.writer.writeLine(this.held[0]!)
-        this.heldBytes -= this.held.shift()!.length
+        this.writer.writeLine(this.held[0]!.line)
+        this.heldBytes -= this.held.shift()!.bytes
       }
     } catch (error) {
       if (this.failing !== undefined) return

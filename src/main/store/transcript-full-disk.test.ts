@@ -95,6 +95,20 @@ describe('a transcript on a full disk', () => {
     expect(loaded).toMatchObject({ repaired: false, skipped: [] })
     expect(loaded!.messages.map(firstWord)).toEqual(['one', 'two', 'three'])
   })
+
+  it.skipIf(refusal !== undefined)(skippedUnless('counts the cap in bytes as they go to disk, not in characters', refusal), () => {
+    const path = transcriptPath(disk.root, '/work/app', 's5')
+    const reports: TranscriptSaveReport[] = []
+    const file = new TranscriptFile(path, { sessionId: 's5', projectPath: '/work/app' }, false, (report) => reports.push(report), { holdLimitBytes: 13_000 })
+    file.appendMessage(said('one', 10))
+    disk.fill()
+    // 3,000 characters of two bytes each: two lines reach the cap, as two 6,000-character ones do.
+    const accented = (text: string): Message => ({ role: 'user', content: [{ type: 'text', text: `${text} ${'é'.repeat(3000)}` }] })
+    for (const word of ['two', 'three', 'four']) file.appendMessage(accented(word))
+    expect(reports.map((report) => report.kind)).toEqual(['failing', 'capped'])
+    expect(reports[1]).toMatchObject({ held: 2 })
+    file.close()
+  })
 })
 
 function firstWord(message: Message): string {
