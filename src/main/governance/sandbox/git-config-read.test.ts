@@ -65,4 +65,22 @@ describe('readGitConfigFacts', () => {
     appendConfig('[include]\n\tpath = config\n[core]\n\thooksPath = looped\n')
     expect(facts().hooksPaths).toEqual([join(repo, 'looped')])
   })
+
+  it('reads the configuration the environment names or carries, as git does', () => {
+    const global = join(base, 'elsewhere.gitconfig')
+    writeFileSync(global, '[core]\n\thooksPath = global-hooks\n')
+    const system = join(base, 'system.gitconfig')
+    writeFileSync(system, '[core]\n\thooksPath = system-hooks\n')
+    // What `git -c` hands the programs it starts, from real git (an alias printing it), a quote in a value too.
+    const parameters = execFileSync('git', ['-c', 'alias.penv=!printenv GIT_CONFIG_PARAMETERS', '-c', 'core.hooksPath=c-hooks', '-c', "core.hooksPath=it's-hooks", 'penv'], { cwd: repo, encoding: 'utf8', env: env() }).trim()
+    const named = { ...env(), GIT_CONFIG_GLOBAL: global, GIT_CONFIG_SYSTEM: system, GIT_CONFIG_NOSYSTEM: '0', GIT_CONFIG_COUNT: '2', GIT_CONFIG_KEY_0: 'core.hooksPath', GIT_CONFIG_VALUE_0: 'env-hooks', GIT_CONFIG_KEY_1: 'include.path', GIT_CONFIG_VALUE_1: join(base, 'from-env.gitconfig'), GIT_CONFIG_PARAMETERS: parameters }
+    writeFileSync(join(base, 'from-env.gitconfig'), '[core]\n\thooksPath = included-hooks\n')
+    const gitRead = execFileSync('git', ['config', '--get-all', 'core.hooksPath'], { cwd: repo, encoding: 'utf8', env: named }).trim().split('\n').map((value) => resolve(repo, value))
+    const read = readGitConfigFacts({ root: repo, home, repository: [join(repo, '.git', 'config')], env: named })
+    expect(gitRead.length).toBeGreaterThanOrEqual(6)
+    for (const path of gitRead) expect(read.hooksPaths).toContain(path)
+    expect(read.includes).toContain(join(base, 'from-env.gitconfig'))
+    // GIT_CONFIG_NOSYSTEM as git reads a boolean: "0" is false, "1" is true.
+    expect(readGitConfigFacts({ root: repo, home, repository: [], env: { ...named, GIT_CONFIG_NOSYSTEM: '1' } }).hooksPaths).not.toContain(join(repo, 'system-hooks'))
+  })
 })

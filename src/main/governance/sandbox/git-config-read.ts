@@ -20,7 +20,7 @@ export interface GitConfigPlaces {
   home: string
   /** The repository's config files (`<common dir>/config`, each `config.worktree`). */
   repository: string[]
-  /** The environment (`XDG_CONFIG_HOME`, `GIT_CONFIG_NOSYSTEM`). */
+  /** The environment (`XDG_CONFIG_HOME`, `GIT_CONFIG_NOSYSTEM`, `GIT_CONFIG_GLOBAL`, `GIT_CONFIG_SYSTEM`, `GIT_CONFIG_COUNT`…, `GIT_CONFIG_PARAMETERS`). */
   env?: NodeJS.ProcessEnv
 }
 
@@ -37,10 +37,20 @@ export interface GitConfigPlaces {
  */
 export function readGitConfigFacts(places: GitConfigPlaces): GitConfigFacts {
   const env = places.env ?? process.env
-  const xdg = env['XDG_CONFIG_HOME'] ? join(env['XDG_CONFIG_HOME'], 'git', 'config') : join(places.home, '.config', 'git', 'config')
-  const files = [...(env['GIT_CONFIG_NOSYSTEM'] ? [] : ['/etc/gitconfig']), xdg, join(places.home, '.gitconfig'), ...places.repository]
   const facts: GitConfigFacts = { hooksPaths: [], includes: [] }
   const seen = new Set<string>()
+  const take = (found: ConfigEntry[], from: string | undefined, depth: number): void => {
+    for (const { section, key, value } of found) {
+      if (section === 'core' && key === 'hookspath' && value) facts.hooksPaths.push(pathOf(value, places.root, places.home))
+      if ((section === 'include' || section.startsWith('includeif.')) && key === 'path' && value) {
+        // git refuses a relative include from the command line (no file to be relative to).
+        if (from === undefined && !isAbsolute(value) && !value.startsWith('~')) continue
+        const included = pathOf(value, from ?? places.root, places.home)
+        facts.includes.push(included)
+        read(included, depth + 1)
+      }
+    }
+  }
   const read = (file: string, depth: number): void => {
     if (depth > MAX_DEPTH || seen.has(file)) return
     seen.add(file)
@@ -50,17 +60,69 @@ export function readGitConfigFacts(places: GitConfigPlaces): GitConfigFacts {
     } catch {
       return
     }
-    for (const { section, key, value } of entries(text)) {
-      if (section === 'core' && key === 'hookspath' && value) facts.hooksPaths.push(pathOf(value, places.root, places.home))
-      if ((section === 'include' || section.startsWith('includeif.')) && key === 'path' && value) {
-        const included = pathOf(value, dirname(file), places.home)
-        facts.includes.push(included)
-        read(included, depth + 1)
-      }
+    take(entries(text), dirname(file), depth)
+  }
+  for (const file of [...configFiles(env, places.home), ...places.repository]) read(file, 0)
+  take(environmentEntries(env), undefined, 0)
+  return { hooksPaths: [...new Set(facts.hooksPaths)], includes: [...new Set(facts.includes)] }
+}
+
+/**
+ * The system's and the user's config files, as git finds them, and more: the ones the environment
+ * names (`GIT_CONFIG_SYSTEM`, `GIT_CONFIG_GLOBAL`) and the usual ones both, since the user's git in
+ * another terminal may run without those variables. `GIT_CONFIG_NOSYSTEM` leaves the system's out.
+ */
+function configFiles(env: NodeJS.ProcessEnv, home: string): string[] {
+  const xdg = env['XDG_CONFIG_HOME'] ? join(env['XDG_CONFIG_HOME'], 'git', 'config') : join(home, '.config', 'git', 'config')
+  const system = gitBool(env['GIT_CONFIG_NOSYSTEM']) ? [] : ['/etc/gitconfig', ...(env['GIT_CONFIG_SYSTEM'] ? [env['GIT_CONFIG_SYSTEM']] : [])]
+  return [...system, xdg, join(home, '.gitconfig'), ...(env['GIT_CONFIG_GLOBAL'] ? [env['GIT_CONFIG_GLOBAL']] : [])].map((file) => resolve(file))
+}
+
+/** A boolean environment variable as git reads one (`1`, `true`, `yes`, `on`; empty or unset is false). */
+function gitBool(value: string | undefined): boolean {
+  if (value === undefined || value === '') return false
+  if (/^(?:false|no|off|0+)$/i.test(value)) return false
+  return true
+}
+
+/**
+ * The configuration the environment itself carries, as every git run from it reads: the
+ * `GIT_CONFIG_COUNT` pairs (`GIT_CONFIG_KEY_<n>`, `GIT_CONFIG_VALUE_<n>`) and what `git -c` passes
+ * on to the git processes it starts (`GIT_CONFIG_PARAMETERS`).
+ */
+function environmentEntries(env: NodeJS.ProcessEnv): ConfigEntry[] {
+  const pairs: Array<[string, string | undefined]> = []
+  const count = Number(env['GIT_CONFIG_COUNT'] ?? 0)
+  for (let index = 0; Number.isInteger(count) && index < Math.min(count, 1000); index++) {
+    const key = env[`GIT_CONFIG_KEY_${index}`]
+    if (key) pairs.push([key, env[`GIT_CONFIG_VALUE_${index}`] ?? ''])
+  }
+  pairs.push(...parameterPairs(env['GIT_CONFIG_PARAMETERS'] ?? ''))
+  return pairs.flatMap(([name, value]) => {
+    const dot = name.lastIndexOf('.')
+    if (dot <= 0) return []
+    const first = name.indexOf('.')
+    // `section.sub.section.key`: the section lowercased, a subsection kept as written.
+    const section = name.slice(0, first).toLowerCase() + (first === dot ? '' : name.slice(first, dot))
+    return [{ section, key: name.slice(dot + 1).toLowerCase(), value }]
+  })
+}
+
+/** `GIT_CONFIG_PARAMETERS`: single-quoted shell words (git's `sq_quote`), `'key'='value'` or the older `'key=value'`. */
+function parameterPairs(text: string): Array<[string, string | undefined]> {
+  const pairs: Array<[string, string | undefined]> = []
+  // Inside a word git writes a quote as '\'' and an exclamation mark as '\!'.
+  const word = String.raw`'((?:[^']|'\\[!']')*)'`
+  const unquote = (quoted: string) => quoted.replace(/'\\([!'])'/g, '$1')
+  for (const match of text.matchAll(new RegExp(`${word}(?:=${word})?`, 'g'))) {
+    const first = unquote(match[1]!)
+    if (match[2] !== undefined) pairs.push([first, unquote(match[2])])
+    else {
+      const equals = first.indexOf('=')
+      pairs.push(equals < 0 ? [first, undefined] : [first.slice(0, equals), first.slice(equals + 1)])
     }
   }
-  for (const file of files) read(file, 0)
-  return { hooksPaths: [...new Set(facts.hooksPaths)], includes: [...new Set(facts.includes)] }
+  return pairs
 }
 
 /** A path value as git expands it: `~/` from home, relative from `from`. */
