@@ -125,6 +125,17 @@ function parameterPairs(text: string): Array<[string, string | undefined]> {
   return pairs
 }
 
+/** Every value of `section.key` in one config file (no includes followed); none when it cannot be read. */
+export function configValues(file: string, section: string, key: string): string[] {
+  let text: string
+  try {
+    text = readFileSync(file, 'utf8')
+  } catch {
+    return []
+  }
+  return entries(text).flatMap((entry) => (entry.section === section && entry.key === key && entry.value !== undefined ? [entry.value] : []))
+}
+
 /** A path value as git expands it: `~/` from home, relative from `from`. */
 function pathOf(value: string, from: string, home: string): string {
   const expanded = value === '~' ? home : value.startsWith('~/') ? join(home, value.slice(2)) : value

@@ -65,6 +65,27 @@ describe('a linked worktree in the sandbox', () => {
   })
 })
 
+describe("a submodule's checkout in the sandbox", () => {
+  it.skipIf(unavailable !== undefined)(skippedUnless('lets git commit there, in the git folder the superproject keeps for it', unavailable), async () => {
+    const superproject = join(base, 'super')
+    mkdirSync(superproject)
+    git(superproject, 'init', '-q', '-b', 'main')
+    git(superproject, '-c', 'protocol.file.allow=always', 'submodule', 'add', '-q', repo, 'sub')
+    const sub = join(superproject, 'sub')
+    const own = join(superproject, '.git', 'modules', 'sub')
+    expect(linkedWorktreeGitDirs(sub)).toEqual([own])
+    const started = await BashSandbox.start({ projectRoot: sub, home: join(base, 'home') })
+    if (!started.ok) throw new Error(started.reason)
+    const r = await started.sandbox.run('echo three > c.txt && git add c.txt && git -c user.name=t -c user.email=t@example.invalid commit -q -m third && echo hooked > .git-hook-probe; echo x > ' + join(own, 'hooks', 'pre-commit'), { cwd: sub })
+    expect(r.exitCode).not.toBe(0)
+    expect(git(sub, 'log', '--format=%s', '-1').trim()).toBe('third')
+    expect(existsSync(join(own, 'hooks', 'pre-commit'))).toBe(false)
+    // A config naming another checkout as its worktree opens nothing.
+    git(own, 'config', 'core.worktree', '../../../elsewhere')
+    expect(linkedWorktreeGitDirs(sub)).toEqual([])
+  })
+})
+
 describe('linkedWorktreeGitDirs', () => {
   it("opens a real worktree's folder and the shared objects, refs and logs", () => {
     const common = join(repo, '.git')
