@@ -36,6 +36,19 @@ describe('protected paths that do not exist', () => {
     expect(readdirSync(project).sort()).toEqual(['.git', 'a.txt'])
   })
 
+  it.skipIf(unavailable !== undefined)(skippedUnless('leave git clean -fd and git stash -u working: git takes the placeholder folders for ignored', unavailable), async () => {
+    git(project, 'init', '-q')
+    git(project, 'commit', '-q', '--allow-empty', '-m', 'first')
+    const r = await sandbox.run('echo y > y.txt; git clean -fdn; echo ---; git stash -u -q && git stash pop -q && echo popped; echo ---; git clean -fd && echo cleaned', { cwd: project })
+    const [dryRun, stash, clean] = r.stdout.split('---\n')
+    expect(dryRun!.trim()).toBe('Would remove y.txt')
+    expect(stash!.trim().split('\n').at(-1)).toBe('popped')
+    expect(clean).toBe('Removing y.txt\ncleaned\n')
+    expect(r.stderr).toBe('')
+    // The ignore files went with their folders.
+    expect(readdirSync(project)).toEqual(['.git'])
+  })
+
   it.skipIf(unavailable !== undefined)(skippedUnless('still cannot be created where creating them runs something (.vscode, .idea)', unavailable), async () => {
     git(project, 'init', '-q')
     const r = await sandbox.run('mkdir -p .vscode; echo \'{"tasks":[]}\' > .vscode/tasks.json; mkdir -p .idea/x', { cwd: project })

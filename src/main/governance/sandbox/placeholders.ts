@@ -1,5 +1,6 @@
 import { closeSync, fstatSync, lstatSync, mkdirSync, openSync, rmdirSync, unlinkSync, writeSync } from 'node:fs'
-import { dirname, resolve, sep } from 'node:path'
+import { dirname, join, resolve, sep } from 'node:path'
+import { PLACEHOLDER_IGNORE_FILE, PLACEHOLDER_IGNORE_TEXT } from '../../base/placeholder-folder'
 import { isUnder } from '../paths/place'
 import { existsHere } from '../paths/real-path'
 
@@ -40,9 +41,11 @@ export class PlaceholderScope {
     if (existsHere(path)) return false
     // Inside a git folder no file is listed by `git status`, so a file may stand in for a file there.
     const asFile = file && !(this.projectRoot !== undefined && isInside(path, this.projectRoot) && !path.split(sep).includes('.git'))
+    // In the project's working tree git would list the folder (and `git clean -fd` fail on it): it holds an ignore file.
+    const marked = !asFile && this.projectRoot !== undefined && isInside(path, this.projectRoot) && !path.split(sep).includes('.git')
     let made: Omit<Held, 'count'> | undefined
     try {
-      made = asFile ? makeFile(path) : makeFolder(path)
+      made = asFile ? makeFile(path) : makeFolder(path, marked)
     } catch {
       return false
     }
@@ -82,6 +85,7 @@ export class PlaceholderScope {
       if (!entry || --entry.count > 0) continue
       HELD.delete(path)
       if (!entry.folder && !unlinkIfOurs(path, entry.id)) continue
+      if (entry.ignore) unlinkIfOurs(join(path, PLACEHOLDER_IGNORE_FILE), entry.ignore)
       removeEmptyUpTo(entry.folder ? path : dirname(path), entry.top)
     }
   }
@@ -97,30 +101,43 @@ function sameAs(path: string, id: Held['id']): boolean {
   }
 }
 
-/** Makes the empty folder placeholder at `path` (and the folders above it). */
-function makeFolder(path: string): Omit<Held, 'count'> {
+/** Makes the folder placeholder at `path` (and the folders above it); `marked`: with the ignore file git reads (see `base/placeholder-folder.ts`). */
+function makeFolder(path: string, marked: boolean): Omit<Held, 'count'> {
   const top = mkdirSync(path, { recursive: true, mode: 0o755 }) ?? path
   const st = lstatSync(path)
-  return { top, folder: true, id: { dev: st.dev, ino: st.ino, size: 0 } }
+  const made: Omit<Held, 'count'> = { top, folder: true, id: { dev: st.dev, ino: st.ino, size: 0 } }
+  if (!marked) return made
+  try {
+    made.ignore = writeNew(join(path, PLACEHOLDER_IGNORE_FILE), PLACEHOLDER_IGNORE_TEXT)
+  } catch {
+    // Without it the folder still protects the path; git only lists it meanwhile.
+  }
+  return made
 }
 
-/** A placeholder in use: how many commands hold it, the topmost folder made for it, whether it is a folder, and what identifies it. */
+/** A placeholder in use: how many commands hold it, the topmost folder made for it, whether it is a folder, what identifies it, and its ignore file's identity. */
 interface Held {
   count: number
   top: string
   folder?: boolean
   id: { dev: number; ino: number; size: number }
+  ignore?: { dev: number; ino: number; size: number }
 }
 
 /** Makes the empty file placeholder at `path` (and the folders above it): `{}` for JSON, so a reader sees no settings rather than bad ones. */
 function makeFile(path: string): Omit<Held, 'count'> {
   const parent = mkdirSync(dirname(path), { recursive: true, mode: 0o755 })
   // `wx`: never over something that appeared since the check.
+  return { top: parent ?? path, id: writeNew(path, path.endsWith('.json') ? '{}\n' : '') }
+}
+
+/** Creates the file `path` with `text` (`wx`: never over something that appeared since the check); what identifies it. */
+function writeNew(path: string, text: string): Held['id'] {
   const fd = openSync(path, 'wx', 0o644)
   try {
-    if (path.endsWith('.json')) writeSync(fd, '{}\n')
+    if (text) writeSync(fd, text)
     const st = fstatSync(fd)
-    return { top: parent ?? path, id: { dev: st.dev, ino: st.ino, size: st.size } }
+    return { dev: st.dev, ino: st.ino, size: st.size }
   } finally {
     closeSync(fd)
   }

@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { decide } from '../decide/decide'
 import { makeTempProject, type TempProject } from '../../../../test/support/governance'
+import { PLACEHOLDER_IGNORE_FILE, PLACEHOLDER_IGNORE_TEXT } from '../../base/placeholder-folder'
 import { loadSettings } from './load'
 
 let project: TempProject | undefined
@@ -62,6 +63,17 @@ describe('loadSettings', () => {
       expect(again.settings.autoCompactWindow).toBeUndefined()
       expect(again.diagnostics).toHaveLength(1)
     }
+  })
+
+  it("reads the sandbox's placeholder folder at a settings path as no file, and any other folder as a broken one", () => {
+    project = makeTempProject({ permissions: { allow: ['Bash(a)'] } })
+    const local = join(project.root, '.claude', 'settings.local.json')
+    mkdirSync(local, { recursive: true })
+    writeFileSync(join(local, PLACEHOLDER_IGNORE_FILE), PLACEHOLDER_IGNORE_TEXT)
+    const options = { projectTrust: 'assume' as const, sousHome: project.sousHome, home: project.home, managedPath: join(project.base, 'm.json') }
+    expect(loadSettings(project.root, options).diagnostics).toEqual([])
+    writeFileSync(join(local, 'other'), 'x')
+    expect(loadSettings(project.root, options).settings.broken).not.toEqual([])
   })
 
   it('fails closed on a JSON syntax error, with file, line and column', async () => {

@@ -3,25 +3,18 @@
  * fails closed) or, for `--settings '{…}'`, JSON text given on the command line.
  */
 
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
+import { standsForNothing } from '../../base/placeholder-folder'
 import type { SettingsSourceName } from '../types'
 import { jsonErrorPosition, keyPathPosition } from './json-position'
 import type { Source } from './load-problems'
 import { SettingsFileSchema } from './schema'
 import type { MergedSettings, SettingsDiagnostic } from './types'
 
-function isEmptyDirectory(path: string): boolean {
-  try {
-    return statSync(path).isDirectory() && readdirSync(path).length === 0
-  } catch {
-    return false
-  }
-}
-
 /** Reads one settings file; never throws (a broken file is listed in `merged.broken`, its deny/ask lists kept). */
 export function readSource(name: SettingsSourceName, file: string, sourceRoot: string, merged: MergedSettings, diagnostics: SettingsDiagnostic[]): Source {
-  // An empty folder is what the sandbox puts in place of a settings file that is not there while a command runs: no file.
-  if (!existsSync(file) || isEmptyDirectory(file)) return { name, file, sourceRoot }
+  // A placeholder folder is what the sandbox puts in place of a settings file that is not there while a command runs: no file.
+  if (!existsSync(file) || standsForNothing(file)) return { name, file, sourceRoot }
   let text: string
   try {
     text = readFileSync(file, 'utf8')

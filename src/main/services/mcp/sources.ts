@@ -1,5 +1,6 @@
 import { readFileSync, realpathSync } from 'node:fs'
 import { join, resolve } from 'node:path'
+import { standsForNothing } from '../../base/placeholder-folder'
 import { parseMcpServers, type McpConfigProblem, type McpScope, type McpServerDefinition } from './config'
 
 /** Where to look for MCP servers. */
@@ -108,7 +109,9 @@ function readJson(file: string, required = false): { value?: unknown; problem?: 
   try {
     text = readFileSync(resolve(file), 'utf8')
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT' && !required) return {}
+    const code = (error as NodeJS.ErrnoException).code
+    // A placeholder folder stands in for an absent `.mcp.json` while a sandboxed command runs: no file.
+    if (!required && (code === 'ENOENT' || (code === 'EISDIR' && standsForNothing(resolve(file))))) return {}
     return { problem: { file, message: `could not be read: ${(error as Error).message}` } }
   }
   return { ...parseJson(text, file), text }
