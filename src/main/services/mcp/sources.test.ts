@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { parseMcpServers } from './config'
 import { expandVariables } from './expand'
+import { PLACEHOLDER_IGNORE_FILE, PLACEHOLDER_IGNORE_TEXT } from '../../base/placeholder-folder'
 import { loadMcpSources } from './sources'
 
 describe('${VAR} expansion', () => {
@@ -113,6 +114,15 @@ describe('loadMcpSources', () => {
       { file: join(root, 'missing.json'), message: expect.stringMatching(/^could not be read: ENOENT/) },
       { file: join(project, '.mcp.json'), message: expect.stringMatching(/is not valid JSON .*its MCP servers were not loaded/) },
     ])
+  })
+
+  it("takes the sandbox's placeholder folder at .mcp.json for no file, and any other folder for one that cannot be read", async () => {
+    await mkdir(join(project, '.mcp.json'))
+    await writeFile(join(project, '.mcp.json', PLACEHOLDER_IGNORE_FILE), PLACEHOLDER_IGNORE_TEXT)
+    const options = { projectRoot: project, userHome: home, sousHome: sous, env: {} }
+    expect(loadMcpSources(options).problems).toEqual([])
+    await writeFile(join(project, '.mcp.json', 'other'), 'x')
+    expect(loadMcpSources(options).problems).toEqual([{ file: join(project, '.mcp.json'), message: expect.stringMatching(/^could not be read: EISDIR/) }])
   })
 
   it('reads approval choices; a committed project settings file can disable but never enable', async () => {
