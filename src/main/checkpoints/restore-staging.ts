@@ -1,5 +1,6 @@
 import { lstat, mkdtemp, readdir, rm } from 'node:fs/promises'
 import { join } from 'node:path'
+import { processAlive } from '../base/process-alive'
 
 /** How the staging folders of restores are named in the project root. */
 const PREFIX = '.sous-restore-'
@@ -34,18 +35,8 @@ export async function removeStaleStaging(root: string): Promise<void> {
         const stat = await lstat(path).catch(() => undefined)
         if (!stat?.isDirectory()) return
         const pid = /^(\d+)-/.exec(name.slice(PREFIX.length))?.[1]
-        const stale = pid === undefined ? Date.now() - stat.mtimeMs > UNNAMED_STALE_MS : !alive(Number(pid))
+        const stale = pid === undefined ? Date.now() - stat.mtimeMs > UNNAMED_STALE_MS : !processAlive(Number(pid))
         if (stale) await rm(path, { recursive: true, force: true }).catch(() => undefined)
       }),
   )
-}
-
-/** Whether a process with this id runs (one of another user's counts: it is not ours to judge). */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM'
-  }
 }

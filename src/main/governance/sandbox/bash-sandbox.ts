@@ -1,5 +1,5 @@
 import { homedir, tmpdir } from 'node:os'
-import { resolve } from 'node:path'
+import { join, resolve } from 'node:path'
 import { SandboxManager, type SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime'
 import { ripgrepCommand } from '../../base/ripgrep'
 import { initializeLibrary, resetLibrary } from './bridge-watch'
@@ -10,6 +10,7 @@ import { PERMITTED_DEVICE_WRITES } from './device-writes'
 import { networkRefusals } from './network-refusals'
 import { libraryCwdDenies, libraryDenies, LIBRARY_SCAN_DEPTH } from './library-denies'
 import { PlaceholderScope, projectProtection, protect } from './project-protection'
+import { journalPlaceholdersIn } from './placeholders'
 import { runCollected, type CollectedRun } from './run-collected'
 import { sandboxToolPaths } from './tool-paths'
 import { WrapCache } from './wrap-cache'
@@ -101,6 +102,8 @@ export class BashSandbox {
     } catch (e) {
       return { ok: false, reason: `sandbox unavailable: ${(e as Error).message}` }
     }
+    // Placeholders a crashed Sous left in projects go now; this process's are kept in the journal.
+    if (o.sousHome) journalPlaceholdersIn(join(o.sousHome, 'sandbox'))
     const sandbox = new BashSandbox(config, resolve(o.projectRoot), o)
     const probe = await sandbox.run('true', { cwd: o.projectRoot, timeoutMs: 30_000 })
     if (probe.exitCode !== 0) {

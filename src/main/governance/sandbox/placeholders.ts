@@ -2,6 +2,7 @@ import { closeSync, fstatSync, lstatSync, mkdirSync, openSync, rmdirSync, unlink
 import { dirname, join, resolve, sep } from 'node:path'
 import { PLACEHOLDER_IGNORE_FILE, PLACEHOLDER_IGNORE_TEXT } from '../../base/placeholder-folder'
 import { isUnder } from '../paths/place'
+import { sweepJournals, writeJournal, type Identity, type JournalEntry } from './placeholder-journal'
 import { existsHere } from '../paths/real-path'
 
 /*
@@ -50,6 +51,7 @@ export class PlaceholderScope {
       return false
     }
     HELD.set(path, { count: 1, ...made })
+    journalLater()
     this.held.push(path)
     return true
   }
@@ -84,15 +86,60 @@ export class PlaceholderScope {
       const entry = HELD.get(path)
       if (!entry || --entry.count > 0) continue
       HELD.delete(path)
-      if (!entry.folder && !unlinkIfOurs(path, entry.id)) continue
-      if (entry.ignore) unlinkIfOurs(join(path, PLACEHOLDER_IGNORE_FILE), entry.ignore)
-      removeEmptyUpTo(entry.folder ? path : dirname(path), entry.top)
+      journalLater()
+      removePlaceholder({ path, ...entry })
     }
   }
 }
 
+/**
+ * Keeps a journal of the placeholders in use in `dir` from now on, after removing the ones that
+ * processes now gone left behind (`placeholder-journal.ts`). Called once, when the sandbox starts.
+ */
+export function journalPlaceholdersIn(dir: string): void {
+  sweepJournals(dir, removePlaceholder)
+  journal = join(dir, `placeholders-${process.pid}.json`)
+  journalLater()
+}
+
+/** This process's journal file, once {@link journalPlaceholdersIn} named its folder. */
+let journal: string | undefined
+let journalDue = false
+
+/** Writes the journal once the current run of holds and releases is over (a command's policy makes a dozen at once), before anything awaits. */
+function journalLater(): void {
+  if (journal === undefined || journalDue) return
+  journalDue = true
+  queueMicrotask(() => {
+    journalDue = false
+    if (journal !== undefined) writeJournal(journal, [...HELD].map(([path, { count: _count, ...entry }]) => ({ path, ...entry })))
+  })
+}
+
+/**
+ * Removes a placeholder that nobody holds any more, unless it is no longer the one Sous made
+ * (replaced, or written meanwhile: then it is somebody's), and the empty folders made for it.
+ */
+function removePlaceholder(entry: JournalEntry): void {
+  const { path } = entry
+  if (!entry.folder && !unlinkIfOurs(path, entry.id)) return
+  if (entry.folder && !sameFolder(path, entry.id)) return
+  if (entry.ignore) unlinkIfOurs(join(path, PLACEHOLDER_IGNORE_FILE), entry.ignore)
+  removeEmptyUpTo(entry.folder ? path : dirname(path), entry.top)
+}
+
+/** Whether `path` is still the folder identified by `id`. */
+function sameFolder(path: string, id: Identity): boolean {
+  try {
+    const st = lstatSync(path)
+    return st.isDirectory() && st.dev === id.dev && st.ino === id.ino
+  } catch {
+    return false
+  }
+}
+
 /** Whether `path` is still the file placeholder identified by `id`, unwritten. */
-function sameAs(path: string, id: Held['id']): boolean {
+function sameAs(path: string, id: Identity): boolean {
   try {
     const st = lstatSync(path)
     return st.isFile() && st.dev === id.dev && st.ino === id.ino && st.size === id.size
@@ -115,14 +162,8 @@ function makeFolder(path: string, marked: boolean): Omit<Held, 'count'> {
   return made
 }
 
-/** A placeholder in use: how many commands hold it, the topmost folder made for it, whether it is a folder, what identifies it, and its ignore file's identity. */
-interface Held {
-  count: number
-  top: string
-  folder?: boolean
-  id: { dev: number; ino: number; size: number }
-  ignore?: { dev: number; ino: number; size: number }
-}
+/** A placeholder in use: how many commands hold it, and what the journal keeps of it (the topmost folder made for it, whether it is a folder, what identifies it and its ignore file). */
+type Held = Omit<JournalEntry, 'path'> & { count: number }
 
 /** Makes the empty file placeholder at `path` (and the folders above it): `{}` for JSON, so a reader sees no settings rather than bad ones. */
 function makeFile(path: string): Omit<Held, 'count'> {
@@ -132,7 +173,7 @@ function makeFile(path: string): Omit<Held, 'count'> {
 }
 
 /** Creates the file `path` with `text` (`wx`: never over something that appeared since the check); what identifies it. */
-function writeNew(path: string, text: string): Held['id'] {
+function writeNew(path: string, text: string): Identity {
   const fd = openSync(path, 'wx', 0o644)
   try {
     if (text) writeSync(fd, text)
@@ -147,7 +188,7 @@ function writeNew(path: string, text: string): Held['id'] {
  * Removes the file placeholder unless somebody outside the sandbox replaced or wrote it meanwhile
  * (`git config --global` renames its own file over it): then it is theirs and stays.
  */
-function unlinkIfOurs(path: string, id: Held['id']): boolean {
+function unlinkIfOurs(path: string, id: Identity): boolean {
   try {
     if (!sameAs(path, id)) return false
     unlinkSync(path)
