@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -58,6 +58,19 @@ describe('the placeholder journal', () => {
     expect(existsSync(join(project, '.idea', 'workspace.xml'))).toBe(true)
     expect(readdirSync(dir)).toHaveLength(1)
     await live.kill()
+  })
+
+  it("takes a journal under this process's id that this process never wrote for an earlier process's (a container's Sous has the same id each time)", async () => {
+    base = mkdtempSync(join(tmpdir(), 'sous-journal-'))
+    const [dir, project] = [join(base, 'home', 'sandbox'), join(base, 'project')]
+    mkdirSync(project)
+    const killed = await holder(dir, project, [join(project, '.vscode')])
+    await killed.kill()
+    const [left] = readdirSync(dir)
+    renameSync(join(dir, left!), join(dir, `placeholders-${process.pid}.json`))
+    journalPlaceholdersIn(dir)
+    expect(readdirSync(project)).toEqual([])
+    expect(readdirSync(dir)).toEqual([])
   })
 
   it("journals this process's placeholders while they are held, and none once they are given back", async () => {

@@ -46,9 +46,12 @@ export function writeJournal(file: string, entries: readonly JournalEntry[]): vo
 
 /**
  * Gives every placeholder in the journals of processes that are gone to `remove` (last made
- * first), then deletes those journals. A live process's journal is left alone. Contract: never throws.
+ * first), then deletes those journals. A live process's journal is left alone; so is this
+ * process's, unless `ownIsStale`: a journal under this process's id that this process never wrote
+ * is an earlier one's with the same id (a container starts Sous with the same id every time).
+ * Contract: never throws.
  */
-export function sweepJournals(dir: string, remove: (entry: JournalEntry) => void): void {
+export function sweepJournals(dir: string, remove: (entry: JournalEntry) => void, ownIsStale = false): void {
   let names: string[]
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 })
@@ -58,7 +61,7 @@ export function sweepJournals(dir: string, remove: (entry: JournalEntry) => void
   }
   for (const name of names) {
     const pid = Number(NAME.exec(name)?.[1])
-    if (!pid || pid === process.pid || processAlive(pid)) continue
+    if (!pid || (pid === process.pid ? !ownIsStale : processAlive(pid))) continue
     const file = join(dir, name)
     let entries: JournalEntry[] = []
     try {

@@ -97,13 +97,17 @@ export class PlaceholderScope {
  * processes now gone left behind (`placeholder-journal.ts`). Called once, when the sandbox starts.
  */
 export function journalPlaceholdersIn(dir: string): void {
-  sweepJournals(dir, removePlaceholder)
-  journal = join(dir, `placeholders-${process.pid}.json`)
+  const file = join(dir, `placeholders-${process.pid}.json`)
+  sweepJournals(dir, removePlaceholder, !written.has(file))
+  journal = file
+  written.add(file)
   journalLater()
 }
 
 /** This process's journal file, once {@link journalPlaceholdersIn} named its folder. */
 let journal: string | undefined
+/** The journal files this process has kept (a second start in the same home keeps its own). */
+const written = new Set<string>()
 let journalDue = false
 
 /** Writes the journal once the current run of holds and releases is over (a command's policy makes a dozen at once), before anything awaits. */
