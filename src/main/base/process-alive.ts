@@ -1,4 +1,4 @@
-/** Whether a process with this id runs. One of another user's counts (`EPERM`): it is not ours to judge. Contract: never throws. */
+/** Whether a process of this machine with this id runs (`EPERM`: it does, only not ours to signal). Contract: never throws. */
 export function processAlive(pid: number): boolean {
   if (!Number.isInteger(pid) || pid <= 0) return false
   try {

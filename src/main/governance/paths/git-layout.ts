@@ -31,8 +31,8 @@ export function gitLayout(root: string): GitLayout {
   return { dotGit, kind, ...(gitDir ? { gitDir } : {}), ...(commonDir ? { commonDir } : {}) }
 }
 
-/** A path stored in a small git file, resolved against `base`. */
-function pointer(file: string, pattern: RegExp, base: string): string | undefined {
+/** A path stored in a small git file (`pattern`'s first group), resolved against `base`. */
+export function pointer(file: string, pattern: RegExp, base: string): string | undefined {
   try {
     const match = pattern.exec(readFileSync(file, 'utf8').slice(0, 4096))
     const path = match?.[1]?.trim()

@@ -40,13 +40,13 @@ export class PlaceholderScope {
       return true
     }
     if (existsHere(path)) return false
-    // Inside a git folder no file is listed by `git status`, so a file may stand in for a file there.
-    const asFile = file && !(this.projectRoot !== undefined && isInside(path, this.projectRoot) && !path.split(sep).includes('.git'))
-    // In the project's working tree git would list the folder (and `git clean -fd` fail on it): it holds an ignore file.
-    const marked = !asFile && this.projectRoot !== undefined && isInside(path, this.projectRoot) && !path.split(sep).includes('.git')
+    // In the project's working tree (not its git folder) git lists what is there: no file stands in
+    // for a file, and a folder holds an ignore file (else `git clean -fd` fails on it).
+    const inWorkingTree = this.projectRoot !== undefined && isInside(path, this.projectRoot) && !path.split(sep).includes('.git')
+    const asFile = file && !inWorkingTree
     let made: Omit<Held, 'count'> | undefined
     try {
-      made = asFile ? makeFile(path) : makeFolder(path, marked)
+      made = asFile ? makeFile(path) : makeFolder(path, inWorkingTree)
     } catch {
       return false
     }

@@ -1,6 +1,6 @@
-import { lstatSync, readFileSync, realpathSync } from 'node:fs'
-import { dirname, isAbsolute, join, resolve } from 'node:path'
-import { gitLayout } from '../paths/git-layout'
+import { lstatSync, realpathSync } from 'node:fs'
+import { dirname, join, resolve } from 'node:path'
+import { gitLayout, pointer } from '../paths/git-layout'
 import { configValues } from './git-config-read'
 
 /**
@@ -28,7 +28,7 @@ export function linkedWorktreeGitDirs(root: string): string[] {
   const own = isFolder(gitDir) ? real(gitDir) : undefined
   if (own === undefined) return []
   if (!layout.commonDir) return submoduleGitDir(root, own)
-  const backPointer = pointerIn(join(gitDir, 'gitdir'), gitDir)
+  const backPointer = pointer(join(gitDir, 'gitdir'), /^(.+)$/m, gitDir)
   if (backPointer === undefined || real(backPointer) !== real(layout.dotGit)) return []
   const common = real(layout.commonDir)
   if (common === undefined || real(dirname(gitDir)) !== join(common, 'worktrees')) return []
@@ -49,17 +49,6 @@ function submoduleGitDir(root: string, own: string): string[] {
 function real(path: string): string | undefined {
   try {
     return realpathSync(path)
-  } catch {
-    return undefined
-  }
-}
-
-/** The path a one-line git file holds, resolved against `base`. */
-function pointerIn(file: string, base: string): string | undefined {
-  try {
-    const line = readFileSync(file, 'utf8').slice(0, 4096).split('\n')[0]?.trim()
-    if (!line) return undefined
-    return isAbsolute(line) ? resolve(line) : resolve(base, line)
   } catch {
     return undefined
   }

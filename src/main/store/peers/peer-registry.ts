@@ -2,6 +2,7 @@ import { readdir, readFile, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { z } from 'zod'
 import { writeFileAtomic } from '../../base/atomic-write'
+import { processAlive } from '../../base/process-alive'
 
 /**
  * One open session as the others on this machine see it: `$SOUS_HOME/peers/sessions/<id>.json`.
@@ -32,16 +33,6 @@ const FILE_NAME = /^[A-Za-z0-9_-]{1,64}$/
 function entryPath(root: string, sessionId: string): string {
   if (!FILE_NAME.test(sessionId)) throw new Error(`"${sessionId}" is not a usable session id.`)
   return join(root, 'sessions', `${sessionId}.json`)
-}
-
-/** Whether a process of this machine is alive (EPERM: alive, only not ours to signal). */
-export function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM'
-  }
 }
 
 /** Writes (or rewrites) a session's entry, atomically: a reader never sees half of it. */
